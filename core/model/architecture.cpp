@@ -1,0 +1,332 @@
+#include "model/architecture.h"
+
+#include "model/json_read.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+namespace cl::model {
+
+// ---- Parameter counts -------------------------------------------------------------------
+// Dense attention: Q (h x heads*d), K and V (h x kv_heads*d each), O (heads*d x h)
+// -- Vaswani et al. 2017 sec. 3.2.2, with GQA's shared K/V heads (Ainslie et al. 2023).
+// MLA: DeepSeek-V2 (arXiv:2405.04434) sec. 2.1.2, eqs. 9-19: W_DQ (h x q_lora), W_UQ
+// (q_lora x heads*(nope+rope)), W_DKV+W_KR (h x (kv_lora+rope)), W_UK/W_UV (kv_lora x
+// heads*(nope+v)), W_O (heads*v x h), plus RMSNorms of the two latents.
+double ModelArch::attention_params_per_layer() const {
+    const double h = hidden;
+    if (attention() == AttentionKind::mla) {
+        const double qk = static_cast<double>(qk_nope_head_dim) + qk_rope_head_dim;
+        const double q = q_lora_rank > 0
+                             ? h * q_lora_rank + static_cast<double>(q_lora_rank) * heads * qk +
+                                   q_lora_rank
+                             : h * heads * qk;
+        const double kv = h * (static_cast<double>(kv_lora_rank) + qk_rope_head_dim) +
+                          static_cast<double>(kv_lora_rank) * heads *
+                              (static_cast<double>(qk_nope_head_dim) + v_head_dim) +
+                          kv_lora_rank;
+        const double o = static_cast<double>(heads) * v_head_dim * h;
+        return q + kv + o;
+    }
+    const double q = h * heads * head_dim;
+    const double kv = 2.0 * h * kv_heads * head_dim;
+    const double o = static_cast<double>(heads) * head_dim * h;
+    double bias = 0;
+    if (qkv_bias)
+        bias += static_cast<double>(heads + 2 * kv_heads) * head_dim;
+    if (layernorm) // GPT-style models carry biases on every linear layer (Narayanan eq. 2)
+        bias += static_cast<double>(heads + 2 * kv_heads) * head_dim + h;
+    return q + kv + o + bias;
+}
+
+// MLP: gelu = up (h x f) + down (f x h); SwiGLU adds a gate (h x f) -- Shazeer 2020
+// "GLU Variants Improve Transformer" eq. 6.
+double ModelArch::dense_mlp_params_per_layer() const {
+    const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
+    double p = mats * hidden * static_cast<double>(ffn);
+    if (layernorm)
+        p += static_cast<double>(ffn) + hidden;
+    return p;
+}
+
+// Routed experts of one MoE layer plus the router (h x experts) -- Fedus et al. 2021 (Switch
+// Transformer) sec. 2.1; shared experts as in DeepSeekMoE (arXiv:2401.06066) sec. 3.2.
+double ModelArch::expert_params_per_layer() const {
+    if (!is_moe())
+        return 0;
+    const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
+    const double per_expert = mats * hidden * static_cast<double>(moe_ffn);
+    return per_expert * (experts + shared_experts) + static_cast<double>(hidden) * experts;
+}
+
+double ModelArch::norm_params_per_layer() const { return (layernorm ? 4.0 : 2.0) * hidden; }
+
+double ModelArch::embedding_params() const {
+    double p = static_cast<double>(vocab) * hidden;
+    if (learned_positions)
+        p += static_cast<double>(max_seq) * hidden;
+    return p;
+}
+
+double ModelArch::output_params() const {
+    // Final norm is counted here; the LM head only when untied.
+    const double final_norm = (layernorm ? 2.0 : 1.0) * hidden;
+    return final_norm + (tied_embeddings ? 0.0 : static_cast<double>(vocab) * hidden);
+}
+
+double ModelArch::total_params() const {
+    const int dense = is_moe() ? dense_layers : layers;
+    const int moe = moe_layers();
+    return layers * (attention_params_per_layer() + norm_params_per_layer()) +
+           dense * dense_mlp_params_per_layer() + moe * expert_params_per_layer() +
+           embedding_params() + output_params();
+}
+
+double ModelArch::active_params() const {
+    if (!is_moe())
+        return total_params();
+    const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
+    const double per_expert = mats * hidden * static_cast<double>(moe_ffn);
+    const double active_moe = per_expert * (top_k + shared_experts) +
+                              static_cast<double>(hidden) * experts;
+    return layers * (attention_params_per_layer() + norm_params_per_layer()) +
+           dense_layers * dense_mlp_params_per_layer() + moe_layers() * active_moe +
+           embedding_params() + output_params();
+}
+
+std::vector<Error> ModelArch::validate(std::string_view path) const {
+    std::vector<Error> e;
+    auto need = [&](bool ok, const char* field, const std::string& what) {
+        if (!ok)
+            e.push_back({json_member_path(path, field), what});
+    };
+    constexpr int big = 1 << 20;
+    need(layers >= 1 && layers <= 10000, "layers", "must be between 1 and 10000");
+    need(hidden >= 1 && hidden <= big, "hidden", "must be between 1 and 1048576");
+    need(heads >= 1 && heads <= 65536, "heads", "must be between 1 and 65536");
+    need(kv_heads >= 1 && kv_heads <= heads, "kv_heads", "must be between 1 and heads");
+    if (kv_heads >= 1 && heads >= 1)
+        need(heads % kv_heads == 0, "kv_heads", "must divide heads (GQA groups)");
+    need(head_dim >= 1 && head_dim <= 65536, "head_dim", "must be between 1 and 65536");
+    need(ffn >= 0 && ffn <= 16 * big, "ffn", "must be between 0 and 16777216");
+    need(vocab >= 1 && vocab <= 16 * big, "vocab", "must be between 1 and 16777216");
+    need(max_seq >= 0, "max_seq", "must not be negative");
+    if (experts > 0) {
+        need(top_k >= 1 && top_k <= experts, "top_k", "must be between 1 and experts");
+        need(moe_ffn >= 1, "moe_ffn", "must be positive for an MoE model");
+        need(dense_layers >= 0 && dense_layers < layers, "dense_layers",
+             "must be between 0 and layers - 1");
+    }
+    need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
+    need(shared_experts >= 0, "shared_experts", "must not be negative");
+    if (kv_lora_rank > 0) {
+        need(qk_rope_head_dim > 0 && qk_nope_head_dim > 0 && v_head_dim > 0, "kv_lora_rank",
+             "MLA needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim");
+    }
+    return e;
+}
+
+// ---- Zoo entries ------------------------------------------------------------------------
+
+static void read_provenance(const nlohmann::json& j, const std::string& path, JsonReader& r,
+                            Provenance& p) {
+    if (auto it = j.find("source"); it != j.end()) {
+        if (it->is_string())
+            p.source = {it->get<std::string>()};
+        else if (it->is_array()) {
+            for (const auto& s : *it)
+                if (s.is_string())
+                    p.source.push_back(s.get<std::string>());
+        } else
+            r.error(json_member_path(path, "source"), "expected a string or array of strings");
+    }
+    p.as_of = r.string(j, path, "as_of", false).value_or("");
+    p.confidence = r.string(j, path, "confidence", false).value_or("sourced");
+    if (auto it = j.find("notes"); it != j.end() && it->is_array())
+        for (const auto& s : *it)
+            if (s.is_string())
+                p.notes.push_back(s.get<std::string>());
+}
+
+bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReader& r,
+                     ModelArch& m) {
+    const auto before = r.errors().size();
+    if (!r.expect_object(j, path))
+        return false;
+    auto geti = [&](const char* key, int& field, bool req, int lo = 0, int hi = 1 << 24) {
+        if (auto v = r.integer(j, path, key, req, lo, hi))
+            field = static_cast<int>(*v);
+    };
+    m.id = r.string(j, path, "id").value_or("");
+    m.name = r.string(j, path, "name", false).value_or(m.id);
+    geti("layers", m.layers, true, 1);
+    geti("hidden", m.hidden, true, 1);
+    geti("heads", m.heads, true, 1);
+    m.kv_heads = m.heads;
+    geti("kv_heads", m.kv_heads, false, 1);
+    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+    geti("head_dim", m.head_dim, false, 1);
+    geti("vocab", m.vocab, true, 1);
+    if (auto mlp = r.string(j, path, "mlp", false)) {
+        if (*mlp == "gelu")
+            m.mlp = Mlp::gelu;
+        else if (*mlp == "swiglu")
+            m.mlp = Mlp::swiglu;
+        else
+            r.error(json_member_path(path, "mlp"), "expected \"gelu\" or \"swiglu\", found \"" +
+                                                       *mlp + "\"");
+    }
+    // ffn default: 4h for gelu; the Llama rule for SwiGLU (2/3 * 4h rounded up to 256,
+    // Touvron et al. 2023a sec. 2.2 and the llama reference code).
+    if (m.mlp == Mlp::gelu)
+        m.ffn = 4 * m.hidden;
+    else
+        m.ffn = ((8 * m.hidden / 3 + 255) / 256) * 256;
+    geti("ffn", m.ffn, false, 0);
+    m.tied_embeddings = r.boolean(j, path, "tied_embeddings", false).value_or(false);
+    if (auto norm = r.string(j, path, "norm", false))
+        m.layernorm = *norm == "layernorm";
+    if (auto pos = r.string(j, path, "position", false))
+        m.learned_positions = *pos == "learned";
+    m.qkv_bias = r.boolean(j, path, "qkv_bias", false).value_or(false);
+    geti("max_seq", m.max_seq, false, 0, 1 << 30);
+    geti("experts", m.experts, false, 0);
+    geti("top_k", m.top_k, false, 0);
+    geti("moe_ffn", m.moe_ffn, false, 0);
+    geti("shared_experts", m.shared_experts, false, 0);
+    geti("dense_layers", m.dense_layers, false, 0);
+    geti("kv_lora_rank", m.kv_lora_rank, false, 0);
+    geti("q_lora_rank", m.q_lora_rank, false, 0);
+    geti("qk_rope_head_dim", m.qk_rope_head_dim, false, 0);
+    geti("qk_nope_head_dim", m.qk_nope_head_dim, false, 0);
+    geti("v_head_dim", m.v_head_dim, false, 0);
+    read_provenance(j, path, r, m.provenance);
+    if (r.errors().size() != before)
+        return false;
+    for (auto& e : m.validate(path))
+        r.errors().push_back(std::move(e));
+    m.raw_json = j.dump();
+    return r.errors().size() == before;
+}
+
+Result<ModelArch> model_from_json_text(std::string_view text, std::string_view name) {
+    auto parsed = parse_json(text, name);
+    if (!parsed)
+        return parsed.errors();
+    std::vector<Error> errors;
+    JsonReader r(errors);
+    ModelArch m;
+    if (!read_model_arch(*parsed, std::string(name), r, m))
+        return errors;
+    return m;
+}
+
+// ---- Hugging Face config.json -----------------------------------------------------------
+// Field names follow transformers' configuration_*.py for each model_type.
+
+Result<ModelArch> import_hf_config(std::string_view text, std::string_view name) {
+    auto parsed = parse_json(text, name);
+    if (!parsed)
+        return parsed.errors();
+    const nlohmann::json& j = *parsed;
+    std::vector<Error> errors;
+    JsonReader r(errors);
+    const std::string path(name);
+    if (!r.expect_object(j, path))
+        return errors;
+    const std::string type = r.string(j, path, "model_type").value_or("");
+    if (!errors.empty())
+        return errors;
+    static const std::set<std::string> llama_like = {"llama", "mistral", "mixtral", "qwen2",
+                                                     "qwen2_moe", "deepseek_v3", "deepseek_v2"};
+    static const std::set<std::string> gpt_like = {"gpt2", "gpt_neox", "bloom", "gptj",
+                                                   "gpt_bigcode"};
+    if (!llama_like.count(type) && !gpt_like.count(type))
+        return Error{json_member_path(path, "model_type"),
+                     "unsupported model_type \"" + type +
+                         "\" (supported: llama, mistral, mixtral, qwen2, qwen2_moe, deepseek_v2, "
+                         "deepseek_v3, gpt2, gpt_neox, gptj, gpt_bigcode, bloom)"};
+    ModelArch m;
+    m.id = r.string(j, path, "_name_or_path", false).value_or(type);
+    m.name = m.id;
+    auto first_int = [&](std::initializer_list<const char*> keys, bool required, int& out) {
+        for (const char* k : keys)
+            if (j.contains(k) && !j[k].is_null()) {
+                if (auto v = r.integer(j, path, k, true, 0, 1 << 30))
+                    out = static_cast<int>(*v);
+                return;
+            }
+        if (required)
+            r.error(json_member_path(path, *keys.begin()), "missing (required for model_type \"" +
+                                                               type + "\")");
+    };
+    first_int({"num_hidden_layers", "n_layer", "num_layers"}, true, m.layers);
+    first_int({"hidden_size", "n_embd", "d_model"}, true, m.hidden);
+    first_int({"num_attention_heads", "n_head"}, true, m.heads);
+    first_int({"vocab_size"}, true, m.vocab);
+    m.kv_heads = m.heads;
+    first_int({"num_key_value_heads", "n_head_kv"}, false, m.kv_heads);
+    if (type == "gpt_bigcode" && j.value("multi_query", false))
+        m.kv_heads = 1;
+    m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
+    first_int({"head_dim"}, false, m.head_dim);
+    first_int({"max_position_embeddings", "n_positions", "seq_length"}, false, m.max_seq);
+    m.tied_embeddings = j.value("tie_word_embeddings", gpt_like.count(type) > 0);
+    if (llama_like.count(type)) {
+        m.mlp = Mlp::swiglu;
+        if (auto act = r.string(j, path, "hidden_act", false); act && *act != "silu")
+            r.error(json_member_path(path, "hidden_act"),
+                    "unsupported activation \"" + *act + "\" for a gated MLP (expected \"silu\")");
+        first_int({"intermediate_size"}, true, m.ffn);
+        m.qkv_bias = type.rfind("qwen2", 0) == 0;
+    } else {
+        m.mlp = Mlp::gelu;
+        m.layernorm = true;
+        m.learned_positions = type == "gpt2" || type == "gpt_bigcode";
+        m.ffn = 4 * m.hidden;
+        first_int({"intermediate_size", "n_inner"}, false, m.ffn);
+        if (m.ffn == 0)
+            m.ffn = 4 * m.hidden;
+    }
+    if (type == "mixtral" || type == "qwen2_moe") {
+        first_int({"num_local_experts", "num_experts"}, true, m.experts);
+        first_int({"num_experts_per_tok"}, true, m.top_k);
+        m.moe_ffn = m.ffn;
+        first_int({"moe_intermediate_size"}, false, m.moe_ffn);
+        if (type == "qwen2_moe" && j.value("shared_expert_intermediate_size", 0) > 0)
+            m.shared_experts = j["shared_expert_intermediate_size"].get<int>() /
+                               std::max(1, m.moe_ffn);
+    }
+    if (type == "deepseek_v3" || type == "deepseek_v2") {
+        first_int({"n_routed_experts"}, true, m.experts);
+        first_int({"num_experts_per_tok"}, true, m.top_k);
+        first_int({"moe_intermediate_size"}, true, m.moe_ffn);
+        first_int({"n_shared_experts"}, false, m.shared_experts);
+        first_int({"first_k_dense_replace"}, false, m.dense_layers);
+        first_int({"kv_lora_rank"}, true, m.kv_lora_rank);
+        first_int({"q_lora_rank"}, false, m.q_lora_rank);
+        first_int({"qk_rope_head_dim"}, true, m.qk_rope_head_dim);
+        first_int({"qk_nope_head_dim"}, true, m.qk_nope_head_dim);
+        first_int({"v_head_dim"}, true, m.v_head_dim);
+        m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
+        m.kv_heads = m.heads;
+    }
+    // Fields we refuse rather than silently ignore: they change the memory or compute model.
+    for (const char* unsupported : {"sliding_window_pattern", "num_experts_per_layer"})
+        if (j.contains(unsupported))
+            r.error(json_member_path(path, unsupported), "not supported by ClusterLens yet");
+    if (!errors.empty())
+        return errors;
+    for (auto& e : m.validate(path))
+        errors.push_back(std::move(e));
+    if (!errors.empty())
+        return errors;
+    m.provenance.source = {"Hugging Face config.json: " + path};
+    m.provenance.confidence = "user";
+    m.provenance.user = true;
+    m.raw_json = j.dump();
+    return m;
+}
+
+} // namespace cl::model

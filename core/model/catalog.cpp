@@ -1,0 +1,397 @@
+#include "model/catalog.h"
+
+#include "model/bundled.h"
+#include "model/json_read.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace cl::model {
+
+namespace {
+constexpr std::array<std::string_view, kDtypeCount> kDtypeNames = {
+    "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"};
+constexpr std::array<std::string_view, 7> kKindNames = {"gpus",    "links", "nics", "switches",
+                                                        "systems", "cloud", "models"};
+} // namespace
+
+std::string_view dtype_name(Dtype d) { return kDtypeNames[static_cast<std::size_t>(d)]; }
+
+std::optional<Dtype> dtype_from_name(std::string_view name) {
+    for (std::size_t i = 0; i < kDtypeNames.size(); ++i)
+        if (kDtypeNames[i] == name)
+            return static_cast<Dtype>(i);
+    return std::nullopt;
+}
+
+std::string_view catalog_kind_name(CatalogKind k) {
+    return kKindNames[static_cast<std::size_t>(k)];
+}
+
+std::optional<CatalogKind> catalog_kind_from_name(std::string_view name) {
+    for (std::size_t i = 0; i < kKindNames.size(); ++i)
+        if (kKindNames[i] == name)
+            return static_cast<CatalogKind>(i);
+    return std::nullopt;
+}
+
+namespace {
+
+void read_prov(const nlohmann::json& j, const std::string& path, JsonReader& r, Provenance& p,
+               bool user) {
+    if (auto it = j.find("source"); it != j.end()) {
+        if (it->is_string())
+            p.source = {it->get<std::string>()};
+        else if (it->is_array()) {
+            for (const auto& s : *it)
+                if (s.is_string())
+                    p.source.push_back(s.get<std::string>());
+        }
+    }
+    if (p.source.empty() && !user)
+        r.error(json_member_path(path, "source"), "missing: every bundled entry names a source");
+    p.as_of = r.string(j, path, "as_of", false).value_or("");
+    if (p.as_of.empty())
+        p.as_of = r.string(j, path, "price_as_of", false).value_or("");
+    p.confidence = r.string(j, path, "confidence", false).value_or(user ? "user" : "sourced");
+    if (auto it = j.find("notes"); it != j.end() && it->is_array())
+        for (const auto& s : *it)
+            if (s.is_string())
+                p.notes.push_back(s.get<std::string>());
+    p.user = user;
+}
+
+constexpr double kMax = 1e30; // upper bound for any physical quantity in a catalog
+
+double num(JsonReader& r, const nlohmann::json& j, const std::string& path, const char* key,
+           bool required = false) {
+    return r.number(j, path, key, required, 0.0, kMax).value_or(0.0);
+}
+int integer(JsonReader& r, const nlohmann::json& j, const std::string& path, const char* key,
+            bool required = false) {
+    return static_cast<int>(r.integer(j, path, key, required, 0, 1 << 24).value_or(0));
+}
+std::string str(JsonReader& r, const nlohmann::json& j, const std::string& path, const char* key,
+                bool required = false) {
+    return r.string(j, path, key, required).value_or("");
+}
+
+GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    GpuSpec g;
+    g.id = str(r, j, p, "id", true);
+    g.name = str(r, j, p, "name");
+    if (g.name.empty())
+        g.name = g.id;
+    g.vendor = str(r, j, p, "vendor");
+    g.arch = str(r, j, p, "arch");
+    g.form_factor = str(r, j, p, "form_factor");
+    g.memory_type = str(r, j, p, "memory_type");
+    g.memory_bytes = r.number(j, p, "memory_bytes", true, 1.0, kMax).value_or(0);
+    g.memory_bandwidth_Bps = r.number(j, p, "memory_bandwidth_Bps", true, 1.0, kMax).value_or(0);
+    if (const auto* f = r.member(j, p, "dense_flops", true); f && r.expect_object(*f, p + ".dense_flops")) {
+        for (const auto& [k, v] : f->items()) {
+            auto d = dtype_from_name(k);
+            if (!d) {
+                r.error(p + ".dense_flops." + k, "unknown dtype (expected fp64, fp32, tf32, bf16, "
+                                                 "fp16, fp8, int8 or fp4)");
+                continue;
+            }
+            g.dense_flops[static_cast<std::size_t>(*d)] = num(r, *f, p + ".dense_flops", k.c_str());
+        }
+        if (g.peak(Dtype::bf16) <= 0 && g.peak(Dtype::fp16) <= 0)
+            r.error(p + ".dense_flops", "needs a bf16 or fp16 peak");
+    }
+    g.tdp_w = num(r, j, p, "tdp_w");
+    g.scaleup_link = str(r, j, p, "scaleup_link");
+    g.scaleup_bandwidth_unidir_Bps = num(r, j, p, "scaleup_bandwidth_unidir_Bps");
+    g.pcie_link = str(r, j, p, "pcie_link");
+    g.l2_bytes = num(r, j, p, "l2_bytes");
+    g.sm_count = integer(r, j, p, "sm_count");
+    g.reference_system = str(r, j, p, "reference_system");
+    g.gpus_per_node = static_cast<int>(r.integer(j, p, "gpus_per_node", false, 1, 1024).value_or(8));
+    g.scaleup_domain =
+        static_cast<int>(r.integer(j, p, "scaleup_domain", false, 1, 1 << 20).value_or(1));
+    g.default_scaleout_link = str(r, j, p, "default_scaleout_link");
+    g.default_nics_per_node = integer(r, j, p, "default_nics_per_node");
+    g.price_usd = num(r, j, p, "price_usd");
+    read_prov(j, p, r, g.provenance, user);
+    return g;
+}
+
+LinkSpec read_link(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    LinkSpec l;
+    l.id = str(r, j, p, "id", true);
+    l.name = str(r, j, p, "name");
+    if (l.name.empty())
+        l.name = l.id;
+    const std::string cls = str(r, j, p, "class", true);
+    if (cls == "scaleup")
+        l.cls = LinkClass::scaleup;
+    else if (cls == "pcie")
+        l.cls = LinkClass::pcie;
+    else if (cls == "scaleout")
+        l.cls = LinkClass::scaleout;
+    else if (!cls.empty())
+        r.error(p + ".class", "expected scaleup, pcie or scaleout, found \"" + cls + "\"");
+    l.protocol = str(r, j, p, "protocol");
+    l.bandwidth_unidir_Bps = r.number(j, p, "bandwidth_unidir_Bps", true, 1.0, kMax).value_or(0);
+    l.per_gpu_unidir_Bps = num(r, j, p, "per_gpu_unidir_Bps");
+    l.port_rate_bps = num(r, j, p, "port_rate_bps");
+    l.latency_s = num(r, j, p, "latency_s");
+    read_prov(j, p, r, l.provenance, user);
+    return l;
+}
+
+NicSpec read_nic(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    NicSpec n;
+    n.id = str(r, j, p, "id", true);
+    n.name = str(r, j, p, "name");
+    n.protocols = str(r, j, p, "protocols");
+    n.port_rate_bps = r.number(j, p, "port_rate_bps", true, 1.0, kMax).value_or(0);
+    read_prov(j, p, r, n.provenance, user);
+    return n;
+}
+
+SwitchSpec read_switch(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    SwitchSpec s;
+    s.id = str(r, j, p, "id", true);
+    s.name = str(r, j, p, "name");
+    const std::string cls = str(r, j, p, "class", true);
+    if (cls == "nvswitch")
+        s.cls = SwitchClass::nvswitch;
+    else if (cls == "infiniband")
+        s.cls = SwitchClass::infiniband;
+    else if (cls == "ethernet")
+        s.cls = SwitchClass::ethernet;
+    else if (!cls.empty())
+        r.error(p + ".class", "expected nvswitch, infiniband or ethernet, found \"" + cls + "\"");
+    s.link = str(r, j, p, "link");
+    s.ports = integer(r, j, p, "ports");
+    s.port_rate_bps = num(r, j, p, "port_rate_bps");
+    read_prov(j, p, r, s.provenance, user);
+    return s;
+}
+
+SystemSpec read_system(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    SystemSpec s;
+    s.id = str(r, j, p, "id", true);
+    s.name = str(r, j, p, "name");
+    s.gpu = str(r, j, p, "gpu");
+    s.gpus = static_cast<int>(r.integer(j, p, "gpus", true, 1, 4096).value_or(0));
+    s.nvswitch = str(r, j, p, "nvswitch");
+    s.nvswitch_count = integer(r, j, p, "nvswitch_count");
+    s.scaleup_link = str(r, j, p, "scaleup_link");
+    s.nic = str(r, j, p, "nic");
+    s.scaleout_link = str(r, j, p, "scaleout_link");
+    s.nics = integer(r, j, p, "nics");
+    s.power_w = num(r, j, p, "power_w");
+    s.rack_units = integer(r, j, p, "rack_units");
+    s.price_usd = num(r, j, p, "price_usd");
+    read_prov(j, p, r, s.provenance, user);
+    return s;
+}
+
+CloudOffer read_cloud(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
+    CloudOffer c;
+    c.id = str(r, j, p, "id", true);
+    c.provider = str(r, j, p, "provider");
+    c.instance = str(r, j, p, "instance");
+    c.gpu = str(r, j, p, "gpu");
+    c.region = str(r, j, p, "region");
+    c.gpus = static_cast<int>(r.integer(j, p, "gpus", true, 1, 4096).value_or(0));
+    c.on_demand_usd_per_hour =
+        r.number(j, p, "on_demand_usd_per_hour", true, 0.0, kMax).value_or(0);
+    c.commit_1y_usd_per_hour = num(r, j, p, "commit_1y_usd_per_hour");
+    c.commit_3y_usd_per_hour = num(r, j, p, "commit_3y_usd_per_hour");
+    c.spot_usd_per_hour = num(r, j, p, "spot_usd_per_hour");
+    c.price_as_of = str(r, j, p, "price_as_of");
+    read_prov(j, p, r, c.provenance, user);
+    return c;
+}
+
+template <class T> void upsert(std::vector<T>& v, T item) {
+    auto it = std::find_if(v.begin(), v.end(), [&](const T& x) { return x.id == item.id; });
+    if (it != v.end())
+        *it = std::move(item);
+    else
+        v.push_back(std::move(item));
+}
+
+template <class T> const T* find_id(const std::vector<T>& v, std::string_view id) {
+    for (const auto& x : v)
+        if (x.id == id)
+            return &x;
+    return nullptr;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+} // namespace
+
+std::vector<Error> Catalog::merge(std::string_view text, std::string_view origin, bool user) {
+    auto parsed = parse_json(text, origin);
+    if (!parsed)
+        return parsed.errors();
+    const nlohmann::json& root = *parsed;
+    std::vector<Error> errors;
+    JsonReader r(errors);
+    if (!r.expect_object(root, origin))
+        return errors;
+    Catalog next = *this;
+    auto each = [&](const char* key, auto&& fn) {
+        auto it = root.find(key);
+        if (it == root.end())
+            return;
+        const std::string path = std::string(key);
+        if (!r.expect_array(*it, path))
+            return;
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const auto& e = (*it)[i];
+            const std::string p = json_index_path(path, i);
+            if (!r.expect_object(e, p))
+                continue;
+            const auto before = errors.size();
+            auto item = fn(e, p);
+            if (errors.size() != before)
+                continue;
+            if (!seen.insert(item.id).second) {
+                r.error(p + ".id", "duplicate id \"" + item.id + "\"");
+                continue;
+            }
+            item.raw_json = e.dump();
+            return_item(next, std::move(item));
+        }
+    };
+    each("gpus", [&](const auto& e, const auto& p) { return read_gpu(e, p, r, user); });
+    each("links", [&](const auto& e, const auto& p) { return read_link(e, p, r, user); });
+    each("nics", [&](const auto& e, const auto& p) { return read_nic(e, p, r, user); });
+    each("switches", [&](const auto& e, const auto& p) { return read_switch(e, p, r, user); });
+    each("systems", [&](const auto& e, const auto& p) { return read_system(e, p, r, user); });
+    each("cloud", [&](const auto& e, const auto& p) { return read_cloud(e, p, r, user); });
+    each("models", [&](const auto& e, const auto& p) {
+        ModelArch m;
+        read_model_arch(e, p, r, m);
+        m.provenance.user = user;
+        return m;
+    });
+    if (!errors.empty()) {
+        for (auto& e : errors)
+            if (e.where.rfind(std::string(origin), 0) != 0)
+                e.where = std::string(origin) + ": " + e.where;
+        return errors;
+    }
+    *this = std::move(next);
+    return {};
+}
+
+void Catalog::return_item(Catalog& c, GpuSpec g) { upsert(c.gpus_, std::move(g)); }
+void Catalog::return_item(Catalog& c, LinkSpec l) { upsert(c.links_, std::move(l)); }
+void Catalog::return_item(Catalog& c, NicSpec n) { upsert(c.nics_, std::move(n)); }
+void Catalog::return_item(Catalog& c, SwitchSpec s) { upsert(c.switches_, std::move(s)); }
+void Catalog::return_item(Catalog& c, SystemSpec s) { upsert(c.systems_, std::move(s)); }
+void Catalog::return_item(Catalog& c, CloudOffer o) { upsert(c.cloud_, std::move(o)); }
+void Catalog::return_item(Catalog& c, ModelArch m) { upsert(c.models_, std::move(m)); }
+
+Result<Catalog> Catalog::bundled() {
+    Catalog c;
+    std::vector<Error> all;
+    for (const auto& f : bundled_files()) {
+        if (f.name.rfind("resources/catalog/", 0) != 0)
+            continue;
+        auto errs = c.merge(f.text, f.name, /*user=*/false);
+        all.insert(all.end(), errs.begin(), errs.end());
+    }
+    if (!all.empty())
+        return all;
+    return c;
+}
+
+const GpuSpec* Catalog::gpu(std::string_view id) const { return find_id(gpus_, id); }
+const LinkSpec* Catalog::link(std::string_view id) const { return find_id(links_, id); }
+const NicSpec* Catalog::nic(std::string_view id) const { return find_id(nics_, id); }
+const SwitchSpec* Catalog::switch_spec(std::string_view id) const {
+    return find_id(switches_, id);
+}
+const SystemSpec* Catalog::system(std::string_view id) const { return find_id(systems_, id); }
+const CloudOffer* Catalog::cloud(std::string_view id) const { return find_id(cloud_, id); }
+const ModelArch* Catalog::model(std::string_view id) const { return find_id(models_, id); }
+
+std::vector<std::string> Catalog::ids(CatalogKind k) const {
+    std::vector<std::string> out;
+    auto add = [&](const auto& v) {
+        for (const auto& x : v)
+            out.push_back(x.id);
+    };
+    switch (k) {
+    case CatalogKind::gpus: add(gpus_); break;
+    case CatalogKind::links: add(links_); break;
+    case CatalogKind::nics: add(nics_); break;
+    case CatalogKind::switches: add(switches_); break;
+    case CatalogKind::systems: add(systems_); break;
+    case CatalogKind::cloud: add(cloud_); break;
+    case CatalogKind::models: add(models_); break;
+    }
+    return out;
+}
+
+std::string Catalog::closest_id(CatalogKind k, std::string_view id) const {
+    std::string best;
+    std::size_t best_d = 4; // suggest only near misses
+    for (const auto& candidate : ids(k)) {
+        const auto d = edit_distance(candidate, id);
+        if (d < best_d) {
+            best_d = d;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+std::string user_catalog_path() {
+    if (const char* p = std::getenv("CLUSTERLENS_CATALOG"); p && *p)
+        return p;
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+        return std::string(x) + "/clusterlens/catalog.json";
+    if (const char* h = std::getenv("HOME"); h && *h)
+        return std::string(h) + "/.config/clusterlens/catalog.json";
+    return {};
+}
+
+Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{path, "cannot open file"};
+    in.seekg(0, std::ios::end);
+    const auto size = in.tellg();
+    if (size < 0)
+        return Error{path, "cannot read file"};
+    if (static_cast<std::size_t>(size) > max_bytes)
+        return Error{path, "file is " + std::to_string(static_cast<long long>(size) / (1024 * 1024)) +
+                               " MiB, larger than the " + std::to_string(max_bytes / (1024 * 1024)) +
+                               " MiB limit"};
+    in.seekg(0);
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), size);
+    if (!in)
+        return Error{path, "read error"};
+    return text;
+}
+
+} // namespace cl::model

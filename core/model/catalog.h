@@ -1,0 +1,157 @@
+#pragma once
+// The hardware catalog: GPUs, link types, NICs, switches, systems, cloud offers and the model
+// zoo. Bundled data files (resources/catalog/*.json) carry a source and as-of date per entry;
+// a user catalog file may add entries or override bundled ones by id (marked as the user's).
+
+#include "model/architecture.h"
+#include "model/error.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cl::model {
+
+enum class Dtype { fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4 };
+inline constexpr std::size_t kDtypeCount = 8;
+std::string_view dtype_name(Dtype d);
+std::optional<Dtype> dtype_from_name(std::string_view name);
+
+struct GpuSpec {
+    std::string id, name, vendor, arch, form_factor, memory_type;
+    double memory_bytes = 0;         ///< vendor capacity, bytes (1 GB = 1e9)
+    double memory_bandwidth_Bps = 0; ///< HBM bandwidth, bytes/s
+    std::array<double, kDtypeCount> dense_flops{}; ///< dense peak FLOP/s per dtype; 0 = none
+    double tdp_w = 0;
+    std::string scaleup_link;                ///< link id (nvlink4, xgmi-mi300, ...) or empty
+    double scaleup_bandwidth_unidir_Bps = 0; ///< per GPU, one direction, all links
+    std::string pcie_link;
+    double l2_bytes = 0;
+    int sm_count = 0;
+    std::string reference_system; ///< system id used for CLI defaults
+    int gpus_per_node = 8;        ///< CLI.md default --gpus-per-node
+    int scaleup_domain = 1;       ///< CLI.md default --scaleup-domain
+    std::string default_scaleout_link;
+    int default_nics_per_node = 0;
+    double price_usd = 0; ///< street price estimate; 0 = unknown
+    Provenance provenance;
+    std::string raw_json;
+
+    [[nodiscard]] double peak(Dtype d) const { return dense_flops[static_cast<std::size_t>(d)]; }
+};
+
+enum class LinkClass { scaleup, pcie, scaleout };
+
+struct LinkSpec {
+    std::string id, name, protocol;
+    LinkClass cls = LinkClass::scaleout;
+    double bandwidth_unidir_Bps = 0; ///< one link, one direction
+    double per_gpu_unidir_Bps = 0;   ///< scale-up links: all links of one GPU
+    double port_rate_bps = 0;        ///< scale-out: signalling rate, bits/s
+    double latency_s = 0;            ///< 0 = not published
+    Provenance provenance;
+    std::string raw_json;
+};
+
+struct NicSpec {
+    std::string id, name, protocols;
+    double port_rate_bps = 0;
+    Provenance provenance;
+    std::string raw_json;
+};
+
+enum class SwitchClass { nvswitch, infiniband, ethernet };
+
+struct SwitchSpec {
+    std::string id, name, link;
+    SwitchClass cls = SwitchClass::infiniband;
+    int ports = 0;
+    double port_rate_bps = 0;
+    Provenance provenance;
+    std::string raw_json;
+};
+
+struct SystemSpec {
+    std::string id, name, gpu, nvswitch, scaleup_link, nic, scaleout_link;
+    int gpus = 0, nvswitch_count = 0, nics = 0, rack_units = 0;
+    double power_w = 0, price_usd = 0;
+    Provenance provenance;
+    std::string raw_json;
+};
+
+struct CloudOffer {
+    std::string id, provider, instance, gpu, region, price_as_of;
+    int gpus = 0;
+    double on_demand_usd_per_hour = 0, commit_1y_usd_per_hour = 0, commit_3y_usd_per_hour = 0,
+           spot_usd_per_hour = 0;
+    Provenance provenance;
+    std::string raw_json;
+};
+
+/// Catalog kinds, in the order `catalog` lists them.
+enum class CatalogKind { gpus, links, nics, switches, systems, cloud, models };
+std::string_view catalog_kind_name(CatalogKind k);
+std::optional<CatalogKind> catalog_kind_from_name(std::string_view name);
+
+class Catalog {
+public:
+    /// The bundled catalog (compiled into the binary from resources/catalog).
+    static Result<Catalog> bundled();
+
+    /// Adds (or, for an existing id, replaces) entries from one catalog JSON text. The text is
+    /// an object with any of the arrays "gpus", "links", "nics", "switches", "systems", "cloud",
+    /// "models". user=true marks the entries as the user's. All-or-nothing: on error the
+    /// catalog is unchanged.
+    std::vector<Error> merge(std::string_view text, std::string_view origin, bool user);
+
+    [[nodiscard]] const GpuSpec* gpu(std::string_view id) const;
+    [[nodiscard]] const LinkSpec* link(std::string_view id) const;
+    [[nodiscard]] const NicSpec* nic(std::string_view id) const;
+    [[nodiscard]] const SwitchSpec* switch_spec(std::string_view id) const;
+    [[nodiscard]] const SystemSpec* system(std::string_view id) const;
+    [[nodiscard]] const CloudOffer* cloud(std::string_view id) const;
+    [[nodiscard]] const ModelArch* model(std::string_view id) const;
+
+    [[nodiscard]] const std::vector<GpuSpec>& gpus() const { return gpus_; }
+    [[nodiscard]] const std::vector<LinkSpec>& links() const { return links_; }
+    [[nodiscard]] const std::vector<NicSpec>& nics() const { return nics_; }
+    [[nodiscard]] const std::vector<SwitchSpec>& switches() const { return switches_; }
+    [[nodiscard]] const std::vector<SystemSpec>& systems() const { return systems_; }
+    [[nodiscard]] const std::vector<CloudOffer>& cloud_offers() const { return cloud_; }
+    [[nodiscard]] const std::vector<ModelArch>& models() const { return models_; }
+
+    /// Ids of one kind, in catalog order (palette, completion, error messages).
+    [[nodiscard]] std::vector<std::string> ids(CatalogKind k) const;
+    /// "did you mean" helper: the known id closest to `id` in edit distance, or empty.
+    [[nodiscard]] std::string closest_id(CatalogKind k, std::string_view id) const;
+
+private:
+    static void return_item(Catalog& c, GpuSpec g);
+    static void return_item(Catalog& c, LinkSpec l);
+    static void return_item(Catalog& c, NicSpec n);
+    static void return_item(Catalog& c, SwitchSpec s);
+    static void return_item(Catalog& c, SystemSpec s);
+    static void return_item(Catalog& c, CloudOffer o);
+    static void return_item(Catalog& c, ModelArch m);
+
+    std::vector<GpuSpec> gpus_;
+    std::vector<LinkSpec> links_;
+    std::vector<NicSpec> nics_;
+    std::vector<SwitchSpec> switches_;
+    std::vector<SystemSpec> systems_;
+    std::vector<CloudOffer> cloud_;
+    std::vector<ModelArch> models_;
+};
+
+/// Where the user's own catalog file lives: $CLUSTERLENS_CATALOG if set, else
+/// $XDG_CONFIG_HOME/clusterlens/catalog.json, else ~/.config/clusterlens/catalog.json.
+std::string user_catalog_path();
+
+/// Reads a whole text file (at most max_bytes); errors name the file.
+Result<std::string> read_text_file(const std::string& path,
+                                   std::size_t max_bytes = 64u * 1024u * 1024u);
+
+} // namespace cl::model

@@ -1,0 +1,603 @@
+#include "model/design.h"
+
+#include "model/catalog.h"
+#include "model/json_read.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace cl::model {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::array<std::string_view, 7> kKindNames = {"gpu", "system", "server", "switch",
+                                                        "nic", "storage", "group"};
+constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
+constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
+} // namespace
+
+std::string_view device_kind_name(DeviceKind k) { return kKindNames[static_cast<std::size_t>(k)]; }
+
+const Device* Design::device(std::string_view id) const {
+    for (const auto& d : devices)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+Device* Design::device(std::string_view id) {
+    for (auto& d : devices)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+const Workload* Design::workload(std::string_view id) const {
+    for (const auto& w : workloads)
+        if (w.id == id)
+            return &w;
+    return nullptr;
+}
+const Link* Design::link(std::string_view id) const {
+    for (const auto& l : links)
+        if (l.id == id)
+            return &l;
+    return nullptr;
+}
+
+double Design::multiplicity(const Device& d) const {
+    double m = static_cast<double>(d.count);
+    const Device* cur = &d;
+    for (std::size_t guard = 0; guard < devices.size() && !cur->parent.empty(); ++guard) {
+        cur = device(cur->parent);
+        if (!cur)
+            break;
+        m *= static_cast<double>(cur->count);
+        if (m > 1e18)
+            return 1e18;
+    }
+    return m;
+}
+
+std::string Design::unique_id(std::string_view prefix) const {
+    std::set<std::string> used;
+    for (const auto& d : devices)
+        used.insert(d.id);
+    for (const auto& l : links)
+        used.insert(l.id);
+    for (const auto& w : workloads)
+        used.insert(w.id);
+    for (int i = 1;; ++i) {
+        std::string id = std::string(prefix) + std::to_string(i);
+        if (!used.count(id))
+            return id;
+    }
+}
+
+namespace {
+
+/// Copies the members of `j` not in `known` into a JSON text (empty when none).
+std::string extras(const json& j, std::initializer_list<std::string_view> known) {
+    json out = json::object();
+    for (const auto& [k, v] : j.items())
+        if (std::find(known.begin(), known.end(), k) == known.end())
+            out[k] = v;
+    return out.empty() ? std::string() : out.dump();
+}
+
+void merge_extras(json& j, const std::string& extra) {
+    if (extra.empty())
+        return;
+    json e = json::parse(extra, nullptr, false);
+    if (!e.is_object())
+        return;
+    for (auto& [k, v] : e.items())
+        if (!j.contains(k))
+            j[k] = v;
+}
+
+Point read_point(const json& obj, const std::string& path, JsonReader& r) {
+    Point p;
+    const json* m = r.member(obj, path, "position", false);
+    if (!m)
+        return p;
+    const std::string pp = json_member_path(path, "position");
+    if (!m->is_array() || m->size() != 2 || !(*m)[0].is_number() || !(*m)[1].is_number()) {
+        r.error(pp, "expected [x, y] numbers");
+        return p;
+    }
+    p.x = (*m)[0].get<double>();
+    p.y = (*m)[1].get<double>();
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || std::fabs(p.x) > 1e9 ||
+        std::fabs(p.y) > 1e9) {
+        r.error(pp, "coordinates must be finite and within +/-1e9");
+        p = {};
+    }
+    return p;
+}
+
+template <class E>
+void read_choice(const json& obj, const std::string& path, JsonReader& r, const char* key,
+                 std::string& out, std::initializer_list<std::string_view> allowed) {
+    auto v = r.string(obj, path, key, false);
+    if (!v)
+        return;
+    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
+        std::string list;
+        for (auto a : allowed)
+            list += (list.empty() ? "" : ", ") + std::string(a);
+        r.error(json_member_path(path, key), "expected one of " + list + "; found \"" + *v + "\"");
+        return;
+    }
+    out = *v;
+}
+
+void read_int(const json& obj, const std::string& path, JsonReader& r, const char* key, int& out,
+              std::int64_t lo, std::int64_t hi) {
+    if (auto v = r.integer(obj, path, key, false, lo, hi))
+        out = static_cast<int>(*v);
+}
+void read_double(const json& obj, const std::string& path, JsonReader& r, const char* key,
+                 double& out, double lo, double hi) {
+    if (auto v = r.number(obj, path, key, false, lo, hi))
+        out = *v;
+}
+
+TrainingSpec read_training(const json& j, const std::string& p, JsonReader& r) {
+    TrainingSpec t;
+    if (!r.expect_object(j, p))
+        return t;
+    read_int(j, p, r, "tp", t.tp, 1, 1 << 20);
+    read_int(j, p, r, "pp", t.pp, 1, 1 << 20);
+    read_int(j, p, r, "cp", t.cp, 1, 1 << 20);
+    read_int(j, p, r, "ep", t.ep, 1, 1 << 20);
+    read_int(j, p, r, "vpp", t.vpp, 1, 1024);
+    if (auto v = r.integer(j, p, "global_batch", false, 1, kMaxCount))
+        t.global_batch = *v;
+    read_int(j, p, r, "micro_batch", t.micro_batch, 0, 1 << 20);
+    read_int(j, p, r, "seq", t.seq, 1, 1 << 24);
+    read_choice<int>(j, p, r, "dtype", t.dtype, {"bf16", "fp16", "fp8", "fp32"});
+    read_choice<int>(j, p, r, "optimizer", t.optimizer, {"adamw", "adamw-8bit", "sgd"});
+    read_int(j, p, r, "zero", t.zero, 0, 3);
+    read_choice<int>(j, p, r, "recompute", t.recompute, {"none", "selective", "full"});
+    t.sequence_parallel = r.boolean(j, p, "sequence_parallel", false).value_or(t.sequence_parallel);
+    read_choice<int>(j, p, r, "schedule", t.schedule,
+                     {"1f1b", "interleaved", "gpipe", "zero-bubble"});
+    read_choice<int>(j, p, r, "finetune", t.finetune, {"full", "lora", "qlora"});
+    read_int(j, p, r, "lora_rank", t.lora_rank, 1, 1 << 16);
+    read_choice<int>(j, p, r, "offload", t.offload, {"none", "optimizer"});
+    read_double(j, p, r, "tokens", t.tokens, 0, 1e18);
+    return t;
+}
+
+json write_training(const TrainingSpec& t) {
+    return json{{"tp", t.tp},
+                {"pp", t.pp},
+                {"cp", t.cp},
+                {"ep", t.ep},
+                {"vpp", t.vpp},
+                {"global_batch", t.global_batch},
+                {"micro_batch", t.micro_batch},
+                {"seq", t.seq},
+                {"dtype", t.dtype},
+                {"optimizer", t.optimizer},
+                {"zero", t.zero},
+                {"recompute", t.recompute},
+                {"sequence_parallel", t.sequence_parallel},
+                {"schedule", t.schedule},
+                {"finetune", t.finetune},
+                {"lora_rank", t.lora_rank},
+                {"offload", t.offload},
+                {"tokens", t.tokens}};
+}
+
+InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r) {
+    InferenceSpec s;
+    if (!r.expect_object(j, p))
+        return s;
+    read_int(j, p, r, "tp", s.tp, 1, 1 << 20);
+    read_int(j, p, r, "pp", s.pp, 1, 1 << 20);
+    read_int(j, p, r, "replicas", s.replicas, 1, 1 << 24);
+    read_int(j, p, r, "batch", s.batch, 0, 1 << 24);
+    read_int(j, p, r, "input_len", s.input_len, 1, 1 << 26);
+    read_int(j, p, r, "output_len", s.output_len, 1, 1 << 26);
+    read_choice<int>(j, p, r, "weights_dtype", s.weights_dtype,
+                     {"bf16", "fp16", "fp8", "int8", "int4", "fp4"});
+    read_choice<int>(j, p, r, "kv_dtype", s.kv_dtype, {"bf16", "fp16", "fp8", "int8", "fp4"});
+    read_choice<int>(j, p, r, "batching", s.batching,
+                     {"static", "continuous", "chunked", "disaggregated"});
+    read_choice<int>(j, p, r, "mode", s.mode, {"offline", "online"});
+    read_double(j, p, r, "request_rate", s.request_rate, 0, 1e9);
+    read_double(j, p, r, "ttft_slo_s", s.ttft_slo_s, 0, 1e6);
+    read_double(j, p, r, "tpot_slo_s", s.tpot_slo_s, 0, 1e6);
+    return s;
+}
+
+json write_inference(const InferenceSpec& s) {
+    return json{{"tp", s.tp},
+                {"pp", s.pp},
+                {"replicas", s.replicas},
+                {"batch", s.batch},
+                {"input_len", s.input_len},
+                {"output_len", s.output_len},
+                {"weights_dtype", s.weights_dtype},
+                {"kv_dtype", s.kv_dtype},
+                {"batching", s.batching},
+                {"mode", s.mode},
+                {"request_rate", s.request_rate},
+                {"ttft_slo_s", s.ttft_slo_s},
+                {"tpot_slo_s", s.tpot_slo_s}};
+}
+
+} // namespace
+
+std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
+    std::vector<Error> errors;
+    auto err = [&](std::string where, std::string what) {
+        errors.push_back({std::move(where), std::move(what)});
+    };
+    std::map<std::string, std::string> ids; // id -> path of first use
+    auto claim = [&](const std::string& id, const std::string& path) {
+        if (id.empty()) {
+            err(path + ".id", "must not be empty");
+            return;
+        }
+        auto [it, inserted] = ids.emplace(id, path);
+        if (!inserted)
+            err(path + ".id", "duplicate id \"" + id + "\" (first used at " + it->second + ")");
+    };
+    for (std::size_t i = 0; i < d.devices.size(); ++i)
+        claim(d.devices[i].id, json_index_path("devices", i));
+    for (std::size_t i = 0; i < d.links.size(); ++i)
+        claim(d.links[i].id, json_index_path("links", i));
+    for (std::size_t i = 0; i < d.workloads.size(); ++i)
+        claim(d.workloads[i].id, json_index_path("workloads", i));
+
+    for (std::size_t i = 0; i < d.devices.size(); ++i) {
+        const Device& dev = d.devices[i];
+        const std::string p = json_index_path("devices", i);
+        if (dev.count < 1 || dev.count > kMaxCount)
+            err(p + ".count", "must be between 1 and " + std::to_string(kMaxCount));
+        if (!dev.parent.empty()) {
+            const Device* parent = d.device(dev.parent);
+            if (!parent)
+                err(p + ".parent", "unknown device \"" + dev.parent + "\"");
+            else if (parent->kind != DeviceKind::group && parent->kind != DeviceKind::server &&
+                     parent->kind != DeviceKind::system)
+                err(p + ".parent", "\"" + dev.parent + "\" is a " +
+                                       std::string(device_kind_name(parent->kind)) +
+                                       "; only groups, servers and systems contain devices");
+            // Containment cycle: walk up at most devices.size() steps.
+            const Device* cur = parent;
+            for (std::size_t step = 0; cur && step <= d.devices.size(); ++step) {
+                if (cur->id == dev.id) {
+                    err(p + ".parent", "containment cycle through \"" + dev.id + "\"");
+                    break;
+                }
+                cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
+            }
+        }
+        if (catalog && !dev.catalog.empty()) {
+            bool known = true;
+            CatalogKind kind = CatalogKind::gpus;
+            switch (dev.kind) {
+            case DeviceKind::gpu: known = catalog->gpu(dev.catalog); kind = CatalogKind::gpus; break;
+            case DeviceKind::system:
+                known = catalog->system(dev.catalog);
+                kind = CatalogKind::systems;
+                break;
+            case DeviceKind::switch_:
+                known = catalog->switch_spec(dev.catalog);
+                kind = CatalogKind::switches;
+                break;
+            case DeviceKind::nic: known = catalog->nic(dev.catalog); kind = CatalogKind::nics; break;
+            default: break;
+            }
+            if (!known) {
+                std::string msg = "unknown " + std::string(catalog_kind_name(kind)) + " id \"" +
+                                  dev.catalog + "\"";
+                if (auto s = catalog->closest_id(kind, dev.catalog); !s.empty())
+                    msg += " (did you mean \"" + s + "\"?)";
+                err(p + ".catalog", msg);
+            }
+        }
+        if ((dev.kind == DeviceKind::gpu || dev.kind == DeviceKind::system ||
+             dev.kind == DeviceKind::switch_) &&
+            dev.catalog.empty())
+            err(p + ".catalog", "a " + std::string(device_kind_name(dev.kind)) +
+                                    " needs a catalog id");
+    }
+    for (std::size_t i = 0; i < d.links.size(); ++i) {
+        const Link& l = d.links[i];
+        const std::string p = json_index_path("links", i);
+        if (!d.device(l.from))
+            err(p + ".from", "unknown device \"" + l.from + "\"");
+        if (!d.device(l.to))
+            err(p + ".to", "unknown device \"" + l.to + "\"");
+        if (l.from == l.to && !l.from.empty() && d.device(l.from) && d.device(l.from)->count < 2)
+            err(p + ".to", "a link cannot connect a single device to itself");
+        if (l.count < 1 || l.count > kMaxCount)
+            err(p + ".count", "must be between 1 and " + std::to_string(kMaxCount));
+        if (catalog && !catalog->link(l.type)) {
+            std::string msg = "unknown link type \"" + l.type + "\"";
+            if (auto s = catalog->closest_id(CatalogKind::links, l.type); !s.empty())
+                msg += " (did you mean \"" + s + "\"?)";
+            err(p + ".type", msg);
+        }
+    }
+    for (std::size_t i = 0; i < d.workloads.size(); ++i) {
+        const Workload& w = d.workloads[i];
+        const std::string p = json_index_path("workloads", i);
+        for (std::size_t k = 0; k < w.placement.size(); ++k)
+            if (!d.device(w.placement[k]))
+                err(json_index_path(p + ".placement", k),
+                    "unknown device \"" + w.placement[k] + "\"");
+        if (catalog && !catalog->model(w.model)) {
+            std::string msg = "unknown model \"" + w.model + "\"";
+            if (auto s = catalog->closest_id(CatalogKind::models, w.model); !s.empty())
+                msg += " (did you mean \"" + s + "\"?)";
+            err(p + ".model", msg);
+        }
+    }
+    if (catalog && !d.economics.cloud_offer.empty() && !catalog->cloud(d.economics.cloud_offer))
+        err("economics.cloud_offer", "unknown cloud offer \"" + d.economics.cloud_offer + "\"");
+    return errors;
+}
+
+Result<Design> design_from_json(std::string_view text, std::string_view name,
+                                const Catalog* catalog) {
+    auto parsed = parse_json(text, name);
+    if (!parsed)
+        return parsed.errors();
+    const json& root = *parsed;
+    std::vector<Error> errors;
+    JsonReader r(errors);
+    if (!r.expect_object(root, ""))
+        return errors;
+    Design d;
+    const auto format = r.string(root, "", "format");
+    if (format && *format != kDesignFormat)
+        r.error("format", "expected \"" + std::string(kDesignFormat) + "\", found \"" + *format +
+                              "\"");
+    const auto version = r.string(root, "", "version");
+    if (version) {
+        int major = -1, minor = -1;
+        char dot = 0;
+        if (std::sscanf(version->c_str(), "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
+            major < 0 || minor < 0)
+            r.error("version", "expected \"MAJOR.MINOR\", found \"" + *version + "\"");
+        else if (major > kDesignMajor)
+            r.error("version", "this design is format version " + *version +
+                                   ", newer than this ClusterLens reads (" +
+                                   std::to_string(kDesignMajor) + ".x); please update ClusterLens");
+        else {
+            d.version_major = major;
+            d.version_minor = minor;
+        }
+    }
+    if (!errors.empty())
+        return errors; // without a readable format/version nothing else is trustworthy
+    d.name = r.string(root, "", "name", false).value_or("");
+    d.description = r.string(root, "", "description", false).value_or("");
+
+    if (const json* devs = r.member(root, "", "devices", false); devs && r.expect_array(*devs, "devices")) {
+        for (std::size_t i = 0; i < devs->size(); ++i) {
+            const json& j = (*devs)[i];
+            const std::string p = json_index_path("devices", i);
+            if (!r.expect_object(j, p))
+                continue;
+            Device dev;
+            dev.id = r.string(j, p, "id").value_or("");
+            dev.name = r.string(j, p, "name", false).value_or("");
+            if (auto k = r.string(j, p, "kind")) {
+                auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
+                if (it == kKindNames.end())
+                    r.error(p + ".kind", "expected gpu, system, server, switch, nic, storage or "
+                                         "group; found \"" + *k + "\"");
+                else
+                    dev.kind = static_cast<DeviceKind>(it - kKindNames.begin());
+            }
+            dev.catalog = r.string(j, p, "catalog", false).value_or("");
+            if (auto c = r.integer(j, p, "count", false, 1, kMaxCount))
+                dev.count = *c;
+            dev.parent = r.string(j, p, "parent", false).value_or("");
+            dev.role = r.string(j, p, "role", false).value_or("");
+            read_int(j, p, r, "gpu_slots", dev.gpu_slots, 0, 1 << 16);
+            read_double(j, p, r, "storage_bandwidth_Bps", dev.storage_bandwidth_Bps, 0,
+                        kMaxQuantity);
+            read_double(j, p, r, "storage_capacity_bytes", dev.storage_capacity_bytes, 0,
+                        kMaxQuantity);
+            dev.position = read_point(j, p, r);
+            dev.extra_json = extras(j, {"id", "name", "kind", "catalog", "count", "parent", "role",
+                                        "gpu_slots", "storage_bandwidth_Bps",
+                                        "storage_capacity_bytes", "position"});
+            d.devices.push_back(std::move(dev));
+        }
+    }
+    if (const json* links = r.member(root, "", "links", false); links && r.expect_array(*links, "links")) {
+        for (std::size_t i = 0; i < links->size(); ++i) {
+            const json& j = (*links)[i];
+            const std::string p = json_index_path("links", i);
+            if (!r.expect_object(j, p))
+                continue;
+            Link l;
+            l.id = r.string(j, p, "id").value_or("");
+            l.from = r.string(j, p, "from").value_or("");
+            l.to = r.string(j, p, "to").value_or("");
+            l.type = r.string(j, p, "type").value_or("");
+            if (auto c = r.integer(j, p, "count", false, 1, kMaxCount))
+                l.count = *c;
+            l.extra_json = extras(j, {"id", "from", "to", "type", "count"});
+            d.links.push_back(std::move(l));
+        }
+    }
+    if (const json* wls = r.member(root, "", "workloads", false); wls && r.expect_array(*wls, "workloads")) {
+        for (std::size_t i = 0; i < wls->size(); ++i) {
+            const json& j = (*wls)[i];
+            const std::string p = json_index_path("workloads", i);
+            if (!r.expect_object(j, p))
+                continue;
+            Workload w;
+            w.id = r.string(j, p, "id").value_or("");
+            w.name = r.string(j, p, "name", false).value_or("");
+            if (auto k = r.string(j, p, "kind")) {
+                if (*k == "training")
+                    w.kind = WorkloadKind::training;
+                else if (*k == "inference")
+                    w.kind = WorkloadKind::inference;
+                else
+                    r.error(p + ".kind", "expected \"training\" or \"inference\", found \"" + *k +
+                                             "\"");
+            }
+            w.model = r.string(j, p, "model").value_or("");
+            if (const json* pl = r.member(j, p, "placement", false);
+                pl && r.expect_array(*pl, p + ".placement")) {
+                for (std::size_t k = 0; k < pl->size(); ++k) {
+                    if ((*pl)[k].is_string())
+                        w.placement.push_back((*pl)[k].get<std::string>());
+                    else
+                        r.error(json_index_path(p + ".placement", k),
+                                "expected a device id string, found " + json_type_name((*pl)[k]));
+                }
+            }
+            if (const json* t = r.member(j, p, "training", false))
+                w.training = read_training(*t, p + ".training", r);
+            if (const json* s = r.member(j, p, "inference", false))
+                w.inference = read_inference(*s, p + ".inference", r);
+            w.position = read_point(j, p, r);
+            w.extra_json = extras(j, {"id", "name", "kind", "model", "placement", "training",
+                                      "inference", "position"});
+            d.workloads.push_back(std::move(w));
+        }
+    }
+    if (const json* e = r.member(root, "", "economics", false); e && r.expect_object(*e, "economics")) {
+        Economics& ec = d.economics;
+        const std::string p = "economics";
+        read_double(*e, p, r, "power_usd_per_kwh", ec.power_usd_per_kwh, 0, 100);
+        read_double(*e, p, r, "pue", ec.pue, 1, 5);
+        read_double(*e, p, r, "colo_usd_per_kw_month", ec.colo_usd_per_kw_month, 0, 1e6);
+        read_double(*e, p, r, "staff_usd_per_year", ec.staff_usd_per_year, 0, 1e12);
+        read_double(*e, p, r, "depreciation_years", ec.depreciation_years, 0.1, 100);
+        read_double(*e, p, r, "maintenance_fraction", ec.maintenance_fraction, 0, 1);
+        read_double(*e, p, r, "utilization", ec.utilization, 0.001, 1);
+        read_int(*e, p, r, "months", ec.months, 1, 1200);
+        ec.cloud_offer = r.string(*e, p, "cloud_offer", false).value_or("");
+        read_choice<int>(*e, p, r, "commitment", ec.commitment, {"on-demand", "1y", "3y", "spot"});
+        read_double(*e, p, r, "price_per_gpu_hour", ec.price_per_gpu_hour, 0, 1e6);
+        ec.extra_json = extras(*e, {"power_usd_per_kwh", "pue", "colo_usd_per_kw_month",
+                                    "staff_usd_per_year", "depreciation_years",
+                                    "maintenance_fraction", "utilization", "months",
+                                    "cloud_offer", "commitment", "price_per_gpu_hour"});
+    }
+    if (const json* e = r.member(root, "", "reliability", false); e && r.expect_object(*e, "reliability")) {
+        ReliabilityInputs& rl = d.reliability;
+        const std::string p = "reliability";
+        read_double(*e, p, r, "node_failures_per_1000_node_days",
+                    rl.node_failures_per_1000_node_days, 0, 1e6);
+        read_double(*e, p, r, "storage_bandwidth_Bps", rl.storage_bandwidth_Bps, 0, kMaxQuantity);
+        read_double(*e, p, r, "restart_s", rl.restart_s, 0, 1e8);
+        read_double(*e, p, r, "checkpoint_interval_s", rl.checkpoint_interval_s, 0, 1e9);
+        rl.async_checkpoint = r.boolean(*e, p, "async_checkpoint", false).value_or(false);
+        rl.extra_json = extras(*e, {"node_failures_per_1000_node_days", "storage_bandwidth_Bps",
+                                    "restart_s", "checkpoint_interval_s", "async_checkpoint"});
+    }
+    d.extra_json = extras(root, {"format", "version", "name", "description", "devices", "links",
+                                 "workloads", "economics", "reliability"});
+    if (!errors.empty())
+        return errors;
+    auto v = validate_design(d, catalog);
+    if (!v.empty())
+        return v;
+    // Migration: 1.0 is the first format; older minors of major 1 need no changes yet.
+    // Saving writes the current version (kDesignMajor.kDesignMinor) unless the file was a
+    // newer minor, whose number is kept so its unknown fields stay meaningful.
+    if (d.version_minor < kDesignMinor)
+        d.version_minor = kDesignMinor;
+    return d;
+}
+
+std::string design_to_json(const Design& d) {
+    json root;
+    root["format"] = kDesignFormat;
+    root["version"] = std::to_string(d.version_major) + "." + std::to_string(d.version_minor);
+    root["name"] = d.name;
+    root["description"] = d.description;
+    json devs = json::array();
+    for (const auto& dev : d.devices) {
+        json j{{"id", dev.id}, {"kind", device_kind_name(dev.kind)}};
+        if (!dev.name.empty())
+            j["name"] = dev.name;
+        if (!dev.catalog.empty())
+            j["catalog"] = dev.catalog;
+        j["count"] = dev.count;
+        if (!dev.parent.empty())
+            j["parent"] = dev.parent;
+        if (!dev.role.empty())
+            j["role"] = dev.role;
+        if (dev.gpu_slots)
+            j["gpu_slots"] = dev.gpu_slots;
+        if (dev.storage_bandwidth_Bps > 0)
+            j["storage_bandwidth_Bps"] = dev.storage_bandwidth_Bps;
+        if (dev.storage_capacity_bytes > 0)
+            j["storage_capacity_bytes"] = dev.storage_capacity_bytes;
+        j["position"] = {dev.position.x, dev.position.y};
+        merge_extras(j, dev.extra_json);
+        devs.push_back(std::move(j));
+    }
+    root["devices"] = std::move(devs);
+    json links = json::array();
+    for (const auto& l : d.links) {
+        json j{{"id", l.id}, {"from", l.from}, {"to", l.to}, {"type", l.type}, {"count", l.count}};
+        merge_extras(j, l.extra_json);
+        links.push_back(std::move(j));
+    }
+    root["links"] = std::move(links);
+    json wls = json::array();
+    for (const auto& w : d.workloads) {
+        json j{{"id", w.id},
+               {"kind", w.kind == WorkloadKind::training ? "training" : "inference"},
+               {"model", w.model}};
+        if (!w.name.empty())
+            j["name"] = w.name;
+        j["placement"] = w.placement;
+        if (w.kind == WorkloadKind::training)
+            j["training"] = write_training(w.training);
+        else
+            j["inference"] = write_inference(w.inference);
+        j["position"] = {w.position.x, w.position.y};
+        merge_extras(j, w.extra_json);
+        wls.push_back(std::move(j));
+    }
+    root["workloads"] = std::move(wls);
+    const Economics& e = d.economics;
+    json ec{{"power_usd_per_kwh", e.power_usd_per_kwh},
+            {"pue", e.pue},
+            {"colo_usd_per_kw_month", e.colo_usd_per_kw_month},
+            {"staff_usd_per_year", e.staff_usd_per_year},
+            {"depreciation_years", e.depreciation_years},
+            {"maintenance_fraction", e.maintenance_fraction},
+            {"utilization", e.utilization},
+            {"months", e.months},
+            {"commitment", e.commitment},
+            {"price_per_gpu_hour", e.price_per_gpu_hour}};
+    if (!e.cloud_offer.empty())
+        ec["cloud_offer"] = e.cloud_offer;
+    merge_extras(ec, e.extra_json);
+    root["economics"] = std::move(ec);
+    const ReliabilityInputs& rl = d.reliability;
+    json rj{{"node_failures_per_1000_node_days", rl.node_failures_per_1000_node_days},
+            {"storage_bandwidth_Bps", rl.storage_bandwidth_Bps},
+            {"restart_s", rl.restart_s},
+            {"checkpoint_interval_s", rl.checkpoint_interval_s},
+            {"async_checkpoint", rl.async_checkpoint}};
+    merge_extras(rj, rl.extra_json);
+    root["reliability"] = std::move(rj);
+    merge_extras(root, d.extra_json);
+    return root.dump(2) + "\n";
+}
+
+} // namespace cl::model

@@ -1,0 +1,159 @@
+#pragma once
+// The Design: what the user drew. Devices carry a replica `count` (so a 16,384-GPU cluster is
+// a handful of entries), links connect device groups, workloads are placed on devices.
+// Stable string ids; unknown JSON fields are kept and written back (forward compatibility).
+// See docs/design-format.md for the annotated file format.
+
+#include "model/error.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cl::model {
+
+class Catalog;
+
+inline constexpr std::string_view kDesignFormat = "clusterlens-design";
+inline constexpr int kDesignMajor = 1;
+inline constexpr int kDesignMinor = 0;
+
+enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
+std::string_view device_kind_name(DeviceKind k);
+
+struct Point {
+    double x = 0, y = 0;
+    bool operator==(const Point&) const = default;
+};
+
+struct Device {
+    std::string id, name;
+    DeviceKind kind = DeviceKind::system;
+    std::string catalog;    ///< catalog id (gpu, system, switch, nic); empty for group/server
+    std::int64_t count = 1; ///< replicas of this device (and of everything it contains)
+    std::string parent;     ///< id of the containing group or server; empty at top level
+    std::string role;       ///< optional tier hint for switches: leaf, spine, core
+    int gpu_slots = 0;      ///< server: GPU slots (0 = unlimited)
+    double storage_bandwidth_Bps = 0;  ///< storage: aggregate read/write bandwidth
+    double storage_capacity_bytes = 0; ///< storage: capacity
+    Point position;
+    std::string extra_json; ///< unknown fields, kept verbatim (a JSON object or empty)
+    bool operator==(const Device&) const = default;
+};
+
+/// Every replica of `from` has `count` links of `type` to the `to` group (spread over its
+/// replicas, rail by rail).
+struct Link {
+    std::string id, from, to, type;
+    std::int64_t count = 1;
+    std::string extra_json;
+    bool operator==(const Link&) const = default;
+};
+
+enum class WorkloadKind { training, inference };
+
+struct TrainingSpec {
+    int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
+    std::int64_t global_batch = 0; ///< sequences
+    int micro_batch = 0;           ///< 0 = auto
+    int seq = 4096;
+    std::string dtype = "bf16";
+    std::string optimizer = "adamw";
+    int zero = 1;
+    std::string recompute = "selective";
+    bool sequence_parallel = true;
+    std::string schedule = "1f1b";
+    std::string finetune = "full";
+    int lora_rank = 16;
+    std::string offload = "none";
+    double tokens = 0; ///< tokens to train (0 = not set)
+    bool operator==(const TrainingSpec&) const = default;
+};
+
+struct InferenceSpec {
+    int tp = 1, pp = 1, replicas = 1;
+    int batch = 0; ///< 0 = auto
+    int input_len = 1000, output_len = 500;
+    std::string weights_dtype = "bf16", kv_dtype = "bf16";
+    std::string batching = "continuous";
+    std::string mode = "offline";
+    double request_rate = 0, ttft_slo_s = 0.5, tpot_slo_s = 0.05;
+    bool operator==(const InferenceSpec&) const = default;
+};
+
+struct Workload {
+    std::string id, name;
+    WorkloadKind kind = WorkloadKind::training;
+    std::string model;                  ///< zoo id
+    std::vector<std::string> placement; ///< device ids the workload runs on (empty = all GPUs)
+    TrainingSpec training;
+    InferenceSpec inference;
+    Point position;
+    std::string extra_json;
+    bool operator==(const Workload&) const = default;
+};
+
+/// Cost assumptions (defaults: see docs/assumptions.md for sources).
+struct Economics {
+    double power_usd_per_kwh = 0.08;
+    double pue = 1.3;
+    double colo_usd_per_kw_month = 150;
+    double staff_usd_per_year = 0;
+    double depreciation_years = 5;
+    double maintenance_fraction = 0.05;
+    double utilization = 0.8;
+    int months = 36;
+    std::string cloud_offer;
+    std::string commitment = "on-demand";
+    double price_per_gpu_hour = 0; ///< 0 = from the cloud offer
+    std::string extra_json;
+    bool operator==(const Economics&) const = default;
+};
+
+struct ReliabilityInputs {
+    double node_failures_per_1000_node_days = 0; ///< 0 = derived default
+    double storage_bandwidth_Bps = 0;
+    double restart_s = 600;
+    double checkpoint_interval_s = 0; ///< 0 = optimal
+    bool async_checkpoint = false;
+    std::string extra_json;
+    bool operator==(const ReliabilityInputs&) const = default;
+};
+
+struct Design {
+    int version_major = kDesignMajor, version_minor = kDesignMinor;
+    std::string name, description;
+    std::vector<Device> devices;
+    std::vector<Link> links;
+    std::vector<Workload> workloads;
+    Economics economics;
+    ReliabilityInputs reliability;
+    std::string extra_json; ///< unknown top-level fields
+
+    [[nodiscard]] const Device* device(std::string_view id) const;
+    [[nodiscard]] Device* device(std::string_view id);
+    [[nodiscard]] const Workload* workload(std::string_view id) const;
+    [[nodiscard]] const Link* link(std::string_view id) const;
+    /// Replicas of a device including its ancestors' counts (a GPU in a x32 group of x8
+    /// servers has multiplicity 256). Saturates at 1e18 instead of overflowing.
+    [[nodiscard]] double multiplicity(const Device& d) const;
+    /// A fresh id with the given prefix ("gpu", "link") not used by any entity.
+    [[nodiscard]] std::string unique_id(std::string_view prefix) const;
+    bool operator==(const Design&) const = default;
+};
+
+/// Reads a design from JSON text. Every error names its JSON path and what was expected,
+/// e.g. `links[3].to: unknown device "leaf9"`. When `catalog` is given, catalog ids are
+/// checked too. A newer major version is refused; a newer minor loads and keeps unknown
+/// fields; older versions migrate.
+Result<Design> design_from_json(std::string_view text, std::string_view name,
+                                const Catalog* catalog = nullptr);
+
+/// Writes a design as JSON text (2-space indent), unknown fields included.
+std::string design_to_json(const Design& d);
+
+/// Checks references and values of a design built in memory (the loader calls it too).
+std::vector<Error> validate_design(const Design& d, const Catalog* catalog);
+
+} // namespace cl::model

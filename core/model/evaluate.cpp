@@ -1,0 +1,143 @@
+#include "model/evaluate.h"
+
+#include "model/catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace cl::model {
+
+namespace {
+
+/// GPUs of one replica of `dev` (children counted with their own counts).
+double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id,
+                        int depth) {
+    if (depth > 64)
+        return 0;
+    double n = 0;
+    if (dev.kind == DeviceKind::gpu) {
+        if (gpu_id && gpu_id->empty())
+            *gpu_id = dev.catalog;
+        return 1;
+    }
+    if (dev.kind == DeviceKind::system) {
+        if (const SystemSpec* s = c.system(dev.catalog)) {
+            if (!s->gpu.empty()) {
+                if (gpu_id && gpu_id->empty())
+                    *gpu_id = s->gpu;
+                n += s->gpus;
+            }
+        }
+    }
+    for (const auto& child : d.devices)
+        if (child.parent == dev.id)
+            n += static_cast<double>(child.count) * gpus_per_replica(d, c, child, gpu_id, depth + 1);
+    return n;
+}
+
+} // namespace
+
+double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id) {
+    const double parents = d.multiplicity(dev) / static_cast<double>(dev.count);
+    return parents * static_cast<double>(dev.count) * gpus_per_replica(d, c, dev, gpu_id, 0);
+}
+
+Evaluation evaluate(const Design& design, const Catalog& catalog) {
+    Evaluation ev;
+    TopologySummary& t = ev.topology;
+    std::set<std::string> gpu_types;
+    for (const auto& dev : design.devices) {
+        const double mult = design.multiplicity(dev);
+        switch (dev.kind) {
+        case DeviceKind::gpu:
+            if (const GpuSpec* g = catalog.gpu(dev.catalog)) {
+                t.gpus += mult;
+                t.hbm_bytes += mult * g->memory_bytes;
+                t.peak_bf16_flops += mult * g->peak(Dtype::bf16);
+                gpu_types.insert(g->id);
+                if (t.gpu.empty())
+                    t.gpu = g->id;
+                const Device* parent = design.device(dev.parent);
+                if (!parent || parent->kind == DeviceKind::group)
+                    t.power_w += mult * g->tdp_w;
+            }
+            break;
+        case DeviceKind::system:
+            if (const SystemSpec* s = catalog.system(dev.catalog)) {
+                t.power_w += mult * s->power_w;
+                if (const GpuSpec* g = catalog.gpu(s->gpu)) {
+                    const double n = mult * s->gpus;
+                    t.gpus += n;
+                    t.hbm_bytes += n * g->memory_bytes;
+                    t.peak_bf16_flops += n * g->peak(Dtype::bf16);
+                    gpu_types.insert(g->id);
+                    if (t.gpu.empty())
+                        t.gpu = g->id;
+                    // GB200 NVL72 is one rack of 18 compute trays (4 GPUs each): nodes are the
+                    // unit that fails, so count trays (gpus_per_node from the catalog).
+                    t.nodes += n / std::max(1, g->gpus_per_node);
+                } else {
+                    t.nodes += mult;
+                }
+                t.scaleup_domain_size = std::max(t.scaleup_domain_size, s->gpus);
+            }
+            break;
+        case DeviceKind::server: t.nodes += mult; break;
+        case DeviceKind::switch_: {
+            const SwitchSpec* s = catalog.switch_spec(dev.catalog);
+            if (!s || s->cls != SwitchClass::nvswitch)
+                t.switches += mult;
+            break;
+        }
+        default: break;
+        }
+    }
+    t.gpu_types = static_cast<int>(gpu_types.size());
+    if (t.scaleup_domain_size == 0 && !t.gpu.empty())
+        if (const GpuSpec* g = catalog.gpu(t.gpu))
+            t.scaleup_domain_size = g->scaleup_domain;
+    if (t.gpu_types > 1)
+        t.warnings.push_back("the design mixes " + std::to_string(t.gpu_types) +
+                             " GPU types; workloads use the first type found in their placement");
+    if (t.gpus == 0)
+        t.warnings.push_back("no GPUs: drag a GPU or a system onto the canvas");
+
+    for (const auto& w : design.workloads) {
+        WorkloadEvaluation we;
+        we.id = w.id;
+        we.name = w.name.empty() ? w.id : w.name;
+        we.kind = w.kind;
+        if (w.placement.empty()) {
+            we.gpus = t.gpus;
+            we.gpu = t.gpu;
+        } else {
+            for (const auto& pid : w.placement)
+                if (const Device* dev = design.device(pid))
+                    we.gpus += gpus_in(design, catalog, *dev, &we.gpu);
+        }
+        const ModelArch* m = catalog.model(w.model);
+        const GpuSpec* g = catalog.gpu(we.gpu);
+        if (!m)
+            we.error = "unknown model \"" + w.model + "\"";
+        else if (!g || we.gpus < 1)
+            we.error = "the workload is placed on no GPUs";
+        else if (we.gpus > 2e9)
+            we.error = "too many GPUs to model (" + std::to_string(we.gpus) + ")";
+        else if (w.kind == WorkloadKind::training) {
+            auto mem = training_memory(*m, w.training, static_cast<int>(we.gpus), *g);
+            if (mem) {
+                we.memory = mem.value();
+                we.has_memory = true;
+            } else {
+                we.error = mem.error_text();
+            }
+        } else {
+            we.error = "inference model not available yet (issue 7)";
+        }
+        ev.workloads.push_back(std::move(we));
+    }
+    return ev;
+}
+
+} // namespace cl::model

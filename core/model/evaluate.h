@@ -1,0 +1,47 @@
+#pragma once
+// evaluate(design, catalog) -> Evaluation: the pure function behind every number the GUI and
+// the CLI show (DESIGN.md "How a user action flows", step 5). No hidden state.
+
+#include "model/design.h"
+#include "model/memory.h"
+
+#include <string>
+#include <vector>
+
+namespace cl::model {
+
+struct TopologySummary {
+    double gpus = 0;     ///< total GPUs, replicas included
+    double nodes = 0;    ///< servers and systems (a GB200 NVL72 rack counts as 18 trays)
+    double switches = 0; ///< network switches drawn (NVSwitches inside systems excluded)
+    std::string gpu;     ///< catalog id of the (first) GPU type
+    int gpu_types = 0;
+    double hbm_bytes = 0;         ///< sum of GPU memory capacity
+    double peak_bf16_flops = 0;   ///< sum of dense BF16 peaks
+    double power_w = 0;           ///< systems' max power plus GPU TDPs of loose GPUs
+    int scaleup_domain_size = 0;  ///< GPUs per NVLink/xGMI domain
+    std::vector<std::string> warnings;
+};
+
+struct WorkloadEvaluation {
+    std::string id, name;
+    WorkloadKind kind = WorkloadKind::training;
+    double gpus = 0;              ///< GPUs the workload is placed on
+    std::string gpu;              ///< GPU type it runs on
+    bool has_memory = false;
+    TrainingMemory memory;
+    std::string error;            ///< why no numbers could be computed (empty when fine)
+};
+
+struct Evaluation {
+    TopologySummary topology;
+    std::vector<WorkloadEvaluation> workloads;
+};
+
+Evaluation evaluate(const Design& design, const Catalog& catalog);
+
+/// GPUs inside a device (itself when it is a GPU, a system's GPUs, or its descendants),
+/// multiplied by the replica counts on the way. `gpu_id` receives the GPU type found.
+double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id);
+
+} // namespace cl::model

@@ -1,0 +1,222 @@
+#include "model/json_read.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace cl::model {
+
+std::string join_errors(const std::vector<Error>& errors, std::size_t limit) {
+    std::string out;
+    for (std::size_t i = 0; i < errors.size() && i < limit; ++i) {
+        if (i)
+            out += '\n';
+        out += errors[i].message();
+    }
+    if (errors.size() > limit)
+        out += "\n... and " + std::to_string(errors.size() - limit) + " more errors";
+    return out;
+}
+
+std::string json_type_name(const nlohmann::json& j) {
+    switch (j.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "object";
+    case nlohmann::json::value_t::array: return "array";
+    case nlohmann::json::value_t::string: return "string";
+    case nlohmann::json::value_t::boolean: return "boolean";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+    case nlohmann::json::value_t::number_float: return "number";
+    default: return "unknown";
+    }
+}
+
+std::string json_member_path(std::string_view path, std::string_view key) {
+    if (path.empty())
+        return std::string(key);
+    std::string p(path);
+    p += '.';
+    p += key;
+    return p;
+}
+
+std::string json_index_path(std::string_view path, std::size_t i) {
+    return std::string(path) + "[" + std::to_string(i) + "]";
+}
+
+namespace {
+/// Maximum nesting depth of a JSON text, scanning brackets outside strings: O(n), no recursion.
+int max_nesting(std::string_view text, int stop_at) {
+    int depth = 0, max_depth = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"')
+            in_string = true;
+        else if (c == '{' || c == '[') {
+            if (++depth > max_depth) {
+                max_depth = depth;
+                if (max_depth > stop_at)
+                    return max_depth;
+            }
+        } else if (c == '}' || c == ']')
+            --depth;
+    }
+    return max_depth;
+}
+} // namespace
+
+Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
+                                  const JsonLimits& limits) {
+    const std::string where(name);
+    if (text.size() > limits.max_bytes)
+        return Error{where, "file is " + std::to_string(text.size() / (1024 * 1024)) +
+                                " MiB, larger than the " +
+                                std::to_string(limits.max_bytes / (1024 * 1024)) +
+                                " MiB limit for JSON input"};
+    bool blank = true;
+    for (char c : text)
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            blank = false;
+            break;
+        }
+    if (blank)
+        return Error{where, "empty input: expected a JSON object"};
+    if (max_nesting(text, limits.max_depth) > limits.max_depth)
+        return Error{where, "JSON nesting deeper than " + std::to_string(limits.max_depth) +
+                                " levels; refusing to parse"};
+    try {
+        return nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::exception& e) {
+        std::string what = e.what();
+        // nlohmann prefixes "[json.exception.parse_error.101] "; keep the readable part.
+        if (auto pos = what.find("] "); pos != std::string::npos)
+            what = what.substr(pos + 2);
+        return Error{where, "malformed JSON: " + what};
+    }
+}
+
+void JsonReader::error(std::string where, std::string what) {
+    errors_.push_back({std::move(where), std::move(what)});
+}
+
+bool JsonReader::expect_object(const nlohmann::json& j, std::string_view path) {
+    if (j.is_object())
+        return true;
+    error(std::string(path), "expected an object, found " + json_type_name(j));
+    return false;
+}
+
+bool JsonReader::expect_array(const nlohmann::json& j, std::string_view path) {
+    if (j.is_array())
+        return true;
+    error(std::string(path), "expected an array, found " + json_type_name(j));
+    return false;
+}
+
+const nlohmann::json* JsonReader::member(const nlohmann::json& obj, std::string_view path,
+                                         std::string_view key, bool required) {
+    if (!obj.is_object())
+        return nullptr;
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) {
+        if (required)
+            error(json_member_path(path, key), "missing (required)");
+        return nullptr;
+    }
+    return &*it;
+}
+
+std::optional<std::string> JsonReader::string(const nlohmann::json& obj, std::string_view path,
+                                              std::string_view key, bool required) {
+    const auto* m = member(obj, path, key, required);
+    if (!m)
+        return std::nullopt;
+    if (!m->is_string()) {
+        error(json_member_path(path, key), "expected a string, found " + json_type_name(*m));
+        return std::nullopt;
+    }
+    return m->get<std::string>();
+}
+
+std::optional<double> JsonReader::number(const nlohmann::json& obj, std::string_view path,
+                                         std::string_view key, bool required, double lo,
+                                         double hi) {
+    const auto* m = member(obj, path, key, required);
+    if (!m)
+        return std::nullopt;
+    if (!m->is_number()) {
+        error(json_member_path(path, key), "expected a number, found " + json_type_name(*m));
+        return std::nullopt;
+    }
+    const double v = m->get<double>();
+    if (!std::isfinite(v)) {
+        error(json_member_path(path, key), "expected a finite number");
+        return std::nullopt;
+    }
+    if (v < lo || v > hi) {
+        error(json_member_path(path, key), "value " + m->dump() + " is outside [" +
+                                               nlohmann::json(lo).dump() + ", " +
+                                               nlohmann::json(hi).dump() + "]");
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<std::int64_t> JsonReader::integer(const nlohmann::json& obj, std::string_view path,
+                                                std::string_view key, bool required,
+                                                std::int64_t lo, std::int64_t hi) {
+    const auto* m = member(obj, path, key, required);
+    if (!m)
+        return std::nullopt;
+    const std::string p = json_member_path(path, key);
+    if (m->is_number_integer() || m->is_number_unsigned()) {
+        if (m->is_number_unsigned() &&
+            m->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
+            error(p, "value " + m->dump() + " is larger than " + std::to_string(hi));
+            return std::nullopt;
+        }
+        const auto v = m->get<std::int64_t>();
+        if (v < lo || v > hi) {
+            error(p, "value " + m->dump() + " is outside [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+            return std::nullopt;
+        }
+        return v;
+    }
+    if (m->is_number_float()) {
+        const double d = m->get<double>();
+        if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||
+            d > static_cast<double>(hi)) {
+            error(p, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                         "], found " + m->dump());
+            return std::nullopt;
+        }
+        return static_cast<std::int64_t>(d);
+    }
+    error(p, "expected an integer, found " + json_type_name(*m));
+    return std::nullopt;
+}
+
+std::optional<bool> JsonReader::boolean(const nlohmann::json& obj, std::string_view path,
+                                        std::string_view key, bool required) {
+    const auto* m = member(obj, path, key, required);
+    if (!m)
+        return std::nullopt;
+    if (!m->is_boolean()) {
+        error(json_member_path(path, key), "expected true or false, found " + json_type_name(*m));
+        return std::nullopt;
+    }
+    return m->get<bool>();
+}
+
+} // namespace cl::model

@@ -1,0 +1,71 @@
+#pragma once
+// Typed, path-aware access to parsed JSON. Every getter records an Error naming the JSON path
+// and what was expected versus found, so loaders can report every problem at once.
+
+#include "model/error.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cl::model {
+
+/// Limits applied to every JSON text we read (design files, catalogs, configs).
+struct JsonLimits {
+    std::size_t max_bytes = 64u * 1024u * 1024u; ///< 64 MiB: a 16k-GPU design is ~100 kB
+    int max_depth = 64;                          ///< designs nest ~6 deep
+};
+
+/// Parses JSON text; rejects oversize input, nesting deeper than the limit (checked before
+/// parsing, so 100k-deep input cannot exhaust the stack), NaN/Infinity tokens and syntax
+/// errors, with the byte offset. `name` prefixes messages (a file name or "catalog").
+Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
+                                  const JsonLimits& limits = {});
+
+/// Human name of a JSON value's type ("string", "number", "object", ...).
+std::string json_type_name(const nlohmann::json& j);
+
+/// Path helpers: member("links[3]", "to") = "links[3].to"; index("links", 3) = "links[3]".
+std::string json_member_path(std::string_view path, std::string_view key);
+std::string json_index_path(std::string_view path, std::size_t i);
+
+/// Reads typed members of JSON objects, collecting errors.
+class JsonReader {
+public:
+    explicit JsonReader(std::vector<Error>& errors) : errors_(errors) {}
+
+    /// The member, or nullptr (and an error when required).
+    const nlohmann::json* member(const nlohmann::json& obj, std::string_view path,
+                                 std::string_view key, bool required);
+    std::optional<std::string> string(const nlohmann::json& obj, std::string_view path,
+                                      std::string_view key, bool required = true);
+    /// A finite number within [lo, hi].
+    std::optional<double> number(const nlohmann::json& obj, std::string_view path,
+                                 std::string_view key, bool required = true,
+                                 double lo = -std::numeric_limits<double>::max(),
+                                 double hi = std::numeric_limits<double>::max());
+    /// An integer within [lo, hi] (a JSON number with no fractional part).
+    std::optional<std::int64_t> integer(const nlohmann::json& obj, std::string_view path,
+                                        std::string_view key, bool required = true,
+                                        std::int64_t lo = std::numeric_limits<std::int64_t>::min(),
+                                        std::int64_t hi = std::numeric_limits<std::int64_t>::max());
+    std::optional<bool> boolean(const nlohmann::json& obj, std::string_view path,
+                                std::string_view key, bool required = true);
+    /// Checks the value is an object; records an error otherwise.
+    bool expect_object(const nlohmann::json& j, std::string_view path);
+    bool expect_array(const nlohmann::json& j, std::string_view path);
+
+    void error(std::string where, std::string what);
+    [[nodiscard]] bool failed() const { return !errors_.empty(); }
+    [[nodiscard]] std::vector<Error>& errors() { return errors_; }
+
+private:
+    std::vector<Error>& errors_;
+};
+
+} // namespace cl::model

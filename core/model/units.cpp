@@ -1,0 +1,72 @@
+#include "model/units.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace cl::model::units {
+
+std::optional<double> parse_number(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    if (text.front() == '+')
+        text.remove_prefix(1);
+    double v = 0;
+    // std::from_chars is locale-independent (always the C locale).
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> parse_size(std::string_view text) {
+    std::string_view t = text;
+    if (!t.empty() && (t.back() == 'B' || t.back() == 'b'))
+        t.remove_suffix(1);
+    double mult = 1.0;
+    static constexpr std::pair<std::string_view, double> suffixes[] = {
+        {"Ki", KiB}, {"Mi", MiB}, {"Gi", GiB}, {"Ti", TiB}, {"K", KB},
+        {"k", KB},   {"M", MB},   {"G", GB},   {"T", TB},
+    };
+    for (const auto& [s, m] : suffixes) {
+        if (t.size() > s.size() && t.substr(t.size() - s.size()) == s) {
+            mult = m;
+            t.remove_suffix(s.size());
+            break;
+        }
+    }
+    auto v = parse_number(t);
+    if (!v || *v < 0)
+        return std::nullopt;
+    const double r = *v * mult;
+    if (!std::isfinite(r))
+        return std::nullopt;
+    return r;
+}
+
+std::string format_si(double value, std::string_view unit, int precision) {
+    static constexpr std::pair<double, const char*> prefixes[] = {
+        {1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    const char* p = "";
+    double v = value;
+    for (const auto& [scale, name] : prefixes) {
+        if (std::fabs(value) >= scale) {
+            v = value / scale;
+            p = name;
+            break;
+        }
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f %s%.*s", precision, v, p, static_cast<int>(unit.size()),
+                  unit.data());
+    return buf;
+}
+
+std::string format_bytes(double bytes) { return format_si(bytes, "B"); }
+
+} // namespace cl::model::units

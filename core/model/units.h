@@ -1,0 +1,32 @@
+#pragma once
+// Units (DESIGN.md "Units"): the model works in SI base units only -- bytes, seconds, FLOP,
+// FLOP/s, bytes/s, watts, USD. Conversion happens at the edges (JSON, CLI, UI).
+// GB = 1e9 bytes, GiB = 2^30 bytes; names say which.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cl::model::units {
+
+inline constexpr double KB = 1e3, MB = 1e6, GB = 1e9, TB = 1e12;
+inline constexpr double KiB = 1024.0, MiB = KiB * 1024.0, GiB = MiB * 1024.0, TiB = GiB * 1024.0;
+inline constexpr double TFLOPS = 1e12;
+inline constexpr double hour_s = 3600.0;
+inline constexpr double day_s = 86400.0;
+inline constexpr double bits_per_byte = 8.0;
+
+/// Parses "1GiB", "400GB", "10G", "1e9", "512Ki" (CLI.md "Sizes"): K M G T = 10^3..,
+/// Ki Mi Gi Ti = 2^10..; a trailing 'B' is allowed. Parsed in the C locale.
+/// Returns nullopt for anything else, including NaN/inf and negative numbers.
+std::optional<double> parse_size(std::string_view text);
+
+/// Parses a plain finite number in the C locale ("3.5", "-2", "1e-3"); nullopt otherwise.
+std::optional<double> parse_number(std::string_view text);
+
+/// Formats bytes for people: "80.0 GB" (decimal) -- the UI and CLI tables use this.
+std::string format_bytes(double bytes);
+/// Formats a rate with SI prefix and unit: format_si(989.4e12, "FLOP/s") = "989.4 TFLOP/s".
+std::string format_si(double value, std::string_view unit, int precision = 1);
+
+} // namespace cl::model::units

@@ -1,0 +1,34 @@
+#include "actions.h"
+
+#include <QAction>
+#include <QMainWindow>
+#include <QUndoStack>
+
+namespace cl::ui {
+
+Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
+    auto make = [&](const QString& text, QKeySequence key, const char* name) {
+        auto* a = new QAction(text, w);
+        a->setObjectName(QString::fromLatin1(name));
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        w->addAction(a);
+        return a;
+    };
+    newDesign = make(tr("&New"), QKeySequence::New, "actionNew");
+    open = make(tr("&Open…"), QKeySequence::Open, "actionOpen");
+    save = make(tr("&Save"), QKeySequence::Save, "actionSave");
+    saveAs = make(tr("Save &As…"), QKeySequence::SaveAs, "actionSaveAs");
+    quit = make(tr("&Quit"), QKeySequence::Quit, "actionQuit");
+    undo = undoStack->createUndoAction(w, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    redo = undoStack->createRedoAction(w, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    remove = make(tr("&Delete"), QKeySequence::Delete, "actionDelete");
+    fitView = make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), "actionFit");
+    zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, "actionZoomIn");
+    zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, "actionZoomOut");
+    about = make(tr("&About ClusterLens"), {}, "actionAbout");
+}
+
+} // namespace cl::ui

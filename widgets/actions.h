@@ -1,0 +1,22 @@
+#pragma once
+// The application's actions (menus and toolbar share them), kept out of the main window.
+
+#include <QObject>
+
+class QAction;
+class QMainWindow;
+class QUndoStack;
+
+namespace cl::ui {
+
+struct Actions : QObject {
+    Q_OBJECT
+public:
+    Actions(QMainWindow* window, QUndoStack* undo);
+    QAction *newDesign, *open, *save, *saveAs, *quit;
+    QAction *undo, *redo, *remove;
+    QAction *fitView, *zoomIn, *zoomOut;
+    QAction* about;
+};
+
+} // namespace cl::ui

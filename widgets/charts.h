@@ -1,0 +1,59 @@
+#pragma once
+// Chart panels fed by the immutable Evaluation. They display what core/model computed and
+// compute nothing themselves.
+
+#include "model/evaluate.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QChart;
+class QChartView;
+class QStackedBarSeries;
+class QLineSeries;
+class QBarCategoryAxis;
+class QValueAxis;
+class QLabel;
+class QTabWidget;
+
+namespace cl::ui {
+
+/// Per-GPU memory of each training workload, stacked by category, against capacity.
+class MemoryChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    /// For tests: the stacked total shown for bar `i` (bytes) and the capacity line (bytes).
+    [[nodiscard]] double shownTotal(int i) const;
+    [[nodiscard]] double shownCapacity() const { return capacity_; }
+    [[nodiscard]] int barCount() const { return bars_; }
+    [[nodiscard]] QChartView* view() const { return view_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QStackedBarSeries* series_;
+    QLineSeries* capacityLine_;
+    QBarCategoryAxis* xAxis_;
+    QValueAxis* yAxis_;
+    QLabel* empty_;
+    double capacity_ = 0;
+    int bars_ = 0;
+};
+
+/// The bottom dock: tabs of charts.
+class ChartPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartPanel(QWidget* parent = nullptr);
+    void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
+    [[nodiscard]] MemoryChart* memoryChart() const { return memory_; }
+
+private:
+    QTabWidget* tabs_;
+    MemoryChart* memory_;
+};
+
+} // namespace cl::ui

@@ -1,0 +1,60 @@
+#pragma once
+// The main window only arranges: palette (left), canvas (centre), inspector (right), chart
+// dock (bottom), menus, toolbar and status bar. Actions, file handling and panels live in
+// their own classes.
+
+#include "document/document.h"
+#include "document/evaluator.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+namespace cl::ui {
+
+class Actions;
+class CanvasScene;
+class CanvasView;
+class ChartPanel;
+class FileController;
+class Inspector;
+class Palette;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    [[nodiscard]] doc::Document* document() const { return doc_; }
+    [[nodiscard]] doc::Evaluator* evaluator() const { return evaluator_; }
+    [[nodiscard]] CanvasScene* scene() const { return scene_; }
+    [[nodiscard]] CanvasView* canvas() const { return view_; }
+    [[nodiscard]] ChartPanel* charts() const { return charts_; }
+    [[nodiscard]] Inspector* inspector() const { return inspector_; }
+    [[nodiscard]] Palette* palette() const { return palette_; }
+    [[nodiscard]] FileController* files() const { return files_; }
+
+    /// Opens a design file or preset id; returns an error text (empty on success).
+    QString openDesign(const QString& pathOrPreset);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void updateTitle();
+    void deleteSelection();
+
+    doc::Document* doc_;
+    doc::Evaluator* evaluator_;
+    CanvasScene* scene_;
+    CanvasView* view_;
+    Palette* palette_;
+    Inspector* inspector_;
+    ChartPanel* charts_;
+    Actions* actions_;
+    FileController* files_;
+};
+
+} // namespace cl::ui

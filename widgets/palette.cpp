@@ -1,0 +1,102 @@
+#include "palette.h"
+
+#include "canvas.h"
+#include "model/units.h"
+
+#include <QDrag>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace cl::ui {
+
+namespace {
+class PaletteTree : public QTreeWidget {
+public:
+    using QTreeWidget::QTreeWidget;
+
+protected:
+    QMimeData* mimeData(const QList<QTreeWidgetItem*>& items) const override {
+        if (items.isEmpty() || items.first()->data(0, Qt::UserRole).toString().isEmpty())
+            return nullptr;
+        auto* m = new QMimeData;
+        m->setData(kCatalogMime, items.first()->data(0, Qt::UserRole).toString().toUtf8());
+        return m;
+    }
+    QStringList mimeTypes() const override { return {QString::fromLatin1(kCatalogMime)}; }
+};
+
+QString sourceTip(const model::Provenance& p) {
+    QString t = QObject::tr("Source: %1\nAs of: %2\nConfidence: %3")
+                    .arg(p.source.empty() ? QStringLiteral("-") : QString::fromStdString(p.source.front()))
+                    .arg(QString::fromStdString(p.as_of))
+                    .arg(QString::fromStdString(p.confidence));
+    if (p.user)
+        t += QObject::tr("\n(from your catalog file)");
+    return t;
+}
+} // namespace
+
+Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    search_ = new QLineEdit(this);
+    search_->setPlaceholderText(tr("Search hardware…"));
+    search_->setClearButtonEnabled(true);
+    tree_ = new PaletteTree(this);
+    tree_->setHeaderHidden(true);
+    tree_->setDragEnabled(true);
+    tree_->setDragDropMode(QAbstractItemView::DragOnly);
+    layout->addWidget(search_);
+    layout->addWidget(tree_);
+
+    auto group = [&](const QString& title) {
+        auto* g = new QTreeWidgetItem(tree_, {title});
+        g->setFlags(Qt::ItemIsEnabled);
+        g->setExpanded(true);
+        return g;
+    };
+    auto* systems = group(tr("Systems"));
+    for (const auto& s : catalog.systems()) {
+        auto* it = new QTreeWidgetItem(systems, {QString::fromStdString(s.name)});
+        it->setData(0, Qt::UserRole, QStringLiteral("system:%1").arg(QString::fromStdString(s.id)));
+        it->setToolTip(0, sourceTip(s.provenance));
+    }
+    auto* gpus = group(tr("GPUs"));
+    for (const auto& g : catalog.gpus()) {
+        auto* it = new QTreeWidgetItem(
+            gpus, {QStringLiteral("%1 · %2")
+                       .arg(QString::fromStdString(g.name))
+                       .arg(QString::fromStdString(model::units::format_bytes(g.memory_bytes)))});
+        it->setData(0, Qt::UserRole, QStringLiteral("gpu:%1").arg(QString::fromStdString(g.id)));
+        it->setToolTip(0, sourceTip(g.provenance));
+    }
+    auto* switches = group(tr("Switches"));
+    for (const auto& s : catalog.switches()) {
+        auto* it = new QTreeWidgetItem(switches, {QString::fromStdString(s.name)});
+        it->setData(0, Qt::UserRole, QStringLiteral("switch:%1").arg(QString::fromStdString(s.id)));
+        it->setToolTip(0, sourceTip(s.provenance));
+    }
+    systems->setExpanded(true);
+    gpus->setExpanded(false);
+    switches->setExpanded(false);
+    connect(search_, &QLineEdit::textChanged, this, &Palette::filter);
+}
+
+void Palette::filter(const QString& text) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        auto* g = tree_->topLevelItem(i);
+        bool any = false;
+        for (int k = 0; k < g->childCount(); ++k) {
+            const bool match = text.isEmpty() || g->child(k)->text(0).contains(text, Qt::CaseInsensitive);
+            g->child(k)->setHidden(!match);
+            any |= match;
+        }
+        g->setHidden(!any);
+        if (!text.isEmpty())
+            g->setExpanded(true);
+    }
+}
+
+} // namespace cl::ui
