@@ -32,6 +32,16 @@ StateBytes state_bytes(const TrainingSpec& t) {
 
 } // namespace
 
+MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, int dp) {
+    const StateBytes sb = state_bytes(t);
+    const double shard = dp; // ZeRO shards over the data-parallel group (ZeRO sec. 5, Fig. 1)
+    MemoryBreakdown b;
+    b.weights = params * sb.weights / (t.zero >= 3 ? shard : 1.0);
+    b.gradients = params * sb.gradients / (t.zero >= 2 ? shard : 1.0);
+    b.optimizer = params * sb.optimizer / (t.zero >= 1 ? shard : 1.0);
+    return b;
+}
+
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
                                        const GpuSpec& gpu, const MemoryAssumptions& a) {
     const int mp = t.tp * t.pp * t.cp;
@@ -66,12 +76,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         out.worst_stage = t.pp - 1;
     out.params_per_gpu = stage_params;
 
-    const StateBytes sb = state_bytes(t);
-    const double shard = dp; // ZeRO shards over the data-parallel group (ZeRO sec. 5, Fig. 1)
     MemoryBreakdown& b = out.per_gpu;
-    b.weights = stage_params * sb.weights / (t.zero >= 3 ? shard : 1.0);
-    b.gradients = stage_params * sb.gradients / (t.zero >= 2 ? shard : 1.0);
-    b.optimizer = stage_params * sb.optimizer / (t.zero >= 1 ? shard : 1.0);
+    b = model_state_bytes(stage_params, t, dp);
 
     // Activations per layer (bytes), Korthikanti et al. 2022 Table 2, with flash attention
     // (no s^2 score storage, so "none" equals "selective") and sequence parallelism dividing

@@ -45,6 +45,10 @@ struct TrainingMemory {
     std::string explanation;   ///< one line: why it does (not) fit
 };
 
+/// Model-state bytes per GPU for `params` parameters held by one model-parallel rank, sharded
+/// by ZeRO stage over `dp` ranks (ZeRO paper sec. 5.1-5.3: P_os, P_os+g, P_os+g+p).
+MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, int dp);
+
 /// Memory of a training job on `gpus` GPUs of type `gpu`.
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
                                        const GpuSpec& gpu, const MemoryAssumptions& a = {});

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
+#   bash packaging/dev.sh run    install what is missing, build, launch the GUI on a preset
+#   bash packaging/dev.sh test   install what is missing, build (warnings are errors), run all
+#                                tests, then build and run them again under ASan+UBSan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+mode="${1:-}"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+install_deps() {
+    local missing=()
+    while read -r pkg; do
+        [[ -z "$pkg" || "$pkg" == \#* ]] && continue
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done < packaging/debian-deps.txt
+    if ((${#missing[@]})); then
+        echo "== installing: ${missing[*]}"
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+}
+
+build() { # build <dir> <extra cmake args...>
+    local dir="$1"
+    shift
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLUSTERLENS_WERROR=ON "$@"
+    cmake --build "$dir" -j "$jobs"
+}
+
+case "$mode" in
+run)
+    install_deps
+    build build
+    shift || true
+    design="${1:-h100-ndr-2node}"
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+        echo "No display found (DISPLAY/WAYLAND_DISPLAY unset). To see the window without one:"
+        echo "  build/app/clusterlens --screenshot shot.png $design   (with QT_QPA_PLATFORM=offscreen)"
+        echo "Starting under a virtual X server (xvfb-run) instead."
+        exec xvfb-run -a build/app/clusterlens "$design"
+    fi
+    exec build/app/clusterlens "$design"
+    ;;
+test)
+    install_deps
+    build build
+    (cd build && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    echo "== sanitizer run (ASan + UBSan)"
+    build build-asan -DCLUSTERLENS_SANITIZE=ON -DCLUSTERLENS_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
+    (cd build-asan && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    ;;
+*)
+    echo "usage: bash packaging/dev.sh run [DESIGN|PRESET] | test" >&2
+    exit 2
+    ;;
+esac

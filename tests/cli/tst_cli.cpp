@@ -1,0 +1,144 @@
+// clusterlens-cli: the headless contract of ../shared/CLI.md, run in-process and as a binary.
+#include "cli.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QtTest>
+
+#include <sstream>
+
+using nlohmann::json;
+
+namespace {
+struct Run {
+    int code;
+    std::string out, err;
+};
+Run run(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = cl::cli::run_cli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void help() {
+        const Run r = run({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("catalog") != std::string::npos);
+        QVERIFY(r.out.find("evaluate") != std::string::npos);
+    }
+
+    void version() {
+        const Run r = run({"--version"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.rfind("clusterlens-cli ", 0) == 0);
+    }
+
+    void catalogKinds_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("mustContain");
+        QTest::newRow("gpus") << "gpus" << "mi325x";
+        QTest::newRow("links") << "links" << "ib-ndr";
+        QTest::newRow("switches") << "switches" << "qm9700";
+        QTest::newRow("systems") << "systems" << "dgx-h100";
+        QTest::newRow("models") << "models" << "llama3.1-405b";
+        QTest::newRow("presets") << "presets" << "h100-ndr-2node";
+        QTest::newRow("cloud") << "cloud" << "aws-p5.48xlarge";
+    }
+    void catalogKinds() {
+        QFETCH(QString, kind);
+        QFETCH(QString, mustContain);
+        const Run r = run({"catalog", kind.toStdString(), "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["schema_version"].get<int>(), 1);
+        const json& arr = j[kind.toStdString()];
+        QVERIFY(arr.is_array() && !arr.empty());
+        bool found = false;
+        for (const auto& e : arr) {
+            QVERIFY(e.contains("id") && e.contains("source") && e.contains("as_of"));
+            found |= e["id"] == mustContain.toStdString();
+        }
+        QVERIFY2(found, qPrintable(mustContain));
+        // The table form prints too.
+        const Run t = run({"catalog", kind.toStdString()});
+        QCOMPARE(t.code, 0);
+        QVERIFY(t.out.find(mustContain.toStdString()) != std::string::npos);
+    }
+
+    void evaluatePreset() {
+        const Run r = run({"evaluate", "h100-ndr-2node", "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        QCOMPARE(j["topology"]["gpus"].get<double>(), 16.0);
+        QCOMPARE(j["topology"]["nodes"].get<double>(), 2.0);
+        QCOMPARE(j["topology"]["scaleup_domain_size"].get<int>(), 8);
+        const json& w = j["workloads"][0];
+        QCOMPARE(w["id"].get<std::string>(), std::string("finetune"));
+        QCOMPARE(w["memory"]["fits"].get<bool>(), false);
+        QCOMPARE(w["memory"]["capacity_bytes"].get<double>(), 80e9);
+    }
+
+    void userCatalogFlag() {
+        QTemporaryFile f;
+        QVERIFY(f.open());
+        f.write(R"({"gpus": [{"id": "my-gpu", "name": "Mine", "memory_bytes": 1e11,
+                   "memory_bandwidth_Bps": 4e12, "dense_flops": {"bf16": 1e15}}]})");
+        f.close();
+        const Run r = run({"catalog", "gpus", "--json", "--catalog", f.fileName().toStdString()});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        bool found = false;
+        for (const auto& e : j["gpus"])
+            if (e["id"] == "my-gpu")
+                found = e["user"].get<bool>();
+        QVERIFY(found);
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown flag") << QStringList{"catalog", "gpus", "--jsn"}
+                                      << "unknown flag --jsn";
+        QTest::newRow("unknown kind") << QStringList{"catalog", "tpus"}
+                                      << "unknown catalog kind \"tpus\"";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"}
+                                         << "unknown command \"frobnicate\"";
+        QTest::newRow("unknown preset") << QStringList{"evaluate", "no-such-preset"}
+                                        << "neither a file nor a bundled preset id";
+        QTest::newRow("missing value") << QStringList{"catalog", "gpus", "--catalog"}
+                                       << "--catalog needs a value";
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        std::vector<std::string> a;
+        for (const auto& s : args)
+            a.push_back(s.toStdString());
+        const Run r = run(a);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.empty());
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+        QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1L); // one line
+    }
+
+    // The real binary: exit codes and streams as a script sees them.
+    void binary() {
+        QProcess p;
+        p.start(QStringLiteral(CLUSTERLENS_CLI_EXE), {QStringLiteral("evaluate"), QStringLiteral("h100-ndr-2node"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(json::parse(p.readAllStandardOutput().toStdString()).contains("topology"));
+        p.start(QStringLiteral(CLUSTERLENS_CLI_EXE), {QStringLiteral("--bogus")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,113 @@
+// core/document: commands on the undo stack, one typed change signal, atomic saves.
+#include "document/commands.h"
+#include "document/document.h"
+#include "document/evaluator.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cl;
+
+class TestDocument : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<const model::Catalog> cat_;
+
+private slots:
+    void initTestCase() {
+        auto c = model::Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = std::make_shared<const model::Catalog>(c.value());
+    }
+
+    void openPreset() {
+        doc::Document d(cat_);
+        QSignalSpy spy(&d, &doc::Document::changed);
+        QCOMPARE(d.open(QStringLiteral("h100-ndr-2node")), QString());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.first().first().value<doc::ChangeEvent>().type, doc::ChangeEvent::Reset);
+        QVERIFY(d.design().device("node"));
+        QVERIFY(!d.isModified());
+    }
+
+    void openErrorLeavesDocumentUnchanged() {
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        const QString err = d.open(QStringLiteral("no-such-thing"));
+        QVERIFY(err.contains(QStringLiteral("no bundled preset")));
+        QVERIFY(d.design().device("node"));
+    }
+
+    void changeUndoRedo() {
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        model::Device before = *d.design().device("node");
+        model::Device after = before;
+        after.count = 4;
+        QSignalSpy spy(&d, &doc::Document::changed);
+        d.undoStack()->push(new doc::ChangeDeviceCommand(&d, before, after, QStringLiteral("count")));
+        QCOMPARE(d.design().device("node")->count, 4);
+        QVERIFY(d.isModified());
+        QCOMPARE(spy.last().first().value<doc::ChangeEvent>().type, doc::ChangeEvent::DevicesChanged);
+        d.undoStack()->undo();
+        QCOMPARE(d.design().device("node")->count, 2);
+        QVERIFY(!d.isModified());
+        d.undoStack()->redo();
+        QCOMPARE(d.design().device("node")->count, 4);
+    }
+
+    void dragMergesIntoOneStep() {
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        const model::Point p0 = d.design().device("node")->position;
+        for (int i = 1; i <= 5; ++i)
+            d.undoStack()->push(new doc::MoveDevicesCommand(
+                &d, {{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}}, 7));
+        QCOMPARE(d.undoStack()->count(), 1);
+        QCOMPARE(d.design().device("node")->position.x, p0.x + 50);
+        d.undoStack()->undo();
+        QCOMPARE(d.design().device("node")->position, p0);
+    }
+
+    void saveIsAtomicAndRoundTrips() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("d.json"));
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        QCOMPARE(d.saveAs(path), QString());
+        QCOMPARE(d.filePath(), QFileInfo(path).absoluteFilePath());
+        doc::Document e(cat_);
+        QCOMPARE(e.open(path), QString());
+        QVERIFY(e.design() == d.design());
+        // Only the final file remains (QSaveFile writes a temporary and renames it).
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("d.json")});
+    }
+
+    void saveToUnwritablePlaceReportsError() {
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        const QString err = d.saveAs(QStringLiteral("/nonexistent-dir/x/d.json"));
+        QVERIFY(!err.isEmpty());
+        QVERIFY(err.contains(QStringLiteral("/nonexistent-dir/x/d.json")));
+    }
+
+    void evaluatorCoalesces() {
+        doc::Document d(cat_);
+        doc::Evaluator ev(&d);
+        QSignalSpy spy(&ev, &doc::Evaluator::evaluated);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        model::Device before = *d.design().device("node");
+        for (int i = 3; i < 8; ++i) {
+            model::Device after = *d.design().device("node");
+            after.count = i;
+            d.undoStack()->push(new doc::ChangeDeviceCommand(&d, *d.design().device("node"), after, QStringLiteral("c")));
+        }
+        QVERIFY(spy.wait(2000));
+        QCOMPARE(spy.count(), 1); // six changes, one evaluation
+        QCOMPARE(ev.current()->topology.gpus, 7.0 * 8);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDocument)
+#include "tst_document.moc"

@@ -1,0 +1,188 @@
+// Design files: load, errors with JSON paths, versions, round trips of every preset, and
+// hostile input (../shared/... issue 3 "Bad input").
+#include "model/bundled.h"
+#include "model/catalog.h"
+#include "model/design.h"
+#include "model/evaluate.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace cl::model;
+
+namespace {
+const char* kMinimal = R"({"format": "clusterlens-design", "version": "1.0", "name": "t",
+  "devices": [
+    {"id": "node", "kind": "system", "catalog": "dgx-h100", "count": 4},
+    {"id": "leaf", "kind": "switch", "catalog": "qm9700"}],
+  "links": [{"id": "l1", "from": "node", "to": "leaf", "type": "ib-ndr", "count": 8}],
+  "workloads": []})";
+
+std::string with(const std::string& base, const std::string& from, const std::string& to) {
+    std::string s = base;
+    const auto pos = s.find(from);
+    Q_ASSERT(pos != std::string::npos);
+    s.replace(pos, from.size(), to);
+    return s;
+}
+} // namespace
+
+class TestDesign : public QObject {
+    Q_OBJECT
+private:
+    Catalog cat_;
+
+    QString firstError(const std::string& text) {
+        auto d = design_from_json(text, "t.json", &cat_);
+        if (d.ok())
+            return {};
+        return QString::fromStdString(d.errors().front().message());
+    }
+
+private slots:
+    void initTestCase() {
+        auto c = Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = c.value();
+    }
+
+    void loadsMinimal() {
+        auto d = design_from_json(kMinimal, "t.json", &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        QCOMPARE(d->devices.size(), std::size_t(2));
+        QCOMPARE(d->devices[0].count, 4);
+        const Evaluation ev = evaluate(*d, cat_);
+        QCOMPARE(ev.topology.gpus, 32.0);
+        QCOMPARE(ev.topology.nodes, 4.0);
+        QCOMPARE(ev.topology.switches, 1.0);
+    }
+
+    void errors_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const std::string m = kMinimal;
+        QTest::newRow("empty") << "" << "t.json: empty input: expected a JSON object";
+        QTest::newRow("truncated") << QString::fromStdString(m.substr(0, m.size() / 2))
+                                   << "t.json: malformed JSON: parse error at line 4";
+        QTest::newRow("not an object") << "[1,2]" << "expected an object, found array";
+        QTest::newRow("unknown link target")
+            << QString::fromStdString(with(m, R"("to": "leaf")", R"("to": "leaf9")"))
+            << R"(links[0].to: unknown device "leaf9")";
+        QTest::newRow("wrong type")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": "four")"))
+            << "devices[0].count: expected an integer, found string";
+        QTest::newRow("negative count")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": -4)"))
+            << "devices[0].count: value -4 is outside [1, 1000000000]";
+        QTest::newRow("1e308 count")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": 1e308)"))
+            << "devices[0].count: expected an integer in [1, 1000000000], found 1e+308";
+        QTest::newRow("NaN token")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": NaN)"))
+            << "t.json: malformed JSON: parse error at line 3, column 70: syntax error while "
+               "parsing value - invalid literal";
+        QTest::newRow("Infinity token")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": Infinity)"))
+            << "t.json: malformed JSON: parse error at line 3, column 70: syntax error while "
+               "parsing value - invalid literal";
+        QTest::newRow("duplicate id")
+            << QString::fromStdString(with(m, R"("id": "leaf")", R"("id": "node")"))
+            << R"(devices[1].id: duplicate id "node" (first used at devices[0]))";
+        QTest::newRow("unknown catalog id")
+            << QString::fromStdString(with(m, R"("catalog": "qm9700")", R"("catalog": "qm9701")"))
+            << R"(devices[1].catalog: unknown switches id "qm9701" (did you mean "qm9700"?))";
+        QTest::newRow("unknown link type")
+            << QString::fromStdString(with(m, R"("type": "ib-ndr")", R"("type": "ib-nd")"))
+            << R"(links[0].type: unknown link type "ib-nd" (did you mean "ib-ndr"?))";
+        QTest::newRow("newer major")
+            << QString::fromStdString(with(m, R"("version": "1.0")", R"("version": "2.0")"))
+            << "version: this design is format version 2.0, newer than this ClusterLens reads "
+               "(1.x); please update ClusterLens";
+        QTest::newRow("wrong format")
+            << QString::fromStdString(with(m, "clusterlens-design", "other"))
+            << R"(format: expected "clusterlens-design", found "other")";
+        QTest::newRow("containment cycle")
+            << QString::fromStdString(with(
+                   m, R"({"id": "node", "kind": "system", "catalog": "dgx-h100", "count": 4},)",
+                   R"({"id": "node", "kind": "system", "catalog": "dgx-h100", "count": 4},
+                      {"id": "g1", "kind": "group", "parent": "g2"},
+                      {"id": "g2", "kind": "group", "parent": "g1"},)"))
+            << R"(devices[1].parent: containment cycle through "g1")";
+    }
+    void errors() {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const QString got = firstError(text.toStdString());
+        QVERIFY2(got.contains(expected),
+                 qPrintable(QStringLiteral("expected \"%1\" in \"%2\"").arg(expected, got)));
+    }
+
+    void reportsEveryError() {
+        std::string m = with(kMinimal, R"("to": "leaf")", R"("to": "leaf9")");
+        m = with(m, R"("from": "node")", R"("from": "node7")");
+        auto d = design_from_json(m, "t.json", &cat_);
+        QVERIFY(!d.ok());
+        QCOMPARE(d.errors().size(), std::size_t(2));
+    }
+
+    void deepNesting() {
+        std::string deep(100000, '[');
+        deep += std::string(100000, ']');
+        QVERIFY(firstError(deep).contains("nesting deeper than"));
+    }
+
+    void hugeFile() {
+        // 100 MB: rejected by size before parsing.
+        std::string big = "{\"format\": \"clusterlens-design\", \"version\": \"1.0\", \"name\": \"";
+        big.append(100u * 1000u * 1000u, 'x');
+        big += "\"}";
+        QVERIFY(firstError(big).contains("larger than the 64 MiB limit"));
+    }
+
+    void newerMinorKeepsUnknownFields() {
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.7")");
+        m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
+        m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
+        auto d = design_from_json(m, "t.json", &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        const std::string saved = design_to_json(*d);
+        QVERIFY(saved.find("\"future_top\"") != std::string::npos);
+        QVERIFY(saved.find("\"future_field\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.7\"") != std::string::npos);
+        auto again = design_from_json(saved, "t.json", &cat_);
+        QVERIFY(again.ok());
+        QVERIFY(*again == *d);
+    }
+
+    void presetsRoundTrip_data() {
+        QTest::addColumn<QString>("name");
+        int n = 0;
+        for (const auto& f : bundled_files())
+            if (f.name.rfind("presets/", 0) == 0) {
+                QTest::newRow(std::string(f.name).c_str()) << QString::fromUtf8(f.name.data(), qsizetype(f.name.size()));
+                ++n;
+            }
+        QVERIFY(n >= 1);
+    }
+    void presetsRoundTrip() {
+        QFETCH(QString, name);
+        const auto text = bundled_file(name.toStdString());
+        auto d = design_from_json(text, name.toStdString(), &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        QVERIFY(!d->description.empty());
+        QVERIFY(!d->workloads.empty());
+        const std::string saved = design_to_json(*d);
+        auto again = design_from_json(saved, "saved", &cat_);
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QVERIFY(*again == *d);
+        QCOMPARE(design_to_json(*again), saved);
+        const Evaluation ev = evaluate(*d, cat_);
+        QVERIFY(ev.topology.gpus >= 1);
+        for (const auto& w : ev.workloads)
+            QVERIFY2(w.error.empty() || w.kind == WorkloadKind::inference, w.error.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDesign)
+#include "tst_design.moc"
