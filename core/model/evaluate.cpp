@@ -59,7 +59,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 if (t.gpu.empty())
                     t.gpu = g->id;
                 const Device* parent = design.device(dev.parent);
-                if (!parent || parent->kind == DeviceKind::group)
+                if (!parent || parent->kind != DeviceKind::system)
                     t.power_w += mult * g->tdp_w;
             }
             break;
