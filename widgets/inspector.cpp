@@ -94,6 +94,24 @@ void Inspector::showDevice(const model::Device& dev) {
     form_->addRow(tr("Id"), new QLabel(QString::fromStdString(dev.id)));
     form_->addRow(tr("Kind"), new QLabel(QString::fromStdString(std::string(model::device_kind_name(dev.kind)))));
     form_->addRow(tr("Catalog"), new QLabel(QString::fromStdString(dev.catalog)));
+    const model::Provenance* prov = nullptr;
+    const auto& cat = doc_->catalog();
+    if (const auto* s = cat.system(dev.catalog); s && dev.kind == model::DeviceKind::system)
+        prov = &s->provenance;
+    else if (const auto* g = cat.gpu(dev.catalog); g && dev.kind == model::DeviceKind::gpu)
+        prov = &g->provenance;
+    else if (const auto* w = cat.switch_spec(dev.catalog); w && dev.kind == model::DeviceKind::switch_)
+        prov = &w->provenance;
+    if (prov) {
+        auto* src = new QLabel(prov->source.empty() ? QStringLiteral("-")
+                                                    : QString::fromStdString(prov->source.front()));
+        src->setWordWrap(true);
+        src->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form_->addRow(tr("Source"), src);
+        form_->addRow(tr("As of"), new QLabel(QString::fromStdString(prov->as_of) +
+                                              (prov->user ? tr(" (your catalog)") : QString())));
+        form_->addRow(tr("Confidence"), new QLabel(QString::fromStdString(prov->confidence)));
+    }
     auto* name = new QLineEdit(QString::fromStdString(dev.name));
     connect(name, &QLineEdit::editingFinished, this, [this, name, id = dev.id] {
         const auto* cur = doc_->design().device(id);
