@@ -1,4 +1,6 @@
 #include "cli.h"
+#include "cli_common.h"
+#include "cli_flags.h"
 
 #include "model/bundled.h"
 #include "model/catalog.h"
@@ -16,94 +18,19 @@
 #include <ostream>
 #include <sstream>
 
-#ifndef CLUSTERLENS_VERSION
-#define CLUSTERLENS_VERSION "0.0.0"
-#endif
-
 namespace cl::cli {
 
 using nlohmann::json;
 namespace units = model::units;
 
-namespace {
-
-/// Bad input: reported as one line on stderr with exit code 2.
-struct UsageError {
-    std::string message;
-};
-
-const char* kHelp = R"(clusterlens-cli — the ClusterLens model, headless.
-
-Usage:
-  clusterlens-cli [--help] [--version]
-  clusterlens-cli catalog gpus|links|nics|switches|systems|models|presets|cloud [--json]
-  clusterlens-cli evaluate DESIGN [--json]
-
-Commands:
-  catalog KIND     List the bundled catalog (plus your catalog file) with each entry's
-                   source and as-of date. KIND: gpus, links, nics, switches, systems,
-                   models, presets, cloud.
-  evaluate DESIGN  Evaluate a design file or a bundled preset id (see `catalog presets`)
-                   and print everything the GUI shows for it.
-
-Options:
-  --json           Print one JSON object (schema_version 1) instead of a table.
-                   Units in keys are SI base units: bytes, seconds, FLOP/s, bytes/s, W, USD.
-  --catalog FILE   Merge a user catalog file (default: $CLUSTERLENS_CATALOG, else
-                   $XDG_CONFIG_HOME/clusterlens/catalog.json or
-                   ~/.config/clusterlens/catalog.json when it exists). User entries with
-                   the same id replace bundled ones and are marked "user": true.
-  --help           Show this help.
-  --version        Print the version.
-
-Exit status: 0 on success; 2 with a one-line message on stderr for bad input.
-)";
-
-struct Args {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> flags; // --name value (or "" for switches)
-};
-
-Args parse_args(const std::vector<std::string>& args) {
-    static const std::map<std::string, bool> known = {
-        // flag -> takes a value
-        {"--json", false}, {"--help", false}, {"--version", false}, {"--catalog", true},
-    };
-    Args a;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& s = args[i];
-        if (s.rfind("--", 0) == 0) {
-            std::string name = s, value;
-            if (auto eq = s.find('='); eq != std::string::npos) {
-                name = s.substr(0, eq);
-                value = s.substr(eq + 1);
-            }
-            auto it = known.find(name);
-            if (it == known.end())
-                throw UsageError{"unknown flag " + name + " (see --help)"};
-            if (it->second && value.empty()) {
-                if (i + 1 >= args.size())
-                    throw UsageError{name + " needs a value"};
-                value = args[++i];
-            }
-            if (a.flags.count(name))
-                throw UsageError{name + " given twice"};
-            a.flags[name] = value;
-        } else {
-            a.positional.push_back(s);
-        }
-    }
-    return a;
-}
-
-model::Catalog load_catalog(const Args& a) {
+model::Catalog load_catalog(Flags& f) {
     auto c = model::Catalog::bundled();
     if (!c)
         throw UsageError{"bundled catalog is invalid: " + c.errors().front().message()};
     model::Catalog cat = std::move(c).value();
     std::string path;
-    if (auto it = a.flags.find("--catalog"); it != a.flags.end())
-        path = it->second;
+    if (const std::string* p = f.raw("--catalog"))
+        path = *p;
     else {
         path = model::user_catalog_path();
         std::error_code ec;
@@ -117,9 +44,12 @@ model::Catalog load_catalog(const Args& a) {
         auto errs = cat.merge(*text, path, /*user=*/true);
         if (!errs.empty())
             throw UsageError{errs.front().message()};
+        f.record("--catalog", path, f.has("--catalog") ? "flag" : "user catalog file");
     }
     return cat;
 }
+
+namespace {
 
 /// A raw catalog entry with its provenance made explicit.
 json entry_json(const std::string& raw, const model::Provenance& p) {
@@ -134,68 +64,27 @@ json entry_json(const std::string& raw, const model::Provenance& p) {
     return j;
 }
 
-json envelope() {
-    return json{{"schema_version", 1}, {"version", CLUSTERLENS_VERSION}, {"inputs", json::object()}};
-}
-
-std::string pad(std::string s, std::size_t w) {
-    if (s.size() < w)
-        s.append(w - s.size(), ' ');
-    return s;
-}
-
-struct Table {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-    void print(std::ostream& out) const {
-        std::vector<std::size_t> w(header.size());
-        for (std::size_t i = 0; i < header.size(); ++i)
-            w[i] = header[i].size();
-        for (const auto& r : rows)
-            for (std::size_t i = 0; i < r.size() && i < w.size(); ++i)
-                w[i] = std::max(w[i], r[i].size());
-        auto line = [&](const std::vector<std::string>& r) {
-            std::string s;
-            for (std::size_t i = 0; i < r.size(); ++i)
-                s += (i ? "  " : "") + (i + 1 == r.size() ? r[i] : pad(r[i], w[i]));
-            out << s << '\n';
-        };
-        line(header);
-        std::vector<std::string> dashes;
-        for (auto x : w)
-            dashes.emplace_back(x, '-');
-        line(dashes);
-        for (const auto& r : rows)
-            line(r);
-    }
-};
-
-std::string fmt(double v, int prec = 1) {
-    std::ostringstream s;
-    s.imbue(std::locale::classic());
-    s << std::fixed << std::setprecision(prec) << v;
-    return s.str();
-}
-
-int cmd_catalog(const Args& a, std::ostream& out) {
-    if (a.positional.size() != 2)
+int cmd_catalog(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
+    if (pos.size() != 1)
         throw UsageError{"catalog needs one kind: gpus, links, nics, switches, systems, models, "
                          "presets or cloud"};
-    const std::string& kind = a.positional[1];
-    const bool as_json = a.flags.count("--json") > 0;
-    json j = envelope();
+    const std::string& kind = pos[0];
+    const bool as_json = f.has("--json");
+    json j = envelope(f);
     Table t;
     if (kind == "presets") {
         json arr = json::array();
         t.header = {"id", "name", "description"};
-        for (const auto& f : model::bundled_files()) {
-            if (f.name.rfind("presets/", 0) != 0)
+        for (const auto& file : model::bundled_files()) {
+            if (file.name.rfind("presets/", 0) != 0)
                 continue;
-            const std::string id(f.name.substr(8, f.name.size() - 8 - 5));
-            json p = json::parse(f.text, nullptr, false);
+            const std::string id(file.name.substr(8, file.name.size() - 8 - 5));
+            json p = json::parse(file.text, nullptr, false);
             const std::string name = p.is_object() ? p.value("name", "") : "";
             const std::string desc = p.is_object() ? p.value("description", "") : "";
-            arr.push_back({{"id", id}, {"name", name}, {"description", desc},
+            arr.push_back({{"id", id},
+                           {"name", name},
+                           {"description", desc},
                            {"source", "bundled preset presets/" + id + ".json"},
                            {"as_of", CLUSTERLENS_VERSION}});
             t.rows.push_back({id, name, desc.size() > 60 ? desc.substr(0, 57) + "..." : desc});
@@ -207,12 +96,12 @@ int cmd_catalog(const Args& a, std::ostream& out) {
             throw UsageError{"unknown catalog kind \"" + kind +
                              "\" (expected gpus, links, nics, switches, systems, models, presets "
                              "or cloud)"};
-        const model::Catalog cat = load_catalog(a);
+        const model::Catalog cat = load_catalog(f);
         json arr = json::array();
         switch (*k) {
         case model::CatalogKind::gpus:
-            t.header = {"id", "name", "memory", "HBM bandwidth", "BF16 dense", "FP8 dense", "TDP",
-                        "as of", "source"};
+            t.header = {"id",        "name", "memory", "HBM bandwidth", "BF16 dense",
+                        "FP8 dense", "TDP",  "as of",  "source"};
             for (const auto& g : cat.gpus()) {
                 arr.push_back(entry_json(g.raw_json, g.provenance));
                 t.rows.push_back({g.id + (g.provenance.user ? " (user)" : ""), g.name,
@@ -231,9 +120,10 @@ int cmd_catalog(const Args& a, std::ostream& out) {
             for (const auto& l : cat.links()) {
                 arr.push_back(entry_json(l.raw_json, l.provenance));
                 const char* cls = l.cls == model::LinkClass::scaleup ? "scale-up"
-                                  : l.cls == model::LinkClass::pcie ? "pcie"
+                                  : l.cls == model::LinkClass::pcie  ? "pcie"
                                                                      : "scale-out";
-                t.rows.push_back({l.id, l.name, cls, units::format_si(l.bandwidth_unidir_Bps, "B/s"),
+                t.rows.push_back({l.id, l.name, cls,
+                                  units::format_si(l.bandwidth_unidir_Bps, "B/s"),
                                   l.provenance.as_of});
             }
             break;
@@ -249,10 +139,10 @@ int cmd_catalog(const Args& a, std::ostream& out) {
             t.header = {"id", "name", "ports", "port rate", "as of"};
             for (const auto& s : cat.switches()) {
                 arr.push_back(entry_json(s.raw_json, s.provenance));
-                t.rows.push_back({s.id, s.name, std::to_string(s.ports),
-                                  s.port_rate_bps > 0 ? units::format_si(s.port_rate_bps, "b/s", 0)
-                                                      : "-",
-                                  s.provenance.as_of});
+                t.rows.push_back(
+                    {s.id, s.name, std::to_string(s.ports),
+                     s.port_rate_bps > 0 ? units::format_si(s.port_rate_bps, "b/s", 0) : "-",
+                     s.provenance.as_of});
             }
             break;
         case model::CatalogKind::systems:
@@ -268,7 +158,8 @@ int cmd_catalog(const Args& a, std::ostream& out) {
             t.header = {"id", "GPUs", "GPU", "$/hour", "$/GPU-hour", "price as of"};
             for (const auto& c : cat.cloud_offers()) {
                 arr.push_back(entry_json(c.raw_json, c.provenance));
-                t.rows.push_back({c.id, std::to_string(c.gpus), c.gpu, fmt(c.on_demand_usd_per_hour, 2),
+                t.rows.push_back({c.id, std::to_string(c.gpus), c.gpu,
+                                  fmt(c.on_demand_usd_per_hour, 2),
                                   fmt(c.on_demand_usd_per_hour / c.gpus, 2),
                                   c.price_as_of.size() > 40 ? c.price_as_of.substr(0, 37) + "..."
                                                             : c.price_as_of});
@@ -289,12 +180,16 @@ int cmd_catalog(const Args& a, std::ostream& out) {
         }
         j[kind] = std::move(arr);
     }
-    if (as_json)
+    if (as_json) {
+        j["inputs"] = f.inputs();
         out << j.dump(2) << '\n';
-    else
+    } else {
         t.print(out);
+    }
     return 0;
 }
+
+} // namespace
 
 model::Design load_design_arg(const std::string& arg, const model::Catalog& cat) {
     std::error_code ec;
@@ -309,15 +204,18 @@ model::Design load_design_arg(const std::string& arg, const model::Catalog& cat)
     }
     const auto text = model::bundled_file("presets/" + arg + ".json");
     if (text.empty())
-        throw UsageError{"\"" + arg + "\" is neither a file nor a bundled preset id (see "
-                                      "`catalog presets`)"};
+        throw UsageError{"\"" + arg +
+                         "\" is neither a file nor a bundled preset id (see "
+                         "`catalog presets`)"};
     auto d = model::design_from_json(text, arg, &cat);
     if (!d)
         throw UsageError{arg + ": " + d.errors().front().message()};
     return std::move(d).value();
 }
 
-json memory_json(const model::TrainingMemory& m) {
+namespace {
+
+json workload_memory_json(const model::WorkloadMemory& m) {
     const auto& b = m.per_gpu;
     return {{"per_gpu_bytes",
              {{"weights", b.weights},
@@ -333,35 +231,43 @@ json memory_json(const model::TrainingMemory& m) {
             {"worst_stage", m.worst_stage}};
 }
 
-int cmd_evaluate(const Args& a, std::ostream& out) {
-    if (a.positional.size() != 2)
+int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
+    if (pos.size() != 1)
         throw UsageError{"evaluate needs one design file or preset id"};
-    const model::Catalog cat = load_catalog(a);
-    const model::Design d = load_design_arg(a.positional[1], cat);
+    const model::Catalog cat = load_catalog(f);
+    const model::Design d = load_design_arg(pos[0], cat);
     const model::Evaluation ev = model::evaluate(d, cat);
     const auto& t = ev.topology;
-    if (a.flags.count("--json")) {
-        json j = envelope();
-        j["inputs"]["design"] = a.positional[1];
-        j["design"] = {{"name", d.name}, {"description", d.description},
-                       {"devices", d.devices.size()}, {"links", d.links.size()},
+    if (f.has("--json")) {
+        f.record("design", pos[0], "argument");
+        json j = envelope(f);
+        j["design"] = {{"name", d.name},
+                       {"description", d.description},
+                       {"devices", d.devices.size()},
+                       {"links", d.links.size()},
                        {"workloads", d.workloads.size()}};
-        j["topology"] = {{"gpus", t.gpus},
-                         {"nodes", t.nodes},
-                         {"switches", t.switches},
-                         {"gpu", t.gpu},
-                         {"hbm_bytes", t.hbm_bytes},
-                         {"peak_bf16_flops", t.peak_bf16_flops},
-                         {"power_w", t.power_w},
-                         {"scaleup_domain_size", t.scaleup_domain_size},
+        j["topology"] = {{"gpus", t.gpus},           {"nodes", t.nodes},
+                         {"switches", t.switches},   {"gpu", t.gpu},
+                         {"hbm_bytes", t.hbm_bytes}, {"peak_bf16_flops", t.peak_bf16_flops},
+                         {"power_w", t.power_w},     {"scaleup_domain_size", t.scaleup_domain_size},
                          {"warnings", t.warnings}};
         json wl = json::array();
         for (const auto& w : ev.workloads) {
-            json e{{"id", w.id}, {"name", w.name},
+            json e{{"id", w.id},
+                   {"name", w.name},
                    {"kind", w.kind == model::WorkloadKind::training ? "training" : "inference"},
-                   {"gpus", w.gpus}, {"gpu", w.gpu}};
+                   {"gpus", w.gpus},
+                   {"gpu", w.gpu}};
             if (w.has_memory)
-                e["memory"] = memory_json(w.memory);
+                e["memory"] = workload_memory_json(w.memory);
+            if (w.training_memory)
+                e["memory"]["trainable_params"] = w.training_memory->trainable_params;
+            if (w.inference_memory) {
+                const auto& im = *w.inference_memory;
+                e["memory"]["kv_bytes_per_token"] = im.kv_bytes_per_token;
+                e["memory"]["max_batch"] = im.max_batch;
+                e["memory"]["weights_bytes_per_gpu"] = im.weights_bytes_per_gpu;
+            }
             if (!w.error.empty())
                 e["error"] = w.error;
             wl.push_back(std::move(e));
@@ -371,6 +277,7 @@ int cmd_evaluate(const Args& a, std::ostream& out) {
         return 0;
     }
     out << d.name << "\n\n";
+    const std::string header = "GPUs";
     Table tt;
     tt.header = {"topology", "value"};
     tt.rows = {{"GPUs", fmt(t.gpus, 0)},
@@ -397,6 +304,7 @@ int cmd_evaluate(const Args& a, std::ostream& out) {
                       {"gradients", units::format_bytes(b.gradients)},
                       {"optimizer", units::format_bytes(b.optimizer)},
                       {"activations", units::format_bytes(b.activations)},
+                      {"KV cache", units::format_bytes(b.kv_cache)},
                       {"other", units::format_bytes(b.other)},
                       {"total", units::format_bytes(b.total())},
                       {"capacity", units::format_bytes(w.memory.capacity_bytes)},
@@ -411,21 +319,34 @@ int cmd_evaluate(const Args& a, std::ostream& out) {
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
-        const Args a = parse_args(args);
-        if (a.flags.count("--help") || (a.positional.empty() && !a.flags.count("--version"))) {
-            out << kHelp;
-            return a.flags.count("--help") ? 0 : 2;
+        ParsedArgs p = parse_command_line(args);
+        Flags f(p.command, p.flags);
+        if (f.has("--help")) {
+            out << help_text();
+            return 0;
         }
-        if (a.flags.count("--version")) {
+        if (f.has("--version")) {
             out << "clusterlens-cli " << CLUSTERLENS_VERSION << '\n';
             return 0;
         }
-        const std::string& cmd = a.positional.front();
-        if (cmd == "catalog")
-            return cmd_catalog(a, out);
-        if (cmd == "evaluate")
-            return cmd_evaluate(a, out);
-        throw UsageError{"unknown command \"" + cmd + "\" (see --help)"};
+        if (p.command.empty()) {
+            err << "clusterlens-cli: no command given (see --help)\n";
+            return 2;
+        }
+        std::ostringstream buffer; // nothing reaches stdout unless the command succeeds
+        int code = 2;
+        if (p.command == "catalog")
+            code = cmd_catalog(f, p.positional, buffer);
+        else if (p.command == "evaluate")
+            code = cmd_evaluate(f, p.positional, buffer);
+        else if (p.command == "memory" || p.command == "roofline") {
+            if (!p.positional.empty())
+                throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
+            code = p.command == "memory" ? cmd_memory(f, buffer) : cmd_roofline(f, buffer);
+        } else
+            throw UsageError{"unknown command \"" + p.command + "\" (see --help)"};
+        out << buffer.str();
+        return code;
     } catch (const UsageError& e) {
         err << "clusterlens-cli: " << e.message << '\n';
         return 2;

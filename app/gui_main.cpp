@@ -33,8 +33,7 @@ std::shared_ptr<const cl::model::Catalog> loadCatalog(QString* warning) {
     std::error_code ec;
     if (!path.empty() && std::filesystem::exists(path, ec)) {
         auto text = cl::model::read_text_file(path);
-        std::vector<cl::model::Error> errs =
-            text ? cat.merge(*text, path, true) : text.errors();
+        std::vector<cl::model::Error> errs = text ? cat.merge(*text, path, true) : text.errors();
         if (!errs.empty())
             *warning = QString::fromStdString(cl::model::join_errors(errs));
     }
@@ -49,7 +48,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(CLUSTERLENS_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Desktop explorer for GPU infrastructure design"));
+    parser.setApplicationDescription(
+        QStringLiteral("Desktop explorer for GPU infrastructure design"));
     parser.addHelpOption();
     parser.addVersionOption();
     QCommandLineOption shot(QStringLiteral("screenshot"),
@@ -57,6 +57,10 @@ int main(int argc, char** argv) {
                                            "main window to FILE and exit."),
                             QStringLiteral("FILE"));
     parser.addOption(shot);
+    QCommandLineOption tab(QStringLiteral("chart"),
+                           QStringLiteral("Chart tab to show first (memory, roofline, ...)."),
+                           QStringLiteral("NAME"));
+    parser.addOption(tab);
     parser.addPositionalArgument(QStringLiteral("design"),
                                  QStringLiteral("Design file or bundled preset id (default: %1)")
                                      .arg(QLatin1String(kDefaultPreset)));
@@ -75,6 +79,8 @@ int main(int argc, char** argv) {
             return 2;
         QMessageBox::critical(&window, QObject::tr("Cannot open design"), err);
     }
+    if (parser.isSet(tab))
+        window.showChart(parser.value(tab));
     window.show();
     if (!warning.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Your catalog file has errors"), warning);

@@ -34,9 +34,11 @@ QString subtitle(const model::Device& d, const model::Catalog& c) {
         if (const auto* sw = c.switch_spec(d.catalog))
             s = QStringLiteral("%1 ports · %2")
                     .arg(sw->ports)
-                    .arg(QString::fromStdString(model::units::format_si(sw->port_rate_bps, "b/s", 0)));
+                    .arg(QString::fromStdString(
+                        model::units::format_si(sw->port_rate_bps, "b/s", 0)));
         break;
-    default: s = QString::fromStdString(std::string(model::device_kind_name(d.kind)));
+    default:
+        s = QString::fromStdString(std::string(model::device_kind_name(d.kind)));
     }
     return s;
 }
@@ -151,7 +153,9 @@ public:
         setFlag(ItemIsSelectable);
         setData(0, QString::fromStdString(id_));
     }
-    QRectF boundingRect() const override { return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20); }
+    QRectF boundingRect() const override {
+        return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20);
+    }
     void sync() {
         const auto& d = scene_->document()->design();
         const auto* l = d.link(id_);
@@ -237,9 +241,10 @@ protected:
         QFont f = p->font();
         f.setBold(true);
         p->setFont(f);
-        p->drawText(QRectF(10, 4, 220, 22), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(QString::fromStdString(w->name.empty() ? w->id : w->name),
-                                                Qt::ElideRight, 220));
+        p->drawText(
+            QRectF(10, 4, 220, 22), Qt::AlignLeft | Qt::AlignVCenter,
+            p->fontMetrics().elidedText(QString::fromStdString(w->name.empty() ? w->id : w->name),
+                                        Qt::ElideRight, 220));
         f.setBold(false);
         p->setFont(f);
         QString layout;
@@ -251,7 +256,9 @@ protected:
                          .arg(w->training.seq)
                          .arg(w->training.zero);
         else
-            layout = tr("%1 · TP %2 · serving").arg(QString::fromStdString(w->model)).arg(w->inference.tp);
+            layout = tr("%1 · TP %2 · serving")
+                         .arg(QString::fromStdString(w->model))
+                         .arg(w->inference.tp);
         p->setPen(pal.placeholderText().color());
         p->drawText(QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
                     p->fontMetrics().elidedText(layout, Qt::ElideRight, 220));
@@ -394,7 +401,9 @@ void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent* e) {
         e->acceptProposedAction();
 }
 
-void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent* e) { QGraphicsScene::mousePressEvent(e); }
+void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent* e) {
+    QGraphicsScene::mousePressEvent(e);
+}
 
 CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scene, parent) {
     setRenderHint(QPainter::Antialiasing);

@@ -4,15 +4,20 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QStackedLayout>
 #include <QTabWidget>
-#include <QValueAxis>
+#include <QToolTip>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cl::ui {
 
@@ -129,18 +134,173 @@ double MemoryChart::shownTotal(int i) const {
     return sum * kGB;
 }
 
+RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->legend()->setAlignment(Qt::AlignRight);
+    view_ = new QChartView(chart_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    empty_ = new QLabel(tr("Add a workload to see where its operators sit on the roofline."));
+    empty_->setAlignment(Qt::AlignCenter);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    QFont small = caption_->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    caption_->setFont(small);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view_, 1);
+    v->addWidget(caption_);
+    auto* stack = new QStackedLayout(this);
+    stack->addWidget(page);
+    stack->addWidget(empty_);
+    stack->setCurrentWidget(empty_);
+}
+
+int RooflineChart::pointCount() const {
+    int n = 0;
+    for (auto* s : chart_->series())
+        if (auto* sc = qobject_cast<QScatterSeries*>(s))
+            n += static_cast<int>(sc->count());
+    return n;
+}
+
+void RooflineChart::setEvaluation(const model::Evaluation& ev) {
+    const model::WorkloadEvaluation* w = nullptr;
+    for (const auto& x : ev.workloads)
+        if (x.roofline) {
+            w = &x;
+            break;
+        }
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    if (!w) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    const model::Roofline& r = *w->roofline;
+    // The set of series changes with the GPU (dtype ceilings), so rebuild; it is small.
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    double xmin = 1e9, xmax = 0, ymin = 1e30;
+    for (const auto& op : r.operators) {
+        xmin = std::min(xmin, std::max(op.intensity, 1e-2));
+        xmax = std::max(xmax, op.intensity);
+        ymin = std::min(ymin, std::max(op.attainable_flops, 1e9));
+    }
+    double top_peak = r.peak_flops;
+    for (const auto& c : r.ceilings)
+        top_peak = std::max(top_peak, c.flops);
+    xmin = std::pow(10.0, std::floor(std::log10(std::min(xmin, 0.5))));
+    xmax = std::pow(
+        10.0, std::ceil(std::log10(std::max({xmax, 10 * top_peak / r.memory_bandwidth_Bps}))));
+    auto* ax = new QLogValueAxis;
+    ax->setTitleText(tr("Arithmetic intensity (FLOP/byte)"));
+    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setRange(xmin, xmax);
+    auto* ay = new QLogValueAxis;
+    ay->setTitleText(tr("TFLOP/s"));
+    ay->setLabelFormat(QStringLiteral("%g"));
+    const double yminT = std::pow(
+        10.0, std::floor(std::log10(std::min(ymin, xmin * r.memory_bandwidth_Bps) / 1e12)));
+    ay->setRange(std::max(1e-3, yminT),
+                 std::pow(10.0, std::ceil(std::log10(top_peak / 1e12 * 1.5))));
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    // HBM slope up to the highest peak, then each dtype's flat roof from its ridge point.
+    auto* hbm = new QLineSeries;
+    hbm->setName(tr("HBM %1 TB/s").arg(r.memory_bandwidth_Bps / 1e12, 0, 'f', 2));
+    hbm->append(xmin, xmin * r.memory_bandwidth_Bps / 1e12);
+    hbm->append(top_peak / r.memory_bandwidth_Bps, top_peak / 1e12);
+    QPen hp(QColor(0x0e, 0xa5, 0xe9));
+    hp.setWidth(2);
+    hbm->setPen(hp);
+    chart_->addSeries(hbm);
+    hbm->attachAxis(ax);
+    hbm->attachAxis(ay);
+    static const QColor dtypeColors[] = {QColor(0x64, 0x74, 0x8b), QColor(0x8b, 0x5c, 0xf6),
+                                         QColor(0x16, 0xa3, 0x4a), QColor(0xf5, 0x9e, 0x0b),
+                                         QColor(0xec, 0x48, 0x99), QColor(0x0f, 0x76, 0x6e)};
+    int colorIndex = 0;
+    for (const auto& c : r.ceilings) {
+        if (c.flops <= 0 || c.name.rfind("fp64", 0) == 0 || c.name.rfind("int8", 0) == 0)
+            continue;
+        if (c.name.rfind("fp16", 0) == 0 &&
+            std::any_of(r.ceilings.begin(), r.ceilings.end(), [&](const model::Ceiling& o) {
+                return o.name.rfind("bf16", 0) == 0 && o.flops == c.flops;
+            }))
+            continue; // same roof as bf16 (all catalog GPUs but Gaudi 3)
+        auto* line = new QLineSeries;
+        line->setName(QString::fromStdString(c.name) +
+                      QStringLiteral(" %1 TFLOP/s").arg(c.flops / 1e12, 0, 'f', 0));
+        line->append(c.flops / r.memory_bandwidth_Bps, c.flops / 1e12);
+        line->append(xmax, c.flops / 1e12);
+        QPen p(dtypeColors[colorIndex++ % 6]);
+        p.setWidth(c.flops == r.peak_flops ? 3 : 1);
+        p.setStyle(c.flops == r.peak_flops ? Qt::SolidLine : Qt::DashLine);
+        line->setPen(p);
+        chart_->addSeries(line);
+        line->attachAxis(ax);
+        line->attachAxis(ay);
+    }
+    auto* pts = new QScatterSeries;
+    pts->setName(tr("operators"));
+    pts->setMarkerSize(10);
+    pts->setColor(QColor(0xdc, 0x26, 0x26));
+    pts->setPointLabelsVisible(true);
+    pts->setPointLabelsFormat(QStringLiteral("@pointLabel"));
+    QList<QPointF> points;
+    for (const auto& op : r.operators)
+        points << QPointF(std::max(op.intensity, xmin), std::max(op.attainable_flops / 1e12, 1e-3));
+    pts->replace(points);
+    // Point labels: Qt 6.4 has no per-point label API, so name them in the tooltip and caption.
+    chart_->addSeries(pts);
+    pts->attachAxis(ax);
+    pts->attachAxis(ay);
+    pts->setPointLabelsVisible(false);
+    connect(pts, &QScatterSeries::hovered, this, [this, r](const QPointF& p, bool state) {
+        if (!state)
+            return;
+        for (const auto& op : r.operators)
+            if (std::abs(std::log10(std::max(op.intensity, 1e-2)) - std::log10(p.x())) < 0.02)
+                QToolTip::showText(QCursor::pos(),
+                                   tr("%1: %2 FLOP/byte, %3 TFLOP/s (%4-bound)")
+                                       .arg(QString::fromStdString(op.name))
+                                       .arg(op.intensity, 0, 'f', 1)
+                                       .arg(op.attainable_flops / 1e12, 0, 'f', 1)
+                                       .arg(op.compute_bound ? tr("compute") : tr("memory")));
+    });
+    const bool decode = w->kind == model::WorkloadKind::inference;
+    chart_->setTitle(tr("Roofline: %1 on %2 (%3)")
+                         .arg(QString::fromStdString(w->model), QString::fromStdString(w->gpu),
+                              decode ? tr("decode") : tr("prefill / training forward")));
+    QStringList parts;
+    for (const auto& op : r.operators)
+        parts << QStringLiteral("%1 %2 (%3)")
+                     .arg(QString::fromStdString(op.name))
+                     .arg(op.intensity, 0, 'f', 0)
+                     .arg(op.compute_bound ? tr("compute") : tr("memory"));
+    caption_->setText(tr("FLOP/byte per operator: ") + parts.join(QStringLiteral(" · ")) +
+                      tr(".  Ridge %1 FLOP/byte.").arg(r.ridge, 0, 'f', 0));
+}
+
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     tabs_ = new QTabWidget(this);
     memory_ = new MemoryChart(tabs_);
     tabs_->addTab(memory_, tr("Memory"));
+    roofline_ = new RooflineChart(tabs_);
+    tabs_->addTab(roofline_, tr("Roofline"));
     layout->addWidget(tabs_);
 }
 
 void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
-    if (ev)
-        memory_->setEvaluation(*ev);
+    if (!ev)
+        return;
+    memory_->setEvaluation(*ev);
+    roofline_->setEvaluation(*ev);
 }
 
 } // namespace cl::ui

@@ -43,6 +43,23 @@ private:
     int bars_ = 0;
 };
 
+/// Log-log roofline of the selected workload's GPU: dtype peaks, the HBM slope and the
+/// workload's operators (training: prefill at its sequence length; inference: decode).
+class RooflineChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit RooflineChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int pointCount() const;
+    [[nodiscard]] QChartView* view() const { return view_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -50,10 +67,13 @@ public:
     explicit ChartPanel(QWidget* parent = nullptr);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
     [[nodiscard]] MemoryChart* memoryChart() const { return memory_; }
+    [[nodiscard]] RooflineChart* rooflineChart() const { return roofline_; }
+    [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
     QTabWidget* tabs_;
     MemoryChart* memory_;
+    RooflineChart* roofline_;
 };
 
 } // namespace cl::ui

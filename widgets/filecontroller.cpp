@@ -12,10 +12,9 @@ FileController::FileController(doc::Document* doc, QWidget* window)
 bool FileController::maybeSave() {
     if (!doc_->isModified())
         return true;
-    const auto r = QMessageBox::warning(window_, tr("Unsaved changes"),
-                                        tr("The design has unsaved changes. Save them?"),
-                                        QMessageBox::Save | QMessageBox::Discard |
-                                            QMessageBox::Cancel);
+    const auto r = QMessageBox::warning(
+        window_, tr("Unsaved changes"), tr("The design has unsaved changes. Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (r == QMessageBox::Save)
         return save();
     return r == QMessageBox::Discard;

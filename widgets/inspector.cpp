@@ -3,13 +3,17 @@
 #include "document/commands.h"
 #include "model/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace cl::ui {
 
@@ -47,9 +51,12 @@ void Inspector::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     eval_ = std::move(ev);
     if (selection_.isEmpty())
         rebuild();
+    else
+        updateVerdict();
 }
 
 void Inspector::rebuild() {
+    verdict_ = nullptr;
     while (form_->rowCount() > 0)
         form_->removeRow(0);
     const auto& d = doc_->design();
@@ -78,8 +85,9 @@ void Inspector::showDesign() {
     form_->addRow(tr("GPU type"), new QLabel(QString::fromStdString(t.gpu)));
     form_->addRow(tr("Total HBM"),
                   new QLabel(QString::fromStdString(model::units::format_bytes(t.hbm_bytes))));
-    form_->addRow(tr("Peak BF16 (dense)"),
-                  new QLabel(QString::fromStdString(model::units::format_si(t.peak_bf16_flops, "FLOP/s"))));
+    form_->addRow(
+        tr("Peak BF16 (dense)"),
+        new QLabel(QString::fromStdString(model::units::format_si(t.peak_bf16_flops, "FLOP/s"))));
     form_->addRow(tr("Max power"),
                   new QLabel(QString::fromStdString(model::units::format_si(t.power_w, "W"))));
     for (const auto& w : t.warnings) {
@@ -92,7 +100,8 @@ void Inspector::showDesign() {
 void Inspector::showDevice(const model::Device& dev) {
     title_->setText(QString::fromStdString(dev.name.empty() ? dev.id : dev.name));
     form_->addRow(tr("Id"), new QLabel(QString::fromStdString(dev.id)));
-    form_->addRow(tr("Kind"), new QLabel(QString::fromStdString(std::string(model::device_kind_name(dev.kind)))));
+    form_->addRow(tr("Kind"), new QLabel(QString::fromStdString(
+                                  std::string(model::device_kind_name(dev.kind)))));
     form_->addRow(tr("Catalog"), new QLabel(QString::fromStdString(dev.catalog)));
     const model::Provenance* prov = nullptr;
     const auto& cat = doc_->catalog();
@@ -100,7 +109,8 @@ void Inspector::showDevice(const model::Device& dev) {
         prov = &s->provenance;
     else if (const auto* g = cat.gpu(dev.catalog); g && dev.kind == model::DeviceKind::gpu)
         prov = &g->provenance;
-    else if (const auto* w = cat.switch_spec(dev.catalog); w && dev.kind == model::DeviceKind::switch_)
+    else if (const auto* w = cat.switch_spec(dev.catalog);
+             w && dev.kind == model::DeviceKind::switch_)
         prov = &w->provenance;
     if (prov) {
         auto* src = new QLabel(prov->source.empty() ? QStringLiteral("-")
@@ -161,47 +171,160 @@ void Inspector::showWorkload(const model::Workload& w) {
         editing_ = false;
     };
     connect(modelBox, &QComboBox::currentIndexChanged, this, [=](int) {
-        change([&](model::Workload& n) { n.model = modelBox->currentData().toString().toStdString(); },
-               tr("Change model"));
+        change(
+            [&](model::Workload& n) { n.model = modelBox->currentData().toString().toStdString(); },
+            tr("Change model"));
     });
     form_->addRow(tr("Model"), modelBox);
-    if (w.kind != model::WorkloadKind::training)
-        return;
-    auto intField = [&](const QString& label, const char* objectName, int value, int lo, int hi,
-                        int model::TrainingSpec::*field) {
+    // Generic editors: each change is one ChangeWorkloadCommand (STYLE.md practice 5).
+    auto intField = [&](const QString& label, const QString& name, int value, int lo, int hi,
+                        std::function<void(model::Workload&, int)> set) {
         auto* sb = new QSpinBox;
-        sb->setObjectName(QString::fromLatin1(objectName));
+        sb->setObjectName(name);
         sb->setRange(lo, hi);
         sb->setValue(value);
         sb->setKeyboardTracking(false);
         connect(sb, &QSpinBox::valueChanged, this, [=](int v) {
-            change([&](model::Workload& n) { n.training.*field = v; }, tr("Change %1").arg(label));
+            change([&](model::Workload& n) { set(n, v); }, tr("Change %1").arg(label));
         });
         form_->addRow(label, sb);
     };
-    intField(tr("Tensor parallel (TP)"), "tp", w.training.tp, 1, 1024, &model::TrainingSpec::tp);
-    intField(tr("Pipeline parallel (PP)"), "pp", w.training.pp, 1, 1024, &model::TrainingSpec::pp);
-    intField(tr("Context parallel (CP)"), "cp", w.training.cp, 1, 1024, &model::TrainingSpec::cp);
-    intField(tr("Sequence length"), "seq", w.training.seq, 1, 1 << 22, &model::TrainingSpec::seq);
-    intField(tr("Micro-batch"), "micro_batch", w.training.micro_batch, 0, 4096,
-             &model::TrainingSpec::micro_batch);
-    intField(tr("ZeRO stage"), "zero", w.training.zero, 0, 3, &model::TrainingSpec::zero);
-    auto* rec = new QComboBox;
-    rec->setObjectName(QStringLiteral("recompute"));
-    rec->addItems({QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")});
-    rec->setCurrentText(QString::fromStdString(w.training.recompute));
-    connect(rec, &QComboBox::currentTextChanged, this, [=](const QString& t) {
-        change([&](model::Workload& n) { n.training.recompute = t.toStdString(); },
-               tr("Change recompute"));
-    });
-    form_->addRow(tr("Activation recompute"), rec);
-    if (eval_)
-        for (const auto& we : eval_->workloads)
-            if (we.id == w.id) {
-                auto* l = new QLabel(QString::fromStdString(we.has_memory ? we.memory.explanation : we.error));
-                l->setWordWrap(true);
-                form_->addRow(l);
-            }
+    auto choiceField = [&](const QString& label, const QString& name, const std::string& value,
+                           const QStringList& choices,
+                           std::function<void(model::Workload&, const std::string&)> set) {
+        auto* cb = new QComboBox;
+        cb->setObjectName(name);
+        cb->addItems(choices);
+        cb->setCurrentText(QString::fromStdString(value));
+        connect(cb, &QComboBox::currentTextChanged, this, [=](const QString& v) {
+            change([&](model::Workload& n) { set(n, v.toStdString()); },
+                   tr("Change %1").arg(label));
+        });
+        form_->addRow(label, cb);
+    };
+    auto numberField = [&](const QString& label, const QString& name, double value, double lo,
+                           double hi, int decimals, const QString& suffix,
+                           std::function<void(model::Workload&, double)> set) {
+        auto* sb = new QDoubleSpinBox;
+        sb->setObjectName(name);
+        sb->setRange(lo, hi);
+        sb->setDecimals(decimals);
+        sb->setSuffix(suffix);
+        sb->setValue(value);
+        sb->setKeyboardTracking(false);
+        connect(sb, &QDoubleSpinBox::valueChanged, this, [=](double v) {
+            change([&](model::Workload& n) { set(n, v); }, tr("Change %1").arg(label));
+        });
+        form_->addRow(label, sb);
+    };
+    using W = model::Workload;
+    if (w.kind == model::WorkloadKind::training) {
+        const auto& t = w.training;
+        intField(tr("Tensor parallel (TP)"), QStringLiteral("tp"), t.tp, 1, 1024,
+                 [](W& n, int v) { n.training.tp = v; });
+        intField(tr("Pipeline parallel (PP)"), QStringLiteral("pp"), t.pp, 1, 1024,
+                 [](W& n, int v) { n.training.pp = v; });
+        intField(tr("Virtual stages (VPP)"), QStringLiteral("vpp"), t.vpp, 1, 64,
+                 [](W& n, int v) { n.training.vpp = v; });
+        intField(tr("Context parallel (CP)"), QStringLiteral("cp"), t.cp, 1, 1024,
+                 [](W& n, int v) { n.training.cp = v; });
+        intField(tr("Expert parallel (EP)"), QStringLiteral("ep"), t.ep, 1, 1024,
+                 [](W& n, int v) { n.training.ep = v; });
+        intField(tr("Global batch (sequences)"), QStringLiteral("global_batch"),
+                 static_cast<int>(std::min<std::int64_t>(t.global_batch, 1 << 30)), 0, 1 << 30,
+                 [](W& n, int v) { n.training.global_batch = v; });
+        intField(tr("Micro-batch (0 = auto)"), QStringLiteral("micro_batch"), t.micro_batch, 0,
+                 4096, [](W& n, int v) { n.training.micro_batch = v; });
+        intField(tr("Sequence length"), QStringLiteral("seq"), t.seq, 1, 1 << 22,
+                 [](W& n, int v) { n.training.seq = v; });
+        choiceField(tr("Precision"), QStringLiteral("dtype"), t.dtype,
+                    {QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp8"),
+                     QStringLiteral("fp32")},
+                    [](W& n, const std::string& v) { n.training.dtype = v; });
+        choiceField(tr("Optimizer"), QStringLiteral("optimizer"), t.optimizer,
+                    {QStringLiteral("adamw"), QStringLiteral("adamw-8bit"), QStringLiteral("sgd")},
+                    [](W& n, const std::string& v) { n.training.optimizer = v; });
+        intField(tr("ZeRO stage"), QStringLiteral("zero"), t.zero, 0, 3,
+                 [](W& n, int v) { n.training.zero = v; });
+        choiceField(tr("Activation recompute"), QStringLiteral("recompute"), t.recompute,
+                    {QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")},
+                    [](W& n, const std::string& v) { n.training.recompute = v; });
+        choiceField(tr("Pipeline schedule"), QStringLiteral("schedule"), t.schedule,
+                    {QStringLiteral("1f1b"), QStringLiteral("interleaved"), QStringLiteral("gpipe"),
+                     QStringLiteral("zero-bubble")},
+                    [](W& n, const std::string& v) { n.training.schedule = v; });
+        choiceField(tr("Fine-tuning"), QStringLiteral("finetune"), t.finetune,
+                    {QStringLiteral("full"), QStringLiteral("lora"), QStringLiteral("qlora")},
+                    [](W& n, const std::string& v) { n.training.finetune = v; });
+        intField(tr("LoRA rank"), QStringLiteral("lora_rank"), t.lora_rank, 1, 4096,
+                 [](W& n, int v) { n.training.lora_rank = v; });
+        choiceField(tr("CPU offload"), QStringLiteral("offload"), t.offload,
+                    {QStringLiteral("none"), QStringLiteral("optimizer")},
+                    [](W& n, const std::string& v) { n.training.offload = v; });
+        auto* spBox = new QCheckBox(tr("Sequence parallelism"));
+        spBox->setObjectName(QStringLiteral("sequence_parallel"));
+        spBox->setChecked(t.sequence_parallel);
+        connect(spBox, &QCheckBox::toggled, this, [=](bool on) {
+            change([&](W& n) { n.training.sequence_parallel = on; },
+                   tr("Change sequence parallelism"));
+        });
+        form_->addRow(QString(), spBox);
+        numberField(tr("Tokens to train"), QStringLiteral("tokens"), t.tokens / 1e9, 0, 1e9, 1,
+                    tr(" B"), [](W& n, double v) { n.training.tokens = v * 1e9; });
+    } else {
+        const auto& i = w.inference;
+        intField(tr("Tensor parallel (TP)"), QStringLiteral("tp"), i.tp, 1, 1024,
+                 [](W& n, int v) { n.inference.tp = v; });
+        intField(tr("Pipeline parallel (PP)"), QStringLiteral("pp"), i.pp, 1, 1024,
+                 [](W& n, int v) { n.inference.pp = v; });
+        intField(tr("Replicas"), QStringLiteral("replicas"), i.replicas, 1, 1 << 20,
+                 [](W& n, int v) { n.inference.replicas = v; });
+        intField(tr("Batch (0 = auto)"), QStringLiteral("batch"), i.batch, 0, 1 << 20,
+                 [](W& n, int v) { n.inference.batch = v; });
+        intField(tr("Input tokens"), QStringLiteral("input_len"), i.input_len, 1, 1 << 22,
+                 [](W& n, int v) { n.inference.input_len = v; });
+        intField(tr("Output tokens"), QStringLiteral("output_len"), i.output_len, 1, 1 << 22,
+                 [](W& n, int v) { n.inference.output_len = v; });
+        choiceField(tr("Weights"), QStringLiteral("weights_dtype"), i.weights_dtype,
+                    {QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("int8"),
+                     QStringLiteral("int4"), QStringLiteral("fp4")},
+                    [](W& n, const std::string& v) { n.inference.weights_dtype = v; });
+        choiceField(tr("KV cache"), QStringLiteral("kv_dtype"), i.kv_dtype,
+                    {QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("int8"),
+                     QStringLiteral("fp4")},
+                    [](W& n, const std::string& v) { n.inference.kv_dtype = v; });
+        choiceField(tr("Batching"), QStringLiteral("batching"), i.batching,
+                    {QStringLiteral("static"), QStringLiteral("continuous"),
+                     QStringLiteral("chunked"), QStringLiteral("disaggregated")},
+                    [](W& n, const std::string& v) { n.inference.batching = v; });
+        choiceField(tr("Mode"), QStringLiteral("mode"), i.mode,
+                    {QStringLiteral("offline"), QStringLiteral("online")},
+                    [](W& n, const std::string& v) { n.inference.mode = v; });
+        numberField(tr("Request rate"), QStringLiteral("request_rate"), i.request_rate, 0, 1e7, 1,
+                    tr(" /s"), [](W& n, double v) { n.inference.request_rate = v; });
+        numberField(tr("TTFT SLO"), QStringLiteral("ttft_slo"), i.ttft_slo_s * 1e3, 0, 1e7, 0,
+                    tr(" ms"), [](W& n, double v) { n.inference.ttft_slo_s = v / 1e3; });
+        numberField(tr("TPOT SLO"), QStringLiteral("tpot_slo"), i.tpot_slo_s * 1e3, 0, 1e7, 1,
+                    tr(" ms"), [](W& n, double v) { n.inference.tpot_slo_s = v / 1e3; });
+    }
+    verdict_ = new QLabel;
+    verdict_->setObjectName(QStringLiteral("verdict"));
+    verdict_->setWordWrap(true);
+    form_->addRow(verdict_);
+    updateVerdict();
+}
+
+void Inspector::updateVerdict() {
+    if (!verdict_ || selection_.size() != 1 || !eval_)
+        return;
+    for (const auto& we : eval_->workloads)
+        if (QString::fromStdString(we.id) == selection_.front()) {
+            const bool ok = we.has_memory && we.memory.fits;
+            verdict_->setText(
+                QString::fromStdString(we.has_memory ? we.memory.explanation : we.error));
+            verdict_->setStyleSheet(ok ? QStringLiteral("color: #16a34a")
+                                       : QStringLiteral("color: #dc2626"));
+        }
 }
 
 } // namespace cl::ui

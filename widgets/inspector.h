@@ -25,6 +25,7 @@ private:
     void showDevice(const model::Device& d);
     void showWorkload(const model::Workload& w);
     void showDesign();
+    void updateVerdict();
 
     doc::Document* doc_;
     QStringList selection_;
@@ -32,6 +33,7 @@ private:
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;
     QLabel* title_ = nullptr;
+    QLabel* verdict_ = nullptr; ///< the selected workload's memory verdict
     bool editing_ = false;
 };
 

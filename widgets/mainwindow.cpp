@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 
@@ -150,6 +151,16 @@ QString MainWindow::openDesign(const QString& pathOrPreset) {
     return err;
 }
 
+bool MainWindow::showChart(const QString& name) {
+    auto* tabs = charts_->tabs();
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i).compare(name, Qt::CaseInsensitive) == 0) {
+            tabs->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
 void MainWindow::deleteSelection() {
     const QStringList ids = scene_->selectedIds();
     if (ids.isEmpty())
@@ -177,11 +188,10 @@ void MainWindow::deleteSelection() {
 
 void MainWindow::updateTitle() {
     const QString path = doc_->filePath();
-    const QString name = path.isEmpty()
-                             ? QString::fromStdString(doc_->design().name.empty()
-                                                          ? std::string("Untitled")
-                                                          : doc_->design().name)
-                             : QFileInfo(path).fileName();
+    const QString name = path.isEmpty() ? QString::fromStdString(doc_->design().name.empty()
+                                                                     ? std::string("Untitled")
+                                                                     : doc_->design().name)
+                                        : QFileInfo(path).fileName();
     setWindowTitle(QStringLiteral("%1[*] — ClusterLens").arg(name));
     setWindowModified(doc_->isModified());
 }

@@ -37,6 +37,8 @@ public:
 
     /// Opens a design file or preset id; returns an error text (empty on success).
     QString openDesign(const QString& pathOrPreset);
+    /// Brings a chart tab to the front by (case-insensitive) title; false when unknown.
+    bool showChart(const QString& name);
 
 protected:
     void closeEvent(QCloseEvent* e) override;

@@ -28,10 +28,11 @@ protected:
 };
 
 QString sourceTip(const model::Provenance& p) {
-    QString t = QObject::tr("Source: %1\nAs of: %2\nConfidence: %3")
-                    .arg(p.source.empty() ? QStringLiteral("-") : QString::fromStdString(p.source.front()))
-                    .arg(QString::fromStdString(p.as_of))
-                    .arg(QString::fromStdString(p.confidence));
+    QString t =
+        QObject::tr("Source: %1\nAs of: %2\nConfidence: %3")
+            .arg(p.source.empty() ? QStringLiteral("-") : QString::fromStdString(p.source.front()))
+            .arg(QString::fromStdString(p.as_of))
+            .arg(QString::fromStdString(p.confidence));
     if (p.user)
         t += QObject::tr("\n(from your catalog file)");
     return t;
@@ -89,7 +90,8 @@ void Palette::filter(const QString& text) {
         auto* g = tree_->topLevelItem(i);
         bool any = false;
         for (int k = 0; k < g->childCount(); ++k) {
-            const bool match = text.isEmpty() || g->child(k)->text(0).contains(text, Qt::CaseInsensitive);
+            const bool match =
+                text.isEmpty() || g->child(k)->text(0).contains(text, Qt::CaseInsensitive);
             g->child(k)->setHidden(!match);
             any |= match;
         }

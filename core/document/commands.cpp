@@ -4,8 +4,8 @@ namespace cl::doc {
 
 EditDesignCommand::EditDesignCommand(Document* doc, model::Design after, const QString& text,
                                      ChangeEvent::Type type)
-    : QUndoCommand(text), doc_(doc), before_(doc->design()), after_(std::move(after)),
-      type_(type) {}
+    : QUndoCommand(text), doc_(doc), before_(doc->design()), after_(std::move(after)), type_(type) {
+}
 
 void EditDesignCommand::undo() {
     doc_->mutableDesign() = before_;
@@ -37,8 +37,12 @@ void MoveDevicesCommand::apply(bool forward) {
     doc_->notify({ChangeEvent::DevicesChanged, ids});
 }
 
-void MoveDevicesCommand::undo() { apply(false); }
-void MoveDevicesCommand::redo() { apply(true); }
+void MoveDevicesCommand::undo() {
+    apply(false);
+}
+void MoveDevicesCommand::redo() {
+    apply(true);
+}
 
 bool MoveDevicesCommand::mergeWith(const QUndoCommand* other) {
     const auto* o = dynamic_cast<const MoveDevicesCommand*>(other);

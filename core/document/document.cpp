@@ -22,7 +22,9 @@ void Document::reset(model::Design design, const QString& filePath) {
     notify({ChangeEvent::Reset, {}});
 }
 
-void Document::notify(const ChangeEvent& e) { emit changed(e); }
+void Document::notify(const ChangeEvent& e) {
+    emit changed(e);
+}
 
 QString Document::open(const QString& pathOrPreset) {
     auto d = loadDesign(pathOrPreset, *catalog_);
@@ -51,7 +53,8 @@ QString Document::saveAs(const QString& path) {
     return {};
 }
 
-model::Result<model::Design> loadDesign(const QString& pathOrPreset, const model::Catalog& catalog) {
+model::Result<model::Design> loadDesign(const QString& pathOrPreset,
+                                        const model::Catalog& catalog) {
     if (QFileInfo::exists(pathOrPreset)) {
         QFile f(pathOrPreset);
         if (QFileInfo(pathOrPreset).size() > 64LL * 1024 * 1024)
@@ -60,9 +63,9 @@ model::Result<model::Design> loadDesign(const QString& pathOrPreset, const model
         if (!f.open(QIODevice::ReadOnly))
             return model::Error{pathOrPreset.toStdString(), f.errorString().toStdString()};
         const QByteArray bytes = f.readAll();
-        return model::design_from_json(std::string_view(bytes.constData(),
-                                                        static_cast<std::size_t>(bytes.size())),
-                                       QFileInfo(pathOrPreset).fileName().toStdString(), &catalog);
+        return model::design_from_json(
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            QFileInfo(pathOrPreset).fileName().toStdString(), &catalog);
     }
     const std::string name = "presets/" + pathOrPreset.toStdString() + ".json";
     const std::string_view text = model::bundled_file(name);

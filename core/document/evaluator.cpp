@@ -11,8 +11,8 @@ Evaluator::Evaluator(Document* doc, QObject* parent) : QObject(parent), doc_(doc
 
 void Evaluator::evaluateNow() {
     timer_.stop();
-    current_ = std::make_shared<const model::Evaluation>(
-        model::evaluate(doc_->design(), doc_->catalog()));
+    current_ =
+        std::make_shared<const model::Evaluation>(model::evaluate(doc_->design(), doc_->catalog()));
     emit evaluated(current_);
 }
 

@@ -18,10 +18,10 @@ double ModelArch::attention_params_per_layer() const {
     const double h = hidden;
     if (attention() == AttentionKind::mla) {
         const double qk = static_cast<double>(qk_nope_head_dim) + qk_rope_head_dim;
-        const double q = q_lora_rank > 0
-                             ? h * q_lora_rank + static_cast<double>(q_lora_rank) * heads * qk +
-                                   q_lora_rank
-                             : h * heads * qk;
+        const double q =
+            q_lora_rank > 0
+                ? h * q_lora_rank + static_cast<double>(q_lora_rank) * heads * qk + q_lora_rank
+                : h * heads * qk;
         const double kv = h * (static_cast<double>(kv_lora_rank) + qk_rope_head_dim) +
                           static_cast<double>(kv_lora_rank) * heads *
                               (static_cast<double>(qk_nope_head_dim) + v_head_dim) +
@@ -60,7 +60,9 @@ double ModelArch::expert_params_per_layer() const {
     return per_expert * (experts + shared_experts) + static_cast<double>(hidden) * experts;
 }
 
-double ModelArch::norm_params_per_layer() const { return (layernorm ? 4.0 : 2.0) * hidden; }
+double ModelArch::norm_params_per_layer() const {
+    return (layernorm ? 4.0 : 2.0) * hidden;
+}
 
 double ModelArch::embedding_params() const {
     double p = static_cast<double>(vocab) * hidden;
@@ -80,7 +82,7 @@ double ModelArch::total_params() const {
     const int moe = moe_layers();
     return layers * (attention_params_per_layer() + norm_params_per_layer()) +
            dense * dense_mlp_params_per_layer() + moe * expert_params_per_layer() +
-           embedding_params() + output_params();
+           embedding_params() + output_params() + extra_params;
 }
 
 double ModelArch::active_params() const {
@@ -88,11 +90,11 @@ double ModelArch::active_params() const {
         return total_params();
     const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double per_expert = mats * hidden * static_cast<double>(moe_ffn);
-    const double active_moe = per_expert * (top_k + shared_experts) +
-                              static_cast<double>(hidden) * experts;
+    const double active_moe =
+        per_expert * (top_k + shared_experts) + static_cast<double>(hidden) * experts;
     return layers * (attention_params_per_layer() + norm_params_per_layer()) +
            dense_layers * dense_mlp_params_per_layer() + moe_layers() * active_moe +
-           embedding_params() + output_params();
+           embedding_params() + output_params() + extra_params;
 }
 
 std::vector<Error> ModelArch::validate(std::string_view path) const {
@@ -174,8 +176,8 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
         else if (*mlp == "swiglu")
             m.mlp = Mlp::swiglu;
         else
-            r.error(json_member_path(path, "mlp"), "expected \"gelu\" or \"swiglu\", found \"" +
-                                                       *mlp + "\"");
+            r.error(json_member_path(path, "mlp"),
+                    "expected \"gelu\" or \"swiglu\", found \"" + *mlp + "\"");
     }
     // ffn default: 4h for gelu; the Llama rule for SwiGLU (2/3 * 4h rounded up to 256,
     // Touvron et al. 2023a sec. 2.2 and the llama reference code).
@@ -190,6 +192,8 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     if (auto pos = r.string(j, path, "position", false))
         m.learned_positions = *pos == "learned";
     m.qkv_bias = r.boolean(j, path, "qkv_bias", false).value_or(false);
+    m.dropout = r.boolean(j, path, "dropout", false).value_or(m.layernorm);
+    m.extra_params = r.number(j, path, "extra_params", false, 0, 1e15).value_or(0);
     geti("max_seq", m.max_seq, false, 0, 1 << 30);
     geti("experts", m.experts, false, 0);
     geti("top_k", m.top_k, false, 0);
@@ -238,8 +242,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
     const std::string type = r.string(j, path, "model_type").value_or("");
     if (!errors.empty())
         return errors;
-    static const std::set<std::string> llama_like = {"llama", "mistral", "mixtral", "qwen2",
-                                                     "qwen2_moe", "deepseek_v3", "deepseek_v2"};
+    static const std::set<std::string> llama_like = {
+        "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "deepseek_v3", "deepseek_v2"};
     static const std::set<std::string> gpt_like = {"gpt2", "gpt_neox", "bloom", "gptj",
                                                    "gpt_bigcode"};
     if (!llama_like.count(type) && !gpt_like.count(type))
@@ -258,8 +262,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
                 return;
             }
         if (required)
-            r.error(json_member_path(path, *keys.begin()), "missing (required for model_type \"" +
-                                                               type + "\")");
+            r.error(json_member_path(path, *keys.begin()),
+                    "missing (required for model_type \"" + type + "\")");
     };
     first_int({"num_hidden_layers", "n_layer", "num_layers"}, true, m.layers);
     first_int({"hidden_size", "n_embd", "d_model"}, true, m.hidden);
@@ -284,6 +288,7 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         m.mlp = Mlp::gelu;
         m.layernorm = true;
         m.learned_positions = type == "gpt2" || type == "gpt_bigcode";
+        m.dropout = true;
         m.ffn = 4 * m.hidden;
         first_int({"intermediate_size", "n_inner"}, false, m.ffn);
         if (m.ffn == 0)
@@ -295,8 +300,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         m.moe_ffn = m.ffn;
         first_int({"moe_intermediate_size"}, false, m.moe_ffn);
         if (type == "qwen2_moe" && j.value("shared_expert_intermediate_size", 0) > 0)
-            m.shared_experts = j["shared_expert_intermediate_size"].get<int>() /
-                               std::max(1, m.moe_ffn);
+            m.shared_experts =
+                j["shared_expert_intermediate_size"].get<int>() / std::max(1, m.moe_ffn);
     }
     if (type == "deepseek_v3" || type == "deepseek_v2") {
         first_int({"n_routed_experts"}, true, m.experts);

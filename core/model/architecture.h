@@ -34,6 +34,8 @@ struct ModelArch {
     bool learned_positions = false; ///< GPT-style position embedding table of max_seq x hidden
     bool layernorm = false;         ///< LayerNorm (weight+bias) instead of RMSNorm (weight)
     bool qkv_bias = false;
+    bool dropout = false;    ///< dropout masks stored in training (GPT-style); default = layernorm
+    double extra_params = 0; ///< heads outside the blocks (e.g. BERT pooler, token types)
     int max_seq = 0;
     // Mixture of experts
     int experts = 0, top_k = 0, moe_ffn = 0, shared_experts = 0, dense_layers = 0;

@@ -14,13 +14,15 @@
 namespace cl::model {
 
 namespace {
-constexpr std::array<std::string_view, kDtypeCount> kDtypeNames = {
-    "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4"};
-constexpr std::array<std::string_view, 7> kKindNames = {"gpus",    "links", "nics", "switches",
+constexpr std::array<std::string_view, kDtypeCount> kDtypeNames = {"fp64", "fp32", "tf32", "bf16",
+                                                                   "fp16", "fp8",  "int8", "fp4"};
+constexpr std::array<std::string_view, 7> kKindNames = {"gpus",    "links", "nics",  "switches",
                                                         "systems", "cloud", "models"};
 } // namespace
 
-std::string_view dtype_name(Dtype d) { return kDtypeNames[static_cast<std::size_t>(d)]; }
+std::string_view dtype_name(Dtype d) {
+    return kDtypeNames[static_cast<std::size_t>(d)];
+}
 
 std::optional<Dtype> dtype_from_name(std::string_view name) {
     for (std::size_t i = 0; i < kDtypeNames.size(); ++i)
@@ -93,7 +95,8 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.memory_type = str(r, j, p, "memory_type");
     g.memory_bytes = r.number(j, p, "memory_bytes", true, 1.0, kMax).value_or(0);
     g.memory_bandwidth_Bps = r.number(j, p, "memory_bandwidth_Bps", true, 1.0, kMax).value_or(0);
-    if (const auto* f = r.member(j, p, "dense_flops", true); f && r.expect_object(*f, p + ".dense_flops")) {
+    if (const auto* f = r.member(j, p, "dense_flops", true);
+        f && r.expect_object(*f, p + ".dense_flops")) {
         for (const auto& [k, v] : f->items()) {
             auto d = dtype_from_name(k);
             if (!d) {
@@ -113,7 +116,8 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.l2_bytes = num(r, j, p, "l2_bytes");
     g.sm_count = integer(r, j, p, "sm_count");
     g.reference_system = str(r, j, p, "reference_system");
-    g.gpus_per_node = static_cast<int>(r.integer(j, p, "gpus_per_node", false, 1, 1024).value_or(8));
+    g.gpus_per_node =
+        static_cast<int>(r.integer(j, p, "gpus_per_node", false, 1, 1024).value_or(8));
     g.scaleup_domain =
         static_cast<int>(r.integer(j, p, "scaleup_domain", false, 1, 1 << 20).value_or(1));
     g.default_scaleout_link = str(r, j, p, "default_scaleout_link");
@@ -301,13 +305,27 @@ std::vector<Error> Catalog::merge(std::string_view text, std::string_view origin
     return {};
 }
 
-void Catalog::return_item(Catalog& c, GpuSpec g) { upsert(c.gpus_, std::move(g)); }
-void Catalog::return_item(Catalog& c, LinkSpec l) { upsert(c.links_, std::move(l)); }
-void Catalog::return_item(Catalog& c, NicSpec n) { upsert(c.nics_, std::move(n)); }
-void Catalog::return_item(Catalog& c, SwitchSpec s) { upsert(c.switches_, std::move(s)); }
-void Catalog::return_item(Catalog& c, SystemSpec s) { upsert(c.systems_, std::move(s)); }
-void Catalog::return_item(Catalog& c, CloudOffer o) { upsert(c.cloud_, std::move(o)); }
-void Catalog::return_item(Catalog& c, ModelArch m) { upsert(c.models_, std::move(m)); }
+void Catalog::return_item(Catalog& c, GpuSpec g) {
+    upsert(c.gpus_, std::move(g));
+}
+void Catalog::return_item(Catalog& c, LinkSpec l) {
+    upsert(c.links_, std::move(l));
+}
+void Catalog::return_item(Catalog& c, NicSpec n) {
+    upsert(c.nics_, std::move(n));
+}
+void Catalog::return_item(Catalog& c, SwitchSpec s) {
+    upsert(c.switches_, std::move(s));
+}
+void Catalog::return_item(Catalog& c, SystemSpec s) {
+    upsert(c.systems_, std::move(s));
+}
+void Catalog::return_item(Catalog& c, CloudOffer o) {
+    upsert(c.cloud_, std::move(o));
+}
+void Catalog::return_item(Catalog& c, ModelArch m) {
+    upsert(c.models_, std::move(m));
+}
 
 Result<Catalog> Catalog::bundled() {
     Catalog c;
@@ -323,15 +341,27 @@ Result<Catalog> Catalog::bundled() {
     return c;
 }
 
-const GpuSpec* Catalog::gpu(std::string_view id) const { return find_id(gpus_, id); }
-const LinkSpec* Catalog::link(std::string_view id) const { return find_id(links_, id); }
-const NicSpec* Catalog::nic(std::string_view id) const { return find_id(nics_, id); }
+const GpuSpec* Catalog::gpu(std::string_view id) const {
+    return find_id(gpus_, id);
+}
+const LinkSpec* Catalog::link(std::string_view id) const {
+    return find_id(links_, id);
+}
+const NicSpec* Catalog::nic(std::string_view id) const {
+    return find_id(nics_, id);
+}
 const SwitchSpec* Catalog::switch_spec(std::string_view id) const {
     return find_id(switches_, id);
 }
-const SystemSpec* Catalog::system(std::string_view id) const { return find_id(systems_, id); }
-const CloudOffer* Catalog::cloud(std::string_view id) const { return find_id(cloud_, id); }
-const ModelArch* Catalog::model(std::string_view id) const { return find_id(models_, id); }
+const SystemSpec* Catalog::system(std::string_view id) const {
+    return find_id(systems_, id);
+}
+const CloudOffer* Catalog::cloud(std::string_view id) const {
+    return find_id(cloud_, id);
+}
+const ModelArch* Catalog::model(std::string_view id) const {
+    return find_id(models_, id);
+}
 
 std::vector<std::string> Catalog::ids(CatalogKind k) const {
     std::vector<std::string> out;
@@ -340,13 +370,27 @@ std::vector<std::string> Catalog::ids(CatalogKind k) const {
             out.push_back(x.id);
     };
     switch (k) {
-    case CatalogKind::gpus: add(gpus_); break;
-    case CatalogKind::links: add(links_); break;
-    case CatalogKind::nics: add(nics_); break;
-    case CatalogKind::switches: add(switches_); break;
-    case CatalogKind::systems: add(systems_); break;
-    case CatalogKind::cloud: add(cloud_); break;
-    case CatalogKind::models: add(models_); break;
+    case CatalogKind::gpus:
+        add(gpus_);
+        break;
+    case CatalogKind::links:
+        add(links_);
+        break;
+    case CatalogKind::nics:
+        add(nics_);
+        break;
+    case CatalogKind::switches:
+        add(switches_);
+        break;
+    case CatalogKind::systems:
+        add(systems_);
+        break;
+    case CatalogKind::cloud:
+        add(cloud_);
+        break;
+    case CatalogKind::models:
+        add(models_);
+        break;
     }
     return out;
 }
@@ -383,9 +427,10 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
     if (size < 0)
         return Error{path, "cannot read file"};
     if (static_cast<std::size_t>(size) > max_bytes)
-        return Error{path, "file is " + std::to_string(static_cast<long long>(size) / (1024 * 1024)) +
-                               " MiB, larger than the " + std::to_string(max_bytes / (1024 * 1024)) +
-                               " MiB limit"};
+        return Error{path, "file is " +
+                               std::to_string(static_cast<long long>(size) / (1024 * 1024)) +
+                               " MiB, larger than the " +
+                               std::to_string(max_bytes / (1024 * 1024)) + " MiB limit"};
     in.seekg(0);
     std::string text(static_cast<std::size_t>(size), '\0');
     in.read(text.data(), size);

@@ -22,8 +22,8 @@ std::optional<Dtype> dtype_from_name(std::string_view name);
 
 struct GpuSpec {
     std::string id, name, vendor, arch, form_factor, memory_type;
-    double memory_bytes = 0;         ///< vendor capacity, bytes (1 GB = 1e9)
-    double memory_bandwidth_Bps = 0; ///< HBM bandwidth, bytes/s
+    double memory_bytes = 0;                       ///< vendor capacity, bytes (1 GB = 1e9)
+    double memory_bandwidth_Bps = 0;               ///< HBM bandwidth, bytes/s
     std::array<double, kDtypeCount> dense_flops{}; ///< dense peak FLOP/s per dtype; 0 = none
     double tdp_w = 0;
     std::string scaleup_link;                ///< link id (nvlink4, xgmi-mi300, ...) or empty

@@ -16,13 +16,15 @@ namespace cl::model {
 using nlohmann::json;
 
 namespace {
-constexpr std::array<std::string_view, 7> kKindNames = {"gpu", "system", "server", "switch",
+constexpr std::array<std::string_view, 7> kKindNames = {"gpu", "system",  "server", "switch",
                                                         "nic", "storage", "group"};
 constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
 constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
 } // namespace
 
-std::string_view device_kind_name(DeviceKind k) { return kKindNames[static_cast<std::size_t>(k)]; }
+std::string_view device_kind_name(DeviceKind k) {
+    return kKindNames[static_cast<std::size_t>(k)];
+}
 
 const Device* Design::device(std::string_view id) const {
     for (const auto& d : devices)
@@ -285,7 +287,10 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
             bool known = true;
             CatalogKind kind = CatalogKind::gpus;
             switch (dev.kind) {
-            case DeviceKind::gpu: known = catalog->gpu(dev.catalog); kind = CatalogKind::gpus; break;
+            case DeviceKind::gpu:
+                known = catalog->gpu(dev.catalog);
+                kind = CatalogKind::gpus;
+                break;
             case DeviceKind::system:
                 known = catalog->system(dev.catalog);
                 kind = CatalogKind::systems;
@@ -294,8 +299,12 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
                 known = catalog->switch_spec(dev.catalog);
                 kind = CatalogKind::switches;
                 break;
-            case DeviceKind::nic: known = catalog->nic(dev.catalog); kind = CatalogKind::nics; break;
-            default: break;
+            case DeviceKind::nic:
+                known = catalog->nic(dev.catalog);
+                kind = CatalogKind::nics;
+                break;
+            default:
+                break;
             }
             if (!known) {
                 std::string msg = "unknown " + std::string(catalog_kind_name(kind)) + " id \"" +
@@ -308,8 +317,8 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
         if ((dev.kind == DeviceKind::gpu || dev.kind == DeviceKind::system ||
              dev.kind == DeviceKind::switch_) &&
             dev.catalog.empty())
-            err(p + ".catalog", "a " + std::string(device_kind_name(dev.kind)) +
-                                    " needs a catalog id");
+            err(p + ".catalog",
+                "a " + std::string(device_kind_name(dev.kind)) + " needs a catalog id");
     }
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
@@ -361,8 +370,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     Design d;
     const auto format = r.string(root, "", "format");
     if (format && *format != kDesignFormat)
-        r.error("format", "expected \"" + std::string(kDesignFormat) + "\", found \"" + *format +
-                              "\"");
+        r.error("format",
+                "expected \"" + std::string(kDesignFormat) + "\", found \"" + *format + "\"");
     const auto version = r.string(root, "", "version");
     if (version) {
         int major = -1, minor = -1;
@@ -384,7 +393,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     d.name = r.string(root, "", "name", false).value_or("");
     d.description = r.string(root, "", "description", false).value_or("");
 
-    if (const json* devs = r.member(root, "", "devices", false); devs && r.expect_array(*devs, "devices")) {
+    if (const json* devs = r.member(root, "", "devices", false);
+        devs && r.expect_array(*devs, "devices")) {
         for (std::size_t i = 0; i < devs->size(); ++i) {
             const json& j = (*devs)[i];
             const std::string p = json_index_path("devices", i);
@@ -397,7 +407,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
                 if (it == kKindNames.end())
                     r.error(p + ".kind", "expected gpu, system, server, switch, nic, storage or "
-                                         "group; found \"" + *k + "\"");
+                                         "group; found \"" +
+                                             *k + "\"");
                 else
                     dev.kind = static_cast<DeviceKind>(it - kKindNames.begin());
             }
@@ -412,13 +423,14 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             read_double(j, p, r, "storage_capacity_bytes", dev.storage_capacity_bytes, 0,
                         kMaxQuantity);
             dev.position = read_point(j, p, r);
-            dev.extra_json = extras(j, {"id", "name", "kind", "catalog", "count", "parent", "role",
-                                        "gpu_slots", "storage_bandwidth_Bps",
-                                        "storage_capacity_bytes", "position"});
+            dev.extra_json =
+                extras(j, {"id", "name", "kind", "catalog", "count", "parent", "role", "gpu_slots",
+                           "storage_bandwidth_Bps", "storage_capacity_bytes", "position"});
             d.devices.push_back(std::move(dev));
         }
     }
-    if (const json* links = r.member(root, "", "links", false); links && r.expect_array(*links, "links")) {
+    if (const json* links = r.member(root, "", "links", false);
+        links && r.expect_array(*links, "links")) {
         for (std::size_t i = 0; i < links->size(); ++i) {
             const json& j = (*links)[i];
             const std::string p = json_index_path("links", i);
@@ -435,7 +447,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             d.links.push_back(std::move(l));
         }
     }
-    if (const json* wls = r.member(root, "", "workloads", false); wls && r.expect_array(*wls, "workloads")) {
+    if (const json* wls = r.member(root, "", "workloads", false);
+        wls && r.expect_array(*wls, "workloads")) {
         for (std::size_t i = 0; i < wls->size(); ++i) {
             const json& j = (*wls)[i];
             const std::string p = json_index_path("workloads", i);
@@ -450,8 +463,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 else if (*k == "inference")
                     w.kind = WorkloadKind::inference;
                 else
-                    r.error(p + ".kind", "expected \"training\" or \"inference\", found \"" + *k +
-                                             "\"");
+                    r.error(p + ".kind",
+                            "expected \"training\" or \"inference\", found \"" + *k + "\"");
             }
             w.model = r.string(j, p, "model").value_or("");
             if (const json* pl = r.member(j, p, "placement", false);
@@ -474,7 +487,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             d.workloads.push_back(std::move(w));
         }
     }
-    if (const json* e = r.member(root, "", "economics", false); e && r.expect_object(*e, "economics")) {
+    if (const json* e = r.member(root, "", "economics", false);
+        e && r.expect_object(*e, "economics")) {
         Economics& ec = d.economics;
         const std::string p = "economics";
         read_double(*e, p, r, "power_usd_per_kwh", ec.power_usd_per_kwh, 0, 100);
@@ -488,12 +502,13 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         ec.cloud_offer = r.string(*e, p, "cloud_offer", false).value_or("");
         read_choice<int>(*e, p, r, "commitment", ec.commitment, {"on-demand", "1y", "3y", "spot"});
         read_double(*e, p, r, "price_per_gpu_hour", ec.price_per_gpu_hour, 0, 1e6);
-        ec.extra_json = extras(*e, {"power_usd_per_kwh", "pue", "colo_usd_per_kw_month",
-                                    "staff_usd_per_year", "depreciation_years",
-                                    "maintenance_fraction", "utilization", "months",
-                                    "cloud_offer", "commitment", "price_per_gpu_hour"});
+        ec.extra_json =
+            extras(*e, {"power_usd_per_kwh", "pue", "colo_usd_per_kw_month", "staff_usd_per_year",
+                        "depreciation_years", "maintenance_fraction", "utilization", "months",
+                        "cloud_offer", "commitment", "price_per_gpu_hour"});
     }
-    if (const json* e = r.member(root, "", "reliability", false); e && r.expect_object(*e, "reliability")) {
+    if (const json* e = r.member(root, "", "reliability", false);
+        e && r.expect_object(*e, "reliability")) {
         ReliabilityInputs& rl = d.reliability;
         const std::string p = "reliability";
         read_double(*e, p, r, "node_failures_per_1000_node_days",

@@ -22,9 +22,9 @@ std::string join_errors(const std::vector<Error>& errors, std::size_t limit = 20
 /// A value or the errors that prevented it.
 template <class T> class Result {
 public:
-    Result(T value) : v_(std::move(value)) {}                       // NOLINT: implicit by design
-    Result(Error e) : v_(std::vector<Error>{std::move(e)}) {}       // NOLINT
-    Result(std::vector<Error> es) : v_(std::move(es)) {}            // NOLINT
+    Result(T value) : v_(std::move(value)) {}                 // NOLINT: implicit by design
+    Result(Error e) : v_(std::vector<Error>{std::move(e)}) {} // NOLINT
+    Result(std::vector<Error> es) : v_(std::move(es)) {}      // NOLINT
 
     [[nodiscard]] bool ok() const { return std::holds_alternative<T>(v_); }
     explicit operator bool() const { return ok(); }

@@ -32,7 +32,8 @@ double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, st
     }
     for (const auto& child : d.devices)
         if (child.parent == dev.id)
-            n += static_cast<double>(child.count) * gpus_per_replica(d, c, child, gpu_id, depth + 1);
+            n +=
+                static_cast<double>(child.count) * gpus_per_replica(d, c, child, gpu_id, depth + 1);
     return n;
 }
 
@@ -83,14 +84,17 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 t.scaleup_domain_size = std::max(t.scaleup_domain_size, s->gpus);
             }
             break;
-        case DeviceKind::server: t.nodes += mult; break;
+        case DeviceKind::server:
+            t.nodes += mult;
+            break;
         case DeviceKind::switch_: {
             const SwitchSpec* s = catalog.switch_spec(dev.catalog);
             if (!s || s->cls != SwitchClass::nvswitch)
                 t.switches += mult;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     t.gpu_types = static_cast<int>(gpu_types.size());
@@ -116,6 +120,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 if (const Device* dev = design.device(pid))
                     we.gpus += gpus_in(design, catalog, *dev, &we.gpu);
         }
+        we.model = w.model;
         const ModelArch* m = catalog.model(w.model);
         const GpuSpec* g = catalog.gpu(we.gpu);
         if (!m)
@@ -127,13 +132,47 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         else if (w.kind == WorkloadKind::training) {
             auto mem = training_memory(*m, w.training, static_cast<int>(we.gpus), *g);
             if (mem) {
-                we.memory = mem.value();
+                const TrainingMemory& tm = mem.value();
+                we.memory = {tm.per_gpu, tm.capacity_bytes, tm.headroom_bytes,
+                             tm.fits,    tm.worst_stage,    tm.explanation};
                 we.has_memory = true;
+                we.training_memory = tm;
             } else {
                 we.error = mem.error_text();
             }
+            RooflineInputs ri;
+            ri.dtype = dtype_from_name(w.training.dtype).value_or(Dtype::bf16);
+            ri.phase = Phase::prefill;
+            ri.training = true;
+            ri.batch = std::max(1, w.training.micro_batch);
+            ri.seq = w.training.seq;
+            ri.tp = w.training.tp;
+            if (auto rl = roofline(*m, *g, ri))
+                we.roofline = rl.value();
         } else {
-            we.error = "inference model not available yet (issue 7)";
+            const InferenceSpec& s = w.inference;
+            const int replica = s.tp * s.pp;
+            if (replica > we.gpus)
+                we.error = "a replica needs tp*pp = " + std::to_string(replica) +
+                           " GPUs but the workload is placed on " +
+                           std::to_string(static_cast<long long>(we.gpus));
+            else if (auto mem = inference_memory(*m, s, *g)) {
+                const InferenceMemory& im = mem.value();
+                we.memory = {im.per_gpu, im.usable_bytes, im.headroom_bytes, im.fits,
+                             0,          im.explanation};
+                we.has_memory = true;
+                we.inference_memory = im;
+            } else {
+                we.error = mem.error_text();
+            }
+            RooflineInputs ri;
+            ri.dtype = s.weights_dtype == "fp8" ? Dtype::fp8 : Dtype::bf16;
+            ri.phase = Phase::decode;
+            ri.batch = std::max(1, we.inference_memory ? we.inference_memory->batch : 1);
+            ri.seq = s.input_len + s.output_len / 2;
+            ri.tp = s.tp;
+            if (auto rl = roofline(*m, *g, ri))
+                we.roofline = rl.value();
         }
         ev.workloads.push_back(std::move(we));
     }

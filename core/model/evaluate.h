@@ -4,6 +4,9 @@
 
 #include "model/design.h"
 #include "model/memory.h"
+#include "model/roofline.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -16,21 +19,35 @@ struct TopologySummary {
     double switches = 0; ///< network switches drawn (NVSwitches inside systems excluded)
     std::string gpu;     ///< catalog id of the (first) GPU type
     int gpu_types = 0;
-    double hbm_bytes = 0;         ///< sum of GPU memory capacity
-    double peak_bf16_flops = 0;   ///< sum of dense BF16 peaks
-    double power_w = 0;           ///< systems' max power plus GPU TDPs of loose GPUs
-    int scaleup_domain_size = 0;  ///< GPUs per NVLink/xGMI domain
+    double hbm_bytes = 0;        ///< sum of GPU memory capacity
+    double peak_bf16_flops = 0;  ///< sum of dense BF16 peaks
+    double power_w = 0;          ///< systems' max power plus GPU TDPs of loose GPUs
+    int scaleup_domain_size = 0; ///< GPUs per NVLink/xGMI domain
     std::vector<std::string> warnings;
+};
+
+/// The memory verdict of a workload, training or inference alike (what charts and badges show).
+struct WorkloadMemory {
+    MemoryBreakdown per_gpu;
+    double capacity_bytes = 0;
+    double headroom_bytes = 0;
+    bool fits = false;
+    int worst_stage = 0;
+    std::string explanation;
 };
 
 struct WorkloadEvaluation {
     std::string id, name;
     WorkloadKind kind = WorkloadKind::training;
-    double gpus = 0;              ///< GPUs the workload is placed on
-    std::string gpu;              ///< GPU type it runs on
+    double gpus = 0;   ///< GPUs the workload is placed on
+    std::string gpu;   ///< GPU type it runs on
+    std::string model; ///< zoo id
     bool has_memory = false;
-    TrainingMemory memory;
-    std::string error;            ///< why no numbers could be computed (empty when fine)
+    WorkloadMemory memory;
+    std::optional<TrainingMemory> training_memory;
+    std::optional<InferenceMemory> inference_memory;
+    std::optional<Roofline> roofline; ///< training: prefill at seq; inference: decode
+    std::string error;                ///< why no numbers could be computed (empty when fine)
 };
 
 struct Evaluation {

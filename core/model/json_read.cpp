@@ -20,15 +20,22 @@ std::string join_errors(const std::vector<Error>& errors, std::size_t limit) {
 
 std::string json_type_name(const nlohmann::json& j) {
     switch (j.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "object";
-    case nlohmann::json::value_t::array: return "array";
-    case nlohmann::json::value_t::string: return "string";
-    case nlohmann::json::value_t::boolean: return "boolean";
+    case nlohmann::json::value_t::null:
+        return "null";
+    case nlohmann::json::value_t::object:
+        return "object";
+    case nlohmann::json::value_t::array:
+        return "array";
+    case nlohmann::json::value_t::string:
+        return "string";
+    case nlohmann::json::value_t::boolean:
+        return "boolean";
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float: return "number";
-    default: return "unknown";
+    case nlohmann::json::value_t::number_float:
+        return "number";
+    default:
+        return "unknown";
     }
 }
 
@@ -180,8 +187,7 @@ std::optional<std::int64_t> JsonReader::integer(const nlohmann::json& obj, std::
         return std::nullopt;
     const std::string p = json_member_path(path, key);
     if (m->is_number_integer() || m->is_number_unsigned()) {
-        if (m->is_number_unsigned() &&
-            m->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
+        if (m->is_number_unsigned() && m->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) {
             error(p, "value " + m->dump() + " is larger than " + std::to_string(hi));
             return std::nullopt;
         }

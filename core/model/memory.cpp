@@ -8,114 +8,479 @@
 
 namespace cl::model {
 
-namespace {
+// ---- Layers per stage ---------------------------------------------------------------------
 
-/// Bytes per parameter for weights, gradients and optimizer states (ZeRO paper sec. 3.1:
-/// mixed-precision Adam keeps fp16 weights (2) and gradients (2) plus K = 12 bytes of fp32
-/// master weights, momentum and variance).
-struct StateBytes {
-    double weights, gradients, optimizer;
-};
+std::vector<int> stage_layers(int layers, int pp) {
+    std::vector<int> out(static_cast<std::size_t>(std::max(1, pp)), 0);
+    if (pp < 1 || layers < 1)
+        return out;
+    const int base = (layers + pp - 1) / pp;
+    std::fill(out.begin(), out.end(), base);
+    int excess = base * pp - layers;
+    // Take the excess from the outside in: first, last, second, second-to-last, ...
+    for (int k = 0; excess > 0; ++k) {
+        const int idx = (k % 2 == 0) ? k / 2 : pp - 1 - k / 2;
+        out[static_cast<std::size_t>(idx)] -= 1;
+        --excess;
+    }
+    return out;
+}
+
+// ---- Model states ---------------------------------------------------------------------------
 
 StateBytes state_bytes(const TrainingSpec& t) {
+    // ZeRO paper sec. 3.1: mixed-precision Adam keeps 16-bit weights (2 B) and gradients (2 B)
+    // plus K = 12 B of fp32 master weights, momentum and variance per parameter.
     const bool fp32 = t.dtype == "fp32";
-    const double w = fp32 ? 4.0 : 2.0; // fp8 training keeps bf16 weights (Transformer Engine)
-    const double g = fp32 ? 4.0 : 2.0;
+    StateBytes s;
+    s.weights = fp32 ? 4.0 : 2.0;
+    if (t.dtype == "fp8")
+        s.weights += 1.0; // Transformer Engine caches an FP8 copy of each weight across
+                          // micro-batches (TE docs, `is_first_microbatch`); bf16 copy kept.
+    s.gradients = fp32 ? 4.0 : 2.0;
     const double master = fp32 ? 0.0 : 4.0;
     double states = 8.0; // AdamW: fp32 momentum + variance (Loshchilov & Hutter 2019)
     if (t.optimizer == "adamw-8bit")
-        states = 2.0; // Dettmers et al. 2022 (arXiv:2110.02861): two 8-bit states
+        states = 2.0; // Dettmers et al. 2022 (arXiv:2110.02861): two 8-bit block-wise states
     else if (t.optimizer == "sgd")
-        states = 4.0; // SGD with momentum: one fp32 state
-    return {w, g, master + states};
+        states = 4.0; // SGD with momentum: one fp32 buffer
+    s.optimizer = master + states;
+    return s;
 }
 
-} // namespace
-
-MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, int dp) {
+MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard) {
     const StateBytes sb = state_bytes(t);
-    const double shard = dp; // ZeRO shards over the data-parallel group (ZeRO sec. 5, Fig. 1)
     MemoryBreakdown b;
     b.weights = params * sb.weights / (t.zero >= 3 ? shard : 1.0);
     b.gradients = params * sb.gradients / (t.zero >= 2 ? shard : 1.0);
     b.optimizer = params * sb.optimizer / (t.zero >= 1 ? shard : 1.0);
+    if (t.offload == "optimizer")
+        b.optimizer = 0; // ZeRO-Offload (Ren et al. 2021): master weights + states in CPU RAM
     return b;
 }
 
+// ---- Activations ----------------------------------------------------------------------------
+// Korthikanti et al. 2022 sec. 4.1 count, per layer and micro-batch (16-bit activations, 1-byte
+// dropout masks): attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh = 34sbh + 5as^2b.
+// Generalised term by term:
+//   kept whole without SP: norm inputs 4sbh, QKV input 2sbh, MLP input 2sbh, and the two
+//     residual dropout masks 2sbh when the model uses dropout (the paper's "10sbh");
+//   split by TP: Q 2sbh, K and V 4sb*kv_width, attention output 2sbh, MLP internals (GeLU:
+//     up output + GeLU output = 4sbf; SwiGLU: gate, up and product = 6sbf; f = 4h gives the
+//     paper's 16sbh), MoE: top_k routed copies of the expert internals plus the router;
+//   attention core: 5as^2b with dropout (2as^2b without) unless FlashAttention, which keeps
+//     only the fp32 log-sum-exp, 4asb (Dao et al. 2022 sec. 3.1).
+// Sequence parallelism divides everything by t (Table 2, "TP+SP"); selective recompute drops
+// the attention core; full recompute keeps only the layer input 2sbh (/t with SP).
+double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int micro_batch,
+                              bool flash_attention) {
+    const double s = static_cast<double>(t.seq) / t.cp; // context parallelism splits s
+    const double b = micro_batch;
+    const double h = m.hidden;
+    const double tp = t.tp;
+    const double sbh = s * b * h;
+    const bool sp = t.sequence_parallel && t.tp > 1;
+    if (t.recompute == "full")
+        return 2.0 * sbh / (sp ? tp : 1.0);
+    const double drop = m.dropout ? 1.0 : 0.0;
+    double kv_width = static_cast<double>(m.kv_heads) * m.head_dim;
+    if (m.attention() == AttentionKind::mla) // MLA trains with full per-head K and V
+        kv_width = static_cast<double>(m.heads) *
+                   (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) / 2.0;
+    const double q_width = static_cast<double>(m.heads) * m.head_dim;
+    const double whole = sbh * (8.0 + 2.0 * drop);
+    // Q, K + V, attention output (the out-projection input); the softmax dropout mask is part
+    // of the s^2 core term.
+    double split = 2.0 * s * b * q_width + 4.0 * s * b * kv_width + 2.0 * s * b * q_width;
+    const double per_f = m.mlp == Mlp::swiglu ? 6.0 : 4.0;
+    if (m.is_moe()) {
+        split += per_f * s * b * m.moe_ffn * (m.top_k + m.shared_experts) +
+                 2.0 * s * b * m.experts; // router logits
+    } else {
+        split += per_f * s * b * m.ffn;
+    }
+    double core = 0;
+    const bool keep_core = t.recompute == "none";
+    if (flash_attention)
+        core = 4.0 * m.heads * s * b; // fp32 log-sum-exp per row and head
+    else if (keep_core)
+        core = (m.dropout ? 5.0 : 2.0) * m.heads * s * s * b;
+    if (sp)
+        return (whole + split + core) / tp;
+    return whole + (split + core) / tp;
+}
+
+namespace {
+
+struct LayerParams {
+    double attention = 0, norms = 0, mlp = 0, experts = 0; ///< whole layer, unsharded
+};
+
+LayerParams layer_params(const ModelArch& m, int index) {
+    LayerParams p;
+    p.attention = m.attention_params_per_layer();
+    p.norms = m.norm_params_per_layer();
+    if (m.is_moe() && index >= m.dense_layers)
+        p.experts = m.expert_params_per_layer();
+    else
+        p.mlp = m.dense_mlp_params_per_layer();
+    return p;
+}
+
+/// LoRA adapter parameters of one layer: rank r on every linear layer of attention and the
+/// dense / shared-expert MLP (QLoRA paper sec. 4 applies LoRA to all linear block layers);
+/// a d_in x d_out layer gets r(d_in + d_out) (Hu et al. 2021 sec. 4.1).
+double lora_params_per_layer(const ModelArch& m, int index, int r) {
+    const double h = m.hidden;
+    const double q = static_cast<double>(m.heads) * m.head_dim;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    double p = r * ((h + q) + 2.0 * (h + kv) + (q + h));
+    const bool dense = !m.is_moe() || index < m.dense_layers;
+    const double f = dense ? m.ffn : static_cast<double>(m.moe_ffn) * m.shared_experts;
+    if (f > 0)
+        p += r * (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * (h + f);
+    return p;
+}
+
+} // namespace
+
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
                                        const GpuSpec& gpu, const MemoryAssumptions& a) {
-    const int mp = t.tp * t.pp * t.cp;
+    std::vector<Error> errs;
+    auto bad = [&](const char* flag, std::string what) { errs.push_back({flag, std::move(what)}); };
     if (gpus < 1)
-        return Error{"gpus", "must be at least 1"};
-    if (mp < 1 || gpus % mp != 0)
-        return Error{"tp*pp*cp", "tp*pp*cp = " + std::to_string(mp) + " does not divide " +
-                                     std::to_string(gpus) + " GPUs"};
-    const int dp = gpus / mp;
-    if ((dp * t.cp) % t.ep != 0)
-        return Error{"ep", "ep = " + std::to_string(t.ep) + " does not divide dp*cp = " +
-                               std::to_string(dp * t.cp)};
-    if (t.pp > m.layers)
-        return Error{"pp", "pp = " + std::to_string(t.pp) + " exceeds the model's " +
-                               std::to_string(m.layers) + " layers"};
+        return Error{"--gpus", "must be at least 1"};
+    if (t.tp < 1 || t.pp < 1 || t.cp < 1 || t.ep < 1 || t.vpp < 1)
+        return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};
+    const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
+    if (gpus % mp != 0)
+        return Error{"--tp", "tp*pp*cp = " + std::to_string(mp) + " does not divide " +
+                                 std::to_string(gpus) + " GPUs"};
+    const int dp = static_cast<int>(gpus / mp);
+    if (m.heads % t.tp != 0)
+        bad("--tp", "tp = " + std::to_string(t.tp) + " does not divide the model's " +
+                        std::to_string(m.heads) + " attention heads");
+    if ((static_cast<long long>(dp) * t.cp) % t.ep != 0)
+        bad("--ep", "ep = " + std::to_string(t.ep) +
+                        " does not divide dp*cp = " + std::to_string(dp * t.cp));
+    if (t.ep > 1 && !m.is_moe())
+        bad("--ep", "expert parallelism needs an MoE model");
+    if (m.is_moe() && m.experts % t.ep != 0)
+        bad("--ep", "ep = " + std::to_string(t.ep) + " does not divide the model's " +
+                        std::to_string(m.experts) + " experts");
+    if (t.pp * t.vpp > m.layers)
+        bad("--pp", "pp*vpp = " + std::to_string(t.pp * t.vpp) + " exceeds the model's " +
+                        std::to_string(m.layers) + " layers");
+    if (t.seq < 1)
+        bad("--seq", "must be at least 1");
+    else if (t.seq % t.cp != 0)
+        bad("--cp",
+            "cp = " + std::to_string(t.cp) + " does not divide seq = " + std::to_string(t.seq));
+    if (t.global_batch > 0 && t.global_batch % dp != 0)
+        bad("--global-batch", "global batch " + std::to_string(t.global_batch) +
+                                  " is not a multiple of dp = " + std::to_string(dp));
+    const int mb = t.micro_batch > 0 ? t.micro_batch : 1;
+    if (t.global_batch > 0 && t.micro_batch > 0 && t.global_batch % dp == 0 &&
+        (t.global_batch / dp) % t.micro_batch != 0)
+        bad("--micro-batch",
+            "micro-batch " + std::to_string(t.micro_batch) +
+                " does not divide global-batch/dp = " + std::to_string(t.global_batch / dp));
+    if (t.finetune != "full" && t.lora_rank < 1)
+        bad("--lora-rank", "must be at least 1");
+    if (!errs.empty())
+        return errs;
+
     TrainingMemory out;
     out.dp = dp;
-
-    // Parameters on the worst stage. Layers need not divide pp (uneven stages, CLI.md);
-    // the first stage holds ceil(L/pp) layers and the embedding (Narayanan et al. 2021 sec. 2).
-    const int layers_per_stage = (m.layers + t.pp - 1) / t.pp;
-    const double tp = t.tp;
-    const double dense_layer = m.attention_params_per_layer() + m.norm_params_per_layer();
-    const double mlp_layer = m.is_moe() ? 0.0 : m.dense_mlp_params_per_layer();
-    const double moe_layer = m.is_moe() ? m.expert_params_per_layer() / t.ep : 0.0;
-    double stage_params = layers_per_stage * (dense_layer + mlp_layer + moe_layer) / tp;
-    const double first_extra = m.embedding_params() / tp;
-    const double last_extra = m.output_params() / tp;
-    out.worst_stage = 0;
-    stage_params += t.pp == 1 ? first_extra + last_extra : std::max(first_extra, last_extra);
-    if (t.pp > 1 && last_extra > first_extra)
-        out.worst_stage = t.pp - 1;
-    out.params_per_gpu = stage_params;
-
-    MemoryBreakdown& b = out.per_gpu;
-    b = model_state_bytes(stage_params, t, dp);
-
-    // Activations per layer (bytes), Korthikanti et al. 2022 Table 2, with flash attention
-    // (no s^2 score storage, so "none" equals "selective") and sequence parallelism dividing
-    // the non-tensor-parallel parts by t.
-    const double s = static_cast<double>(t.seq) / t.cp; // CP splits the sequence
-    const int mb = t.micro_batch > 0 ? t.micro_batch : 1;
     out.micro_batch = mb;
-    const double h = m.hidden;
-    const double sbh = s * mb * h;
-    double per_layer = 0;
-    if (t.recompute == "full")
-        per_layer = 2.0 * sbh / (t.sequence_parallel ? tp : 1.0); // layer input only
-    else if (t.sequence_parallel)
-        per_layer = 34.0 * sbh / tp;
-    else
-        per_layer = sbh * (10.0 + 24.0 / tp);
-    // Micro-batches in flight on the first stage under 1F1B: p (Narayanan et al. 2021);
-    // interleaving multiplies by 1 + (p-1)/(p*v) (Korthikanti et al. 2022 sec. 4.2.3).
+    const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+    const bool qlora = t.finetune == "qlora";
+    const double tp = t.tp;
+    const double dense_shard = static_cast<double>(dp) * t.cp; // distributed optimizer: DP x CP
+    const double expert_shard = dense_shard / t.ep;
+    const auto layers = stage_layers(m.layers, t.pp);
     const std::int64_t micro_batches =
-        t.global_batch > 0 ? std::max<std::int64_t>(1, t.global_batch / (dp * mb)) : t.pp;
-    double in_flight = std::min<double>(t.pp, static_cast<double>(micro_batches));
-    if (t.schedule == "gpipe")
-        in_flight = static_cast<double>(micro_batches);
-    if (t.vpp > 1)
-        in_flight *= 1.0 + (t.pp - 1.0) / (t.pp * static_cast<double>(t.vpp));
-    b.activations = per_layer * layers_per_stage * in_flight;
-    b.other = a.framework_overhead_bytes.value;
+        t.global_batch > 0
+            ? std::max<std::int64_t>(1, t.global_batch / (static_cast<std::int64_t>(dp) * mb))
+            : t.pp;
+    const bool flash = a.flash_attention.value > 0.5;
+    const double act_layer = layer_activation_bytes(m, t, mb, flash);
+    const double s_local = static_cast<double>(t.seq) / t.cp;
+    const bool sp = t.sequence_parallel && t.tp > 1;
+    const double sbh_t = s_local * mb * m.hidden / (sp ? tp : 1.0);
+
+    // Whole-model trainable parameter count (for the optimizer and reports).
+    double trainable = 0;
+    if (lora) {
+        const int moe_layers = m.moe_layers();
+        trainable = (m.layers - moe_layers) * lora_params_per_layer(m, 0, t.lora_rank) +
+                    moe_layers * lora_params_per_layer(m, m.layers - 1, t.lora_rank);
+    } else {
+        trainable = m.total_params();
+    }
+    out.trainable_params = trainable;
+
+    const LayerParams lp_dense = layer_params(m, 0);
+    const LayerParams lp_moe = layer_params(m, m.layers - 1);
+    const double lora_dense = lora ? lora_params_per_layer(m, 0, t.lora_rank) : 0.0;
+    const double lora_moe = lora ? lora_params_per_layer(m, m.layers - 1, t.lora_rank) : 0.0;
+    int first_layer = 0;
+    double worst_total = -1;
+    for (int st = 0; st < t.pp; ++st) {
+        const int nl = layers[static_cast<std::size_t>(st)];
+        StageMemory sm;
+        sm.stage = st;
+        sm.layers = nl;
+        double dense = 0, experts = 0, adapters = 0, frozen_linear = 0, frozen_other = 0;
+        // Layers [first_layer, first_layer + nl): the first dense_layers of an MoE model are
+        // dense. Counted arithmetically (O(pp), not O(layers)).
+        const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first_layer, 0, nl) : nl;
+        const int n_moe = nl - n_dense;
+        const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
+        const double linear = nl * attn + n_dense * lp_dense.mlp / tp;
+        const double expert = n_moe * lp_moe.experts / (tp * t.ep);
+        if (lora) {
+            frozen_linear += linear + expert;
+            frozen_other += nl * norms;
+            adapters += (n_dense * lora_dense + n_moe * lora_moe) / tp;
+        } else {
+            dense += linear + nl * norms;
+            experts += expert;
+        }
+        first_layer += nl;
+        // Embedding on the first stage, LM head on the last (Narayanan et al. 2021 sec. 2.2);
+        // with pp > 1 a tied embedding is duplicated on the last stage (Megatron-LM
+        // shared_embedding). Vocabulary-parallel over TP.
+        double edge = 0;
+        const double vh = static_cast<double>(m.vocab) * m.hidden;
+        if (st == 0)
+            edge += m.embedding_params() - vh + vh / tp;
+        if (st == t.pp - 1) {
+            const bool head = !m.tied_embeddings || t.pp > 1;
+            edge += m.output_params() - (m.tied_embeddings ? 0.0 : vh) + (head ? vh / tp : 0.0);
+        }
+        if (lora)
+            frozen_other += edge;
+        else
+            dense += edge;
+        sm.params = dense + experts + frozen_linear + frozen_other + adapters;
+
+        MemoryBreakdown& b = sm.bytes;
+        if (lora) {
+            // Frozen base: 16-bit weights (QLoRA: NF4 linear layers at 4 bits plus
+            // double-quantised constants, 0.127 bits/param -- QLoRA sec. 3), no gradients,
+            // no optimizer state. ZeRO-3 also shards the frozen weights.
+            const double wshard = t.zero >= 3 ? dense_shard : 1.0;
+            const double linear_bytes = qlora ? (4.0 + 0.127) / 8.0 : 2.0;
+            b.weights = (frozen_linear * linear_bytes + frozen_other * 2.0) / wshard;
+            const MemoryBreakdown ad = model_state_bytes(adapters, t, dense_shard);
+            b.weights += ad.weights;
+            b.gradients = ad.gradients;
+            b.optimizer = ad.optimizer;
+        } else {
+            const MemoryBreakdown d = model_state_bytes(dense, t, dense_shard);
+            const MemoryBreakdown e = model_state_bytes(experts, t, expert_shard);
+            b.weights = d.weights + e.weights;
+            b.gradients = d.gradients + e.gradients;
+            b.optimizer = d.optimizer + e.optimizer;
+        }
+        // Micro-batches in flight on stage st: 1F1B keeps p - st (Narayanan et al. 2021
+        // sec. 2.2.1); interleaving multiplies the first stage's by 1 + (p-1)/(p*v)
+        // (Korthikanti et al. 2022 sec. 4.2.3); GPipe keeps all m; ZB-H1 matches 1F1B
+        // (Qi et al. 2023).
+        double in_flight = std::min<double>(t.pp - st, static_cast<double>(micro_batches));
+        if (t.schedule == "gpipe")
+            in_flight = static_cast<double>(micro_batches);
+        if (t.vpp > 1 && t.schedule != "gpipe")
+            in_flight *= 1.0 + (t.pp - 1.0) / (t.pp * static_cast<double>(t.vpp));
+        if (st == 0)
+            out.micro_batches_in_flight = in_flight;
+        b.activations = act_layer * nl * in_flight;
+        if (t.recompute == "full") { // the layer being recomputed needs its working set
+            TrainingSpec whole_layer = t;
+            whole_layer.recompute = "none";
+            b.activations += layer_activation_bytes(m, whole_layer, mb, flash);
+        }
+        // Korthikanti sec. 4.3: embedding output p*sbh/t on the first stage; the output layer
+        // input and fp32 logits 4sbh/t + 4sbv/t on the last.
+        if (st == 0)
+            b.activations += in_flight * sbh_t;
+        if (st == t.pp - 1)
+            b.activations += 4.0 * sbh_t + 4.0 * s_local * mb * m.vocab / tp;
+        b.other = a.framework_overhead_bytes.value;
+        if (t.offload == "optimizer") {
+            const double on_gpu_trainable = lora ? adapters : dense + experts;
+            const double shard = t.zero >= 2 ? dense_shard : 1.0;
+            out.offload_pcie_bytes_per_step =
+                std::max(out.offload_pcie_bytes_per_step, 4.0 * on_gpu_trainable / shard);
+        }
+        const double total = b.total();
+        if (total > worst_total) {
+            worst_total = total;
+            out.worst_stage = st;
+            out.per_gpu = b;
+            out.params_per_gpu = sm.params;
+        }
+        if (st == 0 || st == t.pp - 1)
+            out.stages.push_back(sm);
+    }
 
     out.capacity_bytes = gpu.memory_bytes;
-    out.headroom_bytes = out.capacity_bytes - b.total();
+    out.headroom_bytes = out.capacity_bytes - out.per_gpu.total();
     out.fits = out.headroom_bytes >= 0;
-    char buf[256];
+    const auto& b = out.per_gpu;
     const double states = b.weights + b.gradients + b.optimizer;
-    std::snprintf(buf, sizeof buf, "%s: model states %s + activations %s + other %s = %s of %s",
-                  out.fits ? "fits" : "does not fit", units::format_bytes(states).c_str(),
-                  units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str(),
-                  units::format_bytes(b.total()).c_str(),
-                  units::format_bytes(out.capacity_bytes).c_str());
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf, "%s: model states %s + activations %s + other %s = %s of %s per GPU",
+        out.fits ? "fits" : "does not fit", units::format_bytes(states).c_str(),
+        units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str(),
+        units::format_bytes(b.total()).c_str(), units::format_bytes(out.capacity_bytes).c_str());
+    out.explanation = buf;
+    return out;
+}
+
+// ---- Inference --------------------------------------------------------------------------------
+
+double weight_bits(std::string_view dtype) {
+    if (dtype == "bf16" || dtype == "fp16")
+        return 16.0;
+    if (dtype == "fp8" || dtype == "int8")
+        return 8.0; // per-tensor / per-channel scales are negligible
+    if (dtype == "int4")
+        return 4.0 + 32.0 / 128.0; // AWQ/GPTQ group size 128, fp16 scale + zero point
+    if (dtype == "fp4")
+        return 4.0 + 8.0 / 16.0; // NVFP4: an FP8 E4M3 scale per 16-value block
+    return 16.0;
+}
+
+double kv_element_bytes(std::string_view dtype) {
+    if (dtype == "fp8" || dtype == "int8")
+        return 1.0;
+    if (dtype == "fp4")
+        return 0.5 + 1.0 / 16.0; // NVFP4 block scales
+    return 2.0;
+}
+
+double kv_bytes_per_token(const ModelArch& m, std::string_view kv_dtype) {
+    const double e = kv_element_bytes(kv_dtype);
+    if (m.attention() == AttentionKind::mla)
+        return static_cast<double>(m.layers) * (m.kv_lora_rank + m.qk_rope_head_dim) * e;
+    return 2.0 * m.layers * m.kv_heads * static_cast<double>(m.head_dim) * e;
+}
+
+Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
+                                         const GpuSpec& gpu, const MemoryAssumptions& a) {
+    std::vector<Error> errs;
+    if (s.tp < 1 || s.pp < 1)
+        return Error{"--tp/--pp", "must be at least 1"};
+    if (m.heads % s.tp != 0)
+        errs.push_back({"--tp", "tp = " + std::to_string(s.tp) + " does not divide the model's " +
+                                    std::to_string(m.heads) + " attention heads"});
+    if (s.pp > m.layers)
+        errs.push_back({"--pp", "pp = " + std::to_string(s.pp) + " exceeds the model's " +
+                                    std::to_string(m.layers) + " layers"});
+    if (s.input_len < 1 || s.output_len < 1)
+        errs.push_back({"--input-len/--output-len", "must be at least 1 token"});
+    if (s.batch < 0)
+        errs.push_back({"--batch", "must not be negative"});
+    if (!errs.empty())
+        return errs;
+
+    InferenceMemory out;
+    out.paged = s.batching != "static"; // static batching reserves max length contiguously
+    out.capacity_bytes = gpu.memory_bytes;
+    out.usable_bytes = gpu.memory_bytes * a.gpu_memory_utilization.value;
+    out.kv_bytes_per_token = kv_bytes_per_token(m, s.kv_dtype);
+    const double tp = s.tp;
+    const double wbytes = weight_bits(s.weights_dtype) / 8.0;
+    const double kv_e = kv_element_bytes(s.kv_dtype);
+    // KV heads are split over TP; when tp exceeds them each GPU keeps one (vLLM replicates);
+    // the MLA latent is replicated on every TP rank (vLLM's MLA backend).
+    double kv_layer_per_gpu = 0;
+    if (m.attention() == AttentionKind::mla)
+        kv_layer_per_gpu = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_e;
+    else
+        kv_layer_per_gpu = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * kv_e;
+
+    // Workspace: the transient activations of one forward pass over max_batched_tokens
+    // tokens (what vLLM's profiling run measures): residual + norm output, QKV, MLP
+    // intermediates, in 16 bits, plus fp32 logits for the sampled rows.
+    const double T = a.max_batched_tokens.value;
+    const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim / tp;
+    const double f = m.is_moe() ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
+                                : static_cast<double>(m.ffn);
+    const double mlp_w = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * f / tp;
+    out.workspace_bytes =
+        T * (2.0 * m.hidden + qkv + mlp_w) * 2.0 + std::min(T, 1024.0) * m.vocab / tp * 4.0;
+
+    const auto layers = stage_layers(m.layers, s.pp);
+    const double vh = static_cast<double>(m.vocab) * m.hidden;
+    double worst_weights = 0, min_tokens = 1e300, worst_kv_share = 0;
+    int first = 0;
+    for (int st = 0; st < s.pp; ++st) {
+        const int nl = layers[static_cast<std::size_t>(st)];
+        double w = 0;
+        for (int i = first; i < first + nl; ++i) {
+            const LayerParams lp = layer_params(m, i);
+            w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
+        }
+        first += nl;
+        // Embedding and LM head stay in 16 bits (AWQ/GPTQ/FP8 recipes quantise block linears).
+        if (st == 0)
+            w += (m.embedding_params() - vh + vh / tp) * 2.0;
+        if (st == s.pp - 1)
+            w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
+                 ((!m.tied_embeddings || s.pp > 1) ? vh / tp * 2.0 : 0.0);
+        const double kv_share = kv_layer_per_gpu * nl;
+        const double budget =
+            out.usable_bytes - w - out.workspace_bytes - a.framework_overhead_bytes.value;
+        const double tokens = kv_share > 0 ? std::max(0.0, budget) / kv_share : 0;
+        if (w > worst_weights)
+            worst_weights = w;
+        if (tokens < min_tokens) {
+            min_tokens = tokens;
+            worst_kv_share = kv_share;
+        }
+    }
+    out.weights_bytes_per_gpu = worst_weights;
+    out.kv_bytes_per_token_per_gpu = worst_kv_share;
+    out.kv_capacity_tokens = min_tokens;
+
+    const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
+    const double block = std::max(1.0, a.kv_block_tokens.value);
+    if (out.paged)
+        out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
+    else
+        out.tokens_reserved_per_sequence = std::max(seq_tokens, static_cast<double>(m.max_seq));
+    out.kv_waste_fraction = 1.0 - seq_tokens / out.tokens_reserved_per_sequence;
+    const double maxb = std::floor(out.kv_capacity_tokens / out.tokens_reserved_per_sequence);
+    out.max_batch = static_cast<int>(std::min(maxb, 1e7));
+    out.batch = s.batch > 0 ? s.batch : out.max_batch;
+
+    MemoryBreakdown& b = out.per_gpu;
+    b.weights = out.weights_bytes_per_gpu;
+    b.activations = out.workspace_bytes;
+    b.kv_cache = out.batch * out.tokens_reserved_per_sequence * out.kv_bytes_per_token_per_gpu;
+    b.other = a.framework_overhead_bytes.value;
+    out.headroom_bytes = out.usable_bytes - b.total();
+    out.fits = out.max_batch >= std::max(1, out.batch) && out.headroom_bytes >= -1.0;
+    char buf[320];
+    if (out.max_batch < 1)
+        std::snprintf(buf, sizeof buf,
+                      "does not fit: weights %s + workspace %s leave no room for one sequence's "
+                      "KV cache in %s usable per GPU",
+                      units::format_bytes(b.weights).c_str(),
+                      units::format_bytes(b.activations).c_str(),
+                      units::format_bytes(out.usable_bytes).c_str());
+    else
+        std::snprintf(buf, sizeof buf,
+                      "%s: weights %s + KV %s (%d sequences of %.0f tokens, max %d) + workspace %s "
+                      "per GPU",
+                      out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
+                      units::format_bytes(b.kv_cache).c_str(), out.batch,
+                      out.tokens_reserved_per_sequence, out.max_batch,
+                      units::format_bytes(b.activations).c_str());
     out.explanation = buf;
     return out;
 }

@@ -1,17 +1,21 @@
 #pragma once
-// Training memory per GPU (model states and activations).
-// Sources: Rajbhandari et al. 2020 "ZeRO" (arXiv:1910.02054) sec. 3 and Fig. 1 for model
-// states; Korthikanti et al. 2022 (arXiv:2205.05198) Table 2 and sec. 4 for activations.
+// Memory per GPU, training and inference.
+// Sources: Rajbhandari et al. 2020 "ZeRO" (arXiv:1910.02054) sec. 3 and 5 for model states;
+// Korthikanti et al. 2022 (arXiv:2205.05198) sec. 4 and Table 2 for activations;
+// Dettmers et al. 2023 "QLoRA" (arXiv:2305.14314) sec. 3 for NF4; Hu et al. 2021 "LoRA"
+// (arXiv:2106.09685) for adapters; Kwon et al. 2023 "vLLM" (arXiv:2309.06180) for the KV
+// cache and paged allocation; DeepSeek-V2 (arXiv:2405.04434) sec. 2.1 for MLA.
 
 #include "model/architecture.h"
 #include "model/catalog.h"
 #include "model/design.h"
 
 #include <string>
+#include <vector>
 
 namespace cl::model {
 
-/// Editable assumption with a source, shown in the UI and printed by the CLI under "inputs".
+/// An editable assumption with its source, shown in the UI and printed by the CLI.
 struct Assumption {
     double value = 0;
     const char* unit = "";
@@ -19,10 +23,20 @@ struct Assumption {
 };
 
 struct MemoryAssumptions {
-    /// Framework overhead per GPU: CUDA context, NCCL buffers and allocator fragmentation.
-    Assumption framework_overhead_bytes{2.0 * 1024 * 1024 * 1024, "bytes",
-                                        "assumption: ~0.5 GB CUDA context + NCCL buffers + "
-                                        "caching-allocator fragmentation; see docs/assumptions.md"};
+    /// Per GPU: CUDA context (100-600 MB) plus cuBLAS/NCCL workspaces and temporary buffers
+    /// (~2 GB in a LLaMA-7B breakdown) -- see docs/assumptions.md.
+    Assumption framework_overhead_bytes{2.0e9, "bytes",
+                                        "CUDA context 0.1-0.6 GB + ~2 GB workspaces/buffers "
+                                        "(docs/assumptions.md)"};
+    /// FlashAttention stores no s x s score matrix (Dao et al. 2022, sec. 3.1); on by default in
+    /// Megatron-Core, Transformer Engine, vLLM and TensorRT-LLM.
+    Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
+    /// Fraction of GPU memory an inference engine may use (vLLM --gpu-memory-utilization).
+    Assumption gpu_memory_utilization{0.9, "fraction", "vLLM default gpu_memory_utilization 0.9"};
+    /// Paged KV block size in tokens (vLLM default block_size 16).
+    Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
+    /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
+    Assumption max_batched_tokens{8192, "tokens", "vLLM max_num_batched_tokens default 8192"};
 };
 
 /// Bytes per GPU by category; `total` sums them.
@@ -33,24 +47,88 @@ struct MemoryBreakdown {
     }
 };
 
+/// Layers held by each pipeline stage. Layers need not divide pp: the first and last stages
+/// (which also hold the embedding and the LM head) give up layers first, as Llama 3 ran 126
+/// layers on 16 stages (Grattafiori et al. 2024 sec. 3.3.2).
+std::vector<int> stage_layers(int layers, int pp);
+
+/// Bytes per parameter for weights, gradients and optimizer states.
+struct StateBytes {
+    double weights = 2, gradients = 2, optimizer = 12;
+};
+StateBytes state_bytes(const TrainingSpec& t);
+
+/// Model-state bytes per GPU for `params` parameters held by one model-parallel rank, sharded
+/// by ZeRO stage over `shard` data-parallel ranks (ZeRO sec. 5.1-5.3: P_os, P_os+g, P_os+g+p).
+MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard);
+
+/// Activation bytes of one transformer layer for one micro-batch, generalising Korthikanti et
+/// al. 2022 Table 2 to GQA/MLA, SwiGLU, MoE and dropout-free models (see memory.cpp).
+double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int micro_batch,
+                              bool flash_attention);
+
+struct StageMemory {
+    int stage = 0;
+    int layers = 0;
+    double params = 0; ///< parameters on one GPU of this stage before ZeRO sharding
+    MemoryBreakdown bytes;
+};
+
 struct TrainingMemory {
-    MemoryBreakdown per_gpu;  ///< the most loaded GPU (worst pipeline stage)
+    MemoryBreakdown per_gpu; ///< the most loaded GPU (worst pipeline stage)
     double capacity_bytes = 0;
     double headroom_bytes = 0; ///< capacity - total (negative when it does not fit)
     bool fits = false;
     int worst_stage = 0;
     int dp = 1;
     int micro_batch = 1;
-    double params_per_gpu = 0; ///< parameters held by the worst stage's GPU before ZeRO
-    std::string explanation;   ///< one line: why it does (not) fit
+    double micro_batches_in_flight = 1;
+    double params_per_gpu = 0;              ///< worst stage, before ZeRO sharding
+    double trainable_params = 0;            ///< whole model (adapters only for LoRA/QLoRA)
+    double offload_pcie_bytes_per_step = 0; ///< optimizer offload: gradients down + weights up
+    std::vector<StageMemory> stages;        ///< first and last stage (and the worst)
+    std::string explanation;                ///< one line: why it does (not) fit
 };
 
-/// Model-state bytes per GPU for `params` parameters held by one model-parallel rank, sharded
-/// by ZeRO stage over `dp` ranks (ZeRO paper sec. 5.1-5.3: P_os, P_os+g, P_os+g+p).
-MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, int dp);
-
-/// Memory of a training job on `gpus` GPUs of type `gpu`.
+/// Memory of a training job on `gpus` GPUs of type `gpu`. Errors name the flag at fault.
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
                                        const GpuSpec& gpu, const MemoryAssumptions& a = {});
+
+// ---- Inference -----------------------------------------------------------------------------
+
+/// Bits per weight including group-scale overhead: bf16/fp16 16, fp8 8, int8 8 (per-channel
+/// scales ~0), int4 4.25 (group 128 with fp16 scale + zero, AWQ/GPTQ default), fp4 4.5 (NVFP4:
+/// one FP8 scale per 16 values).
+double weight_bits(std::string_view dtype);
+/// Bytes per KV element: bf16/fp16 2, fp8 1, int8 1, fp4 0.5625 (NVFP4 block scales).
+double kv_element_bytes(std::string_view dtype);
+/// KV-cache bytes per token for the whole model: 2 x layers x kv_heads x head_dim x bytes
+/// (Kwon et al. 2023 sec. 3 with the GQA generalisation); MLA caches the compressed latent
+/// plus the decoupled RoPE key: layers x (kv_lora_rank + qk_rope_head_dim) x bytes
+/// (DeepSeek-V2 sec. 2.1.3).
+double kv_bytes_per_token(const ModelArch& m, std::string_view kv_dtype);
+
+struct InferenceMemory {
+    MemoryBreakdown per_gpu;
+    double capacity_bytes = 0;
+    double usable_bytes = 0;   ///< capacity x gpu_memory_utilization
+    double headroom_bytes = 0; ///< usable - total
+    bool fits = false;
+    bool paged = true;
+    double kv_bytes_per_token = 0;         ///< whole model
+    double kv_bytes_per_token_per_gpu = 0; ///< this GPU's share
+    double kv_capacity_tokens = 0;         ///< tokens the KV budget holds per replica
+    double tokens_reserved_per_sequence = 0;
+    double kv_waste_fraction = 0; ///< reserved but unused KV (paged: block tail; contiguous)
+    int max_batch = 0;            ///< concurrent sequences that fit
+    int batch = 0;                ///< the batch used (requested, or max_batch for auto)
+    double weights_bytes_per_gpu = 0;
+    double workspace_bytes = 0;
+    std::string explanation;
+};
+
+/// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
+Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
+                                         const GpuSpec& gpu, const MemoryAssumptions& a = {});
 
 } // namespace cl::model

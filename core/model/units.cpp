@@ -67,6 +67,8 @@ std::string format_si(double value, std::string_view unit, int precision) {
     return buf;
 }
 
-std::string format_bytes(double bytes) { return format_si(bytes, "B"); }
+std::string format_bytes(double bytes) {
+    return format_si(bytes, "B");
+}
 
 } // namespace cl::model::units

@@ -41,13 +41,20 @@ private slots:
     void catalogKinds_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("mustContain");
-        QTest::newRow("gpus") << "gpus" << "mi325x";
-        QTest::newRow("links") << "links" << "ib-ndr";
-        QTest::newRow("switches") << "switches" << "qm9700";
-        QTest::newRow("systems") << "systems" << "dgx-h100";
-        QTest::newRow("models") << "models" << "llama3.1-405b";
-        QTest::newRow("presets") << "presets" << "h100-ndr-2node";
-        QTest::newRow("cloud") << "cloud" << "aws-p5.48xlarge";
+        QTest::newRow("gpus") << "gpus"
+                              << "mi325x";
+        QTest::newRow("links") << "links"
+                               << "ib-ndr";
+        QTest::newRow("switches") << "switches"
+                                  << "qm9700";
+        QTest::newRow("systems") << "systems"
+                                 << "dgx-h100";
+        QTest::newRow("models") << "models"
+                                << "llama3.1-405b";
+        QTest::newRow("presets") << "presets"
+                                 << "h100-ndr-2node";
+        QTest::newRow("cloud") << "cloud"
+                               << "aws-p5.48xlarge";
     }
     void catalogKinds() {
         QFETCH(QString, kind);
@@ -102,16 +109,16 @@ private slots:
     void badInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown flag") << QStringList{"catalog", "gpus", "--jsn"}
-                                      << "unknown flag --jsn";
-        QTest::newRow("unknown kind") << QStringList{"catalog", "tpus"}
-                                      << "unknown catalog kind \"tpus\"";
-        QTest::newRow("unknown command") << QStringList{"frobnicate"}
-                                         << "unknown command \"frobnicate\"";
+        QTest::newRow("unknown flag")
+            << QStringList{"catalog", "gpus", "--jsn"} << "unknown flag --jsn";
+        QTest::newRow("unknown kind")
+            << QStringList{"catalog", "tpus"} << "unknown catalog kind \"tpus\"";
+        QTest::newRow("unknown command")
+            << QStringList{"frobnicate"} << "unknown command \"frobnicate\"";
         QTest::newRow("unknown preset") << QStringList{"evaluate", "no-such-preset"}
                                         << "neither a file nor a bundled preset id";
-        QTest::newRow("missing value") << QStringList{"catalog", "gpus", "--catalog"}
-                                       << "--catalog needs a value";
+        QTest::newRow("missing value")
+            << QStringList{"catalog", "gpus", "--catalog"} << "--catalog needs a value";
     }
     void badInput() {
         QFETCH(QStringList, args);
@@ -129,7 +136,9 @@ private slots:
     // The real binary: exit codes and streams as a script sees them.
     void binary() {
         QProcess p;
-        p.start(QStringLiteral(CLUSTERLENS_CLI_EXE), {QStringLiteral("evaluate"), QStringLiteral("h100-ndr-2node"), QStringLiteral("--json")});
+        p.start(QStringLiteral(CLUSTERLENS_CLI_EXE),
+                {QStringLiteral("evaluate"), QStringLiteral("h100-ndr-2node"),
+                 QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(json::parse(p.readAllStandardOutput().toStdString()).contains("topology"));

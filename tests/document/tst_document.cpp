@@ -46,10 +46,12 @@ private slots:
         model::Device after = before;
         after.count = 4;
         QSignalSpy spy(&d, &doc::Document::changed);
-        d.undoStack()->push(new doc::ChangeDeviceCommand(&d, before, after, QStringLiteral("count")));
+        d.undoStack()->push(
+            new doc::ChangeDeviceCommand(&d, before, after, QStringLiteral("count")));
         QCOMPARE(d.design().device("node")->count, 4);
         QVERIFY(d.isModified());
-        QCOMPARE(spy.last().first().value<doc::ChangeEvent>().type, doc::ChangeEvent::DevicesChanged);
+        QCOMPARE(spy.last().first().value<doc::ChangeEvent>().type,
+                 doc::ChangeEvent::DevicesChanged);
         d.undoStack()->undo();
         QCOMPARE(d.design().device("node")->count, 2);
         QVERIFY(!d.isModified());
@@ -63,7 +65,8 @@ private slots:
         const model::Point p0 = d.design().device("node")->position;
         for (int i = 1; i <= 5; ++i)
             d.undoStack()->push(new doc::MoveDevicesCommand(
-                &d, {{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}}, 7));
+                &d, {{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}},
+                7));
         QCOMPARE(d.undoStack()->count(), 1);
         QCOMPARE(d.design().device("node")->position.x, p0.x + 50);
         d.undoStack()->undo();
@@ -101,7 +104,8 @@ private slots:
         for (int i = 3; i < 8; ++i) {
             model::Device after = *d.design().device("node");
             after.count = i;
-            d.undoStack()->push(new doc::ChangeDeviceCommand(&d, *d.design().device("node"), after, QStringLiteral("c")));
+            d.undoStack()->push(new doc::ChangeDeviceCommand(&d, *d.design().device("node"), after,
+                                                             QStringLiteral("c")));
         }
         QVERIFY(spy.wait(2000));
         QCOMPARE(spy.count(), 1); // six changes, one evaluation

@@ -21,9 +21,9 @@ private slots:
     void requiredGpuIds_data() {
         QTest::addColumn<QString>("id");
         // ../shared/CLI.md "Ids that must exist"
-        for (const char* id : {"a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-80gb", "h100-sxm",
-                               "h100-pcie", "h100-nvl", "h200-sxm", "b200", "gb200", "l40s", "l4",
-                               "mi300x", "mi325x", "gaudi3"})
+        for (const char* id :
+             {"a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-80gb", "h100-sxm", "h100-pcie",
+              "h100-nvl", "h200-sxm", "b200", "gb200", "l40s", "l4", "mi300x", "mi325x", "gaudi3"})
             QTest::newRow(id) << QString::fromLatin1(id);
     }
     void requiredGpuIds() {
@@ -78,8 +78,9 @@ private slots:
         const ModelArch* m = cat_.model(id.toStdString());
         QVERIFY(m);
         const double got = m->total_params();
-        QVERIFY2(std::abs(got / published - 1) < tolerance,
-                 qPrintable(QStringLiteral("%1: expected %2, got %3").arg(id).arg(published).arg(got)));
+        QVERIFY2(
+            std::abs(got / published - 1) < tolerance,
+            qPrintable(QStringLiteral("%1: expected %2, got %3").arg(id).arg(published).arg(got)));
     }
 
     void activeParamsMixtral() {
@@ -117,8 +118,9 @@ private slots:
             "memory_bandwidth_Bps": 1e12, "dense_flops": {"bf16": 1e14}}]})",
                                   "user.json", true);
         QCOMPARE(errs.size(), std::size_t(1));
-        QCOMPARE(QString::fromStdString(errs.front().message()),
-                 QStringLiteral("user.json: gpus[0].memory_bytes: value -5 is outside [1.0, 1e+30]"));
+        QCOMPARE(
+            QString::fromStdString(errs.front().message()),
+            QStringLiteral("user.json: gpus[0].memory_bytes: value -5 is outside [1.0, 1e+30]"));
         QVERIFY(!c.gpu("x1"));
     }
 

@@ -62,10 +62,12 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
         const std::string m = kMinimal;
-        QTest::newRow("empty") << "" << "t.json: empty input: expected a JSON object";
+        QTest::newRow("empty") << ""
+                               << "t.json: empty input: expected a JSON object";
         QTest::newRow("truncated") << QString::fromStdString(m.substr(0, m.size() / 2))
                                    << "t.json: malformed JSON: parse error at line 4";
-        QTest::newRow("not an object") << "[1,2]" << "expected an object, found array";
+        QTest::newRow("not an object") << "[1,2]"
+                                       << "expected an object, found array";
         QTest::newRow("unknown link target")
             << QString::fromStdString(with(m, R"("to": "leaf")", R"("to": "leaf9")"))
             << R"(links[0].to: unknown device "leaf9")";
@@ -160,7 +162,8 @@ private slots:
         int n = 0;
         for (const auto& f : bundled_files())
             if (f.name.rfind("presets/", 0) == 0) {
-                QTest::newRow(std::string(f.name).c_str()) << QString::fromUtf8(f.name.data(), qsizetype(f.name.size()));
+                QTest::newRow(std::string(f.name).c_str())
+                    << QString::fromUtf8(f.name.data(), qsizetype(f.name.size()));
                 ++n;
             }
         QVERIFY(n >= 1);

@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <numeric>
+
 using namespace cl::model;
 
 class TestMemory : public QObject {
@@ -40,7 +42,9 @@ private slots:
         // The paper prints one decimal: compare at that precision.
         QVERIFY2(std::abs(gotGB - expectedGB) < 0.05,
                  qPrintable(QStringLiteral("ZeRO Fig.1 stage %1: expected %2 GB, got %3 GB")
-                                .arg(zero).arg(expectedGB).arg(gotGB)));
+                                .arg(zero)
+                                .arg(expectedGB)
+                                .arg(gotGB)));
     }
 
     // Journey 1 / DESIGN: Llama 3 70B at TP 8 without ZeRO: model states ~141 GB per GPU.
@@ -58,24 +62,60 @@ private slots:
         QCOMPARE(m->capacity_bytes, 80e9);
     }
 
-    // Korthikanti et al. 2022 Table 2: activations per layer with sequence parallelism and
-    // selective recompute = 34 sbh / t bytes; full recompute keeps 2 sbh / t (the layer input).
+    // Case B.korthikanti.activation_formulas -- Korthikanti et al. 2022 Table 2, exact per-layer
+    // activation bytes for a GPT layer (MHA, GeLU MLP 4h, dropout), without FlashAttention.
+    void korthikantiTable2_data() {
+        QTest::addColumn<QString>("recompute");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<double>("coefficient"); // bytes / (s b h)
+        const double s = 2048, h = 6144, a = 64, t = 8;
+        QTest::newRow("TP") << "none" << false << (10 + 24 / t + 5 * a * s / (h * t));
+        QTest::newRow("TP+SP") << "none" << true << (34 + 5 * a * s / h) / t;
+        QTest::newRow("TP+selective") << "selective" << false << (10 + 24 / t);
+        QTest::newRow("TP+SP+selective") << "selective" << true << 34 / t;
+        QTest::newRow("full recompute") << "full" << false << 2.0;
+        QTest::newRow("full recompute+SP") << "full" << true << 2.0 / t;
+    }
     void korthikantiTable2() {
+        QFETCH(QString, recompute);
+        QFETCH(bool, sp);
+        QFETCH(double, coefficient);
         const ModelArch* m = cat_.model("megatron-gpt-22b-kort");
         QVERIFY(m);
+        QVERIFY(m->dropout);
         TrainingSpec t;
         t.tp = 8;
         t.seq = 2048;
-        t.micro_batch = 1;
-        t.global_batch = 1;
-        t.recompute = "selective";
-        auto sel = training_memory(*m, t, 8, *cat_.gpu("a100-sxm-80gb"));
-        QVERIFY(sel.ok());
+        t.recompute = recompute.toStdString();
+        t.sequence_parallel = sp;
         const double sbh = 2048.0 * 1 * 6144;
-        QCOMPARE(sel->per_gpu.activations, 34.0 * sbh / 8 * 48);
-        t.recompute = "full";
-        auto full = training_memory(*m, t, 8, *cat_.gpu("a100-sxm-80gb"));
-        QCOMPARE(full->per_gpu.activations, 2.0 * sbh / 8 * 48);
+        const double got = layer_activation_bytes(*m, t, 1, /*flash_attention=*/false);
+        QVERIFY2(
+            std::abs(got / (coefficient * sbh) - 1) < 1e-12,
+            qPrintable(
+                QStringLiteral("expected %1 sbh, got %2 sbh").arg(coefficient).arg(got / sbh)));
+    }
+
+    // With FlashAttention the s^2 term disappears: "none" keeps only the fp32 log-sum-exp.
+    void flashAttentionDropsScores() {
+        const ModelArch* m = cat_.model("megatron-gpt-22b-kort");
+        TrainingSpec t;
+        t.tp = 8;
+        t.seq = 2048;
+        t.recompute = "none";
+        const double sbh = 2048.0 * 6144;
+        const double got = layer_activation_bytes(*m, t, 1, true);
+        QCOMPARE(got, (34.0 * sbh + 4.0 * 64 * 2048) / 8);
+    }
+
+    // Uneven stages: Llama 3 405B ran 126 layers on 16 stages with one fewer layer on the first
+    // and last (Grattafiori et al. 2024 sec. 3.3.2).
+    void unevenStages() {
+        const auto l = stage_layers(126, 16);
+        QCOMPARE(l.front(), 7);
+        QCOMPARE(l.back(), 7);
+        QCOMPARE(l[1], 8);
+        QCOMPARE(std::accumulate(l.begin(), l.end(), 0), 126);
     }
 
     void rejectsImpossibleLayouts() {
@@ -84,7 +124,7 @@ private slots:
         auto m = training_memory(*cat_.model("llama3-8b"), t, 8, *cat_.gpu("h100-sxm"));
         QVERIFY(!m.ok());
         QCOMPARE(QString::fromStdString(m.errors().front().message()),
-                 QStringLiteral("tp*pp*cp: tp*pp*cp = 3 does not divide 8 GPUs"));
+                 QStringLiteral("--tp: tp*pp*cp = 3 does not divide 8 GPUs"));
     }
 };
 

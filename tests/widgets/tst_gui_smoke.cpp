@@ -7,6 +7,7 @@
 #include "palette.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QtTest>
@@ -31,9 +32,12 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         // Arrangement: palette left, inspector right, charts bottom.
-        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("paletteDock"))), Qt::LeftDockWidgetArea);
-        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"))), Qt::RightDockWidgetArea);
-        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("chartDock"))), Qt::BottomDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("paletteDock"))),
+                 Qt::LeftDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"))),
+                 Qt::RightDockWidgetArea);
+        QCOMPARE(w.dockWidgetArea(w.findChild<QDockWidget*>(QStringLiteral("chartDock"))),
+                 Qt::BottomDockWidgetArea);
         // Canvas shows the preset's two device entries.
         QCOMPARE(w.scene()->deviceItemCount(), 2);
         // The evaluation arrives through document -> evaluator -> chart.
@@ -70,6 +74,34 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current() && w.evaluator()->current()->topology.gpus == 40.0);
         w.document()->undoStack()->undo();
         QCOMPARE(w.document()->design().device("node")->count, 2);
+    }
+
+    // Journey 1 step 4: ZeRO 3 on the workload lowers the memory the chart shows; undo restores.
+    void workloadEditUpdatesChart() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        w.show();
+        QTRY_VERIFY(w.charts()->memoryChart()->barCount() == 1);
+        const double before = w.charts()->memoryChart()->shownTotal(0);
+        w.inspector()->setSelection({QStringLiteral("finetune")});
+        auto* zero = w.inspector()->findChild<QSpinBox*>(QStringLiteral("zero"));
+        QVERIFY(zero);
+        zero->setValue(3);
+        QCOMPARE(w.document()->design().workload("finetune")->training.zero, 3);
+        QTRY_VERIFY(w.charts()->memoryChart()->shownTotal(0) < before - 50e9);
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QTRY_VERIFY(verdict->text().contains(QStringLiteral("model states")));
+        w.document()->undoStack()->undo();
+        QTRY_VERIFY(std::abs(w.charts()->memoryChart()->shownTotal(0) - before) < 1.0);
+    }
+
+    void rooflineChartShowsOperators() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h200-inference-8x")), QString());
+        w.show();
+        QTRY_VERIFY(w.charts()->rooflineChart()->pointCount() >= 7);
+        QVERIFY(w.showChart(QStringLiteral("roofline")));
     }
 };
 

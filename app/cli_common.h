@@ -1,0 +1,81 @@
+#pragma once
+// Pieces shared by the CLI's commands: output envelope, tables, catalog and model resolution.
+
+#include "cli_flags.h"
+#include "model/architecture.h"
+#include "model/catalog.h"
+#include "model/design.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <locale>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef CLUSTERLENS_VERSION
+#define CLUSTERLENS_VERSION "0.0.0"
+#endif
+
+namespace cl::cli {
+
+/// {"schema_version": 1, "version": ..., "inputs": {...}}
+inline nlohmann::json envelope(const Flags& f) {
+    return nlohmann::json{
+        {"schema_version", 1}, {"version", CLUSTERLENS_VERSION}, {"inputs", f.inputs()}};
+}
+
+/// Fixed-point number in the C locale.
+inline std::string fmt(double v, int prec = 1) {
+    std::ostringstream s;
+    s.imbue(std::locale::classic());
+    s << std::fixed << std::setprecision(prec) << v;
+    return s.str();
+}
+
+/// A plain text table with aligned columns.
+struct Table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    void print(std::ostream& out) const {
+        std::vector<std::size_t> w(header.size());
+        for (std::size_t i = 0; i < header.size(); ++i)
+            w[i] = header[i].size();
+        for (const auto& r : rows)
+            for (std::size_t i = 0; i < r.size() && i < w.size(); ++i)
+                w[i] = std::max(w[i], r[i].size());
+        auto line = [&](const std::vector<std::string>& r) {
+            std::string s;
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                std::string cell = r[i];
+                if (i + 1 < r.size() && cell.size() < w[i])
+                    cell.append(w[i] - cell.size(), ' ');
+                s += (i ? "  " : "") + cell;
+            }
+            out << s << '\n';
+        };
+        line(header);
+        std::vector<std::string> dashes;
+        for (auto x : w)
+            dashes.emplace_back(x, '-');
+        line(dashes);
+        for (const auto& r : rows)
+            line(r);
+    }
+};
+
+/// The bundled catalog merged with the user's catalog file (--catalog or the default path).
+model::Catalog load_catalog(Flags& f);
+/// A design file path or a bundled preset id.
+model::Design load_design_arg(const std::string& arg, const model::Catalog& cat);
+/// --model (id or config.json) plus architecture overrides, validated.
+model::ModelArch resolve_model(Flags& f, const model::Catalog& cat);
+/// --gpu (default h100-sxm).
+const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat);
+
+int cmd_memory(Flags& f, std::ostream& out);
+int cmd_roofline(Flags& f, std::ostream& out);
+
+} // namespace cl::cli

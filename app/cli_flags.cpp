@@ -1,0 +1,494 @@
+#include "cli_flags.h"
+
+#include "model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace cl::cli {
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kModelCmds = {"memory", "roofline"};
+const std::vector<std::string> kTrainCmds = {"memory"};
+const std::vector<std::string> kShapeCmds = {"memory"};
+
+std::vector<FlagSpec> build_specs() {
+    using T = FlagType;
+    std::vector<FlagSpec> f = {
+        {"--json",
+         T::Switch,
+         "",
+         "off",
+         "Print one JSON object (schema_version 1) instead of a table.",
+         {},
+         {"*"}},
+        {"--help", T::Switch, "", "", "Show this help.", {}, {"*"}},
+        {"--version", T::Switch, "", "", "Print the version.", {}, {"*"}},
+        {"--catalog",
+         T::String,
+         "file",
+         "$CLUSTERLENS_CATALOG or ~/.config/clusterlens/catalog.json",
+         "Merge a user catalog file; entries with a bundled id replace it and are marked \"user\".",
+         {},
+         {"*"}},
+        // Model
+        {"--model",
+         T::String,
+         "id|file",
+         "-",
+         "Bundled model id (`catalog models`) or a Hugging Face config.json path.",
+         {},
+         kModelCmds},
+        {"--layers", T::Int, "", "from --model", "Transformer layers.", {}, kModelCmds},
+        {"--hidden", T::Int, "", "from --model", "Hidden size h.", {}, kModelCmds},
+        {"--heads", T::Int, "", "from --model", "Attention (query) heads.", {}, kModelCmds},
+        {"--kv-heads", T::Int, "", "--heads", "Key/value heads (GQA).", {}, kModelCmds},
+        {"--head-dim", T::Int, "", "hidden/heads", "Dimension per head.", {}, kModelCmds},
+        {"--ffn",
+         T::Int,
+         "",
+         "4h (gelu) or Llama rule (swiglu)",
+         "MLP intermediate size.",
+         {},
+         kModelCmds},
+        {"--vocab", T::Int, "", "from --model", "Vocabulary size.", {}, kModelCmds},
+        {"--mlp", T::Choice, "", "swiglu", "MLP type.", {"gelu", "swiglu"}, kModelCmds},
+        {"--tied-embeddings",
+         T::Switch,
+         "",
+         "off",
+         "Input embedding and LM head share weights.",
+         {},
+         kModelCmds},
+        {"--experts", T::Int, "", "0", "Routed experts per MoE layer (0 = dense).", {}, kModelCmds},
+        {"--top-k", T::Int, "", "from --model", "Experts per token.", {}, kModelCmds},
+        {"--moe-ffn", T::Int, "", "--ffn", "Intermediate size of one expert.", {}, kModelCmds},
+        {"--shared-experts", T::Int, "", "0", "Always-active shared experts.", {}, kModelCmds},
+        {"--dense-layers",
+         T::Int,
+         "",
+         "0",
+         "Leading dense layers of an MoE model.",
+         {},
+         kModelCmds},
+        {"--kv-lora-rank", T::Int, "", "0", "MLA compressed KV rank (0 = no MLA).", {}, kModelCmds},
+        {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
+        // Hardware and cluster shape
+        {"--gpu",
+         T::String,
+         "id",
+         "h100-sxm",
+         "GPU catalog id (`catalog gpus`).",
+         {},
+         {"memory", "roofline"}},
+        {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job.", {}, kShapeCmds},
+        {"--gpus-per-node",
+         T::Int,
+         "GPUs",
+         "the GPU's reference system",
+         "GPUs per server (the unit that fails).",
+         {},
+         kShapeCmds},
+        {"--scaleup-domain",
+         T::Int,
+         "GPUs",
+         "the reference system's",
+         "GPUs sharing one NVLink/xGMI domain.",
+         {},
+         kShapeCmds},
+        {"--scaleout",
+         T::String,
+         "link id",
+         "the reference system's NICs",
+         "Scale-out link type (`catalog links`).",
+         {},
+         kShapeCmds},
+        {"--nics-per-node",
+         T::Int,
+         "",
+         "the reference system's",
+         "Scale-out NICs per server.",
+         {},
+         kShapeCmds},
+        {"--oversubscription",
+         T::Number,
+         "ratio",
+         "1",
+         "Down:up ratio at the worst fabric tier (7 = 7:1).",
+         {},
+         kShapeCmds},
+        // Parallel layout and training
+        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline"}},
+        {"--pp",
+         T::Int,
+         "",
+         "1",
+         "Pipeline-parallel degree (layers need not divide it).",
+         {},
+         kTrainCmds},
+        {"--cp", T::Int, "", "1", "Context-parallel degree (splits the sequence).", {}, kTrainCmds},
+        {"--ep", T::Int, "", "1", "Expert-parallel degree (divides dp*cp).", {}, kTrainCmds},
+        {"--vpp",
+         T::Int,
+         "",
+         "1",
+         "Virtual pipeline stages per GPU (interleaved schedule).",
+         {},
+         kTrainCmds},
+        {"--dp",
+         T::Int,
+         "",
+         "gpus/(tp*pp*cp)",
+         "Data-parallel degree; must agree with --gpus.",
+         {},
+         kTrainCmds},
+        {"--global-batch",
+         T::Int,
+         "sequences",
+         "-",
+         "Global batch; a multiple of dp.",
+         {},
+         kTrainCmds},
+        {"--micro-batch",
+         T::Int,
+         "sequences",
+         "auto",
+         "Micro-batch, or auto (the largest divisor of global-batch/dp that fits).",
+         {"auto"},
+         kTrainCmds},
+        {"--seq",
+         T::Int,
+         "tokens",
+         "4096",
+         "Sequence length (roofline: context length).",
+         {},
+         {"memory", "roofline"}},
+        {"--dtype",
+         T::Choice,
+         "",
+         "bf16",
+         "Compute dtype (training: bf16|fp16|fp8|fp32; fp8 = FP8 GEMMs with bf16 weights).",
+         {"bf16", "fp16", "fp8", "fp32", "tf32", "int8", "fp4", "fp64"},
+         {"memory", "roofline"}},
+        {"--optimizer",
+         T::Choice,
+         "",
+         "adamw",
+         "Optimizer.",
+         {"adamw", "adamw-8bit", "sgd"},
+         kTrainCmds},
+        {"--zero",
+         T::Int,
+         "",
+         "1",
+         "ZeRO stage 0-3 (3 = FSDP) over the data-parallel group.",
+         {},
+         kTrainCmds},
+        {"--recompute",
+         T::Choice,
+         "",
+         "selective",
+         "Activation recomputation.",
+         {"none", "selective", "full"},
+         kTrainCmds},
+        {"--sequence-parallel",
+         T::Switch,
+         "",
+         "on when tp > 1",
+         "Sequence parallelism (--sequence-parallel=off to disable).",
+         {},
+         kTrainCmds},
+        {"--schedule",
+         T::Choice,
+         "",
+         "1f1b (interleaved when vpp > 1)",
+         "Pipeline schedule.",
+         {"1f1b", "interleaved", "gpipe", "zero-bubble"},
+         kTrainCmds},
+        {"--finetune",
+         T::Choice,
+         "",
+         "full",
+         "Fine-tuning method.",
+         {"full", "lora", "qlora"},
+         kTrainCmds},
+        {"--lora-rank", T::Int, "", "16", "LoRA rank r.", {}, kTrainCmds},
+        {"--offload",
+         T::Choice,
+         "",
+         "none",
+         "CPU offload of optimizer states.",
+         {"none", "optimizer"},
+         kTrainCmds},
+        {"--framework-overhead",
+         T::Size,
+         "bytes",
+         "2GB",
+         "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
+         {},
+         kTrainCmds},
+        // Roofline
+        {"--phase",
+         T::Choice,
+         "",
+         "prefill",
+         "Inference phase.",
+         {"prefill", "decode"},
+         {"roofline"}},
+        {"--batch", T::Int, "sequences", "1", "Concurrent sequences.", {}, {"roofline"}},
+    };
+    return f;
+}
+
+bool accepts(const FlagSpec& s, const std::string& cmd) {
+    return std::find(s.commands.begin(), s.commands.end(), "*") != s.commands.end() ||
+           std::find(s.commands.begin(), s.commands.end(), cmd) != s.commands.end();
+}
+
+const FlagSpec* find_spec(const std::string& name) {
+    for (const auto& s : flag_specs())
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+std::string fmt_num(double v) {
+    std::ostringstream o;
+    o.imbue(std::locale::classic());
+    o << v;
+    return o.str();
+}
+
+} // namespace
+
+const std::vector<FlagSpec>& flag_specs() {
+    static const std::vector<FlagSpec> specs = build_specs();
+    return specs;
+}
+
+ParsedArgs parse_command_line(const std::vector<std::string>& args) {
+    ParsedArgs p;
+    std::vector<std::pair<std::string, std::string>> raw;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& s = args[i];
+        if (s.size() > 2 && s.rfind("--", 0) == 0) {
+            std::string name = s, value;
+            bool has_value = false;
+            if (auto eq = s.find('='); eq != std::string::npos) {
+                name = s.substr(0, eq);
+                value = s.substr(eq + 1);
+                has_value = true;
+            }
+            const FlagSpec* spec = find_spec(name);
+            if (!spec)
+                throw UsageError{"unknown flag " + name + " (see --help)"};
+            if (spec->type != FlagType::Switch && !has_value) {
+                if (i + 1 >= args.size())
+                    throw UsageError{name + " needs a value" +
+                                     (spec->unit.empty() ? "" : " (" + spec->unit + ")")};
+                value = args[++i];
+            } else if (spec->type == FlagType::Switch && !has_value) {
+                value = "on";
+            }
+            raw.emplace_back(name, value);
+        } else if (p.command.empty() && !s.empty() && s[0] != '-') {
+            p.command = s;
+        } else {
+            p.positional.push_back(s);
+        }
+    }
+    for (const auto& [name, value] : raw) {
+        const FlagSpec* spec = find_spec(name);
+        if (!p.command.empty() && !accepts(*spec, p.command))
+            throw UsageError{"flag " + name + " does not apply to `" + p.command +
+                             "` (see --help)"};
+        if (p.flags.count(name))
+            throw UsageError{name + " given twice"};
+        p.flags[name] = value;
+    }
+    return p;
+}
+
+Flags::Flags(std::string command, std::map<std::string, std::string> values)
+    : command_(std::move(command)), values_(std::move(values)) {}
+
+const std::string* Flags::raw(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+}
+
+void Flags::record(const std::string& name, const json& value, const std::string& source) {
+    std::string key = name.rfind("--", 0) == 0 ? name.substr(2) : name;
+    std::replace(key.begin(), key.end(), '-', '_');
+    inputs_[key] = {{"value", value}, {"source", source}};
+}
+
+bool Flags::get_bool(const std::string& name, bool def, const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    bool r;
+    if (*v == "on" || *v == "true" || *v == "1" || *v == "yes")
+        r = true;
+    else if (*v == "off" || *v == "false" || *v == "0" || *v == "no")
+        r = false;
+    else
+        throw UsageError{name + ": expected on or off, found \"" + *v + "\""};
+    record(name, r, "flag");
+    return r;
+}
+
+long long Flags::get_int(const std::string& name, long long def, long long lo, long long hi,
+                         const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    auto d = model::units::parse_number(*v);
+    if (!d)
+        throw UsageError{name + ": expected an integer, found \"" + *v + "\""};
+    if (*d != std::floor(*d))
+        throw UsageError{name + ": expected an integer, found " + *v};
+    if (*d < static_cast<double>(lo) || *d > static_cast<double>(hi))
+        throw UsageError{name + ": " + *v + " is outside [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]"};
+    const auto r = static_cast<long long>(*d);
+    record(name, r, "flag");
+    return r;
+}
+
+std::optional<long long> Flags::get_int_or_auto(const std::string& name, long long lo,
+                                                long long hi) {
+    const std::string* v = raw(name);
+    if (!v || *v == "auto") {
+        record(name, "auto", v ? "flag" : "default");
+        return std::nullopt;
+    }
+    return get_int(name, 0, lo, hi);
+}
+
+double Flags::get_number(const std::string& name, double def, double lo, double hi,
+                         const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    auto d = model::units::parse_number(*v);
+    if (!d)
+        throw UsageError{name + ": expected a finite number, found \"" + *v + "\""};
+    if (*d < lo || *d > hi)
+        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
+                         "]"};
+    record(name, *d, "flag");
+    return *d;
+}
+
+double Flags::get_size(const std::string& name, double def, double lo, double hi,
+                       const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    auto d = model::units::parse_size(*v);
+    if (!d)
+        throw UsageError{name +
+                         ": expected a non-negative size such as 400GB, 1GiB or 1e9, "
+                         "found \"" +
+                         *v + "\""};
+    if (*d < lo || *d > hi)
+        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
+                         "]"};
+    record(name, *d, "flag");
+    return *d;
+}
+
+std::string Flags::get_string(const std::string& name, const std::string& def,
+                              const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    if (v->empty())
+        throw UsageError{name + ": must not be empty"};
+    record(name, *v, "flag");
+    return *v;
+}
+
+std::string Flags::get_choice(const std::string& name, const std::string& def) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, "default");
+        return def;
+    }
+    const FlagSpec* spec = find_spec(name);
+    if (spec && std::find(spec->choices.begin(), spec->choices.end(), *v) == spec->choices.end()) {
+        std::string list;
+        for (const auto& c : spec->choices)
+            list += (list.empty() ? "" : "|") + c;
+        throw UsageError{name + ": expected " + list + ", found \"" + *v + "\""};
+    }
+    record(name, *v, "flag");
+    return *v;
+}
+
+std::string help_text() {
+    std::ostringstream o;
+    o << R"(clusterlens-cli -- the ClusterLens model, headless (same numbers as the GUI).
+
+Usage:
+  clusterlens-cli [--help] [--version]
+  clusterlens-cli catalog gpus|links|nics|switches|systems|models|presets|cloud [--json]
+  clusterlens-cli evaluate DESIGN [--json]
+  clusterlens-cli memory   --model M [--gpu G] [--gpus N] [layout flags] [--json]
+  clusterlens-cli roofline --model M [--gpu G] [--phase prefill|decode] [--batch B] [--json]
+
+Commands:
+  catalog KIND  The bundled catalog (plus your catalog file), each entry with its source
+                and as-of date.
+  evaluate D    Everything the GUI shows for a design file or bundled preset id D.
+  memory        Training memory per GPU of the most loaded GPU (worst pipeline stage).
+  roofline      Per-operator FLOPs, bytes, arithmetic intensity and bound of one layer.
+
+Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
+K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.
+Numbers are read and printed in the C locale. Exit status: 0 on success, 2 with a
+one-line message on stderr for bad input.
+
+Flags (unit; default):
+)";
+    for (const auto& s : flag_specs()) {
+        std::string head = "  " + s.name;
+        if (s.type != FlagType::Switch) {
+            if (!s.choices.empty() && s.type == FlagType::Choice) {
+                std::string list;
+                for (const auto& c : s.choices)
+                    list += (list.empty() ? "" : "|") + c;
+                head += " " + list;
+            } else {
+                head += " " + (s.unit.empty() ? std::string("N") : std::string("<") + s.unit + ">");
+            }
+        }
+        o << head << "\n      " << s.help;
+        if (!s.def.empty())
+            o << " Default: " << s.def << ".";
+        std::string cmds;
+        for (const auto& c : s.commands)
+            cmds += (cmds.empty() ? "" : ", ") + c;
+        if (cmds != "*")
+            o << " [" << cmds << "]";
+        o << "\n";
+    }
+    return o.str();
+}
+
+} // namespace cl::cli

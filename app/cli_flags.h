@@ -1,0 +1,85 @@
+#pragma once
+// Flags of clusterlens-cli: one table (name, type, unit, default, help, commands) drives the
+// parser, validation, --help and the "inputs" object of --json output.
+
+#include "model/catalog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cl::cli {
+
+/// Bad input: reported as one line on stderr with exit code 2.
+struct UsageError {
+    std::string message;
+};
+
+enum class FlagType { Switch, Int, Number, Size, String, Choice };
+
+struct FlagSpec {
+    std::string name; ///< "--tp"
+    FlagType type;
+    std::string unit; ///< "GPUs", "bytes", "bytes/s", "s", "USD", ""
+    std::string def;  ///< default as shown in --help
+    std::string help;
+    std::vector<std::string> choices;  ///< Choice flags (and "auto" for Int flags that allow it)
+    std::vector<std::string> commands; ///< commands that accept it ("*" = all)
+};
+
+/// Every flag, in --help order.
+const std::vector<FlagSpec>& flag_specs();
+
+/// Parsed command line for one command, with typed, validated getters. Every getter records
+/// the resolved value and its source ("flag" or "default" or a named derivation) in inputs().
+class Flags {
+public:
+    Flags(std::string command, std::map<std::string, std::string> values);
+
+    [[nodiscard]] const std::string& command() const { return command_; }
+    [[nodiscard]] bool has(const std::string& name) const { return values_.count(name) > 0; }
+    [[nodiscard]] const std::string* raw(const std::string& name) const;
+
+    /// A switch or a boolean flag ("--x", "--x=on|off|true|false|1|0").
+    bool get_bool(const std::string& name, bool def, const std::string& def_source = "default");
+    /// An integer in [lo, hi].
+    long long get_int(const std::string& name, long long def, long long lo, long long hi,
+                      const std::string& def_source = "default");
+    /// An integer or "auto" (returns nullopt for auto).
+    std::optional<long long> get_int_or_auto(const std::string& name, long long lo, long long hi);
+    /// A finite number in [lo, hi]; zero_ok=false rejects 0 with "must be positive".
+    double get_number(const std::string& name, double def, double lo, double hi,
+                      const std::string& def_source = "default");
+    /// A size with suffixes (K M G T Ki Mi Gi Ti, optional B) in [lo, hi].
+    double get_size(const std::string& name, double def, double lo, double hi,
+                    const std::string& def_source = "default");
+    std::string get_string(const std::string& name, const std::string& def,
+                           const std::string& def_source = "default");
+    std::string get_choice(const std::string& name, const std::string& def);
+
+    /// Records a derived input (e.g. dp computed from gpus / (tp*pp*cp)).
+    void record(const std::string& name, const nlohmann::json& value, const std::string& source);
+    [[nodiscard]] const nlohmann::json& inputs() const { return inputs_; }
+
+private:
+    std::string command_;
+    std::map<std::string, std::string> values_;
+    nlohmann::json inputs_ = nlohmann::json::object();
+};
+
+/// Splits argv into the command word, positional arguments and flags, checking each flag is
+/// known for that command and has a value when it needs one.
+struct ParsedArgs {
+    std::string command;
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> flags;
+};
+ParsedArgs parse_command_line(const std::vector<std::string>& args);
+
+/// The --help text, generated from flag_specs().
+std::string help_text();
+
+} // namespace cl::cli

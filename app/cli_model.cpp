@@ -1,0 +1,348 @@
+// clusterlens-cli model commands: memory, roofline (and the model/GPU resolution they share).
+#include "cli_common.h"
+
+#include "model/memory.h"
+#include "model/roofline.h"
+#include "model/units.h"
+
+#include <filesystem>
+
+namespace cl::cli {
+
+using nlohmann::json;
+namespace units = model::units;
+
+model::ModelArch resolve_model(Flags& f, const model::Catalog& cat) {
+    model::ModelArch m;
+    const std::string* id = f.raw("--model");
+    if (id) {
+        if (const model::ModelArch* z = cat.model(*id)) {
+            m = *z;
+            f.record("--model", *id, "flag");
+        } else {
+            std::error_code ec;
+            if (!std::filesystem::exists(*id, ec)) {
+                std::string msg =
+                    "--model: unknown model \"" + *id + "\" (not a bundled id nor a file";
+                if (auto s = cat.closest_id(model::CatalogKind::models, *id); !s.empty())
+                    msg += "; did you mean \"" + s + "\"?";
+                throw UsageError{msg + ")"};
+            }
+            auto text = model::read_text_file(*id, 16u * 1024u * 1024u);
+            if (!text)
+                throw UsageError{"--model: " + text.errors().front().message()};
+            auto imported = model::import_hf_config(*text, *id);
+            if (!imported)
+                throw UsageError{"--model: " + imported.errors().front().message()};
+            m = std::move(imported).value();
+            f.record("--model", *id, "flag (Hugging Face config.json)");
+        }
+    } else {
+        for (const char* req : {"--layers", "--hidden", "--heads", "--vocab"})
+            if (!f.has(req))
+                throw UsageError{std::string("without --model, ") + req +
+                                 " is required (as are --layers --hidden --heads --vocab)"};
+        m.id = "custom";
+        m.name = "custom model";
+    }
+    const long long big = 1 << 24;
+    const bool custom = !id;
+    auto ov = [&](const char* flag, int& field, long long lo) {
+        if (f.has(flag))
+            field = static_cast<int>(f.get_int(flag, field, lo, big));
+    };
+    ov("--layers", m.layers, 1);
+    ov("--hidden", m.hidden, 1);
+    ov("--heads", m.heads, 1);
+    ov("--vocab", m.vocab, 1);
+    if (custom) {
+        m.kv_heads = m.heads;
+        m.head_dim = m.hidden / m.heads;
+    }
+    ov("--kv-heads", m.kv_heads, 1);
+    if (f.has("--heads") && !f.has("--head-dim") && !custom && !f.has("--hidden"))
+        m.head_dim = m.hidden / m.heads;
+    if (f.has("--hidden") && !f.has("--head-dim"))
+        m.head_dim = m.hidden / m.heads;
+    ov("--head-dim", m.head_dim, 1);
+    if (f.has("--mlp"))
+        m.mlp = f.get_choice("--mlp", "swiglu") == "gelu" ? model::Mlp::gelu : model::Mlp::swiglu;
+    if (custom || f.has("--mlp") || f.has("--hidden")) {
+        // CLI.md: --ffn defaults to 4h (gelu) or the Llama rule (swiglu: 8h/3 rounded up to a
+        // multiple of 256, Touvron et al. 2023a sec. 2.2).
+        if (!f.has("--ffn") && (custom || f.has("--mlp")))
+            m.ffn =
+                m.mlp == model::Mlp::gelu ? 4 * m.hidden : ((8 * m.hidden / 3 + 255) / 256) * 256;
+    }
+    ov("--ffn", m.ffn, 1);
+    if (f.has("--tied-embeddings"))
+        m.tied_embeddings = f.get_bool("--tied-embeddings", false);
+    ov("--experts", m.experts, 0);
+    ov("--top-k", m.top_k, 0);
+    if (f.has("--experts") && !f.has("--moe-ffn") && m.moe_ffn == 0)
+        m.moe_ffn = m.ffn;
+    ov("--moe-ffn", m.moe_ffn, 0);
+    ov("--shared-experts", m.shared_experts, 0);
+    ov("--dense-layers", m.dense_layers, 0);
+    ov("--kv-lora-rank", m.kv_lora_rank, 0);
+    ov("--q-lora-rank", m.q_lora_rank, 0);
+    if (m.experts > 0 && m.top_k == 0)
+        m.top_k = 1;
+    const auto errs = m.validate();
+    if (!errs.empty()) {
+        std::string field = errs.front().where;
+        std::replace(field.begin(), field.end(), '_', '-');
+        throw UsageError{"--" + field + ": " + errs.front().what};
+    }
+    f.record("params", m.total_params(), "derived from the architecture");
+    return m;
+}
+
+const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat) {
+    const std::string id = f.get_string("--gpu", "h100-sxm");
+    const model::GpuSpec* g = cat.gpu(id);
+    if (!g) {
+        std::string msg = "--gpu: unknown GPU \"" + id + "\"";
+        if (auto s = cat.closest_id(model::CatalogKind::gpus, id); !s.empty())
+            msg += " (did you mean \"" + s + "\"?)";
+        throw UsageError{msg + "; see `catalog gpus`"};
+    }
+    return *g;
+}
+
+namespace {
+
+constexpr long long kMaxGpus = 1LL << 24; // 16.7 M GPUs: beyond any cluster we model
+
+json breakdown_json(const model::MemoryBreakdown& b) {
+    return {{"weights", b.weights},     {"gradients", b.gradients},
+            {"optimizer", b.optimizer}, {"activations", b.activations},
+            {"kv_cache", b.kv_cache},   {"other", b.other},
+            {"total", b.total()}};
+}
+
+/// Reads the training layout flags into a TrainingSpec and the GPU count.
+struct Layout {
+    model::TrainingSpec t;
+    int gpus = 1;
+    bool auto_micro_batch = true;
+};
+
+Layout read_layout(Flags& f) {
+    Layout l;
+    model::TrainingSpec& t = l.t;
+    t.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
+    t.pp = static_cast<int>(f.get_int("--pp", 1, 1, 1 << 16));
+    t.cp = static_cast<int>(f.get_int("--cp", 1, 1, 1 << 16));
+    t.ep = static_cast<int>(f.get_int("--ep", 1, 1, 1 << 16));
+    t.vpp = static_cast<int>(f.get_int("--vpp", 1, 1, 1024));
+    const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
+    long long gpus = 0;
+    if (f.has("--gpus")) {
+        gpus = f.get_int("--gpus", 0, 1, kMaxGpus);
+        if (gpus % mp != 0)
+            throw UsageError{"--gpus: tp*pp*cp = " + std::to_string(mp) + " does not divide " +
+                             std::to_string(gpus) + " GPUs"};
+        if (f.has("--dp")) {
+            const long long dp = f.get_int("--dp", 1, 1, kMaxGpus);
+            if (dp * mp != gpus)
+                throw UsageError{"--dp: dp = " + std::to_string(dp) +
+                                 " disagrees with gpus/(tp*pp*cp) = " + std::to_string(gpus / mp)};
+        }
+    } else {
+        const long long dp = f.get_int("--dp", 1, 1, kMaxGpus);
+        gpus = dp * mp;
+        if (gpus > kMaxGpus)
+            throw UsageError{"--gpus: tp*pp*cp*dp = " + std::to_string(gpus) + " is too many GPUs"};
+        f.record("--gpus", gpus, "default: tp*pp*cp*dp");
+    }
+    l.gpus = static_cast<int>(gpus);
+    const long long dp = gpus / mp;
+    f.record("dp", dp, "derived: gpus/(tp*pp*cp)");
+    t.global_batch = f.get_int("--global-batch", 0, 1, 1LL << 40, "default: not set");
+    if (t.global_batch > 0 && t.global_batch % dp != 0)
+        throw UsageError{"--global-batch: " + std::to_string(t.global_batch) +
+                         " is not a multiple of dp = " + std::to_string(dp)};
+    auto mb = f.get_int_or_auto("--micro-batch", 1, 1 << 20);
+    l.auto_micro_batch = !mb;
+    t.micro_batch = mb ? static_cast<int>(*mb) : 1;
+    t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
+    t.dtype = f.get_choice("--dtype", "bf16");
+    if (t.dtype != "bf16" && t.dtype != "fp16" && t.dtype != "fp8" && t.dtype != "fp32")
+        throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + t.dtype +
+                         "\""};
+    t.optimizer = f.get_choice("--optimizer", "adamw");
+    t.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
+    t.recompute = f.get_choice("--recompute", "selective");
+    t.sequence_parallel = f.get_bool("--sequence-parallel", t.tp > 1, "default: on when tp > 1");
+    t.schedule = f.get_choice("--schedule", t.vpp > 1 ? "interleaved" : "1f1b");
+    t.finetune = f.get_choice("--finetune", "full");
+    t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
+    t.offload = f.get_choice("--offload", "none");
+    // Cluster-shape flags are accepted and recorded (the fabric model uses them).
+    if (f.has("--gpus-per-node"))
+        f.get_int("--gpus-per-node", 8, 1, 4096);
+    if (f.has("--scaleup-domain"))
+        f.get_int("--scaleup-domain", 8, 1, kMaxGpus);
+    if (f.has("--nics-per-node"))
+        f.get_int("--nics-per-node", 8, 0, 4096);
+    if (f.has("--oversubscription"))
+        f.get_number("--oversubscription", 1, 1, 1000);
+    if (f.has("--scaleout"))
+        f.get_string("--scaleout", "");
+    return l;
+}
+
+void record_assumptions(Flags& f, const model::MemoryAssumptions& a) {
+    f.record("framework_overhead_bytes", a.framework_overhead_bytes.value,
+             f.has("--framework-overhead") ? "flag" : a.framework_overhead_bytes.source);
+    f.record("flash_attention", a.flash_attention.value > 0.5, a.flash_attention.source);
+}
+
+} // namespace
+
+int cmd_memory(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const model::ModelArch m = resolve_model(f, cat);
+    const model::GpuSpec& gpu = resolve_gpu(f, cat);
+    Layout l = read_layout(f);
+    model::MemoryAssumptions a;
+    a.framework_overhead_bytes.value =
+        f.get_size("--framework-overhead", a.framework_overhead_bytes.value, 0, 1e13,
+                   a.framework_overhead_bytes.source);
+    record_assumptions(f, a);
+
+    model::TrainingSpec t = l.t;
+    auto result = model::training_memory(m, t, l.gpus, gpu, a);
+    if (result && l.auto_micro_batch && t.global_batch > 0) {
+        // auto: the largest divisor of global-batch/dp that fits (the throughput-optimal one
+        // needs the training model; until then larger micro-batches are the faster choice).
+        const long long per_dp = t.global_batch / result->dp;
+        for (long long mb = per_dp; mb >= 1; --mb) {
+            if (per_dp % mb != 0)
+                continue;
+            t.micro_batch = static_cast<int>(mb);
+            auto r = model::training_memory(m, t, l.gpus, gpu, a);
+            if (r && r->fits) {
+                result = r;
+                break;
+            }
+            if (mb == 1)
+                result = r;
+        }
+        f.record("--micro-batch", t.micro_batch,
+                 "auto: largest divisor of global-batch/dp that fits");
+    }
+    if (!result) {
+        const auto& e = result.errors().front();
+        throw UsageError{e.where + ": " + e.what};
+    }
+    const model::TrainingMemory& mem = result.value();
+    if (f.has("--json")) {
+        json j = envelope(f);
+        json stages = json::array();
+        for (const auto& s : mem.stages)
+            stages.push_back({{"stage", s.stage},
+                              {"layers", s.layers},
+                              {"params_per_gpu", s.params},
+                              {"per_gpu_bytes", breakdown_json(s.bytes)}});
+        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
+                       {"capacity_bytes", mem.capacity_bytes},
+                       {"headroom_bytes", mem.headroom_bytes},
+                       {"fits", mem.fits},
+                       {"worst_stage", mem.worst_stage},
+                       {"dp", mem.dp},
+                       {"micro_batch", mem.micro_batch},
+                       {"micro_batches_in_flight", mem.micro_batches_in_flight},
+                       {"params_per_gpu", mem.params_per_gpu},
+                       {"trainable_params", mem.trainable_params},
+                       {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
+                       {"stages", stages},
+                       {"explanation", mem.explanation}};
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << m.name << " on " << l.gpus << " x " << gpu.id << " (tp " << t.tp << ", pp " << t.pp
+        << ", cp " << t.cp << ", dp " << mem.dp << ", micro-batch " << mem.micro_batch << ")\n\n";
+    const auto& b = mem.per_gpu;
+    Table tb;
+    tb.header = {"memory per GPU (stage " + std::to_string(mem.worst_stage) + ")", "bytes", "GiB"};
+    auto row = [&](const char* name, double v) {
+        tb.rows.push_back({name, units::format_bytes(v), fmt(v / units::GiB, 2)});
+    };
+    row("weights", b.weights);
+    row("gradients", b.gradients);
+    row("optimizer", b.optimizer);
+    row("activations", b.activations);
+    row("other", b.other);
+    row("total", b.total());
+    row("capacity", mem.capacity_bytes);
+    row("headroom", mem.headroom_bytes);
+    tb.print(out);
+    out << '\n' << mem.explanation << '\n';
+    return 0;
+}
+
+int cmd_roofline(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const model::ModelArch m = resolve_model(f, cat);
+    const model::GpuSpec& gpu = resolve_gpu(f, cat);
+    model::RooflineInputs in;
+    in.dtype = *model::dtype_from_name(f.get_choice("--dtype", "bf16"));
+    in.phase = f.get_choice("--phase", "prefill") == "decode" ? model::Phase::decode
+                                                              : model::Phase::prefill;
+    in.batch = static_cast<int>(f.get_int("--batch", 1, 1, 1 << 24));
+    in.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
+    in.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
+    auto r = model::roofline(m, gpu, in);
+    if (!r) {
+        const auto& e = r.errors().front();
+        throw UsageError{e.where + ": " + e.what};
+    }
+    if (f.has("--json")) {
+        json j = envelope(f);
+        json ceilings = json::array();
+        for (const auto& c : r->ceilings) {
+            json cj{{"name", c.name}};
+            if (c.flops > 0)
+                cj["flops"] = c.flops;
+            else
+                cj["Bps"] = c.Bps;
+            ceilings.push_back(cj);
+        }
+        json ops = json::array();
+        for (const auto& o : r->operators)
+            ops.push_back({{"name", o.name},
+                           {"flops", o.flops},
+                           {"bytes", o.bytes},
+                           {"intensity_flop_per_byte", o.intensity},
+                           {"backward_flops", o.backward_flops},
+                           {"attainable_flops", o.attainable_flops},
+                           {"bound", o.compute_bound ? "compute" : "memory"},
+                           {"time_s", o.time_s}});
+        j["roofline"] = {{"peak_flops", r->peak_flops},
+                         {"memory_bandwidth_Bps", r->memory_bandwidth_Bps},
+                         {"ridge_flop_per_byte", r->ridge},
+                         {"ceilings", ceilings},
+                         {"operators", ops},
+                         {"layer_time_s", r->layer_time_s}};
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << m.name << " on " << gpu.id << ", " << model::dtype_name(in.dtype) << ", "
+        << (in.phase == model::Phase::decode ? "decode" : "prefill") << ", batch " << in.batch
+        << ", seq " << in.seq << ", tp " << in.tp << "\n";
+    out << "peak " << units::format_si(r->peak_flops, "FLOP/s") << ", HBM "
+        << units::format_si(r->memory_bandwidth_Bps, "B/s") << ", ridge " << fmt(r->ridge, 0)
+        << " FLOP/byte\n\n";
+    Table t;
+    t.header = {"operator", "FLOPs", "bytes", "FLOP/byte", "attainable", "bound", "time"};
+    for (const auto& o : r->operators)
+        t.rows.push_back({o.name, units::format_si(o.flops, "FLOP"), units::format_bytes(o.bytes),
+                          fmt(o.intensity, 1), units::format_si(o.attainable_flops, "FLOP/s"),
+                          o.compute_bound ? "compute" : "memory", fmt(o.time_s * 1e6, 1) + " us"});
+    t.print(out);
+    return 0;
+}
+
+} // namespace cl::cli
