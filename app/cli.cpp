@@ -215,6 +215,21 @@ model::Design load_design_arg(const std::string& arg, const model::Catalog& cat)
 
 namespace {
 
+json tiers_json(const model::Topology& f) {
+    json arr = json::array();
+    for (const auto& st : f.tiers)
+        arr.push_back({{"level", st.level},
+                       {"name", st.name},
+                       {"switches", st.switches},
+                       {"down_Bps", st.down_Bps},
+                       {"up_Bps", st.up_Bps},
+                       {"oversubscription", st.oversubscription},
+                       {"ports_used_per_switch", st.ports_used_per_switch},
+                       {"ports_per_switch", st.ports_per_switch},
+                       {"nodes_below_one_switch", st.nodes_below_one_switch}});
+    return arr;
+}
+
 json workload_memory_json(const model::WorkloadMemory& m) {
     const auto& b = m.per_gpu;
     return {{"per_gpu_bytes",
@@ -246,10 +261,22 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                        {"devices", d.devices.size()},
                        {"links", d.links.size()},
                        {"workloads", d.workloads.size()}};
-        j["topology"] = {{"gpus", t.gpus},           {"nodes", t.nodes},
-                         {"switches", t.switches},   {"gpu", t.gpu},
-                         {"hbm_bytes", t.hbm_bytes}, {"peak_bf16_flops", t.peak_bf16_flops},
-                         {"power_w", t.power_w},     {"scaleup_domain_size", t.scaleup_domain_size},
+        j["topology"] = {{"gpus", t.gpus},
+                         {"nodes", t.nodes},
+                         {"switches", t.switches},
+                         {"gpu", t.gpu},
+                         {"hbm_bytes", t.hbm_bytes},
+                         {"peak_bf16_flops", t.peak_bf16_flops},
+                         {"power_w", t.power_w},
+                         {"scaleup_domain_size", t.scaleup_domain_size},
+                         {"bisection_Bps", ev.fabric.bisection_Bps},
+                         {"oversubscription", ev.fabric.oversubscription},
+                         {"scaleup_Bps_per_gpu", ev.fabric.scaleup_Bps_per_gpu},
+                         {"scaleout_Bps_per_gpu", ev.fabric.scaleout_Bps_per_gpu},
+                         {"nics_per_node", ev.fabric.nics_per_node},
+                         {"rail_optimized", ev.fabric.rail_optimized},
+                         {"diameter_hops", ev.fabric.diameter_hops},
+                         {"tiers", tiers_json(ev.fabric)},
                          {"warnings", t.warnings}};
         json wl = json::array();
         for (const auto& w : ev.workloads) {
@@ -287,7 +314,17 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                {"total HBM", units::format_bytes(t.hbm_bytes)},
                {"peak BF16 (dense)", units::format_si(t.peak_bf16_flops, "FLOP/s")},
                {"max power", units::format_si(t.power_w, "W")},
-               {"scale-up domain", std::to_string(t.scaleup_domain_size) + " GPUs"}};
+               {"scale-up domain", std::to_string(t.scaleup_domain_size) + " GPUs"},
+               {"scale-up per GPU", units::format_si(ev.fabric.scaleup_Bps_per_gpu, "B/s")},
+               {"scale-out per GPU", units::format_si(ev.fabric.scaleout_Bps_per_gpu, "B/s")},
+               {"bisection (one way)", units::format_si(ev.fabric.bisection_Bps, "B/s")},
+               {"oversubscription", fmt(ev.fabric.oversubscription, 2) + ":1"},
+               {"rail-optimized", ev.fabric.rail_optimized ? "yes" : "no"}};
+    for (const auto& st : ev.fabric.tiers)
+        tt.rows.push_back({st.name + " tier", fmt(st.switches, 0) + " switches, " +
+                                                  fmt(st.ports_used_per_switch, 0) + "/" +
+                                                  std::to_string(st.ports_per_switch) + " ports, " +
+                                                  fmt(st.oversubscription, 2) + ":1"});
     tt.print(out);
     for (const auto& w : t.warnings)
         out << "warning: " << w << '\n';
@@ -339,10 +376,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_catalog(f, p.positional, buffer);
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
-        else if (p.command == "memory" || p.command == "roofline") {
+        else if (p.command == "memory" || p.command == "roofline" || p.command == "collective") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
-            code = p.command == "memory" ? cmd_memory(f, buffer) : cmd_roofline(f, buffer);
+            if (p.command == "memory")
+                code = cmd_memory(f, buffer);
+            else if (p.command == "roofline")
+                code = cmd_roofline(f, buffer);
+            else
+                code = cmd_collective(f, buffer);
         } else
             throw UsageError{"unknown command \"" + p.command + "\" (see --help)"};
         out << buffer.str();

@@ -5,6 +5,7 @@
 #include "model/architecture.h"
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/topology.h"
 
 #include <nlohmann/json.hpp>
 
@@ -72,10 +73,15 @@ model::Catalog load_catalog(Flags& f);
 model::Design load_design_arg(const std::string& arg, const model::Catalog& cat);
 /// --model (id or config.json) plus architecture overrides, validated.
 model::ModelArch resolve_model(Flags& f, const model::Catalog& cat);
+/// The cluster shape from --fabric (a drawn design) or from --gpu and the shape flags.
 /// --gpu (default h100-sxm).
 const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat);
 
+/// The cluster shape from --fabric (a drawn design) or --gpu and the shape flags.
+model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::string* source);
+
 int cmd_memory(Flags& f, std::ostream& out);
+int cmd_collective(Flags& f, std::ostream& out);
 int cmd_roofline(Flags& f, std::ostream& out);
 
 } // namespace cl::cli

@@ -14,8 +14,9 @@ namespace {
 
 const std::vector<std::string> kModelCmds = {"memory", "roofline"};
 const std::vector<std::string> kTrainCmds = {"memory"};
-const std::vector<std::string> kShapeCmds = {"memory"};
+const std::vector<std::string> kShapeCmds = {"memory", "collective"};
 
+// clang-format off
 std::vector<FlagSpec> build_specs() {
     using T = FlagType;
     std::vector<FlagSpec> f = {
@@ -78,13 +79,7 @@ std::vector<FlagSpec> build_specs() {
         {"--kv-lora-rank", T::Int, "", "0", "MLA compressed KV rank (0 = no MLA).", {}, kModelCmds},
         {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
         // Hardware and cluster shape
-        {"--gpu",
-         T::String,
-         "id",
-         "h100-sxm",
-         "GPU catalog id (`catalog gpus`).",
-         {},
-         {"memory", "roofline"}},
+        {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective"}},
         {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job.", {}, kShapeCmds},
         {"--gpus-per-node",
          T::Int,
@@ -231,6 +226,13 @@ std::vector<FlagSpec> build_specs() {
          "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
          {},
          kTrainCmds},
+        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective"}},
+        // Collectives
+        {"--op", T::Choice, "", "allreduce", "Collective operation.", {"allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"}, {"collective"}},
+        {"--bytes", T::Size, "bytes", "1GiB", "nccl-tests `size`: per-rank buffer (allreduce, broadcast), total buffer (allgather, reducescatter).", {}, {"collective"}},
+        {"--algorithm", T::Choice, "", "auto", "Algorithm (auto = the fastest, as NCCL's tuner picks).", {"auto", "ring", "tree", "nvls", "hierarchical"}, {"collective"}},
+        {"--sweep", T::String, "MIN:MAX", "-", "One row per power of two from MIN to MAX bytes inclusive.", {}, {"collective"}},
+        {"--calibrate", T::String, "file", "-", "nccl-tests output to fit per-tier latency and bandwidth; then answer with the fitted fabric.", {}, {"collective"}},
         // Roofline
         {"--phase",
          T::Choice,
@@ -243,6 +245,7 @@ std::vector<FlagSpec> build_specs() {
     };
     return f;
 }
+// clang-format on
 
 bool accepts(const FlagSpec& s, const std::string& cmd) {
     return std::find(s.commands.begin(), s.commands.end(), "*") != s.commands.end() ||
@@ -451,6 +454,8 @@ Usage:
   clusterlens-cli evaluate DESIGN [--json]
   clusterlens-cli memory   --model M [--gpu G] [--gpus N] [layout flags] [--json]
   clusterlens-cli roofline --model M [--gpu G] [--phase prefill|decode] [--batch B] [--json]
+  clusterlens-cli collective --op OP --bytes S --gpus N [shape flags | --fabric F]
+                  [--sweep MIN:MAX] [--calibrate NCCL_TESTS_OUTPUT] [--json]
 
 Commands:
   catalog KIND  The bundled catalog (plus your catalog file), each entry with its source
@@ -458,6 +463,7 @@ Commands:
   evaluate D    Everything the GUI shows for a design file or bundled preset id D.
   memory        Training memory per GPU of the most loaded GPU (worst pipeline stage).
   roofline      Per-operator FLOPs, bytes, arithmetic intensity and bound of one layer.
+  collective    Time, algbw and busbw (nccl-tests definitions) of a collective on the fabric.
 
 Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
 K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.

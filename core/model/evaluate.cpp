@@ -106,6 +106,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                              " GPU types; workloads use the first type found in their placement");
     if (t.gpus == 0)
         t.warnings.push_back("no GPUs: drag a GPU or a system onto the canvas");
+    ev.fabric = analyze_topology(design, catalog);
+    if (ev.fabric.scaleup_domain > 0)
+        t.scaleup_domain_size = ev.fabric.scaleup_domain;
+    t.warnings.insert(t.warnings.end(), ev.fabric.warnings.begin(), ev.fabric.warnings.end());
 
     for (const auto& w : design.workloads) {
         WorkloadEvaluation we;

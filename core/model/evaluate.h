@@ -5,6 +5,7 @@
 #include "model/design.h"
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/topology.h"
 
 #include <optional>
 
@@ -52,6 +53,7 @@ struct WorkloadEvaluation {
 
 struct Evaluation {
     TopologySummary topology;
+    Topology fabric; ///< tiers, bandwidths, bisection (topology.h)
     std::vector<WorkloadEvaluation> workloads;
 };
 

@@ -1,0 +1,220 @@
+// clusterlens-cli fabric commands: collective (with --sweep and --calibrate).
+#include "cli_common.h"
+
+#include "model/collective.h"
+#include "model/topology.h"
+#include "model/units.h"
+
+namespace cl::cli {
+
+using nlohmann::json;
+namespace units = model::units;
+
+model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::string* source) {
+    if (const std::string* fab = f.raw("--fabric")) {
+        const model::Design d = load_design_arg(*fab, cat);
+        f.record("--fabric", *fab, "flag");
+        for (const char* shape : {"--gpus-per-node", "--scaleup-domain", "--scaleout",
+                                  "--nics-per-node", "--oversubscription", "--gpu"})
+            if (f.has(shape))
+                throw UsageError{std::string(shape) +
+                                 " cannot be combined with --fabric (the drawn "
+                                 "fabric defines it)"};
+        *source = "fabric " + *fab;
+        return model::analyze_topology(d, cat);
+    }
+    const model::GpuSpec& g = resolve_gpu(f, cat);
+    model::Topology t;
+    t.gpu = g.id;
+    const std::string& arch = g.arch;
+    t.gpu_arch =
+        arch.find("Hopper") != std::string::npos      ? "hopper"
+        : arch.find("Blackwell") != std::string::npos ? "blackwell"
+        : (arch.find("Ampere") != std::string::npos || arch.find("Ada") != std::string::npos)
+            ? "ampere"
+            : "other";
+    t.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", g.gpus_per_node, 1, 4096,
+                                                 "default: the GPU's reference system"));
+    t.scaleup_domain = static_cast<int>(f.get_int("--scaleup-domain", g.scaleup_domain, 1, 1 << 20,
+                                                  "default: the reference system's domain"));
+    const model::SystemSpec* sys = cat.system(g.reference_system);
+    t.nvswitch = t.scaleup_domain > 1 && sys && !sys->nvswitch.empty();
+    t.nvls = t.nvswitch && (sys->nvswitch == "nvswitch-gen3" || sys->nvswitch == "nvswitch-gen4");
+    t.scaleup_link = g.scaleup_link;
+    t.scaleup_Bps_per_gpu = g.scaleup_bandwidth_unidir_Bps;
+    t.pair_Bps = g.scaleup_bandwidth_unidir_Bps;
+    if (const model::LinkSpec* l = cat.link(g.scaleup_link);
+        l && g.scaleup_link.rfind("xgmi", 0) == 0)
+        t.pair_Bps = l->bandwidth_unidir_Bps;
+    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
+        t.pcie_only = true;
+        if (const model::LinkSpec* p = cat.link(g.pcie_link)) {
+            t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
+            t.pair_Bps = p->bandwidth_unidir_Bps;
+        }
+    }
+    const std::string link_id =
+        f.get_string("--scaleout", g.default_scaleout_link, "default: the reference system's NICs");
+    const model::LinkSpec* link = cat.link(link_id);
+    if (!link || link->cls != model::LinkClass::scaleout) {
+        std::string msg = "--scaleout: \"" + link_id + "\" is not a scale-out link type";
+        if (auto s = cat.closest_id(model::CatalogKind::links, link_id); !s.empty())
+            msg += " (did you mean \"" + s + "\"?)";
+        throw UsageError{msg + "; see `catalog links`"};
+    }
+    t.scaleout_link = link->id;
+    t.nic_Bps = link->bandwidth_unidir_Bps;
+    t.nics_per_node = static_cast<double>(f.get_int("--nics-per-node", g.default_nics_per_node, 0,
+                                                    4096, "default: the reference system's"));
+    t.scaleout_Bps_per_gpu = t.nics_per_node * t.nic_Bps / t.gpus_per_node;
+    const double R = f.get_number("--oversubscription", 1.0, 1.0, 1000.0);
+    model::SwitchTier leaf;
+    leaf.level = 1;
+    leaf.name = "leaf";
+    leaf.nodes_below_one_switch = R > 1.0 ? 1.0 : 1e18;
+    leaf.oversubscription = R;
+    t.tiers.push_back(leaf);
+    if (R > 1.0) {
+        model::SwitchTier spine;
+        spine.level = 2;
+        spine.name = "spine";
+        spine.nodes_below_one_switch = 1e18;
+        t.tiers.push_back(spine);
+    }
+    t.oversubscription = R;
+    *source = "flags";
+    return t;
+}
+
+namespace {
+
+json result_json(const model::CollectiveResult& r) {
+    return {{"op", model::collective_op_name(r.op)},
+            {"bytes", r.bytes},
+            {"gpus", r.gpus},
+            {"algorithm", model::collective_algo_name(r.algorithm)},
+            {"protocol", r.protocol},
+            {"time_s", r.time_s},
+            {"algbw_Bps", r.algbw_Bps},
+            {"busbw_Bps", r.busbw_Bps},
+            {"tier", r.tier},
+            {"bottleneck", r.bottleneck}};
+}
+
+} // namespace
+
+int cmd_collective(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const auto op = *model::collective_op_from_name(f.get_choice("--op", "allreduce"));
+    const auto algo = *model::collective_algo_from_name(f.get_choice("--algorithm", "auto"));
+    std::string source;
+    const model::Topology topo = cluster_topology(f, cat, &source);
+    const long long n = f.get_int("--gpus", 8, 1, 1LL << 24);
+    const model::GroupPlacement p = model::place_group(topo, static_cast<int>(n), 1);
+    f.record("placement",
+             {{"ranks_per_domain", p.ranks_per_node},
+              {"domains", p.nodes},
+              {"tier", p.tier},
+              {"oversubscription", p.oversubscription}},
+             "derived from --gpus and the cluster shape");
+    model::CollectiveAssumptions a;
+    f.record("nvlink_efficiency", a.nvlink_efficiency, "NCCL maintainer, nccl-tests issue #212");
+    f.record("net_efficiency", a.net_efficiency,
+             "NVIDIA, nccl-tests issue #290 (46-48 GB/s per NDR NIC)");
+    json fit_json;
+    if (const std::string* file = f.raw("--calibrate")) {
+        auto text = model::read_text_file(*file, 16u * 1024u * 1024u);
+        if (!text)
+            throw UsageError{"--calibrate: " + text.errors().front().message()};
+        auto run = model::parse_nccl_tests(*text);
+        if (!run)
+            throw UsageError{"--calibrate: " + *file + ": " + run.errors().front().message()};
+        model::CollectiveOp fit_op = op;
+        if (!run->op_name.empty())
+            fit_op = model::collective_op_from_name(run->op_name).value_or(op);
+        model::GroupPlacement fp = p;
+        if (run->ranks > 0)
+            fp = model::place_group(topo, run->ranks, 1);
+        auto fit = model::calibrate(*run, fit_op, topo, fp, a);
+        if (!fit)
+            throw UsageError{fit.errors().front().message()};
+        a.calibration.resize(2);
+        a.calibration[static_cast<std::size_t>(fit->tier_index)] = fit->tier;
+        f.record("--calibrate", *file, "flag");
+        json tiers = json::array();
+        for (std::size_t i = 0; i < a.calibration.size(); ++i)
+            tiers.push_back({{"tier", i},
+                             {"alpha_s", a.calibration[i].alpha_s},
+                             {"beta_Bps", a.calibration[i].beta_Bps},
+                             {"fitted", static_cast<int>(i) == fit->tier_index}});
+        fit_json = {{"tiers", tiers},
+                    {"rows", run->rows.size()},
+                    {"ranks", fp.ranks},
+                    {"op", model::collective_op_name(fit_op)},
+                    {"error_before", fit->error_before},
+                    {"error_after", fit->error_after}};
+    }
+    std::vector<double> sizes;
+    if (const std::string* sw = f.raw("--sweep")) {
+        const auto colon = sw->find(':');
+        if (colon == std::string::npos)
+            throw UsageError{"--sweep: expected MIN:MAX, e.g. 1K:1G"};
+        auto lo = units::parse_size(sw->substr(0, colon));
+        auto hi = units::parse_size(sw->substr(colon + 1));
+        if (!lo || !hi || *lo < 1 || *hi < *lo || *hi > 1e15)
+            throw UsageError{
+                "--sweep: expected MIN:MAX sizes with 1 <= MIN <= MAX <= 1e15, found \"" + *sw +
+                "\""};
+        for (double s = *lo; s <= *hi * (1 + 1e-12) && sizes.size() < 64; s *= 2)
+            sizes.push_back(s);
+        f.record("--sweep", *sw, "flag");
+        if (f.has("--bytes"))
+            throw UsageError{"--bytes and --sweep are exclusive"};
+    } else {
+        sizes.push_back(f.get_size("--bytes", 1 << 30, 0, 1e15, "default: 1 GiB"));
+    }
+    std::vector<model::CollectiveResult> rows;
+    for (double s : sizes) {
+        auto r = model::collective_time(op, s, topo, p, algo, a);
+        if (!r) {
+            const auto& e = r.errors().front();
+            throw UsageError{e.where + ": " + e.what};
+        }
+        rows.push_back(r.value());
+    }
+    if (f.has("--json")) {
+        json j = envelope(f);
+        json c;
+        if (f.has("--sweep")) {
+            json arr = json::array();
+            for (const auto& r : rows)
+                arr.push_back(result_json(r));
+            c["rows"] = arr;
+        } else {
+            c = result_json(rows.front());
+        }
+        if (!fit_json.is_null())
+            c["fit"] = fit_json;
+        j["collective"] = c;
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << model::collective_op_name(op) << " on " << n << " x " << topo.gpu << " (" << source
+        << "): " << p.ranks_per_node << " per scale-up domain x " << p.nodes << " domains, tier "
+        << p.tier << "\n\n";
+    Table t;
+    t.header = {"size", "algorithm", "protocol", "time", "algbw", "busbw", "bottleneck"};
+    for (const auto& r : rows)
+        t.rows.push_back({units::format_bytes(r.bytes),
+                          std::string(model::collective_algo_name(r.algorithm)), r.protocol,
+                          fmt(r.time_s * 1e6, 1) + " us", units::format_si(r.algbw_Bps, "B/s", 2),
+                          units::format_si(r.busbw_Bps, "B/s", 2), r.bottleneck});
+    t.print(out);
+    if (!fit_json.is_null())
+        out << "\ncalibration: mean time error "
+            << fmt(fit_json["error_before"].get<double>() * 100, 1) << "% before, "
+            << fmt(fit_json["error_after"].get<double>() * 100, 1) << "% after the fit\n";
+    return 0;
+}
+
+} // namespace cl::cli

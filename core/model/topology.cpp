@@ -1,0 +1,413 @@
+#include "model/topology.h"
+
+#include "model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace cl::model {
+
+namespace {
+
+std::string arch_of(const GpuSpec& g) {
+    // NCCL's tuning tables are indexed by compute capability: Ampere (sm80/86/89 incl. Ada),
+    // Hopper (sm90), Blackwell (sm100). Other vendors use the Ampere row (an assumption).
+    const std::string& a = g.arch;
+    if (a.find("Hopper") != std::string::npos)
+        return "hopper";
+    if (a.find("Blackwell") != std::string::npos)
+        return "blackwell";
+    if (a.find("Ampere") != std::string::npos || a.find("Ada") != std::string::npos)
+        return "ampere";
+    return "other";
+}
+
+std::string fmt_ratio(double r) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g:1", r);
+    return buf;
+}
+
+struct NodeEntry {
+    const Device* dev = nullptr;
+    double replicas = 0; ///< multiplicity
+    double gpus_per_replica = 0;
+    int domain = 1; ///< GPUs per scale-up domain inside one replica
+};
+
+/// GPUs in one replica of a compute entry, and the GPU type.
+double entry_gpus(const Design& d, const Catalog& c, const Device& dev, std::string* gpu,
+                  int depth = 0) {
+    if (depth > 64)
+        return 0;
+    if (dev.kind == DeviceKind::gpu) {
+        if (gpu->empty())
+            *gpu = dev.catalog;
+        return 1;
+    }
+    double n = 0;
+    if (dev.kind == DeviceKind::system)
+        if (const SystemSpec* s = c.system(dev.catalog); s && !s->gpu.empty()) {
+            if (gpu->empty())
+                *gpu = s->gpu;
+            n += s->gpus;
+        }
+    for (const auto& ch : d.devices)
+        if (ch.parent == dev.id && (ch.kind == DeviceKind::gpu || ch.kind == DeviceKind::server ||
+                                    ch.kind == DeviceKind::system))
+            n += static_cast<double>(ch.count) * entry_gpus(d, c, ch, gpu, depth + 1);
+    return n;
+}
+
+bool is_ancestor(const Design& d, const Device& dev, const std::string& ancestor) {
+    const Device* cur = &dev;
+    for (std::size_t guard = 0; cur && !cur->parent.empty() && guard <= d.devices.size(); ++guard) {
+        if (cur->parent == ancestor)
+            return true;
+        cur = d.device(cur->parent);
+    }
+    return false;
+}
+
+} // namespace
+
+Topology analyze_topology(const Design& d, const Catalog& c) {
+    Topology t;
+    std::map<std::string, int> level; // device id -> 0 (compute node) or switch tier
+    std::vector<NodeEntry> nodes;
+    const GpuSpec* gpu = nullptr;
+    const SystemSpec* first_system = nullptr;
+
+    // 1. Compute node entries: systems, servers, and GPUs not inside a server or system.
+    for (const auto& dev : d.devices) {
+        const Device* parent = d.device(dev.parent);
+        const bool inside_box =
+            parent && (parent->kind == DeviceKind::server || parent->kind == DeviceKind::system);
+        const bool compute = dev.kind == DeviceKind::system || dev.kind == DeviceKind::server ||
+                             (dev.kind == DeviceKind::gpu && !inside_box);
+        if (!compute || inside_box)
+            continue;
+        std::string gid;
+        NodeEntry e;
+        e.dev = &dev;
+        e.replicas = d.multiplicity(dev);
+        e.gpus_per_replica = entry_gpus(d, c, dev, &gid);
+        if (e.gpus_per_replica <= 0)
+            continue;
+        const GpuSpec* g = c.gpu(gid);
+        if (g && !gpu)
+            gpu = g;
+        if (dev.kind == DeviceKind::system) {
+            const SystemSpec* s = c.system(dev.catalog);
+            if (s && !first_system)
+                first_system = s;
+            e.domain = (s && !s->scaleup_link.empty()) ? s->gpus : 1;
+        } else if (g) {
+            e.domain = std::min(static_cast<int>(e.gpus_per_replica), g->scaleup_domain);
+        }
+        level[dev.id] = 0;
+        nodes.push_back(e);
+        t.gpus += e.replicas * e.gpus_per_replica;
+    }
+    if (gpu) {
+        t.gpu = gpu->id;
+        t.gpu_arch = arch_of(*gpu);
+        t.gpus_per_node = gpu->gpus_per_node;
+        t.scaleup_Bps_per_gpu = gpu->scaleup_bandwidth_unidir_Bps;
+        t.scaleup_link = gpu->scaleup_link;
+        t.pair_Bps = gpu->scaleup_bandwidth_unidir_Bps;
+        if (const LinkSpec* l = c.link(gpu->scaleup_link); l && l->per_gpu_unidir_Bps > 0) {
+            // A full mesh (xGMI) gives a pair one link; a switched fabric gives the whole port.
+            if (gpu->scaleup_link.rfind("xgmi", 0) == 0)
+                t.pair_Bps = l->bandwidth_unidir_Bps;
+        }
+    }
+    t.scaleup_domain = 0;
+    for (const auto& e : nodes)
+        t.scaleup_domain = std::max(t.scaleup_domain, e.domain);
+    if (first_system) {
+        t.nvswitch = !first_system->nvswitch.empty();
+        t.nvls =
+            first_system->nvswitch == "nvswitch-gen3" || first_system->nvswitch == "nvswitch-gen4";
+    }
+    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
+        t.pcie_only = true;
+        if (gpu)
+            if (const LinkSpec* p = c.link(gpu->pcie_link)) {
+                t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
+                t.pair_Bps = p->bandwidth_unidir_Bps;
+            }
+    }
+    // Nodes are the failure unit (GB200: 4-GPU trays); the CLI's --gpus-per-node default.
+    for (const auto& e : nodes) {
+        const int gpn = std::max(1, std::min(t.gpus_per_node > 0 ? t.gpus_per_node : 8,
+                                             static_cast<int>(e.gpus_per_replica)));
+        t.nodes += e.replicas * std::ceil(e.gpus_per_replica / gpn);
+    }
+
+    // 2. Switch tiers by breadth-first search from the compute entries over links.
+    std::map<std::string, std::vector<const Link*>> adj;
+    for (const auto& l : d.links) {
+        adj[l.from].push_back(&l);
+        adj[l.to].push_back(&l);
+    }
+    std::vector<std::string> frontier;
+    for (const auto& e : nodes)
+        frontier.push_back(e.dev->id);
+    for (int lv = 1; !frontier.empty() && lv < 16; ++lv) {
+        std::vector<std::string> next;
+        for (const auto& id : frontier)
+            for (const Link* l : adj[id]) {
+                const std::string& other = l->from == id ? l->to : l->from;
+                const Device* od = d.device(other);
+                if (!od || od->kind != DeviceKind::switch_ || level.count(other))
+                    continue;
+                level[other] = lv;
+                next.push_back(other);
+            }
+        frontier = std::move(next);
+    }
+    int top = 0;
+    for (const auto& [id, lv] : level)
+        top = std::max(top, lv);
+    t.tiers.resize(static_cast<std::size_t>(top));
+    static const char* names[] = {"leaf", "spine", "core", "tier 4", "tier 5", "tier 6"};
+    std::vector<double> down_links(static_cast<std::size_t>(top)),
+        up_links(static_cast<std::size_t>(top));
+    for (int lv = 1; lv <= top; ++lv) {
+        SwitchTier& st = t.tiers[static_cast<std::size_t>(lv - 1)];
+        st.level = lv;
+        st.name = names[std::min(lv - 1, 5)];
+    }
+    for (const auto& dev : d.devices) {
+        auto it = level.find(dev.id);
+        if (it == level.end() || it->second == 0)
+            continue;
+        SwitchTier& st = t.tiers[static_cast<std::size_t>(it->second - 1)];
+        st.switches += d.multiplicity(dev);
+        st.device_ids.push_back(dev.id);
+        if (const SwitchSpec* s = c.switch_spec(dev.catalog))
+            st.ports_per_switch = std::max(st.ports_per_switch, s->ports);
+    }
+    for (const auto& dev : d.devices)
+        if (dev.kind == DeviceKind::switch_) {
+            const SwitchSpec* s = c.switch_spec(dev.catalog);
+            if (!s || s->cls != SwitchClass::nvswitch)
+                t.switches += d.multiplicity(dev);
+        }
+
+    // 3. Bandwidth per tier and per node from the links.
+    std::map<std::string, double> node_links; // node entry -> scale-out links per replica
+    for (const auto& l : d.links) {
+        auto a = level.find(l.from), b = level.find(l.to);
+        const LinkSpec* ls = c.link(l.type);
+        const Device* from = d.device(l.from);
+        if (a == level.end() || b == level.end() || !ls || !from)
+            continue;
+        const double links = d.multiplicity(*from) * static_cast<double>(l.count);
+        const double bw = links * ls->bandwidth_unidir_Bps;
+        int lo = a->second, hi = b->second;
+        const std::string& lo_id = lo <= hi ? l.from : l.to;
+        if (lo > hi)
+            std::swap(lo, hi);
+        if (lo == hi)
+            continue; // same-tier links (switch peering) do not change the up/down balance
+        if (lo == 0) {
+            if (l.from == lo_id)
+                node_links[lo_id] += static_cast<double>(l.count);
+            else
+                node_links[lo_id] += links / std::max(1.0, d.multiplicity(*d.device(lo_id)));
+            if (t.nic_Bps == 0) {
+                t.nic_Bps = ls->bandwidth_unidir_Bps;
+                t.scaleout_link = ls->id;
+            } else if (t.scaleout_link != ls->id) {
+                t.warnings.push_back("compute nodes use different scale-out links (" +
+                                     t.scaleout_link + ", " + ls->id + ")");
+            }
+        } else {
+            t.tiers[static_cast<std::size_t>(lo - 1)].up_Bps += bw;
+            up_links[static_cast<std::size_t>(lo - 1)] += links;
+        }
+        t.tiers[static_cast<std::size_t>(hi - 1)].down_Bps += bw;
+        down_links[static_cast<std::size_t>(hi - 1)] += links;
+        // Link speed against the switch's port speed.
+        for (const std::string* sid : {&l.from, &l.to}) {
+            const Device* sd = d.device(*sid);
+            if (!sd || sd->kind != DeviceKind::switch_)
+                continue;
+            const SwitchSpec* ss = c.switch_spec(sd->catalog);
+            if (ss && ss->port_rate_bps > 0 && ls->port_rate_bps > 0 &&
+                std::abs(ss->port_rate_bps - ls->port_rate_bps) > 1.0) {
+                const std::string w = "link " + l.id + " (" +
+                                      units::format_si(ls->port_rate_bps, "b/s", 0) +
+                                      ") does not match " + sd->id + "'s " +
+                                      units::format_si(ss->port_rate_bps, "b/s", 0) + " ports";
+                if (std::find(t.warnings.begin(), t.warnings.end(), w) == t.warnings.end())
+                    t.warnings.push_back(w);
+            }
+        }
+    }
+    double injection = 0;
+    double nics = 0;
+    for (const auto& e : nodes) {
+        const double per_node = node_links[e.dev->id];
+        nics = std::max(nics, per_node);
+        injection += e.replicas * per_node * t.nic_Bps;
+        const double gpn = e.gpus_per_replica;
+        if (per_node > 0 && per_node < gpn && gpn >= 8)
+            t.warnings.push_back(e.dev->id + ": " + units::format_si(per_node, "", 0) +
+                                 "NICs for " + units::format_si(gpn, "", 0) +
+                                 "GPUs: GPUs share scale-out bandwidth");
+    }
+    t.nics_per_node = nics;
+    if (!nodes.empty()) {
+        const double gpn = nodes.front().gpus_per_replica;
+        t.scaleout_Bps_per_gpu = gpn > 0 ? nics * t.nic_Bps / gpn : 0;
+    }
+
+    // 4. Oversubscription, ports, reach per tier.
+    const double total_nodes_entries =
+        std::accumulate(nodes.begin(), nodes.end(), 0.0,
+                        [](double s, const NodeEntry& e) { return s + e.replicas; });
+    for (std::size_t i = 0; i < t.tiers.size(); ++i) {
+        SwitchTier& st = t.tiers[i];
+        st.oversubscription = st.up_Bps > 0 ? std::max(1.0, st.down_Bps / st.up_Bps) : 1.0;
+        if (st.up_Bps > 0)
+            t.oversubscription = std::max(t.oversubscription, st.down_Bps / st.up_Bps);
+        st.ports_used_per_switch =
+            st.switches > 0 ? (down_links[i] + up_links[i]) / st.switches : 0;
+        if (st.ports_per_switch > 0 && st.ports_used_per_switch > st.ports_per_switch + 1e-9) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "%s switches use %.0f ports each but have %d",
+                          st.name.c_str(), st.ports_used_per_switch, st.ports_per_switch);
+            t.warnings.push_back(buf);
+        }
+        if (i == 0) {
+            const double per_node = nics > 0 ? nics : 1.0;
+            const double links_per_node_per_leaf =
+                std::max(1.0, per_node / std::max(1.0, st.switches));
+            st.nodes_below_one_switch =
+                st.switches > 0 ? std::min(total_nodes_entries,
+                                           down_links[i] / st.switches / links_per_node_per_leaf)
+                                : 0;
+        } else {
+            // A tier inside a replicated group (a pod) reaches the nodes of one replica; with
+            // several such groups, the largest.
+            st.nodes_below_one_switch = total_nodes_entries;
+            double pod_reach = 0;
+            bool in_groups = !st.device_ids.empty();
+            for (const auto& sid : st.device_ids) {
+                const Device* sd = d.device(sid);
+                if (!sd || sd->parent.empty()) {
+                    in_groups = false;
+                    continue;
+                }
+                const Device* grp = d.device(sd->parent);
+                if (!grp) {
+                    in_groups = false;
+                    continue;
+                }
+                double n = 0;
+                for (const auto& e : nodes)
+                    if (is_ancestor(d, *e.dev, grp->id))
+                        n += e.replicas;
+                pod_reach = std::max(pod_reach, n / std::max(1.0, d.multiplicity(*grp)));
+            }
+            if (in_groups && pod_reach > 0)
+                st.nodes_below_one_switch = pod_reach;
+        }
+    }
+    if (!t.tiers.empty() && t.tiers.front().oversubscription > 1.0 + 1e-9 && t.tiers.size() > 1)
+        t.warnings.push_back("leaf tier is oversubscribed " +
+                             fmt_ratio(t.tiers.front().oversubscription));
+    for (std::size_t i = 1; i < t.tiers.size(); ++i)
+        if (t.tiers[i].oversubscription > 1.0 + 1e-9 && i + 1 < t.tiers.size())
+            t.warnings.push_back(t.tiers[i].name + " tier is oversubscribed " +
+                                 fmt_ratio(t.tiers[i].oversubscription));
+
+    // 5. Bisection (one way): half the traffic of an even split crosses the cut, limited by
+    // injection and by each tier's uplinks (Leiserson 1985, fat-trees).
+    if (t.nodes > 1 && !t.tiers.empty()) {
+        double cap = injection;
+        for (const auto& st : t.tiers)
+            if (st.up_Bps > 0)
+                cap = std::min(cap, st.up_Bps);
+        t.bisection_Bps = cap / 2.0;
+        t.diameter_hops = 2 * static_cast<int>(t.tiers.size());
+    } else if (t.gpus > 0) {
+        t.bisection_Bps = t.gpus * t.scaleup_Bps_per_gpu / 2.0;
+        t.diameter_hops = t.scaleup_domain > 1 ? 1 : 0;
+    }
+    // Rail-optimised: a node's NIC links land on as many distinct leaves as it has NICs.
+    if (!t.tiers.empty() && nics >= 2 && t.tiers.front().switches >= nics)
+        t.rail_optimized = true;
+
+    // 6. Reachability: every compute entry must share a component with the others.
+    if (t.nodes > 1) {
+        std::map<std::string, std::string> parent;
+        std::function<std::string(const std::string&)> root = [&](const std::string& x) {
+            std::string r = x;
+            while (parent.count(r) && parent[r] != r)
+                r = parent[r];
+            return r;
+        };
+        for (const auto& dev : d.devices)
+            parent[dev.id] = dev.id;
+        for (const auto& l : d.links)
+            if (parent.count(l.from) && parent.count(l.to))
+                parent[root(l.from)] = root(l.to);
+        std::set<std::string> comps;
+        for (const auto& e : nodes)
+            comps.insert(root(e.dev->id));
+        bool unconnected_replicas = false;
+        for (const auto& e : nodes)
+            if (e.replicas > 1 && adj[e.dev->id].empty())
+                unconnected_replicas = true;
+        if (comps.size() > 1 || unconnected_replicas)
+            t.warnings.push_back("some GPUs have no path between them: connect every server to the "
+                                 "network");
+    }
+    for (const auto& dev : d.devices)
+        if (dev.kind == DeviceKind::switch_ && adj[dev.id].empty()) {
+            const SwitchSpec* s = c.switch_spec(dev.catalog);
+            if (!s || s->cls != SwitchClass::nvswitch)
+                t.warnings.push_back(dev.id + " is not connected to anything");
+        }
+    return t;
+}
+
+GroupPlacement place_group(const Topology& t, int ranks, int stride) {
+    GroupPlacement p;
+    p.ranks = std::max(1, ranks);
+    stride = std::max(1, stride);
+    const int domain = std::max(1, t.scaleup_domain);
+    const double span = static_cast<double>(p.ranks) * stride;
+    if (span <= domain) {
+        p.ranks_per_node = p.ranks;
+        p.nodes = 1;
+        p.tier = 0;
+        return p;
+    }
+    p.ranks_per_node = std::clamp(domain / stride, 1, p.ranks);
+    p.nodes = (p.ranks + p.ranks_per_node - 1) / p.ranks_per_node;
+    const double nodes_spanned = std::ceil(span / domain);
+    p.tier = static_cast<int>(t.tiers.size());
+    for (std::size_t i = 0; i < t.tiers.size(); ++i)
+        if (t.tiers[i].nodes_below_one_switch + 1e-9 >= nodes_spanned) {
+            p.tier = static_cast<int>(i) + 1;
+            break;
+        }
+    if (t.tiers.empty())
+        p.tier = 1;
+    for (int i = 0; i + 1 < p.tier && i < static_cast<int>(t.tiers.size()); ++i)
+        p.oversubscription =
+            std::max(p.oversubscription, t.tiers[static_cast<std::size_t>(i)].oversubscription);
+    return p;
+}
+
+} // namespace cl::model
