@@ -1,8 +1,12 @@
 // Benchmarks of core/model. Targets from the issues: one full memory + roofline evaluation of
 // Llama 3.1 405B < 5 us.
+#include "model/bundled.h"
 #include "model/catalog.h"
+#include "model/collective.h"
+#include "model/design.h"
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/topology.h"
 
 #include <benchmark/benchmark.h>
 
@@ -60,5 +64,28 @@ static void BM_InferenceMemory_Llama70B(benchmark::State& state) {
         benchmark::DoNotOptimize(inference_memory(m, s, g));
 }
 BENCHMARK(BM_InferenceMemory_Llama70B);
+
+// Target (#5): topology analysis of the 16,384-GPU preset < 1 ms.
+static void BM_TopologyAnalysis_Llama3_16k(benchmark::State& state) {
+    const auto d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(analyze_topology(d, catalog()));
+}
+BENCHMARK(BM_TopologyAnalysis_Llama3_16k);
+
+// Target (#5): one collective estimate < 1 us.
+static void BM_CollectiveAllreduce_2048Nodes(benchmark::State& state) {
+    const auto d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Topology t = analyze_topology(d, catalog());
+    const GroupPlacement p = place_group(t, 2048, 8);
+    double bytes = 1e9;
+    for (auto _ : state) {
+        auto r = collective_time(CollectiveOp::allreduce, bytes, t, p, CollectiveAlgo::automatic);
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_CollectiveAllreduce_2048Nodes);
 
 BENCHMARK_MAIN();

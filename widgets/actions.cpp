@@ -29,6 +29,9 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, "actionZoomIn");
     zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, "actionZoomOut");
     about = make(tr("&About ClusterLens"), {}, "actionAbout");
+    importNccl = make(tr("Import &nccl-tests Output…"), {}, "actionImportNccl");
+    fabricWizard = make(tr("&Fabric Wizard…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
+                        "actionFabricWizard");
 }
 
 } // namespace cl::ui

@@ -16,6 +16,7 @@ public:
     QAction *newDesign, *open, *save, *saveAs, *quit;
     QAction *undo, *redo, *remove;
     QAction *fitView, *zoomIn, *zoomOut;
+    QAction *importNccl, *fabricWizard;
     QAction* about;
 };
 

@@ -145,6 +145,63 @@ private:
     bool syncing_ = false;
 };
 
+/// A group (pod, row, rack) drawn as a dashed frame around its members, labelled with its
+/// replica count. Its geometry follows the members; it holds no state of its own.
+class GroupItem : public QGraphicsItem {
+public:
+    GroupItem(CanvasScene* scene, std::string id) : scene_(scene), id_(std::move(id)) {
+        setZValue(-2);
+        setFlag(ItemIsSelectable);
+        setData(0, QString::fromStdString(id_));
+    }
+    QRectF boundingRect() const override {
+        return rect_.adjusted(-4, -24, std::max(4.0, 360.0 - rect_.width()), 4);
+    }
+    void sync() {
+        const auto& d = scene_->document()->design();
+        QRectF r;
+        for (const auto& dev : d.devices)
+            if (dev.parent == id_) {
+                const QRectF child(dev.position.x, dev.position.y, kDeviceW, kDeviceH);
+                r = r.isNull() ? child : r.united(child);
+            }
+        const auto* g = d.device(id_);
+        if (r.isNull() && g)
+            r = QRectF(g->position.x, g->position.y, kDeviceW, kDeviceH);
+        prepareGeometryChange();
+        rect_ = r.adjusted(-16, -16, 16, 16);
+        if (g)
+            label_ = QStringLiteral("%1  × %2")
+                         .arg(QString::fromStdString(g->name.empty() ? g->id : g->name))
+                         .arg(g->count);
+        update();
+    }
+
+protected:
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const auto& pal = scene_->palette();
+        p->setRenderHint(QPainter::Antialiasing);
+        QPen pen(isSelected() ? pal.highlight().color() : pal.mid().color(),
+                 isSelected() ? 2.5 : 1.5);
+        pen.setStyle(Qt::DashLine);
+        p->setPen(pen);
+        p->setBrush(Qt::NoBrush);
+        p->drawRoundedRect(rect_, 12, 12);
+        p->setPen(pal.text().color());
+        QFont f = p->font();
+        f.setBold(true);
+        p->setFont(f);
+        p->drawText(QRectF(rect_.left() + 8, rect_.top() - 22, std::max(rect_.width(), 350.0), 20),
+                    Qt::AlignLeft | Qt::AlignVCenter, label_);
+    }
+
+private:
+    CanvasScene* scene_;
+    std::string id_;
+    QRectF rect_;
+    QString label_;
+};
+
 /// A link between two device groups: a line labelled with type and count.
 class LinkItem : public QGraphicsItem {
 public:
@@ -180,7 +237,44 @@ protected:
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         const auto& pal = scene_->palette();
-        p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), 2));
+        // Uplinks of an oversubscribed tier are the fabric's bottleneck: draw them in red.
+        double oversub = 1.0;
+        QString tierName;
+        if (const auto* ev = scene_->evaluation(); ev) {
+            const auto* l = scene_->document()->design().link(id_);
+            for (const auto& st : ev->fabric.tiers) {
+                if (!l || st.oversubscription <= 1.0 + 1e-9)
+                    continue;
+                const bool touches = std::find(st.device_ids.begin(), st.device_ids.end(),
+                                               l->from) != st.device_ids.end() ||
+                                     std::find(st.device_ids.begin(), st.device_ids.end(), l->to) !=
+                                         st.device_ids.end();
+                if (!touches)
+                    continue;
+                // The tier's uplinks go to the next tier up.
+                if (static_cast<std::size_t>(st.level) < ev->fabric.tiers.size()) {
+                    const auto& next =
+                        ev->fabric.tiers[static_cast<std::size_t>(st.level)].device_ids;
+                    if (std::find(next.begin(), next.end(), l->to) != next.end() ||
+                        std::find(next.begin(), next.end(), l->from) != next.end()) {
+                        oversub = st.oversubscription;
+                        tierName = QString::fromStdString(st.name);
+                    }
+                }
+            }
+        }
+        QColor lineColor = pal.mid().color();
+        int width = 2;
+        if (oversub > 1.0) {
+            lineColor = QColor(0xdc, 0x26, 0x26);
+            width = 4;
+            setToolTip(QObject::tr("Bottleneck: uplinks of the %1 tier are oversubscribed %2:1")
+                           .arg(tierName)
+                           .arg(oversub, 0, 'f', 2));
+        } else {
+            setToolTip(label_);
+        }
+        p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
         p->drawLine(a_, b_);
         const QPointF mid = (a_ + b_) / 2;
         p->setPen(pal.text().color());
@@ -290,8 +384,16 @@ void CanvasScene::rebuild() {
     devices_.clear();
     workloads_.clear();
     links_.clear();
+    groups_.clear();
     const auto& d = doc_->design();
     for (const auto& dev : d.devices) {
+        if (dev.kind == model::DeviceKind::group) {
+            auto* g = new GroupItem(this, dev.id);
+            addItem(g);
+            g->sync();
+            groups_.push_back(g);
+            continue;
+        }
         auto* item = new DeviceItem(this, dev.id);
         addItem(item);
         item->sync();
@@ -326,6 +428,8 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
         if (all) {
             for (auto* l : links_)
                 l->sync();
+            for (auto* g : groups_)
+                g->sync();
             return;
         }
     }
@@ -336,6 +440,8 @@ void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     eval_ = std::move(ev);
     for (auto& [id, item] : workloads_)
         item->update();
+    for (auto* l : links_)
+        l->update();
 }
 
 QStringList CanvasScene::selectedIds() const {

@@ -17,6 +17,7 @@ namespace cl::ui {
 inline constexpr const char* kCatalogMime = "application/x-clusterlens-catalog";
 
 class DeviceItem;
+class GroupItem;
 class LinkItem;
 class WorkloadItem;
 
@@ -55,6 +56,7 @@ private:
     std::unordered_map<std::string, DeviceItem*> devices_;
     std::unordered_map<std::string, WorkloadItem*> workloads_;
     std::vector<LinkItem*> links_;
+    std::vector<GroupItem*> groups_;
     int dragCounter_ = 0;
 };
 

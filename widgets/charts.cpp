@@ -285,6 +285,84 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev) {
                       tr(".  Ridge %1 FLOP/byte.").arg(r.ridge, 0, 'f', 0));
 }
 
+FabricChart::FabricChart(QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->setTitle(tr("Allreduce bus bandwidth by message size and fabric tier"));
+    chart_->legend()->setAlignment(Qt::AlignRight);
+    view_ = new QChartView(chart_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    empty_ = new QLabel(tr("Add at least two GPUs to see how fast their collectives run."));
+    empty_->setAlignment(Qt::AlignCenter);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view_, 1);
+    v->addWidget(caption_);
+    auto* stack = new QStackedLayout(this);
+    stack->addWidget(page);
+    stack->addWidget(empty_);
+    stack->setCurrentWidget(empty_);
+}
+
+void FabricChart::setEvaluation(const model::Evaluation& ev) {
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    curves_ = static_cast<int>(ev.allreduce_curves.size());
+    if (ev.allreduce_curves.empty()) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    auto* ax = new QLogValueAxis;
+    ax->setTitleText(tr("Message size (bytes, nccl-tests size)"));
+    ax->setLabelFormat(QStringLiteral("%.0e"));
+    ax->setBase(10);
+    ax->setRange(1e3, 2e10);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("busbw (GB/s)"));
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    double top = 0;
+    static const QColor colors[] = {QColor(0x16, 0xa3, 0x4a), QColor(0x3b, 0x82, 0xf6),
+                                    QColor(0xf5, 0x9e, 0x0b), QColor(0xdc, 0x26, 0x26)};
+    int i = 0;
+    for (const auto& c : ev.allreduce_curves) {
+        auto* s = new QLineSeries;
+        s->setName(QString::fromStdString(c.name));
+        QList<QPointF> pts;
+        for (std::size_t k = 0; k < c.bytes.size(); ++k) {
+            pts << QPointF(c.bytes[k], c.busbw_Bps[k] / 1e9);
+            top = std::max(top, c.busbw_Bps[k] / 1e9);
+        }
+        s->replace(pts);
+        QPen p(colors[i++ % 4]);
+        p.setWidth(2);
+        s->setPen(p);
+        chart_->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    ay->setRange(0, top * 1.1);
+    ay->applyNiceNumbers();
+    const auto& f = ev.fabric;
+    QString cap =
+        tr("Scale-up %1 GB/s per GPU, scale-out %2 GB/s per GPU, worst oversubscription %3:1.")
+            .arg(f.scaleup_Bps_per_gpu / 1e9, 0, 'f', 0)
+            .arg(f.scaleout_Bps_per_gpu / 1e9, 0, 'f', 0)
+            .arg(f.oversubscription, 0, 'f', 2);
+    const auto& cal = ev.collective_assumptions.calibration;
+    if (!cal.empty() && (cal[0].beta_Bps > 0 || (cal.size() > 1 && cal[1].beta_Bps > 0)))
+        cap += tr(" Calibrated from nccl-tests measurements.");
+    else
+        cap += tr(" Defaults: NCCL tuning constants and published efficiencies (import nccl-tests "
+                  "output to calibrate).");
+    caption_->setText(cap);
+}
+
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -293,6 +371,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(memory_, tr("Memory"));
     roofline_ = new RooflineChart(tabs_);
     tabs_->addTab(roofline_, tr("Roofline"));
+    fabric_ = new FabricChart(tabs_);
+    tabs_->addTab(fabric_, tr("Fabric"));
     layout->addWidget(tabs_);
 }
 
@@ -301,6 +381,7 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
         return;
     memory_->setEvaluation(*ev);
     roofline_->setEvaluation(*ev);
+    fabric_->setEvaluation(*ev);
 }
 
 } // namespace cl::ui

@@ -60,6 +60,23 @@ private:
     QLabel* caption_;
 };
 
+/// busbw vs message size of allreduce, one line per fabric tier (nccl-tests definitions).
+class FabricChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit FabricChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int curveCount() const { return curves_; }
+    [[nodiscard]] QChartView* view() const { return view_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int curves_ = 0;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -68,12 +85,14 @@ public:
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
     [[nodiscard]] MemoryChart* memoryChart() const { return memory_; }
     [[nodiscard]] RooflineChart* rooflineChart() const { return roofline_; }
+    [[nodiscard]] FabricChart* fabricChart() const { return fabric_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
     QTabWidget* tabs_;
     MemoryChart* memory_;
     RooflineChart* roofline_;
+    FabricChart* fabric_;
 };
 
 } // namespace cl::ui

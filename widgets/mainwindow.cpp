@@ -1,9 +1,11 @@
 #include "mainwindow.h"
 
 #include "actions.h"
+#include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
 #include "document/commands.h"
+#include "fabricwizard.h"
 #include "filecontroller.h"
 #include "inspector.h"
 #include "palette.h"
@@ -112,6 +114,9 @@ void MainWindow::buildMenus() {
     viewMenu->addAction(actions_->fitView);
     viewMenu->addAction(actions_->zoomIn);
     viewMenu->addAction(actions_->zoomOut);
+    auto* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(actions_->fabricWizard);
+    tools->addAction(actions_->importNccl);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(actions_->about);
 
@@ -135,6 +140,13 @@ void MainWindow::buildMenus() {
     connect(actions_->fitView, &QAction::triggered, view_, &CanvasView::fitAll);
     connect(actions_->zoomIn, &QAction::triggered, view_, [this] { view_->scale(1.25, 1.25); });
     connect(actions_->zoomOut, &QAction::triggered, view_, [this] { view_->scale(0.8, 0.8); });
+    connect(actions_->importNccl, &QAction::triggered, this, [this] {
+        const QString msg = importNcclTests(doc_, this);
+        if (!msg.isEmpty())
+            statusBar()->showMessage(msg.section(QLatin1Char('\n'), 0, 0), 8000);
+    });
+    connect(actions_->fabricWizard, &QAction::triggered, this,
+            [this] { runFabricWizard(doc_, this); });
     connect(actions_->about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About ClusterLens"),
                            tr("<b>ClusterLens %1</b><p>A desktop explorer for GPU infrastructure "

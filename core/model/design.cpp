@@ -520,8 +520,25 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         rl.extra_json = extras(*e, {"node_failures_per_1000_node_days", "storage_bandwidth_Bps",
                                     "restart_s", "checkpoint_interval_s", "async_checkpoint"});
     }
+    if (const json* cal = r.member(root, "", "calibration", false);
+        cal && r.expect_array(*cal, "calibration")) {
+        for (std::size_t i = 0; i < cal->size(); ++i) {
+            const json& j = (*cal)[i];
+            const std::string p = json_index_path("calibration", i);
+            if (!r.expect_object(j, p))
+                continue;
+            FabricCalibration fc;
+            read_int(j, p, r, "tier", fc.tier, 0, 8);
+            read_double(j, p, r, "alpha_s", fc.alpha_s, 0, 1.0);
+            read_double(j, p, r, "beta_Bps", fc.beta_Bps, 0, kMaxQuantity);
+            fc.source = r.string(j, p, "source", false).value_or("");
+            read_double(j, p, r, "error_before", fc.error_before, 0, 1e6);
+            read_double(j, p, r, "error_after", fc.error_after, 0, 1e6);
+            d.calibration.push_back(fc);
+        }
+    }
     d.extra_json = extras(root, {"format", "version", "name", "description", "devices", "links",
-                                 "workloads", "economics", "reliability"});
+                                 "workloads", "economics", "reliability", "calibration"});
     if (!errors.empty())
         return errors;
     auto v = validate_design(d, catalog);
@@ -611,6 +628,17 @@ std::string design_to_json(const Design& d) {
             {"async_checkpoint", rl.async_checkpoint}};
     merge_extras(rj, rl.extra_json);
     root["reliability"] = std::move(rj);
+    if (!d.calibration.empty()) {
+        json cal = json::array();
+        for (const auto& c : d.calibration)
+            cal.push_back({{"tier", c.tier},
+                           {"alpha_s", c.alpha_s},
+                           {"beta_Bps", c.beta_Bps},
+                           {"source", c.source},
+                           {"error_before", c.error_before},
+                           {"error_after", c.error_after}});
+        root["calibration"] = std::move(cal);
+    }
     merge_extras(root, d.extra_json);
     return root.dump(2) + "\n";
 }

@@ -121,6 +121,17 @@ struct ReliabilityInputs {
     bool operator==(const ReliabilityInputs&) const = default;
 };
 
+/// Fitted per-tier collective latency and bandwidth (from nccl-tests measurements); every model
+/// that uses the fabric uses them. tier 0 = scale-up domain, 1 = scale-out network.
+struct FabricCalibration {
+    int tier = 0;
+    double alpha_s = 0;  ///< latency per algorithm step
+    double beta_Bps = 0; ///< effective bandwidth (tier 0: bus; tier 1: per GPU)
+    std::string source;  ///< file and date it was fitted from
+    double error_before = 0, error_after = 0;
+    bool operator==(const FabricCalibration&) const = default;
+};
+
 struct Design {
     int version_major = kDesignMajor, version_minor = kDesignMinor;
     std::string name, description;
@@ -129,6 +140,7 @@ struct Design {
     std::vector<Workload> workloads;
     Economics economics;
     ReliabilityInputs reliability;
+    std::vector<FabricCalibration> calibration;
     std::string extra_json; ///< unknown top-level fields
 
     [[nodiscard]] const Device* device(std::string_view id) const;

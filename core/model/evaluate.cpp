@@ -44,6 +44,49 @@ double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string
     return parents * static_cast<double>(dev.count) * gpus_per_replica(d, c, dev, gpu_id, 0);
 }
 
+std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const CollectiveAssumptions& a) {
+    std::vector<CollectiveCurve> out;
+    if (f.gpus < 2)
+        return out;
+    const int domain = std::max(1, f.scaleup_domain);
+    auto curve = [&](const std::string& name, int gpus) {
+        CollectiveCurve c;
+        c.name = name;
+        c.gpus = gpus;
+        const GroupPlacement p = place_group(f, gpus, 1);
+        c.tier = p.tier;
+        for (double b = 1024; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) {
+            auto r =
+                collective_time(CollectiveOp::allreduce, b, f, p, CollectiveAlgo::automatic, a);
+            if (!r)
+                return;
+            c.bytes.push_back(b);
+            c.busbw_Bps.push_back(r->busbw_Bps);
+            c.time_s.push_back(r->time_s);
+        }
+        out.push_back(std::move(c));
+    };
+    const int total = static_cast<int>(std::min(f.gpus, 1e7));
+    if (domain > 1)
+        curve((f.pcie_only ? "PCIe" : "scale-up domain") + std::string(" (") +
+                  std::to_string(std::min(domain, total)) + " GPUs)",
+              std::min(domain, total));
+    if (total > domain && !f.tiers.empty()) {
+        for (std::size_t i = 0; i < f.tiers.size(); ++i) {
+            const double reach = f.tiers[i].nodes_below_one_switch * domain;
+            int gpus = static_cast<int>(std::min<double>(total, reach));
+            if (i + 1 == f.tiers.size())
+                gpus = total;
+            if (gpus <= domain)
+                continue;
+            if (!out.empty() && out.back().gpus == gpus)
+                continue;
+            curve(f.tiers[i].name + " tier (" + std::to_string(gpus) + " GPUs)", gpus);
+        }
+    }
+    return out;
+}
+
 Evaluation evaluate(const Design& design, const Catalog& catalog) {
     Evaluation ev;
     TopologySummary& t = ev.topology;
@@ -110,6 +153,14 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     if (ev.fabric.scaleup_domain > 0)
         t.scaleup_domain_size = ev.fabric.scaleup_domain;
     t.warnings.insert(t.warnings.end(), ev.fabric.warnings.begin(), ev.fabric.warnings.end());
+    for (const auto& c : design.calibration) {
+        if (c.tier < 0 || c.tier > 1)
+            continue;
+        auto& cal = ev.collective_assumptions.calibration;
+        cal.resize(2);
+        cal[static_cast<std::size_t>(c.tier)] = {c.alpha_s, c.beta_Bps};
+    }
+    ev.allreduce_curves = allreduce_curves(ev.fabric, ev.collective_assumptions);
 
     for (const auto& w : design.workloads) {
         WorkloadEvaluation we;

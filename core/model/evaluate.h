@@ -2,6 +2,7 @@
 // evaluate(design, catalog) -> Evaluation: the pure function behind every number the GUI and
 // the CLI show (DESIGN.md "How a user action flows", step 5). No hidden state.
 
+#include "model/collective.h"
 #include "model/design.h"
 #include "model/memory.h"
 #include "model/roofline.h"
@@ -51,13 +52,27 @@ struct WorkloadEvaluation {
     std::string error;                ///< why no numbers could be computed (empty when fine)
 };
 
+/// busbw versus message size of one collective over one placement (the fabric chart).
+struct CollectiveCurve {
+    std::string name; ///< "NVLink domain (8 GPUs)", "leaf (256 GPUs)", ...
+    int gpus = 0;
+    int tier = 0;
+    std::vector<double> bytes, busbw_Bps, time_s;
+};
+
 struct Evaluation {
     TopologySummary topology;
-    Topology fabric; ///< tiers, bandwidths, bisection (topology.h)
+    Topology fabric;                               ///< tiers, bandwidths, bisection (topology.h)
+    CollectiveAssumptions collective_assumptions;  ///< defaults + the design's calibration
+    std::vector<CollectiveCurve> allreduce_curves; ///< one per fabric tier
     std::vector<WorkloadEvaluation> workloads;
 };
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);
+
+/// Allreduce busbw curves for a group inside one domain, under one switch of each tier, and
+/// across the whole fabric.
+std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const CollectiveAssumptions& a);
 
 /// GPUs inside a device (itself when it is a GPU, a system's GPUs, or its descendants),
 /// multiplied by the replica counts on the way. `gpu_id` receives the GPU type found.

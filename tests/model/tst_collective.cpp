@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/generators.h"
 #include "model/topology.h"
 
 #include <QtTest>
@@ -245,6 +246,53 @@ private slots:
                 << "GB/s; error before" << fit->error_before << "after" << fit->error_after;
         QVERIFY(fit->error_after < fit->error_before);
         QVERIFY(fit->error_after < 0.20);
+    }
+
+    // Generators: the SuperPOD RA table (1-4 SU), fat trees at a chosen oversubscription, and
+    // every generated design loads back and analyses without warnings.
+    void generators() {
+        for (int su = 1; su <= 4; ++su) {
+            auto d = generate_superpod_h100(su, cat_);
+            QVERIFY(d.ok());
+            const Topology t = analyze_topology(*d, cat_);
+            static const double gpus[] = {248, 504, 760, 1016};
+            QCOMPARE(t.gpus, gpus[su - 1]);
+            QCOMPARE(t.oversubscription, 1.0);
+            QVERIFY(t.rail_optimized);
+            QVERIFY2(t.warnings.empty(), t.warnings.empty() ? "" : t.warnings.front().c_str());
+            auto again = design_from_json(design_to_json(*d), "gen", &cat_);
+            QVERIFY2(again.ok(), again.error_text().c_str());
+        }
+        FatTreeSpec s;
+        s.nodes = 64;
+        s.oversubscription = 2;
+        auto ft = generate_fat_tree(s, cat_);
+        QVERIFY(ft.ok());
+        Topology t = analyze_topology(*ft, cat_);
+        QVERIFY2(std::abs(t.oversubscription - 2.0) < 0.15,
+                 qPrintable(QString::number(t.oversubscription)));
+        s.tiers = 3;
+        s.nodes = 512;
+        s.oversubscription = 7;
+        ft = generate_fat_tree(s, cat_);
+        QVERIFY2(ft.ok(), ft.error_text().c_str());
+        t = analyze_topology(*ft, cat_);
+        QCOMPARE(static_cast<int>(t.tiers.size()), 3);
+        QVERIFY2(std::abs(t.oversubscription - 7.0) < 1.0,
+                 qPrintable(QString::number(t.oversubscription)));
+        auto nvl = generate_nvl72(8, cat_);
+        QVERIFY(nvl.ok());
+        t = analyze_topology(*nvl, cat_);
+        QCOMPARE(t.gpus, 576.0);
+        QCOMPARE(t.scaleup_domain, 72);
+        auto eth = generate_ethernet("hgx-h100", 32, 1, cat_);
+        QVERIFY(eth.ok());
+        t = analyze_topology(*eth, cat_);
+        QCOMPARE(t.scaleout_link, std::string("roce-400"));
+        QVERIFY2(t.warnings.empty(), t.warnings.empty() ? "" : t.warnings.front().c_str());
+        QVERIFY(!generate_superpod_h100(5, cat_).ok());
+        s.nodes = 0;
+        QVERIFY(!generate_fat_tree(s, cat_).ok());
     }
 
     void ncclTestsParserRejectsGarbage() {

@@ -1,14 +1,18 @@
 // GUI smoke test: the main window opens offscreen, loads a preset, the canvas shows its
 // devices and the memory chart shows the number core/model computed.
+#include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
+#include "fabricwizard.h"
 #include "inspector.h"
 #include "mainwindow.h"
 #include "palette.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSpinBox>
+#include <QTemporaryFile>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -102,6 +106,53 @@ private slots:
         w.show();
         QTRY_VERIFY(w.charts()->rooflineChart()->pointCount() >= 7);
         QVERIFY(w.showChart(QStringLiteral("roofline")));
+    }
+
+    // Journey 2 step 1: the wizard drops 4 SuperPOD SUs (127 DGX H100, 1,016 GPUs) as one step.
+    void fabricWizardBuildsSuperpod() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        ui::FabricWizard wiz(*cat_);
+        wiz.kind->setCurrentIndex(wiz.kind->findData(QStringLiteral("superpod")));
+        wiz.units->setValue(4);
+        auto d = wiz.generate();
+        QVERIFY(d.ok());
+        ui::applyGeneratedFabric(w.document(), std::move(d).value());
+        QTRY_VERIFY(w.evaluator()->current() && w.evaluator()->current()->topology.gpus == 1016.0);
+        QCOMPARE(w.document()->design().workloads.size(), std::size_t(1)); // the workload stays
+        QTRY_VERIFY(w.charts()->fabricChart()->curveCount() >= 2);
+        w.document()->undoStack()->undo();
+        QTRY_VERIFY(w.evaluator()->current()->topology.gpus == 16.0);
+    }
+
+    // Journey 4 step 2: importing nccl-tests output stores a fit in the design (undoable).
+    void importNcclTestsCalibrates() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("a100-hdr-2node")), QString());
+        QTemporaryFile f;
+        QVERIFY(f.open());
+        QByteArray text = "# all_reduce_perf\n";
+        for (int r = 0; r < 8; ++r)
+            text += QByteArray("#  Rank  ") + QByteArray::number(r) +
+                    " Group  0 Pid 1 on h device " + QByteArray::number(r) +
+                    " [0x07] NVIDIA A100-SXM4-80GB\n";
+        const double rows[][3] = {{32768, 43.83, 1.31},
+                                  {1048576, 101.9, 18.0},
+                                  {67108864, 684.6, 171.54},
+                                  {1073741824, 8203.9, 229.04},
+                                  {17179869184, 127997, 234.89}};
+        for (const auto& r : rows)
+            text += QByteArray::number(static_cast<qint64>(r[0])) + " 1 float sum -1 " +
+                    QByteArray::number(r[1]) + " 1.0 " + QByteArray::number(r[2]) + " 0 " +
+                    QByteArray::number(r[1]) + " 1.0 1.0 0\n";
+        f.write(text);
+        f.close();
+        const QString msg = ui::importNcclTests(w.document(), &w, f.fileName(), /*confirm=*/false);
+        QVERIFY2(msg.contains(QStringLiteral("after the fit")), qPrintable(msg));
+        QCOMPARE(w.document()->design().calibration.size(), std::size_t(1));
+        QVERIFY(w.document()->design().calibration[0].beta_Bps > 100e9);
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->design().calibration.empty());
     }
 };
 

@@ -1,0 +1,141 @@
+#include "fabricwizard.h"
+
+#include "document/commands.h"
+#include "model/topology.h"
+#include "model/units.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace cl::ui {
+
+FabricWizard::FabricWizard(const model::Catalog& catalog, QWidget* parent)
+    : QDialog(parent), catalog_(catalog) {
+    setWindowTitle(tr("Fabric wizard"));
+    auto* form = new QFormLayout(this);
+    kind = new QComboBox;
+    kind->setObjectName(QStringLiteral("kind"));
+    kind->addItem(tr("DGX H100 SuperPOD (NVIDIA reference architecture)"),
+                  QStringLiteral("superpod"));
+    kind->addItem(tr("Rail-optimized fat tree"), QStringLiteral("fattree"));
+    kind->addItem(tr("GB200 NVL72 racks"), QStringLiteral("nvl72"));
+    kind->addItem(tr("Ethernet leaf-spine (RoCE)"), QStringLiteral("ethernet"));
+    form->addRow(tr("Fabric"), kind);
+    system = new QComboBox;
+    system->setObjectName(QStringLiteral("system"));
+    for (const auto& s : catalog.systems())
+        if (!s.gpu.empty())
+            system->addItem(QString::fromStdString(s.name), QString::fromStdString(s.id));
+    system->setCurrentIndex(system->findData(QStringLiteral("dgx-h100")));
+    form->addRow(tr("Server"), system);
+    nodes = new QSpinBox;
+    nodes->setObjectName(QStringLiteral("nodes"));
+    nodes->setRange(1, 100000);
+    nodes->setValue(32);
+    form->addRow(tr("Servers"), nodes);
+    tiers = new QSpinBox;
+    tiers->setObjectName(QStringLiteral("tiers"));
+    tiers->setRange(2, 3);
+    form->addRow(tr("Switch tiers"), tiers);
+    oversubscription = new QDoubleSpinBox;
+    oversubscription->setObjectName(QStringLiteral("oversubscription"));
+    oversubscription->setRange(1, 16);
+    oversubscription->setDecimals(1);
+    oversubscription->setSuffix(QStringLiteral(":1"));
+    form->addRow(tr("Oversubscription"), oversubscription);
+    units = new QSpinBox;
+    units->setObjectName(QStringLiteral("units"));
+    units->setRange(1, 4);
+    units->setValue(4);
+    form->addRow(tr("Scalable units / racks"), units);
+    preview_ = new QLabel;
+    preview_->setWordWrap(true);
+    form->addRow(preview_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    for (auto* w : {static_cast<QWidget*>(kind), static_cast<QWidget*>(system)})
+        connect(qobject_cast<QComboBox*>(w), &QComboBox::currentIndexChanged, this,
+                &FabricWizard::refresh);
+    for (auto* sb : {nodes, tiers, units})
+        connect(sb, &QSpinBox::valueChanged, this, &FabricWizard::refresh);
+    connect(oversubscription, &QDoubleSpinBox::valueChanged, this, &FabricWizard::refresh);
+    refresh();
+}
+
+model::Result<model::Design> FabricWizard::generate() const {
+    const QString k = kind->currentData().toString();
+    if (k == QLatin1String("superpod"))
+        return model::generate_superpod_h100(units->value(), catalog_);
+    if (k == QLatin1String("nvl72"))
+        return model::generate_nvl72(units->value(), catalog_);
+    if (k == QLatin1String("ethernet"))
+        return model::generate_ethernet(system->currentData().toString().toStdString(),
+                                        nodes->value(), oversubscription->value(), catalog_);
+    model::FatTreeSpec s;
+    s.system = system->currentData().toString().toStdString();
+    s.nodes = nodes->value();
+    s.tiers = tiers->value();
+    s.oversubscription = oversubscription->value();
+    return model::generate_fat_tree(s, catalog_);
+}
+
+void FabricWizard::refresh() {
+    const QString k = kind->currentData().toString();
+    const bool sp = k == QLatin1String("superpod"), nvl = k == QLatin1String("nvl72");
+    system->setEnabled(!sp && !nvl);
+    nodes->setEnabled(!sp && !nvl);
+    tiers->setEnabled(k == QLatin1String("fattree"));
+    oversubscription->setEnabled(!sp && !nvl);
+    units->setEnabled(sp || nvl);
+    units->setMaximum(sp ? 4 : 1000);
+    auto d = generate();
+    auto* ok = findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    if (!d) {
+        preview_->setText(QString::fromStdString(d.error_text()));
+        ok->setEnabled(false);
+        return;
+    }
+    ok->setEnabled(true);
+    const model::Topology t = model::analyze_topology(*d, catalog_);
+    preview_->setText(
+        tr("%1\n%2 GPUs in %3 nodes, %4 switches in %5 tiers, bisection %6, "
+           "oversubscription %7:1.")
+            .arg(QString::fromStdString(d->name))
+            .arg(t.gpus, 0, 'f', 0)
+            .arg(t.nodes, 0, 'f', 0)
+            .arg(t.switches, 0, 'f', 0)
+            .arg(t.tiers.size())
+            .arg(QString::fromStdString(model::units::format_si(t.bisection_Bps, "B/s")))
+            .arg(t.oversubscription, 0, 'f', 2));
+}
+
+void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
+    const model::Design& cur = doc->design();
+    generated.workloads = cur.workloads;
+    for (auto& w : generated.workloads) {
+        w.placement.clear(); // every GPU of the new fabric
+        w.position = {320, 300};
+    }
+    generated.economics = cur.economics;
+    generated.reliability = cur.reliability;
+    generated.calibration = cur.calibration;
+    doc->undoStack()->push(
+        new doc::EditDesignCommand(doc, std::move(generated), QObject::tr("Fabric wizard")));
+}
+
+void runFabricWizard(doc::Document* doc, QWidget* parent) {
+    FabricWizard w(doc->catalog(), parent);
+    if (w.exec() != QDialog::Accepted)
+        return;
+    if (auto d = w.generate())
+        applyGeneratedFabric(doc, std::move(d).value());
+}
+
+} // namespace cl::ui
