@@ -214,16 +214,18 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         cands.push_back(
             {CollectiveAlgo::tree, "Simple", lat + factor * bytes / ring_bw, ring_neck});
         // Hierarchical: reduce-scatter inside the domain, all-reduce of S/g across nodes over
-        // each GPU's own NIC, all-gather inside the domain.
+        // each GPU's own NIC, all-gather inside the domain. NCCL pipelines chunks through the
+        // phases, so the bandwidth terms overlap: time = latencies + the slowest phase.
         const double intra_bw = f.eff_intra;
-        const double rs =
-            a.simple_base_s + (g - 1) * hop_intra_simple + (g - 1.0) / g * bytes / intra_bw;
+        const double lat_intra = a.simple_base_s + (g - 1) * hop_intra_simple;
+        const double t_intra = 2.0 * (g - 1.0) / g * bytes / intra_bw;
         const double shard = bytes / g;
         const double net_bw = f.eff_net / g;
-        const double ar =
-            a.simple_base_s + 2.0 * (k - 1) * hop_net_simple + 2.0 * (k - 1.0) / k * shard / net_bw;
-        cands.push_back({CollectiveAlgo::hierarchical, "Simple", rs + ar + rs,
-                         net_bw * g < intra_bw ? ring_neck : f.intra_name});
+        const double lat_net = 2.0 * (k - 1) * hop_net_simple;
+        const double t_net = 2.0 * (k - 1.0) / k * shard / net_bw;
+        cands.push_back({CollectiveAlgo::hierarchical, "Simple",
+                         2 * lat_intra + lat_net + std::max(t_intra, t_net),
+                         t_net > t_intra ? ring_neck : f.intra_name});
     }
     if (op == CollectiveOp::allreduce && k == 1 && t.nvls && g > 2) {
         // NVLink SHARP: each GPU sends its buffer to the switch once and receives the reduced
@@ -233,9 +235,27 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         cands.push_back(
             {CollectiveAlgo::nvls, "Simple", a.nvls_latency_s + bytes / bw, "NVSwitch"});
     }
+    if (op == CollectiveOp::allreduce && k > 1 && algo == CollectiveAlgo::nvls &&
+        t.scaleout_link.rfind("ib-", 0) == 0 && t.scaleout_link != "ib-hdr") {
+        // In-network reduction: NVLS (or a ring) inside the domain, SHARP in the InfiniBand
+        // switches across nodes (NCCL CollNet / NVLSTree): each GPU's shard S/g crosses its NIC
+        // once each way instead of 2(k-1)/k times (Graham et al. 2016, SHARP). Needs the SHARP
+        // plugin, so `auto` never picks it.
+        const double lat =
+            2.0 * (a.simple_base_s + (g - 1) * hop_intra_simple) + 2.0 * hop_net_simple;
+        const double t_intra = 2.0 * (g - 1.0) / g * bytes / f.eff_intra;
+        const double t_net = (bytes / g) / (f.eff_net / g);
+        cands.push_back({CollectiveAlgo::nvls, "Simple", lat + std::max(t_intra, t_net),
+                         t_net > t_intra ? "NIC (SHARP)" : f.intra_name});
+    }
     const Candidate* best = nullptr;
     for (const auto& c : cands) {
         if (algo != CollectiveAlgo::automatic && c.algo != algo)
+            continue;
+        // auto chooses among the algorithms NCCL runs by default (ring, tree, NVLS inside a
+        // domain); hierarchical (MPI-style) and SHARP need asking for.
+        if (algo == CollectiveAlgo::automatic &&
+            (c.algo == CollectiveAlgo::hierarchical || (c.algo == CollectiveAlgo::nvls && k > 1)))
             continue;
         if (!best || c.time < best->time)
             best = &c;
