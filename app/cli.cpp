@@ -376,13 +376,16 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_catalog(f, p.positional, buffer);
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
-        else if (p.command == "memory" || p.command == "roofline" || p.command == "collective") {
+        else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
+                 p.command == "train") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
                 code = cmd_memory(f, buffer);
             else if (p.command == "roofline")
                 code = cmd_roofline(f, buffer);
+            else if (p.command == "train")
+                code = cmd_train(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

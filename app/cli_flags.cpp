@@ -12,9 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kModelCmds = {"memory", "roofline"};
-const std::vector<std::string> kTrainCmds = {"memory"};
-const std::vector<std::string> kShapeCmds = {"memory", "collective"};
+const std::vector<std::string> kModelCmds = {"memory", "roofline", "train"};
+const std::vector<std::string> kTrainCmds = {"memory", "train"};
+const std::vector<std::string> kShapeCmds = {"memory", "collective", "train"};
 
 // clang-format off
 std::vector<FlagSpec> build_specs() {
@@ -79,7 +79,7 @@ std::vector<FlagSpec> build_specs() {
         {"--kv-lora-rank", T::Int, "", "0", "MLA compressed KV rank (0 = no MLA).", {}, kModelCmds},
         {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
         // Hardware and cluster shape
-        {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective"}},
+        {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective", "train"}},
         {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job.", {}, kShapeCmds},
         {"--gpus-per-node",
          T::Int,
@@ -117,7 +117,7 @@ std::vector<FlagSpec> build_specs() {
          {},
          kShapeCmds},
         // Parallel layout and training
-        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline"}},
+        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train"}},
         {"--pp",
          T::Int,
          "",
@@ -161,14 +161,14 @@ std::vector<FlagSpec> build_specs() {
          "4096",
          "Sequence length (roofline: context length).",
          {},
-         {"memory", "roofline"}},
+         {"memory", "roofline", "train"}},
         {"--dtype",
          T::Choice,
          "",
          "bf16",
          "Compute dtype (training: bf16|fp16|fp8|fp32; fp8 = FP8 GEMMs with bf16 weights).",
          {"bf16", "fp16", "fp8", "fp32", "tf32", "int8", "fp4", "fp64"},
-         {"memory", "roofline"}},
+         {"memory", "roofline", "train"}},
         {"--optimizer",
          T::Choice,
          "",
@@ -226,7 +226,9 @@ std::vector<FlagSpec> build_specs() {
          "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
          {},
          kTrainCmds},
-        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective"}},
+        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train"}},
+        {"--tokens", T::Number, "tokens", "-", "Tokens to train (time, GPU-hours and cost to train them).", {}, {"train"}},
+        {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price for the training cost.", {}, {"train"}},
         // Collectives
         {"--op", T::Choice, "", "allreduce", "Collective operation.", {"allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"}, {"collective"}},
         {"--bytes", T::Size, "bytes", "1GiB", "nccl-tests `size`: per-rank buffer (allreduce, broadcast), total buffer (allgather, reducescatter).", {}, {"collective"}},
@@ -454,6 +456,7 @@ Usage:
   clusterlens-cli evaluate DESIGN [--json]
   clusterlens-cli memory   --model M [--gpu G] [--gpus N] [layout flags] [--json]
   clusterlens-cli roofline --model M [--gpu G] [--phase prefill|decode] [--batch B] [--json]
+  clusterlens-cli train    --model M --gpus N --global-batch B [layout flags] [--json]
   clusterlens-cli collective --op OP --bytes S --gpus N [shape flags | --fabric F]
                   [--sweep MIN:MAX] [--calibrate NCCL_TESTS_OUTPUT] [--json]
 
@@ -464,6 +467,8 @@ Commands:
   memory        Training memory per GPU of the most loaded GPU (worst pipeline stage).
   roofline      Per-operator FLOPs, bytes, arithmetic intensity and bound of one layer.
   collective    Time, algbw and busbw (nccl-tests definitions) of a collective on the fabric.
+  train         Step time, tokens/s, MFU/HFU and the exposed-time breakdown of a training job
+                (work in progress: see docs/validation.md for its current accuracy).
 
 Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
 K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.

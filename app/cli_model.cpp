@@ -3,6 +3,7 @@
 
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/training.h"
 #include "model/units.h"
 
 #include <filesystem>
@@ -342,6 +343,126 @@ int cmd_roofline(Flags& f, std::ostream& out) {
                           fmt(o.intensity, 1), units::format_si(o.attainable_flops, "FLOP/s"),
                           o.compute_bound ? "compute" : "memory", fmt(o.time_s * 1e6, 1) + " us"});
     t.print(out);
+    return 0;
+}
+
+} // namespace cl::cli
+
+namespace cl::cli {
+
+int cmd_train(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const model::ModelArch m = resolve_model(f, cat);
+    std::string source;
+    const model::Topology topo = cluster_topology(f, cat, &source);
+    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
+    if (!gpu)
+        throw UsageError{"--gpu: the cluster has no GPU type"};
+    Layout l = read_layout(f);
+    if (l.t.global_batch <= 0)
+        throw UsageError{"--global-batch: required for train (sequences per step)"};
+    if (topo.gpus > 0 && l.gpus > topo.gpus + 0.5 && f.has("--fabric"))
+        throw UsageError{"--gpus: the job needs " + std::to_string(l.gpus) +
+                         " GPUs but the fabric has " +
+                         std::to_string(static_cast<long long>(topo.gpus))};
+    model::MemoryAssumptions ma;
+    ma.framework_overhead_bytes.value =
+        f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
+                   ma.framework_overhead_bytes.source);
+    record_assumptions(f, ma);
+    const double tokens = f.get_number("--tokens", 0, 0, 1e18, "default: not set");
+    const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    model::TrainingSpec t = l.t;
+    t.tokens = tokens;
+    if (l.auto_micro_batch)
+        t.micro_batch = 0;
+    model::TrainingAssumptions ta;
+    f.record("tp_overlap", ta.tp_overlap.value, ta.tp_overlap.source);
+    f.record("dp_overlap", ta.dp_overlap.value, ta.dp_overlap.source);
+    f.record("memory_efficiency", ta.memory_efficiency.value, ta.memory_efficiency.source);
+    f.record("gemm_efficiency",
+             gpu->gemm_efficiency(model::dtype_from_name(t.dtype).value_or(model::Dtype::bf16)),
+             "catalog: measured best GEMM / dense peak (mamf-finder), else 0.80");
+    auto r = model::train_step(m, t, l.gpus, *gpu, topo, ta, {}, ma, price);
+    if (!r) {
+        const auto& e = r.errors().front();
+        throw UsageError{e.where + ": " + e.what};
+    }
+    const auto& mem = r->memory;
+    const auto& b = r->breakdown;
+    if (f.has("--json")) {
+        json j = envelope(f);
+        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
+                       {"capacity_bytes", mem.capacity_bytes},
+                       {"headroom_bytes", mem.headroom_bytes},
+                       {"fits", mem.fits},
+                       {"worst_stage", mem.worst_stage}};
+        json tr = {{"step_time_s", r->step_time_s},
+                   {"tokens_per_s", r->tokens_per_s},
+                   {"model_flops_per_gpu", r->model_flops_per_gpu},
+                   {"hardware_flops_per_gpu", r->hardware_flops_per_gpu},
+                   {"mfu", r->mfu},
+                   {"hfu", r->hfu},
+                   {"bubble_fraction", r->bubble_fraction},
+                   {"micro_batch", r->micro_batch},
+                   {"micro_batches", r->micro_batches},
+                   {"breakdown_s",
+                    {{"compute", b.compute},
+                     {"recompute", b.recompute},
+                     {"tp_comm", b.tp_comm},
+                     {"cp_comm", b.cp_comm},
+                     {"ep_comm", b.ep_comm},
+                     {"pp_comm", b.pp_comm},
+                     {"dp_comm", b.dp_comm},
+                     {"optimizer", b.optimizer},
+                     {"bubble", b.bubble + b.other}}}};
+        if (tokens > 0) {
+            tr["time_to_train_s"] = r->time_to_train_s;
+            tr["gpu_hours"] = r->gpu_hours;
+            if (price > 0)
+                tr["cost_usd"] = r->cost_usd;
+        }
+        j["train"] = tr;
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << m.name << " on " << l.gpus << " x " << gpu->id << " (" << source << "), tp " << t.tp
+        << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp << ", micro-batch "
+        << r->micro_batch << " x " << r->micro_batches << "\n\n";
+    Table tb;
+    tb.header = {"training", "value"};
+    tb.rows = {{"step time", fmt(r->step_time_s, 3) + " s"},
+               {"tokens/s (job)", fmt(r->tokens_per_s, 0)},
+               {"model TFLOP/s per GPU", fmt(r->model_flops_per_gpu / 1e12, 1)},
+               {"MFU", fmt(r->mfu * 100, 1) + " %"},
+               {"HFU", fmt(r->hfu * 100, 1) + " %"},
+               {"bubble", fmt(r->bubble_fraction * 100, 1) + " %"},
+               {"memory per GPU", units::format_bytes(mem.per_gpu.total()) + " of " +
+                                      units::format_bytes(mem.capacity_bytes) +
+                                      (mem.fits ? " (fits)" : " (does NOT fit)")}};
+    if (tokens > 0) {
+        tb.rows.push_back({"time to train", fmt(r->time_to_train_s / 86400, 2) + " days"});
+        tb.rows.push_back({"GPU-hours", fmt(r->gpu_hours, 0)});
+        if (price > 0)
+            tb.rows.push_back({"cost", "$" + fmt(r->cost_usd, 0)});
+    }
+    tb.print(out);
+    out << "\n";
+    Table bt;
+    bt.header = {"breakdown (exposed)", "seconds", "share"};
+    auto row = [&](const char* n, double v) {
+        bt.rows.push_back({n, fmt(v, 4), fmt(100 * v / r->step_time_s, 1) + " %"});
+    };
+    row("compute", b.compute);
+    row("recompute", b.recompute);
+    row("TP comm", b.tp_comm);
+    row("CP comm", b.cp_comm);
+    row("EP comm", b.ep_comm);
+    row("PP comm", b.pp_comm);
+    row("DP comm", b.dp_comm);
+    row("optimizer", b.optimizer);
+    row("bubble", b.bubble + b.other);
+    bt.print(out);
     return 0;
 }
 

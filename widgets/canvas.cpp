@@ -297,7 +297,7 @@ public:
         setFlags(ItemIsSelectable | ItemIsMovable);
         setData(0, QString::fromStdString(id_));
     }
-    QRectF boundingRect() const override { return {-2, -2, 244, 94}; }
+    QRectF boundingRect() const override { return {-2, -2, 244, 114}; }
     void sync() {
         const auto* w = scene_->document()->design().workload(id_);
         if (!w)
@@ -330,7 +330,7 @@ protected:
         }
         p->setPen(QPen(isSelected() ? pal.highlight().color() : status, isSelected() ? 3 : 2));
         p->setBrush(pal.base());
-        p->drawRoundedRect(QRectF(0, 0, 240, 90), 10, 10);
+        p->drawRoundedRect(QRectF(0, 0, 240, 110), 10, 10);
         p->setPen(pal.text().color());
         QFont f = p->font();
         f.setBold(true);
@@ -358,6 +358,16 @@ protected:
                     p->fontMetrics().elidedText(layout, Qt::ElideRight, 220));
         p->setPen(status);
         p->drawText(QRectF(10, 46, 220, 40), Qt::AlignLeft | Qt::TextWordWrap, verdict);
+        if (we && we->training) {
+            const auto& res = *we->training;
+            p->setPen(pal.text().color());
+            p->drawText(
+                QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                QObject::tr("step %1 s · MFU %2% · %3 tok/s")
+                    .arg(res.step_time_s, 0, 'f', 2)
+                    .arg(res.mfu * 100, 0, 'f', 1)
+                    .arg(QString::fromStdString(model::units::format_si(res.tokens_per_s, "", 1))));
+        }
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {
         dragStart = pos();

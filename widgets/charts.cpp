@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -363,6 +364,105 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     caption_->setText(cap);
 }
 
+TrainingChart::TrainingChart(QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->setTitle(tr("Training step: exposed time by part"));
+    chart_->legend()->setAlignment(Qt::AlignRight);
+    view_ = new QChartView(chart_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    empty_ = new QLabel(tr("Add a training workload with a global batch to see its step time."));
+    empty_->setAlignment(Qt::AlignCenter);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view_, 1);
+    v->addWidget(caption_);
+    auto* stack = new QStackedLayout(this);
+    stack->addWidget(page);
+    stack->addWidget(empty_);
+    stack->setCurrentWidget(empty_);
+}
+
+void TrainingChart::setEvaluation(const model::Evaluation& ev) {
+    std::vector<const model::WorkloadEvaluation*> shown;
+    for (const auto& w : ev.workloads)
+        if (w.training)
+            shown.push_back(&w);
+    bars_ = static_cast<int>(shown.size());
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    if (shown.empty()) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    struct Part {
+        const char* name;
+        QColor color;
+        double model::TrainingBreakdown::*field;
+    };
+    static const Part parts[] = {
+        {"Compute", QColor(0x3b, 0x82, 0xf6), &model::TrainingBreakdown::compute},
+        {"Recompute", QColor(0x93, 0xc5, 0xfd), &model::TrainingBreakdown::recompute},
+        {"TP comm", QColor(0xf5, 0x9e, 0x0b), &model::TrainingBreakdown::tp_comm},
+        {"CP comm", QColor(0xfb, 0xbf, 0x24), &model::TrainingBreakdown::cp_comm},
+        {"EP comm", QColor(0xec, 0x48, 0x99), &model::TrainingBreakdown::ep_comm},
+        {"PP comm", QColor(0x8b, 0x5c, 0xf6), &model::TrainingBreakdown::pp_comm},
+        {"DP comm", QColor(0xdc, 0x26, 0x26), &model::TrainingBreakdown::dp_comm},
+        {"Optimizer", QColor(0x14, 0xb8, 0xa6), &model::TrainingBreakdown::optimizer},
+        {"Bubble", QColor(0x9c, 0xa3, 0xaf), &model::TrainingBreakdown::bubble},
+    };
+    auto* series = new QHorizontalStackedBarSeries;
+    QStringList names;
+    for (const auto* w : shown)
+        names << QString::fromStdString(w->name);
+    for (const auto& part : parts) {
+        double sum = 0;
+        for (const auto* w : shown)
+            sum += w->training->breakdown.*part.field;
+        if (sum <= 0)
+            continue; // keep the legend to the parts that take time
+        auto* set = new QBarSet(tr(part.name));
+        set->setColor(part.color);
+        for (const auto* w : shown)
+            *set << w->training->breakdown.*part.field;
+        series->append(set);
+    }
+    chart_->addSeries(series);
+    auto* ay = new QBarCategoryAxis;
+    ay->setCategories(names);
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("seconds per step"));
+    chart_->addAxis(ay, Qt::AlignLeft);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    series->attachAxis(ay);
+    series->attachAxis(ax);
+    ax->applyNiceNumbers();
+    QStringList lines;
+    for (const auto* w : shown) {
+        const auto& t = *w->training;
+        QString line = tr("%1: step %2 s, %3 tokens/s, %4 TFLOP/s per GPU, MFU %5%, bubble %6%")
+                           .arg(QString::fromStdString(w->name))
+                           .arg(t.step_time_s, 0, 'f', 3)
+                           .arg(t.tokens_per_s, 0, 'f', 0)
+                           .arg(t.model_flops_per_gpu / 1e12, 0, 'f', 0)
+                           .arg(t.mfu * 100, 0, 'f', 1)
+                           .arg(t.bubble_fraction * 100, 0, 'f', 1);
+        if (t.time_to_train_s > 0)
+            line += tr("; to train: %1 days, %2 GPU-hours%3")
+                        .arg(t.time_to_train_s / 86400, 0, 'f', 1)
+                        .arg(t.gpu_hours, 0, 'f', 0)
+                        .arg(t.cost_usd > 0 ? tr(", $%1").arg(t.cost_usd, 0, 'f', 0) : QString());
+        lines << line;
+    }
+    caption_->setText(lines.join(QLatin1Char('\n')) +
+                      tr("\nTraining model is preliminary (issue 6): see docs/validation.md."));
+}
+
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -371,6 +471,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(memory_, tr("Memory"));
     roofline_ = new RooflineChart(tabs_);
     tabs_->addTab(roofline_, tr("Roofline"));
+    training_ = new TrainingChart(tabs_);
+    tabs_->addTab(training_, tr("Training"));
     fabric_ = new FabricChart(tabs_);
     tabs_->addTab(fabric_, tr("Fabric"));
     layout->addWidget(tabs_);
@@ -382,6 +484,7 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     memory_->setEvaluation(*ev);
     roofline_->setEvaluation(*ev);
     fabric_->setEvaluation(*ev);
+    training_->setEvaluation(*ev);
 }
 
 } // namespace cl::ui

@@ -77,6 +77,22 @@ private:
     int curves_ = 0;
 };
 
+/// Where a training step's time goes: exposed seconds per part, one bar per workload.
+class TrainingChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int barCount() const { return bars_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int bars_ = 0;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -86,6 +102,7 @@ public:
     [[nodiscard]] MemoryChart* memoryChart() const { return memory_; }
     [[nodiscard]] RooflineChart* rooflineChart() const { return roofline_; }
     [[nodiscard]] FabricChart* fabricChart() const { return fabric_; }
+    [[nodiscard]] TrainingChart* trainingChart() const { return training_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -93,6 +110,7 @@ private:
     MemoryChart* memory_;
     RooflineChart* roofline_;
     FabricChart* fabric_;
+    TrainingChart* training_;
 };
 
 } // namespace cl::ui

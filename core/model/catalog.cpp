@@ -109,6 +109,14 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
         if (g.peak(Dtype::bf16) <= 0 && g.peak(Dtype::fp16) <= 0)
             r.error(p + ".dense_flops", "needs a bf16 or fp16 peak");
     }
+    if (const auto* f = r.member(j, p, "achieved_matmul_flops", false);
+        f && r.expect_object(*f, p + ".achieved_matmul_flops")) {
+        for (const auto& [k, v] : f->items())
+            if (auto d = dtype_from_name(k))
+                g.achieved_matmul_flops[static_cast<std::size_t>(*d)] =
+                    num(r, *f, p + ".achieved_matmul_flops", k.c_str());
+    }
+    g.attention_efficiency = r.number(j, p, "attention_efficiency", false, 0.0, 1.0).value_or(0);
     g.tdp_w = num(r, j, p, "tdp_w");
     g.scaleup_link = str(r, j, p, "scaleup_link");
     g.scaleup_bandwidth_unidir_Bps = num(r, j, p, "scaleup_bandwidth_unidir_Bps");

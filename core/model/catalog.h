@@ -6,6 +6,7 @@
 #include "model/architecture.h"
 #include "model/error.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -25,6 +26,10 @@ struct GpuSpec {
     double memory_bytes = 0;                       ///< vendor capacity, bytes (1 GB = 1e9)
     double memory_bandwidth_Bps = 0;               ///< HBM bandwidth, bytes/s
     std::array<double, kDtypeCount> dense_flops{}; ///< dense peak FLOP/s per dtype; 0 = none
+    /// Best measured GEMM throughput per dtype (mamf-finder); 0 = not measured.
+    std::array<double, kDtypeCount> achieved_matmul_flops{};
+    /// Fraction of the bf16 peak FlashAttention reaches in training (0 = unknown).
+    double attention_efficiency = 0;
     double tdp_w = 0;
     std::string scaleup_link;                ///< link id (nvlink4, xgmi-mi300, ...) or empty
     double scaleup_bandwidth_unidir_Bps = 0; ///< per GPU, one direction, all links
@@ -41,6 +46,13 @@ struct GpuSpec {
     std::string raw_json;
 
     [[nodiscard]] double peak(Dtype d) const { return dense_flops[static_cast<std::size_t>(d)]; }
+    /// Achievable fraction of the dense peak for large GEMMs: measured when the catalog has
+    /// it, else 0.80 (median of the NVIDIA rows of the mamf-finder table; docs/training.md).
+    [[nodiscard]] double gemm_efficiency(Dtype d) const {
+        const double a = achieved_matmul_flops[static_cast<std::size_t>(d)];
+        const double p = peak(d);
+        return (a > 0 && p > 0) ? std::min(1.0, a / p) : 0.80;
+    }
 };
 
 enum class LinkClass { scaleup, pcie, scaleout };

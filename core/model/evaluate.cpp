@@ -195,6 +195,19 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             } else {
                 we.error = mem.error_text();
             }
+            if (we.has_memory && w.training.global_batch > 0) {
+                const double price =
+                    design.economics.price_per_gpu_hour > 0
+                        ? design.economics.price_per_gpu_hour
+                        : (catalog.cloud(design.economics.cloud_offer)
+                               ? catalog.cloud(design.economics.cloud_offer)
+                                         ->on_demand_usd_per_hour /
+                                     catalog.cloud(design.economics.cloud_offer)->gpus
+                               : 0.0);
+                if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
+                                         {}, ev.collective_assumptions, {}, price))
+                    we.training = tr.value();
+            }
             RooflineInputs ri;
             ri.dtype = dtype_from_name(w.training.dtype).value_or(Dtype::bf16);
             ri.phase = Phase::prefill;

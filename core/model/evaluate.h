@@ -7,6 +7,7 @@
 #include "model/memory.h"
 #include "model/roofline.h"
 #include "model/topology.h"
+#include "model/training.h"
 
 #include <optional>
 
@@ -48,8 +49,9 @@ struct WorkloadEvaluation {
     WorkloadMemory memory;
     std::optional<TrainingMemory> training_memory;
     std::optional<InferenceMemory> inference_memory;
-    std::optional<Roofline> roofline; ///< training: prefill at seq; inference: decode
-    std::string error;                ///< why no numbers could be computed (empty when fine)
+    std::optional<Roofline> roofline;       ///< training: prefill at seq; inference: decode
+    std::optional<TrainingResult> training; ///< step time etc. (needs a global batch)
+    std::string error;                      ///< why no numbers could be computed (empty when fine)
 };
 
 /// busbw versus message size of one collective over one placement (the fabric chart).

@@ -6,6 +6,7 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <set>
 #include <sstream>
 
 using nlohmann::json;
@@ -88,6 +89,76 @@ private slots:
         QCOMPARE(w["id"].get<std::string>(), std::string("finetune"));
         QCOMPARE(w["memory"]["fits"].get<bool>(), false);
         QCOMPARE(w["memory"]["capacity_bytes"].get<double>(), 80e9);
+    }
+
+    // CLI.md "train": keys, breakdown sums to the step time, memory printed too.
+    void trainKeys() {
+        const Run r =
+            run({"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64", "--seq",
+                 "4096", "--tokens", "1e9", "--price-per-gpu-hour", "4", "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out);
+        const json& t = j["train"];
+        for (const char* k :
+             {"step_time_s", "tokens_per_s", "model_flops_per_gpu", "hardware_flops_per_gpu", "mfu",
+              "hfu", "bubble_fraction", "breakdown_s", "time_to_train_s", "gpu_hours", "cost_usd"})
+            QVERIFY2(t.contains(k), k);
+        double sum = 0;
+        for (const auto& [k, v] : t["breakdown_s"].items())
+            sum += v.get<double>();
+        QVERIFY(std::abs(sum / t["step_time_s"].get<double>() - 1) < 1e-9);
+        QVERIFY(t["mfu"].get<double>() > 0.05 && t["mfu"].get<double>() < 1.0);
+        QVERIFY(j.contains("memory"));
+        QCOMPARE(t["gpu_hours"].get<double>(), t["time_to_train_s"].get<double>() / 3600 * 8);
+        const Run bad = run(
+            {"train", "--model", "llama3-8b", "--gpus", "8", "--tp", "3", "--global-batch", "8"});
+        QCOMPARE(bad.code, 2);
+        const Run nob = run({"train", "--model", "llama3-8b", "--gpus", "8"});
+        QCOMPARE(nob.code, 2);
+        QVERIFY(nob.err.find("--global-batch") != std::string::npos);
+    }
+
+    void collectiveKeys() {
+        const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
+                           "--gpu", "h100-sxm", "--json"});
+        QCOMPARE(r.code, 0);
+        const json c = json::parse(r.out)["collective"];
+        for (const char* k :
+             {"op", "bytes", "gpus", "algorithm", "time_s", "algbw_Bps", "busbw_Bps"})
+            QVERIFY2(c.contains(k), k);
+        QCOMPARE(c["busbw_Bps"].get<double>(), c["algbw_Bps"].get<double>() * 15.0 / 16.0);
+        const Run sweep = run({"collective", "--sweep", "1Ki:1Mi", "--gpus", "8", "--json"});
+        QCOMPARE(json::parse(sweep.out)["collective"]["rows"].size(), std::size_t(11));
+        const Run bad = run({"collective", "--gpus", "-3"});
+        QCOMPARE(bad.code, 2);
+        const Run nan = run({"collective", "--bytes", "nan"});
+        QCOMPARE(nan.code, 2);
+    }
+
+    void memoryAndRooflineKeys() {
+        const Run m =
+            run({"memory", "--model", "llama3-70b", "--gpus", "16", "--tp", "8", "--json"});
+        QCOMPARE(m.code, 0);
+        const json mj = json::parse(m.out)["memory"];
+        for (const char* k :
+             {"weights", "gradients", "optimizer", "activations", "kv_cache", "other", "total"})
+            QVERIFY2(mj["per_gpu_bytes"].contains(k), k);
+        QCOMPARE(mj["capacity_bytes"].get<double>(), 80e9);
+        const Run r = run(
+            {"roofline", "--model", "llama3-8b", "--phase", "decode", "--batch", "8", "--json"});
+        QCOMPARE(r.code, 0);
+        const json rj = json::parse(r.out)["roofline"];
+        std::set<std::string> names;
+        for (const auto& o : rj["operators"])
+            names.insert(o["name"].get<std::string>());
+        for (const char* n :
+             {"qkv", "attention", "out_proj", "mlp_up", "mlp_gate", "mlp_down", "norm", "logits"})
+            QVERIFY2(names.count(n), n);
+        const Run custom = run({"memory", "--layers", "2", "--hidden", "256", "--heads", "4",
+                                "--vocab", "1000", "--json"});
+        QCOMPARE(custom.code, 0);
+        const Run missing = run({"memory", "--layers", "2"});
+        QCOMPARE(missing.code, 2);
     }
 
     void userCatalogFlag() {

@@ -1,0 +1,385 @@
+#include "model/training.h"
+
+#include "model/flops.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cl::model {
+
+namespace {
+
+/// Tile quantisation: GEMM dimensions are processed in 128-wide tiles, so a dimension d
+/// costs ceil(d/128)*128 (NVIDIA Deep Learning Performance Guide, "Matrix Multiplication
+/// Background", tile and wave quantisation).
+double tile_factor(double d) {
+    if (d <= 0)
+        return 1.0;
+    const double padded = std::ceil(d / 128.0) * 128.0;
+    return d / padded;
+}
+
+struct Hw {
+    double peak = 0;      ///< dense peak of the training dtype
+    double gemm = 0;      ///< achievable GEMM FLOP/s
+    double attention = 0; ///< achievable FlashAttention FLOP/s
+    double hbm = 0;       ///< achievable bytes/s for elementwise kernels
+};
+
+/// Time of one GEMM of (m x k) by (k x n): compute at measured efficiency with tile
+/// quantisation, or memory when the operands dominate (the roofline, Williams et al. 2009).
+double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes) {
+    if (m <= 0 || k <= 0 || n <= 0)
+        return 0;
+    const double flops = 2.0 * m * k * n;
+    // Each output tile runs a K-loop of 64-deep steps behind a multistage pipeline whose fill
+    // and drain cost about four steps (CUTLASS multistage mainloop): efficiency K / (K + 256).
+    constexpr double kK0 = 256.0;
+    const double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
+    const double bytes = k * n * weight_bytes + (m * k + m * n) * 2.0;
+    return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
+}
+
+struct LayerTimes {
+    double fwd = 0, bwd = 0, recompute = 0;
+    double attention_fwd = 0; ///< the attention core alone (CP overlap)
+};
+
+/// One transformer layer, one micro-batch, one GPU.
+LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, double b, const Hw& hw,
+                       bool flash, const TrainingAssumptions& ta) {
+    const double tp = t.tp;
+    const double s_local = static_cast<double>(t.seq) / t.cp;
+    const double T = s_local * b; // tokens of this GPU's sequence shard
+    const double h = m.hidden;
+    const bool sp = t.sequence_parallel && t.tp > 1;
+    const double wb = 2.0; // 16-bit weights feed the GEMMs (fp8 casts are fused)
+    const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+    LayerTimes lt;
+    // GEMMs (forward).
+    double q = static_cast<double>(m.heads) * m.head_dim,
+           kv = static_cast<double>(m.kv_heads) * m.head_dim, v_width = q;
+    double gemm_fwd = 0;
+    if (m.attention() == AttentionKind::mla) {
+        const double proj =
+            m.attention_params_per_layer() - static_cast<double>(m.heads) * m.v_head_dim * h;
+        v_width = static_cast<double>(m.heads) * m.v_head_dim;
+        gemm_fwd += gemm_time(hw, T, h, proj / h / tp, wb);
+        q = static_cast<double>(m.heads) * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+    } else {
+        gemm_fwd += gemm_time(hw, T, h, (q + 2 * kv) / tp, wb);
+    }
+    gemm_fwd += gemm_time(hw, T, v_width / tp, h, wb);
+    const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
+    const bool moe_layer = m.is_moe() && layer >= m.dense_layers;
+    double f = m.ffn;
+    double mlp_tokens = T;
+    if (moe_layer) {
+        f = m.moe_ffn;
+        // Each EP rank processes top_k routed copies of its share of tokens (x imbalance), plus
+        // shared experts on all tokens; experts split over TP as well (Megatron-Core ETP = TP).
+        mlp_tokens = T * m.top_k * ta.moe_imbalance.value;
+        gemm_fwd += gemm_time(hw, T, h, m.experts, wb); // router
+        if (m.shared_experts > 0)
+            gemm_fwd += (mats - 1) * gemm_time(hw, T, h, m.moe_ffn * m.shared_experts / tp, wb) +
+                        gemm_time(hw, T, m.moe_ffn * m.shared_experts / tp, h, wb);
+    }
+    gemm_fwd += (mats - 1) * gemm_time(hw, mlp_tokens, h, f / tp, wb) +
+                gemm_time(hw, mlp_tokens, f / tp, h, wb);
+
+    // Attention core.
+    double attn_fwd = 0, attn_bwd = 0;
+    const double heads_local = q / tp;
+    if (flash) {
+        // Causal: each query sees half the (full, CP-gathered) context on average.
+        const double flops =
+            2.0 * T * (static_cast<double>(t.seq) / 2.0) * (heads_local + v_width / tp);
+        attn_fwd = flops / hw.attention;
+        attn_bwd = 2.5 * attn_fwd; // FA2 backward: 5 GEMMs vs 2 forward (Dao 2023 sec. 3.1.2)
+    } else {
+        // Megatron-LM 2021/22 style: full s x s scores through GEMMs, then scale+mask+softmax
+        // (+dropout) as memory-bound kernels over heads/tp x s x s x b elements.
+        const double flops = 4.0 * T * t.seq * heads_local;
+        const double elems = m.heads / tp * s_local * t.seq * b;
+        const double bytes = elems * (m.dropout ? 9.0 : 4.0);
+        attn_fwd = flops / hw.gemm + bytes / hw.hbm;
+        attn_bwd = 2.0 * flops / hw.gemm + 1.5 * bytes / hw.hbm;
+    }
+    lt.attention_fwd = attn_fwd;
+
+    // Elementwise kernels (bytes per token, forward): two norms (read + write), activation,
+    // residual adds, rotary embedding, dropout where the model trains with it.
+    const double tok_norm = sp ? T / tp : T;
+    double elem = 2.0 * 2.0 * 2.0 * h * tok_norm;                                 // norms
+    elem += (m.mlp == Mlp::swiglu ? 6.0 : 4.0) * 2.0 / 2.0 * f / tp * mlp_tokens; // activation
+    elem += 2.0 * 3.0 * 2.0 * h * tok_norm;                                       // residual adds
+    if (!m.learned_positions)
+        elem += 2.0 * 2.0 * 2.0 * (q + kv) / tp * T; // rotary on Q and K
+    if (m.dropout)
+        elem += 2.0 * 5.0 * h * tok_norm; // two dropouts (+1-byte masks)
+    const double elem_fwd = elem / hw.hbm;
+
+    lt.fwd = gemm_fwd + attn_fwd + elem_fwd;
+    // Backward: input and weight gradients (2x the forward GEMMs; 1x for frozen LoRA weights).
+    const double gemm_bwd = lora ? gemm_fwd * 1.0 : 2.0 * gemm_fwd;
+    lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd;
+    if (t.finetune == "qlora") {
+        // Dequantise NF4 weights to 16 bits in forward and backward: read 0.52 B, write 2 B each.
+        const double params =
+            (m.attention_params_per_layer() + (moe_layer ? 0.0 : m.dense_mlp_params_per_layer())) /
+            tp;
+        const double deq = params * (0.516 + 2.0) / hw.hbm;
+        lt.fwd += deq;
+        lt.bwd += deq;
+    }
+    if (t.recompute == "full")
+        lt.recompute = lt.fwd;
+    else if (t.recompute == "selective" && !flash)
+        lt.recompute = attn_fwd; // Korthikanti et al. 2022: recompute the attention core only
+    return lt;
+}
+
+double collective(CollectiveOp op, double bytes, const Topology& topo, const GroupPlacement& p,
+                  const CollectiveAssumptions& ca) {
+    if (p.ranks <= 1 || bytes <= 0)
+        return 0;
+    auto r = collective_time(op, bytes, topo, p, CollectiveAlgo::automatic, ca);
+    return r ? r->time_s : 0;
+}
+
+} // namespace
+
+Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, int gpus,
+                                  const GpuSpec& gpu, const Topology& topo,
+                                  const TrainingAssumptions& ta, const CollectiveAssumptions& ca,
+                                  const MemoryAssumptions& ma, double price_per_gpu_hour) {
+    TrainingSpec t = spec;
+    if (t.global_batch <= 0)
+        return Error{"--global-batch", "is required for training (sequences per step)"};
+    const Dtype dt = dtype_from_name(t.dtype).value_or(Dtype::bf16);
+    const double peak = gpu.peak(dt);
+    if (peak <= 0)
+        return Error{"--dtype", gpu.id + " has no dense " + t.dtype + " peak in the catalog"};
+    // Memory first: it validates the layout and picks the micro-batch.
+    auto mem = training_memory(m, t, gpus, gpu, ma);
+    if (!mem)
+        return mem.errors();
+    const int dp = mem->dp;
+    const std::int64_t per_dp = t.global_batch / dp;
+    std::vector<int> candidates;
+    if (spec.micro_batch > 0)
+        candidates.push_back(spec.micro_batch);
+    else
+        for (std::int64_t mb = 1; mb <= per_dp && mb <= 4096; ++mb)
+            if (per_dp % mb == 0)
+                candidates.push_back(static_cast<int>(mb));
+
+    Hw hw;
+    hw.peak = peak;
+    hw.gemm = peak * gpu.gemm_efficiency(dt);
+    // Attention kernels run in 16 bits even in FP8 training (Transformer Engine FP8 recipes keep
+    // the attention core in bf16).
+    hw.attention =
+        gpu.attention_efficiency > 0
+            ? gpu.peak(Dtype::bf16) * gpu.attention_efficiency
+            : gpu.peak(Dtype::bf16) * gpu.gemm_efficiency(Dtype::bf16) * ta.attention_vs_gemm.value;
+    if (hw.attention <= 0)
+        hw.attention = hw.gemm * ta.attention_vs_gemm.value;
+    hw.hbm = gpu.memory_bandwidth_Bps * ta.memory_efficiency.value;
+    const bool flash = ma.flash_attention.value > 0.5;
+    const bool sp = t.sequence_parallel && t.tp > 1;
+
+    // Groups in Megatron order (TP innermost, then CP, then DP with EP inside DP x CP, PP outer).
+    const GroupPlacement tp_g = place_group(topo, t.tp, 1);
+    const GroupPlacement cp_g = place_group(topo, t.cp, t.tp);
+    const GroupPlacement dp_g = place_group(topo, dp * t.cp, t.tp);
+    const GroupPlacement ep_g = place_group(topo, t.ep, t.tp);
+    const GroupPlacement pp_g = place_group(topo, 2, t.tp * t.cp * dp);
+
+    std::optional<TrainingResult> best;
+    for (int mb : candidates) {
+        t.micro_batch = mb;
+        auto mem_mb = training_memory(m, t, gpus, gpu, ma);
+        if (!mem_mb)
+            return mem_mb.errors();
+        if (spec.micro_batch == 0 && !mem_mb->fits && mb != candidates.front())
+            continue; // auto only takes larger micro-batches that fit
+        TrainingResult r;
+        r.memory = mem_mb.value();
+        r.micro_batch = mb;
+        r.micro_batches = per_dp / mb;
+        r.tp_group = tp_g;
+        r.cp_group = cp_g;
+        r.dp_group = dp_g;
+        r.ep_group = ep_g;
+        r.pp_group = pp_g;
+        const double M = static_cast<double>(r.micro_batches);
+        const auto layers = stage_layers(m.layers, t.pp);
+        // The slowest stage sets the pace; stages differ by layers and the edge layers.
+        double stage_fwd = 0, stage_bwd = 0, stage_rec = 0, stage_tp = 0, stage_cp = 0,
+               stage_ep = 0;
+        int first = 0;
+        const double s_local = static_cast<double>(t.seq) / t.cp;
+        const double T = s_local * mb;
+        const double h = m.hidden;
+        for (int st = 0; st < t.pp; ++st) {
+            const int nl = layers[static_cast<std::size_t>(st)];
+            double f = 0, bwd = 0, rec = 0, tpc = 0, cpc = 0, epc = 0;
+            // Dense and MoE layers of this stage (the first dense_layers are dense).
+            const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first, 0, nl) : nl;
+            for (int kind = 0; kind < 2; ++kind) {
+                const int count = kind == 0 ? n_dense : nl - n_dense;
+                if (count == 0)
+                    continue;
+                const LayerTimes lt =
+                    layer_times(m, t, kind == 0 ? 0 : m.layers - 1, mb, hw, flash, ta);
+                f += count * lt.fwd;
+                bwd += count * lt.bwd;
+                rec += count * lt.recompute;
+                // TP: with SP two all-gathers and two reduce-scatters of the full activation in
+                // forward, and the same in backward (Korthikanti et al. 2022 sec. 4.2.2);
+                // without SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
+                if (t.tp > 1) {
+                    const double act = T * h * 2.0;
+                    double per_layer =
+                        sp ? 4.0 * (collective(CollectiveOp::allgather, act, topo, tp_g, ca) +
+                                    collective(CollectiveOp::reducescatter, act, topo, tp_g, ca))
+                           : 4.0 * collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
+                    if (t.recompute == "full")
+                        per_layer *= 1.5; // the recomputed forward repeats its collectives
+                    tpc += count * per_layer * (1.0 - ta.tp_overlap.value);
+                }
+                // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
+                // (Megatron-Core context parallelism).
+                if (t.cp > 1) {
+                    const double kvw =
+                        m.attention() == AttentionKind::mla
+                            ? static_cast<double>(m.heads) *
+                                  (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
+                            : 2.0 * m.kv_heads * m.head_dim;
+                    const double block = s_local * mb * kvw / t.tp * 2.0;
+                    const double ring =
+                        (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
+                    cpc += count * (std::max(0.0, ring - lt.attention_fwd) +
+                                    std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd));
+                }
+                // EP: dispatch and combine all-to-alls, forward and backward.
+                if (kind == 1 && t.ep > 1) {
+                    const double bytes = T * m.top_k * h * 2.0 * ta.moe_imbalance.value;
+                    epc += count * 4.0 * collective(CollectiveOp::alltoall, bytes, topo, ep_g, ca);
+                }
+            }
+            // Embedding on the first stage, LM head + loss on the last (vocab-parallel).
+            if (st == t.pp - 1) {
+                const double logits = gemm_time(hw, T, h, static_cast<double>(m.vocab) / t.tp, 2.0);
+                const double loss = T * static_cast<double>(m.vocab) / t.tp * 4.0 * 3.0 / hw.hbm;
+                f += logits + loss;
+                bwd += 2.0 * logits + loss;
+            }
+            first += nl;
+            if (f + bwd + rec + tpc + cpc + epc >
+                stage_fwd + stage_bwd + stage_rec + stage_tp + stage_cp + stage_ep) {
+                stage_fwd = f;
+                stage_bwd = bwd;
+                stage_rec = rec;
+                stage_tp = tpc;
+                stage_cp = cpc;
+                stage_ep = epc;
+            }
+        }
+        TrainingBreakdown& bd = r.breakdown;
+        bd.compute = M * (stage_fwd + stage_bwd);
+        bd.recompute = M * stage_rec;
+        bd.tp_comm = M * stage_tp;
+        bd.cp_comm = M * stage_cp;
+        bd.ep_comm = M * stage_ep;
+        const double per_mb = stage_fwd + stage_bwd + stage_rec + stage_tp + stage_cp + stage_ep;
+        // PP: one activation forward and one gradient backward per micro-batch and boundary
+        // (scatter-gather over TP with SP: Narayanan et al. 2021 sec. 4.1).
+        if (t.pp > 1) {
+            const double act = T * h * 2.0 / (sp ? t.tp : 1.0);
+            bd.pp_comm = M * 2.0 * collective(CollectiveOp::sendrecv, act, topo, pp_g, ca);
+        }
+        // Bubble: 1F1B and GPipe (p-1) micro-batch times, interleaved / v (Narayanan et al.
+        // 2021 sec. 2.2), ZB-H1 one third (Qi et al. 2023).
+        if (t.pp > 1) {
+            double bubble = (t.pp - 1.0) * per_mb;
+            if (t.vpp > 1 && t.schedule != "gpipe")
+                bubble /= t.vpp;
+            if (t.schedule == "zero-bubble")
+                bubble /= 3.0;
+            bd.bubble = bubble;
+        }
+        // DP: gradients of this GPU's parameters (trainable only); ZeRO >= 1 reduce-scatters
+        // gradients and all-gathers updated weights, ZeRO 0 all-reduces; ZeRO 3 also gathers
+        // weights for every micro-batch's forward and backward (prefetched under compute).
+        const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+        const double trainable_per_gpu =
+            lora ? r.memory.trainable_params / (t.tp * t.pp) : r.memory.params_per_gpu;
+        const double grad_bytes = trainable_per_gpu * 2.0;
+        double dp_time = 0;
+        if (dp * t.cp > 1) {
+            if (t.zero == 0)
+                dp_time = collective(CollectiveOp::allreduce, grad_bytes, topo, dp_g, ca);
+            else
+                dp_time = collective(CollectiveOp::reducescatter, grad_bytes, topo, dp_g, ca) +
+                          collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+            // Hidden behind the last micro-batch's backward (and the first forward for the
+            // parameter all-gather).
+            const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
+            bd.dp_comm = std::max(0.0, dp_time - hide);
+            if (t.zero >= 3 && !lora) {
+                const double gather =
+                    2.0 * collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+                bd.dp_comm += M * std::max(0.0, gather - (stage_fwd + stage_bwd));
+            }
+        }
+        // Optimizer: a memory-bound pass over this GPU's shard of the states (read and write
+        // the states, read the gradient, write the 16-bit weight).
+        const StateBytes sbytes = state_bytes(t);
+        const double shard = t.zero >= 1 ? static_cast<double>(dp) * t.cp : 1.0;
+        const double opt_bytes = trainable_per_gpu / shard * (2.0 * sbytes.optimizer + 2.0 + 2.0);
+        // Offloaded: gradients down and weights up over PCIe 5 x16 (63 GB/s one way) at 80%
+        // (ZeRO-Offload, Ren et al. 2021); the CPU update itself overlaps.
+        constexpr double kPcieBps = 0.8 * 63e9;
+        bd.optimizer = t.offload == "optimizer" ? r.memory.offload_pcie_bytes_per_step / kPcieBps
+                                                : opt_bytes / hw.hbm;
+        bd.other = ta.step_overhead_s.value;
+        r.step_time_s = bd.total();
+        r.bubble_fraction = r.step_time_s > 0 ? bd.bubble / r.step_time_s : 0;
+        const double tokens = static_cast<double>(t.global_batch) * t.seq;
+        r.tokens_per_s = tokens / r.step_time_s;
+        double model_flops =
+            model_flops_per_iteration(m, static_cast<double>(t.global_batch), t.seq);
+        double hw_flops = hardware_flops_per_iteration(m, static_cast<double>(t.global_batch),
+                                                       t.seq, t.recompute);
+        if (lora) { // frozen weights: forward + input gradients only (2/3 of 6ND-style work)
+            model_flops *= 2.0 / 3.0;
+            hw_flops *= 2.0 / 3.0;
+        }
+        r.model_flops_per_gpu = model_flops / (r.step_time_s * gpus);
+        r.hardware_flops_per_gpu = hw_flops / (r.step_time_s * gpus);
+        r.mfu = r.model_flops_per_gpu / peak;
+        r.hfu = r.hardware_flops_per_gpu / peak;
+        if (t.tokens > 0) {
+            r.time_to_train_s = t.tokens / r.tokens_per_s;
+            r.gpu_hours = r.time_to_train_s / 3600.0 * gpus;
+            r.cost_usd = r.gpu_hours * price_per_gpu_hour;
+        }
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "step %.3f s, %.0f tokens/s, MFU %.1f%% (micro-batch %d, %lld per step)",
+                      r.step_time_s, r.tokens_per_s, r.mfu * 100, mb,
+                      static_cast<long long>(r.micro_batches));
+        r.explanation = buf;
+        if (!best || (r.memory.fits && (!best->memory.fits || r.step_time_s < best->step_time_s)))
+            best = std::move(r);
+    }
+    if (!best)
+        return Error{"--micro-batch", "no micro-batch candidate"};
+    return *best;
+}
+
+} // namespace cl::model
