@@ -178,7 +178,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
 
     Hw hw;
     hw.peak = peak;
-    hw.gemm = peak * gpu.gemm_efficiency(dt);
+    hw.gemm = peak * gpu.gemm_efficiency(dt) * ta.sustained_vs_best_gemm.value;
     // Attention kernels run in 16 bits even in FP8 training (Transformer Engine FP8 recipes keep
     // the attention core in bf16).
     hw.attention =
@@ -249,7 +249,10 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                            : 4.0 * collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
                     if (t.recompute == "full")
                         per_layer *= 1.5; // the recomputed forward repeats its collectives
-                    tpc += count * per_layer * (1.0 - ta.tp_overlap.value);
+                    // Hidden part still slows the GEMMs it overlaps (SM contention).
+                    tpc += count * per_layer *
+                           ((1.0 - ta.tp_overlap.value) +
+                            ta.tp_overlap.value * ta.overlap_sm_contention.value);
                 }
                 // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
                 // (Megatron-Core context parallelism).
@@ -329,7 +332,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             // Hidden behind the last micro-batch's backward (and the first forward for the
             // parameter all-gather).
             const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
-            bd.dp_comm = std::max(0.0, dp_time - hide);
+            bd.dp_comm = std::max(0.0, dp_time - hide) +
+                         ta.overlap_sm_contention.value * std::min(dp_time, hide);
             if (t.zero >= 3 && !lora) {
                 const double gather =
                     2.0 * collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
