@@ -377,7 +377,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
-                 p.command == "train") {
+                 p.command == "train" || p.command == "search") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
@@ -386,6 +386,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_roofline(f, buffer);
             else if (p.command == "train")
                 code = cmd_train(f, buffer);
+            else if (p.command == "search")
+                code = cmd_search(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

@@ -83,6 +83,7 @@ model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::strin
 int cmd_memory(Flags& f, std::ostream& out);
 int cmd_collective(Flags& f, std::ostream& out);
 int cmd_train(Flags& f, std::ostream& out);
+int cmd_search(Flags& f, std::ostream& out);
 int cmd_roofline(Flags& f, std::ostream& out);
 
 } // namespace cl::cli

@@ -12,9 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kModelCmds = {"memory", "roofline", "train"};
-const std::vector<std::string> kTrainCmds = {"memory", "train"};
-const std::vector<std::string> kShapeCmds = {"memory", "collective", "train"};
+const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search"};
+const std::vector<std::string> kTrainCmds = {"memory", "train", "search"};
+const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search"};
 
 // clang-format off
 std::vector<FlagSpec> build_specs() {
@@ -117,7 +117,7 @@ std::vector<FlagSpec> build_specs() {
          {},
          kShapeCmds},
         // Parallel layout and training
-        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train"}},
+        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train", "search"}},
         {"--pp",
          T::Int,
          "",
@@ -161,14 +161,14 @@ std::vector<FlagSpec> build_specs() {
          "4096",
          "Sequence length (roofline: context length).",
          {},
-         {"memory", "roofline", "train"}},
+         {"memory", "roofline", "train", "search"}},
         {"--dtype",
          T::Choice,
          "",
          "bf16",
          "Compute dtype (training: bf16|fp16|fp8|fp32; fp8 = FP8 GEMMs with bf16 weights).",
          {"bf16", "fp16", "fp8", "fp32", "tf32", "int8", "fp4", "fp64"},
-         {"memory", "roofline", "train"}},
+         {"memory", "roofline", "train", "search"}},
         {"--optimizer",
          T::Choice,
          "",
@@ -226,9 +226,11 @@ std::vector<FlagSpec> build_specs() {
          "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
          {},
          kTrainCmds},
-        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train"}},
+        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train", "search"}},
         {"--tokens", T::Number, "tokens", "-", "Tokens to train (time, GPU-hours and cost to train them).", {}, {"train"}},
-        {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price for the training cost.", {}, {"train"}},
+        {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price for the training cost.", {}, {"train", "search"}},
+        {"--objective", T::Choice, "", "throughput", "Rank layouts by throughput or by cost per token.", {"throughput", "cost"}, {"search"}},
+        {"--top", T::Int, "layouts", "10", "How many layouts to print.", {}, {"search"}},
         // Collectives
         {"--op", T::Choice, "", "allreduce", "Collective operation.", {"allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"}, {"collective"}},
         {"--bytes", T::Size, "bytes", "1GiB", "nccl-tests `size`: per-rank buffer (allreduce, broadcast), total buffer (allgather, reducescatter).", {}, {"collective"}},
@@ -457,6 +459,7 @@ Usage:
   clusterlens-cli memory   --model M [--gpu G] [--gpus N] [layout flags] [--json]
   clusterlens-cli roofline --model M [--gpu G] [--phase prefill|decode] [--batch B] [--json]
   clusterlens-cli train    --model M --gpus N --global-batch B [layout flags] [--json]
+  clusterlens-cli search   --model M --gpus N --global-batch B [pinned layout flags] [--top K]
   clusterlens-cli collective --op OP --bytes S --gpus N [shape flags | --fabric F]
                   [--sweep MIN:MAX] [--calibrate NCCL_TESTS_OUTPUT] [--json]
 
@@ -467,6 +470,8 @@ Commands:
   memory        Training memory per GPU of the most loaded GPU (worst pipeline stage).
   roofline      Per-operator FLOPs, bytes, arithmetic intensity and bound of one layer.
   collective    Time, algbw and busbw (nccl-tests definitions) of a collective on the fabric.
+  search        Every TP x PP x CP x EP x VPP x micro-batch x ZeRO x recompute layout that
+                fits, best first, with the memory-vs-throughput Pareto front.
   train         Step time, tokens/s, MFU/HFU and the exposed-time breakdown of a training job
                 (work in progress: see docs/validation.md for its current accuracy).
 

@@ -3,6 +3,7 @@
 
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/search.h"
 #include "model/training.h"
 #include "model/units.h"
 
@@ -463,6 +464,121 @@ int cmd_train(Flags& f, std::ostream& out) {
     row("optimizer", b.optimizer);
     row("bubble", b.bubble + b.other);
     bt.print(out);
+    return 0;
+}
+
+} // namespace cl::cli
+
+namespace cl::cli {
+
+int cmd_search(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const model::ModelArch m = resolve_model(f, cat);
+    std::string source;
+    const model::Topology topo = cluster_topology(f, cat, &source);
+    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
+    if (!gpu)
+        throw UsageError{"--gpu: the cluster has no GPU type"};
+    if (!f.has("--gpus"))
+        throw UsageError{"--gpus: required for search"};
+    const long long gpus = f.get_int("--gpus", 0, 1, 1LL << 24);
+    model::TrainingSpec t;
+    t.global_batch = f.get_int("--global-batch", 0, 1, 1LL << 40, "default: not set");
+    if (t.global_batch <= 0)
+        throw UsageError{"--global-batch: required for search (sequences per step)"};
+    t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
+    t.dtype = f.get_choice("--dtype", "bf16");
+    if (t.dtype != "bf16" && t.dtype != "fp16" && t.dtype != "fp8" && t.dtype != "fp32")
+        throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + t.dtype +
+                         "\""};
+    t.optimizer = f.get_choice("--optimizer", "adamw");
+    t.finetune = f.get_choice("--finetune", "full");
+    t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
+    t.offload = f.get_choice("--offload", "none");
+    t.schedule = f.get_choice("--schedule", "1f1b");
+    model::SearchPins pins;
+    auto pin = [&](const char* flag, int& field, long long hi) {
+        if (f.has(flag))
+            field = static_cast<int>(f.get_int(flag, 1, 1, hi));
+        else
+            f.record(flag, "open", "searched");
+    };
+    pin("--tp", pins.tp, 1 << 16);
+    pin("--pp", pins.pp, 1 << 16);
+    pin("--cp", pins.cp, 1 << 16);
+    pin("--ep", pins.ep, 1 << 16);
+    pin("--vpp", pins.vpp, 1024);
+    if (f.has("--micro-batch")) {
+        auto mb = f.get_int_or_auto("--micro-batch", 1, 1 << 20);
+        pins.micro_batch = mb ? static_cast<int>(*mb) : 0;
+    } else {
+        f.record("--micro-batch", "open", "searched");
+    }
+    if (f.has("--zero"))
+        pins.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
+    else
+        f.record("--zero", "open", "searched");
+    if (f.has("--recompute"))
+        pins.recompute = f.get_choice("--recompute", "selective");
+    else
+        f.record("--recompute", "open", "searched");
+    model::SearchOptions opt;
+    opt.minimize_cost = f.get_choice("--objective", "throughput") == "cost";
+    opt.top_k = static_cast<int>(f.get_int("--top", 10, 1, 10000));
+    opt.price_per_gpu_hour = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    model::MemoryAssumptions ma;
+    ma.framework_overhead_bytes.value =
+        f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
+                   ma.framework_overhead_bytes.source);
+    record_assumptions(f, ma);
+    auto r = model::search_layouts(m, t, static_cast<int>(gpus), *gpu, topo, pins, opt, {}, {}, ma);
+    if (!r) {
+        const auto& e = r.errors().front();
+        throw UsageError{e.where + ": " + e.what};
+    }
+    auto row_json = [](const model::SearchRow& s) {
+        return json{{"tp", s.tp},
+                    {"pp", s.pp},
+                    {"dp", s.dp},
+                    {"cp", s.cp},
+                    {"ep", s.ep},
+                    {"vpp", s.vpp},
+                    {"micro_batch", s.micro_batch},
+                    {"zero", s.zero},
+                    {"recompute", s.recompute},
+                    {"step_time_s", s.step_time_s},
+                    {"mfu", s.mfu},
+                    {"tokens_per_s", s.tokens_per_s},
+                    {"memory_per_gpu_bytes", s.memory_per_gpu_bytes},
+                    {"usd_per_million_tokens", s.usd_per_million_tokens}};
+    };
+    if (f.has("--json")) {
+        json j = envelope(f);
+        json results = json::array(), pareto = json::array();
+        for (const auto& s : r->results)
+            results.push_back(row_json(s));
+        for (const auto& s : r->pareto)
+            pareto.push_back(row_json(s));
+        j["search"] = {{"evaluated", r->evaluated},
+                       {"feasible", r->feasible},
+                       {"seconds", r->seconds},
+                       {"results", results},
+                       {"pareto", pareto}};
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << "searched " << r->evaluated << " layouts of " << m.name << " on " << gpus << " x "
+        << gpu->id << " in " << fmt(r->seconds, 2) << " s: " << r->feasible << " fit\n\n";
+    Table tb;
+    tb.header = {"tp",   "pp",        "dp",       "cp",  "ep",       "vpp",       "mb",
+                 "zero", "recompute", "step (s)", "MFU", "tokens/s", "memory/GPU"};
+    for (const auto& s : r->results)
+        tb.rows.push_back({std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp),
+                           std::to_string(s.cp), std::to_string(s.ep), std::to_string(s.vpp),
+                           std::to_string(s.micro_batch), std::to_string(s.zero), s.recompute,
+                           fmt(s.step_time_s, 3), fmt(s.mfu * 100, 1) + " %",
+                           fmt(s.tokens_per_s, 0), units::format_bytes(s.memory_per_gpu_bytes)});
+    tb.print(out);
     return 0;
 }
 

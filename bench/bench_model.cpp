@@ -6,6 +6,7 @@
 #include "model/design.h"
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/search.h"
 #include "model/topology.h"
 
 #include <benchmark/benchmark.h>
@@ -87,5 +88,41 @@ static void BM_CollectiveAllreduce_2048Nodes(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_CollectiveAllreduce_2048Nodes);
+
+// Target (#6): the full search for Llama 3.1 405B on 16,384 H100; reports layouts per second.
+static void BM_Search_Llama405B_16k(benchmark::State& state) {
+    const auto d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Topology t = analyze_topology(d, catalog());
+    TrainingSpec base;
+    base.global_batch = 2048;
+    base.seq = 8192;
+    std::int64_t layouts = 0;
+    for (auto _ : state) {
+        auto r = search_layouts(*catalog().model("llama3.1-405b"), base, 16384,
+                                *catalog().gpu("h100-sxm"), t, {}, {});
+        layouts += r->evaluated;
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["layouts_per_s"] =
+        benchmark::Counter(static_cast<double>(layouts), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Search_Llama405B_16k)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// One training step estimate (Llama 3 70B, TP 8 on the 2-node preset).
+static void BM_TrainStep_Llama70B(benchmark::State& state) {
+    const auto d =
+        design_from_json(bundled_file("presets/h100-ndr-2node.json"), "p", &catalog()).value();
+    const Topology t = analyze_topology(d, catalog());
+    TrainingSpec s;
+    s.tp = 8;
+    s.global_batch = 128;
+    s.seq = 8192;
+    s.micro_batch = 1;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            train_step(*catalog().model("llama3-70b"), s, 16, *catalog().gpu("h100-sxm"), t));
+}
+BENCHMARK(BM_TrainStep_Llama70B);
 
 BENCHMARK_MAIN();

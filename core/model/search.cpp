@@ -1,0 +1,155 @@
+#include "model/search.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace cl::model {
+
+namespace {
+std::vector<int> divisors_up_to(long long n, int limit) {
+    std::vector<int> out;
+    for (int d = 1; d <= limit && d <= n; ++d)
+        if (n % d == 0)
+            out.push_back(d);
+    return out;
+}
+} // namespace
+
+Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base, int gpus,
+                                    const GpuSpec& gpu, const Topology& fabric,
+                                    const SearchPins& pins, const SearchOptions& opt,
+                                    const TrainingAssumptions& ta, const CollectiveAssumptions& ca,
+                                    const MemoryAssumptions& ma) {
+    if (gpus < 1)
+        return Error{"--gpus", "must be at least 1"};
+    if (base.global_batch < 1)
+        return Error{"--global-batch", "is required for the search"};
+    const auto t0 = std::chrono::steady_clock::now();
+    SearchResult res;
+    // Candidate values of each dimension (a pin fixes it).
+    auto pick = [](int pin, std::vector<int> all) { return pin > 0 ? std::vector<int>{pin} : all; };
+    std::vector<int> tps, pps, cps, eps, vpps;
+    for (int t = 1; t <= m.heads && t <= gpus && t <= 64; t *= 2)
+        if (m.heads % t == 0)
+            tps.push_back(t);
+    tps = pick(pins.tp, tps);
+    pps = pick(pins.pp, divisors_up_to(gpus, std::min(m.layers, 128)));
+    for (int c = 1; c <= 32 && c <= base.seq; c *= 2)
+        if (base.seq % c == 0)
+            cps.push_back(c);
+    cps = pick(pins.cp, cps);
+    if (m.is_moe()) {
+        for (int e = 1; e <= m.experts; e *= 2)
+            if (m.experts % e == 0)
+                eps.push_back(e);
+    } else {
+        eps = {1};
+    }
+    eps = pick(pins.ep, eps);
+    vpps = pick(pins.vpp, {1, 2, 3, 4, 6, 8});
+    const std::vector<int> zeros =
+        pins.zero >= 0 ? std::vector<int>{pins.zero} : std::vector<int>{0, 1, 2, 3};
+    const std::vector<std::string> recomputes =
+        pins.recompute.empty() ? std::vector<std::string>{"none", "selective", "full"}
+                               : std::vector<std::string>{pins.recompute};
+    std::vector<SearchRow> feasible;
+    for (int tp : tps)
+        for (int pp : pps)
+            for (int cp : cps) {
+                const long long mp = static_cast<long long>(tp) * pp * cp;
+                if (gpus % mp != 0) {
+                    res.evaluated += static_cast<std::int64_t>(eps.size() * vpps.size() *
+                                                               zeros.size() * recomputes.size());
+                    continue;
+                }
+                const long long dp = gpus / mp;
+                if (base.global_batch % dp != 0) {
+                    res.evaluated += static_cast<std::int64_t>(eps.size() * vpps.size() *
+                                                               zeros.size() * recomputes.size());
+                    continue;
+                }
+                const auto mbs = pins.micro_batch > 0 ? std::vector<int>{pins.micro_batch}
+                                                      : divisors_up_to(base.global_batch / dp, 64);
+                for (int ep : eps)
+                    for (int vpp : vpps)
+                        for (int zero : zeros)
+                            for (const auto& rc : recomputes)
+                                for (int mb : mbs) {
+                                    if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
+                                        res.cancelled = true;
+                                        goto done;
+                                    }
+                                    ++res.evaluated;
+                                    if (vpp > 1 && (pp == 1 || pp * vpp > m.layers))
+                                        continue;
+                                    if ((dp * cp) % ep != 0)
+                                        continue;
+                                    TrainingSpec t = base;
+                                    t.tp = tp;
+                                    t.pp = pp;
+                                    t.cp = cp;
+                                    t.ep = ep;
+                                    t.vpp = vpp;
+                                    t.zero = zero;
+                                    t.recompute = rc;
+                                    t.micro_batch = mb;
+                                    t.sequence_parallel = tp > 1;
+                                    t.schedule =
+                                        vpp > 1 ? "interleaved"
+                                                : (base.schedule == "interleaved" ? "1f1b"
+                                                                                  : base.schedule);
+                                    auto mem = training_memory(m, t, gpus, gpu, ma);
+                                    if (!mem || !mem->fits)
+                                        continue;
+                                    auto tr = train_step(m, t, gpus, gpu, fabric, ta, ca, ma,
+                                                         opt.price_per_gpu_hour);
+                                    if (!tr)
+                                        continue;
+                                    ++res.feasible;
+                                    SearchRow r;
+                                    r.tp = tp;
+                                    r.pp = pp;
+                                    r.dp = static_cast<int>(dp);
+                                    r.cp = cp;
+                                    r.ep = ep;
+                                    r.vpp = vpp;
+                                    r.micro_batch = mb;
+                                    r.zero = zero;
+                                    r.recompute = rc;
+                                    r.step_time_s = tr->step_time_s;
+                                    r.mfu = tr->mfu;
+                                    r.tokens_per_s = tr->tokens_per_s;
+                                    r.memory_per_gpu_bytes = mem->per_gpu.total();
+                                    r.usd_per_million_tokens = opt.price_per_gpu_hour * gpus /
+                                                               3600.0 / tr->tokens_per_s * 1e6;
+                                    feasible.push_back(std::move(r));
+                                }
+            }
+done:
+    // Rank: throughput (or cost per token, the same order at a fixed GPU count and price).
+    std::sort(feasible.begin(), feasible.end(), [&](const SearchRow& a, const SearchRow& b) {
+        if (opt.minimize_cost && a.usd_per_million_tokens != b.usd_per_million_tokens)
+            return a.usd_per_million_tokens < b.usd_per_million_tokens;
+        return a.tokens_per_s > b.tokens_per_s;
+    });
+    // Pareto front: no other layout uses less memory and trains faster.
+    std::vector<SearchRow> by_mem = feasible;
+    std::sort(by_mem.begin(), by_mem.end(), [](const SearchRow& a, const SearchRow& b) {
+        return a.memory_per_gpu_bytes < b.memory_per_gpu_bytes ||
+               (a.memory_per_gpu_bytes == b.memory_per_gpu_bytes &&
+                a.tokens_per_s > b.tokens_per_s);
+    });
+    double best = -1;
+    for (const auto& r : by_mem)
+        if (r.tokens_per_s > best) {
+            res.pareto.push_back(r);
+            best = r.tokens_per_s;
+        }
+    if (static_cast<int>(feasible.size()) > opt.top_k)
+        feasible.resize(static_cast<std::size_t>(std::max(0, opt.top_k)));
+    res.results = std::move(feasible);
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
+}
+
+} // namespace cl::model

@@ -1,0 +1,123 @@
+// The parallelism search and the training model's invariants.
+#include "model/bundled.h"
+#include "model/catalog.h"
+#include "model/design.h"
+#include "model/search.h"
+
+#include <QtTest>
+
+using namespace cl::model;
+
+class TestSearch : public QObject {
+    Q_OBJECT
+private:
+    Catalog cat_;
+    Topology fabric_;
+
+private slots:
+    void initTestCase() {
+        auto c = Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = c.value();
+        auto d = design_from_json(bundled_file("presets/h100-ndr-2node.json"), "p", &cat_);
+        QVERIFY(d.ok());
+        fabric_ = analyze_topology(*d, cat_);
+    }
+
+    void searchRespectsPinsAndRanks() {
+        TrainingSpec base;
+        base.global_batch = 128;
+        base.seq = 8192;
+        SearchPins pins;
+        pins.tp = 8;
+        SearchOptions opt;
+        opt.top_k = 5;
+        auto r = search_layouts(*cat_.model("llama3-70b"), base, 16, *cat_.gpu("h100-sxm"), fabric_,
+                                pins, opt);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY(r->evaluated > r->feasible);
+        QVERIFY(!r->results.empty());
+        QVERIFY(r->results.size() <= 5);
+        for (std::size_t i = 0; i < r->results.size(); ++i) {
+            QCOMPARE(r->results[i].tp, 8);
+            QVERIFY(r->results[i].memory_per_gpu_bytes <= 80e9);
+            QCOMPARE(r->results[i].tp * r->results[i].pp * r->results[i].cp * r->results[i].dp, 16);
+            if (i)
+                QVERIFY(r->results[i - 1].tokens_per_s >= r->results[i].tokens_per_s);
+        }
+        // Pareto: memory ascending, throughput strictly rising.
+        for (std::size_t i = 1; i < r->pareto.size(); ++i) {
+            QVERIFY(r->pareto[i].memory_per_gpu_bytes >= r->pareto[i - 1].memory_per_gpu_bytes);
+            QVERIFY(r->pareto[i].tokens_per_s > r->pareto[i - 1].tokens_per_s);
+        }
+        // The best layout, re-evaluated directly, gives the same step time.
+        const SearchRow& b = r->results.front();
+        TrainingSpec t = base;
+        t.tp = b.tp;
+        t.pp = b.pp;
+        t.cp = b.cp;
+        t.vpp = b.vpp;
+        t.zero = b.zero;
+        t.recompute = b.recompute;
+        t.micro_batch = b.micro_batch;
+        t.sequence_parallel = b.tp > 1;
+        t.schedule = b.vpp > 1 ? "interleaved" : "1f1b";
+        auto direct = train_step(*cat_.model("llama3-70b"), t, 16, *cat_.gpu("h100-sxm"), fabric_);
+        QVERIFY(direct.ok());
+        QCOMPARE(direct->step_time_s, b.step_time_s);
+    }
+
+    void searchCancels() {
+        std::atomic<bool> cancel{true};
+        TrainingSpec base;
+        base.global_batch = 128;
+        SearchOptions opt;
+        opt.cancel = &cancel;
+        auto r = search_layouts(*cat_.model("llama3-8b"), base, 16, *cat_.gpu("h100-sxm"), fabric_,
+                                {}, opt);
+        QVERIFY(r.ok());
+        QVERIFY(r->cancelled);
+        QCOMPARE(r->feasible, std::int64_t(0));
+    }
+
+    // Invariants of the step-time model that hold whatever the calibration.
+    void trainingInvariants() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        TrainingSpec t;
+        t.global_batch = 64;
+        t.seq = 4096;
+        t.micro_batch = 1;
+        auto base = train_step(m, t, 16, h100, fabric_);
+        QVERIFY(base.ok());
+        QVERIFY(std::abs(base->breakdown.total() - base->step_time_s) < 1e-12);
+        QVERIFY(base->mfu > 0.2 && base->mfu < 0.8);
+        // Full recompute costs time and raises HFU over MFU.
+        t.recompute = "full";
+        auto full = train_step(m, t, 16, h100, fabric_);
+        QVERIFY(full->step_time_s > base->step_time_s);
+        QVERIFY(full->hfu > full->mfu);
+        // A faster GPU trains faster; twice the GPUs (same global batch) nearly halve the step.
+        t.recompute = "selective";
+        auto b200 = train_step(m, t, 16, *cat_.gpu("b200"), fabric_);
+        QVERIFY(b200->step_time_s < base->step_time_s);
+        // Pipeline bubble appears with pp > 1 and shrinks with interleaving.
+        t.pp = 4;
+        auto pp = train_step(m, t, 16, h100, fabric_);
+        QVERIFY(pp->bubble_fraction > 0);
+        t.vpp = 2;
+        t.schedule = "interleaved";
+        auto inter = train_step(m, t, 16, h100, fabric_);
+        QVERIFY(inter->breakdown.bubble < pp->breakdown.bubble);
+        // Tokens to train give time, GPU-hours and cost consistently.
+        t = TrainingSpec{};
+        t.global_batch = 64;
+        t.tokens = 1e9;
+        auto cost = train_step(m, t, 16, h100, fabric_, {}, {}, {}, 4.0);
+        QCOMPARE(cost->gpu_hours, cost->time_to_train_s / 3600 * 16);
+        QCOMPARE(cost->cost_usd, cost->gpu_hours * 4.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSearch)
+#include "tst_search.moc"
