@@ -1,6 +1,7 @@
 #include "inspector.h"
 
 #include "document/commands.h"
+#include "layoutsearch.h"
 #include "model/units.h"
 
 #include <QCheckBox>
@@ -9,6 +10,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>

@@ -5,6 +5,7 @@
 #include "charts.h"
 #include "fabricwizard.h"
 #include "inspector.h"
+#include "layoutsearch.h"
 #include "mainwindow.h"
 #include "palette.h"
 
@@ -12,6 +13,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryFile>
 #include <QTreeWidget>
 #include <QtTest>
@@ -153,6 +155,23 @@ private slots:
         QVERIFY(w.document()->design().calibration[0].beta_Bps > 100e9);
         w.document()->undoStack()->undo();
         QVERIFY(w.document()->design().calibration.empty());
+    }
+
+    // Journey 1 step 4: "find a layout" runs the search off the GUI thread and applies the best
+    // fitting layout as one undo step; the memory badge turns green.
+    void findLayoutApplies() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        QTRY_VERIFY(w.evaluator()->current() &&
+                    !w.evaluator()->current()->workloads[0].memory.fits);
+        ui::LayoutSearchDialog dlg(w.document(), "finetune");
+        dlg.waitForResults();
+        QVERIFY(dlg.table()->rowCount() > 0);
+        QVERIFY(dlg.applyRow(0));
+        QTRY_VERIFY(w.evaluator()->current()->workloads[0].memory.fits);
+        QVERIFY(w.evaluator()->current()->workloads[0].training.has_value());
+        w.document()->undoStack()->undo();
+        QTRY_VERIFY(!w.evaluator()->current()->workloads[0].memory.fits);
     }
 };
 
