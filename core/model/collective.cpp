@@ -74,7 +74,7 @@ struct Fabric {
     double wire_net = 0;   ///< per node's share used by the group, one way
     double eff_net = 0;    ///< effective, after oversubscription
     double hop_intra_simple = 0, hop_intra_ll = 0;
-    std::string intra_name;
+    const char* intra_name = "NVLink";
 };
 
 Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAssumptions& a) {
@@ -111,43 +111,50 @@ int arch_row(const Topology& t) {
 }
 
 struct Candidate {
-    CollectiveAlgo algo;
-    std::string protocol;
-    double time;
-    std::string bottleneck;
+    CollectiveAlgo algo = CollectiveAlgo::ring;
+    const char* protocol = "";
+    double time = 0;
+    const char* bottleneck = "";
+    bool uplinks = false; ///< the bottleneck is an oversubscribed tier (formatted at the end)
 };
+
+/// Fixed-capacity candidate list: the hot path (training model, search) allocates nothing.
+struct Candidates {
+    std::array<Candidate, 8> items;
+    int n = 0;
+    void push(CollectiveAlgo algo, const char* protocol, double time, const char* neck,
+              bool uplinks = false) {
+        if (n < static_cast<int>(items.size()))
+            items[static_cast<std::size_t>(n++)] = {algo, protocol, time, neck, uplinks};
+    }
+};
+
+/// Status of the core computation (no strings on the hot path).
+enum class CoreStatus { ok, bad_bytes, bad_ranks, no_network, no_scaleup, no_algorithm, single };
 
 } // namespace
 
-Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const Topology& t,
-                                         const GroupPlacement& p, CollectiveAlgo algo,
-                                         const CollectiveAssumptions& a) {
+namespace {
+
+/// The model itself, allocation-free: fills `best` and returns ok, or a status to report.
+CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
+                           const GroupPlacement& p, CollectiveAlgo algo,
+                           const CollectiveAssumptions& a, Candidate& best) {
     if (!(bytes >= 0) || !std::isfinite(bytes) || bytes > 1e18)
-        return Error{"--bytes", "must be a finite size between 0 and 1e18 bytes"};
+        return CoreStatus::bad_bytes;
     if (p.ranks < 1)
-        return Error{"--gpus", "must be at least 1"};
+        return CoreStatus::bad_ranks;
     const int n = p.ranks;
     const int k = std::max(1, p.nodes);
     const int g = std::max(1, p.ranks_per_node);
     const Fabric f = fabric_of(t, p, a);
     if (k > 1 && f.eff_net <= 0)
-        return Error{"--scaleout", "the group spans " + std::to_string(k) +
-                                       " scale-up domains but they have no scale-out network"};
+        return CoreStatus::no_network;
     if (f.eff_intra <= 0 && g > 1)
-        return Error{"--gpu", "no scale-up or PCIe bandwidth known for " + t.gpu};
-
-    CollectiveResult r;
-    r.op = op;
-    r.bytes = bytes;
-    r.gpus = n;
-    r.tier = k > 1 ? std::max(1, p.tier) : 0;
+        return CoreStatus::no_scaleup;
     const double factor = busbw_factor(op, n);
-    if (n == 1) {
-        r.algorithm = CollectiveAlgo::ring;
-        r.protocol = "none";
-        r.time_s = 0;
-        return r;
-    }
+    if (n == 1)
+        return CoreStatus::single;
     const bool cal0 = !a.calibration.empty() && a.calibration[0].alpha_s > 0;
     const bool cal1 = a.calibration.size() > 1 && a.calibration[1].alpha_s > 0;
     const double hop_net_simple = cal1 ? a.calibration[1].alpha_s : a.simple_net_hop_s;
@@ -161,10 +168,11 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
     const double ll_cap =
         a.ll_max_Bps[static_cast<std::size_t>(arch_row(t))][static_cast<std::size_t>(nodes_class)];
 
-    std::vector<Candidate> cands;
+    Candidates cands;
     // Bus bandwidth of the ring and its bottleneck.
     double ring_bw = f.eff_intra;
-    std::string ring_neck = f.intra_name;
+    const char* ring_neck = f.intra_name;
+    bool ring_uplinks = false;
     if (op == CollectiveOp::sendrecv) {
         ring_bw = k > 1 ? f.eff_net / g : std::min(f.eff_pair, a.p2p_max_Bps);
         ring_neck =
@@ -179,10 +187,8 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         ring_neck = t_net >= t_nv ? "NIC" : f.intra_name;
     } else if (k > 1 && f.eff_net < ring_bw) {
         ring_bw = f.eff_net;
-        ring_neck = p.oversubscription > 1.0
-                        ? "tier " + std::to_string(p.tier) + " uplinks (" +
-                              units::format_si(p.oversubscription, "", 2) + ":1)"
-                        : "NIC";
+        ring_neck = "NIC";
+        ring_uplinks = p.oversubscription > 1.0;
     }
     const double wire =
         k > 1 ? std::min(f.wire_intra > 0 ? f.wire_intra : f.wire_net, f.wire_net) : f.wire_intra;
@@ -193,16 +199,16 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
             a.simple_base_s + intra_steps * hop_intra_simple + inter_steps * hop_net_simple;
         const double chunk = std::min(a.nccl_buffsize, bytes / n);
         const double fill = wire > 0 ? steps * chunk / wire : 0;
-        cands.push_back(
-            {CollectiveAlgo::ring, "Simple", lat + fill + factor * bytes / ring_bw, ring_neck});
+        cands.push(CollectiveAlgo::ring, "Simple", lat + fill + factor * bytes / ring_bw, ring_neck,
+                   ring_uplinks);
         if (!cal0 && !cal1) {
             // LL: 8-byte stores carry 4 bytes of data (half the bandwidth), capped by NCCL's
             // llMaxBws for the architecture and node count.
             const double ll_bw = std::min(0.5 * ring_bw, ll_cap);
             const double ll_lat =
                 a.ll_base_s + intra_steps * f.hop_intra_ll + inter_steps * a.ll_net_hop_s;
-            cands.push_back(
-                {CollectiveAlgo::ring, "LL", ll_lat + factor * bytes / ll_bw, ring_neck});
+            cands.push(CollectiveAlgo::ring, "LL", ll_lat + factor * bytes / ll_bw, ring_neck,
+                       ring_uplinks);
         }
     }
     if (op == CollectiveOp::allreduce && k > 1) {
@@ -211,8 +217,8 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         const double lat = a.simple_base_s + 2.0 * ((g - 1) * hop_intra_simple +
                                                     std::ceil(std::log2(k)) *
                                                         (cal1 ? hop_net_simple : a.tree_net_hop_s));
-        cands.push_back(
-            {CollectiveAlgo::tree, "Simple", lat + factor * bytes / ring_bw, ring_neck});
+        cands.push(CollectiveAlgo::tree, "Simple", lat + factor * bytes / ring_bw, ring_neck,
+                   ring_uplinks);
         // Hierarchical: reduce-scatter inside the domain, all-reduce of S/g across nodes over
         // each GPU's own NIC, all-gather inside the domain. NCCL pipelines chunks through the
         // phases, so the bandwidth terms overlap: time = latencies + the slowest phase.
@@ -223,17 +229,16 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         const double net_bw = f.eff_net / g;
         const double lat_net = 2.0 * (k - 1) * hop_net_simple;
         const double t_net = 2.0 * (k - 1.0) / k * shard / net_bw;
-        cands.push_back({CollectiveAlgo::hierarchical, "Simple",
-                         2 * lat_intra + lat_net + std::max(t_intra, t_net),
-                         t_net > t_intra ? ring_neck : f.intra_name});
+        cands.push(CollectiveAlgo::hierarchical, "Simple",
+                   2 * lat_intra + lat_net + std::max(t_intra, t_net),
+                   t_net > t_intra ? ring_neck : f.intra_name, t_net > t_intra && ring_uplinks);
     }
     if (op == CollectiveOp::allreduce && k == 1 && t.nvls && g > 2) {
         // NVLink SHARP: each GPU sends its buffer to the switch once and receives the reduced
         // result once; algbw ~ 0.61 x wire on 8xH100 (NCCL maintainer, nccl-tests #212).
         const double bw =
             (cal0 ? a.calibration[0].beta_Bps / 0.82 : f.wire_intra) * a.nvls_algbw_efficiency;
-        cands.push_back(
-            {CollectiveAlgo::nvls, "Simple", a.nvls_latency_s + bytes / bw, "NVSwitch"});
+        cands.push(CollectiveAlgo::nvls, "Simple", a.nvls_latency_s + bytes / bw, "NVSwitch");
     }
     if (op == CollectiveOp::allreduce && k > 1 && algo == CollectiveAlgo::nvls &&
         t.scaleout_link.rfind("ib-", 0) == 0 && t.scaleout_link != "ib-hdr") {
@@ -245,11 +250,12 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
             2.0 * (a.simple_base_s + (g - 1) * hop_intra_simple) + 2.0 * hop_net_simple;
         const double t_intra = 2.0 * (g - 1.0) / g * bytes / f.eff_intra;
         const double t_net = (bytes / g) / (f.eff_net / g);
-        cands.push_back({CollectiveAlgo::nvls, "Simple", lat + std::max(t_intra, t_net),
-                         t_net > t_intra ? "NIC (SHARP)" : f.intra_name});
+        cands.push(CollectiveAlgo::nvls, "Simple", lat + std::max(t_intra, t_net),
+                   t_net > t_intra ? "NIC (SHARP)" : f.intra_name);
     }
-    const Candidate* best = nullptr;
-    for (const auto& c : cands) {
+    const Candidate* chosen = nullptr;
+    for (int i = 0; i < cands.n; ++i) {
+        const Candidate& c = cands.items[static_cast<std::size_t>(i)];
         if (algo != CollectiveAlgo::automatic && c.algo != algo)
             continue;
         // auto chooses among the algorithms NCCL runs by default (ring, tree, NVLS inside a
@@ -257,19 +263,66 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
         if (algo == CollectiveAlgo::automatic &&
             (c.algo == CollectiveAlgo::hierarchical || (c.algo == CollectiveAlgo::nvls && k > 1)))
             continue;
-        if (!best || c.time < best->time)
-            best = &c;
+        if (!chosen || c.time < chosen->time)
+            chosen = &c;
     }
-    if (!best)
+    if (!chosen)
+        return CoreStatus::no_algorithm;
+    best = *chosen;
+    return CoreStatus::ok;
+}
+
+} // namespace
+
+double collective_seconds(CollectiveOp op, double bytes, const Topology& t, const GroupPlacement& p,
+                          CollectiveAlgo algo, const CollectiveAssumptions& a) {
+    Candidate best;
+    const CoreStatus st = collective_core(op, bytes, t, p, algo, a, best);
+    return st == CoreStatus::ok ? best.time : (st == CoreStatus::single ? 0.0 : -1.0);
+}
+
+Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const Topology& t,
+                                         const GroupPlacement& p, CollectiveAlgo algo,
+                                         const CollectiveAssumptions& a) {
+    Candidate best;
+    const CoreStatus st = collective_core(op, bytes, t, p, algo, a, best);
+    const int k = std::max(1, p.nodes);
+    switch (st) {
+    case CoreStatus::bad_bytes:
+        return Error{"--bytes", "must be a finite size between 0 and 1e18 bytes"};
+    case CoreStatus::bad_ranks:
+        return Error{"--gpus", "must be at least 1"};
+    case CoreStatus::no_network:
+        return Error{"--scaleout", "the group spans " + std::to_string(k) +
+                                       " scale-up domains but they have no scale-out network"};
+    case CoreStatus::no_scaleup:
+        return Error{"--gpu", "no scale-up or PCIe bandwidth known for " + t.gpu};
+    case CoreStatus::no_algorithm:
         return Error{
             "--algorithm",
             std::string(collective_algo_name(algo)) + " is not available for " +
                 std::string(collective_op_name(op)) + " on this placement" +
                 (algo == CollectiveAlgo::nvls ? " (needs an NVSwitch gen 3+ domain)" : "")};
-    r.algorithm = best->algo;
-    r.protocol = best->protocol;
-    r.time_s = best->time;
-    r.bottleneck = best->bottleneck;
+    default:
+        break;
+    }
+    CollectiveResult r;
+    r.op = op;
+    r.bytes = bytes;
+    r.gpus = p.ranks;
+    r.tier = k > 1 ? std::max(1, p.tier) : 0;
+    if (st == CoreStatus::single) {
+        r.algorithm = CollectiveAlgo::ring;
+        r.protocol = "none";
+        return r;
+    }
+    const double factor = busbw_factor(op, p.ranks);
+    r.algorithm = best.algo;
+    r.protocol = best.protocol;
+    r.time_s = best.time;
+    r.bottleneck = best.uplinks ? "tier " + std::to_string(p.tier) + " uplinks (" +
+                                      units::format_si(p.oversubscription, "", 2) + ":1)"
+                                : best.bottleneck;
     r.algbw_Bps = r.time_s > 0 ? bytes / r.time_s : 0;
     r.busbw_Bps = r.algbw_Bps * factor;
     return r;

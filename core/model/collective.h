@@ -79,6 +79,11 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
                                          const GroupPlacement& p, CollectiveAlgo algo,
                                          const CollectiveAssumptions& a = {});
 
+/// The same model without building a result: seconds, or -1 when the collective cannot run
+/// on this placement (the training model and the search call this in their inner loops).
+double collective_seconds(CollectiveOp op, double bytes, const Topology& t, const GroupPlacement& p,
+                          CollectiveAlgo algo, const CollectiveAssumptions& a = {});
+
 // ---- Calibration from nccl-tests output ----------------------------------------------------
 
 struct NcclTestsRow {

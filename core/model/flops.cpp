@@ -33,11 +33,19 @@ LayerForwardFlops layer_forward_flops_per_token(const ModelArch& m, int layer, d
 
 namespace {
 double forward_flops_per_token(const ModelArch& m, double seq, double* attention_only) {
+    // Dense layers are identical, and so are MoE layers: two evaluations, not one per layer.
+    const int moe = m.moe_layers();
+    const int dense = m.layers - moe;
     double total = 0, attn = 0;
-    for (int i = 0; i < m.layers; ++i) {
-        const auto f = layer_forward_flops_per_token(m, i, seq);
-        total += f.total();
-        attn += f.attention;
+    if (dense > 0) {
+        const auto f = layer_forward_flops_per_token(m, 0, seq);
+        total += dense * f.total();
+        attn += dense * f.attention;
+    }
+    if (moe > 0) {
+        const auto f = layer_forward_flops_per_token(m, m.layers - 1, seq);
+        total += moe * f.total();
+        attn += moe * f.attention;
     }
     if (attention_only)
         *attention_only = attn;

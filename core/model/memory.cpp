@@ -144,12 +144,27 @@ double lora_params_per_layer(const ModelArch& m, int index, int r) {
 
 } // namespace
 
+std::string explain_training_memory(const TrainingMemory& out) {
+    const auto& b = out.per_gpu;
+    const double states = b.weights + b.gradients + b.optimizer;
+    char buf[320];
+    std::snprintf(
+        buf, sizeof buf, "%s: model states %s + activations %s + other %s = %s of %s per GPU",
+        out.fits ? "fits" : "does not fit", units::format_bytes(states).c_str(),
+        units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str(),
+        units::format_bytes(b.total()).c_str(), units::format_bytes(out.capacity_bytes).c_str());
+    return buf;
+}
+
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
-                                       const GpuSpec& gpu, const MemoryAssumptions& a) {
+                                       const GpuSpec& gpu, const MemoryAssumptions& a,
+                                       bool explain) {
     std::vector<Error> errs;
     auto bad = [&](const char* flag, std::string what) { errs.push_back({flag, std::move(what)}); };
     if (gpus < 1)
         return Error{"--gpus", "must be at least 1"};
+    TrainingMemory out;
+    out.stages.reserve(2);
     if (t.tp < 1 || t.pp < 1 || t.cp < 1 || t.ep < 1 || t.vpp < 1)
         return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};
     const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
@@ -190,7 +205,6 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (!errs.empty())
         return errs;
 
-    TrainingMemory out;
     out.dp = dp;
     out.micro_batch = mb;
     const bool lora = t.finetune == "lora" || t.finetune == "qlora";
@@ -328,15 +342,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     out.capacity_bytes = gpu.memory_bytes;
     out.headroom_bytes = out.capacity_bytes - out.per_gpu.total();
     out.fits = out.headroom_bytes >= 0;
-    const auto& b = out.per_gpu;
-    const double states = b.weights + b.gradients + b.optimizer;
-    char buf[320];
-    std::snprintf(
-        buf, sizeof buf, "%s: model states %s + activations %s + other %s = %s of %s per GPU",
-        out.fits ? "fits" : "does not fit", units::format_bytes(states).c_str(),
-        units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str(),
-        units::format_bytes(b.total()).c_str(), units::format_bytes(out.capacity_bytes).c_str());
-    out.explanation = buf;
+    if (explain)
+        out.explanation = explain_training_memory(out);
     return out;
 }
 

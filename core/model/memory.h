@@ -91,8 +91,12 @@ struct TrainingMemory {
 };
 
 /// Memory of a training job on `gpus` GPUs of type `gpu`. Errors name the flag at fault.
+/// explain = false skips the human-readable explanation (inner loops of the search).
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
-                                       const GpuSpec& gpu, const MemoryAssumptions& a = {});
+                                       const GpuSpec& gpu, const MemoryAssumptions& a = {},
+                                       bool explain = true);
+/// The one-line verdict shown on badges ("fits: model states ... of 80 GB per GPU").
+std::string explain_training_memory(const TrainingMemory& mem);
 
 // ---- Inference -----------------------------------------------------------------------------
 

@@ -98,7 +98,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                         vpp > 1 ? "interleaved"
                                                 : (base.schedule == "interleaved" ? "1f1b"
                                                                                   : base.schedule);
-                                    auto mem = training_memory(m, t, gpus, gpu, ma);
+                                    auto mem = training_memory(m, t, gpus, gpu, ma, false);
                                     if (!mem || !mem->fits)
                                         continue;
                                     auto tr = train_step(m, t, gpus, gpu, fabric, ta, ca, ma,

@@ -145,8 +145,7 @@ double collective(CollectiveOp op, double bytes, const Topology& topo, const Gro
                   const CollectiveAssumptions& ca) {
     if (p.ranks <= 1 || bytes <= 0)
         return 0;
-    auto r = collective_time(op, bytes, topo, p, CollectiveAlgo::automatic, ca);
-    return r ? r->time_s : 0;
+    return std::max(0.0, collective_seconds(op, bytes, topo, p, CollectiveAlgo::automatic, ca));
 }
 
 } // namespace
@@ -154,7 +153,8 @@ double collective(CollectiveOp op, double bytes, const Topology& topo, const Gro
 Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, int gpus,
                                   const GpuSpec& gpu, const Topology& topo,
                                   const TrainingAssumptions& ta, const CollectiveAssumptions& ca,
-                                  const MemoryAssumptions& ma, double price_per_gpu_hour) {
+                                  const MemoryAssumptions& ma, double price_per_gpu_hour,
+                                  bool explain) {
     TrainingSpec t = spec;
     if (t.global_batch <= 0)
         return Error{"--global-batch", "is required for training (sequences per step)"};
@@ -163,7 +163,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (peak <= 0)
         return Error{"--dtype", gpu.id + " has no dense " + t.dtype + " peak in the catalog"};
     // Memory first: it validates the layout and picks the micro-batch.
-    auto mem = training_memory(m, t, gpus, gpu, ma);
+    auto mem = training_memory(m, t, gpus, gpu, ma, false);
     if (!mem)
         return mem.errors();
     const int dp = mem->dp;
@@ -201,7 +201,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     std::optional<TrainingResult> best;
     for (int mb : candidates) {
         t.micro_batch = mb;
-        auto mem_mb = training_memory(m, t, gpus, gpu, ma);
+        auto mem_mb = (spec.micro_batch > 0) ? mem : training_memory(m, t, gpus, gpu, ma, false);
         if (!mem_mb)
             return mem_mb.errors();
         if (spec.micro_batch == 0 && !mem_mb->fits && mb != candidates.front())
@@ -383,7 +383,16 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     }
     if (!best)
         return Error{"--micro-batch", "no micro-batch candidate"};
-    return *best;
+    if (explain) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "step %.3f s, %.0f tokens/s, MFU %.1f%% (micro-batch %d, %lld per step)",
+                      best->step_time_s, best->tokens_per_s, best->mfu * 100, best->micro_batch,
+                      static_cast<long long>(best->micro_batches));
+        best->explanation = buf;
+        best->memory.explanation = explain_training_memory(best->memory);
+    }
+    return std::move(*best);
 }
 
 } // namespace cl::model

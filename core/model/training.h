@@ -77,6 +77,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& t, int
                                   const GpuSpec& gpu, const Topology& fabric,
                                   const TrainingAssumptions& ta = {},
                                   const CollectiveAssumptions& ca = {},
-                                  const MemoryAssumptions& ma = {}, double price_per_gpu_hour = 0);
+                                  const MemoryAssumptions& ma = {}, double price_per_gpu_hour = 0,
+                                  bool explain = true);
 
 } // namespace cl::model
