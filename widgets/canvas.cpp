@@ -363,10 +363,10 @@ protected:
             p->setPen(pal.text().color());
             p->drawText(
                 QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                QObject::tr("step %1 s · MFU %2% · %3 tok/s")
-                    .arg(res.step_time_s, 0, 'f', 2)
+                QObject::tr("step %1 s · MFU %2% · %3tok/s")
+                    .arg(res.step_time_s, 0, 'f', 1)
                     .arg(res.mfu * 100, 0, 'f', 1)
-                    .arg(QString::fromStdString(model::units::format_si(res.tokens_per_s, "", 1))));
+                    .arg(QString::fromStdString(model::units::format_si(res.tokens_per_s, "", 0))));
         }
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {

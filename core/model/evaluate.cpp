@@ -195,7 +195,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             } else {
                 we.error = mem.error_text();
             }
-            if (we.has_memory && w.training.global_batch > 0) {
+            // Step time only for layouts that fit: a number for a job that cannot run misleads.
+            if (we.has_memory && we.memory.fits && w.training.global_batch > 0) {
                 const double price =
                     design.economics.price_per_gpu_hour > 0
                         ? design.economics.price_per_gpu_hour
