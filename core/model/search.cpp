@@ -102,7 +102,8 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     if (!mem || !mem->fits)
                                         continue;
                                     auto tr = train_step(m, t, gpus, gpu, fabric, ta, ca, ma,
-                                                         opt.price_per_gpu_hour);
+                                                         opt.price_per_gpu_hour, /*explain=*/false,
+                                                         &mem.value());
                                     if (!tr)
                                         continue;
                                     ++res.feasible;

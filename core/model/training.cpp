@@ -154,7 +154,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                                   const GpuSpec& gpu, const Topology& topo,
                                   const TrainingAssumptions& ta, const CollectiveAssumptions& ca,
                                   const MemoryAssumptions& ma, double price_per_gpu_hour,
-                                  bool explain) {
+                                  bool explain, const TrainingMemory* known_memory) {
     TrainingSpec t = spec;
     if (t.global_batch <= 0)
         return Error{"--global-batch", "is required for training (sequences per step)"};
@@ -163,7 +163,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (peak <= 0)
         return Error{"--dtype", gpu.id + " has no dense " + t.dtype + " peak in the catalog"};
     // Memory first: it validates the layout and picks the micro-batch.
-    auto mem = training_memory(m, t, gpus, gpu, ma, false);
+    Result<TrainingMemory> mem = (known_memory && spec.micro_batch > 0)
+                                     ? Result<TrainingMemory>(*known_memory)
+                                     : training_memory(m, t, gpus, gpu, ma, false);
     if (!mem)
         return mem.errors();
     const int dp = mem->dp;

@@ -72,12 +72,14 @@ struct TrainingResult {
 };
 
 /// Step time and throughput of `t` on `gpus` GPUs of `gpu` over fabric `fabric`.
-/// micro_batch 0 = auto: the fastest divisor of global_batch/dp that fits.
+/// micro_batch 0 = auto: the fastest divisor of global_batch/dp that fits. `known_memory` (the
+/// result of training_memory for exactly this spec) saves recomputing it (the search).
 Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& t, int gpus,
                                   const GpuSpec& gpu, const Topology& fabric,
                                   const TrainingAssumptions& ta = {},
                                   const CollectiveAssumptions& ca = {},
                                   const MemoryAssumptions& ma = {}, double price_per_gpu_hour = 0,
-                                  bool explain = true);
+                                  bool explain = true,
+                                  const TrainingMemory* known_memory = nullptr);
 
 } // namespace cl::model
