@@ -26,6 +26,16 @@ std::vector<int> stage_layers(int layers, int pp) {
     return out;
 }
 
+int stage_layer_count(int layers, int pp, int st) {
+    if (pp < 1 || layers < 1 || st < 0 || st >= pp)
+        return 0;
+    const int base = (layers + pp - 1) / pp;
+    const int excess = base * pp - layers;
+    // Excess removed from the outside in: stage order first, last, second, second-to-last...
+    const int rank = st < pp - 1 - st ? 2 * st : 2 * (pp - 1 - st) + 1;
+    return base - (rank < excess ? 1 : 0);
+}
+
 // ---- Model states ---------------------------------------------------------------------------
 
 StateBytes state_bytes(const TrainingSpec& t) {
@@ -164,7 +174,6 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (gpus < 1)
         return Error{"--gpus", "must be at least 1"};
     TrainingMemory out;
-    out.stages.reserve(2);
     if (t.tp < 1 || t.pp < 1 || t.cp < 1 || t.ep < 1 || t.vpp < 1)
         return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};
     const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
@@ -212,7 +221,6 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double tp = t.tp;
     const double dense_shard = static_cast<double>(dp) * t.cp; // distributed optimizer: DP x CP
     const double expert_shard = dense_shard / t.ep;
-    const auto layers = stage_layers(m.layers, t.pp);
     const std::int64_t micro_batches =
         t.global_batch > 0
             ? std::max<std::int64_t>(1, t.global_batch / (static_cast<std::int64_t>(dp) * mb))
@@ -241,7 +249,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     int first_layer = 0;
     double worst_total = -1;
     for (int st = 0; st < t.pp; ++st) {
-        const int nl = layers[static_cast<std::size_t>(st)];
+        const int nl = stage_layer_count(m.layers, t.pp, st);
         StageMemory sm;
         sm.stage = st;
         sm.layers = nl;
@@ -335,7 +343,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             out.per_gpu = b;
             out.params_per_gpu = sm.params;
         }
-        if (st == 0 || st == t.pp - 1)
+        if (explain && (st == 0 || st == t.pp - 1)) // per-stage detail for reports only
             out.stages.push_back(sm);
     }
 

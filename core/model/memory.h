@@ -51,6 +51,8 @@ struct MemoryBreakdown {
 /// (which also hold the embedding and the LM head) give up layers first, as Llama 3 ran 126
 /// layers on 16 stages (Grattafiori et al. 2024 sec. 3.3.2).
 std::vector<int> stage_layers(int layers, int pp);
+/// Layers of stage `st` under the same rule, without allocating.
+int stage_layer_count(int layers, int pp, int st);
 
 /// Bytes per parameter for weights, gradients and optimizer states.
 struct StateBytes {

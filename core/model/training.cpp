@@ -218,7 +218,6 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         r.ep_group = ep_g;
         r.pp_group = pp_g;
         const double M = static_cast<double>(r.micro_batches);
-        const auto layers = stage_layers(m.layers, t.pp);
         // The slowest stage sets the pace; stages differ by layers and the edge layers.
         double stage_fwd = 0, stage_bwd = 0, stage_rec = 0, stage_tp = 0, stage_cp = 0,
                stage_ep = 0;
@@ -226,64 +225,77 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const double s_local = static_cast<double>(t.seq) / t.cp;
         const double T = s_local * mb;
         const double h = m.hidden;
-        for (int st = 0; st < t.pp; ++st) {
-            const int nl = layers[static_cast<std::size_t>(st)];
+        // Per-layer times of each kind (dense / MoE), computed once; stages differ only in how
+        // many layers of each kind they hold and in the LM head on the last stage.
+        struct KindTimes {
             double f = 0, bwd = 0, rec = 0, tpc = 0, cpc = 0, epc = 0;
-            // Dense and MoE layers of this stage (the first dense_layers are dense).
-            const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first, 0, nl) : nl;
-            for (int kind = 0; kind < 2; ++kind) {
-                const int count = kind == 0 ? n_dense : nl - n_dense;
-                if (count == 0)
-                    continue;
-                const LayerTimes lt =
-                    layer_times(m, t, kind == 0 ? 0 : m.layers - 1, mb, hw, flash, ta);
-                f += count * lt.fwd;
-                bwd += count * lt.bwd;
-                rec += count * lt.recompute;
-                // TP: with SP two all-gathers and two reduce-scatters of the full activation in
-                // forward, and the same in backward (Korthikanti et al. 2022 sec. 4.2.2);
-                // without SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
-                if (t.tp > 1) {
-                    const double act = T * h * 2.0;
-                    double per_layer =
-                        sp ? 4.0 * (collective(CollectiveOp::allgather, act, topo, tp_g, ca) +
-                                    collective(CollectiveOp::reducescatter, act, topo, tp_g, ca))
-                           : 4.0 * collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
-                    if (t.recompute == "full")
-                        per_layer *= 1.5; // the recomputed forward repeats its collectives
-                    // Hidden part still slows the GEMMs it overlaps (SM contention).
-                    tpc += count * per_layer *
-                           ((1.0 - ta.tp_overlap.value) +
-                            ta.tp_overlap.value * ta.overlap_sm_contention.value);
-                }
-                // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
-                // (Megatron-Core context parallelism).
-                if (t.cp > 1) {
-                    const double kvw =
-                        m.attention() == AttentionKind::mla
-                            ? static_cast<double>(m.heads) *
-                                  (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
-                            : 2.0 * m.kv_heads * m.head_dim;
-                    const double block = s_local * mb * kvw / t.tp * 2.0;
-                    const double ring =
-                        (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
-                    cpc += count * (std::max(0.0, ring - lt.attention_fwd) +
-                                    std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd));
-                }
-                // EP: dispatch and combine all-to-alls, forward and backward.
-                if (kind == 1 && t.ep > 1) {
-                    const double bytes = T * m.top_k * h * 2.0 * ta.moe_imbalance.value;
-                    epc += count * 4.0 * collective(CollectiveOp::alltoall, bytes, topo, ep_g, ca);
-                }
+        } kinds[2];
+        for (int kind = 0; kind < 2; ++kind) {
+            if (kind == 1 && !m.is_moe())
+                continue;
+            if (kind == 0 && m.is_moe() && m.dense_layers == 0)
+                continue;
+            KindTimes& k = kinds[kind];
+            const LayerTimes lt =
+                layer_times(m, t, kind == 0 ? 0 : m.layers - 1, mb, hw, flash, ta);
+            k.f = lt.fwd;
+            k.bwd = lt.bwd;
+            k.rec = lt.recompute;
+            // TP: with SP two all-gathers and two reduce-scatters of the full activation in
+            // forward, and the same in backward (Korthikanti et al. 2022 sec. 4.2.2); without
+            // SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
+            if (t.tp > 1) {
+                const double act = T * h * 2.0;
+                double per_layer =
+                    sp ? 4.0 * (collective(CollectiveOp::allgather, act, topo, tp_g, ca) +
+                                collective(CollectiveOp::reducescatter, act, topo, tp_g, ca))
+                       : 4.0 * collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
+                if (t.recompute == "full")
+                    per_layer *= 1.5; // the recomputed forward repeats its collectives
+                // The hidden part still slows the GEMMs it overlaps (SM contention).
+                k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
+                                     ta.tp_overlap.value * ta.overlap_sm_contention.value);
             }
-            // Embedding on the first stage, LM head + loss on the last (vocab-parallel).
+            // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
+            // (Megatron-Core context parallelism).
+            if (t.cp > 1) {
+                const double kvw =
+                    m.attention() == AttentionKind::mla
+                        ? static_cast<double>(m.heads) *
+                              (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
+                        : 2.0 * m.kv_heads * m.head_dim;
+                const double block = s_local * mb * kvw / t.tp * 2.0;
+                const double ring =
+                    (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
+                k.cpc = std::max(0.0, ring - lt.attention_fwd) +
+                        std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
+            }
+            // EP: dispatch and combine all-to-alls, forward and backward.
+            if (kind == 1 && t.ep > 1) {
+                const double bytes = T * m.top_k * h * 2.0 * ta.moe_imbalance.value;
+                k.epc = 4.0 * collective(CollectiveOp::alltoall, bytes, topo, ep_g, ca);
+            }
+        }
+        // LM head and loss on the last stage (vocab-parallel).
+        const double logits = gemm_time(hw, T, h, static_cast<double>(m.vocab) / t.tp, 2.0);
+        const double loss = T * static_cast<double>(m.vocab) / t.tp * 4.0 * 3.0 / hw.hbm;
+        for (int st = 0; st < t.pp; ++st) {
+            const int nl = stage_layer_count(m.layers, t.pp, st);
+            const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first, 0, nl) : nl;
+            const int n_moe = nl - n_dense;
+            first += nl;
+            const KindTimes& d = kinds[0];
+            const KindTimes& e = kinds[1];
+            double f = n_dense * d.f + n_moe * e.f;
+            double bwd = n_dense * d.bwd + n_moe * e.bwd;
+            const double rec = n_dense * d.rec + n_moe * e.rec;
+            const double tpc = n_dense * d.tpc + n_moe * e.tpc;
+            const double cpc = n_dense * d.cpc + n_moe * e.cpc;
+            const double epc = n_moe * e.epc;
             if (st == t.pp - 1) {
-                const double logits = gemm_time(hw, T, h, static_cast<double>(m.vocab) / t.tp, 2.0);
-                const double loss = T * static_cast<double>(m.vocab) / t.tp * 4.0 * 3.0 / hw.hbm;
                 f += logits + loss;
                 bwd += 2.0 * logits + loss;
             }
-            first += nl;
             if (f + bwd + rec + tpc + cpc + epc >
                 stage_fwd + stage_bwd + stage_rec + stage_tp + stage_cp + stage_ep) {
                 stage_fwd = f;

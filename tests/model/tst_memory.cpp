@@ -116,6 +116,13 @@ private slots:
         QCOMPARE(l.back(), 7);
         QCOMPARE(l[1], 8);
         QCOMPARE(std::accumulate(l.begin(), l.end(), 0), 126);
+        // The allocation-free form agrees with the vector form everywhere.
+        for (int layers = 1; layers <= 130; ++layers)
+            for (int pp = 1; pp <= 20 && pp <= layers; ++pp) {
+                const auto v = stage_layers(layers, pp);
+                for (int st = 0; st < pp; ++st)
+                    QCOMPARE(stage_layer_count(layers, pp, st), v[static_cast<std::size_t>(st)]);
+            }
     }
 
     void rejectsImpossibleLayouts() {
