@@ -53,6 +53,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
         pins.recompute.empty() ? std::vector<std::string>{"none", "selective", "full"}
                                : std::vector<std::string>{pins.recompute};
     std::vector<SearchRow> feasible;
+    feasible.reserve(4096);
     for (int tp : tps)
         for (int pp : pps)
             for (int cp : cps) {
@@ -70,6 +71,11 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                 }
                 const auto mbs = pins.micro_batch > 0 ? std::vector<int>{pins.micro_batch}
                                                       : divisors_up_to(base.global_batch / dp, 64);
+                TrainingSpec t = base; // reused: only the searched fields change below
+                t.tp = tp;
+                t.pp = pp;
+                t.cp = cp;
+                t.sequence_parallel = tp > 1;
                 for (int ep : eps)
                     for (int vpp : vpps)
                         for (int zero : zeros)
@@ -84,23 +90,26 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                         continue;
                                     if ((dp * cp) % ep != 0)
                                         continue;
-                                    TrainingSpec t = base;
-                                    t.tp = tp;
-                                    t.pp = pp;
-                                    t.cp = cp;
                                     t.ep = ep;
                                     t.vpp = vpp;
                                     t.zero = zero;
                                     t.recompute = rc;
                                     t.micro_batch = mb;
-                                    t.sequence_parallel = tp > 1;
                                     t.schedule =
                                         vpp > 1 ? "interleaved"
                                                 : (base.schedule == "interleaved" ? "1f1b"
                                                                                   : base.schedule);
                                     auto mem = training_memory(m, t, gpus, gpu, ma, false);
-                                    if (!mem || !mem->fits)
+                                    if (!mem)
                                         continue;
+                                    if (!mem->fits) {
+                                        // Memory never shrinks with a larger micro-batch
+                                        // (activations grow with mb x min(p, m), states are
+                                        // fixed): the larger ones cannot fit either.
+                                        res.evaluated += static_cast<std::int64_t>(
+                                            mbs.end() - std::find(mbs.begin(), mbs.end(), mb) - 1);
+                                        break;
+                                    }
                                     auto tr = train_step(m, t, gpus, gpu, fabric, ta, ca, ma,
                                                          opt.price_per_gpu_hour, /*explain=*/false,
                                                          &mem.value());
@@ -127,28 +136,36 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                 }
             }
 done:
-    // Rank: throughput (or cost per token, the same order at a fixed GPU count and price).
-    std::sort(feasible.begin(), feasible.end(), [&](const SearchRow& a, const SearchRow& b) {
-        if (opt.minimize_cost && a.usd_per_million_tokens != b.usd_per_million_tokens)
-            return a.usd_per_million_tokens < b.usd_per_million_tokens;
-        return a.tokens_per_s > b.tokens_per_s;
-    });
+    // Rank by throughput (or cost per token; the same order at a fixed GPU count and price):
+    // only the top K need ordering.
+    auto better = [&](const SearchRow* a, const SearchRow* b) {
+        if (opt.minimize_cost && a->usd_per_million_tokens != b->usd_per_million_tokens)
+            return a->usd_per_million_tokens < b->usd_per_million_tokens;
+        return a->tokens_per_s > b->tokens_per_s;
+    };
+    std::vector<const SearchRow*> order(feasible.size());
+    for (std::size_t i = 0; i < feasible.size(); ++i)
+        order[i] = &feasible[i];
+    const std::size_t k =
+        std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(0, opt.top_k)));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                      better);
     // Pareto front: no other layout uses less memory and trains faster.
-    std::vector<SearchRow> by_mem = feasible;
-    std::sort(by_mem.begin(), by_mem.end(), [](const SearchRow& a, const SearchRow& b) {
-        return a.memory_per_gpu_bytes < b.memory_per_gpu_bytes ||
-               (a.memory_per_gpu_bytes == b.memory_per_gpu_bytes &&
-                a.tokens_per_s > b.tokens_per_s);
+    std::vector<const SearchRow*> by_mem = order;
+    std::sort(by_mem.begin(), by_mem.end(), [](const SearchRow* a, const SearchRow* b) {
+        return a->memory_per_gpu_bytes < b->memory_per_gpu_bytes ||
+               (a->memory_per_gpu_bytes == b->memory_per_gpu_bytes &&
+                a->tokens_per_s > b->tokens_per_s);
     });
     double best = -1;
-    for (const auto& r : by_mem)
-        if (r.tokens_per_s > best) {
-            res.pareto.push_back(r);
-            best = r.tokens_per_s;
+    for (const SearchRow* r : by_mem)
+        if (r->tokens_per_s > best) {
+            res.pareto.push_back(*r);
+            best = r->tokens_per_s;
         }
-    if (static_cast<int>(feasible.size()) > opt.top_k)
-        feasible.resize(static_cast<std::size_t>(std::max(0, opt.top_k)));
-    res.results = std::move(feasible);
+    res.results.reserve(k);
+    for (std::size_t i = 0; i < k; ++i)
+        res.results.push_back(*order[i]);
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return res;
 }

@@ -163,11 +163,19 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (peak <= 0)
         return Error{"--dtype", gpu.id + " has no dense " + t.dtype + " peak in the catalog"};
     // Memory first: it validates the layout and picks the micro-batch.
-    Result<TrainingMemory> mem = (known_memory && spec.micro_batch > 0)
-                                     ? Result<TrainingMemory>(*known_memory)
-                                     : training_memory(m, t, gpus, gpu, ma, false);
-    if (!mem)
-        return mem.errors();
+    // The layout's memory: given by the caller (the search) or computed here. Held by pointer so
+    // the hot path copies it once, into the result.
+    TrainingMemory computed;
+    const TrainingMemory* mem = nullptr;
+    if (known_memory && spec.micro_batch > 0) {
+        mem = known_memory;
+    } else {
+        auto r0 = training_memory(m, t, gpus, gpu, ma, false);
+        if (!r0)
+            return r0.errors();
+        computed = std::move(r0).value();
+        mem = &computed;
+    }
     const int dp = mem->dp;
     const std::int64_t per_dp = t.global_batch / dp;
     std::vector<int> candidates;
@@ -203,13 +211,17 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     std::optional<TrainingResult> best;
     for (int mb : candidates) {
         t.micro_batch = mb;
-        auto mem_mb = (spec.micro_batch > 0) ? mem : training_memory(m, t, gpus, gpu, ma, false);
-        if (!mem_mb)
-            return mem_mb.errors();
-        if (spec.micro_batch == 0 && !mem_mb->fits && mb != candidates.front())
-            continue; // auto only takes larger micro-batches that fit
         TrainingResult r;
-        r.memory = mem_mb.value();
+        if (spec.micro_batch > 0) {
+            r.memory = *mem;
+        } else {
+            auto mem_mb = training_memory(m, t, gpus, gpu, ma, false);
+            if (!mem_mb)
+                return mem_mb.errors();
+            if (!mem_mb->fits && mb != candidates.front())
+                continue; // auto only takes larger micro-batches that fit
+            r.memory = std::move(mem_mb).value();
+        }
         r.micro_batch = mb;
         r.micro_batches = per_dp / mb;
         r.tp_group = tp_g;
@@ -386,12 +398,6 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             r.gpu_hours = r.time_to_train_s / 3600.0 * gpus;
             r.cost_usd = r.gpu_hours * price_per_gpu_hour;
         }
-        char buf[256];
-        std::snprintf(buf, sizeof buf,
-                      "step %.3f s, %.0f tokens/s, MFU %.1f%% (micro-batch %d, %lld per step)",
-                      r.step_time_s, r.tokens_per_s, r.mfu * 100, mb,
-                      static_cast<long long>(r.micro_batches));
-        r.explanation = buf;
         if (!best || (r.memory.fits && (!best->memory.fits || r.step_time_s < best->step_time_s)))
             best = std::move(r);
     }
