@@ -289,6 +289,31 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["memory"] = workload_memory_json(w.memory);
             if (w.training_memory)
                 e["memory"]["trainable_params"] = w.training_memory->trainable_params;
+            if (w.training) {
+                const auto& tr = *w.training;
+                const auto& b = tr.breakdown;
+                e["train"] = {{"step_time_s", tr.step_time_s},
+                              {"tokens_per_s", tr.tokens_per_s},
+                              {"model_flops_per_gpu", tr.model_flops_per_gpu},
+                              {"hardware_flops_per_gpu", tr.hardware_flops_per_gpu},
+                              {"mfu", tr.mfu},
+                              {"hfu", tr.hfu},
+                              {"bubble_fraction", tr.bubble_fraction},
+                              {"micro_batch", tr.micro_batch},
+                              {"breakdown_s",
+                               {{"compute", b.compute},
+                                {"recompute", b.recompute},
+                                {"tp_comm", b.tp_comm},
+                                {"cp_comm", b.cp_comm},
+                                {"ep_comm", b.ep_comm},
+                                {"pp_comm", b.pp_comm},
+                                {"dp_comm", b.dp_comm},
+                                {"optimizer", b.optimizer},
+                                {"bubble", b.bubble + b.other}}},
+                              {"time_to_train_s", tr.time_to_train_s},
+                              {"gpu_hours", tr.gpu_hours},
+                              {"cost_usd", tr.cost_usd}};
+            }
             if (w.inference_memory) {
                 const auto& im = *w.inference_memory;
                 e["memory"]["kv_bytes_per_token"] = im.kv_bytes_per_token;
@@ -333,6 +358,10 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
             << w.gpu << '\n';
         if (!w.error.empty())
             out << "  " << w.error << '\n';
+        if (w.training)
+            out << "  training: " << fmt(w.training->step_time_s, 3) << " s per step, "
+                << fmt(w.training->tokens_per_s, 0) << " tokens/s, MFU "
+                << fmt(w.training->mfu * 100, 1) << " %\n";
         if (w.has_memory) {
             const auto& b = w.memory.per_gpu;
             Table m;

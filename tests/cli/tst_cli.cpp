@@ -89,6 +89,12 @@ private slots:
         QCOMPARE(w["id"].get<std::string>(), std::string("finetune"));
         QCOMPARE(w["memory"]["fits"].get<bool>(), false);
         QCOMPARE(w["memory"]["capacity_bytes"].get<double>(), 80e9);
+        QVERIFY(!w.contains("train")); // no step time for a layout that does not fit
+        const Run su = run({"evaluate", "dgx-h100-su", "--json"});
+        const json sw = json::parse(su.out)["workloads"][0];
+        QVERIFY(sw["memory"]["fits"].get<bool>());
+        QVERIFY(sw["train"]["mfu"].get<double>() > 0.1);
+        QCOMPARE(json::parse(su.out)["topology"]["oversubscription"].get<double>(), 1.0);
     }
 
     // CLI.md "train": keys, breakdown sums to the step time, memory printed too.
