@@ -289,6 +289,19 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["memory"] = workload_memory_json(w.memory);
             if (w.training_memory)
                 e["memory"]["trainable_params"] = w.training_memory->trainable_params;
+            if (w.inference) {
+                const auto& in = *w.inference;
+                e["infer"] = {{"ttft_s", in.ttft_s},
+                              {"tpot_s", in.tpot_s},
+                              {"output_tokens_per_s", in.output_tokens_per_s},
+                              {"output_tokens_per_s_per_gpu", in.output_tokens_per_s_per_gpu},
+                              {"kv_bytes_per_token", in.memory.kv_bytes_per_token},
+                              {"max_batch", in.memory.max_batch},
+                              {"weights_bytes_per_gpu", in.memory.weights_bytes_per_gpu},
+                              {"usd_per_million_output_tokens", in.usd_per_million_output_tokens},
+                              {"usd_per_million_input_tokens", in.usd_per_million_input_tokens},
+                              {"gpus_needed", in.gpus_needed}};
+            }
             if (w.training) {
                 const auto& tr = *w.training;
                 const auto& b = tr.breakdown;
@@ -358,6 +371,10 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
             << w.gpu << '\n';
         if (!w.error.empty())
             out << "  " << w.error << '\n';
+        if (w.inference)
+            out << "  serving: TTFT " << fmt(w.inference->ttft_s * 1e3, 1) << " ms, TPOT "
+                << fmt(w.inference->tpot_s * 1e3, 2) << " ms, "
+                << fmt(w.inference->output_tokens_per_s, 0) << " output tokens/s per replica\n";
         if (w.training)
             out << "  training: " << fmt(w.training->step_time_s, 3) << " s per step, "
                 << fmt(w.training->tokens_per_s, 0) << " tokens/s, MFU "
@@ -406,7 +423,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
-                 p.command == "train" || p.command == "search") {
+                 p.command == "train" || p.command == "search" || p.command == "infer") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
@@ -417,6 +434,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_train(f, buffer);
             else if (p.command == "search")
                 code = cmd_search(f, buffer);
+            else if (p.command == "infer")
+                code = cmd_infer(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

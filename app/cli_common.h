@@ -84,6 +84,7 @@ int cmd_memory(Flags& f, std::ostream& out);
 int cmd_collective(Flags& f, std::ostream& out);
 int cmd_train(Flags& f, std::ostream& out);
 int cmd_search(Flags& f, std::ostream& out);
+int cmd_infer(Flags& f, std::ostream& out);
 int cmd_roofline(Flags& f, std::ostream& out);
 
 } // namespace cl::cli

@@ -12,9 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search"};
+const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search", "infer"};
 const std::vector<std::string> kTrainCmds = {"memory", "train", "search"};
-const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search"};
+const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search", "infer"};
 
 // clang-format off
 std::vector<FlagSpec> build_specs() {
@@ -79,7 +79,7 @@ std::vector<FlagSpec> build_specs() {
         {"--kv-lora-rank", T::Int, "", "0", "MLA compressed KV rank (0 = no MLA).", {}, kModelCmds},
         {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
         // Hardware and cluster shape
-        {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective", "train"}},
+        {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective", "train", "search", "infer"}},
         {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job.", {}, kShapeCmds},
         {"--gpus-per-node",
          T::Int,
@@ -117,14 +117,14 @@ std::vector<FlagSpec> build_specs() {
          {},
          kShapeCmds},
         // Parallel layout and training
-        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train", "search"}},
+        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train", "search", "infer"}},
         {"--pp",
          T::Int,
          "",
          "1",
          "Pipeline-parallel degree (layers need not divide it).",
          {},
-         kTrainCmds},
+         {"memory", "train", "search", "infer"}},
         {"--cp", T::Int, "", "1", "Context-parallel degree (splits the sequence).", {}, kTrainCmds},
         {"--ep", T::Int, "", "1", "Expert-parallel degree (divides dp*cp).", {}, kTrainCmds},
         {"--vpp",
@@ -226,9 +226,23 @@ std::vector<FlagSpec> build_specs() {
          "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
          {},
          kTrainCmds},
-        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train", "search"}},
+        {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train", "search", "infer"}},
         {"--tokens", T::Number, "tokens", "-", "Tokens to train (time, GPU-hours and cost to train them).", {}, {"train"}},
-        {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price for the training cost.", {}, {"train", "search"}},
+        {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price (training cost, $ per token).", {}, {"train", "search", "infer"}},
+        // Inference
+        {"--replicas", T::Int, "", "1", "Serving replicas (each tp*pp GPUs).", {}, {"infer"}},
+        {"--input-len", T::Int, "tokens", "1000", "Prompt length.", {}, {"infer"}},
+        {"--output-len", T::Int, "tokens", "500", "Generated tokens per request.", {}, {"infer"}},
+        {"--weights-dtype", T::Choice, "", "bf16", "Weight format (int4 4.25 bits, fp4 4.5 bits with scales).", {"bf16", "fp8", "int8", "int4", "fp4"}, {"infer"}},
+        {"--kv-dtype", T::Choice, "", "bf16", "KV-cache format.", {"bf16", "fp8", "int8", "fp4"}, {"infer"}},
+        {"--batching", T::Choice, "", "continuous", "Batching policy (static = contiguous KV).", {"static", "continuous", "chunked", "disaggregated"}, {"infer"}},
+        {"--mode", T::Choice, "", "offline", "offline = max throughput; online = --request-rate under SLOs.", {"offline", "online"}, {"infer"}},
+        {"--request-rate", T::Number, "1/s", "-", "Requests per second (online mode).", {}, {"infer"}},
+        {"--ttft-slo", T::Number, "s", "0.5", "Time-to-first-token objective.", {}, {"infer"}},
+        {"--tpot-slo", T::Number, "s", "0.05", "Time-per-output-token objective.", {}, {"infer"}},
+        {"--speculative-draft", T::String, "model id", "-", "Draft model for speculative decoding.", {}, {"infer"}},
+        {"--speculative-k", T::Int, "tokens", "4", "Draft tokens per step (gamma).", {}, {"infer"}},
+        {"--acceptance", T::Number, "fraction", "0.7", "Draft token acceptance rate (alpha).", {}, {"infer"}},
         {"--objective", T::Choice, "", "throughput", "Rank layouts by throughput or by cost per token.", {"throughput", "cost"}, {"search"}},
         {"--top", T::Int, "layouts", "10", "How many layouts to print.", {}, {"search"}},
         // Collectives
@@ -245,7 +259,7 @@ std::vector<FlagSpec> build_specs() {
          "Inference phase.",
          {"prefill", "decode"},
          {"roofline"}},
-        {"--batch", T::Int, "sequences", "1", "Concurrent sequences.", {}, {"roofline"}},
+        {"--batch", T::Int, "sequences", "1 (infer: auto)", "Concurrent sequences (infer: N or auto = the largest that fits).", {"auto"}, {"roofline", "infer"}},
     };
     return f;
 }
@@ -459,6 +473,7 @@ Usage:
   clusterlens-cli memory   --model M [--gpu G] [--gpus N] [layout flags] [--json]
   clusterlens-cli roofline --model M [--gpu G] [--phase prefill|decode] [--batch B] [--json]
   clusterlens-cli train    --model M --gpus N --global-batch B [layout flags] [--json]
+  clusterlens-cli infer    --model M --gpu G --tp T [--weights-dtype fp8] [--mode online --request-rate R]
   clusterlens-cli search   --model M --gpus N --global-batch B [pinned layout flags] [--top K]
   clusterlens-cli collective --op OP --bytes S --gpus N [shape flags | --fabric F]
                   [--sweep MIN:MAX] [--calibrate NCCL_TESTS_OUTPUT] [--json]
@@ -472,6 +487,7 @@ Commands:
   collective    Time, algbw and busbw (nccl-tests definitions) of a collective on the fabric.
   search        Every TP x PP x CP x EP x VPP x micro-batch x ZeRO x recompute layout that
                 fits, best first, with the memory-vs-throughput Pareto front.
+  infer         TTFT, TPOT, tokens/s, $ per million tokens and GPUs needed for serving.
   train         Step time, tokens/s, MFU/HFU and the exposed-time breakdown of a training job
                 (work in progress: see docs/validation.md for its current accuracy).
 

@@ -1,6 +1,7 @@
 // clusterlens-cli model commands: memory, roofline (and the model/GPU resolution they share).
 #include "cli_common.h"
 
+#include "model/inference.h"
 #include "model/memory.h"
 #include "model/roofline.h"
 #include "model/search.h"
@@ -579,6 +580,114 @@ int cmd_search(Flags& f, std::ostream& out) {
                            fmt(s.step_time_s, 3), fmt(s.mfu * 100, 1) + " %",
                            fmt(s.tokens_per_s, 0), units::format_bytes(s.memory_per_gpu_bytes)});
     tb.print(out);
+    return 0;
+}
+
+} // namespace cl::cli
+
+namespace cl::cli {
+
+int cmd_infer(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    const model::ModelArch m = resolve_model(f, cat);
+    std::string source;
+    const model::Topology topo = cluster_topology(f, cat, &source);
+    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
+    if (!gpu)
+        throw UsageError{"--gpu: the cluster has no GPU type"};
+    model::InferenceSpec s;
+    s.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
+    s.pp = static_cast<int>(f.get_int("--pp", 1, 1, 1 << 16));
+    s.replicas = static_cast<int>(f.get_int("--replicas", 1, 1, 1 << 24));
+    if (f.has("--gpus")) {
+        const long long g = f.get_int("--gpus", 1, 1, 1LL << 24);
+        if (g % (static_cast<long long>(s.tp) * s.pp) != 0)
+            throw UsageError{"--gpus: tp*pp = " + std::to_string(s.tp * s.pp) +
+                             " does not divide " + std::to_string(g) + " GPUs"};
+    }
+    auto b = f.get_int_or_auto("--batch", 1, 1 << 24);
+    s.batch = b ? static_cast<int>(*b) : 0;
+    s.input_len = static_cast<int>(f.get_int("--input-len", 1000, 1, 1 << 24));
+    s.output_len = static_cast<int>(f.get_int("--output-len", 500, 1, 1 << 24));
+    s.weights_dtype = f.get_choice("--weights-dtype", "bf16");
+    s.kv_dtype = f.get_choice("--kv-dtype", "bf16");
+    s.batching = f.get_choice("--batching", "continuous");
+    s.mode = f.get_choice("--mode", "offline");
+    s.request_rate = f.get_number("--request-rate", 0, 0, 1e9);
+    s.ttft_slo_s = f.get_number("--ttft-slo", 0.5, 0, 1e6);
+    s.tpot_slo_s = f.get_number("--tpot-slo", 0.05, 0, 1e6);
+    if (s.mode == "online" && s.request_rate <= 0)
+        throw UsageError{"--request-rate: online mode needs a positive request rate"};
+    model::SpeculativeSpec spec;
+    model::ModelArch draft;
+    if (const std::string* d = f.raw("--speculative-draft")) {
+        const model::ModelArch* dm = cat.model(*d);
+        if (!dm)
+            throw UsageError{"--speculative-draft: unknown model \"" + *d + "\""};
+        draft = *dm;
+        spec.draft = &draft;
+        f.record("--speculative-draft", *d, "flag");
+        spec.k = static_cast<int>(f.get_int("--speculative-k", 4, 1, 64));
+        spec.acceptance = f.get_number("--acceptance", 0.7, 0, 1);
+    }
+    const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    model::MemoryAssumptions ma;
+    record_assumptions(f, ma);
+    f.record("max_num_seqs", ma.max_num_seqs.value, ma.max_num_seqs.source);
+    f.record("gpu_memory_utilization", ma.gpu_memory_utilization.value,
+             ma.gpu_memory_utilization.source);
+    auto r = model::infer(m, s, *gpu, topo, price, spec, {}, {}, ma);
+    if (!r) {
+        const auto& e = r.errors().front();
+        throw UsageError{e.where + ": " + e.what};
+    }
+    const auto& mem = r->memory;
+    if (f.has("--json")) {
+        json j = envelope(f);
+        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
+                       {"capacity_bytes", mem.capacity_bytes},
+                       {"headroom_bytes", mem.headroom_bytes},
+                       {"fits", mem.fits},
+                       {"worst_stage", 0}};
+        json in = {{"ttft_s", r->ttft_s},
+                   {"tpot_s", r->tpot_s},
+                   {"output_tokens_per_s", r->output_tokens_per_s},
+                   {"output_tokens_per_s_per_gpu", r->output_tokens_per_s_per_gpu},
+                   {"kv_bytes_per_token", mem.kv_bytes_per_token},
+                   {"max_batch", mem.max_batch},
+                   {"batch", r->batch},
+                   {"weights_bytes_per_gpu", mem.weights_bytes_per_gpu},
+                   {"usd_per_million_output_tokens", r->usd_per_million_output_tokens},
+                   {"usd_per_million_input_tokens", r->usd_per_million_input_tokens},
+                   {"gpus_needed", r->gpus_needed},
+                   {"speculative_speedup", r->speculative_speedup}};
+        j["infer"] = in;
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << m.name << " on " << s.tp * s.pp << " x " << gpu->id << " per replica ("
+        << s.weights_dtype << " weights, " << s.kv_dtype << " KV, " << s.batching << ", " << s.mode
+        << ")\n\n";
+    Table t;
+    t.header = {"inference", "value"};
+    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms"},
+              {"TPOT", fmt(r->tpot_s * 1e3, 2) + " ms"},
+              {"batch (concurrent sequences)",
+               std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
+              {"output tokens/s (replica)", fmt(r->output_tokens_per_s, 0)},
+              {"output tokens/s per GPU", fmt(r->output_tokens_per_s_per_gpu, 0)},
+              {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
+              {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
+    if (price > 0) {
+        t.rows.push_back({"$ per 1M output tokens", fmt(r->usd_per_million_output_tokens, 3)});
+        t.rows.push_back({"$ per 1M input tokens", fmt(r->usd_per_million_input_tokens, 3)});
+    }
+    if (r->gpus_needed > 0)
+        t.rows.push_back(
+            {"GPUs needed for " + fmt(s.request_rate, 1) + " req/s", fmt(r->gpus_needed, 0)});
+    if (spec.draft)
+        t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
+    t.print(out);
     return 0;
 }
 

@@ -358,6 +358,16 @@ protected:
                     p->fontMetrics().elidedText(layout, Qt::ElideRight, 220));
         p->setPen(status);
         p->drawText(QRectF(10, 46, 220, 40), Qt::AlignLeft | Qt::TextWordWrap, verdict);
+        if (we && we->inference) {
+            const auto& inf = *we->inference;
+            p->setPen(pal.text().color());
+            p->drawText(QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                        QObject::tr("TTFT %1 ms · TPOT %2 ms · %3tok/s")
+                            .arg(inf.ttft_s * 1e3, 0, 'f', 0)
+                            .arg(inf.tpot_s * 1e3, 0, 'f', 1)
+                            .arg(QString::fromStdString(
+                                model::units::format_si(inf.output_tokens_per_s, "", 0))));
+        }
         if (we && we->training) {
             const auto& res = *we->training;
             p->setPen(pal.text().color());

@@ -370,8 +370,9 @@ TrainingChart::TrainingChart(QWidget* parent) : QWidget(parent) {
     chart_->legend()->setAlignment(Qt::AlignRight);
     view_ = new QChartView(chart_);
     view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(tr("Add a training workload with a global batch and a layout that fits in memory\n"
-                           "(or use \"Find a layout…\" in the inspector) to see its step time."));
+    empty_ = new QLabel(
+        tr("Add a training workload with a global batch and a layout that fits in memory\n"
+           "(or use \"Find a layout…\" in the inspector) to see its step time."));
     empty_->setAlignment(Qt::AlignCenter);
     caption_ = new QLabel;
     caption_->setWordWrap(true);

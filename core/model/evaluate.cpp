@@ -231,6 +231,21 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                              0,          im.explanation};
                 we.has_memory = true;
                 we.inference_memory = im;
+                if (im.fits) {
+                    const double price =
+                        design.economics.price_per_gpu_hour > 0
+                            ? design.economics.price_per_gpu_hour
+                            : (catalog.cloud(design.economics.cloud_offer)
+                                   ? catalog.cloud(design.economics.cloud_offer)
+                                             ->on_demand_usd_per_hour /
+                                         catalog.cloud(design.economics.cloud_offer)->gpus
+                                   : 0.0);
+                    if (auto ir =
+                            infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions))
+                        we.inference = ir.value();
+                    else
+                        we.error = ir.error_text();
+                }
             } else {
                 we.error = mem.error_text();
             }

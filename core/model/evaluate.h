@@ -4,6 +4,7 @@
 
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/inference.h"
 #include "model/memory.h"
 #include "model/roofline.h"
 #include "model/topology.h"
@@ -49,9 +50,10 @@ struct WorkloadEvaluation {
     WorkloadMemory memory;
     std::optional<TrainingMemory> training_memory;
     std::optional<InferenceMemory> inference_memory;
-    std::optional<Roofline> roofline;       ///< training: prefill at seq; inference: decode
-    std::optional<TrainingResult> training; ///< step time etc. (needs a global batch)
-    std::string error;                      ///< why no numbers could be computed (empty when fine)
+    std::optional<Roofline> roofline;         ///< training: prefill at seq; inference: decode
+    std::optional<TrainingResult> training;   ///< step time etc. (needs a global batch)
+    std::optional<InferenceResult> inference; ///< latency, throughput, cost (when it fits)
+    std::string error; ///< why no numbers could be computed (empty when fine)
 };
 
 /// busbw versus message size of one collective over one placement (the fabric chart).

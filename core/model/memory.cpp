@@ -471,7 +471,8 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     out.kv_waste_fraction = 1.0 - seq_tokens / out.tokens_reserved_per_sequence;
     const double maxb = std::floor(out.kv_capacity_tokens / out.tokens_reserved_per_sequence);
     out.max_batch = static_cast<int>(std::min(maxb, 1e7));
-    out.batch = s.batch > 0 ? s.batch : out.max_batch;
+    out.batch =
+        s.batch > 0 ? s.batch : std::min(out.max_batch, static_cast<int>(a.max_num_seqs.value));
 
     MemoryBreakdown& b = out.per_gpu;
     b.weights = out.weights_bytes_per_gpu;

@@ -37,6 +37,9 @@ struct MemoryAssumptions {
     Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
     /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
     Assumption max_batched_tokens{8192, "tokens", "vLLM max_num_batched_tokens default 8192"};
+    /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
+    /// default 2048); auto batch never exceeds it.
+    Assumption max_num_seqs{2048, "sequences", "TensorRT-LLM max_batch_size default 2048"};
 };
 
 /// Bytes per GPU by category; `total` sums them.

@@ -1,0 +1,237 @@
+#include "model/inference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cl::model {
+
+double speculative_tokens_per_step(double alpha, int gamma) {
+    if (alpha >= 1.0)
+        return gamma + 1.0;
+    return (1.0 - std::pow(alpha, gamma + 1)) / (1.0 - alpha);
+}
+
+double speculative_speedup(double alpha, int gamma, double c) {
+    return speculative_tokens_per_step(alpha, gamma) / (gamma * c + 1.0);
+}
+
+namespace {
+
+struct Rates {
+    double gemm = 0;      ///< FLOP/s for the weight dtype's GEMMs
+    double attention = 0; ///< FLOP/s of the attention kernels (16-bit)
+    double hbm = 0;       ///< bytes/s
+    double wbytes = 2;    ///< bytes per weight
+    double kv_bytes = 2;  ///< bytes per KV element
+};
+
+Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumptions& ia) {
+    Rates r;
+    // W8A8 FP8/INT8 GEMMs run at the 8-bit peak; FP4 where the GPU has it (Blackwell);
+    // INT4 and FP4 elsewhere are weight-only (dequantised to 16 bits inside the GEMM).
+    Dtype d = Dtype::bf16;
+    if (s.weights_dtype == "fp8" && g.peak(Dtype::fp8) > 0)
+        d = Dtype::fp8;
+    else if (s.weights_dtype == "int8" && g.peak(Dtype::int8) > 0)
+        d = Dtype::int8;
+    else if (s.weights_dtype == "fp4" && g.peak(Dtype::fp4) > 0)
+        d = Dtype::fp4;
+    r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
+    const double att =
+        g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(Dtype::bf16) * 0.83;
+    r.attention = g.peak(Dtype::bf16) * att * ia.sustained_vs_best_gemm.value;
+    r.hbm = g.memory_bandwidth_Bps * ia.memory_efficiency.value;
+    r.wbytes = weight_bits(s.weights_dtype) / 8.0;
+    r.kv_bytes = kv_element_bytes(s.kv_dtype);
+    return r;
+}
+
+/// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
+/// top of `context` cached tokens. Returns the time through all layers (a token's latency).
+double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
+                    const Topology& fabric, double batch, double new_tokens, double context,
+                    const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+    const Rates r = rates_of(s, g, ia);
+    const double tp = s.tp;
+    const double T = batch * new_tokens; // tokens in this pass
+    const double h = m.hidden;
+    // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
+    // weight streaming -- the roofline).
+    const double attn_params = m.attention_params_per_layer();
+    double mlp_params = m.dense_mlp_params_per_layer();
+    double mlp_read = mlp_params;
+    auto layer = [&](bool moe) {
+        double active = attn_params, read = attn_params;
+        if (moe) {
+            const double per_expert = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * h * m.moe_ffn;
+            const double E = m.experts, k = m.top_k;
+            const double touched = E * (1.0 - std::pow(1.0 - k / E, T)) + m.shared_experts;
+            active += per_expert * (k + m.shared_experts);
+            read += per_expert * touched;
+        } else {
+            active += mlp_params;
+            read += mlp_read;
+        }
+        const double gemm = std::max(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
+        // Attention: each new token attends to the cache plus the causal part of the new ones.
+        double q_width = static_cast<double>(m.heads) * m.head_dim;
+        double kv_tok = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * r.kv_bytes;
+        if (m.attention() == AttentionKind::mla) {
+            q_width = static_cast<double>(m.heads) * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+            kv_tok = (m.kv_lora_rank + m.qk_rope_head_dim) * r.kv_bytes;
+        }
+        const double ctx = context + new_tokens / 2.0;
+        const double att_flops = 4.0 * T * ctx * q_width / tp;
+        const double kv_read = batch * (context + new_tokens) * kv_tok;
+        const double attention = std::max(att_flops / r.attention, kv_read / r.hbm);
+        // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019).
+        double comm = 0;
+        if (s.tp > 1) {
+            const GroupPlacement p = place_group(fabric, s.tp, 1);
+            comm =
+                2.0 * std::max(0.0, collective_seconds(CollectiveOp::allreduce, T * h * 2.0, fabric,
+                                                       p, CollectiveAlgo::automatic, ca));
+        }
+        return gemm + attention + comm;
+    };
+    const int moe_layers = m.moe_layers();
+    double total = (m.layers - moe_layers) * layer(false) + moe_layers * layer(true);
+    // LM head for the last token of each sequence.
+    const double vh = static_cast<double>(m.vocab) * h;
+    total += std::max(2.0 * batch * vh / tp / r.gemm, vh * 2.0 / tp / r.hbm);
+    // PP: activations hop between stages.
+    if (s.pp > 1) {
+        const GroupPlacement p = place_group(fabric, 2, s.tp);
+        total += (s.pp - 1) *
+                 std::max(0.0, collective_seconds(CollectiveOp::sendrecv, T * h * 2.0, fabric, p,
+                                                  CollectiveAlgo::automatic, ca));
+    }
+    return total;
+}
+
+} // namespace
+
+double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                        const Topology& fabric, int batch, double context,
+                        const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+    return forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca) +
+           ia.step_overhead_s.value;
+}
+
+double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                    const Topology& fabric, int batch, double tokens,
+                    const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+    return forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca) +
+           ia.step_overhead_s.value;
+}
+
+Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                              const Topology& fabric, double price, const SpeculativeSpec& spec,
+                              const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                              const MemoryAssumptions& ma) {
+    auto mem = inference_memory(m, s, gpu, ma);
+    if (!mem)
+        return mem.errors();
+    InferenceResult r;
+    r.memory = mem.value();
+    if (r.memory.max_batch < 1)
+        return Error{"--batch", r.memory.explanation};
+    const double L_in = s.input_len, L_out = s.output_len;
+    const double c_avg = L_in + L_out / 2.0;
+    const int gpus_replica = s.tp * s.pp;
+    // Pipeline parallelism: with pp micro-batches in flight a replica emits pp times as many
+    // tokens per stage time as one pass takes (Narayanan 2021 pipelining applied to serving).
+    const double pp_factor = s.pp;
+
+    auto tpot_at = [&](int b) {
+        double t = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
+        if (spec.draft) {
+            // Speculative decoding (Leviathan et al. 2023): gamma draft steps plus one target pass
+            // over gamma + 1 tokens per sequence, E tokens accepted on average.
+            InferenceSpec ds = s;
+            const double t_draft = decode_step_time(*spec.draft, ds, gpu, fabric, b, c_avg, ia, ca);
+            const double t_verify =
+                forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) +
+                ia.step_overhead_s.value;
+            const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
+            t = (spec.k * t_draft + t_verify) / E;
+        }
+        return t;
+    };
+    r.batch = r.memory.batch;
+    r.prefill_s = prefill_time(m, s, gpu, fabric, 1, L_in, ia, ca);
+    if (spec.draft) {
+        const double base = decode_step_time(m, s, gpu, fabric, 1, c_avg, ia, ca);
+        r.speculative_speedup = base / tpot_at(1);
+    }
+
+    // Offline (and the throughput of an operating point): a cohort of B requests costs one
+    // batched prefill plus L_out decode steps (continuous/chunked batching keep the batch full;
+    // static batching also, but with contiguous KV it holds fewer sequences).
+    auto cohort = [&](int b, double* prefill_share) {
+        const double pf = prefill_time(m, s, gpu, fabric, b, L_in, ia, ca);
+        const double dec = L_out * tpot_at(b);
+        if (prefill_share)
+            *prefill_share = pf / (pf + dec);
+        return pf + dec;
+    };
+    double share = 0;
+    const double t_cohort = cohort(r.batch, &share);
+    r.decode_step_s = tpot_at(r.batch);
+    r.output_tokens_per_s = pp_factor * r.batch * L_out / t_cohort;
+    if (s.batching == "disaggregated") {
+        // Prefill runs on its own pool; the decode pool streams tokens without prefill stalls.
+        // TTFT adds the KV transfer over the scale-out network (Zhong et al. 2024, DistServe).
+        r.output_tokens_per_s = pp_factor * r.batch / r.decode_step_s;
+        const double kv = L_in * r.memory.kv_bytes_per_token;
+        const double nic = fabric.nic_Bps > 0 ? fabric.nic_Bps * fabric.nics_per_node /
+                                                    std::max(1, fabric.gpus_per_node) * gpus_replica
+                                              : 0;
+        r.ttft_s = r.prefill_s + (nic > 0 ? kv / nic : 0);
+    } else {
+        // A new request waits for the running step, then its prefill (chunked prefill splits it
+        // over steps but the sum is the same).
+        r.ttft_s = r.prefill_s + r.decode_step_s;
+    }
+    r.tpot_s = r.decode_step_s;
+    r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+    if (price > 0 && r.output_tokens_per_s > 0) {
+        const double usd_per_s = price * gpus_replica / 3600.0;
+        r.usd_per_million_output_tokens =
+            usd_per_s * (1.0 - share) * t_cohort / (pp_factor * r.batch * L_out) * 1e6;
+        r.usd_per_million_input_tokens =
+            usd_per_s * share * t_cohort / (pp_factor * r.batch * L_in) * 1e6;
+    }
+    if (s.mode == "online" && s.request_rate > 0) {
+        // The largest batch that keeps TPOT and TTFT within the SLOs; requests per second per
+        // replica = batch / (TTFT + L_out x TPOT).
+        int best_b = 0;
+        double best_rate = 0;
+        for (int b = 1; b <= r.memory.max_batch; b = b < 8 ? b + 1 : b + std::max(1, b / 8)) {
+            const double tpot = tpot_at(b);
+            const double ttft = r.prefill_s + tpot;
+            if ((s.tpot_slo_s > 0 && tpot > s.tpot_slo_s) ||
+                (s.ttft_slo_s > 0 && ttft > s.ttft_slo_s))
+                break;
+            const double rate = pp_factor * b / (ttft + L_out * tpot);
+            if (rate > best_rate) {
+                best_rate = rate;
+                best_b = b;
+            }
+        }
+        if (best_b == 0)
+            return Error{"--tpot-slo",
+                         "no batch meets the SLOs on this replica (TPOT at batch 1 is " +
+                             std::to_string(tpot_at(1) * 1e3) + " ms, TTFT " +
+                             std::to_string((r.prefill_s + tpot_at(1)) * 1e3) + " ms)"};
+        r.batch = best_b;
+        r.tpot_s = tpot_at(best_b);
+        r.ttft_s = r.prefill_s + r.tpot_s;
+        r.output_tokens_per_s = best_rate * L_out;
+        r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+        r.gpus_needed = std::ceil(s.request_rate / best_rate) * gpus_replica;
+    }
+    return r;
+}
+
+} // namespace cl::model
