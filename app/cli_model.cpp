@@ -661,6 +661,15 @@ int cmd_infer(Flags& f, std::ostream& out) {
                    {"usd_per_million_input_tokens", r->usd_per_million_input_tokens},
                    {"gpus_needed", r->gpus_needed},
                    {"speculative_speedup", r->speculative_speedup}};
+        json curve = json::array();
+        for (const auto& c :
+             model::latency_throughput_curve(m, s, *gpu, topo, mem.max_batch, 64, price))
+            curve.push_back({{"batch", c.batch},
+                             {"tpot_s", c.tpot_s},
+                             {"ttft_s", c.ttft_s},
+                             {"output_tokens_per_s", c.output_tokens_per_s},
+                             {"usd_per_million_output_tokens", c.usd_per_million_output_tokens}});
+        in["curve"] = curve;
         j["infer"] = in;
         out << j.dump(2) << '\n';
         return 0;

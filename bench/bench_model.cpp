@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/inference.h"
 #include "model/memory.h"
 #include "model/roofline.h"
 #include "model/search.h"
@@ -124,5 +125,38 @@ static void BM_TrainStep_Llama70B(benchmark::State& state) {
             train_step(*catalog().model("llama3-70b"), s, 16, *catalog().gpu("h100-sxm"), t));
 }
 BENCHMARK(BM_TrainStep_Llama70B);
+
+// Targets (#7): one full inference evaluation < 10 us; a 64-point curve < 1 ms.
+static Topology h200_node() {
+    Design d;
+    Device dev;
+    dev.id = "n";
+    dev.kind = DeviceKind::system;
+    dev.catalog = "hgx-h200";
+    d.devices.push_back(dev);
+    return analyze_topology(d, catalog());
+}
+static void BM_Infer_Llama70B_H200(benchmark::State& state) {
+    const Topology t = h200_node();
+    InferenceSpec s;
+    s.tp = 8;
+    s.weights_dtype = "fp8";
+    s.kv_dtype = "fp8";
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            infer(*catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 7.9));
+}
+BENCHMARK(BM_Infer_Llama70B_H200);
+
+static void BM_InferCurve64_Llama70B_H200(benchmark::State& state) {
+    const Topology t = h200_node();
+    InferenceSpec s;
+    s.tp = 8;
+    s.weights_dtype = "fp8";
+    for (auto _ : state)
+        benchmark::DoNotOptimize(latency_throughput_curve(
+            *catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 2048, 64, 7.9));
+}
+BENCHMARK(BM_InferCurve64_Llama70B_H200);
 
 BENCHMARK_MAIN();

@@ -361,22 +361,26 @@ protected:
         if (we && we->inference) {
             const auto& inf = *we->inference;
             p->setPen(pal.text().color());
-            p->drawText(QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                        QObject::tr("TTFT %1 ms · TPOT %2 ms · %3tok/s")
-                            .arg(inf.ttft_s * 1e3, 0, 'f', 0)
-                            .arg(inf.tpot_s * 1e3, 0, 'f', 1)
-                            .arg(QString::fromStdString(
-                                model::units::format_si(inf.output_tokens_per_s, "", 0))));
+            p->drawText(
+                QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(QObject::tr("TTFT %1 ms · TPOT %2 ms · %3tok/s")
+                                                .arg(inf.ttft_s * 1e3, 0, 'f', 0)
+                                                .arg(inf.tpot_s * 1e3, 0, 'f', 1)
+                                                .arg(QString::fromStdString(model::units::format_si(
+                                                    inf.output_tokens_per_s, "", 0))),
+                                            Qt::ElideRight, 220));
         }
         if (we && we->training) {
             const auto& res = *we->training;
             p->setPen(pal.text().color());
             p->drawText(
                 QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                QObject::tr("step %1 s · MFU %2% · %3tok/s")
-                    .arg(res.step_time_s, 0, 'f', 1)
-                    .arg(res.mfu * 100, 0, 'f', 1)
-                    .arg(QString::fromStdString(model::units::format_si(res.tokens_per_s, "", 0))));
+                p->fontMetrics().elidedText(QObject::tr("step %1 s · MFU %2% · %3tok/s")
+                                                .arg(res.step_time_s, 0, 'f', 1)
+                                                .arg(res.mfu * 100, 0, 'f', 1)
+                                                .arg(QString::fromStdString(model::units::format_si(
+                                                    res.tokens_per_s, "", 0))),
+                                            Qt::ElideRight, 220));
         }
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {

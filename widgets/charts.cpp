@@ -465,6 +465,98 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                       tr("\nTraining model is preliminary (issue 6): see docs/validation.md."));
 }
 
+InferenceChart::InferenceChart(QWidget* parent) : QWidget(parent) {
+    chart_ = new QChart;
+    chart_->setTitle(tr("Serving: latency vs throughput (batch grows along the line)"));
+    chart_->legend()->setAlignment(Qt::AlignRight);
+    view_ = new QChartView(chart_);
+    view_->setRenderHint(QPainter::Antialiasing);
+    empty_ = new QLabel(
+        tr("Add an inference workload that fits in memory to see its latency and throughput."));
+    empty_->setAlignment(Qt::AlignCenter);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view_, 1);
+    v->addWidget(caption_);
+    auto* stack = new QStackedLayout(this);
+    stack->addWidget(page);
+    stack->addWidget(empty_);
+    stack->setCurrentWidget(empty_);
+}
+
+void InferenceChart::setEvaluation(const model::Evaluation& ev) {
+    const model::WorkloadEvaluation* w = nullptr;
+    for (const auto& x : ev.workloads)
+        if (x.inference && !x.inference_curve.empty()) {
+            w = &x;
+            break;
+        }
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    points_ = w ? static_cast<int>(w->inference_curve.size()) : 0;
+    if (!w) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    auto* line = new QLineSeries;
+    line->setName(tr("%1 (batch 1 → %2)")
+                      .arg(QString::fromStdString(w->name))
+                      .arg(w->inference_curve.back().batch));
+    QList<QPointF> pts;
+    double xmax = 0, ymax = 0;
+    for (const auto& p : w->inference_curve) {
+        pts << QPointF(p.output_tokens_per_s, p.tpot_s * 1e3);
+        xmax = std::max(xmax, p.output_tokens_per_s);
+        ymax = std::max(ymax, p.tpot_s * 1e3);
+    }
+    line->replace(pts);
+    QPen pen(QColor(0x3b, 0x82, 0xf6));
+    pen.setWidth(2);
+    line->setPen(pen);
+    auto* op = new QScatterSeries;
+    op->setName(tr("operating point"));
+    op->setMarkerSize(12);
+    op->setColor(QColor(0xdc, 0x26, 0x26));
+    op->append(w->inference->output_tokens_per_s, w->inference->tpot_s * 1e3);
+    chart_->addSeries(line);
+    chart_->addSeries(op);
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("output tokens/s per replica"));
+    ax->setRange(0, xmax * 1.05);
+    ax->applyNiceNumbers();
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("TPOT (ms)"));
+    ay->setRange(0, std::max(ymax, w->inference->tpot_s * 1e3) * 1.1);
+    ay->applyNiceNumbers();
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    for (auto* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(op)}) {
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    const auto& in = *w->inference;
+    QString cap =
+        tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
+            .arg(QString::fromStdString(w->name))
+            .arg(in.ttft_s * 1e3, 0, 'f', 0)
+            .arg(in.tpot_s * 1e3, 0, 'f', 1)
+            .arg(in.batch)
+            .arg(in.output_tokens_per_s, 0, 'f', 0)
+            .arg(in.output_tokens_per_s_per_gpu, 0, 'f', 0);
+    if (in.usd_per_million_output_tokens > 0)
+        cap +=
+            tr(", $%1 per million output tokens").arg(in.usd_per_million_output_tokens, 0, 'f', 3);
+    if (in.gpus_needed > 0)
+        cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
+    caption_->setText(cap + QLatin1Char('.'));
+}
+
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -475,6 +567,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(roofline_, tr("Roofline"));
     training_ = new TrainingChart(tabs_);
     tabs_->addTab(training_, tr("Training"));
+    inference_ = new InferenceChart(tabs_);
+    tabs_->addTab(inference_, tr("Inference"));
     fabric_ = new FabricChart(tabs_);
     tabs_->addTab(fabric_, tr("Fabric"));
     layout->addWidget(tabs_);
@@ -487,6 +581,7 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     roofline_->setEvaluation(*ev);
     fabric_->setEvaluation(*ev);
     training_->setEvaluation(*ev);
+    inference_->setEvaluation(*ev);
 }
 
 } // namespace cl::ui

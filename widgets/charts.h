@@ -93,6 +93,22 @@ private:
     int bars_ = 0;
 };
 
+/// Serving: TPOT against output tokens/s as the batch grows, with the operating point.
+class InferenceChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit InferenceChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int pointCount() const { return points_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int points_ = 0;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -103,6 +119,7 @@ public:
     [[nodiscard]] RooflineChart* rooflineChart() const { return roofline_; }
     [[nodiscard]] FabricChart* fabricChart() const { return fabric_; }
     [[nodiscard]] TrainingChart* trainingChart() const { return training_; }
+    [[nodiscard]] InferenceChart* inferenceChart() const { return inference_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -111,6 +128,7 @@ private:
     RooflineChart* roofline_;
     FabricChart* fabric_;
     TrainingChart* training_;
+    InferenceChart* inference_;
 };
 
 } // namespace cl::ui

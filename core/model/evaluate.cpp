@@ -241,10 +241,14 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                                          catalog.cloud(design.economics.cloud_offer)->gpus
                                    : 0.0);
                     if (auto ir =
-                            infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions))
+                            infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions)) {
                         we.inference = ir.value();
-                    else
+                        we.inference_curve =
+                            latency_throughput_curve(*m, s, *g, ev.fabric, im.max_batch, 64, price,
+                                                     {}, ev.collective_assumptions);
+                    } else {
                         we.error = ir.error_text();
+                    }
                 }
             } else {
                 we.error = mem.error_text();

@@ -53,6 +53,7 @@ struct WorkloadEvaluation {
     std::optional<Roofline> roofline;         ///< training: prefill at seq; inference: decode
     std::optional<TrainingResult> training;   ///< step time etc. (needs a global batch)
     std::optional<InferenceResult> inference; ///< latency, throughput, cost (when it fits)
+    std::vector<CurvePoint> inference_curve;  ///< latency vs throughput over batch size
     std::string error; ///< why no numbers could be computed (empty when fine)
 };
 

@@ -125,6 +125,43 @@ double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
            ia.step_overhead_s.value;
 }
 
+std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,
+                                                 const GpuSpec& gpu, const Topology& fabric,
+                                                 int max_batch, int points, double price,
+                                                 const InferenceAssumptions& ia,
+                                                 const CollectiveAssumptions& ca) {
+    std::vector<CurvePoint> out;
+    if (max_batch < 1 || points < 1)
+        return out;
+    out.reserve(static_cast<std::size_t>(points));
+    const double L_in = s.input_len, L_out = s.output_len;
+    const double c_avg = L_in + L_out / 2.0;
+    const double prefill1 = prefill_time(m, s, gpu, fabric, 1, L_in, ia, ca);
+    int last = 0;
+    for (int i = 0; i < points; ++i) {
+        const double x =
+            points == 1 ? 1.0 : std::pow(static_cast<double>(max_batch), i / (points - 1.0));
+        const int b = std::max(1, static_cast<int>(std::lround(x)));
+        if (b == last)
+            continue;
+        last = b;
+        CurvePoint p;
+        p.batch = b;
+        const double step = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
+        p.ttft_s = prefill1 + step;
+        const bool colocated = s.batching != "disaggregated";
+        const double cohort =
+            (colocated ? prefill_time(m, s, gpu, fabric, b, L_in, ia, ca) : 0.0) + L_out * step;
+        p.tpot_s = cohort / L_out; // includes the interleaved prefill work (see infer)
+        p.output_tokens_per_s = s.pp * b * L_out / cohort;
+        if (price > 0)
+            p.usd_per_million_output_tokens =
+                price * s.tp * s.pp / 3600.0 / p.output_tokens_per_s * 1e6;
+        out.push_back(p);
+    }
+    return out;
+}
+
 Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                               const Topology& fabric, double price, const SpeculativeSpec& spec,
                               const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
@@ -179,6 +216,11 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     const double t_cohort = cohort(r.batch, &share);
     r.decode_step_s = tpot_at(r.batch);
     r.output_tokens_per_s = pp_factor * r.batch * L_out / t_cohort;
+    // With continuous or chunked batching the prompts of arriving requests share the engine
+    // with the running decodes, so the time between a sequence's tokens includes its share of
+    // that prefill work: TPOT = cohort time / output_len.
+    const bool colocated = s.batching != "disaggregated";
+    auto tpot_eff = [&](int b) { return colocated ? cohort(b, nullptr) / L_out : tpot_at(b); };
     if (s.batching == "disaggregated") {
         // Prefill runs on its own pool; the decode pool streams tokens without prefill stalls.
         // TTFT adds the KV transfer over the scale-out network (Zhong et al. 2024, DistServe).
@@ -193,7 +235,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         // over steps but the sum is the same).
         r.ttft_s = r.prefill_s + r.decode_step_s;
     }
-    r.tpot_s = r.decode_step_s;
+    r.tpot_s = tpot_eff(r.batch);
     r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
     if (price > 0 && r.output_tokens_per_s > 0) {
         const double usd_per_s = price * gpus_replica / 3600.0;
@@ -203,17 +245,18 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             usd_per_s * share * t_cohort / (pp_factor * r.batch * L_in) * 1e6;
     }
     if (s.mode == "online" && s.request_rate > 0) {
-        // The largest batch that keeps TPOT and TTFT within the SLOs; requests per second per
-        // replica = batch / (TTFT + L_out x TPOT).
+        // The largest batch that keeps TPOT and TTFT within the SLOs. Requests per second per
+        // replica: one cohort of b requests per cohort time (colocated prefill), or b requests
+        // per L_out decode steps (disaggregated).
         int best_b = 0;
         double best_rate = 0;
         for (int b = 1; b <= r.memory.max_batch; b = b < 8 ? b + 1 : b + std::max(1, b / 8)) {
-            const double tpot = tpot_at(b);
-            const double ttft = r.prefill_s + tpot;
+            const double tpot = tpot_eff(b);
+            const double ttft = r.prefill_s + tpot_at(b);
             if ((s.tpot_slo_s > 0 && tpot > s.tpot_slo_s) ||
                 (s.ttft_slo_s > 0 && ttft > s.ttft_slo_s))
                 break;
-            const double rate = pp_factor * b / (ttft + L_out * tpot);
+            const double rate = pp_factor * b / (colocated ? cohort(b, nullptr) : L_out * tpot);
             if (rate > best_rate) {
                 best_rate = rate;
                 best_b = b;
@@ -222,11 +265,12 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         if (best_b == 0)
             return Error{"--tpot-slo",
                          "no batch meets the SLOs on this replica (TPOT at batch 1 is " +
-                             std::to_string(tpot_at(1) * 1e3) + " ms, TTFT " +
+                             std::to_string(tpot_eff(1) * 1e3) + " ms, TTFT " +
                              std::to_string((r.prefill_s + tpot_at(1)) * 1e3) + " ms)"};
         r.batch = best_b;
-        r.tpot_s = tpot_at(best_b);
-        r.ttft_s = r.prefill_s + r.tpot_s;
+        r.tpot_s = tpot_eff(best_b);
+        r.decode_step_s = tpot_at(best_b);
+        r.ttft_s = r.prefill_s + r.decode_step_s;
         r.output_tokens_per_s = best_rate * L_out;
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
         r.gpus_needed = std::ceil(s.request_rate / best_rate) * gpus_replica;

@@ -8,6 +8,7 @@
 #include "model/topology.h"
 
 #include <string>
+#include <vector>
 
 namespace cl::model {
 
@@ -54,6 +55,19 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                               const SpeculativeSpec& spec = {}, const InferenceAssumptions& ia = {},
                               const CollectiveAssumptions& ca = {},
                               const MemoryAssumptions& ma = {});
+
+/// One point of the latency-throughput curve: a batch size, its TPOT and throughput.
+struct CurvePoint {
+    int batch = 0;
+    double tpot_s = 0, ttft_s = 0, output_tokens_per_s = 0, usd_per_million_output_tokens = 0;
+};
+/// `points` batch sizes spread geometrically from 1 to the largest that fits.
+std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,
+                                                 const GpuSpec& gpu, const Topology& fabric,
+                                                 int max_batch, int points = 64,
+                                                 double price_per_gpu_hour = 0,
+                                                 const InferenceAssumptions& ia = {},
+                                                 const CollectiveAssumptions& ca = {});
 
 /// Decode step time of one replica at `batch` sequences with `context` tokens each.
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,

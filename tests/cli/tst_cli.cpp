@@ -124,6 +124,39 @@ private slots:
         QVERIFY(nob.err.find("--global-batch") != std::string::npos);
     }
 
+    // CLI.md "infer": keys, the curve (throughput rises with batch, so does TPOT), online sizing.
+    void inferKeys() {
+        const Run r = run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",
+                           "--weights-dtype", "fp8", "--price-per-gpu-hour", "7.9", "--json"});
+        QCOMPARE(r.code, 0);
+        const json in = json::parse(r.out)["infer"];
+        for (const char* k :
+             {"ttft_s", "tpot_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu",
+              "kv_bytes_per_token", "max_batch", "weights_bytes_per_gpu",
+              "usd_per_million_output_tokens", "usd_per_million_input_tokens", "gpus_needed"})
+            QVERIFY2(in.contains(k), k);
+        QCOMPARE(in["kv_bytes_per_token"].get<double>(), 327680.0); // bf16 KV, Llama 3 70B
+        const json& c = in["curve"];
+        QVERIFY(c.size() > 20);
+        for (std::size_t i = 1; i < c.size(); ++i) {
+            QVERIFY(c[i]["output_tokens_per_s"].get<double>() >
+                    c[i - 1]["output_tokens_per_s"].get<double>());
+            QVERIFY(c[i]["tpot_s"].get<double>() >= c[i - 1]["tpot_s"].get<double>());
+        }
+        const Run online =
+            run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",
+                 "--weights-dtype", "fp8", "--mode", "online", "--request-rate", "500", "--json"});
+        QCOMPARE(online.code, 0);
+        const json on = json::parse(online.out)["infer"];
+        QVERIFY(on["gpus_needed"].get<double>() >= 8);
+        QVERIFY(on["tpot_s"].get<double>() <= 0.05);
+        const Run tight = run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",
+                               "--mode", "online", "--request-rate", "5", "--tpot-slo", "0.0001"});
+        QCOMPARE(tight.code, 2);
+        const Run bad = run({"infer", "--model", "llama3-70b", "--tp", "3"});
+        QCOMPARE(bad.code, 2);
+    }
+
     void collectiveKeys() {
         const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
                            "--gpu", "h100-sxm", "--json"});

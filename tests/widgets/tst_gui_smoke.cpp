@@ -107,6 +107,7 @@ private slots:
         QCOMPARE(w.openDesign(QStringLiteral("h200-inference-8x")), QString());
         w.show();
         QTRY_VERIFY(w.charts()->rooflineChart()->pointCount() >= 7);
+        QTRY_VERIFY(w.charts()->inferenceChart()->pointCount() > 10);
         QVERIFY(w.showChart(QStringLiteral("roofline")));
     }
 
