@@ -289,44 +289,10 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["memory"] = workload_memory_json(w.memory);
             if (w.training_memory)
                 e["memory"]["trainable_params"] = w.training_memory->trainable_params;
-            if (w.inference) {
-                const auto& in = *w.inference;
-                e["infer"] = {{"ttft_s", in.ttft_s},
-                              {"tpot_s", in.tpot_s},
-                              {"output_tokens_per_s", in.output_tokens_per_s},
-                              {"output_tokens_per_s_per_gpu", in.output_tokens_per_s_per_gpu},
-                              {"kv_bytes_per_token", in.memory.kv_bytes_per_token},
-                              {"max_batch", in.memory.max_batch},
-                              {"weights_bytes_per_gpu", in.memory.weights_bytes_per_gpu},
-                              {"usd_per_million_output_tokens", in.usd_per_million_output_tokens},
-                              {"usd_per_million_input_tokens", in.usd_per_million_input_tokens},
-                              {"gpus_needed", in.gpus_needed}};
-            }
-            if (w.training) {
-                const auto& tr = *w.training;
-                const auto& b = tr.breakdown;
-                e["train"] = {{"step_time_s", tr.step_time_s},
-                              {"tokens_per_s", tr.tokens_per_s},
-                              {"model_flops_per_gpu", tr.model_flops_per_gpu},
-                              {"hardware_flops_per_gpu", tr.hardware_flops_per_gpu},
-                              {"mfu", tr.mfu},
-                              {"hfu", tr.hfu},
-                              {"bubble_fraction", tr.bubble_fraction},
-                              {"micro_batch", tr.micro_batch},
-                              {"breakdown_s",
-                               {{"compute", b.compute},
-                                {"recompute", b.recompute},
-                                {"tp_comm", b.tp_comm},
-                                {"cp_comm", b.cp_comm},
-                                {"ep_comm", b.ep_comm},
-                                {"pp_comm", b.pp_comm},
-                                {"dp_comm", b.dp_comm},
-                                {"optimizer", b.optimizer},
-                                {"bubble", b.bubble + b.other}}},
-                              {"time_to_train_s", tr.time_to_train_s},
-                              {"gpu_hours", tr.gpu_hours},
-                              {"cost_usd", tr.cost_usd}};
-            }
+            if (w.inference)
+                e["infer"] = infer_json(*w.inference);
+            if (w.training)
+                e["train"] = train_json(*w.training);
             if (w.inference_memory) {
                 const auto& im = *w.inference_memory;
                 e["memory"]["kv_bytes_per_token"] = im.kv_bytes_per_token;

@@ -5,7 +5,9 @@
 #include "model/architecture.h"
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/inference.h"
 #include "model/topology.h"
+#include "model/training.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,6 +81,11 @@ const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat);
 
 /// The cluster shape from --fabric (a drawn design) or --gpu and the shape flags.
 model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::string* source);
+
+/// The CLI.md "train" object (shared by `train` and `evaluate`); time/cost keys only when set.
+nlohmann::json train_json(const model::TrainingResult& r);
+/// The CLI.md "infer" object (shared by `infer` and `evaluate`).
+nlohmann::json infer_json(const model::InferenceResult& r);
 
 int cmd_memory(Flags& f, std::ostream& out);
 int cmd_collective(Flags& f, std::ostream& out);

@@ -352,6 +352,45 @@ int cmd_roofline(Flags& f, std::ostream& out) {
 
 namespace cl::cli {
 
+json train_json(const model::TrainingResult& r) {
+    const auto& b = r.breakdown;
+    return {{"step_time_s", r.step_time_s},
+            {"tokens_per_s", r.tokens_per_s},
+            {"model_flops_per_gpu", r.model_flops_per_gpu},
+            {"hardware_flops_per_gpu", r.hardware_flops_per_gpu},
+            {"mfu", r.mfu},
+            {"hfu", r.hfu},
+            {"bubble_fraction", r.bubble_fraction},
+            {"micro_batch", r.micro_batch},
+            {"micro_batches", r.micro_batches},
+            {"breakdown_s",
+             {{"compute", b.compute},
+              {"recompute", b.recompute},
+              {"tp_comm", b.tp_comm},
+              {"cp_comm", b.cp_comm},
+              {"ep_comm", b.ep_comm},
+              {"pp_comm", b.pp_comm},
+              {"dp_comm", b.dp_comm},
+              {"optimizer", b.optimizer},
+              {"bubble", b.bubble + b.other}}},
+            {"time_to_train_s", r.time_to_train_s},
+            {"gpu_hours", r.gpu_hours},
+            {"cost_usd", r.cost_usd}};
+}
+
+json infer_json(const model::InferenceResult& r) {
+    return {{"ttft_s", r.ttft_s},
+            {"tpot_s", r.tpot_s},
+            {"output_tokens_per_s", r.output_tokens_per_s},
+            {"output_tokens_per_s_per_gpu", r.output_tokens_per_s_per_gpu},
+            {"kv_bytes_per_token", r.memory.kv_bytes_per_token},
+            {"max_batch", r.memory.max_batch},
+            {"weights_bytes_per_gpu", r.memory.weights_bytes_per_gpu},
+            {"usd_per_million_output_tokens", r.usd_per_million_output_tokens},
+            {"usd_per_million_input_tokens", r.usd_per_million_input_tokens},
+            {"gpus_needed", r.gpus_needed}};
+}
+
 int cmd_train(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);
@@ -399,25 +438,10 @@ int cmd_train(Flags& f, std::ostream& out) {
                        {"headroom_bytes", mem.headroom_bytes},
                        {"fits", mem.fits},
                        {"worst_stage", mem.worst_stage}};
-        json tr = {{"step_time_s", r->step_time_s},
-                   {"tokens_per_s", r->tokens_per_s},
-                   {"model_flops_per_gpu", r->model_flops_per_gpu},
-                   {"hardware_flops_per_gpu", r->hardware_flops_per_gpu},
-                   {"mfu", r->mfu},
-                   {"hfu", r->hfu},
-                   {"bubble_fraction", r->bubble_fraction},
-                   {"micro_batch", r->micro_batch},
-                   {"micro_batches", r->micro_batches},
-                   {"breakdown_s",
-                    {{"compute", b.compute},
-                     {"recompute", b.recompute},
-                     {"tp_comm", b.tp_comm},
-                     {"cp_comm", b.cp_comm},
-                     {"ep_comm", b.ep_comm},
-                     {"pp_comm", b.pp_comm},
-                     {"dp_comm", b.dp_comm},
-                     {"optimizer", b.optimizer},
-                     {"bubble", b.bubble + b.other}}}};
+        json tr = train_json(*r);
+        tr.erase("time_to_train_s");
+        tr.erase("gpu_hours");
+        tr.erase("cost_usd");
         if (tokens > 0) {
             tr["time_to_train_s"] = r->time_to_train_s;
             tr["gpu_hours"] = r->gpu_hours;
@@ -649,18 +673,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
                        {"headroom_bytes", mem.headroom_bytes},
                        {"fits", mem.fits},
                        {"worst_stage", 0}};
-        json in = {{"ttft_s", r->ttft_s},
-                   {"tpot_s", r->tpot_s},
-                   {"output_tokens_per_s", r->output_tokens_per_s},
-                   {"output_tokens_per_s_per_gpu", r->output_tokens_per_s_per_gpu},
-                   {"kv_bytes_per_token", mem.kv_bytes_per_token},
-                   {"max_batch", mem.max_batch},
-                   {"batch", r->batch},
-                   {"weights_bytes_per_gpu", mem.weights_bytes_per_gpu},
-                   {"usd_per_million_output_tokens", r->usd_per_million_output_tokens},
-                   {"usd_per_million_input_tokens", r->usd_per_million_input_tokens},
-                   {"gpus_needed", r->gpus_needed},
-                   {"speculative_speedup", r->speculative_speedup}};
+        json in = infer_json(*r);
+        in["batch"] = r->batch;
+        in["speculative_speedup"] = r->speculative_speedup;
         json curve = json::array();
         for (const auto& c :
              model::latency_throughput_curve(m, s, *gpu, topo, mem.max_batch, 64, price))

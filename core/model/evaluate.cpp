@@ -37,6 +37,16 @@ double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, st
     return n;
 }
 
+/// The GPU-hour price the design's economics imply: an explicit price, else the cloud offer's
+/// on-demand price per GPU, else 0 (no cost shown).
+double gpu_hour_price(const Design& d, const Catalog& c) {
+    if (d.economics.price_per_gpu_hour > 0)
+        return d.economics.price_per_gpu_hour;
+    if (const CloudOffer* o = c.cloud(d.economics.cloud_offer); o && o->gpus > 0)
+        return o->on_demand_usd_per_hour / o->gpus;
+    return 0.0;
+}
+
 } // namespace
 
 double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id) {
@@ -197,14 +207,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             }
             // Step time only for layouts that fit: a number for a job that cannot run misleads.
             if (we.has_memory && we.memory.fits && w.training.global_batch > 0) {
-                const double price =
-                    design.economics.price_per_gpu_hour > 0
-                        ? design.economics.price_per_gpu_hour
-                        : (catalog.cloud(design.economics.cloud_offer)
-                               ? catalog.cloud(design.economics.cloud_offer)
-                                         ->on_demand_usd_per_hour /
-                                     catalog.cloud(design.economics.cloud_offer)->gpus
-                               : 0.0);
+                const double price = gpu_hour_price(design, catalog);
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
                                          {}, ev.collective_assumptions, {}, price))
                     we.training = tr.value();
@@ -232,14 +235,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.has_memory = true;
                 we.inference_memory = im;
                 if (im.fits) {
-                    const double price =
-                        design.economics.price_per_gpu_hour > 0
-                            ? design.economics.price_per_gpu_hour
-                            : (catalog.cloud(design.economics.cloud_offer)
-                                   ? catalog.cloud(design.economics.cloud_offer)
-                                             ->on_demand_usd_per_hour /
-                                         catalog.cloud(design.economics.cloud_offer)->gpus
-                                   : 0.0);
+                    const double price = gpu_hour_price(design, catalog);
                     if (auto ir =
                             infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions)) {
                         we.inference = ir.value();
