@@ -37,6 +37,34 @@ const Category kCategories[] = {
     {"KV cache", QColor(0x14, 0xb8, 0xa6), &model::MemoryBreakdown::kv_cache},
     {"Other", QColor(0x9c, 0xa3, 0xaf), &model::MemoryBreakdown::other},
 };
+/// The common frame of a chart tab: chart view over a caption, or a centred hint when empty.
+/// Fills the four members and installs a stacked layout on `owner` (page 0 chart, 1 hint).
+void buildChartPage(QWidget* owner, const QString& title, const QString& hint, QChart*& chart,
+                    QChartView*& view, QLabel*& empty, QLabel*& caption) {
+    chart = new QChart;
+    if (!title.isEmpty())
+        chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignRight);
+    view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    empty = new QLabel(hint);
+    empty->setAlignment(Qt::AlignCenter);
+    caption = new QLabel;
+    caption->setWordWrap(true);
+    QFont small = caption->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    caption->setFont(small);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view, 1);
+    v->addWidget(caption);
+    auto* stack = new QStackedLayout(owner);
+    stack->addWidget(page);
+    stack->addWidget(empty);
+    stack->setCurrentWidget(empty);
+}
+
 } // namespace
 
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
@@ -136,26 +164,9 @@ double MemoryChart::shownTotal(int i) const {
 }
 
 RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent) {
-    chart_ = new QChart;
-    chart_->legend()->setAlignment(Qt::AlignRight);
-    view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(tr("Add a workload to see where its operators sit on the roofline."));
-    empty_->setAlignment(Qt::AlignCenter);
-    caption_ = new QLabel;
-    caption_->setWordWrap(true);
-    QFont small = caption_->font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    caption_->setFont(small);
-    auto* page = new QWidget;
-    auto* v = new QVBoxLayout(page);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->addWidget(view_, 1);
-    v->addWidget(caption_);
-    auto* stack = new QStackedLayout(this);
-    stack->addWidget(page);
-    stack->addWidget(empty_);
-    stack->setCurrentWidget(empty_);
+    buildChartPage(this, QString(),
+                   tr("Add a workload to see where its operators sit on the roofline."), chart_,
+                   view_, empty_, caption_);
 }
 
 int RooflineChart::pointCount() const {
@@ -287,24 +298,9 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev) {
 }
 
 FabricChart::FabricChart(QWidget* parent) : QWidget(parent) {
-    chart_ = new QChart;
-    chart_->setTitle(tr("Allreduce bus bandwidth by message size and fabric tier"));
-    chart_->legend()->setAlignment(Qt::AlignRight);
-    view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(tr("Add at least two GPUs to see how fast their collectives run."));
-    empty_->setAlignment(Qt::AlignCenter);
-    caption_ = new QLabel;
-    caption_->setWordWrap(true);
-    auto* page = new QWidget;
-    auto* v = new QVBoxLayout(page);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->addWidget(view_, 1);
-    v->addWidget(caption_);
-    auto* stack = new QStackedLayout(this);
-    stack->addWidget(page);
-    stack->addWidget(empty_);
-    stack->setCurrentWidget(empty_);
+    buildChartPage(this, tr("Allreduce bus bandwidth by message size and fabric tier"),
+                   tr("Add at least two GPUs to see how fast their collectives run."), chart_,
+                   view_, empty_, caption_);
 }
 
 void FabricChart::setEvaluation(const model::Evaluation& ev) {
@@ -365,26 +361,11 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
 }
 
 TrainingChart::TrainingChart(QWidget* parent) : QWidget(parent) {
-    chart_ = new QChart;
-    chart_->setTitle(tr("Training step: exposed time by part"));
-    chart_->legend()->setAlignment(Qt::AlignRight);
-    view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(
+    buildChartPage(
+        this, tr("Training step: exposed time by part"),
         tr("Add a training workload with a global batch and a layout that fits in memory\n"
-           "(or use \"Find a layout…\" in the inspector) to see its step time."));
-    empty_->setAlignment(Qt::AlignCenter);
-    caption_ = new QLabel;
-    caption_->setWordWrap(true);
-    auto* page = new QWidget;
-    auto* v = new QVBoxLayout(page);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->addWidget(view_, 1);
-    v->addWidget(caption_);
-    auto* stack = new QStackedLayout(this);
-    stack->addWidget(page);
-    stack->addWidget(empty_);
-    stack->setCurrentWidget(empty_);
+           "(or use \"Find a layout…\" in the inspector) to see its step time."),
+        chart_, view_, empty_, caption_);
 }
 
 void TrainingChart::setEvaluation(const model::Evaluation& ev) {
@@ -466,25 +447,10 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
 }
 
 InferenceChart::InferenceChart(QWidget* parent) : QWidget(parent) {
-    chart_ = new QChart;
-    chart_->setTitle(tr("Serving: latency vs throughput (batch grows along the line)"));
-    chart_->legend()->setAlignment(Qt::AlignRight);
-    view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(
-        tr("Add an inference workload that fits in memory to see its latency and throughput."));
-    empty_->setAlignment(Qt::AlignCenter);
-    caption_ = new QLabel;
-    caption_->setWordWrap(true);
-    auto* page = new QWidget;
-    auto* v = new QVBoxLayout(page);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->addWidget(view_, 1);
-    v->addWidget(caption_);
-    auto* stack = new QStackedLayout(this);
-    stack->addWidget(page);
-    stack->addWidget(empty_);
-    stack->setCurrentWidget(empty_);
+    buildChartPage(
+        this, tr("Serving: latency vs throughput (batch grows along the line)"),
+        tr("Add an inference workload that fits in memory to see its latency and throughput."),
+        chart_, view_, empty_, caption_);
 }
 
 void InferenceChart::setEvaluation(const model::Evaluation& ev) {
