@@ -76,6 +76,8 @@ model::Design load_design_arg(const std::string& arg, const model::Catalog& cat)
 /// --model (id or config.json) plus architecture overrides, validated.
 model::ModelArch resolve_model(Flags& f, const model::Catalog& cat);
 /// The cluster shape from --fabric (a drawn design) or from --gpu and the shape flags.
+/// The GPU type of a cluster, or a usage error when it has none.
+const model::GpuSpec& cluster_gpu(const model::Topology& topo, const model::Catalog& cat);
 /// --gpu (default h100-sxm).
 const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat);
 

@@ -101,6 +101,14 @@ model::ModelArch resolve_model(Flags& f, const model::Catalog& cat) {
     return m;
 }
 
+const model::GpuSpec& cluster_gpu(const model::Topology& topo, const model::Catalog& cat) {
+    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
+    if (!gpu)
+        throw UsageError{
+            "--gpu: the cluster has no GPU type (add a GPU or a system to the fabric)"};
+    return *gpu;
+}
+
 const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat) {
     const std::string id = f.get_string("--gpu", "h100-sxm");
     const model::GpuSpec* g = cat.gpu(id);
@@ -396,9 +404,7 @@ int cmd_train(Flags& f, std::ostream& out) {
     const model::ModelArch m = resolve_model(f, cat);
     std::string source;
     const model::Topology topo = cluster_topology(f, cat, &source);
-    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
-    if (!gpu)
-        throw UsageError{"--gpu: the cluster has no GPU type"};
+    const model::GpuSpec* gpu = &cluster_gpu(topo, cat);
     Layout l = read_layout(f);
     if (l.t.global_batch <= 0)
         throw UsageError{"--global-batch: required for train (sequences per step)"};
@@ -501,9 +507,7 @@ int cmd_search(Flags& f, std::ostream& out) {
     const model::ModelArch m = resolve_model(f, cat);
     std::string source;
     const model::Topology topo = cluster_topology(f, cat, &source);
-    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
-    if (!gpu)
-        throw UsageError{"--gpu: the cluster has no GPU type"};
+    const model::GpuSpec* gpu = &cluster_gpu(topo, cat);
     if (!f.has("--gpus"))
         throw UsageError{"--gpus: required for search"};
     const long long gpus = f.get_int("--gpus", 0, 1, 1LL << 24);
@@ -616,9 +620,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     const model::ModelArch m = resolve_model(f, cat);
     std::string source;
     const model::Topology topo = cluster_topology(f, cat, &source);
-    const model::GpuSpec* gpu = cat.gpu(topo.gpu);
-    if (!gpu)
-        throw UsageError{"--gpu: the cluster has no GPU type"};
+    const model::GpuSpec* gpu = &cluster_gpu(topo, cat);
     model::InferenceSpec s;
     s.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
     s.pp = static_cast<int>(f.get_int("--pp", 1, 1, 1 << 16));

@@ -2,6 +2,8 @@
 // dense peaks, user overrides.
 #include "model/catalog.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 using namespace cl::model;
@@ -12,11 +14,7 @@ private:
     Catalog cat_;
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     void requiredGpuIds_data() {
         QTest::addColumn<QString>("id");

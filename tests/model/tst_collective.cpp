@@ -7,6 +7,8 @@
 #include "model/generators.h"
 #include "model/topology.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -50,11 +52,7 @@ private:
     Catalog cat_;
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     // C.nccl_tests.busbw_factors -- NVIDIA/nccl-tests doc/PERFORMANCE.md, exact.
     void busbwFactors() {

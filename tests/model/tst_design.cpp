@@ -5,6 +5,8 @@
 #include "model/design.h"
 #include "model/evaluate.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 #include <string>
@@ -41,11 +43,7 @@ private:
     }
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     void loadsMinimal() {
         auto d = design_from_json(kMinimal, "t.json", &cat_);

@@ -2,6 +2,8 @@
 #include "model/catalog.h"
 #include "model/memory.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 #include <numeric>
@@ -14,11 +16,7 @@ private:
     Catalog cat_;
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     // Case B.zero.fig1_7.5B_nd64 -- Rajbhandari et al. 2020 (ZeRO), Fig. 1 and secs. 5.1-5.3:
     // 7.5B parameters, Nd = 64, K = 12: 120 / 31.4 / 16.6 / 1.9 GB (GB = 1e9 bytes).

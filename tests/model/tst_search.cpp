@@ -4,6 +4,8 @@
 #include "model/design.h"
 #include "model/search.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 using namespace cl::model;
@@ -16,9 +18,7 @@ private:
 
 private slots:
     void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
+        cat_ = cl::test::bundled_catalog();
         auto d = design_from_json(bundled_file("presets/h100-ndr-2node.json"), "p", &cat_);
         QVERIFY(d.ok());
         fabric_ = analyze_topology(*d, cat_);

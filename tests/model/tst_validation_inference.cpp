@@ -3,6 +3,8 @@
 #include "model/design.h"
 #include "model/inference.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -25,11 +27,7 @@ private:
     }
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     // D.spec_decoding.leviathan -- Leviathan et al. 2023 eq. 1 and Thm 3.8; Table 4 example
     // alpha 0.75, gamma 7, c 0.02: expected speedup 3.2 (exact formula).

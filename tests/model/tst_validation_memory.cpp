@@ -5,6 +5,8 @@
 #include "model/memory.h"
 #include "model/roofline.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 using namespace cl::model;
@@ -29,11 +31,7 @@ private:
     Catalog cat_;
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     // Cases B.kv_bytes_per_token.* -- 2 x layers x kv_heads x head_dim x 2 bytes, exact.
     // Source: architectures from meta-llama model cards / Llama 3 paper Table 3.

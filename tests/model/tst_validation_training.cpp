@@ -6,6 +6,8 @@
 #include "model/generators.h"
 #include "model/training.h"
 
+#include "fixtures.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -332,11 +334,7 @@ private:
     Catalog cat_;
 
 private slots:
-    void initTestCase() {
-        auto c = Catalog::bundled();
-        QVERIFY2(c.ok(), c.error_text().c_str());
-        cat_ = c.value();
-    }
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     void publishedRuns() {
         std::vector<double> errors;
