@@ -356,10 +356,6 @@ int cmd_roofline(Flags& f, std::ostream& out) {
     return 0;
 }
 
-} // namespace cl::cli
-
-namespace cl::cli {
-
 json train_json(const model::TrainingResult& r) {
     const auto& b = r.breakdown;
     return {{"step_time_s", r.step_time_s},
@@ -498,10 +494,6 @@ int cmd_train(Flags& f, std::ostream& out) {
     return 0;
 }
 
-} // namespace cl::cli
-
-namespace cl::cli {
-
 int cmd_search(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);
@@ -610,10 +602,6 @@ int cmd_search(Flags& f, std::ostream& out) {
     tb.print(out);
     return 0;
 }
-
-} // namespace cl::cli
-
-namespace cl::cli {
 
 int cmd_infer(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);

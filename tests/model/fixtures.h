@@ -4,6 +4,7 @@
 #include "model/bundled.h"
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/topology.h"
 
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,17 @@ inline model::Design preset(const std::string& id) {
     if (!d)
         throw std::runtime_error(id + ": " + d.error_text());
     return std::move(d).value();
+}
+
+/// The fabric of one system (a DGX/HGX node, an NVL72 rack) and nothing else.
+inline model::Topology single_system(const char* system) {
+    model::Design d;
+    model::Device dev;
+    dev.id = "node";
+    dev.kind = model::DeviceKind::system;
+    dev.catalog = system;
+    d.devices.push_back(dev);
+    return model::analyze_topology(d, bundled_catalog());
 }
 
 } // namespace cl::test

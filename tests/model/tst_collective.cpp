@@ -23,15 +23,9 @@ Design preset(const Catalog& c, const char* id) {
     return d.value();
 }
 
-/// A single 8-GPU node of the given system, as the CLI builds it.
-Topology node_of(const Catalog& c, const char* system) {
-    Design d;
-    Device dev;
-    dev.id = "node";
-    dev.kind = DeviceKind::system;
-    dev.catalog = system;
-    d.devices.push_back(dev);
-    return analyze_topology(d, c);
+/// A single node of the given system.
+Topology node_of(const Catalog&, const char* system) {
+    return cl::test::single_system(system);
 }
 
 // C.allreduce.a100_8gpu_nvlink3_sweep -- stas00/ml-engineering network/README.md

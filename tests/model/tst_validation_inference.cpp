@@ -16,15 +16,7 @@ class TestValidationInference : public QObject {
 private:
     Catalog cat_;
 
-    Topology node(const char* system) {
-        Design d;
-        Device dev;
-        dev.id = "node";
-        dev.kind = DeviceKind::system;
-        dev.catalog = system;
-        d.devices.push_back(dev);
-        return analyze_topology(d, cat_);
-    }
+    Topology node(const char* system) { return cl::test::single_system(system); }
 
 private slots:
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
