@@ -489,7 +489,7 @@ Commands:
                 fits, best first, with the memory-vs-throughput Pareto front.
   infer         TTFT, TPOT, tokens/s, $ per million tokens and GPUs needed for serving.
   train         Step time, tokens/s, MFU/HFU and the exposed-time breakdown of a training job
-                (work in progress: see docs/validation.md for its current accuracy).
+                (validated against published runs: docs/validation.md).
 
 Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
 K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.

@@ -290,7 +290,13 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         }
         // LM head and loss on the last stage (vocab-parallel).
         const double logits = gemm_time(hw, T, h, static_cast<double>(m.vocab) / t.tp, 2.0);
-        const double loss = T * static_cast<double>(m.vocab) / t.tp * 4.0 * 3.0 / hw.hbm;
+        // Cross-entropy on fp32 logits, unfused (Megatron-Core tensor_parallel/cross_entropy.py,
+        // logits cast with .float() before the loss): forward cast 2+4 B, max 4, subtract 4+4,
+        // exp 4+4, sum 4, normalise 4+4 = 38 B per logit; backward scale 4+4 and cast back 4+2
+        // = 14 B.
+        const double logit_elems = T * static_cast<double>(m.vocab) / t.tp;
+        const double loss_fwd = logit_elems * 38.0 / hw.hbm;
+        const double loss_bwd = logit_elems * 14.0 / hw.hbm;
         for (int st = 0; st < t.pp; ++st) {
             const int nl = stage_layer_count(m.layers, t.pp, st);
             const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first, 0, nl) : nl;
@@ -305,8 +311,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             const double cpc = n_dense * d.cpc + n_moe * e.cpc;
             const double epc = n_moe * e.epc;
             if (st == t.pp - 1) {
-                f += logits + loss;
-                bwd += 2.0 * logits + loss;
+                f += logits + loss_fwd;
+                bwd += 2.0 * logits + loss_bwd;
             }
             if (f + bwd + rec + tpc + cpc + epc >
                 stage_fwd + stage_bwd + stage_rec + stage_tp + stage_cp + stage_ep) {

@@ -322,7 +322,7 @@ const Case kCases[] = {
      false},
 };
 // Cases the model misses beyond +-15%, each explained in docs/validation.md. They are printed
-// and counted in the median; issue #6 stays open while this list is not empty.
+// and counted in the median; the model is not tuned to them (no per-case factors).
 bool known_miss(const char* id) {
     return std::string(id) == "A.mcore_r0.8.0_h100.weak.1.7B";
 }
@@ -399,7 +399,9 @@ private slots:
                 (c.hardware ? r->hardware_flops_per_gpu : r->model_flops_per_gpu) / 1e12;
             const double err = predicted / c.published_tflops - 1;
             errors.push_back(std::abs(err));
-            all_ok = all_ok && (std::abs(err) <= 0.15 || known_miss(c.id));
+            // A known miss must still not drift further (its documented error is +20%).
+            all_ok =
+                all_ok && (std::abs(err) <= 0.15 || (known_miss(c.id) && std::abs(err) <= 0.25));
             table +=
                 QStringLiteral("| %1 | %2 | %3 | %4% | micro-batch %5, step %6 s, bubble %7% |\n")
                     .arg(QString::fromLatin1(c.id))
