@@ -392,7 +392,15 @@ json infer_json(const model::InferenceResult& r) {
             {"weights_bytes_per_gpu", r.memory.weights_bytes_per_gpu},
             {"usd_per_million_output_tokens", r.usd_per_million_output_tokens},
             {"usd_per_million_input_tokens", r.usd_per_million_input_tokens},
-            {"gpus_needed", r.gpus_needed}};
+            {"gpus_needed", r.gpus_needed},
+            {"batch", r.batch},
+            {"prefill_s", r.prefill_s},
+            {"decode_step_s", r.decode_step_s},
+            {"replicas_needed", r.replicas_needed},
+            {"utilization", r.utilization},
+            {"queue_wait_s", r.queue_wait_s},
+            {"capacity_requests_per_s", r.capacity_rps},
+            {"speculative_speedup", r.speculative_speedup}};
 }
 
 int cmd_train(Flags& f, std::ostream& out) {
@@ -696,9 +704,14 @@ int cmd_infer(Flags& f, std::ostream& out) {
         t.rows.push_back({"$ per 1M output tokens", fmt(r->usd_per_million_output_tokens, 3)});
         t.rows.push_back({"$ per 1M input tokens", fmt(r->usd_per_million_input_tokens, 3)});
     }
-    if (r->gpus_needed > 0)
+    if (r->gpus_needed > 0) {
+        t.rows.push_back({"capacity per replica", fmt(r->capacity_rps, 2) + " req/s"});
+        t.rows.push_back({"replicas needed", fmt(r->replicas_needed, 0) + " (load " +
+                                                 fmt(r->utilization * 100, 0) + " %)"});
+        t.rows.push_back({"queue wait (mean, M/D/b)", fmt(r->queue_wait_s * 1e3, 1) + " ms"});
         t.rows.push_back(
             {"GPUs needed for " + fmt(s.request_rate, 1) + " req/s", fmt(r->gpus_needed, 0)});
+    }
     if (spec.draft)
         t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
     t.print(out);

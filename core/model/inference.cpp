@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cl::model {
 
@@ -15,6 +16,23 @@ double speculative_speedup(double alpha, int gamma, double c) {
     return speculative_tokens_per_step(alpha, gamma) / (gamma * c + 1.0);
 }
 
+double queue_wait_mdc(double lambda, double service_s, int servers) {
+    if (servers < 1 || service_s <= 0 || lambda < 0)
+        return std::numeric_limits<double>::infinity();
+    const double c = servers;
+    const double A = lambda * service_s; // offered load in Erlangs
+    const double rho = A / c;
+    if (rho >= 1.0)
+        return std::numeric_limits<double>::infinity();
+    double B = 1.0; // Erlang B by the stable recursion B(k) = A B(k-1) / (k + A B(k-1))
+    for (int k = 1; k <= servers; ++k)
+        B = A * B / (k + A * B);
+    const double C = B / (1.0 - rho * (1.0 - B)); // Erlang C: probability of waiting
+    // M/M/c wait C / (c mu - lambda), halved for deterministic service (exact for c = 1:
+    // Pollaczek-Khinchine, rho / (2 mu (1 - rho))).
+    return 0.5 * C * service_s / (c - A);
+}
+
 namespace {
 
 struct Rates {
@@ -23,6 +41,8 @@ struct Rates {
     double hbm = 0;       ///< bytes/s
     double wbytes = 2;    ///< bytes per weight
     double kv_bytes = 2;  ///< bytes per KV element
+    double dequant = 0; ///< weight-only dequantisation: weights/s the CUDA cores convert (0 = none)
+    double dequant_tile = 64;
 };
 
 Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumptions& ia) {
@@ -43,6 +63,14 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     r.hbm = g.memory_bandwidth_Bps * ia.memory_efficiency.value;
     r.wbytes = weight_bits(s.weights_dtype) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
+    // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
+    // cores dequantise each weight once per M tile of tokens; FP32 non-tensor throughput is
+    // the ALU rate (MARLIN sec. 3).
+    if (d == Dtype::bf16 && r.wbytes < 2.0 && ia.dequant_ops_per_weight.value > 0) {
+        const double alu = g.peak(Dtype::fp32) > 0 ? g.peak(Dtype::fp32) : g.peak(Dtype::bf16) / 8;
+        r.dequant = alu / ia.dequant_ops_per_weight.value;
+        r.dequant_tile = std::max(1.0, ia.dequant_tile_tokens.value);
+    }
     return r;
 }
 
@@ -72,7 +100,15 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             active += mlp_params;
             read += mlp_read;
         }
-        const double gemm = std::max(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
+        double gemm = std::max(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
+        // Weight-only low-bit: every weight is dequantised on the CUDA cores once per tile of
+        // tokens. The conversion shares the SMs' issue slots with the loads and MMAs of the same
+        // warps, so it is counted on top of the roofline time: at batch 1 an INT4 8B model on
+        // H100 decodes ~2.9x faster than BF16 rather than the 3.8x its bytes suggest, and at
+        // prefill-sized batches it is slower than BF16 (MARLIN, Frantar et al. 2024, Fig. 1
+        // and sec. 5: only careful overlap reaches the ideal, and only at small batch).
+        if (r.dequant > 0)
+            gemm += read / tp * std::ceil(T / r.dequant_tile) / r.dequant;
         // Attention: each new token attends to the cache plus the causal part of the new ones.
         double q_width = static_cast<double>(m.heads) * m.head_dim;
         double kv_tok = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * r.kv_bytes;
@@ -95,7 +131,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         return gemm + attention + comm;
     };
     const int moe_layers = m.moe_layers();
-    double total = (m.layers - moe_layers) * layer(false) + moe_layers * layer(true);
+    double total =
+        (m.layers - moe_layers) * layer(false) + (moe_layers > 0 ? moe_layers * layer(true) : 0.0);
     // LM head for the last token of each sequence.
     const double vh = static_cast<double>(m.vocab) * h;
     total += std::max(2.0 * batch * vh / tp / r.gemm, vh * 2.0 / tp / r.hbm);
@@ -226,10 +263,13 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         // TTFT adds the KV transfer over the scale-out network (Zhong et al. 2024, DistServe).
         r.output_tokens_per_s = pp_factor * r.batch / r.decode_step_s;
         const double kv = L_in * r.memory.kv_bytes_per_token;
-        const double nic = fabric.nic_Bps > 0 ? fabric.nic_Bps * fabric.nics_per_node /
-                                                    std::max(1, fabric.gpus_per_node) * gpus_replica
-                                              : 0;
-        r.ttft_s = r.prefill_s + (nic > 0 ? kv / nic : 0);
+        // The prefill pool sends it over the scale-out NICs of the replica's GPUs; when both
+        // pools share one scale-up domain (a single server), over NVLink instead.
+        const bool same_domain = fabric.scaleup_domain >= 2 * gpus_replica ||
+                                 (fabric.scaleout_Bps_per_gpu <= 0 && fabric.nic_Bps <= 0);
+        const double link =
+            (same_domain ? fabric.scaleup_Bps_per_gpu : fabric.scaleout_Bps_per_gpu) * gpus_replica;
+        r.ttft_s = r.prefill_s + (link > 0 ? kv / link : 0);
     } else {
         // A new request waits for the running step, then its prefill (chunked prefill splits it
         // over steps but the sum is the same).
@@ -273,7 +313,30 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         r.ttft_s = r.prefill_s + r.decode_step_s;
         r.output_tokens_per_s = best_rate * L_out;
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
-        r.gpus_needed = std::ceil(s.request_rate / best_rate) * gpus_replica;
+        r.capacity_rps = best_rate;
+        // Queueing: a replica has b slots (the batch); a request holds one for its lifetime
+        // D = b / capacity. Poisson arrivals make each replica an M/D/b queue; its mean wait is
+        // about half the M/M/b (Erlang C) wait (Cosmetatos 1976; Kleinrock 1975 vol. 1 sec. 3.5
+        // for Erlang C). Replicas: the fewest whose load keeps TTFT + wait within the TTFT SLO.
+        const double D = best_b / best_rate;
+        auto wait_at = [&](double lambda) { return queue_wait_mdc(lambda, D, best_b); };
+        double n = std::max(1.0, std::ceil(s.request_rate / best_rate));
+        const double n_max = n * 4 + 16;
+        for (; n <= n_max; n += 1) {
+            const double w = wait_at(s.request_rate / n);
+            if (std::isfinite(w) && (s.ttft_slo_s <= 0 || r.ttft_s + w <= s.ttft_slo_s))
+                break;
+        }
+        if (n > n_max)
+            return Error{"--ttft-slo", "queueing at this request rate keeps TTFT above the SLO "
+                                       "even with " +
+                                           std::to_string(static_cast<long long>(n_max)) +
+                                           " replicas"};
+        r.replicas_needed = n;
+        r.utilization = s.request_rate / (n * best_rate);
+        r.queue_wait_s = wait_at(s.request_rate / n);
+        r.ttft_s += r.queue_wait_s;
+        r.gpus_needed = n * gpus_replica;
     }
     return r;
 }

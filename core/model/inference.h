@@ -22,6 +22,17 @@ struct InferenceAssumptions {
     Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
     Assumption draft_cost_ratio{0.0, "ratio", "0 = derived from the draft model's size"};
+    /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)
+    /// dequantise every weight to 16 bits on the CUDA cores: unpack, convert, subtract the zero
+    /// point, scale -- about 4 integer/FP32 operations per weight (Frantar et al. 2024, MARLIN,
+    /// arXiv:2408.11743 sec. 3: the lop3/prmt conversion plus one FMA per weight).
+    Assumption dequant_ops_per_weight{
+        4.0, "ops", "MARLIN (Frantar et al. 2024) sec. 3: lop3/prmt unpack + one FMA per weight"};
+    /// Tokens one dequantised weight tile is reused for: the kernel's M tile (MARLIN keeps 16
+    /// rows per warp and up to 64 per thread block; beyond that it dequantises again).
+    Assumption dequant_tile_tokens{64.0, "tokens",
+                                   "MARLIN (Frantar et al. 2024) sec. 3: 16x4 "
+                                   "row blocks, 64 tokens per tile"};
 };
 
 struct InferenceResult {
@@ -34,6 +45,12 @@ struct InferenceResult {
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
     double gpus_needed = 0;         ///< online mode: for the request rate under the SLOs
     double speculative_speedup = 1; ///< decode speedup from speculative decoding
+    // Online mode (M/D/1 admission queue per replica, Kleinrock 1975 vol. 1 sec. 5.6):
+    double replicas_needed = 0; ///< replicas for the request rate with the TTFT SLO incl. queueing
+    double utilization = 0;     ///< per-replica load rho = arrival rate / service capacity
+    double queue_wait_s = 0;    ///< mean wait before a request's prefill starts
+    double capacity_rps = 0;    ///< requests/s one replica completes at the operating batch
+    bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
     InferenceMemory memory;
 };
 
@@ -55,6 +72,11 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                               const SpeculativeSpec& spec = {}, const InferenceAssumptions& ia = {},
                               const CollectiveAssumptions& ca = {},
                               const MemoryAssumptions& ma = {});
+
+/// Mean queueing delay of an M/D/c queue (Poisson arrivals at `lambda`/s, `servers` slots each
+/// busy `service_s` per request): half the M/M/c (Erlang C) wait, the usual approximation
+/// (Cosmetatos 1976), exact for c = 1 (Pollaczek-Khinchine). Infinity when the load is >= 1.
+double queue_wait_mdc(double lambda, double service_s, int servers);
 
 /// One point of the latency-throughput curve: a batch size, its TPOT and throughput.
 struct CurvePoint {

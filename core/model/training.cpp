@@ -114,11 +114,12 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     const double tok_norm = sp ? T / tp : T;
     double elem = 2.0 * 2.0 * 2.0 * h * tok_norm;                                 // norms
     elem += (m.mlp == Mlp::swiglu ? 6.0 : 4.0) * 2.0 / 2.0 * f / tp * mlp_tokens; // activation
-    elem += 2.0 * 3.0 * 2.0 * h * tok_norm;                                       // residual adds
+    // Two residual adds, each fused with the preceding bias and dropout into one kernel
+    // (Megatron bias_dropout_add_fused): read x and the residual, write the sum, 2 B each,
+    // plus a 1-byte dropout mask where the model trains with dropout.
+    elem += 2.0 * (3.0 * 2.0 + (m.dropout ? 1.0 : 0.0)) * h * tok_norm;
     if (!m.learned_positions)
         elem += 2.0 * 2.0 * 2.0 * (q + kv) / tp * T; // rotary on Q and K
-    if (m.dropout)
-        elem += 2.0 * 5.0 * h * tok_norm; // two dropouts (+1-byte masks)
     const double elem_fwd = elem / hw.hbm;
 
     lt.fwd = gemm_fwd + attn_fwd + elem_fwd;
@@ -254,16 +255,22 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             k.bwd = lt.bwd;
             k.rec = lt.recompute;
             // TP: with SP two all-gathers and two reduce-scatters of the full activation in
-            // forward, and the same in backward (Korthikanti et al. 2022 sec. 4.2.2); without
-            // SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
+            // forward; backward runs their conjugates (two reduce-scatters, two all-gathers)
+            // plus two more all-gathers that rebuild the gathered inputs the weight gradients
+            // need, since only the sequence shards are stored (Korthikanti et al. 2022
+            // sec. 4.2.2; Table 4 shows SP saving 0.5 ms forward but only 0.1 ms backward).
+            // Without SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
             if (t.tp > 1) {
                 const double act = T * h * 2.0;
-                double per_layer =
-                    sp ? 4.0 * (collective(CollectiveOp::allgather, act, topo, tp_g, ca) +
-                                collective(CollectiveOp::reducescatter, act, topo, tp_g, ca))
-                       : 4.0 * collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
+                const double ag = sp ? collective(CollectiveOp::allgather, act, topo, tp_g, ca) : 0;
+                const double rs =
+                    sp ? collective(CollectiveOp::reducescatter, act, topo, tp_g, ca) : 0;
+                const double ar = sp ? 0 : collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
+                const double fwd_comm = sp ? 2.0 * (ag + rs) : 2.0 * ar;
+                const double bwd_comm = sp ? 4.0 * ag + 2.0 * rs : 2.0 * ar;
+                double per_layer = fwd_comm + bwd_comm;
                 if (t.recompute == "full")
-                    per_layer *= 1.5; // the recomputed forward repeats its collectives
+                    per_layer += fwd_comm; // the recomputed forward repeats its collectives
                 // The hidden part still slows the GEMMs it overlaps (SM contention).
                 k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
                                      ta.tp_overlap.value * ta.overlap_sm_contention.value);
