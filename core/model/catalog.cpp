@@ -155,6 +155,7 @@ LinkSpec read_link(const nlohmann::json& j, const std::string& p, JsonReader& r,
     l.per_gpu_unidir_Bps = num(r, j, p, "per_gpu_unidir_Bps");
     l.port_rate_bps = num(r, j, p, "port_rate_bps");
     l.latency_s = num(r, j, p, "latency_s");
+    l.cable_price_usd = num(r, j, p, "cable_price_usd");
     read_prov(j, p, r, l.provenance, user);
     return l;
 }
@@ -185,6 +186,7 @@ SwitchSpec read_switch(const nlohmann::json& j, const std::string& p, JsonReader
     s.link = str(r, j, p, "link");
     s.ports = integer(r, j, p, "ports");
     s.port_rate_bps = num(r, j, p, "port_rate_bps");
+    s.price_usd = num(r, j, p, "price_usd");
     read_prov(j, p, r, s.provenance, user);
     return s;
 }

@@ -64,6 +64,7 @@ struct LinkSpec {
     double per_gpu_unidir_Bps = 0;   ///< scale-up links: all links of one GPU
     double port_rate_bps = 0;        ///< scale-out: signalling rate, bits/s
     double latency_s = 0;            ///< 0 = not published
+    double cable_price_usd = 0;      ///< scale-out: one cable with both optics (0 = unknown)
     Provenance provenance;
     std::string raw_json;
 };
@@ -82,6 +83,7 @@ struct SwitchSpec {
     SwitchClass cls = SwitchClass::infiniband;
     int ports = 0;
     double port_rate_bps = 0;
+    double price_usd = 0; ///< 0 = unknown (NVSwitch chips are priced inside their system)
     Provenance provenance;
     std::string raw_json;
 };

@@ -22,6 +22,68 @@ constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
 constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
 } // namespace
 
+const std::vector<EconomicsField>& economics_fields() {
+    // Defaults and sources: docs/cost.md.
+    static const std::vector<EconomicsField> f = {
+        {{"power_usd_per_kwh", 0, 100, "USD/kWh", "Electricity price"},
+         &Economics::power_usd_per_kwh},
+        {{"pue", 1, 5, "ratio", "PUE"}, &Economics::pue},
+        {{"colo_usd_per_kw_month", 0, 1e6, "USD/kW-month", "Colocation (per IT kW)"},
+         &Economics::colo_usd_per_kw_month},
+        {{"staff_usd_per_year", 0, 1e12, "USD/year", "Staff"}, &Economics::staff_usd_per_year},
+        {{"depreciation_years", 0.1, 100, "years", "Depreciation"}, &Economics::depreciation_years},
+        {{"maintenance_fraction", 0, 1, "of capex per year", "Maintenance"},
+         &Economics::maintenance_fraction},
+        {{"utilization", 0.001, 1, "fraction", "Utilization"}, &Economics::utilization},
+        {{"price_per_gpu_hour", 0, 1e6, "USD/GPU-hour", "Cloud price (0 = offer)"},
+         &Economics::price_per_gpu_hour},
+        {{"server_price_usd", 0, 1e10, "USD/server", "Server price (0 = catalog)"},
+         &Economics::server_price_usd},
+        {{"network_usd_per_gpu", 0, 1e7, "USD/GPU", "Network (0 = drawn fabric)"},
+         &Economics::network_usd_per_gpu},
+        {{"storage_fraction", 0, 10, "of server capex", "Storage capex"},
+         &Economics::storage_fraction},
+        {{"avg_power_fraction", 0.01, 1, "of nameplate", "Average power draw"},
+         &Economics::avg_power_fraction},
+        {{"rack_power_kw", 1, 1e4, "kW", "Rack power budget"}, &Economics::rack_power_kw},
+        {{"facility_power_cap_kw", 0, 1e9, "kW", "Facility power cap (0 = none)"},
+         &Economics::facility_power_cap_kw},
+        {{"grid_kg_co2_per_kwh", 0, 10, "kg CO2/kWh", "Grid carbon intensity"},
+         &Economics::grid_kg_co2_per_kwh},
+        {{"commit_1y_discount", 0, 0.99, "fraction", "1-year commitment discount"},
+         &Economics::commit_1y_discount},
+        {{"commit_3y_discount", 0, 0.99, "fraction", "3-year commitment discount"},
+         &Economics::commit_3y_discount},
+        {{"spot_preemptions_per_node_day", 0, 1e4, "per node-day", "Spot preemptions"},
+         &Economics::spot_preemptions_per_node_day},
+        {{"spot_lost_hours_per_preemption", 0, 1e4, "h", "Work lost per preemption"},
+         &Economics::spot_lost_hours_per_preemption},
+    };
+    return f;
+}
+
+const std::vector<ReliabilityField>& reliability_fields() {
+    static const std::vector<ReliabilityField> f = {
+        {{"node_failures_per_1000_node_days", 0, 1e6, "per 1000 node-days",
+          "Node failures (0 = Llama 3 rate)"},
+         &ReliabilityInputs::node_failures_per_1000_node_days},
+        {{"mtbf_hours", 0, 1e7, "h", "Job MTBF (0 = from rates)"}, &ReliabilityInputs::mtbf_hours},
+        {{"storage_bandwidth_Bps", 0, 1e18, "B/s", "Storage bandwidth (0 = derived)"},
+         &ReliabilityInputs::storage_bandwidth_Bps},
+        {{"checkpoint_write_s", 0, 1e8, "s", "Checkpoint write (0 = derived)"},
+         &ReliabilityInputs::checkpoint_write_s},
+        {{"restart_s", 0, 1e8, "s", "Restart time"}, &ReliabilityInputs::restart_s},
+        {{"checkpoint_interval_s", 0, 1e9, "s", "Checkpoint interval (0 = optimal)"},
+         &ReliabilityInputs::checkpoint_interval_s},
+        {{"repair_hours", 0, 1e5, "h", "Node repair time"}, &ReliabilityInputs::repair_hours},
+        {{"straggler_cv", 0, 1, "fraction", "Step-time variation per GPU"},
+         &ReliabilityInputs::straggler_cv},
+        {{"run_days", 0, 1e5, "days", "Run length (0 = from tokens)"},
+         &ReliabilityInputs::run_days},
+    };
+    return f;
+}
+
 std::string_view device_kind_name(DeviceKind k) {
     return kKindNames[static_cast<std::size_t>(k)];
 }
@@ -83,12 +145,18 @@ std::string Design::unique_id(std::string_view prefix) const {
 namespace {
 
 /// Copies the members of `j` not in `known` into a JSON text (empty when none).
-std::string extras(const json& j, std::initializer_list<std::string_view> known) {
+template <typename Names> std::string extras_of(const json& j, const Names& known) {
     json out = json::object();
     for (const auto& [k, v] : j.items())
         if (std::find(known.begin(), known.end(), k) == known.end())
             out[k] = v;
     return out.empty() ? std::string() : out.dump();
+}
+std::string extras(const json& j, std::initializer_list<std::string_view> known) {
+    return extras_of(j, known);
+}
+std::string extras(const json& j, const std::vector<std::string>& known) {
+    return extras_of(j, known);
 }
 
 void merge_extras(json& j, const std::string& extra) {
@@ -491,34 +559,27 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         e && r.expect_object(*e, "economics")) {
         Economics& ec = d.economics;
         const std::string p = "economics";
-        read_double(*e, p, r, "power_usd_per_kwh", ec.power_usd_per_kwh, 0, 100);
-        read_double(*e, p, r, "pue", ec.pue, 1, 5);
-        read_double(*e, p, r, "colo_usd_per_kw_month", ec.colo_usd_per_kw_month, 0, 1e6);
-        read_double(*e, p, r, "staff_usd_per_year", ec.staff_usd_per_year, 0, 1e12);
-        read_double(*e, p, r, "depreciation_years", ec.depreciation_years, 0.1, 100);
-        read_double(*e, p, r, "maintenance_fraction", ec.maintenance_fraction, 0, 1);
-        read_double(*e, p, r, "utilization", ec.utilization, 0.001, 1);
+        std::vector<std::string> known{"months", "cloud_offer", "commitment"};
+        for (const auto& f : economics_fields()) {
+            read_double(*e, p, r, f.key, ec.*f.member, f.min, f.max);
+            known.emplace_back(f.key);
+        }
         read_int(*e, p, r, "months", ec.months, 1, 1200);
         ec.cloud_offer = r.string(*e, p, "cloud_offer", false).value_or("");
         read_choice<int>(*e, p, r, "commitment", ec.commitment, {"on-demand", "1y", "3y", "spot"});
-        read_double(*e, p, r, "price_per_gpu_hour", ec.price_per_gpu_hour, 0, 1e6);
-        ec.extra_json =
-            extras(*e, {"power_usd_per_kwh", "pue", "colo_usd_per_kw_month", "staff_usd_per_year",
-                        "depreciation_years", "maintenance_fraction", "utilization", "months",
-                        "cloud_offer", "commitment", "price_per_gpu_hour"});
+        ec.extra_json = extras(*e, known);
     }
     if (const json* e = r.member(root, "", "reliability", false);
         e && r.expect_object(*e, "reliability")) {
         ReliabilityInputs& rl = d.reliability;
         const std::string p = "reliability";
-        read_double(*e, p, r, "node_failures_per_1000_node_days",
-                    rl.node_failures_per_1000_node_days, 0, 1e6);
-        read_double(*e, p, r, "storage_bandwidth_Bps", rl.storage_bandwidth_Bps, 0, kMaxQuantity);
-        read_double(*e, p, r, "restart_s", rl.restart_s, 0, 1e8);
-        read_double(*e, p, r, "checkpoint_interval_s", rl.checkpoint_interval_s, 0, 1e9);
+        std::vector<std::string> known{"async_checkpoint"};
+        for (const auto& f : reliability_fields()) {
+            read_double(*e, p, r, f.key, rl.*f.member, f.min, f.max);
+            known.emplace_back(f.key);
+        }
         rl.async_checkpoint = r.boolean(*e, p, "async_checkpoint", false).value_or(false);
-        rl.extra_json = extras(*e, {"node_failures_per_1000_node_days", "storage_bandwidth_Bps",
-                                    "restart_s", "checkpoint_interval_s", "async_checkpoint"});
+        rl.extra_json = extras(*e, known);
     }
     if (const json* cal = r.member(root, "", "calibration", false);
         cal && r.expect_array(*cal, "calibration")) {
@@ -606,26 +667,20 @@ std::string design_to_json(const Design& d) {
     }
     root["workloads"] = std::move(wls);
     const Economics& e = d.economics;
-    json ec{{"power_usd_per_kwh", e.power_usd_per_kwh},
-            {"pue", e.pue},
-            {"colo_usd_per_kw_month", e.colo_usd_per_kw_month},
-            {"staff_usd_per_year", e.staff_usd_per_year},
-            {"depreciation_years", e.depreciation_years},
-            {"maintenance_fraction", e.maintenance_fraction},
-            {"utilization", e.utilization},
-            {"months", e.months},
-            {"commitment", e.commitment},
-            {"price_per_gpu_hour", e.price_per_gpu_hour}};
+    json ec = json::object();
+    for (const auto& f : economics_fields())
+        ec[f.key] = e.*f.member;
+    ec["months"] = e.months;
+    ec["commitment"] = e.commitment;
     if (!e.cloud_offer.empty())
         ec["cloud_offer"] = e.cloud_offer;
     merge_extras(ec, e.extra_json);
     root["economics"] = std::move(ec);
     const ReliabilityInputs& rl = d.reliability;
-    json rj{{"node_failures_per_1000_node_days", rl.node_failures_per_1000_node_days},
-            {"storage_bandwidth_Bps", rl.storage_bandwidth_Bps},
-            {"restart_s", rl.restart_s},
-            {"checkpoint_interval_s", rl.checkpoint_interval_s},
-            {"async_checkpoint", rl.async_checkpoint}};
+    json rj = json::object();
+    for (const auto& f : reliability_fields())
+        rj[f.key] = rl.*f.member;
+    rj["async_checkpoint"] = rl.async_checkpoint;
     merge_extras(rj, rl.extra_json);
     root["reliability"] = std::move(rj);
     if (!d.calibration.empty()) {

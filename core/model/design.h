@@ -94,11 +94,13 @@ struct Workload {
     bool operator==(const Workload&) const = default;
 };
 
-/// Cost assumptions (defaults: see docs/assumptions.md for sources).
+/// Cost assumptions (defaults and their sources: docs/cost.md). Zero means "derive it": from
+/// the catalog (server price, cloud price), from the drawn design (network), or a documented
+/// default.
 struct Economics {
     double power_usd_per_kwh = 0.08;
     double pue = 1.3;
-    double colo_usd_per_kw_month = 150;
+    double colo_usd_per_kw_month = 184;
     double staff_usd_per_year = 0;
     double depreciation_years = 5;
     double maintenance_fraction = 0.05;
@@ -106,20 +108,52 @@ struct Economics {
     int months = 36;
     std::string cloud_offer;
     std::string commitment = "on-demand";
-    double price_per_gpu_hour = 0; ///< 0 = from the cloud offer
+    double price_per_gpu_hour = 0;    ///< 0 = from the cloud offer
+    double server_price_usd = 0;      ///< per server; 0 = the catalog system's price
+    double network_usd_per_gpu = 0;   ///< 0 = from the drawn switches and cables
+    double storage_fraction = 0.05;   ///< storage capex as a fraction of server capex
+    double avg_power_fraction = 0.75; ///< average draw / nameplate while working
+    double rack_power_kw = 41;        ///< power one rack can feed and cool
+    double facility_power_cap_kw = 0; ///< 0 = no cap
+    double grid_kg_co2_per_kwh = 0.37;
+    double commit_1y_discount = 0.355, commit_3y_discount = 0.56; ///< off on-demand
+    double spot_preemptions_per_node_day = 0.1;
+    double spot_lost_hours_per_preemption = 0.67; ///< restart + half a checkpoint interval
     std::string extra_json;
     bool operator==(const Economics&) const = default;
 };
 
 struct ReliabilityInputs {
-    double node_failures_per_1000_node_days = 0; ///< 0 = derived default
-    double storage_bandwidth_Bps = 0;
+    double node_failures_per_1000_node_days = 0; ///< 0 = Llama 3 per-GPU rate x GPUs per node
+    double mtbf_hours = 0;                       ///< of the whole job; 0 = from the rates
+    double storage_bandwidth_Bps = 0; ///< 0 = storage devices of the design, else Llama 3 ratio
+    double checkpoint_write_s = 0;    ///< 0 = checkpoint bytes / storage bandwidth
     double restart_s = 600;
     double checkpoint_interval_s = 0; ///< 0 = optimal
     bool async_checkpoint = false;
+    double repair_hours = 24;   ///< a failed node is back after this (spares sizing)
+    double straggler_cv = 0.01; ///< per-GPU step-time coefficient of variation
+    double run_days = 0;        ///< 0 = the training run's length (its --tokens)
     std::string extra_json;
     bool operator==(const ReliabilityInputs&) const = default;
 };
+
+/// The numeric inputs of Economics and ReliabilityInputs by name, with their valid ranges: one
+/// table for the design reader and writer, the CLI flags and the inspector.
+struct NumericField {
+    const char* key;
+    double min, max;
+    const char* unit;
+    const char* label;
+};
+struct EconomicsField : NumericField {
+    double Economics::*member;
+};
+struct ReliabilityField : NumericField {
+    double ReliabilityInputs::*member;
+};
+const std::vector<EconomicsField>& economics_fields();
+const std::vector<ReliabilityField>& reliability_fields();
 
 /// Fitted per-tier collective latency and bandwidth (from nccl-tests measurements); every model
 /// that uses the fabric uses them. tier 0 = scale-up domain, 1 = scale-out network.

@@ -232,14 +232,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double sbh_t = s_local * mb * m.hidden / (sp ? tp : 1.0);
 
     // Whole-model trainable parameter count (for the optimizer and reports).
-    double trainable = 0;
-    if (lora) {
-        const int moe_layers = m.moe_layers();
-        trainable = (m.layers - moe_layers) * lora_params_per_layer(m, 0, t.lora_rank) +
-                    moe_layers * lora_params_per_layer(m, m.layers - 1, t.lora_rank);
-    } else {
-        trainable = m.total_params();
-    }
+    const double trainable = lora ? lora_params(m, t.lora_rank) : m.total_params();
     out.trainable_params = trainable;
 
     const LayerParams lp_dense = layer_params(m, 0);
@@ -499,6 +492,12 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                       units::format_bytes(b.activations).c_str());
     out.explanation = buf;
     return out;
+}
+
+double lora_params(const ModelArch& m, int rank) {
+    const int moe_layers = m.moe_layers();
+    return (m.layers - moe_layers) * lora_params_per_layer(m, 0, rank) +
+           moe_layers * lora_params_per_layer(m, m.layers - 1, rank);
 }
 
 } // namespace cl::model

@@ -63,6 +63,10 @@ struct StateBytes {
 };
 StateBytes state_bytes(const TrainingSpec& t);
 
+/// Trainable LoRA parameters of the whole model: rank-r adapters on every linear layer of every
+/// block (Hu et al. 2021; QLoRA, Dettmers et al. 2023, adapts all linear layers).
+double lora_params(const ModelArch& m, int rank);
+
 /// Model-state bytes per GPU for `params` parameters held by one model-parallel rank, sharded
 /// by ZeRO stage over `shard` data-parallel ranks (ZeRO sec. 5.1-5.3: P_os, P_os+g, P_os+g+p).
 MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard);

@@ -1,0 +1,86 @@
+#pragma once
+// Total cost of ownership: cloud (on-demand, 1-/3-year commitments, spot with preemptions) vs
+// on-prem (servers, the drawn network, storage, power x PUE, colocation, staff, maintenance,
+// depreciation), power and space, energy and carbon. Model and sources: docs/cost.md.
+
+#include "model/catalog.h"
+#include "model/design.h"
+#include "model/error.h"
+
+#include <string>
+#include <vector>
+
+namespace cl::model {
+
+/// What the design (or the CLI flags) puts on the bill: counts with their catalog prices.
+struct CostInventory {
+    double gpus = 0, servers = 0;
+    int gpus_per_node = 8;
+    double server_capex_usd = 0; ///< servers (GPUs, hosts, NICs, NVSwitches included)
+    double switch_capex_usd = 0; ///< scale-out switches
+    double cable_capex_usd = 0;  ///< scale-out cables with optics
+    double switches = 0, cables = 0;
+    double it_power_w = 0;          ///< nameplate of servers (switches: see docs/cost.md)
+    double rack_units = 0;          ///< of the servers
+    double server_power_w = 0;      ///< one server's nameplate (for racks per server)
+    double server_rack_units = 0;   ///< one server's height
+    std::string gpu;                ///< GPU catalog id
+    std::vector<std::string> notes; ///< unpriced items and derived prices
+};
+
+/// Inventory of a drawn design: systems and servers with their GPUs, switches, scale-out
+/// cables (replica counts included).
+CostInventory design_inventory(const Design& d, const Catalog& c);
+/// Inventory of `gpus` GPUs of one type in reference systems (CLI without a design): servers
+/// from the GPU's reference system; network priced per GPU by the caller.
+Result<CostInventory> gpu_inventory(const GpuSpec& gpu, const Catalog& c, double gpus,
+                                    int gpus_per_node);
+
+struct TcoBreakdown {
+    double servers = 0, network = 0, storage = 0, power = 0, facility = 0, staff = 0,
+           maintenance = 0;
+    [[nodiscard]] double total() const {
+        return servers + network + storage + power + facility + staff + maintenance;
+    }
+};
+
+struct TcoMonth {
+    int month = 0;
+    double cloud_usd = 0, onprem_usd = 0; ///< cumulative
+};
+
+struct TcoResult {
+    double cloud_usd = 0, onprem_usd = 0;  ///< over the horizon
+    int breakeven_months = -1;             ///< -1 = never within the horizon
+    double breakeven_utilization = -1;     ///< -1 = not defined (commitments bill every hour)
+    double onprem_usd_per_gpu_hour = 0;    ///< horizon on-prem cost / GPU-hours used
+    double cloud_usd_per_gpu_hour = 0;     ///< horizon cloud cost / GPU-hours used
+    double amortized_usd_per_gpu_hour = 0; ///< on-prem, capex over depreciation, per GPU-hour
+    double cloud_price_per_gpu_hour = 0;   ///< the billed rate of the chosen option
+    std::string cloud_price_source;
+    double power_kw = 0;         ///< facility average: IT average x PUE
+    double it_power_peak_kw = 0; ///< nameplate IT load
+    double racks = 0;
+    double servers_per_rack = 0;
+    double energy_kwh = 0; ///< over the horizon
+    double co2_kg = 0;
+    double max_gpus_under_cap = -1; ///< -1 = no facility cap
+    TcoBreakdown onprem_breakdown;
+    double capex_usd = 0;
+    std::vector<TcoMonth> monthly; ///< month 0..months
+    CostInventory inventory;
+};
+
+/// The TCO of an inventory under the economics inputs. `offer` may be null (then
+/// economics.price_per_gpu_hour must be set for the cloud side).
+Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
+                              const CloudOffer* offer);
+
+/// Cost and energy of a job of `gpu_hours` on this cluster: at the cloud rate and at the
+/// on-prem amortized rate; energy from the average power per GPU.
+struct RunCost {
+    double cloud_usd = 0, onprem_usd = 0, energy_kwh = 0, co2_kg = 0;
+};
+RunCost run_cost(const TcoResult& t, const Economics& e, double gpu_hours);
+
+} // namespace cl::model
