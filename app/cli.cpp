@@ -299,11 +299,31 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["memory"]["max_batch"] = im.max_batch;
                 e["memory"]["weights_bytes_per_gpu"] = im.weights_bytes_per_gpu;
             }
+            if (w.reliability)
+                e["reliability"] = reliability_json(*w.reliability);
+            if (w.run_cost)
+                e["run_cost"] = {{"cloud_usd", w.run_cost->cloud_usd},
+                                 {"onprem_usd", w.run_cost->onprem_usd},
+                                 {"energy_kwh", w.run_cost->energy_kwh},
+                                 {"co2_kg", w.run_cost->co2_kg}};
+            if (w.onprem_usd_per_million_output_tokens > 0)
+                e["onprem_usd_per_million_output_tokens"] = w.onprem_usd_per_million_output_tokens;
             if (!w.error.empty())
                 e["error"] = w.error;
             wl.push_back(std::move(e));
         }
         j["workloads"] = std::move(wl);
+        // The design's TCO, and the reliability of its first training workload (CLI.md).
+        if (ev.tco)
+            j["tco"] = tco_json(*ev.tco);
+        else
+            j["tco"] = {{"error", ev.tco_error}};
+        j["reliability"] = nullptr;
+        for (const auto& w : ev.workloads)
+            if (w.reliability) {
+                j["reliability"] = reliability_json(*w.reliability);
+                break;
+            }
         out << j.dump(2) << '\n';
         return 0;
     }
@@ -360,6 +380,16 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                       {"fits", w.memory.fits ? "yes" : "no"}};
             m.print(out);
         }
+        if (w.reliability) {
+            out << '\n';
+            print_reliability(*w.reliability, out);
+        }
+    }
+    if (ev.tco) {
+        out << '\n';
+        print_tco(*ev.tco, out);
+    } else if (!ev.tco_error.empty()) {
+        out << "\ncost: " << ev.tco_error << '\n';
     }
     return 0;
 }
@@ -389,7 +419,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
-                 p.command == "train" || p.command == "search" || p.command == "infer") {
+                 p.command == "train" || p.command == "search" || p.command == "infer" ||
+                 p.command == "tco" || p.command == "reliability") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
@@ -402,6 +433,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_search(f, buffer);
             else if (p.command == "infer")
                 code = cmd_infer(f, buffer);
+            else if (p.command == "tco")
+                code = cmd_tco(f, buffer);
+            else if (p.command == "reliability")
+                code = cmd_reliability(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

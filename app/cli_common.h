@@ -6,6 +6,8 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/inference.h"
+#include "model/reliability.h"
+#include "model/tco.h"
 #include "model/topology.h"
 #include "model/training.h"
 
@@ -86,6 +88,11 @@ model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::strin
 
 /// The CLI.md "train" object (shared by `train` and `evaluate`); time/cost keys only when set.
 nlohmann::json train_json(const model::TrainingResult& r);
+/// The CLI.md "tco" and "reliability" objects (shared by those commands and `evaluate`).
+nlohmann::json tco_json(const model::TcoResult& t);
+nlohmann::json reliability_json(const model::ReliabilityResult& r);
+void print_tco(const model::TcoResult& t, std::ostream& out);
+void print_reliability(const model::ReliabilityResult& r, std::ostream& out);
 /// The CLI.md "infer" object (shared by `infer` and `evaluate`).
 nlohmann::json infer_json(const model::InferenceResult& r);
 
@@ -95,5 +102,7 @@ int cmd_train(Flags& f, std::ostream& out);
 int cmd_search(Flags& f, std::ostream& out);
 int cmd_infer(Flags& f, std::ostream& out);
 int cmd_roofline(Flags& f, std::ostream& out);
+int cmd_tco(Flags& f, std::ostream& out);
+int cmd_reliability(Flags& f, std::ostream& out);
 
 } // namespace cl::cli

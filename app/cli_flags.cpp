@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search", "infer"};
+const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search", "infer", "reliability"};
 const std::vector<std::string> kTrainCmds = {"memory", "train", "search"};
 const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search", "infer"};
 
@@ -260,7 +260,52 @@ std::vector<FlagSpec> build_specs() {
          {"prefill", "decode"},
          {"roofline"}},
         {"--batch", T::Int, "sequences", "1 (infer: auto)", "Concurrent sequences (infer: N or auto = the largest that fits).", {"auto"}, {"roofline", "infer"}},
+        // Cost (tco). Defaults and sources: docs/cost.md.
+        {"--months", T::Int, "months", "36", "TCO horizon.", {}, {"tco"}},
+        {"--utilization", T::Number, "fraction", "0.8", "Fraction of hours the GPUs do paid work.", {}, {"tco"}},
+        {"--cloud-offer", T::String, "id", "-", "Cloud offer (`catalog cloud`) for the cloud side.", {}, {"tco"}},
+        {"--cloud-price-per-gpu-hour", T::Number, "USD", "-", "Cloud on-demand price per GPU-hour (instead of an offer).", {}, {"tco"}},
+        {"--commitment", T::Choice, "", "on-demand", "Cloud billing: on-demand and spot bill hours used, commitments every hour.", {"on-demand", "1y", "3y", "spot"}, {"tco"}},
+        {"--commit-1y-discount", T::Number, "fraction", "0.355", "Discount off on-demand for 1-year commitments without a listed price (median of AWS/GCP/Azure/Lambda).", {}, {"tco"}},
+        {"--commit-3y-discount", T::Number, "fraction", "0.56", "Discount off on-demand for 3-year commitments without a listed price.", {}, {"tco"}},
+        {"--spot-preemptions-per-day", T::Number, "per node-day", "0.1", "Spot preemptions per node per day (assumption; docs/cost.md).", {}, {"tco"}},
+        {"--spot-lost-hours", T::Number, "h", "0.67", "Work lost per preemption: 10 min restart + half an hourly checkpoint interval.", {}, {"tco"}},
+        {"--server-price", T::Number, "USD", "catalog system price", "Price of one server of --gpus-per-node GPUs.", {}, {"tco"}},
+        {"--network-price-per-gpu", T::Number, "USD", "generated fat tree", "Scale-out network per GPU (default: switches and cables of a non-blocking fat tree, or of --fabric).", {}, {"tco"}},
+        {"--storage-fraction", T::Number, "fraction", "0.05", "Storage capex as a fraction of server capex.", {}, {"tco"}},
+        {"--power-price-per-kwh", T::Number, "USD/kWh", "0.08", "Electricity price (EIA 2023 US industrial 0.06-0.09).", {}, {"tco"}},
+        {"--pue", T::Number, "ratio", "1.3", "Power usage effectiveness (new large facilities, Uptime Institute).", {}, {"tco"}},
+        {"--colo-per-kw-month", T::Number, "USD", "184", "Colocation per IT kW per month (CBRE N. America H2 2024).", {}, {"tco"}},
+        {"--staff-per-year", T::Number, "USD", "0", "Operations staff cost per year.", {}, {"tco"}},
+        {"--depreciation-years", T::Number, "years", "5", "Straight-line depreciation (hyperscalers 5-6).", {}, {"tco"}},
+        {"--maintenance-fraction", T::Number, "fraction", "0.05", "Maintenance and support per year, of capex.", {}, {"tco"}},
+        {"--avg-power-fraction", T::Number, "fraction", "0.75", "Average draw / nameplate while working (Epoch AI).", {}, {"tco"}},
+        {"--rack-power-kw", T::Number, "kW", "41", "Power one rack can feed and cool.", {}, {"tco"}},
+        {"--facility-power-cap-kw", T::Number, "kW", "-", "Facility power cap (limits the GPU count).", {}, {"tco"}},
+        {"--grid-kg-co2-per-kwh", T::Number, "kg/kWh", "0.37", "Grid carbon intensity (US average, EPA eGRID 2022).", {}, {"tco"}},
+        {"--run-gpu-hours", T::Number, "GPU-hours", "-", "Cost, energy and CO2 of one run of this many GPU-hours.", {}, {"tco"}},
+        // Reliability. Defaults and sources: docs/reliability.md.
+        {"--node-failures-per-1000-node-days", T::Number, "", "Llama 3 rate", "Node failure rate (Kokolis et al. units).", {}, {"reliability"}},
+        {"--mtbf-hours", T::Number, "h", "-", "MTBF of the whole job (instead of the rates).", {}, {"reliability"}},
+        {"--checkpoint-write-s", T::Number, "s", "checkpoint / storage bandwidth", "Time to write one checkpoint.", {}, {"reliability"}},
+        {"--storage-bandwidth", T::Size, "bytes/s", "Llama 3: 2 TB/s per 16,384 GPUs", "Aggregate storage write bandwidth.", {}, {"reliability"}},
+        {"--restart-s", T::Number, "s", "600", "Time from a failure to training again.", {}, {"reliability"}},
+        {"--checkpoint-interval-s", T::Number, "s", "optimal (Daly)", "Checkpoint interval.", {}, {"reliability"}},
+        {"--async-checkpoint", T::Switch, "", "off", "Snapshot to host memory, write in the background (CheckFreq).", {}, {"reliability"}},
+        {"--days", T::Number, "days", "30", "Length of the run.", {}, {"reliability"}},
+        {"--repair-hours", T::Number, "h", "24", "Time a failed node is out (spares).", {}, {"reliability"}},
+        {"--straggler-cv", T::Number, "fraction", "0.01", "Per-GPU step-time coefficient of variation.", {}, {"reliability"}},
     };
+    // Flags shared with the cost and reliability commands.
+    for (FlagSpec& s : f) {
+        if (s.name == "--gpus" || s.name == "--gpus-per-node")
+            s.commands.insert(s.commands.end(), {"tco", "reliability"});
+        if (s.name == "--gpu" || s.name == "--fabric")
+            s.commands.emplace_back("tco");
+        if (s.name == "--price-per-gpu-hour" || s.name == "--optimizer" || s.name == "--dtype" ||
+            s.name == "--finetune" || s.name == "--lora-rank")
+            s.commands.emplace_back("reliability");
+    }
     return f;
 }
 // clang-format on
@@ -477,6 +522,9 @@ Usage:
   clusterlens-cli search   --model M --gpus N --global-batch B [pinned layout flags] [--top K]
   clusterlens-cli collective --op OP --bytes S --gpus N [shape flags | --fabric F]
                   [--sweep MIN:MAX] [--calibrate NCCL_TESTS_OUTPUT] [--json]
+  clusterlens-cli tco      --gpu G --gpus N [--cloud-offer ID | --cloud-price-per-gpu-hour P]
+                  [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
+  clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
 
 Commands:
   catalog KIND  The bundled catalog (plus your catalog file), each entry with its source
@@ -490,6 +538,10 @@ Commands:
   infer         TTFT, TPOT, tokens/s, $ per million tokens and GPUs needed for serving.
   train         Step time, tokens/s, MFU/HFU and the exposed-time breakdown of a training job
                 (validated against published runs: docs/validation.md).
+  tco           Cloud vs on-prem cost over the horizon: break-even month and utilization,
+                $/GPU-hour, power, racks, energy and CO2, the monthly cumulative curves.
+  reliability   Job MTBF, checkpoint size and write time, Young/Daly intervals, goodput,
+                GPU-hours and dollars lost to failures, spares, stragglers.
 
 Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
 K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.

@@ -39,10 +39,21 @@ double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, st
 
 /// The GPU-hour price the design's economics imply: an explicit price, else the cloud offer's
 /// on-demand price per GPU, else 0 (no cost shown).
-double gpu_hour_price(const Design& d, const Catalog& c) {
+/// The cloud offer of the design, else the cheapest for its GPU type.
+const CloudOffer* design_offer(const Design& d, const Catalog& c, const std::string& gpu) {
+    if (const CloudOffer* o = c.cloud(d.economics.cloud_offer))
+        return o;
+    return default_cloud_offer(c, gpu);
+}
+
+/// $/GPU-hour for training and serving costs: the design's price, else the TCO's cloud rate
+/// (its commitment applied), else the offer's on-demand rate.
+double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
     if (d.economics.price_per_gpu_hour > 0)
         return d.economics.price_per_gpu_hour;
-    if (const CloudOffer* o = c.cloud(d.economics.cloud_offer); o && o->gpus > 0)
+    if (ev.tco)
+        return ev.tco->cloud_price_per_gpu_hour;
+    if (const CloudOffer* o = design_offer(d, c, ev.topology.gpu); o && o->gpus > 0)
         return o->on_demand_usd_per_hour / o->gpus;
     return 0.0;
 }
@@ -172,6 +183,18 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     }
     ev.allreduce_curves = allreduce_curves(ev.fabric, ev.collective_assumptions);
 
+    // Cost of the whole design (docs/cost.md) and the storage it draws.
+    for (const Device& dev : design.devices)
+        if (dev.kind == DeviceKind::storage)
+            ev.storage_Bps += design.multiplicity(dev) * dev.storage_bandwidth_Bps;
+    if (t.gpus >= 1) {
+        const CostInventory inv = design_inventory(design, catalog);
+        if (auto tco = compute_tco(inv, design.economics, design_offer(design, catalog, t.gpu)))
+            ev.tco = std::move(tco).value();
+        else
+            ev.tco_error = tco.error_text();
+    }
+
     for (const auto& w : design.workloads) {
         WorkloadEvaluation we;
         we.id = w.id;
@@ -207,10 +230,29 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             }
             // Step time only for layouts that fit: a number for a job that cannot run misleads.
             if (we.has_memory && we.memory.fits && w.training.global_batch > 0) {
-                const double price = gpu_hour_price(design, catalog);
+                const double price = gpu_hour_price(design, catalog, ev);
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
                                          {}, ev.collective_assumptions, {}, price))
                     we.training = tr.value();
+            }
+            // Reliability of this job: its GPUs, checkpoint, storage and run length.
+            {
+                ReliabilityContext rc;
+                rc.gpus = we.gpus;
+                rc.gpus_per_node = std::max(1, ev.fabric.gpus_per_node > 0 ? ev.fabric.gpus_per_node
+                                                                           : g->gpus_per_node);
+                rc.checkpoint_bytes = checkpoint_bytes(*m, w.training);
+                rc.design_storage_Bps = ev.storage_Bps;
+                rc.price_per_gpu_hour = gpu_hour_price(design, catalog, ev);
+                if (we.training) {
+                    rc.tokens_per_s = we.training->tokens_per_s;
+                    rc.step_time_s = we.training->step_time_s;
+                    rc.run_days = we.training->time_to_train_s / 86400.0;
+                }
+                if (auto rr = compute_reliability(design.reliability, rc))
+                    we.reliability = std::move(rr).value();
+                if (we.training && we.training->gpu_hours > 0 && ev.tco)
+                    we.run_cost = run_cost(*ev.tco, design.economics, we.training->gpu_hours);
             }
             RooflineInputs ri;
             ri.dtype = dtype_from_name(w.training.dtype).value_or(Dtype::bf16);
@@ -235,10 +277,14 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.has_memory = true;
                 we.inference_memory = im;
                 if (im.fits) {
-                    const double price = gpu_hour_price(design, catalog);
+                    const double price = gpu_hour_price(design, catalog, ev);
                     if (auto ir =
                             infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions)) {
                         we.inference = ir.value();
+                        if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
+                            we.onprem_usd_per_million_output_tokens =
+                                ev.tco->amortized_usd_per_gpu_hour / 3600.0 /
+                                we.inference->output_tokens_per_s_per_gpu * 1e6;
                         we.inference_curve =
                             latency_throughput_curve(*m, s, *g, ev.fabric, im.max_batch, 64, price,
                                                      {}, ev.collective_assumptions);

@@ -6,7 +6,9 @@
 #include "model/design.h"
 #include "model/inference.h"
 #include "model/memory.h"
+#include "model/reliability.h"
 #include "model/roofline.h"
+#include "model/tco.h"
 #include "model/topology.h"
 #include "model/training.h"
 
@@ -50,10 +52,13 @@ struct WorkloadEvaluation {
     WorkloadMemory memory;
     std::optional<TrainingMemory> training_memory;
     std::optional<InferenceMemory> inference_memory;
-    std::optional<Roofline> roofline;         ///< training: prefill at seq; inference: decode
-    std::optional<TrainingResult> training;   ///< step time etc. (needs a global batch)
-    std::optional<InferenceResult> inference; ///< latency, throughput, cost (when it fits)
-    std::vector<CurvePoint> inference_curve;  ///< latency vs throughput over batch size
+    std::optional<Roofline> roofline;             ///< training: prefill at seq; inference: decode
+    std::optional<TrainingResult> training;       ///< step time etc. (needs a global batch)
+    std::optional<InferenceResult> inference;     ///< latency, throughput, cost (when it fits)
+    std::vector<CurvePoint> inference_curve;      ///< latency vs throughput over batch size
+    std::optional<ReliabilityResult> reliability; ///< training: failures, checkpoints, goodput
+    std::optional<RunCost> run_cost;              ///< training: the run at cloud / on-prem rates
+    double onprem_usd_per_million_output_tokens = 0; ///< inference at the amortized rate
     std::string error; ///< why no numbers could be computed (empty when fine)
 };
 
@@ -71,6 +76,9 @@ struct Evaluation {
     CollectiveAssumptions collective_assumptions;  ///< defaults + the design's calibration
     std::vector<CollectiveCurve> allreduce_curves; ///< one per fabric tier
     std::vector<WorkloadEvaluation> workloads;
+    std::optional<TcoResult> tco; ///< the whole design: cloud vs on-prem
+    std::string tco_error;        ///< why there is no TCO (no GPUs, no price)
+    double storage_Bps = 0;       ///< storage devices drawn (aggregate)
 };
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);

@@ -157,6 +157,16 @@ Result<CostInventory> gpu_inventory(const GpuSpec& gpu, const Catalog& c, double
     return inv;
 }
 
+const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu) {
+    const CloudOffer* best = nullptr;
+    for (const auto& o : c.cloud_offers())
+        if (o.gpu == gpu && o.gpus > 0 && o.on_demand_usd_per_hour > 0 &&
+            (!best ||
+             o.on_demand_usd_per_hour / o.gpus < best->on_demand_usd_per_hour / best->gpus))
+            best = &o;
+    return best;
+}
+
 Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
                               const CloudOffer* offer) {
     if (!(inv.gpus >= 1))

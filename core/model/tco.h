@@ -71,6 +71,10 @@ struct TcoResult {
     CostInventory inventory;
 };
 
+/// The cloud offer a TCO uses when none is chosen: the cheapest on-demand per GPU-hour for
+/// this GPU type in the catalog (null when there is none).
+const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu);
+
 /// The TCO of an inventory under the economics inputs. `offer` may be null (then
 /// economics.price_per_gpu_hour must be set for the cloud side).
 Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,

@@ -157,6 +157,60 @@ private slots:
         QCOMPARE(bad.code, 2);
     }
 
+    void tcoKeys() {
+        const Run r = run({"tco", "--gpu", "h100-sxm", "--gpus", "1024", "--cloud-offer",
+                           "aws-p5.48xlarge", "--run-gpu-hours", "1e6", "--json"});
+        QCOMPARE(r.code, 0);
+        const json t = json::parse(r.out)["tco"];
+        for (const char* k :
+             {"cloud_usd", "onprem_usd", "breakeven_months", "breakeven_utilization",
+              "onprem_usd_per_gpu_hour", "cloud_usd_per_gpu_hour", "power_kw", "racks",
+              "energy_kwh", "co2_kg", "onprem_breakdown_usd", "monthly"})
+            QVERIFY2(t.contains(k), k);
+        for (const char* k :
+             {"servers", "network", "storage", "power", "facility", "staff", "maintenance"})
+            QVERIFY2(t["onprem_breakdown_usd"].contains(k), k);
+        QCOMPARE(t["monthly"].size(), std::size_t{37});
+        QVERIFY(t["run"]["cloud_usd"].get<double>() > 0);
+        // Commitments bill every hour: no break-even utilization (null, not a number).
+        const Run c = run({"tco", "--gpus", "64", "--cloud-price-per-gpu-hour", "2", "--commitment",
+                           "3y", "--json"});
+        QCOMPARE(c.code, 0);
+        QVERIFY(json::parse(c.out)["tco"]["breakeven_utilization"].is_null());
+        const Run text = run({"tco", "--fabric", "dgx-h100-su"});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.find("break-even month") != std::string::npos);
+        QCOMPARE(run({"tco", "--gpus", "8", "--pue", "0.5"}).code, 2);
+        QCOMPARE(run({"tco", "--gpus", "8", "--cloud-offer", "nope"}).code, 2);
+        QCOMPARE(run({"tco", "--gpus", "1e30"}).code, 2);
+        QCOMPARE(run({"tco", "--gpus", "8", "--utilization", "nan"}).code, 2);
+    }
+
+    void reliabilityKeys() {
+        const Run r = run({"reliability", "--gpus", "16384", "--model", "llama3.1-405b", "--days",
+                           "54", "--price-per-gpu-hour", "2", "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["reliability"];
+        for (const char* k : {"job_mtbf_s", "optimal_checkpoint_interval_s", "young_interval_s",
+                              "goodput", "expected_interruptions_per_day", "checkpoint_bytes",
+                              "checkpoint_write_s", "lost_gpu_hours", "lost_usd"})
+            QVERIFY2(j.contains(k), k);
+        // Llama 3: 16,384 GPUs -> MTBF ~3.1 h.
+        QVERIFY(std::abs(j["job_mtbf_s"].get<double>() / 3600 - 3.09) < 0.05);
+        const Run w = run({"reliability", "--gpus", "64", "--checkpoint-write-s", "30",
+                           "--mtbf-hours", "100", "--json"});
+        QCOMPARE(w.code, 0);
+        const json wj = json::parse(w.out)["reliability"];
+        QCOMPARE(wj["young_interval_s"].get<double>(), std::sqrt(2 * 30 * 100 * 3600.0));
+        QCOMPARE(run({"reliability", "--gpus", "64"}).code, 2); // no checkpoint size or time
+        QCOMPARE(run({"reliability", "--gpus", "64", "--checkpoint-write-s", "-1"}).code, 2);
+        const Run ev = run({"evaluate", "llama3-16k-h100", "--json"});
+        QCOMPARE(ev.code, 0);
+        const json e = json::parse(ev.out);
+        QVERIFY(e["tco"].contains("onprem_usd"));
+        QVERIFY(e["reliability"].contains("goodput"));
+    }
+
     void collectiveKeys() {
         const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
                            "--gpu", "h100-sxm", "--json"});

@@ -1,0 +1,287 @@
+// clusterlens-cli tco and reliability (../shared/CLI.md "tco", "reliability").
+#include "cli_common.h"
+
+#include "model/reliability.h"
+#include "model/tco.h"
+#include "model/units.h"
+
+namespace cl::cli {
+
+using nlohmann::json;
+namespace units = model::units;
+
+namespace {
+
+json nullable(double v, bool valid) {
+    return valid ? json(v) : json(nullptr);
+}
+
+} // namespace
+
+json tco_json(const model::TcoResult& t) {
+    const auto& b = t.onprem_breakdown;
+    json monthly = json::array();
+    for (const auto& m : t.monthly)
+        monthly.push_back(
+            {{"month", m.month}, {"cloud_usd", m.cloud_usd}, {"onprem_usd", m.onprem_usd}});
+    return {
+        {"cloud_usd", t.cloud_usd},
+        {"onprem_usd", t.onprem_usd},
+        {"breakeven_months", nullable(t.breakeven_months, t.breakeven_months >= 0)},
+        {"breakeven_utilization", nullable(t.breakeven_utilization, t.breakeven_utilization >= 0)},
+        {"onprem_usd_per_gpu_hour", t.onprem_usd_per_gpu_hour},
+        {"cloud_usd_per_gpu_hour", t.cloud_usd_per_gpu_hour},
+        {"amortized_usd_per_gpu_hour", t.amortized_usd_per_gpu_hour},
+        {"cloud_price_per_gpu_hour", t.cloud_price_per_gpu_hour},
+        {"cloud_price_source", t.cloud_price_source},
+        {"power_kw", t.power_kw},
+        {"it_power_peak_kw", t.it_power_peak_kw},
+        {"racks", t.racks},
+        {"servers_per_rack", t.servers_per_rack},
+        {"energy_kwh", t.energy_kwh},
+        {"co2_kg", t.co2_kg},
+        {"max_gpus_under_cap", nullable(t.max_gpus_under_cap, t.max_gpus_under_cap >= 0)},
+        {"capex_usd", t.capex_usd},
+        {"inventory",
+         {{"gpus", t.inventory.gpus},
+          {"servers", t.inventory.servers},
+          {"switches", t.inventory.switches},
+          {"cables", t.inventory.cables},
+          {"notes", t.inventory.notes}}},
+        {"onprem_breakdown_usd",
+         {{"servers", b.servers},
+          {"network", b.network},
+          {"storage", b.storage},
+          {"power", b.power},
+          {"facility", b.facility},
+          {"staff", b.staff},
+          {"maintenance", b.maintenance}}},
+        {"monthly", std::move(monthly)}};
+}
+
+json reliability_json(const model::ReliabilityResult& r) {
+    json curve = json::array();
+    for (const auto& p : r.curve)
+        curve.push_back({{"interval_s", p.interval_s}, {"goodput", p.goodput}});
+    return {{"job_mtbf_s", r.job_mtbf_s},
+            {"optimal_checkpoint_interval_s", r.optimal_checkpoint_interval_s},
+            {"young_interval_s", r.young_interval_s},
+            {"checkpoint_interval_s", r.interval_used_s},
+            {"goodput", r.goodput},
+            {"expected_interruptions_per_day", r.expected_interruptions_per_day},
+            {"expected_interruptions", r.expected_interruptions},
+            {"checkpoint_bytes", r.checkpoint_bytes},
+            {"checkpoint_write_s", r.checkpoint_write_s},
+            {"checkpoint_stall_s", r.checkpoint_stall_s},
+            {"storage_Bps", r.storage_Bps},
+            {"lost_gpu_hours", r.lost_gpu_hours},
+            {"lost_usd", r.lost_usd},
+            {"run_days", r.run_days},
+            {"spare_nodes", r.spare_nodes},
+            {"straggler_slowdown", r.straggler_slowdown},
+            {"data_load_Bps", r.data_load_Bps},
+            {"per_gpu_failures_per_day", r.per_gpu_failures_per_day},
+            {"node_failures_per_1000_node_days", r.node_failures_per_1000_node_days},
+            {"rate_source", r.rate_source},
+            {"notes", r.notes},
+            {"curve", std::move(curve)}};
+}
+
+void print_tco(const model::TcoResult& t, std::ostream& out) {
+    Table s;
+    s.header = {"cost over " + std::to_string(t.monthly.size() - 1) + " months", "value"};
+    s.rows = {{"cloud", "$" + fmt(t.cloud_usd / 1e6, 2) + "M at $" +
+                            fmt(t.cloud_price_per_gpu_hour, 2) + "/GPU-h (" + t.cloud_price_source +
+                            ")"},
+              {"on-prem",
+               "$" + fmt(t.onprem_usd / 1e6, 2) + "M (capex $" + fmt(t.capex_usd / 1e6, 2) + "M)"},
+              {"break-even month",
+               t.breakeven_months >= 0 ? std::to_string(t.breakeven_months) : "never (in horizon)"},
+              {"break-even utilization",
+               t.breakeven_utilization >= 0 ? fmt(t.breakeven_utilization * 100, 0) + " %" : "-"},
+              {"on-prem $/GPU-hour used", fmt(t.onprem_usd_per_gpu_hour, 2)},
+              {"on-prem $/GPU-hour (amortized)", fmt(t.amortized_usd_per_gpu_hour, 2)},
+              {"cloud $/GPU-hour used", fmt(t.cloud_usd_per_gpu_hour, 2)},
+              {"IT power (nameplate)", fmt(t.it_power_peak_kw, 1) + " kW"},
+              {"facility power (average)", fmt(t.power_kw, 1) + " kW"},
+              {"racks", fmt(t.racks, 0) + " (" + fmt(t.servers_per_rack, 0) + " servers each)"},
+              {"energy", fmt(t.energy_kwh / 1e3, 0) + " MWh"},
+              {"CO2", fmt(t.co2_kg / 1e3, 0) + " t"}};
+    if (t.max_gpus_under_cap >= 0)
+        s.rows.push_back({"GPUs under the power cap", fmt(t.max_gpus_under_cap, 0)});
+    s.print(out);
+    const auto& b = t.onprem_breakdown;
+    Table bd;
+    bd.header = {"on-prem breakdown", "USD", "share"};
+    const double tot = std::max(1.0, b.total());
+    for (const auto& [k, v] :
+         std::vector<std::pair<std::string, double>>{{"servers", b.servers},
+                                                     {"network", b.network},
+                                                     {"storage", b.storage},
+                                                     {"power", b.power},
+                                                     {"facility", b.facility},
+                                                     {"staff", b.staff},
+                                                     {"maintenance", b.maintenance}})
+        bd.rows.push_back({k, "$" + fmt(v / 1e6, 2) + "M", fmt(v / tot * 100, 1) + " %"});
+    out << '\n';
+    bd.print(out);
+    for (const auto& n : t.inventory.notes)
+        out << "note: " << n << '\n';
+}
+
+int cmd_tco(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    model::Economics e;
+    e.months = static_cast<int>(f.get_int("--months", e.months, 1, 1200));
+    e.utilization = f.get_number("--utilization", e.utilization, 0.001, 1);
+    e.commitment = f.get_choice("--commitment", e.commitment);
+    e.commit_1y_discount = f.get_number("--commit-1y-discount", e.commit_1y_discount, 0, 0.99);
+    e.commit_3y_discount = f.get_number("--commit-3y-discount", e.commit_3y_discount, 0, 0.99);
+    e.spot_preemptions_per_node_day =
+        f.get_number("--spot-preemptions-per-day", e.spot_preemptions_per_node_day, 0, 1e4);
+    e.spot_lost_hours_per_preemption =
+        f.get_number("--spot-lost-hours", e.spot_lost_hours_per_preemption, 0, 1e4);
+    e.price_per_gpu_hour = f.get_number("--cloud-price-per-gpu-hour", 0, 0, 1e6, "cloud offer");
+    e.server_price_usd = f.get_number("--server-price", 0, 0, 1e10, "catalog system price");
+    e.network_usd_per_gpu =
+        f.get_number("--network-price-per-gpu", 0, 0, 1e7, "switches and cables of the fabric");
+    e.storage_fraction = f.get_number("--storage-fraction", e.storage_fraction, 0, 10);
+    e.power_usd_per_kwh = f.get_number("--power-price-per-kwh", e.power_usd_per_kwh, 0, 100);
+    e.pue = f.get_number("--pue", e.pue, 1, 5);
+    e.colo_usd_per_kw_month = f.get_number("--colo-per-kw-month", e.colo_usd_per_kw_month, 0, 1e6);
+    e.staff_usd_per_year = f.get_number("--staff-per-year", e.staff_usd_per_year, 0, 1e12);
+    e.depreciation_years = f.get_number("--depreciation-years", e.depreciation_years, 0.1, 100);
+    e.maintenance_fraction = f.get_number("--maintenance-fraction", e.maintenance_fraction, 0, 1);
+    e.avg_power_fraction = f.get_number("--avg-power-fraction", e.avg_power_fraction, 0.01, 1);
+    e.rack_power_kw = f.get_number("--rack-power-kw", e.rack_power_kw, 1, 1e4);
+    e.facility_power_cap_kw = f.get_number("--facility-power-cap-kw", 0, 0, 1e9, "none");
+    e.grid_kg_co2_per_kwh = f.get_number("--grid-kg-co2-per-kwh", e.grid_kg_co2_per_kwh, 0, 10);
+    const model::CloudOffer* offer = nullptr;
+    if (const std::string id = f.get_string("--cloud-offer", "", "none"); !id.empty()) {
+        offer = cat.cloud(id);
+        if (!offer)
+            throw UsageError{"--cloud-offer: unknown offer \"" + id + "\" (see `catalog cloud`)"};
+        e.cloud_offer = id;
+    }
+
+    model::CostInventory inv;
+    if (const std::string fab = f.get_string("--fabric", "", "none"); !fab.empty()) {
+        inv = model::design_inventory(load_design_arg(fab, cat), cat);
+        if (inv.gpus <= 0)
+            throw UsageError{"--fabric: the design has no GPUs"};
+    } else {
+        const model::GpuSpec& gpu = resolve_gpu(f, cat);
+        const double gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 10000000));
+        const int gpn =
+            static_cast<int>(f.get_int("--gpus-per-node", 0, 0, 4096, "reference system"));
+        auto r = model::gpu_inventory(gpu, cat, gpus, gpn);
+        if (!r)
+            throw UsageError{r.error_text()};
+        inv = std::move(r).value();
+    }
+    if (!offer && e.price_per_gpu_hour <= 0) {
+        // Default cloud side: the cheapest on-demand offer for this GPU in the catalog.
+        offer = model::default_cloud_offer(cat, inv.gpu);
+        if (offer)
+            f.record("--cloud-offer", offer->id, "cheapest on-demand offer for " + inv.gpu);
+    }
+    auto t = model::compute_tco(inv, e, offer);
+    if (!t)
+        throw UsageError{t.error_text()};
+    const double run_h = f.get_number("--run-gpu-hours", 0, 0, 1e12, "none");
+    const model::RunCost rc = model::run_cost(*t, e, run_h);
+    if (f.has("--json")) {
+        json j = envelope(f);
+        j["tco"] = tco_json(*t);
+        if (run_h > 0)
+            j["tco"]["run"] = {{"gpu_hours", run_h},
+                               {"cloud_usd", rc.cloud_usd},
+                               {"onprem_usd", rc.onprem_usd},
+                               {"energy_kwh", rc.energy_kwh},
+                               {"co2_kg", rc.co2_kg}};
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << fmt(inv.gpus, 0) << " x " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
+        << fmt(inv.switches, 0) << " switches, " << fmt(inv.cables, 0) << " cables; "
+        << e.commitment << " cloud, " << fmt(e.utilization * 100, 0) << " % utilization\n\n";
+    print_tco(*t, out);
+    if (run_h > 0)
+        out << "\nrun of " << fmt(run_h, 0) << " GPU-hours: cloud $" << fmt(rc.cloud_usd / 1e6, 3)
+            << "M, on-prem $" << fmt(rc.onprem_usd / 1e6, 3) << "M, " << fmt(rc.energy_kwh / 1e3, 1)
+            << " MWh, " << fmt(rc.co2_kg / 1e3, 1) << " t CO2\n";
+    return 0;
+}
+
+void print_reliability(const model::ReliabilityResult& r, std::ostream& out) {
+    Table t;
+    t.header = {"reliability", "value"};
+    t.rows = {{"job MTBF", fmt(r.job_mtbf_s / 3600, 2) + " h"},
+              {"interruptions per day", fmt(r.expected_interruptions_per_day, 2)},
+              {"failure rate", fmt(r.node_failures_per_1000_node_days, 2) +
+                                   " per 1000 node-days (" + r.rate_source + ")"},
+              {"checkpoint size", units::format_bytes(r.checkpoint_bytes)},
+              {"storage bandwidth", units::format_si(r.storage_Bps, "B/s")},
+              {"checkpoint write", fmt(r.checkpoint_write_s, 1) + " s"},
+              {"training stall per checkpoint", fmt(r.checkpoint_stall_s, 1) + " s"},
+              {"Young interval", fmt(r.young_interval_s / 60, 1) + " min"},
+              {"optimal interval (Daly)", fmt(r.optimal_checkpoint_interval_s / 60, 1) + " min"},
+              {"interval used", fmt(r.interval_used_s / 60, 1) + " min"},
+              {"goodput", fmt(r.goodput * 100, 2) + " %"},
+              {"run", fmt(r.run_days, 1) + " days, " + fmt(r.expected_interruptions, 0) +
+                          " interruptions expected"},
+              {"GPU-hours lost", fmt(r.lost_gpu_hours, 0)},
+              {"$ lost", fmt(r.lost_usd, 0)},
+              {"spare nodes (99%)", fmt(r.spare_nodes, 0)},
+              {"straggler slowdown", fmt((r.straggler_slowdown - 1) * 100, 2) + " %"}};
+    if (r.data_load_Bps > 0)
+        t.rows.push_back({"data loading", units::format_si(r.data_load_Bps, "B/s")});
+    t.print(out);
+    for (const auto& n : r.notes)
+        out << "note: " << n << '\n';
+}
+
+int cmd_reliability(Flags& f, std::ostream& out) {
+    const model::Catalog cat = load_catalog(f);
+    model::ReliabilityInputs in;
+    in.node_failures_per_1000_node_days =
+        f.get_number("--node-failures-per-1000-node-days", 0, 0, 1e6, "Llama 3 per-GPU rate");
+    in.mtbf_hours = f.get_number("--mtbf-hours", 0, 0, 1e7, "from the failure rate");
+    in.checkpoint_write_s = f.get_number("--checkpoint-write-s", 0, 0, 1e8, "derived");
+    in.storage_bandwidth_Bps = f.get_size("--storage-bandwidth", 0, 0, 1e18, "Llama 3 ratio");
+    in.restart_s = f.get_number("--restart-s", in.restart_s, 0, 1e8);
+    in.checkpoint_interval_s = f.get_number("--checkpoint-interval-s", 0, 0, 1e9, "optimal");
+    in.async_checkpoint = f.get_bool("--async-checkpoint", false);
+    in.repair_hours = f.get_number("--repair-hours", in.repair_hours, 0, 1e5);
+    in.straggler_cv = f.get_number("--straggler-cv", in.straggler_cv, 0, 1);
+    in.run_days = f.get_number("--days", 30, 0.001, 1e5);
+    model::ReliabilityContext ctx;
+    ctx.gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 100000000));
+    ctx.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", 8, 1, 4096));
+    ctx.price_per_gpu_hour = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "none");
+    if (f.has("--model") || f.has("--layers")) {
+        const model::ModelArch m = resolve_model(f, cat);
+        model::TrainingSpec t;
+        t.dtype = f.get_choice("--dtype", t.dtype);
+        t.optimizer = f.get_choice("--optimizer", t.optimizer);
+        t.finetune = f.get_choice("--finetune", t.finetune);
+        t.lora_rank = static_cast<int>(f.get_int("--lora-rank", t.lora_rank, 1, 65536));
+        ctx.checkpoint_bytes = model::checkpoint_bytes(m, t);
+        f.record("checkpoint_bytes", ctx.checkpoint_bytes, "model x (weights + optimizer states)");
+    }
+    auto r = model::compute_reliability(in, ctx);
+    if (!r)
+        throw UsageError{r.error_text()};
+    if (f.has("--json")) {
+        json j = envelope(f);
+        j["reliability"] = reliability_json(*r);
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    out << fmt(ctx.gpus, 0) << " GPUs in " << fmt(std::ceil(ctx.gpus / ctx.gpus_per_node), 0)
+        << " nodes" << (in.async_checkpoint ? ", asynchronous checkpoints" : "") << "\n\n";
+    print_reliability(*r, out);
+    return 0;
+}
+
+} // namespace cl::cli
