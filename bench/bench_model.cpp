@@ -6,8 +6,10 @@
 #include "model/design.h"
 #include "model/inference.h"
 #include "model/memory.h"
+#include "model/reliability.h"
 #include "model/roofline.h"
 #include "model/search.h"
+#include "model/tco.h"
 #include "model/topology.h"
 
 #include <benchmark/benchmark.h>
@@ -160,3 +162,40 @@ static void BM_InferCurve64_Llama70B_H200(benchmark::State& state) {
 BENCHMARK(BM_InferCurve64_Llama70B_H200);
 
 BENCHMARK_MAIN();
+
+// Issue #8: a 60-month TCO curve of the 16,384-GPU preset's inventory < 50 us.
+static void BM_TcoCurve60_Llama3_16k(benchmark::State& state) {
+    static const Design d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const CostInventory inv = design_inventory(d, catalog());
+    Economics e;
+    e.months = 60;
+    const CloudOffer* offer = catalog().cloud("aws-p5.48xlarge");
+    for (auto _ : state) {
+        auto r = compute_tco(inv, e, offer);
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_TcoCurve60_Llama3_16k);
+
+// The inventory walk itself (once per evaluation).
+static void BM_DesignInventory_Llama3_16k(benchmark::State& state) {
+    static const Design d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    for (auto _ : state) {
+        auto inv = design_inventory(d, catalog());
+        benchmark::DoNotOptimize(inv);
+    }
+}
+BENCHMARK(BM_DesignInventory_Llama3_16k);
+
+static void BM_Reliability_16k(benchmark::State& state) {
+    ReliabilityContext ctx;
+    ctx.gpus = 16384;
+    ctx.checkpoint_bytes = 5.7e12;
+    for (auto _ : state) {
+        auto r = compute_reliability({}, ctx);
+        benchmark::DoNotOptimize(r);
+    }
+}
+BENCHMARK(BM_Reliability_16k);

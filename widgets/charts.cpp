@@ -1,4 +1,5 @@
 #include "charts.h"
+#include "chartpage.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -37,6 +38,8 @@ const Category kCategories[] = {
     {"KV cache", QColor(0x14, 0xb8, 0xa6), &model::MemoryBreakdown::kv_cache},
     {"Other", QColor(0x9c, 0xa3, 0xaf), &model::MemoryBreakdown::other},
 };
+} // namespace
+
 /// The common frame of a chart tab: chart view over a caption, or a centred hint when empty.
 /// Fills the four members and installs a stacked layout on `owner` (page 0 chart, 1 hint).
 void buildChartPage(QWidget* owner, const QString& title, const QString& hint, QChart*& chart,
@@ -64,8 +67,6 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     stack->addWidget(empty);
     stack->setCurrentWidget(empty);
 }
-
-} // namespace
 
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     chart_ = new QChart;
@@ -537,6 +538,10 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(inference_, tr("Inference"));
     fabric_ = new FabricChart(tabs_);
     tabs_->addTab(fabric_, tr("Fabric"));
+    cost_ = new CostChart(tabs_);
+    tabs_->addTab(cost_, tr("Cost"));
+    reliability_ = new ReliabilityChart(tabs_);
+    tabs_->addTab(reliability_, tr("Reliability"));
     layout->addWidget(tabs_);
 }
 
@@ -548,6 +553,8 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     fabric_->setEvaluation(*ev);
     training_->setEvaluation(*ev);
     inference_->setEvaluation(*ev);
+    cost_->setEvaluation(*ev);
+    reliability_->setEvaluation(*ev);
 }
 
 } // namespace cl::ui

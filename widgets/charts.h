@@ -109,6 +109,44 @@ private:
     int points_ = 0;
 };
 
+/// Cumulative cost over the months: cloud vs on-prem, the break-even marked; the breakdown and
+/// the key rates in the caption.
+class CostChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit CostChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int monthCount() const { return months_; }
+    [[nodiscard]] double shownOnpremUsd() const { return onprem_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int months_ = 0;
+    double onprem_ = 0;
+};
+
+/// Goodput vs checkpoint interval of the first training workload, optimum and chosen interval
+/// marked; MTBF, checkpoint and losses in the caption.
+class ReliabilityChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit ReliabilityChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int pointCount() const { return points_; }
+    [[nodiscard]] double shownGoodput() const { return goodput_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int points_ = 0;
+    double goodput_ = 0;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -120,6 +158,8 @@ public:
     [[nodiscard]] FabricChart* fabricChart() const { return fabric_; }
     [[nodiscard]] TrainingChart* trainingChart() const { return training_; }
     [[nodiscard]] InferenceChart* inferenceChart() const { return inference_; }
+    [[nodiscard]] CostChart* costChart() const { return cost_; }
+    [[nodiscard]] ReliabilityChart* reliabilityChart() const { return reliability_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -129,6 +169,8 @@ private:
     FabricChart* fabric_;
     TrainingChart* training_;
     InferenceChart* inference_;
+    CostChart* cost_;
+    ReliabilityChart* reliability_;
 };
 
 } // namespace cl::ui

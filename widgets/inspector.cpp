@@ -32,9 +32,11 @@ Inspector::Inspector(doc::Document* doc, QWidget* parent) : QWidget(parent), doc
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     body_ = new QWidget(scroll);
     form_ = new QFormLayout(body_);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form_->setRowWrapPolicy(QFormLayout::WrapLongRows); // narrow dock: field under its label
     scroll->setWidget(body_);
     layout->addWidget(scroll, 1);
     connect(doc_, &doc::Document::changed, this, [this] {
@@ -97,6 +99,103 @@ void Inspector::showDesign() {
         l->setWordWrap(true);
         form_->addRow(l);
     }
+    showSettings();
+}
+
+void Inspector::showSettings() {
+    const auto& d = doc_->design();
+    // Each edit is one ChangeSettingsCommand (undoable); the fields come from the model's
+    // tables (design.h economics_fields / reliability_fields), sources in docs/cost.md.
+    auto push = [this](const model::Economics& e, const model::ReliabilityInputs& r,
+                       const QString& text) {
+        const auto& cur = doc_->design();
+        if (e == cur.economics && r == cur.reliability)
+            return;
+        editing_ = true;
+        doc_->undoStack()->push(new doc::ChangeSettingsCommand(doc_, e, r, text));
+        editing_ = false;
+    };
+    auto header = [this](const QString& text) {
+        auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text));
+        form_->addRow(l);
+    };
+    auto spin = [this](const model::NumericField& f, double value,
+                       std::function<void(double)> set) {
+        // Bandwidths are edited in GB/s; everything else in the field's own unit.
+        const bool bw = std::string(f.unit) == "B/s";
+        const double scale = bw ? 1e9 : 1.0;
+        auto* sb = new QDoubleSpinBox;
+        sb->setObjectName(QString::fromLatin1(f.key));
+        sb->setRange(f.min / scale, f.max / scale);
+        sb->setDecimals(f.max <= 10 ? 3 : 2);
+        sb->setSuffix(QLatin1Char(' ') +
+                      (bw ? QStringLiteral("GB/s") : QString::fromLatin1(f.unit)));
+        sb->setValue(value / scale);
+        sb->setKeyboardTracking(false);
+        sb->setToolTip(
+            tr("%1 (docs/cost.md, docs/reliability.md)").arg(QString::fromLatin1(f.label)));
+        connect(sb, &QDoubleSpinBox::valueChanged, this, [=, this](double v) { set(v * scale); });
+        form_->addRow(QString::fromLatin1(f.label), sb);
+    };
+    header(tr("Cost"));
+    auto* offer = new QComboBox;
+    offer->setObjectName(QStringLiteral("cloud_offer"));
+    offer->addItem(tr("cheapest for the GPU"), QString());
+    for (const auto& o : doc_->catalog().cloud_offers())
+        offer->addItem(QString::fromStdString(o.id), QString::fromStdString(o.id));
+    offer->setCurrentIndex(
+        std::max(0, offer->findData(QString::fromStdString(d.economics.cloud_offer))));
+    connect(offer, &QComboBox::currentIndexChanged, this, [=, this](int) {
+        model::Economics e = doc_->design().economics;
+        e.cloud_offer = offer->currentData().toString().toStdString();
+        push(e, doc_->design().reliability, tr("Change cloud offer"));
+    });
+    form_->addRow(tr("Cloud offer"), offer);
+    auto* commit = new QComboBox;
+    commit->setObjectName(QStringLiteral("commitment"));
+    commit->addItems({QStringLiteral("on-demand"), QStringLiteral("1y"), QStringLiteral("3y"),
+                      QStringLiteral("spot")});
+    commit->setCurrentText(QString::fromStdString(d.economics.commitment));
+    connect(commit, &QComboBox::currentTextChanged, this, [=, this](const QString& v) {
+        model::Economics e = doc_->design().economics;
+        e.commitment = v.toStdString();
+        push(e, doc_->design().reliability, tr("Change commitment"));
+    });
+    form_->addRow(tr("Commitment"), commit);
+    auto* months = new QSpinBox;
+    months->setObjectName(QStringLiteral("months"));
+    months->setRange(1, 1200);
+    months->setSuffix(tr(" months"));
+    months->setValue(d.economics.months);
+    months->setKeyboardTracking(false);
+    connect(months, &QSpinBox::valueChanged, this, [=, this](int v) {
+        model::Economics e = doc_->design().economics;
+        e.months = v;
+        push(e, doc_->design().reliability, tr("Change horizon"));
+    });
+    form_->addRow(tr("Horizon"), months);
+    for (const auto& f : model::economics_fields())
+        spin(f, d.economics.*f.member, [=, this, m = f.member](double v) {
+            model::Economics e = doc_->design().economics;
+            e.*m = v;
+            push(e, doc_->design().reliability, tr("Change %1").arg(QString::fromLatin1(f.label)));
+        });
+    header(tr("Reliability"));
+    auto* async = new QCheckBox(tr("Asynchronous checkpoints"));
+    async->setObjectName(QStringLiteral("async_checkpoint"));
+    async->setChecked(d.reliability.async_checkpoint);
+    connect(async, &QCheckBox::toggled, this, [=, this](bool on) {
+        model::ReliabilityInputs r = doc_->design().reliability;
+        r.async_checkpoint = on;
+        push(doc_->design().economics, r, tr("Change checkpointing"));
+    });
+    form_->addRow(async);
+    for (const auto& f : model::reliability_fields())
+        spin(f, d.reliability.*f.member, [=, this, m = f.member](double v) {
+            model::ReliabilityInputs r = doc_->design().reliability;
+            r.*m = v;
+            push(doc_->design().economics, r, tr("Change %1").arg(QString::fromLatin1(f.label)));
+        });
 }
 
 void Inspector::showDevice(const model::Device& dev) {

@@ -25,6 +25,7 @@ private:
     void showDevice(const model::Device& d);
     void showWorkload(const model::Workload& w);
     void showDesign();
+    void showSettings();
     void updateVerdict();
 
     doc::Document* doc_;

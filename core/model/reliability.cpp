@@ -117,6 +117,7 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     }
     r.interval_used_s = tau;
     r.goodput = daly_goodput(tau, delta, M, restart);
+    r.optimal_goodput = daly_goodput(r.optimal_checkpoint_interval_s, delta, M, restart);
 
     // The run: lost GPU-hours are the wall time not spent on useful work.
     r.run_days = in.run_days > 0 ? in.run_days : ctx.run_days;

@@ -57,7 +57,8 @@ struct ReliabilityResult {
     double checkpoint_write_s = 0; ///< whole checkpoint to storage
     double checkpoint_stall_s = 0; ///< training paused per checkpoint (delta in Daly)
     double young_interval_s = 0, optimal_checkpoint_interval_s = 0, interval_used_s = 0;
-    double goodput = 0;
+    double goodput = 0;         ///< at the interval used
+    double optimal_goodput = 0; ///< at Daly's optimum
     double run_days = 0;
     double expected_interruptions = 0; ///< over the run
     double lost_gpu_hours = 0, lost_usd = 0;

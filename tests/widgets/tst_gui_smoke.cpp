@@ -9,8 +9,10 @@
 #include "mainwindow.h"
 #include "palette.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -100,6 +102,33 @@ private slots:
         QTRY_VERIFY(verdict->text().contains(QStringLiteral("model states")));
         w.document()->undoStack()->undo();
         QTRY_VERIFY(std::abs(w.charts()->memoryChart()->shownTotal(0) - before) < 1.0);
+    }
+
+    // Journey 5: the cost and reliability tabs follow the design's economics and reliability
+    // inputs, edited in the inspector, undoably.
+    void costAndReliabilityEdits() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("llama3-16k-h100")), QString());
+        w.show();
+        QTRY_VERIFY(w.charts()->costChart()->monthCount() == 36);
+        QTRY_VERIFY(w.charts()->reliabilityChart()->pointCount() == 48);
+        const double cost = w.charts()->costChart()->shownOnpremUsd();
+        const double goodput = w.charts()->reliabilityChart()->shownGoodput();
+        QVERIFY(goodput > 0.9 && goodput < 1);
+        w.inspector()->setSelection({});
+        auto* pue = w.inspector()->findChild<QDoubleSpinBox*>(QStringLiteral("pue"));
+        QVERIFY(pue);
+        pue->setValue(1.6);
+        QCOMPARE(w.document()->design().economics.pue, 1.6);
+        QTRY_VERIFY(w.charts()->costChart()->shownOnpremUsd() > cost);
+        auto* async = w.inspector()->findChild<QCheckBox*>(QStringLiteral("async_checkpoint"));
+        QVERIFY(async);
+        async->setChecked(true);
+        QTRY_VERIFY(w.charts()->reliabilityChart()->shownGoodput() > goodput);
+        w.document()->undoStack()->undo();
+        w.document()->undoStack()->undo();
+        QTRY_VERIFY(std::abs(w.charts()->costChart()->shownOnpremUsd() - cost) < 1.0);
+        QTRY_VERIFY(std::abs(w.charts()->reliabilityChart()->shownGoodput() - goodput) < 1e-12);
     }
 
     void rooflineChartShowsOperators() {

@@ -1,0 +1,222 @@
+// Cost and reliability charts: views of Evaluation::tco and WorkloadEvaluation::reliability.
+#include "chartpage.h"
+#include "charts.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QStackedLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cl::ui {
+
+namespace {
+
+void clearChart(QChart* c) {
+    c->removeAllSeries();
+    for (auto* a : c->axes())
+        c->removeAxis(a);
+}
+
+QLineSeries* line(const QString& name, const QColor& color, const QList<QPointF>& pts,
+                  Qt::PenStyle style = Qt::SolidLine) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    QPen pen(color);
+    pen.setWidth(2);
+    pen.setStyle(style);
+    s->setPen(pen);
+    s->replace(pts);
+    return s;
+}
+
+QString money(double usd) {
+    if (usd >= 1e9)
+        return QStringLiteral("$%1B").arg(usd / 1e9, 0, 'f', 2);
+    if (usd >= 1e6)
+        return QStringLiteral("$%1M").arg(usd / 1e6, 0, 'f', 2);
+    if (usd >= 1e3)
+        return QStringLiteral("$%1k").arg(usd / 1e3, 0, 'f', 1);
+    return QStringLiteral("$%1").arg(usd, 0, 'f', 0);
+}
+
+} // namespace
+
+CostChart::CostChart(QWidget* parent) : QWidget(parent) {
+    buildChartPage(this, tr("Cumulative cost: cloud vs on-prem"),
+                   tr("Add GPUs or systems to the canvas, and a cloud offer or price in the "
+                      "design's economics, to compare renting with owning."),
+                   chart_, view_, empty_, caption_);
+}
+
+void CostChart::setEvaluation(const model::Evaluation& ev) {
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    months_ = ev.tco ? static_cast<int>(ev.tco->monthly.size()) - 1 : 0;
+    if (!ev.tco) {
+        if (!ev.tco_error.empty())
+            empty_->setText(tr("No cost: %1").arg(QString::fromStdString(ev.tco_error)));
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    const model::TcoResult& t = *ev.tco;
+    onprem_ = t.onprem_usd;
+    clearChart(chart_);
+    QList<QPointF> cloud, onprem;
+    double ymax = 0;
+    for (const auto& m : t.monthly) {
+        cloud << QPointF(m.month, m.cloud_usd / 1e6);
+        onprem << QPointF(m.month, m.onprem_usd / 1e6);
+        ymax = std::max({ymax, m.cloud_usd / 1e6, m.onprem_usd / 1e6});
+    }
+    auto* c = line(tr("cloud (%1, $%2/GPU-h)")
+                       .arg(QString::fromStdString(
+                           t.cloud_price_source.substr(0, t.cloud_price_source.find(' '))))
+                       .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
+                   QColor(0x3b, 0x82, 0xf6), cloud);
+    auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
+                   QColor(0xf5, 0x9e, 0x0b), onprem);
+    chart_->addSeries(c);
+    chart_->addSeries(o);
+    QList<QAbstractSeries*> all{c, o};
+    if (t.breakeven_months >= 0) {
+        auto* be = new QScatterSeries;
+        be->setName(tr("break-even: month %1").arg(t.breakeven_months));
+        be->setMarkerSize(12);
+        be->setColor(QColor(0xdc, 0x26, 0x26));
+        be->append(t.breakeven_months,
+                   t.monthly[static_cast<std::size_t>(t.breakeven_months)].onprem_usd / 1e6);
+        chart_->addSeries(be);
+        all << be;
+    }
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("months"));
+    ax->setRange(0, months_);
+    ax->setLabelFormat(QStringLiteral("%d"));
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("$M"));
+    ay->setRange(0, ymax * 1.05);
+    ay->applyNiceNumbers();
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    for (auto* s : all) {
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    const auto& b = t.onprem_breakdown;
+    const double tot = std::max(1.0, b.total());
+    auto pct = [&](double v) { return QString::number(v / tot * 100, 'f', 0) + QLatin1Char('%'); };
+    QString cap =
+        tr("On-prem %1 over %2 months: servers %3, network %4, storage %5, power %6, facility "
+           "%7, staff %8, maintenance %9.")
+            .arg(money(t.onprem_usd))
+            .arg(months_)
+            .arg(pct(b.servers), pct(b.network), pct(b.storage), pct(b.power), pct(b.facility),
+                 pct(b.staff), pct(b.maintenance));
+    cap += tr(" Cloud %1. $/GPU-hour used: on-prem %2 (amortized %3), cloud %4.")
+               .arg(money(t.cloud_usd))
+               .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
+               .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
+               .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
+    if (t.breakeven_utilization >= 0)
+        cap += tr(" Break-even utilization %1%.").arg(t.breakeven_utilization * 100, 0, 'f', 0);
+    cap += tr(" %1 kW IT nameplate, %2 kW facility average, racks: %3, %4 MWh and %5 t CO₂ over "
+              "the horizon.")
+               .arg(t.it_power_peak_kw, 0, 'f', 0)
+               .arg(t.power_kw, 0, 'f', 0)
+               .arg(t.racks, 0, 'f', 0)
+               .arg(t.energy_kwh / 1e3, 0, 'f', 0)
+               .arg(t.co2_kg / 1e3, 0, 'f', 0);
+    if (t.max_gpus_under_cap >= 0)
+        cap += tr(" The facility cap allows %1 GPUs.").arg(t.max_gpus_under_cap, 0, 'f', 0);
+    caption_->setText(cap);
+}
+
+ReliabilityChart::ReliabilityChart(QWidget* parent) : QWidget(parent) {
+    buildChartPage(this, tr("Goodput vs checkpoint interval"),
+                   tr("Add a training workload to see failures, checkpoints and goodput."), chart_,
+                   view_, empty_, caption_);
+}
+
+void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
+    const model::WorkloadEvaluation* w = nullptr;
+    for (const auto& x : ev.workloads)
+        if (x.reliability && !x.reliability->curve.empty()) {
+            w = &x;
+            break;
+        }
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    points_ = w ? static_cast<int>(w->reliability->curve.size()) : 0;
+    if (!w) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    const model::ReliabilityResult& r = *w->reliability;
+    goodput_ = r.goodput;
+    clearChart(chart_);
+    QList<QPointF> pts;
+    double ymin = 1;
+    for (const auto& p : r.curve) {
+        pts << QPointF(p.interval_s / 60.0, p.goodput * 100);
+        ymin = std::min(ymin, p.goodput);
+    }
+    auto* g = line(QString::fromStdString(w->name), QColor(0x3b, 0x82, 0xf6), pts);
+    auto* opt = new QScatterSeries;
+    opt->setName(tr("optimal (Daly): %1 min").arg(r.optimal_checkpoint_interval_s / 60, 0, 'f', 1));
+    opt->setMarkerSize(11);
+    opt->setColor(QColor(0x16, 0xa3, 0x4a));
+    opt->append(r.optimal_checkpoint_interval_s / 60, r.optimal_goodput * 100);
+    chart_->addSeries(g);
+    chart_->addSeries(opt);
+    QList<QAbstractSeries*> all{g, opt};
+    if (std::abs(r.interval_used_s - r.optimal_checkpoint_interval_s) > 1e-6) {
+        auto* used = new QScatterSeries;
+        used->setName(tr("chosen: %1 min").arg(r.interval_used_s / 60, 0, 'f', 1));
+        used->setMarkerSize(11);
+        used->setColor(QColor(0xdc, 0x26, 0x26));
+        used->append(r.interval_used_s / 60, r.goodput * 100);
+        chart_->addSeries(used);
+        all << used;
+    }
+    auto* ax = new QLogValueAxis;
+    ax->setTitleText(tr("checkpoint interval (minutes, log scale)"));
+    ax->setBase(10);
+    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setRange(r.curve.front().interval_s / 60, r.curve.back().interval_s / 60);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("goodput (%)"));
+    ay->setRange(std::max(0.0, ymin * 100 - 2), 100);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    for (auto* s : all) {
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    caption_->setText(
+        tr("%1 on %2 GPUs: job MTBF %3 h (%4 interruptions/day); checkpoint %5 GB written in %6 s "
+           "(stall %7 s); goodput %8% at a %9-minute interval; over %10 days %11 GPU-hours and "
+           "%12 lost to failures; %13 spare nodes; stragglers +%14%.")
+            .arg(QString::fromStdString(w->name))
+            .arg(w->gpus, 0, 'f', 0)
+            .arg(r.job_mtbf_s / 3600, 0, 'f', 2)
+            .arg(r.expected_interruptions_per_day, 0, 'f', 1)
+            .arg(r.checkpoint_bytes / 1e9, 0, 'f', 0)
+            .arg(r.checkpoint_write_s, 0, 'f', 1)
+            .arg(r.checkpoint_stall_s, 0, 'f', 1)
+            .arg(r.goodput * 100, 0, 'f', 2)
+            .arg(r.interval_used_s / 60, 0, 'f', 1)
+            .arg(r.run_days, 0, 'f', 0)
+            .arg(r.lost_gpu_hours, 0, 'f', 0)
+            .arg(money(r.lost_usd))
+            .arg(r.spare_nodes, 0, 'f', 0)
+            .arg((r.straggler_slowdown - 1) * 100, 0, 'f', 1));
+}
+
+} // namespace cl::ui
