@@ -137,6 +137,36 @@ void Inspector::showSettings() {
         connect(sb, &QDoubleSpinBox::valueChanged, this, [=, this](double v) { set(v * scale); });
         form_->addRow(QString::fromLatin1(f.label), sb);
     };
+    if (eval_ && eval_->tco) {
+        // Bill of materials derived from the drawing (docs/cost.md).
+        const auto& t = *eval_->tco;
+        const auto& inv = t.inventory;
+        auto usd = [](double v) { return QStringLiteral("$%L1").arg(v, 0, 'f', 0); };
+        header(tr("Bill of materials"));
+        form_->addRow(
+            tr("Servers"),
+            new QLabel(
+                tr("%1 (%2)").arg(inv.servers, 0, 'f', 0).arg(usd(t.onprem_breakdown.servers))));
+        form_->addRow(
+            tr("Switches"),
+            new QLabel(tr("%1 (%2)").arg(inv.switches, 0, 'f', 0).arg(usd(inv.switch_capex_usd))));
+        form_->addRow(
+            tr("Cables + optics"),
+            new QLabel(tr("%1 (%2)").arg(inv.cables, 0, 'f', 0).arg(usd(inv.cable_capex_usd))));
+        form_->addRow(tr("NICs"), new QLabel(tr("%1 (in server price)").arg(inv.nics, 0, 'f', 0)));
+        form_->addRow(tr("Storage"), new QLabel(usd(t.onprem_breakdown.storage)));
+        form_->addRow(tr("Power"), new QLabel(tr("%1 kW IT nameplate, %2 kW facility avg.")
+                                                  .arg(t.it_power_peak_kw, 0, 'f', 0)
+                                                  .arg(t.power_kw, 0, 'f', 0)));
+        form_->addRow(tr("Racks"), new QLabel(tr("%1 (%2 servers each)")
+                                                  .arg(t.racks, 0, 'f', 0)
+                                                  .arg(t.servers_per_rack, 0, 'f', 0)));
+        for (const auto& n : inv.notes) {
+            auto* l = new QLabel(QStringLiteral("ⓘ ") + QString::fromStdString(n));
+            l->setWordWrap(true);
+            form_->addRow(l);
+        }
+    }
     header(tr("Cost"));
     auto* offer = new QComboBox;
     offer->setObjectName(QStringLiteral("cloud_offer"));

@@ -46,6 +46,7 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
                 inv.gpu = s->gpu;
             inv.gpus += mult * n;
             inv.servers += mult;
+            inv.nics += mult * s->nics;
             double price = s->price_usd;
             if (price <= 0 && g && g->price_usd > 0) {
                 price = n * g->price_usd * kHostPriceFactor;

@@ -20,6 +20,7 @@ struct CostInventory {
     double switch_capex_usd = 0; ///< scale-out switches
     double cable_capex_usd = 0;  ///< scale-out cables with optics
     double switches = 0, cables = 0;
+    double nics = 0;                ///< scale-out NICs (priced inside their servers)
     double it_power_w = 0;          ///< nameplate of servers (switches: see docs/cost.md)
     double rack_units = 0;          ///< of the servers
     double server_power_w = 0;      ///< one server's nameplate (for racks per server)
