@@ -142,25 +142,30 @@ void Inspector::showSettings() {
         const auto& t = *eval_->tco;
         const auto& inv = t.inventory;
         auto usd = [](double v) { return QStringLiteral("$%L1").arg(v, 0, 'f', 0); };
+        auto wrapped = [](const QString& text) {
+            auto* l = new QLabel(text);
+            l->setWordWrap(true);
+            return l;
+        };
         header(tr("Bill of materials"));
         form_->addRow(
             tr("Servers"),
-            new QLabel(
+            wrapped(
                 tr("%1 (%2)").arg(inv.servers, 0, 'f', 0).arg(usd(t.onprem_breakdown.servers))));
         form_->addRow(
             tr("Switches"),
-            new QLabel(tr("%1 (%2)").arg(inv.switches, 0, 'f', 0).arg(usd(inv.switch_capex_usd))));
+            wrapped(tr("%1 (%2)").arg(inv.switches, 0, 'f', 0).arg(usd(inv.switch_capex_usd))));
         form_->addRow(
             tr("Cables + optics"),
-            new QLabel(tr("%1 (%2)").arg(inv.cables, 0, 'f', 0).arg(usd(inv.cable_capex_usd))));
-        form_->addRow(tr("NICs"), new QLabel(tr("%1 (in server price)").arg(inv.nics, 0, 'f', 0)));
-        form_->addRow(tr("Storage"), new QLabel(usd(t.onprem_breakdown.storage)));
-        form_->addRow(tr("Power"), new QLabel(tr("%1 kW IT nameplate, %2 kW facility avg.")
-                                                  .arg(t.it_power_peak_kw, 0, 'f', 0)
-                                                  .arg(t.power_kw, 0, 'f', 0)));
-        form_->addRow(tr("Racks"), new QLabel(tr("%1 (%2 servers each)")
-                                                  .arg(t.racks, 0, 'f', 0)
-                                                  .arg(t.servers_per_rack, 0, 'f', 0)));
+            wrapped(tr("%1 (%2)").arg(inv.cables, 0, 'f', 0).arg(usd(inv.cable_capex_usd))));
+        form_->addRow(tr("NICs"), wrapped(tr("%1 (in server price)").arg(inv.nics, 0, 'f', 0)));
+        form_->addRow(tr("Storage"), wrapped(usd(t.onprem_breakdown.storage)));
+        form_->addRow(tr("Power"), wrapped(tr("%1 kW IT nameplate, %2 kW facility avg.")
+                                               .arg(t.it_power_peak_kw, 0, 'f', 0)
+                                               .arg(t.power_kw, 0, 'f', 0)));
+        form_->addRow(tr("Racks"), wrapped(tr("%1 (%2 servers each)")
+                                               .arg(t.racks, 0, 'f', 0)
+                                               .arg(t.servers_per_rack, 0, 'f', 0)));
         for (const auto& n : inv.notes) {
             auto* l = new QLabel(QStringLiteral("ⓘ ") + QString::fromStdString(n));
             l->setWordWrap(true);
