@@ -1,0 +1,266 @@
+#include "model/edit.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace cl::model {
+
+namespace {
+
+/// What kind of hardware endpoint a device is, for cabling.
+enum class End { gpu, host, ib_switch, eth_switch, nvswitch, nic, storage, group, other };
+
+End end_of(const Device& dev, const Catalog& c) {
+    switch (dev.kind) {
+    case DeviceKind::gpu:
+        return End::gpu;
+    case DeviceKind::system:
+    case DeviceKind::server:
+        return End::host;
+    case DeviceKind::nic:
+        return End::nic;
+    case DeviceKind::storage:
+        return End::storage;
+    case DeviceKind::group:
+        return End::group;
+    case DeviceKind::switch_:
+        if (const SwitchSpec* s = c.switch_spec(dev.catalog)) {
+            if (s->cls == SwitchClass::nvswitch)
+                return End::nvswitch;
+            return s->cls == SwitchClass::infiniband ? End::ib_switch : End::eth_switch;
+        }
+        return End::other;
+    }
+    return End::other;
+}
+
+std::string name_of(const Device& d) {
+    return d.name.empty() ? d.id : d.name;
+}
+
+} // namespace
+
+Result<Link> propose_link(const Design& d, const Catalog& c, const std::string& from,
+                          const std::string& to, const std::string& type) {
+    const Device* a = d.device(from);
+    const Device* b = d.device(to);
+    if (!a || !b)
+        return Error{"link", "both ends must be devices on the canvas"};
+    if (a->id == b->id)
+        return Error{"link", "cannot connect " + name_of(*a) + " to itself"};
+    End ea = end_of(*a, c), eb = end_of(*b, c);
+    // Order: the lower end first (host before switch), so rules read one way.
+    if (ea > eb) {
+        std::swap(a, b);
+        std::swap(ea, eb);
+    }
+    std::string t = type;
+    if (t.empty()) {
+        const SwitchSpec* sb = c.switch_spec(b->catalog);
+        const SystemSpec* sa = c.system(a->catalog);
+        if ((eb == End::ib_switch || eb == End::eth_switch) && ea == End::host && sa &&
+            !sa->scaleout_link.empty())
+            t = sa->scaleout_link;
+        else if (sb && !sb->link.empty())
+            t = sb->link;
+        else if (ea == End::host && eb == End::host && sa && !sa->scaleout_link.empty())
+            t = sa->scaleout_link;
+        else if (ea == End::gpu && eb == End::gpu)
+            if (const GpuSpec* g = c.gpu(a->catalog); g && !g->scaleup_link.empty())
+                t = g->scaleup_link;
+        if (t.empty())
+            return Error{"link", "pick a link type in the palette: no natural link between " +
+                                     name_of(*a) + " and " + name_of(*b)};
+    }
+    const LinkSpec* ls = c.link(t);
+    if (!ls)
+        return Error{"link", "unknown link type \"" + t + "\""};
+    // Scale-up links (NVLink, xGMI) stay inside a scale-up domain: GPU to GPU in one server,
+    // or to an NVLink switch.
+    if (ls->cls == LinkClass::scaleup) {
+        const bool ok = (ea == End::gpu && (eb == End::gpu || eb == End::nvswitch)) ||
+                        (eb == End::nvswitch && (ea == End::host || ea == End::nvswitch));
+        if (!ok) {
+            if (ea == End::host && eb == End::host)
+                return Error{"link", ls->name + " between two servers needs an NVLink switch (" +
+                                         name_of(*a) + ", " + name_of(*b) +
+                                         "): use InfiniBand or Ethernet, or add an NVLink switch"};
+            return Error{"link", ls->name + " connects GPUs or NVLink switches, not " +
+                                     name_of(*a) + " and " + name_of(*b)};
+        }
+        if (ea == End::gpu && eb == End::gpu && a->parent != b->parent)
+            return Error{"link", ls->name + " joins GPUs of one server; " + name_of(*a) + " and " +
+                                     name_of(*b) + " sit in different servers"};
+    } else if (ls->cls == LinkClass::scaleout) {
+        if (ea == End::gpu || eb == End::nvswitch)
+            return Error{"link", ls->name + " is a network cable: it plugs into a server's NIC "
+                                            "and a network switch, not a GPU or an NVSwitch"};
+        if (eb == End::ib_switch && ls->protocol != "infiniband")
+            return Error{"link", "an " + ls->protocol + " cable (" + ls->name +
+                                     ") cannot plug into the InfiniBand switch " + name_of(*b)};
+        if (eb == End::eth_switch && ls->protocol == "infiniband")
+            return Error{"link", "an InfiniBand cable (" + ls->name +
+                                     ") cannot plug into the Ethernet switch " + name_of(*b)};
+        if (const SwitchSpec* sb = c.switch_spec(b->catalog);
+            sb && sb->port_rate_bps > 0 && ls->port_rate_bps > sb->port_rate_bps * 1.001)
+            return Error{"link", ls->name + " runs faster than the ports of " + name_of(*b)};
+    } else { // PCIe: GPU or NIC into a host
+        if (!((ea == End::gpu || ea == End::nic) && eb == End::host) &&
+            !(ea == End::host && (eb == End::nic || eb == End::storage)))
+            return Error{"link", ls->name + " connects a GPU or NIC to its server"};
+    }
+    Link l;
+    l.from = a->id;
+    l.to = b->id;
+    l.type = t;
+    l.count = 1;
+    if (ea == End::host && (eb == End::ib_switch || eb == End::eth_switch))
+        if (const SystemSpec* s = c.system(a->catalog); s && s->nics > 0)
+            l.count = s->nics; // one cable per NIC (rail)
+    for (int i = 1;; ++i) {
+        const std::string id =
+            "link-" + std::to_string(d.links.size() + static_cast<std::size_t>(i));
+        if (!d.link(id) && !d.device(id) && !d.workload(id)) {
+            l.id = id;
+            break;
+        }
+    }
+    return l;
+}
+
+std::string copy_fragment(const Design& d, const std::vector<std::string>& ids) {
+    std::set<std::string> take(ids.begin(), ids.end());
+    // Descendants of selected devices come along.
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Device& dev : d.devices)
+            if (!dev.parent.empty() && take.count(dev.parent) && !take.count(dev.id)) {
+                take.insert(dev.id);
+                grew = true;
+            }
+    }
+    Design f;
+    f.name = "clipboard";
+    for (const Device& dev : d.devices)
+        if (take.count(dev.id)) {
+            Device copy = dev;
+            if (!copy.parent.empty() && !take.count(copy.parent))
+                copy.parent.clear();
+            f.devices.push_back(copy);
+        }
+    for (const Link& l : d.links)
+        if (take.count(l.from) && take.count(l.to))
+            f.links.push_back(l);
+    for (const Workload& w : d.workloads)
+        if (take.count(w.id)) {
+            Workload copy = w;
+            std::vector<std::string> kept;
+            for (const auto& p : copy.placement)
+                if (take.count(p))
+                    kept.push_back(p);
+            copy.placement = kept;
+            f.workloads.push_back(copy);
+        }
+    return design_to_json(f);
+}
+
+Result<std::vector<std::string>> paste_fragment(Design& d, std::string_view fragment,
+                                                const Catalog* c, Point offset) {
+    auto parsed = design_from_json(fragment, "clipboard", c);
+    if (!parsed)
+        return parsed.errors();
+    Design f = std::move(parsed).value();
+    if (f.devices.empty() && f.workloads.empty())
+        return Error{"clipboard", "nothing to paste"};
+    std::map<std::string, std::string> rename;
+    Design probe = d; // ids must be unique against the design and each other
+    auto fresh = [&](const std::string& old) {
+        std::string prefix = old;
+        while (!prefix.empty() &&
+               (std::isdigit(static_cast<unsigned char>(prefix.back())) || prefix.back() == '-'))
+            prefix.pop_back();
+        const std::string id = probe.unique_id(prefix.empty() ? "item" : prefix);
+        Device placeholder;
+        placeholder.id = id;
+        probe.devices.push_back(placeholder);
+        return id;
+    };
+    for (const Device& dev : f.devices)
+        rename[dev.id] = fresh(dev.id);
+    for (const Workload& w : f.workloads)
+        rename[w.id] = fresh(w.id);
+    std::vector<std::string> top;
+    for (Device dev : f.devices) {
+        const bool is_top = dev.parent.empty();
+        dev.id = rename[dev.id];
+        if (!dev.parent.empty())
+            dev.parent = rename[dev.parent];
+        dev.position.x += offset.x;
+        dev.position.y += offset.y;
+        if (is_top)
+            top.push_back(dev.id);
+        d.devices.push_back(std::move(dev));
+    }
+    for (Link l : f.links) {
+        l.from = rename[l.from];
+        l.to = rename[l.to];
+        l.id = fresh(l.id);
+        d.links.push_back(std::move(l));
+    }
+    for (Workload w : f.workloads) {
+        w.id = rename[w.id];
+        for (auto& p : w.placement)
+            p = rename[p];
+        w.position.x += offset.x;
+        w.position.y += offset.y;
+        top.push_back(w.id);
+        d.workloads.push_back(std::move(w));
+    }
+    return top;
+}
+
+void align(Design& d, const std::vector<std::string>& ids, Alignment a) {
+    constexpr double kW = 180, kH = 70;
+    std::vector<Point*> pts;
+    for (auto& dev : d.devices)
+        if (std::find(ids.begin(), ids.end(), dev.id) != ids.end())
+            pts.push_back(&dev.position);
+    for (auto& w : d.workloads)
+        if (std::find(ids.begin(), ids.end(), w.id) != ids.end())
+            pts.push_back(&w.position);
+    if (pts.size() < 2)
+        return;
+    double lo_x = pts[0]->x, hi_x = pts[0]->x, lo_y = pts[0]->y, hi_y = pts[0]->y;
+    for (const Point* p : pts) {
+        lo_x = std::min(lo_x, p->x);
+        hi_x = std::max(hi_x, p->x);
+        lo_y = std::min(lo_y, p->y);
+        hi_y = std::max(hi_y, p->y);
+    }
+    for (Point* p : pts) {
+        switch (a) {
+        case Alignment::left:
+            p->x = lo_x;
+            break;
+        case Alignment::right:
+            p->x = hi_x;
+            break;
+        case Alignment::top:
+            p->y = lo_y;
+            break;
+        case Alignment::bottom:
+            p->y = hi_y;
+            break;
+        case Alignment::center_horizontal: // one column: same centre x
+            p->x = (lo_x + hi_x + kW) / 2 - kW / 2;
+            break;
+        case Alignment::center_vertical: // one row: same centre y
+            p->y = (lo_y + hi_y + kH) / 2 - kH / 2;
+            break;
+        }
+    }
+}
+
+} // namespace cl::model
