@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
     if (parser.isSet(tab))
         window.showChart(parser.value(tab));
     window.show();
+    // A design autosaved by a session that did not close cleanly (crash, kill -9).
+    if (!parser.isSet(shot))
+        window.offerRecovery();
     if (!warning.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Your catalog file has errors"), warning);
 

@@ -25,6 +25,17 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     redo = undoStack->createRedoAction(w, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     remove = make(tr("&Delete"), QKeySequence::Delete, "actionDelete");
+    cut = make(tr("Cu&t"), QKeySequence::Cut, "actionCut");
+    copy = make(tr("&Copy"), QKeySequence::Copy, "actionCopy");
+    paste = make(tr("&Paste"), QKeySequence::Paste, "actionPaste");
+    duplicate = make(tr("D&uplicate"), QKeySequence(Qt::CTRL | Qt::Key_D), "actionDuplicate");
+    selectAll = make(tr("Select &All"), QKeySequence::SelectAll, "actionSelectAll");
+    alignLeft = make(tr("Align &Left"), {}, "actionAlignLeft");
+    alignRight = make(tr("Align &Right"), {}, "actionAlignRight");
+    alignTop = make(tr("Align &Top"), {}, "actionAlignTop");
+    alignBottom = make(tr("Align &Bottom"), {}, "actionAlignBottom");
+    alignCenterH = make(tr("Align in a &Column"), {}, "actionAlignColumn");
+    alignCenterV = make(tr("Align in a Ro&w"), {}, "actionAlignRow");
     fitView = make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), "actionFit");
     zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, "actionZoomIn");
     zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, "actionZoomOut");

@@ -15,6 +15,8 @@ public:
     Actions(QMainWindow* window, QUndoStack* undo);
     QAction *newDesign, *open, *save, *saveAs, *quit;
     QAction *undo, *redo, *remove;
+    QAction *cut, *copy, *paste, *duplicate, *selectAll;
+    QAction *alignLeft, *alignRight, *alignTop, *alignBottom, *alignCenterH, *alignCenterV;
     QAction *fitView, *zoomIn, *zoomOut;
     QAction *importNccl, *fabricWizard;
     QAction* about;

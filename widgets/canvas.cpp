@@ -2,17 +2,23 @@
 
 #include "document/commands.h"
 #include "model/catalog.h"
+#include "model/edit.h"
 #include "model/units.h"
 
+#include <QGraphicsLineItem>
 #include <QGraphicsObject>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QKeyEvent>
 #include <QMimeData>
+#include <QNativeGestureEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 
 #include <cmath>
+#include <set>
 
 namespace cl::ui {
 
@@ -110,6 +116,29 @@ protected:
             p->setPen(Qt::white);
             p->drawText(r, Qt::AlignCenter, badge);
         }
+        // Problem badge: the model flagged this device (an oversubscribed tier it belongs to).
+        if (const auto* ev = scene_->evaluation())
+            for (const auto& st : ev->fabric.tiers)
+                if (st.oversubscription > 1.0 + 1e-9 &&
+                    std::find(st.device_ids.begin(), st.device_ids.end(), id_) !=
+                        st.device_ids.end()) {
+                    QRectF r(kDeviceW - 70, kDeviceH - 26, 58, 16);
+                    p->setPen(Qt::NoPen);
+                    p->setBrush(QColor(0xd9, 0x77, 0x06));
+                    p->drawRoundedRect(r, 7, 7);
+                    p->setPen(Qt::white);
+                    QFont sf = p->font();
+                    sf.setPointSizeF(sf.pointSizeF() * 0.8);
+                    p->setFont(sf);
+                    p->drawText(r, Qt::AlignCenter,
+                                QStringLiteral("⚠ %1:1").arg(st.oversubscription, 0, 'f', 1));
+                    break;
+                }
+        if (hovered_ || isSelected()) {
+            p->setPen(QPen(accent, 1.5));
+            p->setBrush(pal.base());
+            p->drawEllipse(portRect().adjusted(3, 3, -3, -3));
+        }
     }
     QVariant itemChange(GraphicsItemChange change, const QVariant& v) override {
         if (change == ItemPositionChange && !syncing_) {
@@ -119,30 +148,87 @@ protected:
         }
         return QGraphicsObject::itemChange(change, v);
     }
+    /// The port: a handle on the right edge; dragging from it draws a link.
+    static QRectF portRect() { return {kDeviceW - 14, (kDeviceH - 6) / 2 - 8, 16, 16}; }
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* e) override {
+        hovered_ = true;
+        update();
+        QGraphicsObject::hoverEnterEvent(e);
+    }
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* e) override {
+        hovered_ = false;
+        update();
+        QGraphicsObject::hoverLeaveEvent(e);
+    }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {
+        if (e->button() == Qt::LeftButton && portRect().contains(e->pos())) {
+            connecting_ = true;
+            scene_->beginConnect(QString::fromStdString(id_), e->scenePos());
+            e->accept();
+            return;
+        }
         for (auto* it : scene()->selectedItems())
             if (auto* di = dynamic_cast<DeviceItem*>(it))
                 di->dragStart_ = di->pos();
         dragStart_ = pos();
         QGraphicsObject::mousePressEvent(e);
     }
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* e) override {
+        if (connecting_) {
+            scene_->updateConnect(e->scenePos());
+            return;
+        }
+        QGraphicsObject::mouseMoveEvent(e);
+    }
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* e) override {
+        if (connecting_) {
+            connecting_ = false;
+            scene_->endConnect(e->scenePos());
+            return;
+        }
         QGraphicsObject::mouseReleaseEvent(e);
         scene_->commitMove();
     }
 
 private:
     QString tooltip(const model::Device& d) const {
+        const auto& c = scene_->document()->catalog();
+        const double mult = scene_->document()->design().multiplicity(d);
         QString t = QStringLiteral("<b>%1</b><br>%2 × %3")
                         .arg(QString::fromStdString(d.name.empty() ? d.id : d.name))
-                        .arg(d.count)
+                        .arg(mult, 0, 'f', 0)
                         .arg(QString::fromStdString(d.catalog));
+        if (const auto* s = c.system(d.catalog))
+            t += QObject::tr("<br>%1 GPUs, %2 kW, $%L3 each")
+                     .arg(s->gpus)
+                     .arg(s->power_w / 1e3, 0, 'f', 1)
+                     .arg(s->price_usd, 0, 'f', 0);
+        else if (const auto* sw = c.switch_spec(d.catalog))
+            t += QObject::tr("<br>%1 ports × %2%3")
+                     .arg(sw->ports)
+                     .arg(QString::fromStdString(
+                         model::units::format_si(sw->port_rate_bps, "b/s", 0)))
+                     .arg(sw->price_usd > 0
+                              ? QObject::tr(", $%L1 each").arg(sw->price_usd, 0, 'f', 0)
+                              : QString());
+        else if (const auto* g = c.gpu(d.catalog))
+            t += QObject::tr("<br>%1, %2 W")
+                     .arg(QString::fromStdString(model::units::format_bytes(g->memory_bytes)))
+                     .arg(g->tdp_w, 0, 'f', 0);
+        if (d.kind == model::DeviceKind::storage)
+            t += QObject::tr("<br>%1 aggregate")
+                     .arg(QString::fromStdString(
+                         model::units::format_si(d.storage_bandwidth_Bps, "B/s")));
+        t +=
+            QObject::tr("<br><i>Drag the port on the right edge to another device to connect.</i>");
         return t;
     }
     CanvasScene* scene_;
     std::string id_;
     QPointF dragStart_;
     bool syncing_ = false;
+    bool hovered_ = false;
+    bool connecting_ = false;
 };
 
 /// A group (pod, row, rack) drawn as a dashed frame around its members, labelled with its
@@ -370,6 +456,42 @@ protected:
                                                     inf.output_tokens_per_s, "", 0))),
                                             Qt::ElideRight, 220));
         }
+        // Problem badge: a TP group larger than the scale-up domain has no NVLink path.
+        if (w->kind == model::WorkloadKind::training) {
+            const auto* ev = scene_->evaluation();
+            if (ev && ev->fabric.scaleup_domain > 0 && w->training.tp > ev->fabric.scaleup_domain) {
+                QRectF r(150, 4, 84, 18);
+                p->setPen(Qt::NoPen);
+                p->setBrush(QColor(0xd9, 0x77, 0x06));
+                p->drawRoundedRect(r, 8, 8);
+                p->setPen(Qt::white);
+                p->drawText(r, Qt::AlignCenter, tr("⚠ TP > NVLink"));
+                setToolTip(tr("The TP group (%1 GPUs) is larger than the NVLink domain (%2): its "
+                              "all-reduces cross the scale-out network.")
+                               .arg(w->training.tp)
+                               .arg(ev->fabric.scaleup_domain));
+            } else if (we && we->training) {
+                setToolTip(tr("Step %1 s, %2 tokens/s, MFU %3%, memory %4 of %5 per GPU")
+                               .arg(we->training->step_time_s, 0, 'f', 3)
+                               .arg(we->training->tokens_per_s, 0, 'f', 0)
+                               .arg(we->training->mfu * 100, 0, 'f', 1)
+                               .arg(QString::fromStdString(
+                                   model::units::format_bytes(we->memory.per_gpu.total())))
+                               .arg(QString::fromStdString(
+                                   model::units::format_bytes(we->memory.capacity_bytes))));
+            } else {
+                setToolTip(verdict);
+            }
+        } else if (we && we->inference) {
+            setToolTip(
+                tr("TTFT %1 ms, TPOT %2 ms, %3 tokens/s per replica, $%4 per M output tokens")
+                    .arg(we->inference->ttft_s * 1e3, 0, 'f', 0)
+                    .arg(we->inference->tpot_s * 1e3, 0, 'f', 1)
+                    .arg(we->inference->output_tokens_per_s, 0, 'f', 0)
+                    .arg(we->inference->usd_per_million_output_tokens, 0, 'f', 3));
+        } else {
+            setToolTip(verdict);
+        }
         if (we && we->training) {
             const auto& res = *we->training;
             p->setPen(pal.text().color());
@@ -489,6 +611,14 @@ void CanvasScene::commitMove() {
     doc_->undoStack()->push(new doc::MoveDevicesCommand(doc_, std::move(moves), ++dragCounter_));
 }
 
+QString CanvasScene::deviceAt(QPointF scenePos) const {
+    for (auto* it : items(scenePos)) {
+        if (dynamic_cast<DeviceItem*>(it) || dynamic_cast<GroupItem*>(it))
+            return it->data(0).toString();
+    }
+    return {};
+}
+
 bool CanvasScene::dropCatalogEntry(const QString& entry, QPointF pos) {
     const auto parts = entry.split(QLatin1Char(':'));
     if (parts.size() != 2)
@@ -496,18 +626,73 @@ bool CanvasScene::dropCatalogEntry(const QString& entry, QPointF pos) {
     const std::string kind = parts[0].toStdString(), id = parts[1].toStdString();
     const auto& cat = doc_->catalog();
     model::Design next = doc_->design();
+    const QPointF centre = pos + QPointF(kDeviceW / 2, kDeviceH / 2);
+    const std::string target = deviceAt(centre).toStdString();
+    const model::Point at{std::round(pos.x() / 10) * 10, std::round(pos.y() / 10) * 10};
+    if (kind == "workload") {
+        // A workload dropped on a device or group runs there; on empty canvas, on every GPU.
+        model::Workload w;
+        w.kind = id == "inference" ? model::WorkloadKind::inference : model::WorkloadKind::training;
+        w.id = next.unique_id(id == "inference" ? "serving" : "training");
+        w.model = id == "inference" ? "llama3-70b" : "llama3-8b";
+        w.name = id == "inference" ? "Inference service" : "Training job";
+        if (w.kind == model::WorkloadKind::training) {
+            w.training.global_batch = 512;
+            w.training.tokens = 1e10;
+        }
+        if (!target.empty())
+            w.placement = {target};
+        w.position = at;
+        next.workloads.push_back(w);
+        doc_->undoStack()->push(new doc::EditDesignCommand(
+            doc_, std::move(next), tr("Add %1").arg(QString::fromStdString(w.name))));
+        emit statusMessage(
+            target.empty()
+                ? tr("%1 runs on every GPU of the design").arg(QString::fromStdString(w.name))
+                : tr("%1 placed on %2")
+                      .arg(QString::fromStdString(w.name), QString::fromStdString(target)));
+        return true;
+    }
     model::Device dev;
     dev.catalog = id;
-    dev.position = {std::round(pos.x() / 10) * 10, std::round(pos.y() / 10) * 10};
+    dev.position = at;
     if (kind == "system" && cat.system(id)) {
         dev.kind = model::DeviceKind::system;
         dev.name = cat.system(id)->name;
     } else if (kind == "gpu" && cat.gpu(id)) {
         dev.kind = model::DeviceKind::gpu;
         dev.name = cat.gpu(id)->name;
+        // A GPU dropped on a server fills one of its slots.
+        if (const auto* host = next.device(target);
+            host && host->kind == model::DeviceKind::server) {
+            std::int64_t used = 0;
+            for (const auto& d : next.devices)
+                if (d.parent == host->id && d.kind == model::DeviceKind::gpu)
+                    used += d.count;
+            if (host->gpu_slots > 0 && used >= host->gpu_slots) {
+                emit statusMessage(tr("%1 has no free GPU slot (%2 of %2 used)")
+                                       .arg(QString::fromStdString(host->name))
+                                       .arg(host->gpu_slots));
+                return false;
+            }
+            dev.parent = host->id;
+            dev.position = {host->position.x + 20.0 * static_cast<double>(used + 1),
+                            host->position.y + 90};
+        } else if (const auto* sys = next.device(target);
+                   sys && sys->kind == model::DeviceKind::system) {
+            emit statusMessage(tr("%1 comes with its GPUs; drop GPUs into a generic server")
+                                   .arg(QString::fromStdString(sys->name)));
+            return false;
+        }
     } else if (kind == "switch" && cat.switch_spec(id)) {
         dev.kind = model::DeviceKind::switch_;
         dev.name = cat.switch_spec(id)->name;
+    } else if (kind == "storage") {
+        dev.kind = model::DeviceKind::storage;
+        dev.catalog.clear();
+        dev.name = "Storage";
+        dev.storage_bandwidth_Bps = 100e9; // editable in the inspector
+        dev.storage_capacity_bytes = 1e15;
     } else {
         emit statusMessage(tr("Cannot place \"%1\": unknown catalog entry").arg(entry));
         return false;
@@ -517,6 +702,144 @@ bool CanvasScene::dropCatalogEntry(const QString& entry, QPointF pos) {
     next.devices.push_back(dev);
     doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), text));
     return true;
+}
+
+bool CanvasScene::connectDevices(const QString& from, const QString& to) {
+    const auto& d = doc_->design();
+    auto link = model::propose_link(d, doc_->catalog(), from.toStdString(), to.toStdString(),
+                                    linkType_.toStdString());
+    if (!link) {
+        emit statusMessage(
+            tr("Cannot connect: %1").arg(QString::fromStdString(link.errors().front().what)));
+        return false;
+    }
+    model::Design next = d;
+    next.links.push_back(*link);
+    doc_->undoStack()->push(new doc::EditDesignCommand(
+        doc_, std::move(next),
+        tr("Connect %1 to %2")
+            .arg(QString::fromStdString(link->from), QString::fromStdString(link->to))));
+    emit statusMessage(
+        tr("Connected %1 × %2").arg(link->count).arg(QString::fromStdString(link->type)));
+    return true;
+}
+
+void CanvasScene::beginConnect(const QString& from, QPointF scenePos) {
+    connectFrom_ = from;
+    delete rubberLink_;
+    rubberLink_ =
+        addLine(QLineF(scenePos, scenePos), QPen(palette().highlight().color(), 2, Qt::DashLine));
+    rubberLink_->setZValue(10);
+    emit statusMessage(tr("Drop on another device to connect%1")
+                           .arg(linkType_.isEmpty() ? QString() : tr(" with %1").arg(linkType_)));
+}
+
+void CanvasScene::updateConnect(QPointF scenePos) {
+    if (rubberLink_)
+        rubberLink_->setLine(QLineF(rubberLink_->line().p1(), scenePos));
+}
+
+void CanvasScene::endConnect(QPointF scenePos) {
+    delete rubberLink_;
+    rubberLink_ = nullptr;
+    const QString to = deviceAt(scenePos);
+    const QString from = connectFrom_;
+    connectFrom_.clear();
+    if (to.isEmpty() || to == from) {
+        emit statusMessage(tr("No device there: nothing connected"));
+        return;
+    }
+    connectDevices(from, to);
+}
+
+QString CanvasScene::copySelection() const {
+    std::vector<std::string> ids;
+    for (const auto& id : selectedIds())
+        ids.push_back(id.toStdString());
+    if (ids.empty())
+        return {};
+    return QString::fromStdString(model::copy_fragment(doc_->design(), ids));
+}
+
+bool CanvasScene::paste(const QString& fragment, QPointF offset) {
+    model::Design next = doc_->design();
+    auto top = model::paste_fragment(next, fragment.toStdString(), &doc_->catalog(),
+                                     {offset.x(), offset.y()});
+    if (!top) {
+        emit statusMessage(tr("Cannot paste: %1").arg(QString::fromStdString(top.error_text())));
+        return false;
+    }
+    QStringList ids;
+    for (const auto& id : *top)
+        ids << QString::fromStdString(id);
+    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Paste")));
+    selectIds(ids);
+    return true;
+}
+
+void CanvasScene::selectIds(const QStringList& ids) {
+    clearSelection();
+    for (auto* it : items())
+        if (ids.contains(it->data(0).toString()) && (it->flags() & QGraphicsItem::ItemIsSelectable))
+            it->setSelected(true);
+}
+
+void CanvasScene::deleteSelection() {
+    const QStringList ids = selectedIds();
+    if (ids.isEmpty())
+        return;
+    std::set<std::string> gone;
+    for (const auto& id : ids)
+        gone.insert(id.toStdString());
+    model::Design next = doc_->design();
+    for (bool grew = true; grew;) { // children of deleted devices go too
+        grew = false;
+        for (const auto& d : next.devices)
+            if (!d.parent.empty() && gone.count(d.parent) && !gone.count(d.id)) {
+                gone.insert(d.id);
+                grew = true;
+            }
+    }
+    std::erase_if(next.devices, [&](const model::Device& d) { return gone.count(d.id) > 0; });
+    std::erase_if(next.links, [&](const model::Link& l) {
+        return gone.count(l.id) || gone.count(l.from) || gone.count(l.to);
+    });
+    std::erase_if(next.workloads, [&](const model::Workload& w) { return gone.count(w.id) > 0; });
+    for (auto& w : next.workloads)
+        std::erase_if(w.placement, [&](const std::string& p) { return gone.count(p) > 0; });
+    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Delete")));
+}
+
+void CanvasScene::alignSelection(int alignment) {
+    std::vector<std::string> ids;
+    for (const auto& id : selectedIds())
+        ids.push_back(id.toStdString());
+    if (ids.size() < 2)
+        return;
+    const QStringList keep = selectedIds();
+    model::Design next = doc_->design();
+    model::align(next, ids, static_cast<model::Alignment>(alignment));
+    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Align")));
+    selectIds(keep);
+}
+
+void CanvasScene::nudgeSelection(double dx, double dy) {
+    std::vector<doc::MoveDevicesCommand::Move> moves;
+    const auto& d = doc_->design();
+    for (const auto& id : selectedIds()) {
+        const std::string sid = id.toStdString();
+        model::Point from;
+        if (const auto* dev = d.device(sid))
+            from = dev->position;
+        else if (const auto* w = d.workload(sid))
+            from = w->position;
+        else
+            continue;
+        moves.push_back({id, from, {from.x + dx, from.y + dy}});
+    }
+    if (!moves.empty())
+        doc_->undoStack()->push(
+            new doc::MoveDevicesCommand(doc_, std::move(moves), ++dragCounter_));
 }
 
 void CanvasScene::dragEnterEvent(QGraphicsSceneDragDropEvent* e) {
@@ -541,6 +864,8 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setAcceptDrops(true);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState);
+    viewport()->grabGesture(Qt::PinchGesture);
 }
 
 void CanvasView::fitAll() {
@@ -554,11 +879,136 @@ void CanvasView::fitAll() {
         scale(1.5, 1.5);
         centerOn(r.center());
     }
+    emit viewChanged();
+}
+
+void CanvasView::zoomBy(double factor) {
+    const double s = transform().m11() * factor;
+    if (s < 0.01 || s > 8) // keep the zoom within sensible bounds
+        return;
+    scale(factor, factor);
+    emit viewChanged();
 }
 
 void CanvasView::wheelEvent(QWheelEvent* e) {
-    const double factor = std::pow(1.0015, e->angleDelta().y());
-    scale(factor, factor);
+    zoomBy(std::pow(1.0015, e->angleDelta().y()));
+}
+
+bool CanvasView::viewportEvent(QEvent* e) {
+    // Trackpad pinch (macOS, Wayland, X11 with libinput): a native zoom gesture.
+    if (e->type() == QEvent::NativeGesture) {
+        auto* g = static_cast<QNativeGestureEvent*>(e);
+        if (g->gestureType() == Qt::ZoomNativeGesture) {
+            zoomBy(1.0 + g->value());
+            return true;
+        }
+    }
+    return QGraphicsView::viewportEvent(e);
+}
+
+void CanvasView::mousePressEvent(QMouseEvent* e) {
+    // Middle button or space + drag pans.
+    if (e->button() == Qt::MiddleButton || panning_) {
+        setDragMode(QGraphicsView::ScrollHandDrag);
+        QMouseEvent fake(e->type(), e->position(), e->scenePosition(), e->globalPosition(),
+                         Qt::LeftButton, Qt::LeftButton, e->modifiers());
+        QGraphicsView::mousePressEvent(&fake);
+        return;
+    }
+    QGraphicsView::mousePressEvent(e);
+}
+
+void CanvasView::mouseReleaseEvent(QMouseEvent* e) {
+    QGraphicsView::mouseReleaseEvent(e);
+    if (dragMode() == QGraphicsView::ScrollHandDrag && !panning_)
+        setDragMode(QGraphicsView::RubberBandDrag);
+}
+
+void CanvasView::keyPressEvent(QKeyEvent* e) {
+    auto* cs = static_cast<CanvasScene*>(scene());
+    const double step = (e->modifiers() & Qt::ShiftModifier) ? 50 : 10;
+    switch (e->key()) {
+    case Qt::Key_Space:
+        if (!e->isAutoRepeat()) {
+            panning_ = true;
+            setDragMode(QGraphicsView::ScrollHandDrag);
+        }
+        return;
+    case Qt::Key_Left:
+        cs->nudgeSelection(-step, 0);
+        return;
+    case Qt::Key_Right:
+        cs->nudgeSelection(step, 0);
+        return;
+    case Qt::Key_Up:
+        cs->nudgeSelection(0, -step);
+        return;
+    case Qt::Key_Down:
+        cs->nudgeSelection(0, step);
+        return;
+    default:
+        QGraphicsView::keyPressEvent(e);
+    }
+}
+
+void CanvasView::keyReleaseEvent(QKeyEvent* e) {
+    if (e->key() == Qt::Key_Space && !e->isAutoRepeat()) {
+        panning_ = false;
+        setDragMode(QGraphicsView::RubberBandDrag);
+        return;
+    }
+    QGraphicsView::keyReleaseEvent(e);
+}
+
+void CanvasView::scrollContentsBy(int dx, int dy) {
+    QGraphicsView::scrollContentsBy(dx, dy);
+    emit viewChanged();
+}
+
+OverviewView::OverviewView(CanvasScene* scene, CanvasView* main, QWidget* parent)
+    : QGraphicsView(scene, parent), main_(main) {
+    setObjectName(QStringLiteral("overview"));
+    setInteractive(false);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setRenderHint(QPainter::Antialiasing, false);
+    setToolTip(tr("Overview: click or drag to move the view"));
+    connect(main_, &CanvasView::viewChanged, this, [this] { viewport()->update(); });
+    connect(scene, &QGraphicsScene::changed, this, [this] { refit(); });
+}
+
+void OverviewView::refit() {
+    QRectF r = scene()->itemsBoundingRect();
+    if (r.isEmpty())
+        r = QRectF(-200, -200, 400, 400);
+    fitInView(r.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
+    viewport()->update();
+}
+
+void OverviewView::drawForeground(QPainter* p, const QRectF&) {
+    const QRectF visible = main_->mapToScene(main_->viewport()->rect()).boundingRect();
+    QColor c = palette().highlight().color();
+    p->setPen(QPen(c, 0));
+    c.setAlpha(40);
+    p->setBrush(c);
+    p->drawRect(visible);
+}
+
+void OverviewView::mousePressEvent(QMouseEvent* e) {
+    main_->centerOn(mapToScene(e->position().toPoint()));
+    viewport()->update();
+}
+
+void OverviewView::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton) {
+        main_->centerOn(mapToScene(e->position().toPoint()));
+        viewport()->update();
+    }
+}
+
+void OverviewView::resizeEvent(QResizeEvent* e) {
+    QGraphicsView::resizeEvent(e);
+    refit();
 }
 
 } // namespace cl::ui

@@ -37,6 +37,29 @@ public:
     /// Called by items when a drag ends: one MoveDevices command for the whole selection.
     void commitMove();
     [[nodiscard]] int deviceItemCount() const { return static_cast<int>(devices_.size()); }
+    [[nodiscard]] int linkItemCount() const { return static_cast<int>(links_.size()); }
+
+    /// Connects two devices with the chosen link type (or the natural one): one command, or a
+    /// status message with the reason it cannot be cabled.
+    bool connectDevices(const QString& from, const QString& to);
+    void setLinkType(const QString& id) { linkType_ = id; }
+    [[nodiscard]] const QString& linkType() const { return linkType_; }
+    /// Link drawing from a device's port (called by the device items).
+    void beginConnect(const QString& from, QPointF scenePos);
+    void updateConnect(QPointF scenePos);
+    void endConnect(QPointF scenePos);
+    /// The device (or group) id under a scene position, or empty.
+    [[nodiscard]] QString deviceAt(QPointF scenePos) const;
+
+    /// The selection as a clipboard fragment (JSON); empty when nothing is selected.
+    [[nodiscard]] QString copySelection() const;
+    /// Pastes a fragment shifted by `offset`, selects what was pasted; one command.
+    bool paste(const QString& fragment, QPointF offset);
+    void deleteSelection();
+    void alignSelection(int alignment);
+    /// Moves the selection by (dx, dy) as one command (arrow keys).
+    void nudgeSelection(double dx, double dy);
+    void selectIds(const QStringList& ids);
 
 signals:
     void statusMessage(const QString& text);
@@ -58,6 +81,9 @@ private:
     std::vector<LinkItem*> links_;
     std::vector<GroupItem*> groups_;
     int dragCounter_ = 0;
+    QString linkType_;
+    QString connectFrom_;
+    class QGraphicsLineItem* rubberLink_ = nullptr;
 };
 
 class CanvasView : public QGraphicsView {
@@ -65,9 +91,40 @@ class CanvasView : public QGraphicsView {
 public:
     explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     void fitAll();
+    void zoomBy(double factor);
+
+signals:
+    void viewChanged();
 
 protected:
     void wheelEvent(QWheelEvent* e) override;
+    bool viewportEvent(QEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void keyReleaseEvent(QKeyEvent* e) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    bool panning_ = false;
+};
+
+/// The overview: the whole design at a glance with the main view's rectangle; clicking or
+/// dragging in it moves the main view.
+class OverviewView : public QGraphicsView {
+    Q_OBJECT
+public:
+    OverviewView(CanvasScene* scene, CanvasView* main, QWidget* parent = nullptr);
+    void refit();
+
+protected:
+    void drawForeground(QPainter* p, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    CanvasView* main_;
 };
 
 } // namespace cl::ui

@@ -125,6 +125,8 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
     bars_ = static_cast<int>(shown.size());
     auto* stack = static_cast<QStackedLayout*>(layout());
     stack->setCurrentWidget(shown.empty() ? static_cast<QWidget*>(empty_) : view_);
+    if (shown.empty())
+        return; // an empty range would make the axis NaN
     const auto sets = series_->barSets();
     double top = 0;
     capacity_ = 0;

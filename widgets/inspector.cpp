@@ -71,7 +71,50 @@ void Inspector::rebuild() {
         if (const auto* w = d.workload(id))
             return showWorkload(*w);
     }
+    if (selection_.size() > 1)
+        return showMany();
     showDesign();
+}
+
+void Inspector::showMany() {
+    const auto& d = doc_->design();
+    std::vector<std::string> devs;
+    std::int64_t common = -1;
+    bool same = true;
+    for (const auto& id : selection_)
+        if (const auto* dev = d.device(id.toStdString())) {
+            devs.push_back(dev->id);
+            if (common < 0)
+                common = dev->count;
+            same = same && dev->count == common;
+        }
+    title_->setText(tr("%1 items selected").arg(selection_.size()));
+    if (devs.empty()) {
+        form_->addRow(new QLabel(tr("Select devices to edit their counts together.")));
+        return;
+    }
+    // One edit for all selected devices: one undo step.
+    auto* count = new QSpinBox;
+    count->setObjectName(QStringLiteral("deviceCount"));
+    count->setRange(1, 1000000);
+    count->setValue(static_cast<int>(std::max<std::int64_t>(1, common)));
+    count->setSpecialValueText(QString());
+    count->setKeyboardTracking(false);
+    if (!same)
+        count->setToolTip(tr("The selected devices have different counts; a value sets them all."));
+    connect(count, &QSpinBox::valueChanged, this, [this, devs](int v) {
+        model::Design next = doc_->design();
+        for (auto& dev : next.devices)
+            if (std::find(devs.begin(), devs.end(), dev.id) != devs.end())
+                dev.count = v;
+        editing_ = true;
+        doc_->undoStack()->push(new doc::EditDesignCommand(
+            doc_, std::move(next), tr("Change count of %1 devices").arg(devs.size())));
+        editing_ = false;
+    });
+    form_->addRow(tr("Count (all %1 devices)").arg(devs.size()), count);
+    if (!same)
+        form_->addRow(new QLabel(tr("(counts differ: %1 shown)").arg(common)));
 }
 
 void Inspector::showDesign() {

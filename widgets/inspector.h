@@ -26,6 +26,7 @@ private:
     void showWorkload(const model::Workload& w);
     void showDesign();
     void showSettings();
+    void showMany();
     void updateVerdict();
 
     doc::Document* doc_;

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "actions.h"
+#include "autosave.h"
 #include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
@@ -8,22 +9,32 @@
 #include "fabricwizard.h"
 #include "filecontroller.h"
 #include "inspector.h"
+#include "model/edit.h"
 #include "palette.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileInfo>
+#include <QGraphicsItem>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 
 #include <set>
+#include <utility>
 
 namespace cl::ui {
 
@@ -53,12 +64,33 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     chartDock->setObjectName(QStringLiteral("chartDock"));
     chartDock->setWidget(charts_);
     addDockWidget(Qt::BottomDockWidgetArea, chartDock);
+    overview_ = new OverviewView(scene_, view_, this);
+    auto* overviewDock = new QDockWidget(tr("Overview"), this);
+    overviewDock->setObjectName(QStringLiteral("overviewDock"));
+    overviewDock->setWidget(overview_);
+    addDockWidget(Qt::LeftDockWidgetArea, overviewDock);
+    resizeDocks({paletteDock, overviewDock}, {500, 160}, Qt::Vertical);
     resizeDocks({paletteDock, inspectorDock}, {240, 300}, Qt::Horizontal);
     resizeDocks({chartDock}, {300}, Qt::Vertical);
 
     actions_ = new Actions(this, doc_->undoStack());
     files_ = new FileController(doc_, this);
+    const int autosaveMs = qEnvironmentVariableIsSet("CLUSTERLENS_AUTOSAVE_MS")
+                               ? qEnvironmentVariableIntValue("CLUSTERLENS_AUTOSAVE_MS")
+                               : 30000;
+    autosave_ = new Autosave(doc_, std::max(100, autosaveMs), this);
+    setAcceptDrops(true); // drop a design file onto the window to open it
     buildMenus();
+    connect(palette_, &Palette::linkTypeChosen, this, [this](const QString& id) {
+        scene_->setLinkType(id);
+        statusBar()->showMessage(
+            tr("New connections use %1: drag from a device's port to another device").arg(id),
+            8000);
+    });
+    connect(doc_, &doc::Document::filePathChanged, this, [this](const QString& path) {
+        if (!path.isEmpty() && QFileInfo::exists(path))
+            addRecent(QFileInfo(path).absoluteFilePath());
+    });
 
     connect(evaluator_, &doc::Evaluator::evaluated, this,
             [this](std::shared_ptr<const model::Evaluation> ev) {
@@ -88,7 +120,12 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // Children die in creation order (the document first); the scene clearing its selection
+    // must not reach the inspector, which would read the deleted document.
+    scene_->blockSignals(true);
+    disconnect(scene_, nullptr, this, nullptr);
+}
 
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
@@ -100,6 +137,9 @@ void MainWindow::buildMenus() {
             if (files_->maybeSave())
                 openDesign(id);
         });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    recentMenu_->setObjectName(QStringLiteral("recentMenu"));
+    rebuildRecentMenu();
     file->addSeparator();
     file->addAction(actions_->save);
     file->addAction(actions_->saveAs);
@@ -109,11 +149,24 @@ void MainWindow::buildMenus() {
     edit->addAction(actions_->undo);
     edit->addAction(actions_->redo);
     edit->addSeparator();
+    edit->addAction(actions_->cut);
+    edit->addAction(actions_->copy);
+    edit->addAction(actions_->paste);
+    edit->addAction(actions_->duplicate);
     edit->addAction(actions_->remove);
+    edit->addSeparator();
+    edit->addAction(actions_->selectAll);
+    auto* arrange = menuBar()->addMenu(tr("&Arrange"));
+    for (auto* a : {actions_->alignLeft, actions_->alignRight, actions_->alignTop,
+                    actions_->alignBottom, actions_->alignCenterH, actions_->alignCenterV})
+        arrange->addAction(a);
     auto* viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(actions_->fitView);
     viewMenu->addAction(actions_->zoomIn);
     viewMenu->addAction(actions_->zoomOut);
+    viewMenu->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        viewMenu->addAction(dock->toggleViewAction());
     auto* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(actions_->fabricWizard);
     tools->addAction(actions_->importNccl);
@@ -136,10 +189,36 @@ void MainWindow::buildMenus() {
     connect(actions_->save, &QAction::triggered, files_, &FileController::save);
     connect(actions_->saveAs, &QAction::triggered, files_, &FileController::saveAs);
     connect(actions_->quit, &QAction::triggered, this, &QWidget::close);
-    connect(actions_->remove, &QAction::triggered, this, &MainWindow::deleteSelection);
+    connect(actions_->remove, &QAction::triggered, scene_, &CanvasScene::deleteSelection);
+    connect(actions_->copy, &QAction::triggered, this, &MainWindow::copy);
+    connect(actions_->cut, &QAction::triggered, this, [this] {
+        copy();
+        scene_->deleteSelection();
+    });
+    connect(actions_->paste, &QAction::triggered, this, &MainWindow::paste);
+    connect(actions_->duplicate, &QAction::triggered, this, [this] {
+        const QString frag = scene_->copySelection();
+        if (!frag.isEmpty())
+            scene_->paste(frag, {40, 40});
+    });
+    connect(actions_->selectAll, &QAction::triggered, this, [this] {
+        for (auto* it : scene_->items())
+            if (it->flags() & QGraphicsItem::ItemIsSelectable)
+                it->setSelected(true);
+    });
+    const std::pair<QAction*, model::Alignment> aligns[] = {
+        {actions_->alignLeft, model::Alignment::left},
+        {actions_->alignRight, model::Alignment::right},
+        {actions_->alignTop, model::Alignment::top},
+        {actions_->alignBottom, model::Alignment::bottom},
+        {actions_->alignCenterH, model::Alignment::center_horizontal},
+        {actions_->alignCenterV, model::Alignment::center_vertical}};
+    for (const auto& [a, al] : aligns)
+        connect(a, &QAction::triggered, this,
+                [this, al = al] { scene_->alignSelection(static_cast<int>(al)); });
     connect(actions_->fitView, &QAction::triggered, view_, &CanvasView::fitAll);
-    connect(actions_->zoomIn, &QAction::triggered, view_, [this] { view_->scale(1.25, 1.25); });
-    connect(actions_->zoomOut, &QAction::triggered, view_, [this] { view_->scale(0.8, 0.8); });
+    connect(actions_->zoomIn, &QAction::triggered, view_, [this] { view_->zoomBy(1.25); });
+    connect(actions_->zoomOut, &QAction::triggered, view_, [this] { view_->zoomBy(0.8); });
     connect(actions_->importNccl, &QAction::triggered, this, [this] {
         const QString msg = importNcclTests(doc_, this);
         if (!msg.isEmpty())
@@ -173,29 +252,101 @@ bool MainWindow::showChart(const QString& name) {
     return false;
 }
 
-void MainWindow::deleteSelection() {
-    const QStringList ids = scene_->selectedIds();
-    if (ids.isEmpty())
+void MainWindow::copy() {
+    const QString frag = scene_->copySelection();
+    if (frag.isEmpty())
         return;
-    std::set<std::string> gone;
-    for (const auto& id : ids)
-        gone.insert(id.toStdString());
-    model::Design next = doc_->design();
-    // Deleting a container deletes its contents.
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (const auto& d : next.devices)
-            if (!d.parent.empty() && gone.count(d.parent) && gone.insert(d.id).second)
-                grew = true;
+    auto* mime = new QMimeData;
+    mime->setData(QStringLiteral("application/x-clusterlens-fragment"), frag.toUtf8());
+    mime->setText(frag); // also as text: paste into another window or a text editor
+    QApplication::clipboard()->setMimeData(mime);
+    pasteCount_ = 0;
+    statusBar()->showMessage(tr("Copied %1 item(s)").arg(scene_->selectedIds().size()), 3000);
+}
+
+void MainWindow::paste() {
+    const QMimeData* mime = QApplication::clipboard()->mimeData();
+    if (!mime)
+        return;
+    QString frag =
+        QString::fromUtf8(mime->data(QStringLiteral("application/x-clusterlens-fragment")));
+    if (frag.isEmpty())
+        frag = mime->text();
+    if (frag.trimmed().isEmpty())
+        return;
+    ++pasteCount_;
+    scene_->paste(frag, QPointF(40.0 * pasteCount_, 40.0 * pasteCount_));
+}
+
+QStringList MainWindow::recentFiles() const {
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList r = recentFiles();
+    r.removeAll(path);
+    r.prepend(path);
+    while (r.size() > 10)
+        r.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), r);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    const QStringList r = recentFiles();
+    for (const QString& path : r)
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (files_->open(path))
+                                addRecent(path);
+                        })
+            ->setToolTip(path);
+    recentMenu_->setEnabled(!r.isEmpty());
+}
+
+bool MainWindow::offerRecovery(bool ask) {
+    if (!autosave_->hasRecovery())
+        return false;
+    if (ask) {
+        const auto answer = QMessageBox::question(
+            this, tr("Recover unsaved design?"),
+            tr("ClusterLens did not close cleanly. Recover the design autosaved at %1?")
+                .arg(QFileInfo(autosave_->slotPath()).lastModified().toString()),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+        if (answer != QMessageBox::Yes) {
+            autosave_->discard();
+            return false;
+        }
     }
-    std::erase_if(next.devices, [&](const model::Device& d) { return gone.count(d.id) > 0; });
-    std::erase_if(next.links, [&](const model::Link& l) {
-        return gone.count(l.id) || gone.count(l.from) || gone.count(l.to);
-    });
-    std::erase_if(next.workloads, [&](const model::Workload& w) { return gone.count(w.id) > 0; });
-    for (auto& w : next.workloads)
-        std::erase_if(w.placement, [&](const std::string& p) { return gone.count(p) > 0; });
-    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Delete")));
+    const QString err = autosave_->recover();
+    if (!err.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot recover"), err);
+        return false;
+    }
+    statusBar()->showMessage(tr("Recovered the autosaved design; save it to keep it."), 8000);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls())
+        for (const QUrl& u : e->mimeData()->urls())
+            if (u.isLocalFile()) {
+                e->acceptProposedAction();
+                return;
+            }
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) {
+            if (files_->open(u.toLocalFile()))
+                e->acceptProposedAction();
+            return;
+        }
 }
 
 void MainWindow::updateTitle() {
@@ -209,10 +360,12 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (files_->maybeSave())
+    if (files_->maybeSave()) {
+        autosave_->discard(); // a clean close leaves nothing to recover
         e->accept();
-    else
+    } else {
         e->ignore();
+    }
 }
 
 } // namespace cl::ui

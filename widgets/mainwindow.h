@@ -13,6 +13,8 @@
 namespace cl::ui {
 
 class Actions;
+class Autosave;
+class OverviewView;
 class CanvasScene;
 class CanvasView;
 class ChartPanel;
@@ -34,6 +36,16 @@ public:
     [[nodiscard]] Inspector* inspector() const { return inspector_; }
     [[nodiscard]] Palette* palette() const { return palette_; }
     [[nodiscard]] FileController* files() const { return files_; }
+    [[nodiscard]] Autosave* autosave() const { return autosave_; }
+    [[nodiscard]] OverviewView* overview() const { return overview_; }
+    [[nodiscard]] QStringList recentFiles() const;
+
+    /// Offers the design an earlier session left in the autosave slot (after a crash);
+    /// `ask` false recovers without asking (tests). Returns true when recovered.
+    bool offerRecovery(bool ask = true);
+    /// Clipboard: copy the selection, paste at an offset (also between windows).
+    void copy();
+    void paste();
 
     /// Opens a design file or preset id; returns an error text (empty on success).
     QString openDesign(const QString& pathOrPreset);
@@ -42,11 +54,14 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
     void buildMenus();
     void updateTitle();
-    void deleteSelection();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
 
     doc::Document* doc_;
     doc::Evaluator* evaluator_;
@@ -57,6 +72,10 @@ private:
     ChartPanel* charts_;
     Actions* actions_;
     FileController* files_;
+    Autosave* autosave_;
+    OverviewView* overview_;
+    class QMenu* recentMenu_ = nullptr;
+    int pasteCount_ = 0;
 };
 
 } // namespace cl::ui

@@ -9,6 +9,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 namespace cl::ui {
 
 namespace {
@@ -79,10 +81,47 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
         it->setData(0, Qt::UserRole, QStringLiteral("switch:%1").arg(QString::fromStdString(s.id)));
         it->setToolTip(0, sourceTip(s.provenance));
     }
+    auto* links = group(tr("Link types"));
+    links->setToolTip(0, tr("Click a link type, then drag from a device's port to another device."));
+    for (const auto& l : catalog.links()) {
+        auto* it =
+            new QTreeWidgetItem(links, {QStringLiteral("%1 · %2")
+                                            .arg(QString::fromStdString(l.name))
+                                            .arg(QString::fromStdString(model::units::format_si(
+                                                l.bandwidth_unidir_Bps, "B/s", 0)))});
+        it->setData(0, Qt::UserRole + 1, QString::fromStdString(l.id)); // not draggable
+        it->setToolTip(0, tr("Selects the link type new connections use.\n") +
+                              sourceTip(l.provenance));
+    }
+    auto* workloads = group(tr("Workloads"));
+    for (const auto& [entry, text, tip] :
+         {std::tuple{"workload:training", tr("Training job"),
+                     tr("Drop on a device or group to place it there (or on empty canvas: all "
+                        "GPUs).")},
+          std::tuple{"workload:inference", tr("Inference service"),
+                     tr("Drop on a device or group to place it there (or on empty canvas: all "
+                        "GPUs).")}}) {
+        auto* it = new QTreeWidgetItem(workloads, {text});
+        it->setData(0, Qt::UserRole, QString::fromLatin1(entry));
+        it->setToolTip(0, tip);
+    }
+    auto* storage = group(tr("Storage"));
+    auto* st = new QTreeWidgetItem(storage, {tr("Storage system (checkpoints, data)")});
+    st->setData(0, Qt::UserRole, QStringLiteral("storage:generic"));
+    st->setToolTip(0, tr("Aggregate bandwidth and capacity are set in the inspector; the "
+                         "reliability model writes checkpoints at its bandwidth."));
     systems->setExpanded(true);
     gpus->setExpanded(false);
     switches->setExpanded(false);
+    links->setExpanded(false);
     connect(search_, &QLineEdit::textChanged, this, &Palette::filter);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* cur) {
+        if (!cur)
+            return;
+        const QString link = cur->data(0, Qt::UserRole + 1).toString();
+        if (!link.isEmpty())
+            emit linkTypeChosen(link);
+    });
 }
 
 void Palette::filter(const QString& text) {

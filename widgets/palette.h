@@ -17,6 +17,10 @@ public:
     explicit Palette(const model::Catalog& catalog, QWidget* parent = nullptr);
     [[nodiscard]] QTreeWidget* tree() const { return tree_; }
 
+signals:
+    /// The user picked a link type: new connections drawn on the canvas use it.
+    void linkTypeChosen(const QString& linkId);
+
 private:
     void filter(const QString& text);
     QLineEdit* search_;

@@ -16,7 +16,7 @@ enum class CommandId : int { MoveDevices = 1000 };
 class EditDesignCommand : public QUndoCommand {
 public:
     EditDesignCommand(Document* doc, model::Design after, const QString& text,
-                      ChangeEvent::Type type = ChangeEvent::Reset);
+                      ChangeEvent::Type type = ChangeEvent::Structure);
     void undo() override;
     void redo() override;
 

@@ -50,6 +50,7 @@ QString Document::saveAs(const QString& path) {
         filePath_ = abs;
         emit filePathChanged(filePath_);
     }
+    emit saved(abs);
     return {};
 }
 

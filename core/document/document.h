@@ -16,7 +16,8 @@ namespace cl::doc {
 
 /// What changed, so listeners can skip work they do not need.
 struct ChangeEvent {
-    enum Type { Reset, DevicesChanged, LinksChanged, WorkloadsChanged, SettingsChanged };
+    /// Reset: a new design (open, new); Structure: an edit that adds or removes entities.
+    enum Type { Reset, Structure, DevicesChanged, LinksChanged, WorkloadsChanged, SettingsChanged };
     Type type = Reset;
     QStringList ids; ///< entities touched (empty for Reset)
 };
@@ -49,6 +50,8 @@ public:
 signals:
     void changed(const cl::doc::ChangeEvent& event);
     void filePathChanged(const QString& path);
+    /// The design was written to `path` (after the undo stack was marked clean).
+    void saved(const QString& path);
 
 private:
     std::shared_ptr<const model::Catalog> catalog_;
