@@ -74,7 +74,7 @@ public:
     bool moved() const { return pos() != dragStart_; }
 
 protected:
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) override {
         const auto* d = scene_->document()->design().device(id_);
         if (!d)
             return;
@@ -85,6 +85,14 @@ protected:
             accent = QColor(0x10, 0xb9, 0x81);
         else if (d->kind == model::DeviceKind::gpu)
             accent = QColor(0x76, 0xb9, 0x00);
+        // Level of detail: far out, text is unreadable anyway; a plain block keeps thousands of
+        // items fast to draw.
+        if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {
+            p->setPen(Qt::NoPen);
+            p->setBrush(isSelected() ? pal.highlight().color() : accent);
+            p->drawRect(QRectF(0, 0, kDeviceW - 6, kDeviceH - 6));
+            return;
+        }
         p->setRenderHint(QPainter::Antialiasing);
         if (d->count > 1) { // stacked look for replicas
             p->setPen(QPen(accent.darker(120), 1));
@@ -246,22 +254,36 @@ public:
     void sync() {
         const auto& d = scene_->document()->design();
         QRectF r;
+        int members = 0;
         for (const auto& dev : d.devices)
             if (dev.parent == id_) {
+                ++members;
                 const QRectF child(dev.position.x, dev.position.y, kDeviceW, kDeviceH);
                 r = r.isNull() ? child : r.united(child);
             }
         const auto* g = d.device(id_);
         if (r.isNull() && g)
             r = QRectF(g->position.x, g->position.y, kDeviceW, kDeviceH);
+        collapsed_ = scene_->isCollapsed(id_);
+        if (collapsed_) // one compact card at the members' top-left corner
+            r = QRectF(r.topLeft(), QSizeF(kDeviceW, kDeviceH));
         prepareGeometryChange();
         rect_ = r.adjusted(-16, -16, 16, 16);
+        setZValue(collapsed_ ? 0.5 : -2); // a collapsed card sits above its links
+        members_ = members;
+        if (g)
+            cardTitle_ = QStringLiteral("× %1  %2")
+                             .arg(g->count)
+                             .arg(QString::fromStdString(g->name.empty() ? g->id : g->name));
         if (g)
             label_ = QStringLiteral("%1  × %2")
                          .arg(QString::fromStdString(g->name.empty() ? g->id : g->name))
                          .arg(g->count);
+        setToolTip(collapsed_ ? QObject::tr("Double-click to expand")
+                              : QObject::tr("Double-click to collapse"));
         update();
     }
+    [[nodiscard]] QPointF anchor() const { return rect_.center(); }
 
 protected:
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
@@ -272,6 +294,30 @@ protected:
         pen.setStyle(Qt::DashLine);
         p->setPen(pen);
         p->setBrush(Qt::NoBrush);
+        if (collapsed_) {
+            // A card: name and replica count inside, what it hides below.
+            pen.setStyle(Qt::SolidLine);
+            p->setPen(pen);
+            p->setBrush(pal.base());
+            p->drawRoundedRect(rect_, 12, 12);
+            p->setPen(pal.text().color());
+            QFont f = p->font();
+            f.setBold(true);
+            p->setFont(f);
+            const QRectF inner = rect_.adjusted(12, 8, -12, -8);
+            p->drawText(
+                QRectF(inner.left(), inner.top(), inner.width(), 24),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(cardTitle_, Qt::ElideRight, int(inner.width())));
+            f.setBold(false);
+            p->setFont(f);
+            p->setPen(pal.placeholderText().color());
+            p->drawText(
+                QRectF(inner.left(), inner.top() + 28, inner.width(), 44),
+                Qt::AlignLeft | Qt::TextWordWrap,
+                QObject::tr("%1 device types inside · double-click to expand").arg(members_));
+            return;
+        }
         p->drawRoundedRect(rect_, 12, 12);
         p->setPen(pal.text().color());
         QFont f = p->font();
@@ -281,11 +327,18 @@ protected:
                     Qt::AlignLeft | Qt::AlignVCenter, label_);
     }
 
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent*) override {
+        scene_->toggleCollapsed(QString::fromStdString(id_));
+    }
+
 private:
     CanvasScene* scene_;
     std::string id_;
     QRectF rect_;
     QString label_;
+    bool collapsed_ = false;
+    int members_ = 0;
+    QString cardTitle_;
 };
 
 /// A link between two device groups: a line labelled with type and count.
@@ -311,6 +364,20 @@ public:
         prepareGeometryChange();
         a_ = QPointF(from->position.x + kDeviceW / 2, from->position.y + kDeviceH / 2);
         b_ = QPointF(to->position.x + kDeviceW / 2, to->position.y + kDeviceH / 2);
+        // Inside a collapsed group, a device's links end at the group's card.
+        auto anchor = [&](const model::Device& dev, QPointF own) {
+            const std::string g = scene_->hiddenBy(dev.id);
+            if (g.empty())
+                return own;
+            for (auto* it : scene_->items())
+                if (it->data(0).toString().toStdString() == g)
+                    if (auto* gi = dynamic_cast<GroupItem*>(it))
+                        return gi->anchor();
+            return own;
+        };
+        a_ = anchor(*from, a_);
+        b_ = anchor(*to, b_);
+        setVisible(a_ != b_); // both ends in the same collapsed group
         const auto* type = scene_->document()->catalog().link(l->type);
         label_ = QStringLiteral("%1 × %2").arg(l->count).arg(QString::fromStdString(l->type));
         if (type)
@@ -538,8 +605,13 @@ void CanvasScene::rebuild() {
             addItem(g);
             g->sync();
             groups_.push_back(g);
-            continue;
+            if (!hiddenBy(dev.id).empty())
+                g->setVisible(false);
         }
+    }
+    for (const auto& dev : d.devices) {
+        if (dev.kind == model::DeviceKind::group || !hiddenBy(dev.id).empty())
+            continue;
         auto* item = new DeviceItem(this, dev.id);
         addItem(item);
         item->sync();
@@ -609,6 +681,29 @@ void CanvasScene::commitMove() {
     if (moves.empty())
         return;
     doc_->undoStack()->push(new doc::MoveDevicesCommand(doc_, std::move(moves), ++dragCounter_));
+}
+
+std::string CanvasScene::hiddenBy(const std::string& deviceId) const {
+    if (collapsed_.empty())
+        return {};
+    const auto& d = doc_->design();
+    std::string outer;
+    const model::Device* cur = d.device(deviceId);
+    for (std::size_t guard = 0; cur && !cur->parent.empty() && guard <= d.devices.size(); ++guard) {
+        if (collapsed_.count(cur->parent))
+            outer = cur->parent;
+        cur = d.device(cur->parent);
+    }
+    return outer;
+}
+
+void CanvasScene::toggleCollapsed(const QString& groupId) {
+    const std::string id = groupId.toStdString();
+    if (!collapsed_.erase(id))
+        collapsed_.insert(id);
+    rebuild();
+    emit statusMessage(isCollapsed(id) ? tr("Collapsed %1").arg(groupId)
+                                       : tr("Expanded %1").arg(groupId));
 }
 
 QString CanvasScene::deviceAt(QPointF scenePos) const {

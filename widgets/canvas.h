@@ -10,6 +10,7 @@
 #include <QGraphicsView>
 
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace cl::ui {
@@ -60,6 +61,13 @@ public:
     /// Moves the selection by (dx, dy) as one command (arrow keys).
     void nudgeSelection(double dx, double dy);
     void selectIds(const QStringList& ids);
+    /// Groups draw collapsed (one compact frame, members hidden) or expanded; view state only.
+    void toggleCollapsed(const QString& groupId);
+    [[nodiscard]] bool isCollapsed(const std::string& groupId) const {
+        return collapsed_.count(groupId) > 0;
+    }
+    /// The collapsed group hiding a device (its outermost collapsed ancestor), or empty.
+    [[nodiscard]] std::string hiddenBy(const std::string& deviceId) const;
 
 signals:
     void statusMessage(const QString& text);
@@ -82,6 +90,7 @@ private:
     std::vector<GroupItem*> groups_;
     int dragCounter_ = 0;
     QString linkType_;
+    std::set<std::string> collapsed_;
     QString connectFrom_;
     class QGraphicsLineItem* rubberLink_ = nullptr;
 };

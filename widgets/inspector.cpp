@@ -2,6 +2,7 @@
 
 #include "document/commands.h"
 #include "layoutsearch.h"
+#include "model/edit.h"
 #include "model/units.h"
 
 #include <QCheckBox>
@@ -70,6 +71,8 @@ void Inspector::rebuild() {
             return showDevice(*dev);
         if (const auto* w = d.workload(id))
             return showWorkload(*w);
+        if (const auto* l = d.link(id))
+            return showLink(*l);
     }
     if (selection_.size() > 1)
         return showMany();
@@ -329,6 +332,120 @@ void Inspector::showDevice(const model::Device& dev) {
         editing_ = false;
     });
     form_->addRow(tr("Replicas"), count);
+    auto changeDevice = [this, id = dev.id](auto&& mutate, const QString& text) {
+        const auto* cur = doc_->design().device(id);
+        if (!cur)
+            return;
+        model::Device next = *cur;
+        mutate(next);
+        if (next == *cur)
+            return;
+        editing_ = true;
+        doc_->undoStack()->push(new doc::ChangeDeviceCommand(doc_, *cur, next, text));
+        editing_ = false;
+    };
+    // The hardware type: another catalog entry of the same kind.
+    if (dev.kind == model::DeviceKind::system || dev.kind == model::DeviceKind::switch_ ||
+        dev.kind == model::DeviceKind::gpu) {
+        auto* type = new QComboBox;
+        type->setObjectName(QStringLiteral("deviceType"));
+        if (dev.kind == model::DeviceKind::system)
+            for (const auto& x : cat.systems())
+                type->addItem(QString::fromStdString(x.name), QString::fromStdString(x.id));
+        else if (dev.kind == model::DeviceKind::switch_)
+            for (const auto& x : cat.switches())
+                type->addItem(QString::fromStdString(x.name), QString::fromStdString(x.id));
+        else
+            for (const auto& x : cat.gpus())
+                type->addItem(QString::fromStdString(x.name), QString::fromStdString(x.id));
+        type->setCurrentIndex(type->findData(QString::fromStdString(dev.catalog)));
+        connect(type, &QComboBox::currentIndexChanged, this, [=](int) {
+            changeDevice(
+                [&](model::Device& n) { n.catalog = type->currentData().toString().toStdString(); },
+                tr("Change type"));
+        });
+        form_->addRow(tr("Type"), type);
+    }
+    if (dev.kind == model::DeviceKind::storage) {
+        auto* bw = new QDoubleSpinBox;
+        bw->setObjectName(QStringLiteral("storageBandwidth"));
+        bw->setRange(0.001, 1e7);
+        bw->setDecimals(1);
+        bw->setSuffix(tr(" GB/s"));
+        bw->setValue(dev.storage_bandwidth_Bps / 1e9);
+        bw->setKeyboardTracking(false);
+        connect(bw, &QDoubleSpinBox::valueChanged, this, [=](double v) {
+            changeDevice([&](model::Device& n) { n.storage_bandwidth_Bps = v * 1e9; },
+                         tr("Change storage bandwidth"));
+        });
+        form_->addRow(tr("Aggregate bandwidth"), bw);
+        auto* cap = new QDoubleSpinBox;
+        cap->setObjectName(QStringLiteral("storageCapacity"));
+        cap->setRange(0, 1e6);
+        cap->setDecimals(1);
+        cap->setSuffix(tr(" TB"));
+        cap->setValue(dev.storage_capacity_bytes / 1e12);
+        cap->setKeyboardTracking(false);
+        connect(cap, &QDoubleSpinBox::valueChanged, this, [=](double v) {
+            changeDevice([&](model::Device& n) { n.storage_capacity_bytes = v * 1e12; },
+                         tr("Change storage capacity"));
+        });
+        form_->addRow(tr("Capacity"), cap);
+    }
+}
+
+void Inspector::showLink(const model::Link& l) {
+    title_->setText(tr("Link %1").arg(QString::fromStdString(l.id)));
+    form_->addRow(tr("From"), new QLabel(QString::fromStdString(l.from)));
+    form_->addRow(tr("To"), new QLabel(QString::fromStdString(l.to)));
+    auto change = [this, id = l.id](auto&& mutate, const QString& text) {
+        const auto* cur = doc_->design().link(id);
+        if (!cur)
+            return;
+        model::Link next = *cur;
+        mutate(next);
+        if (next == *cur)
+            return;
+        // A new type must still be cable-able between the two ends.
+        model::Design probe = doc_->design();
+        std::erase_if(probe.links, [&](const model::Link& x) { return x.id == next.id; });
+        if (auto ok = model::propose_link(probe, doc_->catalog(), next.from, next.to, next.type);
+            !ok) {
+            if (auto* label = findChild<QLabel*>(QStringLiteral("linkError")))
+                label->setText(QString::fromStdString(ok.errors().front().what));
+            return;
+        }
+        editing_ = true;
+        doc_->undoStack()->push(new doc::ChangeLinkCommand(doc_, *cur, next, text));
+        editing_ = false;
+    };
+    auto* type = new QComboBox;
+    type->setObjectName(QStringLiteral("linkType"));
+    for (const auto& x : doc_->catalog().links())
+        type->addItem(QStringLiteral("%1 · %2")
+                          .arg(QString::fromStdString(x.name))
+                          .arg(QString::fromStdString(
+                              model::units::format_si(x.bandwidth_unidir_Bps, "B/s", 0))),
+                      QString::fromStdString(x.id));
+    type->setCurrentIndex(type->findData(QString::fromStdString(l.type)));
+    connect(type, &QComboBox::currentIndexChanged, this, [=](int) {
+        change([&](model::Link& n) { n.type = type->currentData().toString().toStdString(); },
+               tr("Change link type"));
+    });
+    form_->addRow(tr("Type and speed"), type);
+    auto* count = new QSpinBox;
+    count->setObjectName(QStringLiteral("linkCount"));
+    count->setRange(1, 1000000);
+    count->setValue(static_cast<int>(std::min<std::int64_t>(l.count, 1000000)));
+    count->setKeyboardTracking(false);
+    connect(count, &QSpinBox::valueChanged, this,
+            [=](int v) { change([&](model::Link& n) { n.count = v; }, tr("Change link count")); });
+    form_->addRow(tr("Cables per replica"), count);
+    auto* err = new QLabel;
+    err->setObjectName(QStringLiteral("linkError"));
+    err->setWordWrap(true);
+    err->setStyleSheet(QStringLiteral("color: #dc2626"));
+    form_->addRow(err);
 }
 
 void Inspector::showWorkload(const model::Workload& w) {

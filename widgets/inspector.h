@@ -27,6 +27,7 @@ private:
     void showDesign();
     void showSettings();
     void showMany();
+    void showLink(const model::Link& l);
     void updateVerdict();
 
     doc::Document* doc_;

@@ -9,7 +9,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QGraphicsItem>
+#include <QLabel>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -204,6 +206,48 @@ private slots:
         QTemporaryDir dir;
         QCOMPARE(next.document()->saveAs(dir.filePath(QStringLiteral("r.json"))), QString());
         QVERIFY(!next.autosave()->hasRecovery());
+    }
+
+    // A group collapses to one card (members hidden, links end at the card) and expands back.
+    void collapseAndExpandGroup() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("llama3-16k-h100")), QString());
+        w.show();
+        const int before = w.scene()->deviceItemCount();
+        std::string group;
+        for (const auto& d : w.document()->design().devices)
+            if (d.kind == model::DeviceKind::group) {
+                group = d.id;
+                break;
+            }
+        QVERIFY(!group.empty());
+        w.scene()->toggleCollapsed(QString::fromStdString(group));
+        QVERIFY(w.scene()->isCollapsed(group));
+        QVERIFY(w.scene()->deviceItemCount() < before);
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) // for looking at it
+            w.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
+                          QStringLiteral("/collapsed.png"));
+        w.scene()->toggleCollapsed(QString::fromStdString(group));
+        QCOMPARE(w.scene()->deviceItemCount(), before);
+        QCOMPARE(w.document()->undoStack()->count(), 0); // view state, not an edit
+    }
+
+    // The link inspector changes type and count; an impossible type is refused with the reason.
+    void linkInspector() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        const auto& l = w.document()->design().links.front();
+        w.inspector()->setSelection({QString::fromStdString(l.id)});
+        auto* type = w.inspector()->findChild<QComboBox*>(QStringLiteral("linkType"));
+        QVERIFY(type);
+        type->setCurrentIndex(type->findData(QStringLiteral("nvlink4")));
+        QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr")); // refused
+        auto* err = w.inspector()->findChild<QLabel*>(QStringLiteral("linkError"));
+        QVERIFY(err && !err->text().isEmpty());
+        type->setCurrentIndex(type->findData(QStringLiteral("ib-hdr")));
+        QCOMPARE(w.document()->design().links.front().type, std::string("ib-hdr"));
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr"));
     }
 
     void zoomPanOverview() {

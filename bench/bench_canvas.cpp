@@ -1,0 +1,99 @@
+// Canvas benchmarks (issue #9): the scene of the 16,384-GPU preset rendered at full view
+// (target <= 16 ms per frame), the same for a design of 2,000 individually placed items, and
+// opening the 16k preset into the window's document and scene (target < 1 s).
+#include "canvas.h"
+#include "document/document.h"
+#include "model/bundled.h"
+#include "model/design.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <benchmark/benchmark.h>
+
+using namespace cl;
+
+namespace {
+std::shared_ptr<const model::Catalog> catalog() {
+    static auto c = std::make_shared<const model::Catalog>(model::Catalog::bundled().value());
+    return c;
+}
+
+model::Design many_items(int n) {
+    model::Design d;
+    d.name = "2000 items";
+    for (int i = 0; i < n; ++i) {
+        model::Device dev;
+        dev.id = "node-" + std::to_string(i);
+        dev.kind = model::DeviceKind::system;
+        dev.catalog = "dgx-h100";
+        dev.name = "DGX H100 #" + std::to_string(i);
+        dev.position = {200.0 * (i % 50), 100.0 * (i / 50)};
+        d.devices.push_back(dev);
+    }
+    return d;
+}
+
+void render(benchmark::State& state, model::Design design) {
+    doc::Document doc(catalog());
+    doc.reset(std::move(design));
+    ui::CanvasScene scene(&doc);
+    QImage img(1440, 900, QImage::Format_ARGB32_Premultiplied);
+    const QRectF all = scene.itemsBoundingRect();
+    for (auto _ : state) {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        scene.render(&p, QRectF(img.rect()), all);
+    }
+    state.counters["items"] = static_cast<double>(scene.items().size());
+}
+} // namespace
+
+static void BM_SceneRender_Llama3_16k(benchmark::State& state) {
+    render(state, model::design_from_json(model::bundled_file("presets/llama3-16k-h100.json"), "p",
+                                          catalog().get())
+                      .value());
+}
+BENCHMARK(BM_SceneRender_Llama3_16k)->Unit(benchmark::kMillisecond);
+
+static void BM_SceneRender_2000Items(benchmark::State& state) {
+    render(state, many_items(2000));
+}
+BENCHMARK(BM_SceneRender_2000Items)->Unit(benchmark::kMillisecond);
+
+static void BM_OpenPresetIntoScene_Llama3_16k(benchmark::State& state) {
+    for (auto _ : state) {
+        doc::Document doc(catalog());
+        doc.open(QStringLiteral("llama3-16k-h100"));
+        ui::CanvasScene scene(&doc);
+        benchmark::DoNotOptimize(scene.items().size());
+    }
+}
+BENCHMARK(BM_OpenPresetIntoScene_Llama3_16k)->Unit(benchmark::kMillisecond);
+
+// Load and save of the 16k preset (issue #11).
+static void BM_LoadDesign_Llama3_16k(benchmark::State& state) {
+    const std::string_view text = model::bundled_file("presets/llama3-16k-h100.json");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(model::design_from_json(text, "p", catalog().get()));
+}
+BENCHMARK(BM_LoadDesign_Llama3_16k)->Unit(benchmark::kMicrosecond);
+
+static void BM_SaveDesign_Llama3_16k(benchmark::State& state) {
+    const auto d = model::design_from_json(model::bundled_file("presets/llama3-16k-h100.json"), "p",
+                                           catalog().get())
+                       .value();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(model::design_to_json(d));
+}
+BENCHMARK(BM_SaveDesign_Llama3_16k)->Unit(benchmark::kMicrosecond);
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
