@@ -6,12 +6,16 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/report.h"
 #include "model/units.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <optional>
@@ -394,7 +398,64 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
     return 0;
 }
 
+PdfWriter& pdf_writer() {
+    static PdfWriter w;
+    return w;
+}
+
+int cmd_report(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
+    if (pos.size() != 1)
+        throw UsageError{"report needs one design file or preset id"};
+    const std::string target = f.get_string("--output", "", "none");
+    if (target.empty())
+        throw UsageError{"report needs -o FILE.pdf, -o FILE.csv or -o DIR/"};
+    const model::Catalog cat = load_catalog(f);
+    const model::Design d = load_design_arg(pos[0], cat);
+    const model::Evaluation ev = model::evaluate(d, cat);
+    const auto tables = model::report_tables(d, ev, cat);
+    auto ends_with = [&](const char* suffix) {
+        const std::string s(suffix);
+        return target.size() >= s.size() &&
+               std::equal(s.rbegin(), s.rend(), target.rbegin(),
+                          [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+    };
+    auto write = [](const std::filesystem::path& p, const std::string& text) {
+        std::ofstream o(p, std::ios::binary | std::ios::trunc);
+        o << text;
+        o.close();
+        if (!o)
+            throw UsageError{"-o: cannot write " + p.string()};
+    };
+    if (ends_with(".pdf")) {
+        if (!pdf_writer())
+            throw UsageError{"-o FILE.pdf needs the GUI libraries (this build has none); use -o "
+                             "FILE.csv"};
+        const std::string err = pdf_writer()(target, d, ev, cat);
+        if (!err.empty())
+            throw UsageError{"-o: " + err};
+        out << "wrote " << target << '\n';
+    } else if (ends_with(".csv")) {
+        write(target, model::tables_to_csv(tables));
+        out << "wrote " << target << " (" << tables.size() << " tables)\n";
+    } else if (!target.empty() && (target.back() == '/' || std::filesystem::is_directory(target))) {
+        std::error_code ec;
+        std::filesystem::create_directories(target, ec);
+        if (ec)
+            throw UsageError{"-o: cannot create directory " + target + ": " + ec.message()};
+        for (const auto& t : tables)
+            write(std::filesystem::path(target) / (t.id + ".csv"), model::table_to_csv(t));
+        out << "wrote " << tables.size() << " CSV files to " << target << '\n';
+    } else {
+        throw UsageError{"-o: expected FILE.pdf, FILE.csv or a directory ending in /"};
+    }
+    return 0;
+}
+
 } // namespace
+
+void set_pdf_writer(PdfWriter writer) {
+    pdf_writer() = std::move(writer);
+}
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     try {
@@ -418,6 +479,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_catalog(f, p.positional, buffer);
         else if (p.command == "evaluate")
             code = cmd_evaluate(f, p.positional, buffer);
+        else if (p.command == "report")
+            code = cmd_report(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
                  p.command == "train" || p.command == "search" || p.command == "infer" ||
                  p.command == "tco" || p.command == "reliability") {

@@ -12,7 +12,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kModelCmds = {"memory", "roofline", "train", "search", "infer", "reliability"};
+const std::vector<std::string> kModelCmds = {"memory", "roofline", "train",
+                                             "search", "infer",    "reliability"};
 const std::vector<std::string> kTrainCmds = {"memory", "train", "search"};
 const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search", "infer"};
 
@@ -284,6 +285,8 @@ std::vector<FlagSpec> build_specs() {
         {"--facility-power-cap-kw", T::Number, "kW", "-", "Facility power cap (limits the GPU count).", {}, {"tco"}},
         {"--grid-kg-co2-per-kwh", T::Number, "kg/kWh", "0.37", "Grid carbon intensity (US average, EPA eGRID 2022).", {}, {"tco"}},
         {"--run-gpu-hours", T::Number, "GPU-hours", "-", "Cost, energy and CO2 of one run of this many GPU-hours.", {}, {"tco"}},
+        // Report.
+        {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
         // Reliability. Defaults and sources: docs/reliability.md.
         {"--node-failures-per-1000-node-days", T::Number, "", "Llama 3 rate", "Node failure rate (Kokolis et al. units).", {}, {"reliability"}},
         {"--mtbf-hours", T::Number, "h", "-", "MTBF of the whole job (instead of the rates).", {}, {"reliability"}},
@@ -340,7 +343,8 @@ ParsedArgs parse_command_line(const std::vector<std::string>& args) {
     ParsedArgs p;
     std::vector<std::pair<std::string, std::string>> raw;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& s = args[i];
+        // -o is the one short flag (report's output, as CLI.md writes it).
+        const std::string s = args[i] == "-o" ? std::string("--output") : args[i];
         if (s.size() > 2 && s.rfind("--", 0) == 0) {
             std::string name = s, value;
             bool has_value = false;
@@ -525,6 +529,7 @@ Usage:
   clusterlens-cli tco      --gpu G --gpus N [--cloud-offer ID | --cloud-price-per-gpu-hour P]
                   [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
+  clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/
 
 Commands:
   catalog KIND  The bundled catalog (plus your catalog file), each entry with its source
@@ -540,6 +545,8 @@ Commands:
                 (validated against published runs: docs/validation.md).
   tco           Cloud vs on-prem cost over the horizon: break-even month and utilization,
                 $/GPU-hour, power, racks, energy and CO2, the monthly cumulative curves.
+  report D      The report the GUI exports: PDF, one CSV with a table column, or one CSV
+                per table in a directory.
   reliability   Job MTBF, checkpoint size and write time, Young/Daly intervals, goodput,
                 GPU-hours and dollars lost to failures, spares, stragglers.
 

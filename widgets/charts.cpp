@@ -1,5 +1,6 @@
 #include "charts.h"
 #include "chartpage.h"
+#include "explainpanel.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -544,6 +545,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(cost_, tr("Cost"));
     reliability_ = new ReliabilityChart(tabs_);
     tabs_->addTab(reliability_, tr("Reliability"));
+    explain_ = new ExplainPanel(tabs_);
+    tabs_->addTab(explain_, tr("Explain"));
     layout->addWidget(tabs_);
 }
 

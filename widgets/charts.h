@@ -160,6 +160,7 @@ public:
     [[nodiscard]] InferenceChart* inferenceChart() const { return inference_; }
     [[nodiscard]] CostChart* costChart() const { return cost_; }
     [[nodiscard]] ReliabilityChart* reliabilityChart() const { return reliability_; }
+    [[nodiscard]] class ExplainPanel* explainPanel() const { return explain_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -171,6 +172,7 @@ private:
     InferenceChart* inference_;
     CostChart* cost_;
     ReliabilityChart* reliability_;
+    class ExplainPanel* explain_;
 };
 
 } // namespace cl::ui

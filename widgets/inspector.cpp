@@ -471,6 +471,13 @@ void Inspector::showWorkload(const model::Workload& w) {
             [&](model::Workload& n) { n.model = modelBox->currentData().toString().toStdString(); },
             tr("Change model"));
     });
+    auto* how = new QPushButton(tr("How is this computed?"));
+    how->setObjectName(QStringLiteral("explainButton"));
+    connect(how, &QPushButton::clicked, this, [this, id = w.id, kind = w.kind] {
+        emit explainRequested(QString::fromStdString(
+            id + (kind == model::WorkloadKind::training ? ".mfu" : ".tpot")));
+    });
+    form_->addRow(how);
     form_->addRow(tr("Model"), modelBox);
     // Generic editors: each change is one ChangeWorkloadCommand (STYLE.md practice 5).
     auto intField = [&](const QString& label, const QString& name, int value, int lo, int hi,

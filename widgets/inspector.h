@@ -20,6 +20,10 @@ public:
     void setSelection(const QStringList& ids);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
 
+signals:
+    /// "How is this computed?" for an explanation key (core/model/explain).
+    void explainRequested(const QString& key);
+
 private:
     void rebuild();
     void showDevice(const model::Device& d);

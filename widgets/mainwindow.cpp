@@ -6,11 +6,13 @@
 #include "canvas.h"
 #include "charts.h"
 #include "document/commands.h"
+#include "explainpanel.h"
 #include "fabricwizard.h"
 #include "filecontroller.h"
 #include "inspector.h"
 #include "model/edit.h"
 #include "palette.h"
+#include "report.h"
 
 #include <QAction>
 #include <QApplication>
@@ -20,6 +22,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QLabel>
@@ -81,6 +84,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     autosave_ = new Autosave(doc_, std::max(100, autosaveMs), this);
     setAcceptDrops(true); // drop a design file onto the window to open it
     buildMenus();
+    connect(inspector_, &Inspector::explainRequested, this, [this](const QString& key) {
+        showChart(QStringLiteral("Explain"));
+        if (!charts_->explainPanel()->focus(key))
+            statusBar()->showMessage(tr("Nothing to explain yet for %1").arg(key), 5000);
+    });
     connect(palette_, &Palette::linkTypeChosen, this, [this](const QString& id) {
         scene_->setLinkType(id);
         statusBar()->showMessage(
@@ -97,6 +105,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 scene_->setEvaluation(ev);
                 inspector_->setEvaluation(ev);
                 charts_->setEvaluation(ev);
+                charts_->explainPanel()->setEvaluation(doc_->design(), *ev, doc_->catalog());
+                lastEval_ = ev;
                 const auto& t = ev->topology;
                 statusBar()->showMessage(tr("%1 GPUs · %2 nodes · %3 switches")
                                              .arg(t.gpus, 0, 'f', 0)
@@ -144,6 +154,14 @@ void MainWindow::buildMenus() {
     file->addAction(actions_->save);
     file->addAction(actions_->saveAs);
     file->addSeparator();
+    auto* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Report as &PDF…"), this,
+                          [this] { exportReport(QStringLiteral("pdf")); });
+    exportMenu->addAction(tr("Tables as &CSV…"), this,
+                          [this] { exportReport(QStringLiteral("csv")); });
+    exportMenu->addAction(tr("C&anvas as PNG/SVG…"), this, [this] { exportImage(true); });
+    exportMenu->addAction(tr("Current c&hart as PNG/SVG…"), this, [this] { exportImage(false); });
+    file->addSeparator();
     file->addAction(actions_->quit);
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(actions_->undo);
@@ -171,6 +189,14 @@ void MainWindow::buildMenus() {
     tools->addAction(actions_->fabricWizard);
     tools->addAction(actions_->importNccl);
     auto* help = menuBar()->addMenu(tr("&Help"));
+    auto* how = help->addAction(tr("How Is This &Computed?"), this, [this] {
+        showChart(QStringLiteral("Explain"));
+        const QStringList sel = scene_->selectedIds();
+        if (!sel.isEmpty())
+            charts_->explainPanel()->focus(sel.front() + QStringLiteral(".mfu")) ||
+                charts_->explainPanel()->focus(sel.front() + QStringLiteral(".tpot"));
+    });
+    how->setShortcut(QKeySequence::HelpContents);
     help->addAction(actions_->about);
 
     auto* tb = addToolBar(tr("Main"));
@@ -276,6 +302,42 @@ void MainWindow::paste() {
         return;
     ++pasteCount_;
     scene_->paste(frag, QPointF(40.0 * pasteCount_, 40.0 * pasteCount_));
+}
+
+QString MainWindow::exportReport(const QString& kind, QString path) {
+    if (path.isEmpty()) {
+        path = kind == QLatin1String("pdf")
+                   ? QFileDialog::getSaveFileName(this, tr("Export report"), {}, tr("PDF (*.pdf)"))
+                   : QFileDialog::getSaveFileName(this, tr("Export tables"), {}, tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return {};
+    }
+    evaluator_->evaluateNow();
+    const auto ev = model::evaluate(doc_->design(), doc_->catalog());
+    const QString err = kind == QLatin1String("pdf")
+                            ? writeReportPdf(path, doc_->design(), ev, doc_->catalog_ptr())
+                            : writeReportCsv(path, doc_->design(), ev, doc_->catalog());
+    if (!err.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), err);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    return err;
+}
+
+QString MainWindow::exportImage(bool canvas, QString path) {
+    if (path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, canvas ? tr("Export canvas") : tr("Export chart"),
+                                            {}, tr("Images (*.png *.svg)"));
+        if (path.isEmpty())
+            return {};
+    }
+    const QString err = canvas ? exportSceneImage(scene_, path)
+                               : exportWidgetImage(charts_->tabs()->currentWidget(), path);
+    if (!err.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), err);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    return err;
 }
 
 QStringList MainWindow::recentFiles() const {

@@ -46,6 +46,10 @@ public:
     /// Clipboard: copy the selection, paste at an offset (also between windows).
     void copy();
     void paste();
+    /// Exports the report (kind "pdf" or "csv") or an image of the canvas / current chart;
+    /// an empty path asks for one. Returns an error text.
+    QString exportReport(const QString& kind, QString path = {});
+    QString exportImage(bool canvas, QString path = {});
 
     /// Opens a design file or preset id; returns an error text (empty on success).
     QString openDesign(const QString& pathOrPreset);
@@ -76,6 +80,7 @@ private:
     OverviewView* overview_;
     class QMenu* recentMenu_ = nullptr;
     int pasteCount_ = 0;
+    std::shared_ptr<const model::Evaluation> lastEval_;
 };
 
 } // namespace cl::ui

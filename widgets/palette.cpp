@@ -82,7 +82,8 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
         it->setToolTip(0, sourceTip(s.provenance));
     }
     auto* links = group(tr("Link types"));
-    links->setToolTip(0, tr("Click a link type, then drag from a device's port to another device."));
+    links->setToolTip(0,
+                      tr("Click a link type, then drag from a device's port to another device."));
     for (const auto& l : catalog.links()) {
         auto* it =
             new QTreeWidgetItem(links, {QStringLiteral("%1 · %2")

@@ -117,6 +117,8 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
                     num(r, *f, p + ".achieved_matmul_flops", k.c_str());
     }
     g.attention_efficiency = r.number(j, p, "attention_efficiency", false, 0.0, 1.0).value_or(0);
+    g.achieved_matmul_source = str(r, j, p, "achieved_matmul_source");
+    g.attention_efficiency_source = str(r, j, p, "attention_efficiency_source");
     g.tdp_w = num(r, j, p, "tdp_w");
     g.scaleup_link = str(r, j, p, "scaleup_link");
     g.scaleup_bandwidth_unidir_Bps = num(r, j, p, "scaleup_bandwidth_unidir_Bps");

@@ -30,6 +30,7 @@ struct GpuSpec {
     std::array<double, kDtypeCount> achieved_matmul_flops{};
     /// Fraction of the bf16 peak FlashAttention reaches in training (0 = unknown).
     double attention_efficiency = 0;
+    std::string achieved_matmul_source, attention_efficiency_source; ///< where those come from
     double tdp_w = 0;
     std::string scaleup_link;                ///< link id (nvlink4, xgmi-mi300, ...) or empty
     double scaleup_bandwidth_unidir_Bps = 0; ///< per GPU, one direction, all links

@@ -6,6 +6,9 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <QFileInfo>
+#include <QTemporaryDir>
+
 #include <set>
 #include <sstream>
 
@@ -211,6 +214,29 @@ private slots:
         QVERIFY(e["reliability"].contains("goodput"));
     }
 
+    // report -o FILE.csv | DIR/ (the PDF needs the binary's Qt writer: see binaryReport).
+    void reportCsv() {
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath(QStringLiteral("r.csv")).toStdString();
+        const Run r = run({"report", "llama3-16k-h100", "-o", csv});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("9 tables") != std::string::npos);
+        QFile in(QString::fromStdString(csv));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const std::string text = in.readAll().toStdString();
+        for (const char* t :
+             {"topology,", "bill_of_materials,", "memory,", "training,", "reliability,", "tco,",
+              "tco_monthly,", "assumptions,", "explanations,"})
+            QVERIFY2(text.find(std::string("\n") + t) != std::string::npos, t);
+        const std::string d = dir.filePath(QStringLiteral("tables")).toStdString() + "/";
+        QCOMPARE(run({"report", "h100-ndr-2node", "-o", d}).code, 0);
+        QVERIFY(QFileInfo::exists(QString::fromStdString(d + "assumptions.csv")));
+        QCOMPARE(run({"report", "h100-ndr-2node"}).code, 2);                // no -o
+        QCOMPARE(run({"report", "h100-ndr-2node", "-o", "x.txt"}).code, 2); // unknown kind
+        QCOMPARE(run({"report", "h100-ndr-2node", "-o", "x.pdf"}).code, 2); // no Qt writer here
+        QCOMPARE(run({"report", "no-such", "-o", csv}).code, 2);
+    }
+
     void collectiveKeys() {
         const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
                            "--gpu", "h100-sxm", "--json"});
@@ -310,6 +336,31 @@ private slots:
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+
+    // The binary writes the PDF report (offscreen Qt): pages with charts, tables, numbers.
+    void binaryReport() {
+#ifdef CLUSTERLENS_CLI_HAS_GUI
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+        QProcess p;
+        p.start(QStringLiteral(CLUSTERLENS_CLI_EXE),
+                {QStringLiteral("report"), QStringLiteral("llama3-16k-h100"), QStringLiteral("-o"),
+                 pdf});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY2(bytes.count("/Type /Page\n") + bytes.count("/Type /Page ") +
+                             bytes.count("/Type /Page/") + bytes.count("/Type/Page") >=
+                         8 ||
+                     bytes.size() > 200000,
+                 "expected a multi-page PDF with images");
+#else
+        QSKIP("clusterlens-cli built without the GUI libraries");
+#endif
     }
 };
 

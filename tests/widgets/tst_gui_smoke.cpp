@@ -3,6 +3,7 @@
 #include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
+#include "explainpanel.h"
 #include "fabricwizard.h"
 #include "inspector.h"
 #include "layoutsearch.h"
@@ -13,9 +14,12 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTreeWidget>
 #include <QtTest>
@@ -129,6 +133,34 @@ private slots:
         w.document()->undoStack()->undo();
         QTRY_VERIFY(std::abs(w.charts()->costChart()->shownOnpremUsd() - cost) < 1.0);
         QTRY_VERIFY(std::abs(w.charts()->reliabilityChart()->shownGoodput() - goodput) < 1e-12);
+    }
+
+    // Journey 1 step 5-6: "how is this computed?" on MFU, then export for the team.
+    void explainAndExport() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("dgx-h100-4su")), QString());
+        w.show();
+        QTRY_VERIFY(w.charts()->explainPanel()->entryCount() >= 4);
+        const auto& wl = w.document()->design().workloads.front();
+        w.inspector()->setSelection({QString::fromStdString(wl.id)});
+        auto* how = w.inspector()->findChild<QPushButton*>(QStringLiteral("explainButton"));
+        QVERIFY(how);
+        how->click();
+        QCOMPARE(w.charts()->tabs()->tabText(w.charts()->tabs()->currentIndex()),
+                 QStringLiteral("Explain"));
+        auto* item = w.charts()->explainPanel()->tree()->currentItem();
+        QVERIFY(item);
+        QVERIFY(item->text(0).contains(QStringLiteral("MFU")));
+        QVERIFY(item->childCount() >= 4); // inputs with their sources
+        QTemporaryDir dir;
+        QCOMPARE(w.exportReport(QStringLiteral("pdf"), dir.filePath(QStringLiteral("r.pdf"))),
+                 QString());
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("r.pdf"))).size() > 50000);
+        QCOMPARE(w.exportReport(QStringLiteral("csv"), dir.filePath(QStringLiteral("r.csv"))),
+                 QString());
+        QCOMPARE(w.exportImage(true, dir.filePath(QStringLiteral("c.svg"))), QString());
+        QCOMPARE(w.exportImage(false, dir.filePath(QStringLiteral("chart.png"))), QString());
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
     }
 
     void rooflineChartShowsOperators() {

@@ -1,0 +1,288 @@
+#include "model/explain.h"
+
+#include "model/inference.h"
+#include "model/memory.h"
+#include "model/reliability.h"
+#include "model/training.h"
+#include "model/units.h"
+
+#include <cstdio>
+
+namespace cl::model {
+
+namespace {
+
+std::string num(double v, int prec = 3) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*g", prec, v);
+    return b;
+}
+std::string fixed(double v, int prec) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", prec, v);
+    return b;
+}
+std::string pct(double v) {
+    return fixed(v * 100, 1) + " %";
+}
+std::string usd(double v) {
+    return "$" + fixed(v, v < 100 ? 2 : 0);
+}
+std::string src(const Provenance& p) {
+    return p.source.empty() ? "catalog" : "catalog: " + p.source.front();
+}
+ExplainedInput assumption(const char* name, const Assumption& a) {
+    return {name, num(a.value) + " " + a.unit, a.source};
+}
+
+} // namespace
+
+std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Catalog& c) {
+    std::vector<Explanation> out;
+    const TrainingAssumptions ta;
+    const InferenceAssumptions ia;
+    const MemoryAssumptions ma;
+    for (std::size_t i = 0; i < ev.workloads.size() && i < d.workloads.size(); ++i) {
+        const WorkloadEvaluation& w = ev.workloads[i];
+        const Workload& spec = d.workloads[i];
+        const GpuSpec* g = c.gpu(w.gpu);
+        const ModelArch* m = c.model(w.model);
+        if (w.has_memory) {
+            const auto& b = w.memory.per_gpu;
+            Explanation e{w.id + ".memory",
+                          w.name,
+                          "Memory per GPU",
+                          units::format_bytes(b.total()) + " of " +
+                              units::format_bytes(w.memory.capacity_bytes),
+                          "weights + gradients + optimizer states + activations (+ KV cache for "
+                          "serving) + framework overhead, for the most loaded GPU (worst pipeline "
+                          "stage); fits when the total <= capacity",
+                          {}};
+            e.inputs = {{"weights", units::format_bytes(b.weights),
+                         "params on the GPU x bytes per weight (ZeRO-3 shards over DP)"},
+                        {"gradients", units::format_bytes(b.gradients),
+                         "ZeRO sec. 3.1: 2 B per param in 16-bit (ZeRO-2 shards)"},
+                        {"optimizer", units::format_bytes(b.optimizer),
+                         "ZeRO sec. 3.1: K = 12 B per param for mixed-precision AdamW (ZeRO-1 "
+                         "shards over DP)"},
+                        {"activations", units::format_bytes(b.activations),
+                         "Korthikanti et al. 2022 Table 2 per layer x layers x micro-batches in "
+                         "flight (1F1B: p - stage; interleaved x (1 + (p-1)/(p v)))"},
+                        {"KV cache", units::format_bytes(b.kv_cache),
+                         "2 x layers x KV heads x head dim x bytes per token x tokens"},
+                        {"other", units::format_bytes(b.other), ma.framework_overhead_bytes.source},
+                        {"capacity", units::format_bytes(w.memory.capacity_bytes),
+                         g ? src(g->provenance) : "catalog"}};
+            out.push_back(std::move(e));
+        }
+        if (w.training && g && m) {
+            const auto& r = *w.training;
+            const auto& t = spec.training;
+            const auto& bd = r.breakdown;
+            const Dtype dt = dtype_from_name(t.dtype).value_or(Dtype::bf16);
+            Explanation step{w.id + ".step",
+                             w.name,
+                             "Step time",
+                             fixed(r.step_time_s, 3) + " s",
+                             "micro-batches x (forward + backward + recompute + exposed TP/CP/EP "
+                             "communication of the slowest stage) + PP transfers + pipeline bubble "
+                             "+ exposed DP communication + optimizer step; GEMMs at the measured "
+                             "best-shape rate x sustained factor x tile and K-depth efficiency, "
+                             "attention at the FlashAttention rate, elementwise kernels at HBM "
+                             "speed",
+                             {}};
+            step.inputs = {
+                {"micro-batches per step",
+                 std::to_string(r.micro_batches) + " of " + std::to_string(r.micro_batch) +
+                     " sequences",
+                 "global batch / DP / micro-batch"},
+                {"compute", fixed(bd.compute, 3) + " s",
+                 "FLOPs / achieved rates (docs/training.md)"},
+                {"recompute", fixed(bd.recompute, 3) + " s", "Korthikanti et al. 2022 sec. 5"},
+                {"TP comm (exposed)", fixed(bd.tp_comm, 3) + " s",
+                 "Korthikanti sec. 4.2.2: all-gather + reduce-scatter per layer on the placed "
+                 "fabric"},
+                {"PP comm", fixed(bd.pp_comm, 3) + " s", "Narayanan et al. 2021 sec. 4.1"},
+                {"bubble", fixed(bd.bubble, 3) + " s",
+                 "(p - 1) micro-batch times, / v interleaved (Narayanan 2021 sec. 2.2)"},
+                {"DP comm (exposed)", fixed(bd.dp_comm, 3) + " s",
+                 "reduce-scatter + all-gather overlapped with the last backward"},
+                {"optimizer", fixed(bd.optimizer, 4) + " s", "memory-bound pass over the shard"},
+                {"best-shape GEMM rate",
+                 units::format_si(g->peak(dt) * g->gemm_efficiency(dt), "FLOP/s"),
+                 g->achieved_matmul_source.empty() ? src(g->provenance)
+                                                   : g->achieved_matmul_source},
+                assumption("sustained vs best GEMM", ta.sustained_vs_best_gemm),
+                assumption("HBM efficiency", ta.memory_efficiency),
+                assumption("SM contention when overlapping", ta.overlap_sm_contention),
+                {"FlashAttention efficiency", num(g->attention_efficiency),
+                 g->attention_efficiency_source.empty() ? "attention_vs_gemm x GEMM efficiency"
+                                                        : g->attention_efficiency_source}};
+            out.push_back(std::move(step));
+            const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;
+            Explanation mfu{w.id + ".mfu",
+                            w.name,
+                            "MFU",
+                            pct(r.mfu),
+                            "MFU = model FLOPs per step / (step time x GPUs x dense peak); model "
+                            "FLOPs = 72 B s L h^2 (1 + s/6h + V/12hL) for GPT shapes, counted per "
+                            "operator in general (no recomputation; Korthikanti et al. 2022 eq. 7)",
+                            {{"model FLOPs per step", num(model_flops),
+                              "Korthikanti eq. 7 / per-operator count"},
+                             {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
+                             {"GPUs", fixed(w.gpus, 0), "placement in the design"},
+                             {"dense " + t.dtype + " peak", units::format_si(g->peak(dt), "FLOP/s"),
+                              src(g->provenance)}}};
+            out.push_back(std::move(mfu));
+            out.push_back(
+                {w.id + ".tokens_per_s",
+                 w.name,
+                 "Tokens/s",
+                 fixed(r.tokens_per_s, 0),
+                 "global batch x sequence length / step time",
+                 {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
+                  {"sequence", std::to_string(t.seq) + " tokens", "design"},
+                  {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"}}});
+            if (t.tokens > 0)
+                out.push_back({w.id + ".time_to_train",
+                               w.name,
+                               "Time and cost to train",
+                               fixed(r.time_to_train_s / 86400, 1) + " days, " +
+                                   fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
+                               "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
+                               "GPU-hours x $/GPU-hour",
+                               {{"tokens", num(t.tokens), "design"},
+                                {"tokens/s", fixed(r.tokens_per_s, 0), "above"},
+                                {"$/GPU-hour",
+                                 ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                                 ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+        }
+        if (w.reliability) {
+            const auto& r = *w.reliability;
+            out.push_back(
+                {w.id + ".goodput",
+                 w.name,
+                 "Goodput and checkpoint interval",
+                 pct(r.goodput) + " at " + fixed(r.interval_used_s / 60, 1) + " min",
+                 "job MTBF M = 1 / (failure rate x GPUs); Daly 2006 optimum tau = "
+                 "sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; "
+                 "goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
+                 {{"failure rate", num(r.per_gpu_failures_per_day) + " per GPU-day", r.rate_source},
+                  {"job MTBF M", fixed(r.job_mtbf_s / 3600, 2) + " h", "above"},
+                  {"checkpoint size", units::format_bytes(r.checkpoint_bytes),
+                   "weights + master weights + optimizer states (14 B/param AdamW)"},
+                  {"storage bandwidth", units::format_si(r.storage_Bps, "B/s"),
+                   "design storage, input, or Llama 3 2 TB/s per 16,384 GPUs"},
+                  {"stall per checkpoint delta", fixed(r.checkpoint_stall_s, 1) + " s",
+                   d.reliability.async_checkpoint ? "async: snapshot over PCIe (CheckFreq)"
+                                                  : "sync: the whole write"},
+                  {"restart R", fixed(d.reliability.restart_s, 0) + " s",
+                   "reliability.restart_s"}}});
+        }
+        if (w.inference && g) {
+            const auto& r = *w.inference;
+            const auto& s = spec.inference;
+            out.push_back(
+                {w.id + ".tpot",
+                 w.name,
+                 "TTFT and TPOT",
+                 fixed(r.ttft_s * 1e3, 1) + " ms / " + fixed(r.tpot_s * 1e3, 2) + " ms",
+                 "decode step = per layer max(2 x tokens x weights / GEMM rate, weight bytes / "
+                 "HBM rate) + max(attention FLOPs / rate, KV bytes / HBM rate) + TP all-reduces "
+                 "+ step overhead; TPOT = (batched prefill + output_len x step) / output_len with "
+                 "continuous batching; TTFT = prefill + one step (+ queueing online)",
+                 {{"batch", std::to_string(r.batch) + " sequences",
+                   "largest that fits (paged KV) or the SLO"},
+                  {"HBM bandwidth", units::format_si(g->memory_bandwidth_Bps, "B/s"),
+                   src(g->provenance)},
+                  assumption("HBM efficiency", ia.memory_efficiency),
+                  assumption("step overhead", ia.step_overhead_s),
+                  {"weights", s.weights_dtype, "design"},
+                  {"input / output",
+                   std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
+            if (r.usd_per_million_output_tokens > 0)
+                out.push_back(
+                    {w.id + ".usd_per_mtok",
+                     w.name,
+                     "$ per million output tokens",
+                     usd(r.usd_per_million_output_tokens),
+                     "GPU-hour price x GPUs per replica x decode share of the time / "
+                     "(output tokens per second x 3600) x 1e6",
+                     {{"output tokens/s per replica", fixed(r.output_tokens_per_s, 0), "above"},
+                      {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
+                      {"$/GPU-hour",
+                       ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                       ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+        }
+    }
+    if (ev.tco) {
+        const auto& t = *ev.tco;
+        const auto& e = d.economics;
+        out.push_back(
+            {"design.tco",
+             d.name,
+             "Cloud vs on-prem",
+             "cloud " + usd(t.cloud_usd) + ", on-prem " + usd(t.onprem_usd) +
+                 (t.breakeven_months >= 0
+                      ? ", break-even month " + std::to_string(t.breakeven_months)
+                      : std::string(", no break-even")),
+             "cloud = GPUs x 730 h x months x rate (x utilization unless committed); on-prem = "
+             "capex (servers + network + storage) + months x (IT kW x avg fraction x PUE x 730 h "
+             "x $/kWh + IT kW x colo + staff/12 + maintenance x capex/12); break-even = first "
+             "month on-prem <= cloud",
+             {{"cloud rate", usd(t.cloud_price_per_gpu_hour) + "/GPU-hour", t.cloud_price_source},
+              {"servers", usd(t.onprem_breakdown.servers), "catalog system prices"},
+              {"network", usd(t.onprem_breakdown.network),
+               "drawn switches and cables (docs/cost.md)"},
+              {"IT power", fixed(t.it_power_peak_kw, 0) + " kW", "catalog system power"},
+              {"PUE", num(e.pue), "economics (default: new large facilities, Uptime Institute)"},
+              {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},
+              {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",
+               "economics (default: CBRE H2 2024)"},
+              {"utilization", pct(e.utilization), "economics"},
+              {"months", std::to_string(e.months), "economics"}}});
+    }
+    return out;
+}
+
+std::vector<AssumptionRow> assumptions(const Design& d) {
+    std::vector<AssumptionRow> rows;
+    auto add = [&](const char* group, const char* name, const Assumption& a) {
+        rows.push_back({group, name, num(a.value, 4), a.unit, a.source});
+    };
+    const TrainingAssumptions ta;
+    add("training", "sustained vs best GEMM", ta.sustained_vs_best_gemm);
+    add("training", "attention vs GEMM", ta.attention_vs_gemm);
+    add("training", "HBM efficiency", ta.memory_efficiency);
+    add("training", "TP overlap", ta.tp_overlap);
+    add("training", "DP overlap", ta.dp_overlap);
+    add("training", "MoE imbalance", ta.moe_imbalance);
+    add("training", "SM contention", ta.overlap_sm_contention);
+    const MemoryAssumptions ma;
+    add("memory", "framework overhead", ma.framework_overhead_bytes);
+    add("memory", "FlashAttention", ma.flash_attention);
+    add("memory", "GPU memory utilization (serving)", ma.gpu_memory_utilization);
+    add("memory", "KV block", ma.kv_block_tokens);
+    add("memory", "max batched tokens", ma.max_batched_tokens);
+    add("memory", "max sequences", ma.max_num_seqs);
+    const InferenceAssumptions ia;
+    add("inference", "HBM efficiency", ia.memory_efficiency);
+    add("inference", "sustained vs best GEMM", ia.sustained_vs_best_gemm);
+    add("inference", "step overhead", ia.step_overhead_s);
+    add("inference", "dequant ops per weight", ia.dequant_ops_per_weight);
+    add("inference", "dequant tile", ia.dequant_tile_tokens);
+    for (const auto& f : economics_fields())
+        rows.push_back({"cost", f.label, num(d.economics.*f.member, 4), f.unit,
+                        "design economics (defaults: docs/cost.md)"});
+    rows.push_back({"cost", "months", std::to_string(d.economics.months), "months", "design"});
+    rows.push_back({"cost", "commitment", d.economics.commitment, "", "design"});
+    for (const auto& f : reliability_fields())
+        rows.push_back({"reliability", f.label, num(d.reliability.*f.member, 4), f.unit,
+                        "design reliability (defaults: docs/reliability.md)"});
+    rows.push_back({"reliability", "default failure rate", num(kLlama3FailuresPerGpuDay, 3),
+                    "per GPU-day",
+                    "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)"});
+    return rows;
+}
+
+} // namespace cl::model

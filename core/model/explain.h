@@ -1,0 +1,36 @@
+#pragma once
+// "How is this computed?" for every key number: the formula, the inputs with their values and
+// the source of each default. Built from an Evaluation (no recomputation), shown by the GUI's
+// Explain panel and printed in reports.
+
+#include "model/design.h"
+#include "model/evaluate.h"
+
+#include <string>
+#include <vector>
+
+namespace cl::model {
+
+struct ExplainedInput {
+    std::string name, value, source; ///< source: paper/doc, "design", "catalog: <source>", ...
+};
+
+struct Explanation {
+    std::string key;     ///< stable id: "<workload>.mfu", "design.tco.breakeven", ...
+    std::string subject; ///< workload or design name
+    std::string title;   ///< "MFU"
+    std::string value;   ///< "41.4 %"
+    std::string formula; ///< in words and symbols
+    std::vector<ExplainedInput> inputs;
+};
+
+std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Catalog& c);
+
+/// Every assumption behind the numbers (defaults and the design's own inputs) with its value,
+/// unit and source: the report's "assumptions" table.
+struct AssumptionRow {
+    std::string group, name, value, unit, source;
+};
+std::vector<AssumptionRow> assumptions(const Design& d);
+
+} // namespace cl::model

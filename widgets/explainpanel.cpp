@@ -1,0 +1,85 @@
+#include "explainpanel.h"
+
+#include "model/explain.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace cl::ui {
+
+ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    empty_ = new QLabel(tr("Add a workload (or hardware with a price) to see how each number is "
+                           "computed."));
+    empty_->setAlignment(Qt::AlignCenter);
+    tree_ = new QTreeWidget(this);
+    tree_->setObjectName(QStringLiteral("explainTree"));
+    tree_->setColumnCount(3);
+    tree_->setHeaderLabels({tr("Number / input"), tr("Value"), tr("Formula or source")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->setWordWrap(true);
+    tree_->setUniformRowHeights(false);
+    detail_ = new QLabel(this);
+    detail_->setObjectName(QStringLiteral("explainDetail"));
+    detail_->setWordWrap(true);
+    detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(empty_);
+    v->addWidget(tree_, 1);
+    v->addWidget(detail_);
+    tree_->hide();
+    // The whole formula (or source) of the current row, wrapped, under the tree.
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) {
+        detail_->setText(it ? QStringLiteral("<b>%1</b> = %2<br>%3")
+                                  .arg(it->text(0).toHtmlEscaped(), it->text(1).toHtmlEscaped(),
+                                       it->text(2).toHtmlEscaped())
+                            : QString());
+    });
+}
+
+void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation& ev,
+                                 const model::Catalog& c) {
+    tree_->clear();
+    const auto entries = model::explain(d, ev, c);
+    for (const auto& e : entries) {
+        auto* top = new QTreeWidgetItem(tree_, {QString::fromStdString(e.subject + " — " + e.title),
+                                                QString::fromStdString(e.value),
+                                                QString::fromStdString(e.formula)});
+        top->setData(0, Qt::UserRole, QString::fromStdString(e.key));
+        top->setToolTip(2, QString::fromStdString(e.formula));
+        QFont b = top->font(0);
+        b.setBold(true);
+        top->setFont(0, b);
+        for (const auto& in : e.inputs) {
+            auto* it = new QTreeWidgetItem(top, {QString::fromStdString(in.name),
+                                                 QString::fromStdString(in.value),
+                                                 QString::fromStdString(in.source)});
+            it->setToolTip(2, QString::fromStdString(in.source));
+        }
+    }
+    empty_->setVisible(entries.empty());
+    tree_->setVisible(!entries.empty());
+}
+
+bool ExplainPanel::focus(const QString& key) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        auto* it = tree_->topLevelItem(i);
+        if (it->data(0, Qt::UserRole).toString() == key) {
+            tree_->collapseAll();
+            it->setExpanded(true);
+            tree_->setCurrentItem(it);
+            tree_->scrollToItem(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+int ExplainPanel::entryCount() const {
+    return tree_->topLevelItemCount();
+}
+
+} // namespace cl::ui
