@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineSeries>
@@ -49,6 +50,10 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     if (!title.isEmpty())
         chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignRight);
+    // The dock is short: give the plot the room, not the frame.
+    chart->setMargins(QMargins(4, 2, 4, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
     view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
     empty = new QLabel(hint);
@@ -545,6 +550,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(cost_, tr("Cost"));
     reliability_ = new ReliabilityChart(tabs_);
     tabs_->addTab(reliability_, tr("Reliability"));
+    sensitivity_ = new SensitivityChart(tabs_);
+    tabs_->addTab(sensitivity_, tr("Sensitivity"));
     explain_ = new ExplainPanel(tabs_);
     tabs_->addTab(explain_, tr("Explain"));
     layout->addWidget(tabs_);

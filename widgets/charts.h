@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QChart;
 class QChartView;
@@ -16,6 +17,7 @@ class QBarCategoryAxis;
 class QValueAxis;
 class QLabel;
 class QTabWidget;
+class QComboBox;
 
 namespace cl::ui {
 
@@ -147,6 +149,34 @@ private:
     double goodput_ = 0;
 };
 
+/// Which inputs move a chosen output most (tornado): each input ±20%, sorted by swing.
+/// Recomputed only while visible (it evaluates the design ~40 times).
+class SensitivityChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit SensitivityChart(QWidget* parent = nullptr);
+    void setDesign(const model::Design& d, std::shared_ptr<const model::Catalog> c);
+    [[nodiscard]] int barCount() const { return bars_; }
+    [[nodiscard]] QStringList shownInputs() const { return inputs_; }
+    QComboBox* outputBox() const { return output_; }
+
+protected:
+    void showEvent(QShowEvent* e) override;
+
+private:
+    void recompute();
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    QComboBox* output_;
+    std::optional<model::Design> design_;
+    std::shared_ptr<const model::Catalog> catalog_;
+    bool stale_ = true;
+    int bars_ = 0;
+    QStringList inputs_;
+};
+
 /// The bottom dock: tabs of charts.
 class ChartPanel : public QWidget {
     Q_OBJECT
@@ -161,6 +191,7 @@ public:
     [[nodiscard]] CostChart* costChart() const { return cost_; }
     [[nodiscard]] ReliabilityChart* reliabilityChart() const { return reliability_; }
     [[nodiscard]] class ExplainPanel* explainPanel() const { return explain_; }
+    [[nodiscard]] SensitivityChart* sensitivityChart() const { return sensitivity_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -173,6 +204,7 @@ private:
     CostChart* cost_;
     ReliabilityChart* reliability_;
     class ExplainPanel* explain_;
+    SensitivityChart* sensitivity_;
 };
 
 } // namespace cl::ui

@@ -1,14 +1,23 @@
 // Cost and reliability charts: views of Evaluation::tco and WorkloadEvaluation::reliability.
 #include "chartpage.h"
 #include "charts.h"
+#include "model/sensitivity.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QHBoxLayout>
+#include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QStackedLayout>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -217,6 +226,131 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
             .arg(money(r.lost_usd))
             .arg(r.spare_nodes, 0, 'f', 0)
             .arg((r.straggler_slowdown - 1) * 100, 0, 'f', 1));
+}
+
+} // namespace cl::ui
+
+namespace cl::ui {
+
+SensitivityChart::SensitivityChart(QWidget* parent) : QWidget(parent) {
+    // The page frame lives in an inner widget so the output selector can sit above it.
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Output:")));
+    output_ = new QComboBox;
+    output_->setObjectName(QStringLiteral("sensitivityOutput"));
+    for (auto o : {model::SensitivityOutput::onprem_minus_cloud_usd,
+                   model::SensitivityOutput::amortized_usd_per_gpu_hour,
+                   model::SensitivityOutput::training_cost_usd,
+                   model::SensitivityOutput::usd_per_million_tokens})
+        output_->addItem(QString::fromLatin1(model::sensitivity_output_name(o)),
+                         static_cast<int>(o));
+    row->addWidget(output_);
+    row->addStretch(1);
+    v->addLayout(row);
+    auto* page = new QWidget(this);
+    buildChartPage(page, QString(),
+                   tr("Add hardware (for cost outputs) or a workload with a price to see which "
+                      "inputs matter most."),
+                   chart_, view_, empty_, caption_);
+    v->addWidget(page, 1);
+    connect(output_, &QComboBox::currentIndexChanged, this, [this] {
+        stale_ = true;
+        recompute();
+    });
+}
+
+void SensitivityChart::setDesign(const model::Design& d, std::shared_ptr<const model::Catalog> c) {
+    design_ = d;
+    catalog_ = std::move(c);
+    stale_ = true;
+    if (isVisible())
+        recompute();
+}
+
+void SensitivityChart::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    recompute();
+}
+
+void SensitivityChart::recompute() {
+    if (!stale_ || !design_ || !catalog_)
+        return;
+    stale_ = false;
+    const auto out = static_cast<model::SensitivityOutput>(output_->currentData().toInt());
+    const auto r = model::sensitivity(*design_, *catalog_, out);
+    auto* stack = static_cast<QStackedLayout*>(view_->parentWidget()->parentWidget()->layout());
+    bars_ = static_cast<int>(r.bars.size());
+    inputs_.clear();
+    if (r.bars.empty()) {
+        empty_->setText(r.error.empty()
+                            ? tr("No input moves this output.")
+                            : tr("Cannot compute %1: %2")
+                                  .arg(QString::fromLatin1(model::sensitivity_output_name(out)),
+                                       QString::fromStdString(r.error)));
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    clearChart(chart_);
+    const std::size_t n = std::min<std::size_t>(r.bars.size(), 6);
+    // Money in millions when large, so axis labels stay short.
+    const double scale = std::abs(r.base) >= 1e5 ? 1e6 : 1.0;
+    auto* down = new QBarSet(tr("input −20%"));
+    auto* up = new QBarSet(tr("input +20%"));
+    down->setColor(QColor(0x3b, 0x82, 0xf6));
+    up->setColor(QColor(0xf5, 0x9e, 0x0b));
+    QStringList cats;
+    double lim = 0;
+    // Largest swing on top: horizontal bar categories run bottom-up.
+    for (std::size_t k = n; k-- > 0;) {
+        const auto& b = r.bars[k];
+        cats << QString::fromStdString(b.input);
+        *down << (b.output_low - r.base) / scale;
+        *up << (b.output_high - r.base) / scale;
+        lim = std::max({lim, std::abs(b.output_low - r.base) / scale,
+                        std::abs(b.output_high - r.base) / scale});
+    }
+    for (std::size_t k = 0; k < n; ++k)
+        inputs_ << QString::fromStdString(r.bars[k].input);
+    auto* series = new QHorizontalBarSeries;
+    series->append(down);
+    series->append(up);
+    chart_->addSeries(series);
+    auto* ay = new QBarCategoryAxis;
+    ay->append(cats);
+    QFont lf = ay->labelsFont();
+    lf.setPointSizeF(lf.pointSizeF() * 0.85);
+    ay->setLabelsFont(lf);
+    ay->setTruncateLabels(false);
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("change of %1%2")
+                         .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
+                         .arg(scale > 1 ? tr(", millions") : QString()));
+    ax->setLabelFormat(QStringLiteral("%.3g"));
+
+    ax->setRange(-lim * 1.1, lim * 1.1);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    series->attachAxis(ay);
+    series->attachAxis(ax);
+    for (auto* set : {down, up})
+        connect(set, &QBarSet::hovered, this, [set, cats](bool on, int i) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2 %3")
+                                                       .arg(cats.value(i), set->label())
+                                                       .arg(set->at(i), 0, 'g', 4));
+        });
+    caption_->setText(tr("Each input −20% / +20% with the rest held. Base %1 = %2. Largest: %3 "
+                         "(%4 → %5 as the input goes %6 → %7).")
+                          .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
+                          .arg(r.base, 0, 'g', 5)
+                          .arg(QString::fromStdString(r.bars[0].input))
+                          .arg(r.bars[0].output_low, 0, 'g', 5)
+                          .arg(r.bars[0].output_high, 0, 'g', 5)
+                          .arg(r.bars[0].low_value, 0, 'g', 4)
+                          .arg(r.bars[0].high_value, 0, 'g', 4));
 }
 
 } // namespace cl::ui

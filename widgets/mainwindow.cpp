@@ -74,7 +74,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     addDockWidget(Qt::LeftDockWidgetArea, overviewDock);
     resizeDocks({paletteDock, overviewDock}, {500, 160}, Qt::Vertical);
     resizeDocks({paletteDock, inspectorDock}, {240, 300}, Qt::Horizontal);
-    resizeDocks({chartDock}, {300}, Qt::Vertical);
+    resizeDocks({chartDock}, {340}, Qt::Vertical);
 
     actions_ = new Actions(this, doc_->undoStack());
     files_ = new FileController(doc_, this);
@@ -106,6 +106,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 inspector_->setEvaluation(ev);
                 charts_->setEvaluation(ev);
                 charts_->explainPanel()->setEvaluation(doc_->design(), *ev, doc_->catalog());
+                charts_->sensitivityChart()->setDesign(doc_->design(), doc_->catalog_ptr());
                 lastEval_ = ev;
                 const auto& t = ev->topology;
                 statusBar()->showMessage(tr("%1 GPUs · %2 nodes · %3 switches")

@@ -136,6 +136,15 @@ public:
     [[nodiscard]] const std::vector<SwitchSpec>& switches() const { return switches_; }
     [[nodiscard]] const std::vector<SystemSpec>& systems() const { return systems_; }
     [[nodiscard]] const std::vector<CloudOffer>& cloud_offers() const { return cloud_; }
+    /// Every cloud price times `factor` (what-if analyses: sensitivity to the cloud price).
+    void scale_cloud_prices(double factor) {
+        for (auto& o : cloud_) {
+            o.on_demand_usd_per_hour *= factor;
+            o.commit_1y_usd_per_hour *= factor;
+            o.commit_3y_usd_per_hour *= factor;
+            o.spot_usd_per_hour *= factor;
+        }
+    }
     [[nodiscard]] const std::vector<ModelArch>& models() const { return models_; }
 
     /// Ids of one kind, in catalog order (palette, completion, error messages).

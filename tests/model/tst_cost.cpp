@@ -2,6 +2,7 @@
 // each test names its case id and source.
 #include "model/catalog.h"
 #include "model/reliability.h"
+#include "model/sensitivity.h"
 #include "model/tco.h"
 
 #include "fixtures.h"
@@ -196,6 +197,31 @@ private slots:
         QCOMPARE(cap->max_gpus_under_cap, std::floor(1000 / (10.2 * e.pue)) * 8);
         // Energy and carbon.
         QVERIFY(near(cap->co2_kg, cap->energy_kwh * e.grid_kg_co2_per_kwh, 1e-12));
+    }
+
+    // Journey 2: for ~1,000 H100 over three years, utilization and the GPU (server) price
+    // dominate owning vs renting.
+    void sensitivityTornado() {
+        Design d = cl::test::preset("dgx-h100-4su");
+        d.economics.commitment = "on-demand"; // pay per use: utilization matters to the cloud bill
+        const auto r = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QVERIFY(r.bars.size() >= 5);
+        for (std::size_t i = 1; i < r.bars.size(); ++i)
+            QVERIFY(r.bars[i - 1].swing() >= r.bars[i].swing());
+        QStringList top;
+        for (std::size_t i = 0; i < 3; ++i)
+            top << QString::fromStdString(r.bars[i].input);
+        qInfo() << "largest swings:" << top;
+        QVERIFY(top.contains(QStringLiteral("Utilization")));
+        for (const auto& b : r.bars)
+            if (b.input == "Cloud price") // dearer cloud: owning looks better (smaller difference)
+                QVERIFY(b.output_high < b.output_low);
+        QVERIFY(top.contains(QStringLiteral("Server price (0 = catalog)")));
+        // No price and no workload: a clear reason, no bars.
+        const auto none = sensitivity(Design{}, cat_, SensitivityOutput::training_cost_usd);
+        QVERIFY(!none.error.empty());
+        QVERIFY(none.bars.empty());
     }
 
     void badInputs() {

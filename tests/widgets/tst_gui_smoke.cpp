@@ -163,6 +163,22 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
     }
 
+    // Journey 2 step 4: the tornado ranks the inputs that move owning vs renting.
+    void sensitivityTab() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("dgx-h100-4su")), QString());
+        w.show();
+        QVERIFY(w.showChart(QStringLiteral("Sensitivity")));
+        QTRY_VERIFY(w.charts()->sensitivityChart()->barCount() >= 4);
+        QVERIFY(w.charts()->sensitivityChart()->shownInputs().contains(
+            QStringLiteral("Server price (0 = catalog)")));
+        // Another output: the training run's cost moves with tokens and the cloud price.
+        auto* box = w.charts()->sensitivityChart()->outputBox();
+        box->setCurrentIndex(2);
+        QTRY_VERIFY(w.charts()->sensitivityChart()->shownInputs().contains(
+            QStringLiteral("Tokens to train")));
+    }
+
     void rooflineChartShowsOperators() {
         ui::MainWindow w(cat_);
         QCOMPARE(w.openDesign(QStringLiteral("h200-inference-8x")), QString());

@@ -1,0 +1,42 @@
+#pragma once
+// Which inputs move a chosen output most: each input is moved down and up by a relative step
+// (default ±20%) with everything else held, the output recomputed with the same model, and
+// the swings sorted largest first (a tornado chart). Pure function of the design.
+
+#include "model/catalog.h"
+#include "model/design.h"
+
+#include <string>
+#include <vector>
+
+namespace cl::model {
+
+enum class SensitivityOutput {
+    onprem_minus_cloud_usd,     ///< horizon on-prem cost minus cloud cost (negative: owning wins)
+    amortized_usd_per_gpu_hour, ///< on-prem $/GPU-hour used
+    training_cost_usd,          ///< the first training workload's run at the cloud rate
+    usd_per_million_tokens      ///< the first inference workload's $/M output tokens
+};
+const char* sensitivity_output_name(SensitivityOutput o);
+
+struct SensitivityBar {
+    std::string input;                    ///< "Utilization", "Server price", ...
+    double low_value = 0, high_value = 0; ///< the input at -step and +step
+    double output_low = 0, output_high = 0;
+    [[nodiscard]] double swing() const {
+        return output_high > output_low ? output_high - output_low : output_low - output_high;
+    }
+};
+
+struct SensitivityResult {
+    SensitivityOutput output;
+    double base = 0;
+    double step = 0.2;
+    std::vector<SensitivityBar> bars; ///< largest swing first
+    std::string error;                ///< why the output cannot be computed
+};
+
+SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutput output,
+                              double step = 0.2);
+
+} // namespace cl::model
