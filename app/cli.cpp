@@ -4,6 +4,7 @@
 
 #include "model/bundled.h"
 #include "model/catalog.h"
+#include "model/compare.h"
 #include "model/design.h"
 #include "model/evaluate.h"
 #include "model/report.h"
@@ -398,6 +399,62 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
     return 0;
 }
 
+int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
+    if (pos.size() < 2)
+        throw UsageError{"compare needs two or more design files or preset ids"};
+    const model::Catalog cat = load_catalog(f);
+    std::vector<model::Design> designs;
+    std::vector<model::Evaluation> evs;
+    for (const auto& p : pos) {
+        designs.push_back(load_design_arg(p, cat));
+        evs.push_back(model::evaluate(designs.back(), cat));
+    }
+    std::vector<const model::Evaluation*> ptrs;
+    for (const auto& e : evs)
+        ptrs.push_back(&e);
+    const auto rows = model::compare_designs(ptrs);
+    if (f.has("--json")) {
+        json j = envelope(f);
+        json d = json::array();
+        for (std::size_t i = 0; i < designs.size(); ++i)
+            d.push_back({{"design", pos[i]}, {"name", designs[i].name}});
+        json r = json::array();
+        for (const auto& row : rows) {
+            json vals = json::array();
+            for (const auto& v : row.values)
+                vals.push_back(v ? json(*v) : json(nullptr));
+            r.push_back({{"metric", row.metric},
+                         {"unit", row.unit},
+                         {"lower_is_better", row.lower_is_better},
+                         {"values", vals}});
+        }
+        j["compare"] = {{"designs", d}, {"rows", r}};
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    Table t;
+    t.header = {"metric"};
+    for (const auto& p : pos)
+        t.header.push_back(p);
+    for (std::size_t i = 1; i < pos.size(); ++i)
+        t.header.push_back("change " + std::to_string(i + 1) + " vs 1");
+    for (const auto& row : rows) {
+        std::vector<std::string> line{row.metric + (row.unit.empty() ? "" : " (" + row.unit + ")")};
+        for (const auto& v : row.values)
+            line.push_back(!v                     ? std::string("-")
+                           : std::abs(*v) >= 1e7 ? units::format_si(*v, "", 3)
+                                                 : fmt(*v, std::abs(*v) >= 100 ? 0 : 3));
+        for (std::size_t i = 1; i < row.values.size(); ++i) {
+            const auto& a = row.values[0];
+            const auto& b = row.values[i];
+            line.push_back(a && b && *a != 0 ? fmt((*b / *a - 1) * 100, 1) + " %" : "-");
+        }
+        t.rows.push_back(std::move(line));
+    }
+    t.print(out);
+    return 0;
+}
+
 PdfWriter& pdf_writer() {
     static PdfWriter w;
     return w;
@@ -481,6 +538,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_evaluate(f, p.positional, buffer);
         else if (p.command == "report")
             code = cmd_report(f, p.positional, buffer);
+        else if (p.command == "compare")
+            code = cmd_compare(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
                  p.command == "train" || p.command == "search" || p.command == "infer" ||
                  p.command == "tco" || p.command == "reliability") {

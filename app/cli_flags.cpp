@@ -530,6 +530,7 @@ Usage:
                   [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
   clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/
+  clusterlens-cli compare  DESIGN DESIGN [...] [--json]
 
 Commands:
   catalog KIND  The bundled catalog (plus your catalog file), each entry with its source
@@ -545,6 +546,8 @@ Commands:
                 (validated against published runs: docs/validation.md).
   tco           Cloud vs on-prem cost over the horizon: break-even month and utilization,
                 $/GPU-hour, power, racks, energy and CO2, the monthly cumulative curves.
+  compare A B   Designs side by side: hardware, cost, training and serving numbers, change vs
+                the first.
   report D      The report the GUI exports: PDF, one CSV with a table column, or one CSV
                 per table in a directory.
   reliability   Job MTBF, checkpoint size and write time, Young/Daly intervals, goodput,

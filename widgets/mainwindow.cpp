@@ -5,6 +5,7 @@
 #include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
+#include "comparedialog.h"
 #include "document/commands.h"
 #include "explainpanel.h"
 #include "fabricwizard.h"
@@ -189,6 +190,10 @@ void MainWindow::buildMenus() {
     auto* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(actions_->fabricWizard);
     tools->addAction(actions_->importNccl);
+    tools->addAction(tr("&Compare Designs…"), this, [this] {
+        CompareDialog dlg(doc_->design(), doc_->catalog_ptr(), this);
+        dlg.exec();
+    });
     auto* help = menuBar()->addMenu(tr("&Help"));
     auto* how = help->addAction(tr("How Is This &Computed?"), this, [this] {
         showChart(QStringLiteral("Explain"));

@@ -237,6 +237,17 @@ private slots:
         QCOMPARE(run({"report", "no-such", "-o", csv}).code, 2);
     }
 
+    void compareKeys() {
+        const Run r = run({"compare", "dgx-h100-4su", "h200-inference-8x", "--json"});
+        QCOMPARE(r.code, 0);
+        const json c = json::parse(r.out)["compare"];
+        QCOMPARE(c["designs"].size(), std::size_t{2});
+        QCOMPARE(c["rows"][0]["metric"].get<std::string>(), std::string("GPUs"));
+        QCOMPARE(c["rows"][0]["values"][1].get<double>(), 8.0);
+        QCOMPARE(run({"compare", "dgx-h100-4su"}).code, 2);
+        QCOMPARE(run({"compare", "dgx-h100-4su", "nope"}).code, 2);
+    }
+
     void collectiveKeys() {
         const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
                            "--gpu", "h100-sxm", "--json"});

@@ -3,6 +3,8 @@
 #include "calibration.h"
 #include "canvas.h"
 #include "charts.h"
+#include "comparedialog.h"
+#include "document/document.h"
 #include "explainpanel.h"
 #include "fabricwizard.h"
 #include "inspector.h"
@@ -177,6 +179,19 @@ private slots:
         box->setCurrentIndex(2);
         QTRY_VERIFY(w.charts()->sensitivityChart()->shownInputs().contains(
             QStringLiteral("Tokens to train")));
+    }
+
+    // Journey 2 step 5 / journey 3 step 4: designs side by side.
+    void compareDesigns() {
+        auto d = doc::loadDesign(QStringLiteral("dgx-h100-4su"), *cat_);
+        QVERIFY(d.ok());
+        ui::CompareDialog dlg(*d, cat_);
+        QCOMPARE(dlg.addDesign(QStringLiteral("h200-inference-8x")), QString());
+        QVERIFY(!dlg.addDesign(QStringLiteral("no-such-design")).isEmpty());
+        QCOMPARE(dlg.table()->columnCount(), 1 + 2 + 1);
+        QVERIFY(dlg.table()->rowCount() >= 10);
+        QCOMPARE(dlg.table()->item(0, 0)->text(), QStringLiteral("GPUs"));
+        QCOMPARE(dlg.table()->item(0, 3)->text(), QStringLiteral("-99.2 %"));
     }
 
     void rooflineChartShowsOperators() {

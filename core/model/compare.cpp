@@ -1,0 +1,111 @@
+#include "model/compare.h"
+
+#include <functional>
+
+namespace cl::model {
+
+namespace {
+const WorkloadEvaluation* first(const Evaluation& ev, WorkloadKind k) {
+    for (const auto& w : ev.workloads)
+        if (w.kind == k)
+            return &w;
+    return nullptr;
+}
+} // namespace
+
+std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& evs) {
+    std::vector<CompareRow> rows;
+    auto add = [&](const char* metric, const char* unit, bool lower,
+                   const std::function<std::optional<double>(const Evaluation&)>& get) {
+        CompareRow r{metric, unit, {}, lower};
+        bool any = false;
+        for (const Evaluation* ev : evs) {
+            r.values.push_back(get(*ev));
+            any = any || r.values.back().has_value();
+        }
+        if (any)
+            rows.push_back(std::move(r));
+    };
+    using O = std::optional<double>;
+    add("GPUs", "", false, [](const Evaluation& e) -> O { return e.topology.gpus; });
+    add("peak BF16 (dense)", "FLOP/s", false,
+        [](const Evaluation& e) -> O { return e.topology.peak_bf16_flops; });
+    add("total HBM", "bytes", false, [](const Evaluation& e) -> O { return e.topology.hbm_bytes; });
+    add("bisection (one way)", "B/s", false,
+        [](const Evaluation& e) -> O { return e.fabric.bisection_Bps; });
+    add("capex", "USD", true,
+        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->capex_usd) : std::nullopt; });
+    add("on-prem over the horizon", "USD", true,
+        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->onprem_usd) : std::nullopt; });
+    add("cloud over the horizon", "USD", true,
+        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->cloud_usd) : std::nullopt; });
+    add("break-even month", "months", true, [](const Evaluation& e) -> O {
+        return e.tco && e.tco->breakeven_months >= 0 ? O(e.tco->breakeven_months) : std::nullopt;
+    });
+    add("on-prem $/GPU-hour (amortized)", "USD", true, [](const Evaluation& e) -> O {
+        return e.tco ? O(e.tco->amortized_usd_per_gpu_hour) : std::nullopt;
+    });
+    add("facility power (average)", "kW", true,
+        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->power_kw) : std::nullopt; });
+    add("racks", "", true,
+        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->racks) : std::nullopt; });
+    auto tr = [](const Evaluation& e) { return first(e, WorkloadKind::training); };
+    add("training: memory per GPU", "bytes", true, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->has_memory ? O(w->memory.per_gpu.total()) : std::nullopt;
+    });
+    add("training: step time", "s", true, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->training ? O(w->training->step_time_s) : std::nullopt;
+    });
+    add("training: tokens/s", "", false, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->training ? O(w->training->tokens_per_s) : std::nullopt;
+    });
+    add("training: MFU", "fraction", false, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->training ? O(w->training->mfu) : std::nullopt;
+    });
+    add("training: time to train", "s", true, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->training && w->training->time_to_train_s > 0
+                   ? O(w->training->time_to_train_s)
+                   : std::nullopt;
+    });
+    add("training: cost (cloud rate)", "USD", true, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->training && w->training->cost_usd > 0 ? O(w->training->cost_usd)
+                                                             : std::nullopt;
+    });
+    add("training: goodput", "fraction", false, [&](const Evaluation& e) -> O {
+        const auto* w = tr(e);
+        return w && w->reliability ? O(w->reliability->goodput) : std::nullopt;
+    });
+    auto inf = [](const Evaluation& e) { return first(e, WorkloadKind::inference); };
+    add("serving: TTFT", "s", true, [&](const Evaluation& e) -> O {
+        const auto* w = inf(e);
+        return w && w->inference ? O(w->inference->ttft_s) : std::nullopt;
+    });
+    add("serving: TPOT", "s", true, [&](const Evaluation& e) -> O {
+        const auto* w = inf(e);
+        return w && w->inference ? O(w->inference->tpot_s) : std::nullopt;
+    });
+    add("serving: output tokens/s per GPU", "", false, [&](const Evaluation& e) -> O {
+        const auto* w = inf(e);
+        return w && w->inference ? O(w->inference->output_tokens_per_s_per_gpu) : std::nullopt;
+    });
+    add("serving: $ per million output tokens", "USD", true, [&](const Evaluation& e) -> O {
+        const auto* w = inf(e);
+        return w && w->inference && w->inference->usd_per_million_output_tokens > 0
+                   ? O(w->inference->usd_per_million_output_tokens)
+                   : std::nullopt;
+    });
+    add("serving: GPUs needed", "", true, [&](const Evaluation& e) -> O {
+        const auto* w = inf(e);
+        return w && w->inference && w->inference->gpus_needed > 0 ? O(w->inference->gpus_needed)
+                                                                  : std::nullopt;
+    });
+    return rows;
+}
+
+} // namespace cl::model
