@@ -306,6 +306,15 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
             }
             if (w.reliability)
                 e["reliability"] = reliability_json(*w.reliability);
+            if (!w.scaling.empty()) {
+                json sc = json::array();
+                for (const auto& p : w.scaling)
+                    sc.push_back({{"gpus", p.gpus},
+                                  {"tokens_per_s", p.tokens_per_s},
+                                  {"mfu", p.mfu},
+                                  {"fits", p.fits}});
+                e["scaling"] = std::move(sc);
+            }
             if (w.run_cost)
                 e["run_cost"] = {{"cloud_usd", w.run_cost->cloud_usd},
                                  {"onprem_usd", w.run_cost->onprem_usd},
@@ -441,7 +450,7 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
     for (const auto& row : rows) {
         std::vector<std::string> line{row.metric + (row.unit.empty() ? "" : " (" + row.unit + ")")};
         for (const auto& v : row.values)
-            line.push_back(!v                     ? std::string("-")
+            line.push_back(!v                    ? std::string("-")
                            : std::abs(*v) >= 1e7 ? units::format_si(*v, "", 3)
                                                  : fmt(*v, std::abs(*v) >= 100 ? 0 : 3));
         for (std::size_t i = 1; i < row.values.size(); ++i) {

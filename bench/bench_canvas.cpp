@@ -2,9 +2,11 @@
 // (target <= 16 ms per frame), the same for a design of 2,000 individually placed items, and
 // opening the 16k preset into the window's document and scene (target < 1 s).
 #include "canvas.h"
+#include "charts.h"
 #include "document/document.h"
 #include "model/bundled.h"
 #include "model/design.h"
+#include "model/evaluate.h"
 
 #include <QApplication>
 #include <QImage>
@@ -71,6 +73,19 @@ static void BM_OpenPresetIntoScene_Llama3_16k(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_OpenPresetIntoScene_Llama3_16k)->Unit(benchmark::kMillisecond);
+
+// Issue #10: the chart panel (every tab) fed a new evaluation of the largest preset.
+static void BM_ChartsUpdate_Llama3_16k(benchmark::State& state) {
+    const auto d = model::design_from_json(model::bundled_file("presets/llama3-16k-h100.json"), "p",
+                                           catalog().get())
+                       .value();
+    const auto ev = std::make_shared<const model::Evaluation>(model::evaluate(d, *catalog()));
+    ui::ChartPanel panel;
+    panel.resize(1400, 340);
+    for (auto _ : state)
+        panel.setEvaluation(ev);
+}
+BENCHMARK(BM_ChartsUpdate_Llama3_16k)->Unit(benchmark::kMillisecond);
 
 // Load and save of the 16k preset (issue #11).
 static void BM_LoadDesign_Llama3_16k(benchmark::State& state) {

@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/evaluate.h"
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
@@ -199,3 +200,13 @@ static void BM_Reliability_16k(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Reliability_16k);
+
+// Issue #10: one full evaluation of the largest preset (what every edit triggers) -- with the
+// chart update (bench_canvas) it must stay within one frame of an edit (<= 50 ms).
+static void BM_Evaluate_Llama3_16k(benchmark::State& state) {
+    static const Design d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(evaluate(d, catalog()));
+}
+BENCHMARK(BM_Evaluate_Llama3_16k)->Unit(benchmark::kMillisecond);

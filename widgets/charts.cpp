@@ -50,6 +50,9 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     if (!title.isEmpty())
         chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignRight);
+    // Follow the system palette (light or dark).
+    if (owner->palette().window().color().lightness() < 128)
+        chart->setTheme(QChart::ChartThemeDark);
     // The dock is short: give the plot the room, not the frame.
     chart->setMargins(QMargins(4, 2, 4, 2));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
@@ -76,6 +79,8 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
 
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     chart_ = new QChart;
+    if (palette().window().color().lightness() < 128) // follow a dark system palette
+        chart_->setTheme(QChart::ChartThemeDark);
     chart_->setTitle(tr("Memory per GPU (worst pipeline stage)"));
     chart_->legend()->setAlignment(Qt::AlignRight);
     series_ = new QStackedBarSeries;
@@ -515,6 +520,44 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
+    // $ per million output tokens along the same curve (right axis), when priced.
+    if (w->inference_curve.front().usd_per_million_output_tokens > 0) {
+        auto* cost = new QLineSeries;
+        cost->setName(tr("$ per M output tokens"));
+        QPen cp(QColor(0x16, 0xa3, 0x4a));
+        cp.setWidth(2);
+        cp.setStyle(Qt::DashLine);
+        cost->setPen(cp);
+        double cmax = 0;
+        for (const auto& p : w->inference_curve) {
+            cost->append(p.output_tokens_per_s, p.usd_per_million_output_tokens);
+            cmax = std::max(cmax, p.usd_per_million_output_tokens);
+        }
+        chart_->addSeries(cost);
+        auto* ac = new QLogValueAxis;
+        ac->setTitleText(tr("$/M tokens (log)"));
+        ac->setLabelFormat(QStringLiteral("%g"));
+        ac->setBase(10);
+        double cmin = cmax;
+        for (const auto& p : w->inference_curve)
+            cmin = std::min(cmin, p.usd_per_million_output_tokens);
+        ac->setRange(std::max(1e-4, cmin * 0.8), cmax * 1.2);
+        chart_->addAxis(ac, Qt::AlignRight);
+        cost->attachAxis(ax);
+        cost->attachAxis(ac);
+        connect(cost, &QLineSeries::hovered, this, [](const QPointF& pt, bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), tr("%1 tokens/s: $%2 per million output tokens")
+                                                       .arg(pt.x(), 0, 'f', 0)
+                                                       .arg(pt.y(), 0, 'f', 3));
+        });
+    }
+    connect(line, &QLineSeries::hovered, this, [](const QPointF& pt, bool on) {
+        if (on)
+            QToolTip::showText(
+                QCursor::pos(),
+                tr("%1 tokens/s at TPOT %2 ms").arg(pt.x(), 0, 'f', 0).arg(pt.y(), 0, 'f', 2));
+    });
     const auto& in = *w->inference;
     QString cap =
         tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
@@ -542,6 +585,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(roofline_, tr("Roofline"));
     training_ = new TrainingChart(tabs_);
     tabs_->addTab(training_, tr("Training"));
+    scaling_ = new ScalingChart(tabs_);
+    tabs_->addTab(scaling_, tr("Scaling"));
     inference_ = new InferenceChart(tabs_);
     tabs_->addTab(inference_, tr("Inference"));
     fabric_ = new FabricChart(tabs_);
@@ -566,6 +611,7 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     training_->setEvaluation(*ev);
     inference_->setEvaluation(*ev);
     cost_->setEvaluation(*ev);
+    scaling_->setEvaluation(*ev);
     reliability_->setEvaluation(*ev);
 }
 

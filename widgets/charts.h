@@ -149,6 +149,23 @@ private:
     double goodput_ = 0;
 };
 
+/// Training scaling: tokens/s (left axis) and MFU (right axis) against GPU count for the same
+/// layout with 1, 2, 4... data-parallel replicas.
+class ScalingChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScalingChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int pointCount() const { return points_; }
+
+private:
+    QChart* chart_;
+    QChartView* view_;
+    QLabel* empty_;
+    QLabel* caption_;
+    int points_ = 0;
+};
+
 /// Which inputs move a chosen output most (tornado): each input ±20%, sorted by swing.
 /// Recomputed only while visible (it evaluates the design ~40 times).
 class SensitivityChart : public QWidget {
@@ -192,6 +209,7 @@ public:
     [[nodiscard]] ReliabilityChart* reliabilityChart() const { return reliability_; }
     [[nodiscard]] class ExplainPanel* explainPanel() const { return explain_; }
     [[nodiscard]] SensitivityChart* sensitivityChart() const { return sensitivity_; }
+    [[nodiscard]] ScalingChart* scalingChart() const { return scaling_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
 private:
@@ -205,6 +223,7 @@ private:
     ReliabilityChart* reliability_;
     class ExplainPanel* explain_;
     SensitivityChart* sensitivity_;
+    ScalingChart* scaling_;
 };
 
 } // namespace cl::ui

@@ -93,6 +93,15 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                    QColor(0xf5, 0x9e, 0x0b), onprem);
     chart_->addSeries(c);
     chart_->addSeries(o);
+    for (auto* s : {c, o})
+        connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(),
+                                   tr("month %1: %2 $%3M")
+                                       .arg(pt.x(), 0, 'f', 0)
+                                       .arg(s->name().section(QLatin1Char(' '), 0, 0))
+                                       .arg(pt.y(), 0, 'f', 2));
+        });
     QList<QAbstractSeries*> all{c, o};
     if (t.breakeven_months >= 0) {
         auto* be = new QScatterSeries;
@@ -184,6 +193,12 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
     opt->append(r.optimal_checkpoint_interval_s / 60, r.optimal_goodput * 100);
     chart_->addSeries(g);
     chart_->addSeries(opt);
+    connect(g, &QLineSeries::hovered, this, [](const QPointF& pt, bool on) {
+        if (on)
+            QToolTip::showText(
+                QCursor::pos(),
+                tr("every %1 min: goodput %2%").arg(pt.x(), 0, 'f', 1).arg(pt.y(), 0, 'f', 2));
+    });
     QList<QAbstractSeries*> all{g, opt};
     if (std::abs(r.interval_used_s - r.optimal_checkpoint_interval_s) > 1e-6) {
         auto* used = new QScatterSeries;
@@ -351,6 +366,89 @@ void SensitivityChart::recompute() {
                           .arg(r.bars[0].output_high, 0, 'g', 5)
                           .arg(r.bars[0].low_value, 0, 'g', 4)
                           .arg(r.bars[0].high_value, 0, 'g', 4));
+}
+
+} // namespace cl::ui
+
+namespace cl::ui {
+
+ScalingChart::ScalingChart(QWidget* parent) : QWidget(parent) {
+    buildChartPage(this, tr("Training scaling: same layout, more data-parallel replicas"),
+                   tr("Add a training workload that fits (with a global batch) to see how it "
+                      "scales with GPUs."),
+                   chart_, view_, empty_, caption_);
+}
+
+void ScalingChart::setEvaluation(const model::Evaluation& ev) {
+    const model::WorkloadEvaluation* w = nullptr;
+    for (const auto& x : ev.workloads)
+        if (x.scaling.size() >= 2) {
+            w = &x;
+            break;
+        }
+    auto* stack = static_cast<QStackedLayout*>(layout());
+    points_ = w ? static_cast<int>(w->scaling.size()) : 0;
+    if (!w) {
+        stack->setCurrentIndex(1);
+        return;
+    }
+    stack->setCurrentIndex(0);
+    clearChart(chart_);
+    QList<QPointF> tok, mfu, ideal;
+    double ymax = 0, xmax = 0;
+    const auto& p0 = w->scaling.front();
+    for (const auto& p : w->scaling) {
+        tok << QPointF(p.gpus, p.tokens_per_s / 1e3);
+        mfu << QPointF(p.gpus, p.mfu * 100);
+        ideal << QPointF(p.gpus, p0.tokens_per_s / 1e3 * p.gpus / p0.gpus);
+        ymax = std::max(ymax, p0.tokens_per_s / 1e3 * p.gpus / p0.gpus);
+        xmax = std::max(xmax, p.gpus);
+    }
+    auto* t = line(tr("tokens/s (thousands)"), QColor(0x3b, 0x82, 0xf6), tok);
+    auto* id = line(tr("linear scaling"), QColor(0x9c, 0xa3, 0xaf), ideal, Qt::DashLine);
+    auto* m = line(tr("MFU (%)"), QColor(0xf5, 0x9e, 0x0b), mfu);
+    for (auto* s : {id, t, m})
+        chart_->addSeries(s);
+    auto* ax = new QLogValueAxis;
+    ax->setBase(2);
+    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setTitleText(tr("GPUs (log scale)"));
+    ax->setRange(p0.gpus * 0.9, xmax * 1.1);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("k tokens/s"));
+    ay->setRange(0, ymax * 1.05);
+    ay->applyNiceNumbers();
+    auto* am = new QValueAxis;
+    am->setTitleText(tr("MFU %"));
+    am->setRange(0, 100);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    chart_->addAxis(am, Qt::AlignRight);
+    for (auto* s : {id, t}) {
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    m->attachAxis(ax);
+    m->attachAxis(am);
+    for (auto* s : {t, m})
+        connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), QStringLiteral("%1 GPUs: %2 %3")
+                                                       .arg(pt.x(), 0, 'f', 0)
+                                                       .arg(pt.y(), 0, 'f', 1)
+                                                       .arg(s->name()));
+        });
+    const auto& last = w->scaling.back();
+    caption_->setText(tr("%1: from %2 to %3 GPUs tokens/s grows %4x (linear: %5x); MFU %6% → %7%. "
+                         "Same TP x PP x CP and global batch; fewer micro-batches per replica "
+                         "as DP grows (bigger pipeline bubble).")
+                          .arg(QString::fromStdString(w->name))
+                          .arg(p0.gpus, 0, 'f', 0)
+                          .arg(last.gpus, 0, 'f', 0)
+                          .arg(last.tokens_per_s / p0.tokens_per_s, 0, 'f', 1)
+                          .arg(last.gpus / p0.gpus, 0, 'f', 0)
+                          .arg(p0.mfu * 100, 0, 'f', 1)
+                          .arg(last.mfu * 100, 0, 'f', 1));
 }
 
 } // namespace cl::ui

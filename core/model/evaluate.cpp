@@ -235,6 +235,28 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                                          {}, ev.collective_assumptions, {}, price))
                     we.training = tr.value();
             }
+            // Scaling curve: the same TP x PP x CP layout and global batch on DP = 1, 2, 4, ...
+            // up to the placed GPUs (strong scaling, as a cluster planner asks "what do more
+            // GPUs buy?"), on the drawn fabric.
+            if (we.training) {
+                const int mp = w.training.tp * w.training.pp * w.training.cp;
+                const int dp_now = static_cast<int>(we.gpus) / std::max(1, mp);
+                for (int dp = 1; dp <= dp_now; dp *= 2) {
+                    if (w.training.global_batch % dp != 0)
+                        continue;
+                    TrainingSpec ts = w.training;
+                    if (ts.micro_batch > 0 && (ts.global_batch / dp) % ts.micro_batch != 0)
+                        ts.micro_batch = 0;
+                    auto tr = train_step(*m, ts, mp * dp, *g, ev.fabric, {},
+                                         ev.collective_assumptions, {}, 0, false);
+                    if (tr)
+                        we.scaling.push_back({static_cast<double>(mp * dp), tr->tokens_per_s,
+                                              tr->mfu, tr->memory.fits});
+                }
+                if (we.scaling.empty() || we.scaling.back().gpus != we.gpus)
+                    we.scaling.push_back(
+                        {we.gpus, we.training->tokens_per_s, we.training->mfu, true});
+            }
             // Reliability of this job: its GPUs, checkpoint, storage and run length.
             {
                 ReliabilityContext rc;

@@ -42,6 +42,12 @@ struct WorkloadMemory {
     std::string explanation;
 };
 
+/// A point of the training scaling curve: the same layout with fewer data-parallel replicas.
+struct ScalingPoint {
+    double gpus = 0, tokens_per_s = 0, mfu = 0;
+    bool fits = true;
+};
+
 struct WorkloadEvaluation {
     std::string id, name;
     WorkloadKind kind = WorkloadKind::training;
@@ -57,6 +63,7 @@ struct WorkloadEvaluation {
     std::optional<InferenceResult> inference;     ///< latency, throughput, cost (when it fits)
     std::vector<CurvePoint> inference_curve;      ///< latency vs throughput over batch size
     std::optional<ReliabilityResult> reliability; ///< training: failures, checkpoints, goodput
+    std::vector<ScalingPoint> scaling; ///< training: tokens/s and MFU vs GPU count (DP 1, 2, 4..)
     std::optional<RunCost> run_cost;              ///< training: the run at cloud / on-prem rates
     double onprem_usd_per_million_output_tokens = 0; ///< inference at the amortized rate
     std::string error; ///< why no numbers could be computed (empty when fine)
