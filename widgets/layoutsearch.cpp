@@ -4,12 +4,21 @@
 #include "model/evaluate.h"
 #include "model/units.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineSeries>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace cl::ui {
 
@@ -28,9 +37,21 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSortingEnabled(false);
+    table_->setSortingEnabled(false); // enabled once filled (click a header to sort)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    v->addWidget(table_, 1);
+    // The results table beside the memory-vs-throughput plot with the Pareto front.
+    auto* h = new QHBoxLayout;
+    h->addWidget(table_, 3);
+    chart_ = new QChart;
+    chart_->setTitle(tr("Memory vs throughput (Pareto front in red)"));
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->setMargins(QMargins(2, 2, 2, 2));
+    auto* view = new QChartView(chart_);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumWidth(340);
+    h->addWidget(view, 2);
+    v->addLayout(h, 1);
+    resize(1200, 480);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     apply_ = buttons->addButton(tr("Apply layout"), QDialogButtonBox::AcceptRole);
     apply_->setEnabled(false);
@@ -95,23 +116,87 @@ void LayoutSearchDialog::showResults() {
                          .arg(r.evaluated)
                          .arg(r.seconds, 0, 'f', 2)
                          .arg(r.feasible));
+    table_->setSortingEnabled(false);
     table_->setRowCount(static_cast<int>(r.results.size()));
+    auto num = [](double v, const QString& text) {
+        auto* it = new QTableWidgetItem;
+        it->setData(Qt::DisplayRole, v); // numeric sorting
+        it->setToolTip(text);
+        return it;
+    };
     for (int i = 0; i < static_cast<int>(r.results.size()); ++i) {
         const auto& s = r.results[static_cast<std::size_t>(i)];
-        const QStringList cells = {
-            QString::number(s.tp),
-            QString::number(s.pp),
-            QString::number(s.dp),
-            QString::number(s.cp),
-            QString::number(s.vpp),
-            QString::number(s.micro_batch),
-            QString::number(s.zero),
-            QString::fromStdString(s.recompute),
-            QString::number(s.step_time_s, 'f', 3),
-            QString::number(s.mfu * 100, 'f', 1) + QLatin1Char('%'),
-            QString::fromStdString(model::units::format_bytes(s.memory_per_gpu_bytes))};
-        for (int c = 0; c < cells.size(); ++c)
-            table_->setItem(i, c, new QTableWidgetItem(cells[c]));
+        auto* first = num(s.tp, {});
+        first->setData(Qt::UserRole, i); // the result this row shows, whatever the sort
+        table_->setItem(i, 0, first);
+        table_->setItem(i, 1, num(s.pp, {}));
+        table_->setItem(i, 2, num(s.dp, {}));
+        table_->setItem(i, 3, num(s.cp, {}));
+        table_->setItem(i, 4, num(s.vpp, {}));
+        table_->setItem(i, 5, num(s.micro_batch, {}));
+        table_->setItem(i, 6, num(s.zero, {}));
+        table_->setItem(i, 7, new QTableWidgetItem(QString::fromStdString(s.recompute)));
+        table_->setItem(i, 8, num(std::round(s.step_time_s * 1000) / 1000, {}));
+        table_->setItem(i, 9, num(std::round(s.mfu * 1000) / 10, tr("MFU %")));
+        table_->setItem(i, 10,
+                        num(std::round(s.memory_per_gpu_bytes / 1e8) / 10, tr("GB per GPU")));
+    }
+    table_->setHorizontalHeaderItem(10, new QTableWidgetItem(tr("Memory / GPU (GB)")));
+    table_->setHorizontalHeaderItem(9, new QTableWidgetItem(tr("MFU (%)")));
+    // Sortable by clicking a header, but shown best first: no sort indicator until then.
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSortingEnabled(true);
+    // The plot: every result, and the memory-vs-throughput Pareto front.
+    chart_->removeAllSeries();
+    for (auto* a : chart_->axes())
+        chart_->removeAxis(a);
+    auto* all = new QScatterSeries;
+    all->setName(tr("layouts (top %1)").arg(r.results.size()));
+    all->setMarkerSize(7);
+    all->setColor(QColor(0x9c, 0xa3, 0xaf));
+    for (const auto& s : r.results)
+        all->append(s.memory_per_gpu_bytes / 1e9, s.tokens_per_s / 1e3);
+    auto* front = new QLineSeries;
+    front->setName(tr("Pareto front (%1)").arg(r.pareto.size()));
+    QPen pen(QColor(0xdc, 0x26, 0x26));
+    pen.setWidth(2);
+    front->setPen(pen);
+    front->setPointsVisible(true);
+    auto pareto = r.pareto;
+    std::sort(pareto.begin(), pareto.end(), [](const auto& a, const auto& b) {
+        return a.memory_per_gpu_bytes < b.memory_per_gpu_bytes;
+    });
+    double xmax = 1, ymax = 1, xmin = 1e30, ymin = 1e30;
+    for (const auto& s : pareto) {
+        front->append(s.memory_per_gpu_bytes / 1e9, s.tokens_per_s / 1e3);
+        xmax = std::max(xmax, s.memory_per_gpu_bytes / 1e9);
+        ymax = std::max(ymax, s.tokens_per_s / 1e3);
+    }
+    for (const auto& s : r.results) {
+        xmax = std::max(xmax, s.memory_per_gpu_bytes / 1e9);
+        ymax = std::max(ymax, s.tokens_per_s / 1e3);
+    }
+    for (const auto& s : pareto) {
+        xmin = std::min(xmin, s.memory_per_gpu_bytes / 1e9);
+        ymin = std::min(ymin, s.tokens_per_s / 1e3);
+    }
+    for (const auto& s : r.results) {
+        xmin = std::min(xmin, s.memory_per_gpu_bytes / 1e9);
+        ymin = std::min(ymin, s.tokens_per_s / 1e3);
+    }
+    chart_->addSeries(all);
+    chart_->addSeries(front);
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("memory per GPU (GB)"));
+    ax->setRange(std::max(0.0, xmin - (xmax - xmin) * 0.1 - 1), xmax + (xmax - xmin) * 0.1 + 1);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("k tokens/s"));
+    ay->setRange(std::max(0.0, ymin - (ymax - ymin) * 0.1 - 0.1), ymax + (ymax - ymin) * 0.1 + 0.1);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    for (auto* se : {static_cast<QAbstractSeries*>(all), static_cast<QAbstractSeries*>(front)}) {
+        se->attachAxis(ax);
+        se->attachAxis(ay);
     }
     if (!r.results.empty()) {
         table_->selectRow(0);
@@ -122,6 +207,9 @@ void LayoutSearchDialog::showResults() {
 bool LayoutSearchDialog::applyRow(int row) {
     if (!result_->ok() || row < 0 || row >= static_cast<int>(result_->value().results.size()))
         return false;
+    // The row may be sorted: the result index travels with the row.
+    if (auto* it = table_->item(row, 0))
+        row = it->data(Qt::UserRole).toInt();
     const auto& s = result_->value().results[static_cast<std::size_t>(row)];
     const model::Workload* cur = doc_->design().workload(workload_);
     if (!cur)

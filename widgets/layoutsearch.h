@@ -11,6 +11,7 @@
 #include <memory>
 #include <thread>
 
+class QChart;
 class QLabel;
 class QPushButton;
 class QTableWidget;
@@ -43,6 +44,7 @@ private:
     QTableWidget* table_;
     QLabel* status_;
     QPushButton* apply_;
+    QChart* chart_;
 };
 
 } // namespace cl::ui

@@ -260,6 +260,25 @@ private slots:
         ui::LayoutSearchDialog dlg(w.document(), "finetune");
         dlg.waitForResults();
         QVERIFY(dlg.table()->rowCount() > 0);
+        // Best first (fastest step), not sorted by the first column.
+        QVERIFY(
+            dlg.table()->item(0, 8)->data(Qt::DisplayRole).toDouble() <=
+            dlg.table()->item(dlg.table()->rowCount() - 1, 8)->data(Qt::DisplayRole).toDouble());
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) {
+            dlg.show();
+            QTest::qWait(400);
+            dlg.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
+                            QStringLiteral("/search.png"));
+        }
+        // Sorting by a column keeps each row tied to its layout.
+        const int steps = dlg.table()->columnCount() - 3;
+        dlg.table()->sortByColumn(steps, Qt::DescendingOrder);
+        QVERIFY(dlg.table()->item(0, steps)->data(Qt::DisplayRole).toDouble() >=
+                dlg.table()
+                    ->item(dlg.table()->rowCount() - 1, steps)
+                    ->data(Qt::DisplayRole)
+                    .toDouble());
+        dlg.table()->sortByColumn(steps, Qt::AscendingOrder);
         QVERIFY(dlg.applyRow(0));
         QTRY_VERIFY(w.evaluator()->current()->workloads[0].memory.fits);
         QVERIFY(w.evaluator()->current()->workloads[0].training.has_value());
