@@ -2,7 +2,8 @@
 # One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
 #   bash packaging/dev.sh run    install what is missing, build, launch the GUI on a preset
 #   bash packaging/dev.sh test   install what is missing, build (warnings are errors), run all
-#                                tests, then build and run them again under ASan+UBSan
+#                                tests, then build and run them again under ASan+UBSan, then
+#                                build the libFuzzer targets and run each briefly
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -52,6 +53,22 @@ test)
     echo "== sanitizer run (ASan + UBSan)"
     build build-asan -DCLUSTERLENS_SANITIZE=ON -DCLUSTERLENS_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
     (cd build-asan && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    echo "== fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-15} s per target)"
+    build build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCLUSTERLENS_FUZZ=ON -DCLUSTERLENS_BUILD_GUI=OFF \
+        -DCLUSTERLENS_BUILD_TESTS=OFF -DCLUSTERLENS_BUILD_BENCH=OFF
+    for target in design hf_config nccl_tests cli_args; do
+        work=$(mktemp -d) # new corpus entries stay out of the repository
+        cp fuzz/corpus/"$target"/* "$work"/
+        if ! (cd "$work" && "$root"/build-fuzz/fuzz/fuzz_"$target" \
+            -max_total_time="${FUZZ_SECONDS:-15}" -timeout=10 -rss_limit_mb=2048 "$work" \
+            >"$work"/log 2>&1); then
+            tail -n 60 "$work"/log
+            echo "fuzz_$target found a crash (the input is in $work)" >&2
+            exit 1
+        fi
+        echo "fuzz_$target: $(tail -n 1 "$work"/log)"
+        rm -rf "$work"
+    done
     ;;
 *)
     echo "usage: bash packaging/dev.sh run [DESIGN|PRESET] | test" >&2

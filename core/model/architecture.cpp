@@ -271,12 +271,15 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
     first_int({"vocab_size"}, true, m.vocab);
     m.kv_heads = m.heads;
     first_int({"num_key_value_heads", "n_head_kv"}, false, m.kv_heads);
-    if (type == "gpt_bigcode" && j.value("multi_query", false))
+    if (type == "gpt_bigcode" && r.boolean(j, path, "multi_query", false).value_or(false))
         m.kv_heads = 1;
     m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
     first_int({"head_dim"}, false, m.head_dim);
     first_int({"max_position_embeddings", "n_positions", "seq_length"}, false, m.max_seq);
-    m.tied_embeddings = j.value("tie_word_embeddings", gpt_like.count(type) > 0);
+    // Typed reads: a wrong type is an error with its path, never an exception (found by
+    // fuzz_hf_config: "tie_word_embeddings": 32 aborted the import).
+    m.tied_embeddings =
+        r.boolean(j, path, "tie_word_embeddings", false).value_or(gpt_like.count(type) > 0);
     if (llama_like.count(type)) {
         m.mlp = Mlp::swiglu;
         if (auto act = r.string(j, path, "hidden_act", false); act && *act != "silu")
@@ -299,9 +302,11 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         first_int({"num_experts_per_tok"}, true, m.top_k);
         m.moe_ffn = m.ffn;
         first_int({"moe_intermediate_size"}, false, m.moe_ffn);
-        if (type == "qwen2_moe" && j.value("shared_expert_intermediate_size", 0) > 0)
-            m.shared_experts =
-                j["shared_expert_intermediate_size"].get<int>() / std::max(1, m.moe_ffn);
+        if (type == "qwen2_moe")
+            if (auto shared = r.integer(j, path, "shared_expert_intermediate_size", false, 0,
+                                        1 << 30);
+                shared && *shared > 0)
+                m.shared_experts = static_cast<int>(*shared / std::max(1, m.moe_ffn));
     }
     if (type == "deepseek_v3" || type == "deepseek_v2") {
         first_int({"n_routed_experts"}, true, m.experts);

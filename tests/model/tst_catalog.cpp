@@ -139,6 +139,15 @@ private slots:
     }
 
     void hfConfigUnsupported() {
+        // Found by fuzz_hf_config: a wrong type is an error with its path, not an abort.
+        auto typed = import_hf_config(
+            R"({"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336,
+                "tie_word_embeddings": 32, "num_attention_heads": 32, "num_hidden_layers": 2,
+                "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2})",
+            "config.json");
+        QVERIFY(!typed.ok());
+        QVERIFY2(typed.error_text().find("tie_word_embeddings") != std::string::npos,
+                 typed.error_text().c_str());
         auto m = import_hf_config(R"({"model_type": "t5", "d_model": 512})", "config.json");
         QVERIFY(!m.ok());
         QVERIFY(m.error_text().find("config.json.model_type: unsupported model_type \"t5\"") == 0);
