@@ -259,7 +259,16 @@ int cmd_reliability(Flags& f, std::ostream& out) {
     ctx.gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 100000000));
     ctx.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", 8, 1, 4096));
     ctx.price_per_gpu_hour = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "none");
-    if (f.has("--model") || f.has("--layers")) {
+    // A model (or any architecture flag: never silently ignored) sizes the checkpoint.
+    bool arch = false;
+    for (const char* k : {"--model",       "--layers",          "--hidden",       "--heads",
+                          "--kv-heads",    "--head-dim",        "--ffn",          "--vocab",
+                          "--mlp",         "--tied-embeddings", "--experts",      "--top-k",
+                          "--moe-ffn",     "--shared-experts",  "--dense-layers", "--kv-lora-rank",
+                          "--q-lora-rank", "--dtype",           "--optimizer",    "--finetune",
+                          "--lora-rank"})
+        arch = arch || f.has(k);
+    if (arch) {
         const model::ModelArch m = resolve_model(f, cat);
         model::TrainingSpec t;
         t.dtype = f.get_choice("--dtype", t.dtype);

@@ -503,6 +503,8 @@ int cmd_train(Flags& f, std::ostream& out) {
 }
 
 int cmd_search(Flags& f, std::ostream& out) {
+    if (f.has("--dp"))
+        throw UsageError{"--dp: search derives dp from --gpus; pin --tp, --pp or --cp instead"};
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);
     std::string source;
@@ -651,6 +653,10 @@ int cmd_infer(Flags& f, std::ostream& out) {
         f.record("--speculative-draft", *d, "flag");
         spec.k = static_cast<int>(f.get_int("--speculative-k", 4, 1, 64));
         spec.acceptance = f.get_number("--acceptance", 0.7, 0, 1);
+    } else if (f.has("--speculative-k") || f.has("--acceptance")) {
+        throw UsageError{
+            std::string(f.has("--speculative-k") ? "--speculative-k" : "--acceptance") +
+            ": needs --speculative-draft MODEL"};
     }
     const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
     model::MemoryAssumptions ma;

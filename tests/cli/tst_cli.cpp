@@ -1,5 +1,6 @@
 // clusterlens-cli: the headless contract of ../shared/CLI.md, run in-process and as a binary.
 #include "cli.h"
+#include "cli_flags.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -246,6 +248,80 @@ private slots:
         QCOMPARE(c["rows"][0]["values"][1].get<double>(), 8.0);
         QCOMPARE(run({"compare", "dgx-h100-4su"}).code, 2);
         QCOMPARE(run({"compare", "dgx-h100-4su", "nope"}).code, 2);
+    }
+
+    // Issue #11: every numeric flag of every command rejects NaN, infinities and negatives
+    // with exit 2 and one line; absurd sizes are rejected or give finite numbers, never a crash.
+    void badInputSweep() {
+        const std::map<std::string, std::vector<std::string>> base = {
+            {"memory", {"memory", "--model", "llama3-8b", "--gpus", "8"}},
+            {"roofline", {"roofline", "--model", "llama3-8b"}},
+            {"train", {"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64"}},
+            {"search",
+             {"search", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64", "--tp", "1",
+              "--pp", "1", "--cp", "1", "--vpp", "1", "--zero", "1"}},
+            {"infer", {"infer", "--model", "llama3-8b", "--gpu", "h100-sxm"}},
+            {"collective", {"collective", "--gpus", "16"}},
+            {"tco", {"tco", "--gpus", "16"}},
+            {"reliability", {"reliability", "--gpus", "16", "--checkpoint-write-s", "30"}}};
+        int checked = 0;
+        QStringList problems;
+        for (const auto& spec : cl::cli::flag_specs()) {
+            if (spec.type != cl::cli::FlagType::Int && spec.type != cl::cli::FlagType::Number &&
+                spec.type != cl::cli::FlagType::Size)
+                continue;
+            for (const auto& cmd : spec.commands) {
+                auto it = base.find(cmd);
+                if (it == base.end())
+                    continue;
+                for (const char* bad : {"nan", "inf", "-inf", "-1", "1e30"}) {
+                    std::vector<std::string> args;
+                    const auto& b = it->second;
+                    for (std::size_t i = 0; i < b.size(); ++i) { // drop the flag if in the base
+                        if (b[i] == spec.name) {
+                            ++i;
+                            continue;
+                        }
+                        args.push_back(b[i]);
+                    }
+                    args.push_back(spec.name);
+                    args.push_back(bad);
+                    if (spec.name == "--request-rate")
+                        args.insert(args.end(), {"--mode", "online"});
+                    const Run r = run(args);
+                    ++checked;
+                    const std::string what = cmd + " " + spec.name + " " + bad;
+                    const bool must_fail = std::string(bad) != "1e30";
+                    if (must_fail && r.code != 2)
+                        problems << QString::fromStdString(what + ": exit " +
+                                                           std::to_string(r.code));
+                    if (r.code == 2 &&
+                        (std::count(r.err.begin(), r.err.end(), '\n') != 1 || !r.out.empty()))
+                        problems << QString::fromStdString(what + ": not one line on stderr");
+                    if (r.code == 0 && (r.out.find("nan") != std::string::npos ||
+                                        r.out.find("inf ") != std::string::npos))
+                        problems << QString::fromStdString(what + ": non-finite output");
+                    if (r.code != 0 && r.code != 2)
+                        problems << QString::fromStdString(what + ": exit " +
+                                                           std::to_string(r.code));
+                }
+            }
+        }
+        qInfo("bad-input sweep: %d runs", checked);
+        QVERIFY2(checked > 200, "the sweep must cover the flag table");
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        // Layouts that do not divide the GPUs, unknown ids, zero where it divides.
+        for (const auto& args : std::vector<std::vector<std::string>>{
+                 {"train", "--model", "llama3-8b", "--gpus", "12", "--tp", "8", "--global-batch",
+                  "64"},
+                 {"memory", "--model", "nope", "--gpus", "8"},
+                 {"infer", "--model", "llama3-8b", "--gpu", "tpu-v9"},
+                 {"train", "--model", "llama3-8b", "--gpus", "0", "--global-batch", "64"},
+                 {"collective", "--gpus", "1e30"},
+                 {"tco", "--gpus", "8", "--months", "0"}}) {
+            const Run r = run(args);
+            QVERIFY2(r.code == 2, args[1].c_str());
+        }
     }
 
     void collectiveKeys() {
