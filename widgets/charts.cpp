@@ -207,8 +207,10 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev) {
     const model::Roofline& r = *w->roofline;
     // The set of series changes with the GPU (dtype ceilings), so rebuild; it is small.
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
     double xmin = 1e9, xmax = 0, ymin = 1e30;
     for (const auto& op : r.operators) {
         xmin = std::min(xmin, std::max(op.intensity, 1e-2));
@@ -326,8 +328,10 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     }
     stack->setCurrentIndex(0);
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
     auto* ax = new QLogValueAxis;
     ax->setTitleText(tr("Message size (bytes, nccl-tests size)"));
     ax->setLabelFormat(QStringLiteral("%.0e"));
@@ -395,8 +399,10 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
     }
     stack->setCurrentIndex(0);
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
     struct Part {
         const char* name;
         QColor color;
@@ -482,8 +488,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     }
     stack->setCurrentIndex(0);
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
     auto* line = new QLineSeries;
     line->setName(tr("%1 (batch 1 → %2)")
                       .arg(QString::fromStdString(w->name))

@@ -29,8 +29,10 @@ namespace {
 
 void clearChart(QChart* c) {
     c->removeAllSeries();
-    for (auto* a : c->axes())
-        c->removeAxis(a);
+    for (auto* a : c->axes()) {
+        c->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
 }
 
 QLineSeries* line(const QString& name, const QColor& color, const QList<QPointF>& pts,

@@ -148,8 +148,10 @@ void LayoutSearchDialog::showResults() {
     table_->setSortingEnabled(true);
     // The plot: every result, and the memory-vs-throughput Pareto front.
     chart_->removeAllSeries();
-    for (auto* a : chart_->axes())
-        chart_->removeAxis(a);
+    for (auto* a : chart_->axes()) {
+        chart_->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
     auto* all = new QScatterSeries;
     all->setName(tr("layouts (top %1)").arg(r.results.size()));
     all->setMarkerSize(7);

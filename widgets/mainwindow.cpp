@@ -137,6 +137,9 @@ MainWindow::~MainWindow() {
     // must not reach the inspector, which would read the deleted document.
     scene_->blockSignals(true);
     disconnect(scene_, nullptr, this, nullptr);
+    // The undo stack announces "clean" as it dies; this window is half destroyed by then.
+    disconnect(doc_->undoStack(), nullptr, this, nullptr);
+    disconnect(doc_, nullptr, this, nullptr);
 }
 
 void MainWindow::buildMenus() {

@@ -3,6 +3,9 @@
 #include "document/document.h"
 #include "document/evaluator.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -93,6 +96,41 @@ private slots:
         const QString err = d.saveAs(QStringLiteral("/nonexistent-dir/x/d.json"));
         QVERIFY(!err.isEmpty());
         QVERIFY(err.contains(QStringLiteral("/nonexistent-dir/x/d.json")));
+    }
+
+    // kill -9 while saving, many times: the file always holds a complete design, the old one or
+    // the new one (QSaveFile writes a temporary and renames it atomically).
+    void killDuringSave() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("d.json"));
+        for (int round = 0; round < 8; ++round) {
+            QProcess p;
+            p.start(QStringLiteral(SAVE_LOOP_EXE), {path});
+            QVERIFY(p.waitForReadyRead(20000)); // "ready": both designs loaded
+            QTest::qWait(30 + 37 * round);      // kill at different points of the loop
+            p.kill();                           // SIGKILL
+            QVERIFY(p.waitForFinished(10000));
+            QVERIFY(QFileInfo::exists(path));
+            doc::Document d(cat_);
+            const QString err = d.open(path);
+            QVERIFY2(err.isEmpty(), qPrintable(err));
+            const auto n = d.design().devices.size();
+            QVERIFY(n > 0);
+        }
+        // Leftover temporaries are QSaveFile's, never the design file itself half written.
+        for (const QString& f : QDir(dir.path()).entryList(QDir::Files))
+            QVERIFY2(f == QStringLiteral("d.json") || f.contains(QStringLiteral(".d.json")) ||
+                         f.startsWith(QStringLiteral("d.json.")),
+                     qPrintable(f));
+    }
+
+    // A file system that refuses writes (read-only /proc) is reported, nothing changes.
+    void saveToReadOnlyFileSystemReportsError() {
+        doc::Document d(cat_);
+        QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
+        const QString err = d.saveAs(QStringLiteral("/proc/clusterlens-test.json"));
+        QVERIFY(!err.isEmpty());
+        QVERIFY(d.filePath().isEmpty());
     }
 
     void evaluatorCoalesces() {
