@@ -450,7 +450,7 @@ public:
         setFlags(ItemIsSelectable | ItemIsMovable);
         setData(0, QString::fromStdString(id_));
     }
-    QRectF boundingRect() const override { return {-2, -2, 244, 114}; }
+    QRectF boundingRect() const override { return {-2, -2, 244, 128}; }
     void sync() {
         const auto* w = scene_->document()->design().workload(id_);
         if (!w)
@@ -483,7 +483,7 @@ protected:
         }
         p->setPen(QPen(isSelected() ? pal.highlight().color() : status, isSelected() ? 3 : 2));
         p->setBrush(pal.base());
-        p->drawRoundedRect(QRectF(0, 0, 240, 110), 10, 10);
+        p->drawRoundedRect(QRectF(0, 0, 240, 124), 10, 10);
         p->setPen(pal.text().color());
         QFont f = p->font();
         f.setBold(true);
@@ -510,12 +510,12 @@ protected:
         p->drawText(QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
                     p->fontMetrics().elidedText(layout, Qt::ElideRight, 220));
         p->setPen(status);
-        p->drawText(QRectF(10, 46, 220, 40), Qt::AlignLeft | Qt::TextWordWrap, verdict);
+        p->drawText(QRectF(10, 46, 220, 54), Qt::AlignLeft | Qt::TextWordWrap, verdict);
         if (we && we->inference) {
             const auto& inf = *we->inference;
             p->setPen(pal.text().color());
             p->drawText(
-                QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
                 p->fontMetrics().elidedText(QObject::tr("TTFT %1 ms · TPOT %2 ms · %3tok/s")
                                                 .arg(inf.ttft_s * 1e3, 0, 'f', 0)
                                                 .arg(inf.tpot_s * 1e3, 0, 'f', 1)
@@ -563,7 +563,7 @@ protected:
             const auto& res = *we->training;
             p->setPen(pal.text().color());
             p->drawText(
-                QRectF(10, 86, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
                 p->fontMetrics().elidedText(QObject::tr("step %1 s · MFU %2% · %3tok/s")
                                                 .arg(res.step_time_s, 0, 'f', 1)
                                                 .arg(res.mfu * 100, 0, 'f', 1)

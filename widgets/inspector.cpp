@@ -609,6 +609,19 @@ void Inspector::showWorkload(const model::Workload& w) {
                     tr(" ms"), [](W& n, double v) { n.inference.ttft_slo_s = v / 1e3; });
         numberField(tr("TPOT SLO"), QStringLiteral("tpot_slo"), i.tpot_slo_s * 1e3, 0, 1e7, 1,
                     tr(" ms"), [](W& n, double v) { n.inference.tpot_slo_s = v / 1e3; });
+        // Speculative decoding: a draft model from the zoo, gamma and alpha (Leviathan 2023).
+        QStringList drafts{QStringLiteral("none")};
+        for (const auto& m : doc_->catalog().models())
+            drafts << QString::fromStdString(m.id);
+        choiceField(tr("Speculative draft"), QStringLiteral("speculative_draft"),
+                    i.speculative_draft.empty() ? std::string("none") : i.speculative_draft, drafts,
+                    [](W& n, const std::string& v) {
+                        n.inference.speculative_draft = v == "none" ? std::string() : v;
+                    });
+        intField(tr("Draft tokens per step"), QStringLiteral("speculative_k"), i.speculative_k, 1,
+                 64, [](W& n, int v) { n.inference.speculative_k = v; });
+        numberField(tr("Acceptance rate"), QStringLiteral("acceptance"), i.acceptance, 0, 1, 2,
+                    QString(), [](W& n, double v) { n.inference.acceptance = v; });
     }
     verdict_ = new QLabel;
     verdict_->setObjectName(QStringLiteral("verdict"));

@@ -303,8 +303,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         m.moe_ffn = m.ffn;
         first_int({"moe_intermediate_size"}, false, m.moe_ffn);
         if (type == "qwen2_moe")
-            if (auto shared = r.integer(j, path, "shared_expert_intermediate_size", false, 0,
-                                        1 << 30);
+            if (auto shared =
+                    r.integer(j, path, "shared_expert_intermediate_size", false, 0, 1 << 30);
                 shared && *shared > 0)
                 m.shared_experts = static_cast<int>(*shared / std::max(1, m.moe_ffn));
     }

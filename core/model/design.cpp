@@ -284,6 +284,9 @@ InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r)
     read_double(j, p, r, "request_rate", s.request_rate, 0, 1e9);
     read_double(j, p, r, "ttft_slo_s", s.ttft_slo_s, 0, 1e6);
     read_double(j, p, r, "tpot_slo_s", s.tpot_slo_s, 0, 1e6);
+    s.speculative_draft = r.string(j, p, "speculative_draft", false).value_or("");
+    read_int(j, p, r, "speculative_k", s.speculative_k, 1, 64);
+    read_double(j, p, r, "acceptance", s.acceptance, 0, 1);
     return s;
 }
 
@@ -300,7 +303,10 @@ json write_inference(const InferenceSpec& s) {
                 {"mode", s.mode},
                 {"request_rate", s.request_rate},
                 {"ttft_slo_s", s.ttft_slo_s},
-                {"tpot_slo_s", s.tpot_slo_s}};
+                {"tpot_slo_s", s.tpot_slo_s},
+                {"speculative_draft", s.speculative_draft},
+                {"speculative_k", s.speculative_k},
+                {"acceptance", s.acceptance}};
 }
 
 } // namespace
@@ -419,6 +425,10 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
                 msg += " (did you mean \"" + s + "\"?)";
             err(p + ".model", msg);
         }
+        const auto& draft = w.inference.speculative_draft;
+        if (catalog && w.kind == WorkloadKind::inference && !draft.empty() &&
+            !catalog->model(draft))
+            err(p + ".inference.speculative_draft", "unknown model \"" + draft + "\"");
     }
     if (catalog && !d.economics.cloud_offer.empty() && !catalog->cloud(d.economics.cloud_offer))
         err("economics.cloud_offer", "unknown cloud offer \"" + d.economics.cloud_offer + "\"");

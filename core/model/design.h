@@ -79,6 +79,9 @@ struct InferenceSpec {
     std::string batching = "continuous";
     std::string mode = "offline";
     double request_rate = 0, ttft_slo_s = 0.5, tpot_slo_s = 0.05;
+    std::string speculative_draft; ///< draft model id; empty = no speculative decoding
+    int speculative_k = 4;         ///< draft tokens per step (gamma)
+    double acceptance = 0.7;       ///< draft token acceptance rate (alpha)
     bool operator==(const InferenceSpec&) const = default;
 };
 

@@ -300,8 +300,15 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.inference_memory = im;
                 if (im.fits) {
                     const double price = gpu_hour_price(design, catalog, ev);
-                    if (auto ir =
-                            infer(*m, s, *g, ev.fabric, price, {}, {}, ev.collective_assumptions)) {
+                    // Speculative decoding with the draft model of the design (Leviathan 2023).
+                    SpeculativeSpec spec;
+                    if (const ModelArch* dm = catalog.model(s.speculative_draft)) {
+                        spec.draft = dm;
+                        spec.k = s.speculative_k;
+                        spec.acceptance = s.acceptance;
+                    }
+                    if (auto ir = infer(*m, s, *g, ev.fabric, price, spec, {},
+                                        ev.collective_assumptions)) {
                         we.inference = ir.value();
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =

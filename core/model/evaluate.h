@@ -64,7 +64,7 @@ struct WorkloadEvaluation {
     std::vector<CurvePoint> inference_curve;      ///< latency vs throughput over batch size
     std::optional<ReliabilityResult> reliability; ///< training: failures, checkpoints, goodput
     std::vector<ScalingPoint> scaling; ///< training: tokens/s and MFU vs GPU count (DP 1, 2, 4..)
-    std::optional<RunCost> run_cost;              ///< training: the run at cloud / on-prem rates
+    std::optional<RunCost> run_cost;   ///< training: the run at cloud / on-prem rates
     double onprem_usd_per_million_output_tokens = 0; ///< inference at the amortized rate
     std::string error; ///< why no numbers could be computed (empty when fine)
 };

@@ -194,6 +194,27 @@ private slots:
         QCOMPARE(dlg.table()->item(0, 3)->text(), QStringLiteral("-99.2 %"));
     }
 
+    // Journey 3 step 3: speculative decoding from the inspector changes TPOT.
+    void speculativeDecodingInInspector() {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(QStringLiteral("h200-inference-8x")), QString());
+        w.show();
+        QTRY_VERIFY(w.evaluator()->current() && !w.evaluator()->current()->workloads.empty() &&
+                    w.evaluator()->current()->workloads[0].inference);
+        const double before = w.evaluator()->current()->workloads[0].inference->decode_step_s;
+        const auto id = QString::fromStdString(w.document()->design().workloads[0].id);
+        w.inspector()->setSelection({id});
+        auto* draft = w.inspector()->findChild<QComboBox*>(QStringLiteral("speculative_draft"));
+        QVERIFY(draft);
+        draft->setCurrentText(QStringLiteral("llama3-8b"));
+        QCOMPARE(w.document()->design().workloads[0].inference.speculative_draft,
+                 std::string("llama3-8b"));
+        QTRY_VERIFY(w.evaluator()->current()->workloads[0].inference->speculative_speedup != 1.0);
+        QVERIFY(w.evaluator()->current()->workloads[0].inference->decode_step_s != before);
+        w.document()->undoStack()->undo();
+        QVERIFY(w.document()->design().workloads[0].inference.speculative_draft.empty());
+    }
+
     void rooflineChartShowsOperators() {
         ui::MainWindow w(cat_);
         QCOMPARE(w.openDesign(QStringLiteral("h200-inference-8x")), QString());
