@@ -217,6 +217,16 @@ void read_double(const json& obj, const std::string& path, JsonReader& r, const 
         out = *v;
 }
 
+json write_training(const TrainingSpec& t);
+json write_inference(const InferenceSpec& s);
+/// The keys this version writes for an object: everything else is a newer version's, kept.
+std::vector<std::string> keys_of(const json& written) {
+    std::vector<std::string> k;
+    for (const auto& [key, v] : written.items())
+        k.push_back(key);
+    return k;
+}
+
 TrainingSpec read_training(const json& j, const std::string& p, JsonReader& r) {
     TrainingSpec t;
     if (!r.expect_object(j, p))
@@ -241,28 +251,32 @@ TrainingSpec read_training(const json& j, const std::string& p, JsonReader& r) {
     read_int(j, p, r, "lora_rank", t.lora_rank, 1, 1 << 16);
     read_choice<int>(j, p, r, "offload", t.offload, {"none", "optimizer"});
     read_double(j, p, r, "tokens", t.tokens, 0, 1e18);
+    static const std::vector<std::string> known = keys_of(write_training({}));
+    t.extra_json = extras(j, known);
     return t;
 }
 
 json write_training(const TrainingSpec& t) {
-    return json{{"tp", t.tp},
-                {"pp", t.pp},
-                {"cp", t.cp},
-                {"ep", t.ep},
-                {"vpp", t.vpp},
-                {"global_batch", t.global_batch},
-                {"micro_batch", t.micro_batch},
-                {"seq", t.seq},
-                {"dtype", t.dtype},
-                {"optimizer", t.optimizer},
-                {"zero", t.zero},
-                {"recompute", t.recompute},
-                {"sequence_parallel", t.sequence_parallel},
-                {"schedule", t.schedule},
-                {"finetune", t.finetune},
-                {"lora_rank", t.lora_rank},
-                {"offload", t.offload},
-                {"tokens", t.tokens}};
+    json j{{"tp", t.tp},
+           {"pp", t.pp},
+           {"cp", t.cp},
+           {"ep", t.ep},
+           {"vpp", t.vpp},
+           {"global_batch", t.global_batch},
+           {"micro_batch", t.micro_batch},
+           {"seq", t.seq},
+           {"dtype", t.dtype},
+           {"optimizer", t.optimizer},
+           {"zero", t.zero},
+           {"recompute", t.recompute},
+           {"sequence_parallel", t.sequence_parallel},
+           {"schedule", t.schedule},
+           {"finetune", t.finetune},
+           {"lora_rank", t.lora_rank},
+           {"offload", t.offload},
+           {"tokens", t.tokens}};
+    merge_extras(j, t.extra_json);
+    return j;
 }
 
 InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r) {
@@ -287,26 +301,30 @@ InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r)
     s.speculative_draft = r.string(j, p, "speculative_draft", false).value_or("");
     read_int(j, p, r, "speculative_k", s.speculative_k, 1, 64);
     read_double(j, p, r, "acceptance", s.acceptance, 0, 1);
+    static const std::vector<std::string> known = keys_of(write_inference({}));
+    s.extra_json = extras(j, known);
     return s;
 }
 
 json write_inference(const InferenceSpec& s) {
-    return json{{"tp", s.tp},
-                {"pp", s.pp},
-                {"replicas", s.replicas},
-                {"batch", s.batch},
-                {"input_len", s.input_len},
-                {"output_len", s.output_len},
-                {"weights_dtype", s.weights_dtype},
-                {"kv_dtype", s.kv_dtype},
-                {"batching", s.batching},
-                {"mode", s.mode},
-                {"request_rate", s.request_rate},
-                {"ttft_slo_s", s.ttft_slo_s},
-                {"tpot_slo_s", s.tpot_slo_s},
-                {"speculative_draft", s.speculative_draft},
-                {"speculative_k", s.speculative_k},
-                {"acceptance", s.acceptance}};
+    json j{{"tp", s.tp},
+           {"pp", s.pp},
+           {"replicas", s.replicas},
+           {"batch", s.batch},
+           {"input_len", s.input_len},
+           {"output_len", s.output_len},
+           {"weights_dtype", s.weights_dtype},
+           {"kv_dtype", s.kv_dtype},
+           {"batching", s.batching},
+           {"mode", s.mode},
+           {"request_rate", s.request_rate},
+           {"ttft_slo_s", s.ttft_slo_s},
+           {"tpot_slo_s", s.tpot_slo_s},
+           {"speculative_draft", s.speculative_draft},
+           {"speculative_k", s.speculative_k},
+           {"acceptance", s.acceptance}};
+    merge_extras(j, s.extra_json);
+    return j;
 }
 
 } // namespace

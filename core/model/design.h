@@ -68,6 +68,7 @@ struct TrainingSpec {
     int lora_rank = 16;
     std::string offload = "none";
     double tokens = 0; ///< tokens to train (0 = not set)
+    std::string extra_json; ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const TrainingSpec&) const = default;
 };
 
@@ -82,6 +83,7 @@ struct InferenceSpec {
     std::string speculative_draft; ///< draft model id; empty = no speculative decoding
     int speculative_k = 4;         ///< draft tokens per step (gamma)
     double acceptance = 0.7;       ///< draft token acceptance rate (alpha)
+    std::string extra_json;        ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const InferenceSpec&) const = default;
 };
 

@@ -146,6 +146,14 @@ private slots:
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
         QVERIFY2(d.ok(), d.error_text().c_str());
+        // Inside a workload's training and inference settings too.
+        auto p = design_from_json(design_to_json(cl::test::preset("h100-ndr-2node")), "p", &cat_);
+        QVERIFY(p.ok());
+        std::string text = design_to_json(*p);
+        text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
+        auto withKnob = design_from_json(text, "p", &cat_);
+        QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
+        QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
