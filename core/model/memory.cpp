@@ -58,15 +58,22 @@ StateBytes state_bytes(const TrainingSpec& t) {
     return s;
 }
 
-MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard) {
-    const StateBytes sb = state_bytes(t);
+namespace {
+/// model_state_bytes with the per-parameter bytes already resolved (hot loop of the search).
+MemoryBreakdown state_bytes_of(double params, const StateBytes& sb, int zero, bool offload,
+                               double shard) {
     MemoryBreakdown b;
-    b.weights = params * sb.weights / (t.zero >= 3 ? shard : 1.0);
-    b.gradients = params * sb.gradients / (t.zero >= 2 ? shard : 1.0);
-    b.optimizer = params * sb.optimizer / (t.zero >= 1 ? shard : 1.0);
-    if (t.offload == "optimizer")
+    b.weights = params * sb.weights / (zero >= 3 ? shard : 1.0);
+    b.gradients = params * sb.gradients / (zero >= 2 ? shard : 1.0);
+    b.optimizer = params * sb.optimizer / (zero >= 1 ? shard : 1.0);
+    if (offload)
         b.optimizer = 0; // ZeRO-Offload (Ren et al. 2021): master weights + states in CPU RAM
     return b;
+}
+} // namespace
+
+MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard) {
+    return state_bytes_of(params, state_bytes(t), t.zero, t.offload == "optimizer", shard);
 }
 
 // ---- Activations ----------------------------------------------------------------------------
@@ -241,6 +248,17 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double lora_moe = lora ? lora_params_per_layer(m, m.layers - 1, t.lora_rank) : 0.0;
     int first_layer = 0;
     double worst_total = -1;
+    // Per-step invariants, resolved once (string compares and copies add up over ~10^5
+    // layouts in the search).
+    const StateBytes sbytes = state_bytes(t);
+    const bool offload = t.offload == "optimizer";
+    const bool gpipe = t.schedule == "gpipe";
+    double whole_layer_bytes = 0; // full recompute: the layer being recomputed, whole
+    if (t.recompute == "full") {
+        TrainingSpec whole_layer = t;
+        whole_layer.recompute = "none";
+        whole_layer_bytes = layer_activation_bytes(m, whole_layer, mb, flash);
+    }
     for (int st = 0; st < t.pp; ++st) {
         const int nl = stage_layer_count(m.layers, t.pp, st);
         StageMemory sm;
@@ -288,13 +306,15 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             const double wshard = t.zero >= 3 ? dense_shard : 1.0;
             const double linear_bytes = qlora ? (4.0 + 0.127) / 8.0 : 2.0;
             b.weights = (frozen_linear * linear_bytes + frozen_other * 2.0) / wshard;
-            const MemoryBreakdown ad = model_state_bytes(adapters, t, dense_shard);
+            const MemoryBreakdown ad =
+                state_bytes_of(adapters, sbytes, t.zero, offload, dense_shard);
             b.weights += ad.weights;
             b.gradients = ad.gradients;
             b.optimizer = ad.optimizer;
         } else {
-            const MemoryBreakdown d = model_state_bytes(dense, t, dense_shard);
-            const MemoryBreakdown e = model_state_bytes(experts, t, expert_shard);
+            const MemoryBreakdown d = state_bytes_of(dense, sbytes, t.zero, offload, dense_shard);
+            const MemoryBreakdown e =
+                state_bytes_of(experts, sbytes, t.zero, offload, expert_shard);
             b.weights = d.weights + e.weights;
             b.gradients = d.gradients + e.gradients;
             b.optimizer = d.optimizer + e.optimizer;
@@ -304,18 +324,14 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         // (Korthikanti et al. 2022 sec. 4.2.3); GPipe keeps all m; ZB-H1 matches 1F1B
         // (Qi et al. 2023).
         double in_flight = std::min<double>(t.pp - st, static_cast<double>(micro_batches));
-        if (t.schedule == "gpipe")
+        if (gpipe)
             in_flight = static_cast<double>(micro_batches);
-        if (t.vpp > 1 && t.schedule != "gpipe")
+        if (t.vpp > 1 && !gpipe)
             in_flight *= 1.0 + (t.pp - 1.0) / (t.pp * static_cast<double>(t.vpp));
         if (st == 0)
             out.micro_batches_in_flight = in_flight;
         b.activations = act_layer * nl * in_flight;
-        if (t.recompute == "full") { // the layer being recomputed needs its working set
-            TrainingSpec whole_layer = t;
-            whole_layer.recompute = "none";
-            b.activations += layer_activation_bytes(m, whole_layer, mb, flash);
-        }
+        b.activations += whole_layer_bytes; // full recompute: the layer being recomputed
         // Korthikanti sec. 4.3: embedding output p*sbh/t on the first stage; the output layer
         // input and fp32 logits 4sbh/t + 4sbv/t on the last.
         if (st == 0)
@@ -323,7 +339,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         if (st == t.pp - 1)
             b.activations += 4.0 * sbh_t + 4.0 * s_local * mb * m.vocab / tp;
         b.other = a.framework_overhead_bytes.value;
-        if (t.offload == "optimizer") {
+        if (offload) {
             const double on_gpu_trainable = lora ? adapters : dense + experts;
             const double shard = t.zero >= 2 ? dense_shard : 1.0;
             out.offload_pcie_bytes_per_step =

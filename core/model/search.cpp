@@ -49,9 +49,14 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
     vpps = pick(pins.vpp, {1, 2, 3, 4, 6, 8});
     const std::vector<int> zeros =
         pins.zero >= 0 ? std::vector<int>{pins.zero} : std::vector<int>{0, 1, 2, 3};
+    // With FlashAttention the attention core keeps no s^2 activations, so selective
+    // recomputation (Korthikanti et al. 2022 sec. 5: recompute only that core) saves nothing
+    // and costs nothing: it is the same layout as "none" and is not listed twice.
+    const bool flash = ma.flash_attention.value > 0.5;
     const std::vector<std::string> recomputes =
-        pins.recompute.empty() ? std::vector<std::string>{"none", "selective", "full"}
-                               : std::vector<std::string>{pins.recompute};
+        !pins.recompute.empty() ? std::vector<std::string>{pins.recompute}
+        : flash                 ? std::vector<std::string>{"none", "full"}
+                                : std::vector<std::string>{"none", "selective", "full"};
     std::vector<SearchRow> feasible;
     feasible.reserve(4096);
     for (int tp : tps)

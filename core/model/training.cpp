@@ -213,8 +213,12 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     for (int mb : candidates) {
         t.micro_batch = mb;
         TrainingResult r;
+        // The search (known memory, no explanation) reads the memory it already has: copying
+        // its per-stage vector for each of ~10^5 layouts would cost more than the step model.
+        const bool lean = known_memory && !explain && spec.micro_batch > 0;
         if (spec.micro_batch > 0) {
-            r.memory = *mem;
+            if (!lean)
+                r.memory = *mem;
         } else {
             auto mem_mb = training_memory(m, t, gpus, gpu, ma, false);
             if (!mem_mb)
@@ -223,6 +227,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 continue; // auto only takes larger micro-batches that fit
             r.memory = std::move(mem_mb).value();
         }
+        const TrainingMemory& rm = lean ? *mem : r.memory;
         r.micro_batch = mb;
         r.micro_batches = per_dp / mb;
         r.tp_group = tp_g;
@@ -359,7 +364,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // weights for every micro-batch's forward and backward (prefetched under compute).
         const bool lora = t.finetune == "lora" || t.finetune == "qlora";
         const double trainable_per_gpu =
-            lora ? r.memory.trainable_params / (t.tp * t.pp) : r.memory.params_per_gpu;
+            lora ? rm.trainable_params / (t.tp * t.pp) : rm.params_per_gpu;
         const double grad_bytes = trainable_per_gpu * 2.0;
         double dp_time = 0;
         if (dp * t.cp > 1) {
@@ -387,7 +392,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // Offloaded: gradients down and weights up over PCIe 5 x16 (63 GB/s one way) at 80%
         // (ZeRO-Offload, Ren et al. 2021); the CPU update itself overlaps.
         constexpr double kPcieBps = 0.8 * 63e9;
-        bd.optimizer = t.offload == "optimizer" ? r.memory.offload_pcie_bytes_per_step / kPcieBps
+        bd.optimizer = t.offload == "optimizer" ? rm.offload_pcie_bytes_per_step / kPcieBps
                                                 : opt_bytes / hw.hbm;
         bd.other = ta.step_overhead_s.value;
         r.step_time_s = bd.total();
@@ -411,7 +416,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             r.gpu_hours = r.time_to_train_s / 3600.0 * gpus;
             r.cost_usd = r.gpu_hours * price_per_gpu_hour;
         }
-        if (!best || (r.memory.fits && (!best->memory.fits || r.step_time_s < best->step_time_s)))
+        if (!best || (rm.fits && (!best->memory.fits || r.step_time_s < best->step_time_s)))
             best = std::move(r);
     }
     if (!best)

@@ -73,7 +73,8 @@ struct TrainingResult {
 
 /// Step time and throughput of `t` on `gpus` GPUs of `gpu` over fabric `fabric`.
 /// micro_batch 0 = auto: the fastest divisor of global_batch/dp that fits. `known_memory` (the
-/// result of training_memory for exactly this spec) saves recomputing it (the search).
+/// result of training_memory for exactly this spec) saves recomputing it (the search); with it
+/// and explain = false the result's `memory` is left empty (the caller has it).
 Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& t, int gpus,
                                   const GpuSpec& gpu, const Topology& fabric,
                                   const TrainingAssumptions& ta = {},
