@@ -236,19 +236,7 @@ json tiers_json(const model::Topology& f) {
 }
 
 json workload_memory_json(const model::WorkloadMemory& m) {
-    const auto& b = m.per_gpu;
-    return {{"per_gpu_bytes",
-             {{"weights", b.weights},
-              {"gradients", b.gradients},
-              {"optimizer", b.optimizer},
-              {"activations", b.activations},
-              {"kv_cache", b.kv_cache},
-              {"other", b.other},
-              {"total", b.total()}}},
-            {"capacity_bytes", m.capacity_bytes},
-            {"headroom_bytes", m.headroom_bytes},
-            {"fits", m.fits},
-            {"worst_stage", m.worst_stage}};
+    return memory_json(m.per_gpu, m.capacity_bytes, m.headroom_bytes, m.fits, m.worst_stage);
 }
 
 int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {

@@ -86,6 +86,9 @@ const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat);
 /// The cluster shape from --fabric (a drawn design) or --gpu and the shape flags.
 model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::string* source);
 
+/// The CLI.md "memory" object (memory, train, infer and evaluate print it).
+nlohmann::json memory_json(const model::MemoryBreakdown& per_gpu, double capacity_bytes,
+                           double headroom_bytes, bool fits, int worst_stage);
 /// The CLI.md "train" object (shared by `train` and `evaluate`); time/cost keys only when set.
 nlohmann::json train_json(const model::TrainingResult& r);
 /// The CLI.md "tco" and "reliability" objects (shared by those commands and `evaluate`).

@@ -212,6 +212,15 @@ void record_assumptions(Flags& f, const model::MemoryAssumptions& a) {
 
 } // namespace
 
+json memory_json(const model::MemoryBreakdown& per_gpu, double capacity_bytes,
+                 double headroom_bytes, bool fits, int worst_stage) {
+    return {{"per_gpu_bytes", breakdown_json(per_gpu)},
+            {"capacity_bytes", capacity_bytes},
+            {"headroom_bytes", headroom_bytes},
+            {"fits", fits},
+            {"worst_stage", worst_stage}};
+}
+
 int cmd_memory(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);
@@ -257,19 +266,16 @@ int cmd_memory(Flags& f, std::ostream& out) {
                               {"layers", s.layers},
                               {"params_per_gpu", s.params},
                               {"per_gpu_bytes", breakdown_json(s.bytes)}});
-        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
-                       {"capacity_bytes", mem.capacity_bytes},
-                       {"headroom_bytes", mem.headroom_bytes},
-                       {"fits", mem.fits},
-                       {"worst_stage", mem.worst_stage},
-                       {"dp", mem.dp},
-                       {"micro_batch", mem.micro_batch},
-                       {"micro_batches_in_flight", mem.micro_batches_in_flight},
-                       {"params_per_gpu", mem.params_per_gpu},
-                       {"trainable_params", mem.trainable_params},
-                       {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
-                       {"stages", stages},
-                       {"explanation", mem.explanation}};
+        j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits,
+                                  mem.worst_stage);
+        j["memory"].update(json{{"dp", mem.dp},
+                                {"micro_batch", mem.micro_batch},
+                                {"micro_batches_in_flight", mem.micro_batches_in_flight},
+                                {"params_per_gpu", mem.params_per_gpu},
+                                {"trainable_params", mem.trainable_params},
+                                {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
+                                {"stages", stages},
+                                {"explanation", mem.explanation}});
         out << j.dump(2) << '\n';
         return 0;
     }
@@ -443,11 +449,8 @@ int cmd_train(Flags& f, std::ostream& out) {
     const auto& b = r->breakdown;
     if (f.has("--json")) {
         json j = envelope(f);
-        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
-                       {"capacity_bytes", mem.capacity_bytes},
-                       {"headroom_bytes", mem.headroom_bytes},
-                       {"fits", mem.fits},
-                       {"worst_stage", mem.worst_stage}};
+        j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits,
+                                  mem.worst_stage);
         json tr = train_json(*r);
         tr.erase("time_to_train_s");
         tr.erase("gpu_hours");
@@ -672,11 +675,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     const auto& mem = r->memory;
     if (f.has("--json")) {
         json j = envelope(f);
-        j["memory"] = {{"per_gpu_bytes", breakdown_json(mem.per_gpu)},
-                       {"capacity_bytes", mem.capacity_bytes},
-                       {"headroom_bytes", mem.headroom_bytes},
-                       {"fits", mem.fits},
-                       {"worst_stage", 0}};
+        j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits, 0);
         json in = infer_json(*r);
         in["batch"] = r->batch;
         in["speculative_speedup"] = r->speculative_speedup;

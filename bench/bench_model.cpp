@@ -22,6 +22,12 @@ const Catalog& catalog() {
     static const Catalog c = Catalog::bundled().value();
     return c;
 }
+/// The largest bundled preset (16,384 GPUs), loaded once.
+const Design& preset_16k() {
+    static const Design d =
+        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    return d;
+}
 } // namespace
 
 static void BM_MemoryAndRoofline_Llama405B(benchmark::State& state) {
@@ -72,8 +78,7 @@ BENCHMARK(BM_InferenceMemory_Llama70B);
 
 // Target (#5): topology analysis of the 16,384-GPU preset < 1 ms.
 static void BM_TopologyAnalysis_Llama3_16k(benchmark::State& state) {
-    const auto d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     for (auto _ : state)
         benchmark::DoNotOptimize(analyze_topology(d, catalog()));
 }
@@ -81,8 +86,7 @@ BENCHMARK(BM_TopologyAnalysis_Llama3_16k);
 
 // Target (#5): one collective estimate < 1 us.
 static void BM_CollectiveAllreduce_2048Nodes(benchmark::State& state) {
-    const auto d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     const Topology t = analyze_topology(d, catalog());
     const GroupPlacement p = place_group(t, 2048, 8);
     double bytes = 1e9;
@@ -95,8 +99,7 @@ BENCHMARK(BM_CollectiveAllreduce_2048Nodes);
 
 // Target (#6): the full search for Llama 3.1 405B on 16,384 H100; reports layouts per second.
 static void BM_Search_Llama405B_16k(benchmark::State& state) {
-    const auto d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     const Topology t = analyze_topology(d, catalog());
     TrainingSpec base;
     base.global_batch = 2048;
@@ -166,8 +169,7 @@ BENCHMARK_MAIN();
 
 // Issue #8: a 60-month TCO curve of the 16,384-GPU preset's inventory < 50 us.
 static void BM_TcoCurve60_Llama3_16k(benchmark::State& state) {
-    static const Design d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     const CostInventory inv = design_inventory(d, catalog());
     Economics e;
     e.months = 60;
@@ -181,8 +183,7 @@ BENCHMARK(BM_TcoCurve60_Llama3_16k);
 
 // The inventory walk itself (once per evaluation).
 static void BM_DesignInventory_Llama3_16k(benchmark::State& state) {
-    static const Design d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     for (auto _ : state) {
         auto inv = design_inventory(d, catalog());
         benchmark::DoNotOptimize(inv);
@@ -204,8 +205,7 @@ BENCHMARK(BM_Reliability_16k);
 // Issue #10: one full evaluation of the largest preset (what every edit triggers) -- with the
 // chart update (bench_canvas) it must stay within one frame of an edit (<= 50 ms).
 static void BM_Evaluate_Llama3_16k(benchmark::State& state) {
-    static const Design d =
-        design_from_json(bundled_file("presets/llama3-16k-h100.json"), "p", &catalog()).value();
+    const Design& d = preset_16k();
     for (auto _ : state)
         benchmark::DoNotOptimize(evaluate(d, catalog()));
 }

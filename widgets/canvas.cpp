@@ -786,7 +786,9 @@ bool CanvasScene::dropCatalogEntry(const QString& entry, QPointF pos) {
         dev.kind = model::DeviceKind::storage;
         dev.catalog.clear();
         dev.name = "Storage";
-        dev.storage_bandwidth_Bps = 100e9; // editable in the inspector
+        // Starting values for the user to set in the inspector (no sourced default exists for
+        // "a storage system"): 100 GB/s aggregate, 1 PB.
+        dev.storage_bandwidth_Bps = 100e9;
         dev.storage_capacity_bytes = 1e15;
     } else {
         emit statusMessage(tr("Cannot place \"%1\": unknown catalog entry").arg(entry));

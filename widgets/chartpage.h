@@ -15,4 +15,8 @@ namespace cl::ui {
 void buildChartPage(QWidget* owner, const QString& title, const QString& hint, QChart*& chart,
                     QChartView*& view, QLabel*& empty, QLabel*& caption);
 
+/// Removes every series and axis of a chart (and deletes the axes: QChart::removeAxis hands
+/// their ownership back, so removing alone leaks them on every update).
+void clearChart(QChart* c);
+
 } // namespace cl::ui

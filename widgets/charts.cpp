@@ -77,6 +77,22 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     stack->setCurrentWidget(empty);
 }
 
+void clearChart(QChart* c) {
+    c->removeAllSeries();
+    for (auto* a : c->axes()) {
+        c->removeAxis(a); // the chart gives up ownership: delete it
+        delete a;
+    }
+}
+
+ChartPage::ChartPage(const QString& title, const QString& hint, QWidget* parent) : QWidget(parent) {
+    buildChartPage(this, title, hint, chart_, view_, empty_, caption_);
+}
+
+void ChartPage::showChart(bool on) {
+    static_cast<QStackedLayout*>(layout())->setCurrentIndex(on ? 0 : 1);
+}
+
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     chart_ = new QChart;
     if (palette().window().color().lightness() < 128) // follow a dark system palette
@@ -177,11 +193,9 @@ double MemoryChart::shownTotal(int i) const {
     return sum * kGB;
 }
 
-RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(this, QString(),
-                   tr("Add a workload to see where its operators sit on the roofline."), chart_,
-                   view_, empty_, caption_);
-}
+RooflineChart::RooflineChart(QWidget* parent)
+    : ChartPage(QString(), tr("Add a workload to see where its operators sit on the roofline."),
+                parent) {}
 
 int RooflineChart::pointCount() const {
     int n = 0;
@@ -198,19 +212,14 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev) {
             w = &x;
             break;
         }
-    auto* stack = static_cast<QStackedLayout*>(layout());
     if (!w) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
+    showChart(true);
     const model::Roofline& r = *w->roofline;
     // The set of series changes with the GPU (dtype ceilings), so rebuild; it is small.
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
+    clearChart(chart_);
     double xmin = 1e9, xmax = 0, ymin = 1e30;
     for (const auto& op : r.operators) {
         xmin = std::min(xmin, std::max(op.intensity, 1e-2));
@@ -313,25 +322,18 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev) {
                       tr(".  Ridge %1 FLOP/byte.").arg(r.ridge, 0, 'f', 0));
 }
 
-FabricChart::FabricChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(this, tr("Allreduce bus bandwidth by message size and fabric tier"),
-                   tr("Add at least two GPUs to see how fast their collectives run."), chart_,
-                   view_, empty_, caption_);
-}
+FabricChart::FabricChart(QWidget* parent)
+    : ChartPage(tr("Allreduce bus bandwidth by message size and fabric tier"),
+                tr("Add at least two GPUs to see how fast their collectives run."), parent) {}
 
 void FabricChart::setEvaluation(const model::Evaluation& ev) {
-    auto* stack = static_cast<QStackedLayout*>(layout());
     curves_ = static_cast<int>(ev.allreduce_curves.size());
     if (ev.allreduce_curves.empty()) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
+    showChart(true);
+    clearChart(chart_);
     auto* ax = new QLogValueAxis;
     ax->setTitleText(tr("Message size (bytes, nccl-tests size)"));
     ax->setLabelFormat(QStringLiteral("%.0e"));
@@ -378,13 +380,11 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     caption_->setText(cap);
 }
 
-TrainingChart::TrainingChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(
-        this, tr("Training step: exposed time by part"),
-        tr("Add a training workload with a global batch and a layout that fits in memory\n"
-           "(or use \"Find a layout…\" in the inspector) to see its step time."),
-        chart_, view_, empty_, caption_);
-}
+TrainingChart::TrainingChart(QWidget* parent)
+    : ChartPage(tr("Training step: exposed time by part"),
+                tr("Add a training workload with a global batch and a layout that fits in memory\n"
+                   "(or use \"Find a layout…\" in the inspector) to see its step time."),
+                parent) {}
 
 void TrainingChart::setEvaluation(const model::Evaluation& ev) {
     std::vector<const model::WorkloadEvaluation*> shown;
@@ -392,17 +392,12 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
         if (w.training)
             shown.push_back(&w);
     bars_ = static_cast<int>(shown.size());
-    auto* stack = static_cast<QStackedLayout*>(layout());
     if (shown.empty()) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
+    showChart(true);
+    clearChart(chart_);
     struct Part {
         const char* name;
         QColor color;
@@ -466,12 +461,11 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                       tr("\nTraining model is preliminary (issue 6): see docs/validation.md."));
 }
 
-InferenceChart::InferenceChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(
-        this, tr("Serving: latency vs throughput (batch grows along the line)"),
-        tr("Add an inference workload that fits in memory to see its latency and throughput."),
-        chart_, view_, empty_, caption_);
-}
+InferenceChart::InferenceChart(QWidget* parent)
+    : ChartPage(
+          tr("Serving: latency vs throughput (batch grows along the line)"),
+          tr("Add an inference workload that fits in memory to see its latency and throughput."),
+          parent) {}
 
 void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     const model::WorkloadEvaluation* w = nullptr;
@@ -480,18 +474,13 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
             w = &x;
             break;
         }
-    auto* stack = static_cast<QStackedLayout*>(layout());
     points_ = w ? static_cast<int>(w->inference_curve.size()) : 0;
     if (!w) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
+    showChart(true);
+    clearChart(chart_);
     auto* line = new QLineSeries;
     line->setName(tr("%1 (batch 1 → %2)")
                       .arg(QString::fromStdString(w->name))

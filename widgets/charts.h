@@ -45,42 +45,47 @@ private:
     int bars_ = 0;
 };
 
+/// The common frame of a chart tab: the chart view over a caption, or a hint saying what to
+/// add when there is nothing to show (charts.cpp buildChartPage).
+class ChartPage : public QWidget {
+public:
+    [[nodiscard]] QChartView* view() const { return view_; }
+
+protected:
+    ChartPage(const QString& title, const QString& hint, QWidget* parent);
+    /// Shows the chart (true) or the hint (false).
+    void showChart(bool on);
+
+    QChart* chart_ = nullptr;
+    QChartView* view_ = nullptr;
+    QLabel* empty_ = nullptr;
+    QLabel* caption_ = nullptr;
+};
+
 /// Log-log roofline of the selected workload's GPU: dtype peaks, the HBM slope and the
 /// workload's operators (training: prefill at its sequence length; inference: decode).
-class RooflineChart : public QWidget {
+class RooflineChart : public ChartPage {
     Q_OBJECT
 public:
     explicit RooflineChart(QWidget* parent = nullptr);
     void setEvaluation(const model::Evaluation& ev);
     [[nodiscard]] int pointCount() const;
-    [[nodiscard]] QChartView* view() const { return view_; }
-
-private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
 };
 
 /// busbw vs message size of allreduce, one line per fabric tier (nccl-tests definitions).
-class FabricChart : public QWidget {
+class FabricChart : public ChartPage {
     Q_OBJECT
 public:
     explicit FabricChart(QWidget* parent = nullptr);
     void setEvaluation(const model::Evaluation& ev);
     [[nodiscard]] int curveCount() const { return curves_; }
-    [[nodiscard]] QChartView* view() const { return view_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int curves_ = 0;
 };
 
 /// Where a training step's time goes: exposed seconds per part, one bar per workload.
-class TrainingChart : public QWidget {
+class TrainingChart : public ChartPage {
     Q_OBJECT
 public:
     explicit TrainingChart(QWidget* parent = nullptr);
@@ -88,15 +93,11 @@ public:
     [[nodiscard]] int barCount() const { return bars_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int bars_ = 0;
 };
 
 /// Serving: TPOT against output tokens/s as the batch grows, with the operating point.
-class InferenceChart : public QWidget {
+class InferenceChart : public ChartPage {
     Q_OBJECT
 public:
     explicit InferenceChart(QWidget* parent = nullptr);
@@ -104,16 +105,12 @@ public:
     [[nodiscard]] int pointCount() const { return points_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int points_ = 0;
 };
 
 /// Cumulative cost over the months: cloud vs on-prem, the break-even marked; the breakdown and
 /// the key rates in the caption.
-class CostChart : public QWidget {
+class CostChart : public ChartPage {
     Q_OBJECT
 public:
     explicit CostChart(QWidget* parent = nullptr);
@@ -122,17 +119,13 @@ public:
     [[nodiscard]] double shownOnpremUsd() const { return onprem_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int months_ = 0;
     double onprem_ = 0;
 };
 
 /// Goodput vs checkpoint interval of the first training workload, optimum and chosen interval
 /// marked; MTBF, checkpoint and losses in the caption.
-class ReliabilityChart : public QWidget {
+class ReliabilityChart : public ChartPage {
     Q_OBJECT
 public:
     explicit ReliabilityChart(QWidget* parent = nullptr);
@@ -141,17 +134,13 @@ public:
     [[nodiscard]] double shownGoodput() const { return goodput_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int points_ = 0;
     double goodput_ = 0;
 };
 
 /// Training scaling: tokens/s (left axis) and MFU (right axis) against GPU count for the same
 /// layout with 1, 2, 4... data-parallel replicas.
-class ScalingChart : public QWidget {
+class ScalingChart : public ChartPage {
     Q_OBJECT
 public:
     explicit ScalingChart(QWidget* parent = nullptr);
@@ -159,10 +148,6 @@ public:
     [[nodiscard]] int pointCount() const { return points_; }
 
 private:
-    QChart* chart_;
-    QChartView* view_;
-    QLabel* empty_;
-    QLabel* caption_;
     int points_ = 0;
 };
 

@@ -27,14 +27,6 @@ namespace cl::ui {
 
 namespace {
 
-void clearChart(QChart* c) {
-    c->removeAllSeries();
-    for (auto* a : c->axes()) {
-        c->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
-}
-
 QLineSeries* line(const QString& name, const QColor& color, const QList<QPointF>& pts,
                   Qt::PenStyle style = Qt::SolidLine) {
     auto* s = new QLineSeries;
@@ -59,23 +51,21 @@ QString money(double usd) {
 
 } // namespace
 
-CostChart::CostChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(this, tr("Cumulative cost: cloud vs on-prem"),
-                   tr("Add GPUs or systems to the canvas, and a cloud offer or price in the "
-                      "design's economics, to compare renting with owning."),
-                   chart_, view_, empty_, caption_);
-}
+CostChart::CostChart(QWidget* parent)
+    : ChartPage(tr("Cumulative cost: cloud vs on-prem"),
+                tr("Add GPUs or systems to the canvas, and a cloud offer or price in the "
+                   "design's economics, to compare renting with owning."),
+                parent) {}
 
 void CostChart::setEvaluation(const model::Evaluation& ev) {
-    auto* stack = static_cast<QStackedLayout*>(layout());
     months_ = ev.tco ? static_cast<int>(ev.tco->monthly.size()) - 1 : 0;
     if (!ev.tco) {
         if (!ev.tco_error.empty())
             empty_->setText(tr("No cost: %1").arg(QString::fromStdString(ev.tco_error)));
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
+    showChart(true);
     const model::TcoResult& t = *ev.tco;
     onprem_ = t.onprem_usd;
     clearChart(chart_);
@@ -158,11 +148,9 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     caption_->setText(cap);
 }
 
-ReliabilityChart::ReliabilityChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(this, tr("Goodput vs checkpoint interval"),
-                   tr("Add a training workload to see failures, checkpoints and goodput."), chart_,
-                   view_, empty_, caption_);
-}
+ReliabilityChart::ReliabilityChart(QWidget* parent)
+    : ChartPage(tr("Goodput vs checkpoint interval"),
+                tr("Add a training workload to see failures, checkpoints and goodput."), parent) {}
 
 void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
     const model::WorkloadEvaluation* w = nullptr;
@@ -171,13 +159,12 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
             w = &x;
             break;
         }
-    auto* stack = static_cast<QStackedLayout*>(layout());
     points_ = w ? static_cast<int>(w->reliability->curve.size()) : 0;
     if (!w) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
+    showChart(true);
     const model::ReliabilityResult& r = *w->reliability;
     goodput_ = r.goodput;
     clearChart(chart_);
@@ -374,12 +361,11 @@ void SensitivityChart::recompute() {
 
 namespace cl::ui {
 
-ScalingChart::ScalingChart(QWidget* parent) : QWidget(parent) {
-    buildChartPage(this, tr("Training scaling: same layout, more data-parallel replicas"),
-                   tr("Add a training workload that fits (with a global batch) to see how it "
-                      "scales with GPUs."),
-                   chart_, view_, empty_, caption_);
-}
+ScalingChart::ScalingChart(QWidget* parent)
+    : ChartPage(tr("Training scaling: same layout, more data-parallel replicas"),
+                tr("Add a training workload that fits (with a global batch) to see how it "
+                   "scales with GPUs."),
+                parent) {}
 
 void ScalingChart::setEvaluation(const model::Evaluation& ev) {
     const model::WorkloadEvaluation* w = nullptr;
@@ -388,13 +374,12 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
             w = &x;
             break;
         }
-    auto* stack = static_cast<QStackedLayout*>(layout());
     points_ = w ? static_cast<int>(w->scaling.size()) : 0;
     if (!w) {
-        stack->setCurrentIndex(1);
+        showChart(false);
         return;
     }
-    stack->setCurrentIndex(0);
+    showChart(true);
     clearChart(chart_);
     QList<QPointF> tok, mfu, ideal;
     double ymax = 0, xmax = 0;

@@ -1,5 +1,6 @@
 #include "layoutsearch.h"
 
+#include "chartpage.h"
 #include "document/commands.h"
 #include "model/evaluate.h"
 #include "model/units.h"
@@ -147,11 +148,7 @@ void LayoutSearchDialog::showResults() {
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table_->setSortingEnabled(true);
     // The plot: every result, and the memory-vs-throughput Pareto front.
-    chart_->removeAllSeries();
-    for (auto* a : chart_->axes()) {
-        chart_->removeAxis(a); // the chart gives up ownership: delete it
-        delete a;
-    }
+    clearChart(chart_);
     auto* all = new QScatterSeries;
     all->setName(tr("layouts (top %1)").arg(r.results.size()));
     all->setMarkerSize(7);

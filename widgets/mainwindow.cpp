@@ -108,7 +108,6 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 charts_->setEvaluation(ev);
                 charts_->explainPanel()->setEvaluation(doc_->design(), *ev, doc_->catalog());
                 charts_->sensitivityChart()->setDesign(doc_->design(), doc_->catalog_ptr());
-                lastEval_ = ev;
                 const auto& t = ev->topology;
                 statusBar()->showMessage(tr("%1 GPUs · %2 nodes · %3 switches")
                                              .arg(t.gpus, 0, 'f', 0)
@@ -321,11 +320,13 @@ QString MainWindow::exportReport(const QString& kind, QString path) {
         if (path.isEmpty())
             return {};
     }
-    evaluator_->evaluateNow();
-    const auto ev = model::evaluate(doc_->design(), doc_->catalog());
+    evaluator_->evaluateNow(); // the evaluation of the design as it is now, not a second one
+    const auto ev = evaluator_->current();
+    if (!ev)
+        return tr("nothing evaluated yet");
     const QString err = kind == QLatin1String("pdf")
-                            ? writeReportPdf(path, doc_->design(), ev, doc_->catalog_ptr())
-                            : writeReportCsv(path, doc_->design(), ev, doc_->catalog());
+                            ? writeReportPdf(path, doc_->design(), *ev, doc_->catalog_ptr())
+                            : writeReportCsv(path, doc_->design(), *ev, doc_->catalog());
     if (!err.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), err);
     else

@@ -80,7 +80,6 @@ private:
     OverviewView* overview_;
     class QMenu* recentMenu_ = nullptr;
     int pasteCount_ = 0;
-    std::shared_ptr<const model::Evaluation> lastEval_;
 };
 
 } // namespace cl::ui

@@ -67,7 +67,7 @@ struct TrainingSpec {
     std::string finetune = "full";
     int lora_rank = 16;
     std::string offload = "none";
-    double tokens = 0; ///< tokens to train (0 = not set)
+    double tokens = 0;      ///< tokens to train (0 = not set)
     std::string extra_json; ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const TrainingSpec&) const = default;
 };

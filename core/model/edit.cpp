@@ -182,9 +182,9 @@ Result<std::vector<std::string>> paste_fragment(Design& d, std::string_view frag
                (std::isdigit(static_cast<unsigned char>(prefix.back())) || prefix.back() == '-'))
             prefix.pop_back();
         const std::string id = probe.unique_id(prefix.empty() ? "item" : prefix);
-        Device placeholder;
-        placeholder.id = id;
-        probe.devices.push_back(placeholder);
+        Device reserved; // holds the id so the next unique_id() skips it
+        reserved.id = id;
+        probe.devices.push_back(reserved);
         return id;
     };
     for (const Device& dev : f.devices)

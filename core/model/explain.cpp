@@ -6,21 +6,15 @@
 #include "model/training.h"
 #include "model/units.h"
 
-#include <cstdio>
-
 namespace cl::model {
 
 namespace {
 
 std::string num(double v, int prec = 3) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", prec, v);
-    return b;
+    return units::format_g(v, prec);
 }
 std::string fixed(double v, int prec) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", prec, v);
-    return b;
+    return units::format_fixed(v, prec);
 }
 std::string pct(double v) {
     return fixed(v * 100, 1) + " %";

@@ -3,16 +3,12 @@
 #include "model/explain.h"
 #include "model/units.h"
 
-#include <cstdio>
-
 namespace cl::model {
 
 namespace {
 
 std::string f(double v, int prec = 4) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*g", prec, v);
-    return b;
+    return units::format_g(v, prec);
 }
 
 std::string csv_cell(const std::string& s) {

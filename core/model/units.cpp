@@ -67,6 +67,18 @@ std::string format_si(double value, std::string_view unit, int precision) {
     return buf;
 }
 
+std::string format_g(double value, int significant) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*g", significant, value);
+    return b;
+}
+
+std::string format_fixed(double value, int decimals) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, value);
+    return b;
+}
+
 std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
 }

@@ -26,6 +26,10 @@ std::optional<double> parse_number(std::string_view text);
 
 /// Formats bytes for people: "80.0 GB" (decimal) -- the UI and CLI tables use this.
 std::string format_bytes(double bytes);
+/// printf "%.*g": `significant` significant digits, C locale (tables, reports, explanations).
+std::string format_g(double value, int significant);
+/// printf "%.*f": `decimals` digits after the point, C locale.
+std::string format_fixed(double value, int decimals);
 /// Formats a rate with SI prefix and unit: format_si(989.4e12, "FLOP/s") = "989.4 TFLOP/s".
 std::string format_si(double value, std::string_view unit, int precision = 1);
 
