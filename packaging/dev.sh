@@ -47,15 +47,20 @@ run)
     exec build/app/clusterlens "$design"
     ;;
 test)
+    # Every stage runs even when an earlier one failed, so one run reports everything; the
+    # last line counts test functions (Qt Test totals summed; fuzz targets count one each).
     install_deps
+    status=0
+    rm -f build/test-totals
     build build
-    (cd build && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    (cd build && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs") || status=1
     echo "== sanitizer run (ASan + UBSan)"
     build build-asan -DCLUSTERLENS_SANITIZE=ON -DCLUSTERLENS_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Debug
-    (cd build-asan && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs")
+    (cd build-asan && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs") || status=1
     echo "== fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-15} s per target)"
     build build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCLUSTERLENS_FUZZ=ON -DCLUSTERLENS_BUILD_GUI=OFF \
         -DCLUSTERLENS_BUILD_TESTS=OFF -DCLUSTERLENS_BUILD_BENCH=OFF
+    fuzz_passed=0 fuzz_failed=0
     for target in design hf_config nccl_tests cli_args; do
         work=$(mktemp -d) # new corpus entries stay out of the repository
         cp fuzz/corpus/"$target"/* "$work"/
@@ -64,11 +69,18 @@ test)
             >"$work"/log 2>&1); then
             tail -n 60 "$work"/log
             echo "fuzz_$target found a crash (the input is in $work)" >&2
-            exit 1
+            fuzz_failed=$((fuzz_failed + 1))
+            status=1
+            continue
         fi
         echo "fuzz_$target: $(tail -n 1 "$work"/log)"
+        fuzz_passed=$((fuzz_passed + 1))
         rm -rf "$work"
     done
+    read -r p f < <(bash packaging/test-totals.sh build build-asan)
+    echo "$((p + fuzz_passed)) $((f + fuzz_failed))" >build/test-totals
+    echo "$((p + fuzz_passed)) passed, $((f + fuzz_failed)) failed"
+    exit "$status"
     ;;
 *)
     echo "usage: bash packaging/dev.sh run [DESIGN|PRESET] | test" >&2
