@@ -134,7 +134,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
     model::Economics e;
     e.months = static_cast<int>(f.get_int("--months", e.months, 1, 1200));
     e.utilization = f.get_number("--utilization", e.utilization, 0.001, 1);
-    e.commitment = f.get_choice("--commitment", e.commitment);
+    e.commitment = f.get_enum("--commitment", e.commitment);
     e.commit_1y_discount = f.get_number("--commit-1y-discount", e.commit_1y_discount, 0, 0.99);
     e.commit_3y_discount = f.get_number("--commit-3y-discount", e.commit_3y_discount, 0, 0.99);
     e.spot_preemptions_per_node_day =
@@ -204,7 +204,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
     }
     out << fmt(inv.gpus, 0) << " x " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
         << fmt(inv.switches, 0) << " switches, " << fmt(inv.cables, 0) << " cables; "
-        << e.commitment << " cloud, " << fmt(e.utilization * 100, 0) << " % utilization\n\n";
+        << model::to_string(e.commitment) << " cloud, " << fmt(e.utilization * 100, 0) << " % utilization\n\n";
     print_tco(*t, out);
     if (run_h > 0)
         out << "\nrun of " << fmt(run_h, 0) << " GPU-hours: cloud $" << fmt(rc.cloud_usd / 1e6, 3)
@@ -271,9 +271,9 @@ int cmd_reliability(Flags& f, std::ostream& out) {
     if (arch) {
         const model::ModelArch m = resolve_model(f, cat);
         model::TrainingSpec t;
-        t.dtype = f.get_choice("--dtype", t.dtype);
-        t.optimizer = f.get_choice("--optimizer", t.optimizer);
-        t.finetune = f.get_choice("--finetune", t.finetune);
+        t.dtype = f.get_enum("--dtype", t.dtype);
+        t.optimizer = f.get_enum("--optimizer", t.optimizer);
+        t.finetune = f.get_enum("--finetune", t.finetune);
         t.lora_rank = static_cast<int>(f.get_int("--lora-rank", t.lora_rank, 1, 65536));
         ctx.checkpoint_bytes = model::checkpoint_bytes(m, t);
         f.record("checkpoint_bytes", ctx.checkpoint_bytes, "model x (weights + optimizer states)");

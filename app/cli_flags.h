@@ -59,6 +59,16 @@ public:
     std::string get_string(const std::string& name, const std::string& def,
                            const std::string& def_source = "default");
     std::string get_choice(const std::string& name, const std::string& def);
+    /// A choice backed by a model enum (choices.h): the flag's spelling, parsed at this boundary.
+    template <class E> E get_enum(const std::string& name, E def) {
+        const std::string v = get_choice(name, std::string(model::to_string(def)));
+        if (auto e = model::choice_from_string<E>(v))
+            return *e;
+        std::string list;
+        for (const auto& c : model::choice_names<E>())
+            list += (list.empty() ? "" : "|") + c;
+        throw UsageError{name + ": expected " + list + ", found \"" + v + "\""};
+    }
 
     /// Records a derived input (e.g. dp computed from gpus / (tp*pp*cp)).
     void record(const std::string& name, const nlohmann::json& value, const std::string& source);

@@ -178,18 +178,22 @@ Layout read_layout(Flags& f) {
     l.auto_micro_batch = !mb;
     t.micro_batch = mb ? static_cast<int>(*mb) : 1;
     t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
-    t.dtype = f.get_choice("--dtype", "bf16");
-    if (t.dtype != "bf16" && t.dtype != "fp16" && t.dtype != "fp8" && t.dtype != "fp32")
-        throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + t.dtype +
-                         "\""};
-    t.optimizer = f.get_choice("--optimizer", "adamw");
+    {
+        const std::string dt = f.get_choice("--dtype", "bf16");
+        const auto tdt = model::choice_from_string<model::TrainingDtype>(dt);
+        if (!tdt)
+            throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + dt + "\""};
+        t.dtype = *tdt;
+    }
+    t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
     t.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
-    t.recompute = f.get_choice("--recompute", "selective");
+    t.recompute = f.get_enum("--recompute", model::Recompute::selective);
     t.sequence_parallel = f.get_bool("--sequence-parallel", t.tp > 1, "default: on when tp > 1");
-    t.schedule = f.get_choice("--schedule", t.vpp > 1 ? "interleaved" : "1f1b");
-    t.finetune = f.get_choice("--finetune", "full");
+    t.schedule = f.get_enum("--schedule", t.vpp > 1 ? model::Schedule::interleaved
+                                                 : model::Schedule::one_f_one_b);
+    t.finetune = f.get_enum("--finetune", model::Finetune::full);
     t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
-    t.offload = f.get_choice("--offload", "none");
+    t.offload = f.get_enum("--offload", model::Offload::none);
     // Cluster-shape flags are accepted and recorded (the fabric model uses them).
     if (f.has("--gpus-per-node"))
         f.get_int("--gpus-per-node", 8, 1, 4096);
@@ -438,7 +442,7 @@ int cmd_train(Flags& f, std::ostream& out) {
     f.record("dp_overlap", ta.dp_overlap.value, ta.dp_overlap.source);
     f.record("memory_efficiency", ta.memory_efficiency.value, ta.memory_efficiency.source);
     f.record("gemm_efficiency",
-             gpu->gemm_efficiency(model::dtype_from_name(t.dtype).value_or(model::Dtype::bf16)),
+             gpu->gemm_efficiency(model::to_dtype(t.dtype)),
              "catalog: measured best GEMM / dense peak (mamf-finder), else 0.80");
     auto r = model::train_step(m, t, l.gpus, *gpu, topo, ta, {}, ma, price);
     if (!r) {
@@ -521,15 +525,18 @@ int cmd_search(Flags& f, std::ostream& out) {
     if (t.global_batch <= 0)
         throw UsageError{"--global-batch: required for search (sequences per step)"};
     t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
-    t.dtype = f.get_choice("--dtype", "bf16");
-    if (t.dtype != "bf16" && t.dtype != "fp16" && t.dtype != "fp8" && t.dtype != "fp32")
-        throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + t.dtype +
-                         "\""};
-    t.optimizer = f.get_choice("--optimizer", "adamw");
-    t.finetune = f.get_choice("--finetune", "full");
+    {
+        const std::string dt = f.get_choice("--dtype", "bf16");
+        const auto tdt = model::choice_from_string<model::TrainingDtype>(dt);
+        if (!tdt)
+            throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + dt + "\""};
+        t.dtype = *tdt;
+    }
+    t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
+    t.finetune = f.get_enum("--finetune", model::Finetune::full);
     t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
-    t.offload = f.get_choice("--offload", "none");
-    t.schedule = f.get_choice("--schedule", "1f1b");
+    t.offload = f.get_enum("--offload", model::Offload::none);
+    t.schedule = f.get_enum("--schedule", model::Schedule::one_f_one_b);
     model::SearchPins pins;
     auto pin = [&](const char* flag, int& field, long long hi) {
         if (f.has(flag))
@@ -553,7 +560,7 @@ int cmd_search(Flags& f, std::ostream& out) {
     else
         f.record("--zero", "open", "searched");
     if (f.has("--recompute"))
-        pins.recompute = f.get_choice("--recompute", "selective");
+        pins.recompute = f.get_enum("--recompute", model::Recompute::selective);
     else
         f.record("--recompute", "open", "searched");
     model::SearchOptions opt;
@@ -579,7 +586,7 @@ int cmd_search(Flags& f, std::ostream& out) {
                     {"vpp", s.vpp},
                     {"micro_batch", s.micro_batch},
                     {"zero", s.zero},
-                    {"recompute", s.recompute},
+                    {"recompute", model::to_string(s.recompute)},
                     {"step_time_s", s.step_time_s},
                     {"mfu", s.mfu},
                     {"tokens_per_s", s.tokens_per_s},
@@ -609,7 +616,8 @@ int cmd_search(Flags& f, std::ostream& out) {
     for (const auto& s : r->results)
         tb.rows.push_back({std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp),
                            std::to_string(s.cp), std::to_string(s.ep), std::to_string(s.vpp),
-                           std::to_string(s.micro_batch), std::to_string(s.zero), s.recompute,
+                           std::to_string(s.micro_batch), std::to_string(s.zero),
+                           std::string(model::to_string(s.recompute)),
                            fmt(s.step_time_s, 3), fmt(s.mfu * 100, 1) + " %",
                            fmt(s.tokens_per_s, 0), units::format_bytes(s.memory_per_gpu_bytes)});
     tb.print(out);
@@ -636,14 +644,14 @@ int cmd_infer(Flags& f, std::ostream& out) {
     s.batch = b ? static_cast<int>(*b) : 0;
     s.input_len = static_cast<int>(f.get_int("--input-len", 1000, 1, 1 << 24));
     s.output_len = static_cast<int>(f.get_int("--output-len", 500, 1, 1 << 24));
-    s.weights_dtype = f.get_choice("--weights-dtype", "bf16");
-    s.kv_dtype = f.get_choice("--kv-dtype", "bf16");
-    s.batching = f.get_choice("--batching", "continuous");
-    s.mode = f.get_choice("--mode", "offline");
+    s.weights_dtype = f.get_enum("--weights-dtype", model::WeightsDtype::bf16);
+    s.kv_dtype = f.get_enum("--kv-dtype", model::KvDtype::bf16);
+    s.batching = f.get_enum("--batching", model::Batching::continuous);
+    s.mode = f.get_enum("--mode", model::ServingMode::offline);
     s.request_rate = f.get_number("--request-rate", 0, 0, 1e9);
     s.ttft_slo_s = f.get_number("--ttft-slo", 0.5, 0, 1e6);
     s.tpot_slo_s = f.get_number("--tpot-slo", 0.05, 0, 1e6);
-    if (s.mode == "online" && s.request_rate <= 0)
+    if (s.mode == model::ServingMode::online && s.request_rate <= 0)
         throw UsageError{"--request-rate: online mode needs a positive request rate"};
     model::SpeculativeSpec spec;
     model::ModelArch draft;
@@ -693,7 +701,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
         return 0;
     }
     out << m.name << " on " << s.tp * s.pp << " x " << gpu->id << " per replica ("
-        << s.weights_dtype << " weights, " << s.kv_dtype << " KV, " << s.batching << ", " << s.mode
+        << model::to_string(s.weights_dtype) << " weights, " << model::to_string(s.kv_dtype)
+        << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode)
         << ")\n\n";
     Table t;
     t.header = {"inference", "value"};

@@ -39,7 +39,7 @@ static void BM_MemoryAndRoofline_Llama405B(benchmark::State& state) {
     t.vpp = 2;
     t.global_batch = 2048;
     t.seq = 8192;
-    t.schedule = "interleaved";
+    t.schedule = cl::model::Schedule::interleaved;
     RooflineInputs ri;
     ri.seq = 8192;
     ri.tp = 8;
@@ -70,7 +70,7 @@ static void BM_InferenceMemory_Llama70B(benchmark::State& state) {
     const GpuSpec& g = *catalog().gpu("h200-sxm");
     InferenceSpec s;
     s.tp = 8;
-    s.weights_dtype = "fp8";
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
     for (auto _ : state)
         benchmark::DoNotOptimize(inference_memory(m, s, g));
 }
@@ -146,8 +146,8 @@ static void BM_Infer_Llama70B_H200(benchmark::State& state) {
     const Topology t = h200_node();
     InferenceSpec s;
     s.tp = 8;
-    s.weights_dtype = "fp8";
-    s.kv_dtype = "fp8";
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
+    s.kv_dtype = cl::model::KvDtype::fp8;
     for (auto _ : state)
         benchmark::DoNotOptimize(
             infer(*catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 7.9));
@@ -158,7 +158,7 @@ static void BM_InferCurve64_Llama70B_H200(benchmark::State& state) {
     const Topology t = h200_node();
     InferenceSpec s;
     s.tp = 8;
-    s.weights_dtype = "fp8";
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
     for (auto _ : state)
         benchmark::DoNotOptimize(latency_throughput_curve(
             *catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 2048, 64, 7.9));

@@ -80,8 +80,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
     c.error_before = fit->error_before;
     c.error_after = fit->error_after;
     next.calibration.push_back(c);
-    doc->undoStack()->push(new doc::EditDesignCommand(
-        doc, std::move(next), QObject::tr("Calibrate fabric"), doc::ChangeEvent::SettingsChanged));
+    doc->editSettings(std::move(next), QObject::tr("Calibrate fabric"));
     return summary;
 }
 

@@ -632,26 +632,41 @@ void CanvasScene::rebuild() {
 }
 
 void CanvasScene::sync(const doc::ChangeEvent& e) {
-    if (e.type == doc::ChangeEvent::DevicesChanged && !e.ids.isEmpty()) {
-        bool all = true;
-        for (const auto& id : e.ids) {
-            const std::string sid = id.toStdString();
-            if (auto it = devices_.find(sid); it != devices_.end())
-                it->second->sync();
-            else if (auto wt = workloads_.find(sid); wt != workloads_.end())
-                wt->second->sync();
-            else
-                all = false;
-        }
-        if (all) {
-            for (auto* l : links_)
-                l->sync();
-            for (auto* g : groups_)
-                g->sync();
-            return;
+    switch (e.type) {
+    case doc::ChangeEvent::Reset:
+    case doc::ChangeEvent::Structure: {
+        // Entities came or went: rebuild, keeping what was selected and still exists.
+        const QStringList keep = selectedIds();
+        rebuild();
+        if (!keep.isEmpty())
+            selectIds(keep);
+        return;
+    }
+    case doc::ChangeEvent::Settings:
+        return; // design-wide data: items repaint when the evaluation arrives
+    case doc::ChangeEvent::Moved:
+    case doc::ChangeEvent::Properties:
+        break;
+    }
+    // Only the named items change; links and group frames follow their devices.
+    bool devices = false;
+    for (const auto& id : e.ids) {
+        const std::string sid = id.toStdString();
+        if (auto it = devices_.find(sid); it != devices_.end()) {
+            it->second->sync();
+            devices = true;
+        } else if (auto wt = workloads_.find(sid); wt != workloads_.end()) {
+            wt->second->sync();
+        } else if (doc_->design().device(sid)) {
+            devices = true; // a group or a hidden device
         }
     }
-    rebuild();
+    for (auto* l : links_)
+        if (devices || e.ids.contains(l->data(0).toString()))
+            l->sync();
+    if (devices)
+        for (auto* g : groups_)
+            g->sync();
 }
 
 void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
@@ -670,7 +685,7 @@ QStringList CanvasScene::selectedIds() const {
 }
 
 void CanvasScene::commitMove() {
-    std::vector<doc::MoveDevicesCommand::Move> moves;
+    std::vector<doc::Document::Move> moves;
     for (auto* it : selectedItems()) {
         const QString id = it->data(0).toString();
         if (auto* di = dynamic_cast<DeviceItem*>(it); di && di->moved())
@@ -680,7 +695,7 @@ void CanvasScene::commitMove() {
     }
     if (moves.empty())
         return;
-    doc_->undoStack()->push(new doc::MoveDevicesCommand(doc_, std::move(moves), ++dragCounter_));
+    doc_->moveItems(std::move(moves), ++dragCounter_);
 }
 
 std::string CanvasScene::hiddenBy(const std::string& deviceId) const {
@@ -718,86 +733,19 @@ bool CanvasScene::dropCatalogEntry(const QString& entry, QPointF pos) {
     const auto parts = entry.split(QLatin1Char(':'));
     if (parts.size() != 2)
         return false;
-    const std::string kind = parts[0].toStdString(), id = parts[1].toStdString();
-    const auto& cat = doc_->catalog();
     model::Design next = doc_->design();
     const QPointF centre = pos + QPointF(kDeviceW / 2, kDeviceH / 2);
     const std::string target = deviceAt(centre).toStdString();
     const model::Point at{std::round(pos.x() / 10) * 10, std::round(pos.y() / 10) * 10};
-    if (kind == "workload") {
-        // A workload dropped on a device or group runs there; on empty canvas, on every GPU.
-        model::Workload w;
-        w.kind = id == "inference" ? model::WorkloadKind::inference : model::WorkloadKind::training;
-        w.id = next.unique_id(id == "inference" ? "serving" : "training");
-        w.model = id == "inference" ? "llama3-70b" : "llama3-8b";
-        w.name = id == "inference" ? "Inference service" : "Training job";
-        if (w.kind == model::WorkloadKind::training) {
-            w.training.global_batch = 512;
-            w.training.tokens = 1e10;
-        }
-        if (!target.empty())
-            w.placement = {target};
-        w.position = at;
-        next.workloads.push_back(w);
-        doc_->undoStack()->push(new doc::EditDesignCommand(
-            doc_, std::move(next), tr("Add %1").arg(QString::fromStdString(w.name))));
-        emit statusMessage(
-            target.empty()
-                ? tr("%1 runs on every GPU of the design").arg(QString::fromStdString(w.name))
-                : tr("%1 placed on %2")
-                      .arg(QString::fromStdString(w.name), QString::fromStdString(target)));
-        return true;
-    }
-    model::Device dev;
-    dev.catalog = id;
-    dev.position = at;
-    if (kind == "system" && cat.system(id)) {
-        dev.kind = model::DeviceKind::system;
-        dev.name = cat.system(id)->name;
-    } else if (kind == "gpu" && cat.gpu(id)) {
-        dev.kind = model::DeviceKind::gpu;
-        dev.name = cat.gpu(id)->name;
-        // A GPU dropped on a server fills one of its slots.
-        if (const auto* host = next.device(target);
-            host && host->kind == model::DeviceKind::server) {
-            std::int64_t used = 0;
-            for (const auto& d : next.devices)
-                if (d.parent == host->id && d.kind == model::DeviceKind::gpu)
-                    used += d.count;
-            if (host->gpu_slots > 0 && used >= host->gpu_slots) {
-                emit statusMessage(tr("%1 has no free GPU slot (%2 of %2 used)")
-                                       .arg(QString::fromStdString(host->name))
-                                       .arg(host->gpu_slots));
-                return false;
-            }
-            dev.parent = host->id;
-            dev.position = {host->position.x + 20.0 * static_cast<double>(used + 1),
-                            host->position.y + 90};
-        } else if (const auto* sys = next.device(target);
-                   sys && sys->kind == model::DeviceKind::system) {
-            emit statusMessage(tr("%1 comes with its GPUs; drop GPUs into a generic server")
-                                   .arg(QString::fromStdString(sys->name)));
-            return false;
-        }
-    } else if (kind == "switch" && cat.switch_spec(id)) {
-        dev.kind = model::DeviceKind::switch_;
-        dev.name = cat.switch_spec(id)->name;
-    } else if (kind == "storage") {
-        dev.kind = model::DeviceKind::storage;
-        dev.catalog.clear();
-        dev.name = "Storage";
-        // Starting values for the user to set in the inspector (no sourced default exists for
-        // "a storage system"): 100 GB/s aggregate, 1 PB.
-        dev.storage_bandwidth_Bps = 100e9;
-        dev.storage_capacity_bytes = 1e15;
-    } else {
-        emit statusMessage(tr("Cannot place \"%1\": unknown catalog entry").arg(entry));
+    auto added = model::drop_entry(next, doc_->catalog(), parts[0].toStdString(),
+                                   parts[1].toStdString(), at, target);
+    if (!added) {
+        emit statusMessage(QString::fromStdString(added.errors().front().what));
         return false;
     }
-    dev.id = next.unique_id(kind == "switch" ? "switch" : kind);
-    const QString text = tr("Add %1").arg(QString::fromStdString(dev.name));
-    next.devices.push_back(dev);
-    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), text));
+    doc_->editStructure(std::move(next), QString::fromStdString(added->undo_text));
+    if (!added->message.empty())
+        emit statusMessage(QString::fromStdString(added->message));
     return true;
 }
 
@@ -812,10 +760,9 @@ bool CanvasScene::connectDevices(const QString& from, const QString& to) {
     }
     model::Design next = d;
     next.links.push_back(*link);
-    doc_->undoStack()->push(new doc::EditDesignCommand(
-        doc_, std::move(next),
-        tr("Connect %1 to %2")
-            .arg(QString::fromStdString(link->from), QString::fromStdString(link->to))));
+    doc_->editStructure(std::move(next), tr("Connect %1 to %2")
+                                             .arg(QString::fromStdString(link->from),
+                                                  QString::fromStdString(link->to)));
     emit statusMessage(
         tr("Connected %1 × %2").arg(link->count).arg(QString::fromStdString(link->type)));
     return true;
@@ -869,7 +816,7 @@ bool CanvasScene::paste(const QString& fragment, QPointF offset) {
     QStringList ids;
     for (const auto& id : *top)
         ids << QString::fromStdString(id);
-    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Paste")));
+    doc_->editStructure(std::move(next), tr("Paste"));
     selectIds(ids);
     return true;
 }
@@ -885,26 +832,12 @@ void CanvasScene::deleteSelection() {
     const QStringList ids = selectedIds();
     if (ids.isEmpty())
         return;
-    std::set<std::string> gone;
+    std::vector<std::string> gone;
     for (const auto& id : ids)
-        gone.insert(id.toStdString());
+        gone.push_back(id.toStdString());
     model::Design next = doc_->design();
-    for (bool grew = true; grew;) { // children of deleted devices go too
-        grew = false;
-        for (const auto& d : next.devices)
-            if (!d.parent.empty() && gone.count(d.parent) && !gone.count(d.id)) {
-                gone.insert(d.id);
-                grew = true;
-            }
-    }
-    std::erase_if(next.devices, [&](const model::Device& d) { return gone.count(d.id) > 0; });
-    std::erase_if(next.links, [&](const model::Link& l) {
-        return gone.count(l.id) || gone.count(l.from) || gone.count(l.to);
-    });
-    std::erase_if(next.workloads, [&](const model::Workload& w) { return gone.count(w.id) > 0; });
-    for (auto& w : next.workloads)
-        std::erase_if(w.placement, [&](const std::string& p) { return gone.count(p) > 0; });
-    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Delete")));
+    model::remove_entities(next, gone);
+    doc_->editStructure(std::move(next), tr("Delete"));
 }
 
 void CanvasScene::alignSelection(int alignment) {
@@ -916,12 +849,12 @@ void CanvasScene::alignSelection(int alignment) {
     const QStringList keep = selectedIds();
     model::Design next = doc_->design();
     model::align(next, ids, static_cast<model::Alignment>(alignment));
-    doc_->undoStack()->push(new doc::EditDesignCommand(doc_, std::move(next), tr("Align")));
+    doc_->editStructure(std::move(next), tr("Align"));
     selectIds(keep);
 }
 
-void CanvasScene::nudgeSelection(double dx, double dy) {
-    std::vector<doc::MoveDevicesCommand::Move> moves;
+void CanvasScene::nudgeSelection(double dx, double dy, bool continues) {
+    std::vector<doc::Document::Move> moves;
     const auto& d = doc_->design();
     for (const auto& id : selectedIds()) {
         const std::string sid = id.toStdString();
@@ -934,9 +867,8 @@ void CanvasScene::nudgeSelection(double dx, double dy) {
             continue;
         moves.push_back({id, from, {from.x + dx, from.y + dy}});
     }
-    if (!moves.empty())
-        doc_->undoStack()->push(
-            new doc::MoveDevicesCommand(doc_, std::move(moves), ++dragCounter_));
+    // Held arrow keys (auto-repeat) extend one move: one undo step per burst of nudges.
+    doc_->moveItems(std::move(moves), continues ? dragCounter_ : ++dragCounter_);
 }
 
 void CanvasScene::dragEnterEvent(QGraphicsSceneDragDropEvent* e) {
@@ -1032,16 +964,16 @@ void CanvasView::keyPressEvent(QKeyEvent* e) {
         }
         return;
     case Qt::Key_Left:
-        cs->nudgeSelection(-step, 0);
+        cs->nudgeSelection(-step, 0, e->isAutoRepeat());
         return;
     case Qt::Key_Right:
-        cs->nudgeSelection(step, 0);
+        cs->nudgeSelection(step, 0, e->isAutoRepeat());
         return;
     case Qt::Key_Up:
-        cs->nudgeSelection(0, -step);
+        cs->nudgeSelection(0, -step, e->isAutoRepeat());
         return;
     case Qt::Key_Down:
-        cs->nudgeSelection(0, step);
+        cs->nudgeSelection(0, step, e->isAutoRepeat());
         return;
     default:
         QGraphicsView::keyPressEvent(e);

@@ -58,8 +58,9 @@ public:
     bool paste(const QString& fragment, QPointF offset);
     void deleteSelection();
     void alignSelection(int alignment);
-    /// Moves the selection by (dx, dy) as one command (arrow keys).
-    void nudgeSelection(double dx, double dy);
+    /// Moves the selection by (dx, dy) (arrow keys); `continues` (a held key's auto-repeat)
+    /// merges into the previous nudge's undo step.
+    void nudgeSelection(double dx, double dy, bool continues = false);
     void selectIds(const QStringList& ids);
     /// Groups draw collapsed (one compact frame, members hidden) or expanded; view state only.
     void toggleCollapsed(const QString& groupId);

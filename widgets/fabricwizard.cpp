@@ -126,8 +126,7 @@ void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
     generated.economics = cur.economics;
     generated.reliability = cur.reliability;
     generated.calibration = cur.calibration;
-    doc->undoStack()->push(
-        new doc::EditDesignCommand(doc, std::move(generated), QObject::tr("Fabric wizard")));
+    doc->editStructure(std::move(generated), QObject::tr("Fabric wizard"));
 }
 
 void runFabricWizard(doc::Document* doc, QWidget* parent) {

@@ -1,5 +1,10 @@
 #pragma once
-// The inspector edits the selection's properties; each edit is one ChangeEntity command.
+// The inspector edits the selection. Its rows come from the property schema (core/model/
+// schema.h): one editor per field that applies to the selected entity, each edit one call to
+// Document::setProperty. On a change event the editors update their values in place; the form
+// is rebuilt only when the selection's set of fields changes, never from inside an editor's
+// own event handler. Numbers derived from the evaluation (verdict, bill of materials) are
+// shown in labels that update in place.
 
 #include "document/document.h"
 #include "model/evaluate.h"
@@ -7,9 +12,11 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QFormLayout;
 class QLabel;
+class QScrollArea;
 
 namespace cl::ui {
 
@@ -23,25 +30,38 @@ public:
 signals:
     /// "How is this computed?" for an explanation key (core/model/explain).
     void explainRequested(const QString& key);
+    /// "Find a layout…" for a training workload.
+    void findLayoutRequested(const QString& workloadId);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    struct Editor {
+        const model::Field* field;
+        QWidget* widget;
+    };
+    void onChanged(const doc::ChangeEvent& e);
     void rebuild();
-    void showDevice(const model::Device& d);
-    void showWorkload(const model::Workload& w);
-    void showDesign();
-    void showSettings();
-    void showMany();
-    void showLink(const model::Link& l);
-    void updateVerdict();
+    void addField(const model::Field& f);
+    void refreshValues();
+    void showValue(const Editor& e);
+    void edit(const model::Field& f, const model::FieldValue& v);
+    void updateDerived();
+    [[nodiscard]] QString entityId() const;
+    [[nodiscard]] std::vector<const model::Field*> currentFields() const;
 
     doc::Document* doc_;
     QStringList selection_;
     std::shared_ptr<const model::Evaluation> eval_;
+    QScrollArea* scroll_ = nullptr;
     QWidget* body_ = nullptr;
     QFormLayout* form_ = nullptr;
     QLabel* title_ = nullptr;
-    QLabel* verdict_ = nullptr; ///< the selected workload's memory verdict
-    bool editing_ = false;
+    QLabel* derived_ = nullptr; ///< evaluation-derived text (verdict, bill of materials)
+    QLabel* error_ = nullptr;   ///< why the last edit was refused
+    std::vector<Editor> editors_;
+    std::vector<const model::Field*> shownFields_;
 };
 
 } // namespace cl::ui

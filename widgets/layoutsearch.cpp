@@ -1,7 +1,7 @@
 #include "layoutsearch.h"
 
 #include "chartpage.h"
-#include "document/commands.h"
+#include "document/document.h"
 #include "model/evaluate.h"
 #include "model/units.h"
 
@@ -136,7 +136,7 @@ void LayoutSearchDialog::showResults() {
         table_->setItem(i, 4, num(s.vpp, {}));
         table_->setItem(i, 5, num(s.micro_batch, {}));
         table_->setItem(i, 6, num(s.zero, {}));
-        table_->setItem(i, 7, new QTableWidgetItem(QString::fromStdString(s.recompute)));
+        table_->setItem(i, 7, new QTableWidgetItem(QString::fromUtf8(model::to_string(s.recompute).data())));
         table_->setItem(i, 8, num(std::round(s.step_time_s * 1000) / 1000, {}));
         table_->setItem(i, 9, num(std::round(s.mfu * 1000) / 10, tr("MFU %")));
         table_->setItem(i, 10,
@@ -213,20 +213,22 @@ bool LayoutSearchDialog::applyRow(int row) {
     const model::Workload* cur = doc_->design().workload(workload_);
     if (!cur)
         return false;
-    model::Workload next = *cur;
-    next.training.tp = s.tp;
-    next.training.pp = s.pp;
-    next.training.cp = s.cp;
-    next.training.ep = s.ep;
-    next.training.vpp = s.vpp;
-    next.training.micro_batch = s.micro_batch;
-    next.training.zero = s.zero;
-    next.training.recompute = s.recompute;
-    next.training.sequence_parallel = s.tp > 1;
-    next.training.schedule = s.vpp > 1 ? "interleaved" : "1f1b";
-    doc_->undoStack()->push(
-        new doc::ChangeWorkloadCommand(doc_, *cur, next, tr("Apply searched layout")));
-    return true;
+    using model::Section;
+    auto f = [](const char* key) { return model::find_field(Section::training, key); };
+    const std::vector<std::pair<const model::Field*, model::FieldValue>> values{
+        {f("tp"), double(s.tp)},
+        {f("pp"), double(s.pp)},
+        {f("cp"), double(s.cp)},
+        {f("ep"), double(s.ep)},
+        {f("vpp"), double(s.vpp)},
+        {f("micro_batch"), double(s.micro_batch)},
+        {f("zero"), double(s.zero)},
+        {f("recompute"), std::string(model::to_string(s.recompute))},
+        {f("sequence_parallel"), s.tp > 1},
+        {f("schedule"), std::string(model::to_string(s.vpp > 1 ? model::Schedule::interleaved
+                                                               : model::Schedule::one_f_one_b))}};
+    return doc_->setFields(QString::fromStdString(workload_), values, tr("Apply searched layout"))
+        .isEmpty();
 }
 
 } // namespace cl::ui

@@ -6,11 +6,11 @@
 #include "canvas.h"
 #include "charts.h"
 #include "comparedialog.h"
-#include "document/commands.h"
 #include "explainpanel.h"
 #include "fabricwizard.h"
 #include "filecontroller.h"
 #include "inspector.h"
+#include "layoutsearch.h"
 #include "model/edit.h"
 #include "palette.h"
 #include "report.h"
@@ -90,6 +90,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
         if (!charts_->explainPanel()->focus(key))
             statusBar()->showMessage(tr("Nothing to explain yet for %1").arg(key), 5000);
     });
+    connect(inspector_, &Inspector::findLayoutRequested, this, &MainWindow::findLayout);
     connect(palette_, &Palette::linkTypeChosen, this, [this](const QString& id) {
         scene_->setLinkType(id);
         statusBar()->showMessage(
@@ -192,6 +193,8 @@ void MainWindow::buildMenus() {
     auto* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(actions_->fabricWizard);
     tools->addAction(actions_->importNccl);
+    auto* find = tools->addAction(tr("&Find a Layout…"), this, [this] { findLayout({}); });
+    find->setObjectName(QStringLiteral("findLayoutAction"));
     tools->addAction(tr("&Compare Designs…"), this, [this] {
         CompareDialog dlg(doc_->design(), doc_->catalog_ptr(), this);
         dlg.exec();
@@ -438,6 +441,36 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     } else {
         e->ignore();
     }
+}
+
+void MainWindow::findLayout(const QString& workloadId) {
+    // The workload asked for, else the selected training job, else the design's first one.
+    QString id = workloadId;
+    const auto& d = doc_->design();
+    auto training = [&](const QString& x) {
+        const auto* w = d.workload(x.toStdString());
+        return w && w->kind == model::WorkloadKind::training;
+    };
+    if (!training(id)) {
+        id.clear();
+        for (const auto& s : scene_->selectedIds())
+            if (training(s))
+                id = s;
+    }
+    if (id.isEmpty())
+        for (const auto& w : d.workloads)
+            if (w.kind == model::WorkloadKind::training) {
+                id = QString::fromStdString(w.id);
+                break;
+            }
+    if (id.isEmpty()) {
+        statusBar()->showMessage(tr("Find a layout: the design has no training workload"), 5000);
+        return;
+    }
+    auto* dlg = new LayoutSearchDialog(doc_, id.toStdString(), this);
+    dlg->setObjectName(QStringLiteral("layoutSearchDialog"));
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->show();
 }
 
 } // namespace cl::ui

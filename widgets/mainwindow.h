@@ -43,6 +43,9 @@ public:
     /// Offers the design an earlier session left in the autosave slot (after a crash);
     /// `ask` false recovers without asking (tests). Returns true when recovered.
     bool offerRecovery(bool ask = true);
+    /// Opens "Find a layout" for a training workload (the given one, else the selected one,
+    /// else the design's first).
+    void findLayout(const QString& workloadId);
     /// Clipboard: copy the selection, paste at an offset (also between windows).
     void copy();
     void paste();

@@ -9,15 +9,16 @@ EditDesignCommand::EditDesignCommand(Document* doc, model::Design after, const Q
 
 void EditDesignCommand::undo() {
     doc_->mutableDesign() = before_;
-    doc_->notify({type_, {}});
+    doc_->notify({type_, {}, {}});
 }
 
 void EditDesignCommand::redo() {
     doc_->mutableDesign() = after_;
-    doc_->notify({type_, {}});
+    doc_->notify({type_, {}, {}});
 }
 
-MoveDevicesCommand::MoveDevicesCommand(Document* doc, std::vector<Move> moves, int dragId)
+MoveDevicesCommand::MoveDevicesCommand(Document* doc, std::vector<Document::Move> moves,
+                                       int dragId)
     : QUndoCommand(QObject::tr("Move")), doc_(doc), moves_(std::move(moves)), dragId_(dragId) {}
 
 void MoveDevicesCommand::apply(bool forward) {
@@ -34,7 +35,7 @@ void MoveDevicesCommand::apply(bool forward) {
                 }
         }
     }
-    doc_->notify({ChangeEvent::DevicesChanged, ids});
+    doc_->notify({ChangeEvent::Moved, ids, {}});
 }
 
 void MoveDevicesCommand::undo() {
@@ -61,41 +62,33 @@ bool MoveDevicesCommand::mergeWith(const QUndoCommand* other) {
     return true;
 }
 
-template <> void ChangeEntityCommand<model::Device>::apply(const model::Device& v) {
-    if (auto* dev = doc_->mutableDesign().device(v.id))
-        *dev = v;
-    doc_->notify({ChangeEvent::DevicesChanged, {QString::fromStdString(v.id)}});
+ChangePropertyCommand::ChangePropertyCommand(Document* doc, const model::Field& field,
+                                             QStringList ids, model::FieldValue after,
+                                             const QString& text)
+    : QUndoCommand(text), doc_(doc), field_(&field), ids_(std::move(ids)),
+      after_(std::move(after)) {
+    for (const auto& id : ids_)
+        before_.push_back(field.get(doc->design(), id.toStdString()));
 }
 
-template <> void ChangeEntityCommand<model::Link>::apply(const model::Link& v) {
-    for (auto& l : doc_->mutableDesign().links)
-        if (l.id == v.id)
-            l = v;
-    doc_->notify({ChangeEvent::LinksChanged, {QString::fromStdString(v.id)}});
+void ChangePropertyCommand::notifyChanged() {
+    doc_->notify({ChangeEvent::Properties,
+                  ids_,
+                  {QString::fromStdString(std::string(model::section_name(field_->section)) + "." +
+                                          field_->key)}});
 }
 
-template <> void ChangeEntityCommand<model::Workload>::apply(const model::Workload& v) {
-    for (auto& w : doc_->mutableDesign().workloads)
-        if (w.id == v.id)
-            w = v;
-    doc_->notify({ChangeEvent::WorkloadsChanged, {QString::fromStdString(v.id)}});
+void ChangePropertyCommand::redo() {
+    for (const auto& id : ids_)
+        field_->set(doc_->mutableDesign(), id.toStdString(), after_);
+    notifyChanged();
 }
 
-ChangeSettingsCommand::ChangeSettingsCommand(Document* doc, model::Economics e,
-                                             model::ReliabilityInputs r, const QString& text)
-    : QUndoCommand(text), doc_(doc), econBefore_(doc->design().economics), econAfter_(std::move(e)),
-      relBefore_(doc->design().reliability), relAfter_(std::move(r)) {}
-
-void ChangeSettingsCommand::undo() {
-    doc_->mutableDesign().economics = econBefore_;
-    doc_->mutableDesign().reliability = relBefore_;
-    doc_->notify({ChangeEvent::SettingsChanged, {}});
-}
-
-void ChangeSettingsCommand::redo() {
-    doc_->mutableDesign().economics = econAfter_;
-    doc_->mutableDesign().reliability = relAfter_;
-    doc_->notify({ChangeEvent::SettingsChanged, {}});
+void ChangePropertyCommand::undo() {
+    for (qsizetype i = 0; i < ids_.size(); ++i)
+        field_->set(doc_->mutableDesign(), ids_[i].toStdString(),
+                    before_[static_cast<std::size_t>(i)]);
+    notifyChanged();
 }
 
 } // namespace cl::doc

@@ -12,7 +12,8 @@ namespace cl::doc {
 
 enum class CommandId : int { MoveDevices = 1000 };
 
-/// Structural edits (add, delete, paste, generators): keeps the design before and after.
+/// Structural edits (add, delete, paste, generators) and design-wide settings without a schema
+/// field: keeps the design before and after.
 class EditDesignCommand : public QUndoCommand {
 public:
     EditDesignCommand(Document* doc, model::Design after, const QString& text,
@@ -26,14 +27,10 @@ private:
     ChangeEvent::Type type_;
 };
 
-/// Moves devices; consecutive moves with the same drag id merge into one step.
+/// Moves devices and workloads; consecutive moves with the same drag id merge into one step.
 class MoveDevicesCommand : public QUndoCommand {
 public:
-    struct Move {
-        QString id;
-        model::Point from, to;
-    };
-    MoveDevicesCommand(Document* doc, std::vector<Move> moves, int dragId);
+    MoveDevicesCommand(Document* doc, std::vector<Document::Move> moves, int dragId);
     void undo() override;
     void redo() override;
     int id() const override { return static_cast<int>(CommandId::MoveDevices); }
@@ -42,41 +39,26 @@ public:
 private:
     void apply(bool forward);
     Document* doc_;
-    std::vector<Move> moves_;
+    std::vector<Document::Move> moves_;
     int dragId_;
 };
 
-/// The one generic "change a value" command for inspector fields (Tiled's ChangeValue):
-/// replaces one entity (device, link or workload) by id with a new value.
-template <class Entity> class ChangeEntityCommand : public QUndoCommand {
+/// The one generic "change a value" command (Tiled's ChangeValue): one schema field of one or
+/// more entities, with each entity's value before.
+class ChangePropertyCommand : public QUndoCommand {
 public:
-    ChangeEntityCommand(Document* doc, Entity before, Entity after, const QString& text)
-        : QUndoCommand(text), doc_(doc), before_(std::move(before)), after_(std::move(after)) {}
-    void undo() override { apply(before_); }
-    void redo() override { apply(after_); }
-
-private:
-    void apply(const Entity& value);
-    Document* doc_;
-    Entity before_, after_;
-};
-
-using ChangeDeviceCommand = ChangeEntityCommand<model::Device>;
-using ChangeLinkCommand = ChangeEntityCommand<model::Link>;
-using ChangeWorkloadCommand = ChangeEntityCommand<model::Workload>;
-
-/// Economics and reliability assumptions.
-class ChangeSettingsCommand : public QUndoCommand {
-public:
-    ChangeSettingsCommand(Document* doc, model::Economics e, model::ReliabilityInputs r,
-                          const QString& text);
+    ChangePropertyCommand(Document* doc, const model::Field& field, QStringList ids,
+                          model::FieldValue after, const QString& text);
     void undo() override;
     void redo() override;
 
 private:
+    void notifyChanged();
     Document* doc_;
-    model::Economics econBefore_, econAfter_;
-    model::ReliabilityInputs relBefore_, relAfter_;
+    const model::Field* field_;
+    QStringList ids_;
+    std::vector<model::FieldValue> before_;
+    model::FieldValue after_;
 };
 
 } // namespace cl::doc

@@ -1,6 +1,8 @@
 #include "document/document.h"
 
+#include "document/commands.h"
 #include "model/bundled.h"
+#include "model/edit.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -19,11 +21,78 @@ void Document::reset(model::Design design, const QString& filePath) {
         filePath_ = filePath;
         emit filePathChanged(filePath_);
     }
-    notify({ChangeEvent::Reset, {}});
+    notify({ChangeEvent::Reset, {}, {}});
 }
 
 void Document::notify(const ChangeEvent& e) {
     emit changed(e);
+}
+
+QString Document::setProperty(const QString& id, const model::Field& field,
+                              const model::FieldValue& v) {
+    return setProperties({id}, field, v);
+}
+
+QString Document::setProperty(const QString& id, model::Section section, const QString& key,
+                              const model::FieldValue& v) {
+    const model::Field* f = model::find_field(section, key.toStdString());
+    if (!f)
+        return tr("no field \"%1\" in %2")
+            .arg(key, QString::fromUtf8(model::section_name(section).data()));
+    return setProperty(id, *f, v);
+}
+
+QString Document::setProperties(const QStringList& ids, const model::Field& field,
+                                const model::FieldValue& v) {
+    bool changes = false;
+    for (const auto& id : ids) {
+        const std::string sid = id.toStdString();
+        auto ok = model::check_property_edit(design_, sid, field, v, *catalog_);
+        if (!ok)
+            return QString::fromStdString(ok.errors().front().what);
+        changes = changes || field.get(design_, sid) != v;
+    }
+    if (!changes)
+        return {};
+    const QString text = ids.size() == 1
+                             ? tr("Change %1").arg(QString::fromStdString(field.label))
+                             : tr("Change %1 of %2 items")
+                                   .arg(QString::fromStdString(field.label))
+                                   .arg(ids.size());
+    undo_.push(new ChangePropertyCommand(this, field, ids, v, text));
+    return {};
+}
+
+QString Document::setFields(
+    const QString& id, const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
+    const QString& text) {
+    model::Design probe = design_;
+    for (const auto& [f, v] : values) {
+        auto ok = model::check_property_edit(probe, id.toStdString(), *f, v, *catalog_);
+        if (!ok)
+            return QString::fromStdString(ok.errors().front().what);
+        f->set(probe, id.toStdString(), v);
+    }
+    undo_.beginMacro(text);
+    for (const auto& [f, v] : values)
+        if (f->get(design_, id.toStdString()) != v)
+            undo_.push(new ChangePropertyCommand(this, *f, {id}, v, text));
+    undo_.endMacro();
+    return {};
+}
+
+void Document::editStructure(model::Design after, const QString& text) {
+    undo_.push(new EditDesignCommand(this, std::move(after), text, ChangeEvent::Structure));
+}
+
+void Document::editSettings(model::Design after, const QString& text) {
+    undo_.push(new EditDesignCommand(this, std::move(after), text, ChangeEvent::Settings));
+}
+
+void Document::moveItems(std::vector<Move> moves, int dragId) {
+    if (moves.empty())
+        return;
+    undo_.push(new MoveDevicesCommand(this, std::move(moves), dragId));
 }
 
 QString Document::open(const QString& pathOrPreset) {

@@ -5,6 +5,7 @@
 
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/schema.h"
 
 #include <QObject>
 #include <QString>
@@ -14,12 +15,16 @@
 
 namespace cl::doc {
 
-/// What changed, so listeners can skip work they do not need.
+/// What changed, so listeners update only that (STYLE.md practice 6, Tiled's change events).
 struct ChangeEvent {
-    /// Reset: a new design (open, new); Structure: an edit that adds or removes entities.
-    enum Type { Reset, Structure, DevicesChanged, LinksChanged, WorkloadsChanged, SettingsChanged };
+    /// Reset: a new design (open, new). Structure: entities added, removed or re-parented (the
+    /// canvas rebuilds). Moved: positions of `ids`. Properties: the `properties` of `ids` (an
+    /// empty id is the design itself: economics, reliability, assumptions). Settings: design-wide
+    /// data without a schema field (fabric calibration).
+    enum Type { Reset, Structure, Moved, Properties, Settings };
     Type type = Reset;
-    QStringList ids; ///< entities touched (empty for Reset)
+    QStringList ids;        ///< entities touched (empty for Reset and Structure)
+    QStringList properties; ///< "section.key" of each changed field (Properties)
 };
 
 class Document : public QObject {
@@ -42,6 +47,34 @@ public:
 
     [[nodiscard]] QString filePath() const { return filePath_; }
     [[nodiscard]] bool isModified() const { return !undo_.isClean(); }
+
+    // ---- Edits: widgets call these; the document builds and pushes the undo commands. ----
+
+    /// Sets one schema field of one entity (id "" = the design). The value is checked (type,
+    /// range, allowed values, cabling for link types); on refusal nothing changes and the reason
+    /// is returned. An unchanged value pushes nothing. One undo step.
+    QString setProperty(const QString& id, const model::Field& field, const model::FieldValue& v);
+    /// The same field of several entities to one value: one undo step.
+    QString setProperties(const QStringList& ids, const model::Field& field,
+                          const model::FieldValue& v);
+    /// Convenience: the field by section and key.
+    QString setProperty(const QString& id, model::Section section, const QString& key,
+                        const model::FieldValue& v);
+    /// Several fields of one entity at once (an applied layout): one undo step; refused whole
+    /// when any value is.
+    QString setFields(const QString& id,
+                      const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
+                      const QString& text);
+    /// A structural edit (add, delete, paste, connect, generators): the design after it.
+    void editStructure(model::Design after, const QString& text);
+    /// Design-wide data outside the schema (fabric calibration): one undo step.
+    void editSettings(model::Design after, const QString& text);
+    struct Move {
+        QString id;
+        model::Point from, to;
+    };
+    /// Moves devices and workloads; moves with the same dragId merge into one undo step.
+    void moveItems(std::vector<Move> moves, int dragId);
 
     /// Used by commands only: mutable access followed by notify().
     model::Design& mutableDesign() { return design_; }

@@ -4,6 +4,7 @@
 // a user catalog file may add entries or override bundled ones by id (marked as the user's).
 
 #include "model/architecture.h"
+#include "model/choices.h"
 #include "model/error.h"
 
 #include <algorithm>
@@ -20,6 +21,20 @@ enum class Dtype { fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4 };
 inline constexpr std::size_t kDtypeCount = 8;
 std::string_view dtype_name(Dtype d);
 std::optional<Dtype> dtype_from_name(std::string_view name);
+/// The tensor-core type a training precision multiplies in.
+constexpr Dtype to_dtype(TrainingDtype t) {
+    switch (t) {
+    case TrainingDtype::bf16:
+        return Dtype::bf16;
+    case TrainingDtype::fp16:
+        return Dtype::fp16;
+    case TrainingDtype::fp8:
+        return Dtype::fp8;
+    case TrainingDtype::fp32:
+        return Dtype::fp32;
+    }
+    return Dtype::bf16;
+}
 
 struct GpuSpec {
     std::string id, name, vendor, arch, form_factor, memory_type;

@@ -2,6 +2,7 @@
 
 #include "model/catalog.h"
 #include "model/json_read.h"
+#include "model/schema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -190,22 +191,6 @@ Point read_point(const json& obj, const std::string& path, JsonReader& r) {
     return p;
 }
 
-template <class E>
-void read_choice(const json& obj, const std::string& path, JsonReader& r, const char* key,
-                 std::string& out, std::initializer_list<std::string_view> allowed) {
-    auto v = r.string(obj, path, key, false);
-    if (!v)
-        return;
-    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-        std::string list;
-        for (auto a : allowed)
-            list += (list.empty() ? "" : ", ") + std::string(a);
-        r.error(json_member_path(path, key), "expected one of " + list + "; found \"" + *v + "\"");
-        return;
-    }
-    out = *v;
-}
-
 void read_int(const json& obj, const std::string& path, JsonReader& r, const char* key, int& out,
               std::int64_t lo, std::int64_t hi) {
     if (auto v = r.integer(obj, path, key, false, lo, hi))
@@ -217,114 +202,123 @@ void read_double(const json& obj, const std::string& path, JsonReader& r, const 
         out = *v;
 }
 
-json write_training(const TrainingSpec& t);
-json write_inference(const InferenceSpec& s);
-/// The keys this version writes for an object: everything else is a newer version's, kept.
-std::vector<std::string> keys_of(const json& written) {
-    std::vector<std::string> k;
-    for (const auto& [key, v] : written.items())
-        k.push_back(key);
-    return k;
+/// Reads the schema fields of `section` from a JSON object into entity `id` of `d`; returns the
+/// keys it knows (everything else in the object is a newer version's, kept verbatim).
+std::vector<std::string> read_section(Section section, const json& obj, const std::string& path,
+                                      JsonReader& r, Design& d, std::string_view id) {
+    std::vector<std::string> known;
+    for (const Field* f : section_fields(section)) {
+        // Assumptions nest by group: {"training": {"tp_overlap": 0.5}}.
+        const json* holder = &obj;
+        std::string p = path;
+        std::string key = f->key;
+        if (const auto dot = key.find('.'); dot != std::string::npos) {
+            const std::string group = key.substr(0, dot);
+            if (std::find(known.begin(), known.end(), group) == known.end())
+                known.push_back(group);
+            holder = obj.is_object() && obj.contains(group) && obj[group].is_object()
+                         ? &obj[group]
+                         : nullptr;
+            p = json_member_path(path, group);
+            key = key.substr(dot + 1);
+        } else {
+            known.push_back(key);
+        }
+        if (!holder)
+            continue;
+        std::optional<FieldValue> v;
+        switch (f->type) {
+        case FieldType::integer:
+            if (auto x = r.integer(*holder, p, key, false, static_cast<std::int64_t>(f->min),
+                                   static_cast<std::int64_t>(f->max)))
+                v = static_cast<double>(*x);
+            break;
+        case FieldType::number:
+            if (auto x = r.number(*holder, p, key, false, f->min, f->max))
+                v = *x;
+            break;
+        case FieldType::boolean:
+            if (auto x = r.boolean(*holder, p, key, false))
+                v = *x;
+            break;
+        case FieldType::choice:
+        case FieldType::text:
+            if (auto x = r.string(*holder, p, key, false)) {
+                if (f->choices_from == ChoiceSource::fixed && f->type == FieldType::choice &&
+                    std::find(f->choices.begin(), f->choices.end(), *x) == f->choices.end()) {
+                    std::string list;
+                    for (const auto& c : f->choices)
+                        list += (list.empty() ? "" : ", ") + c;
+                    r.error(json_member_path(p, key),
+                            "expected one of " + list + "; found \"" + *x + "\"");
+                } else {
+                    v = *x;
+                }
+            }
+            break;
+        }
+        if (v)
+            f->set(d, id, *v);
+    }
+    return known;
+}
+
+json to_json(const FieldValue& v) {
+    if (const bool* b = std::get_if<bool>(&v))
+        return *b;
+    if (const auto* s = std::get_if<std::string>(&v))
+        return *s;
+    const double x = std::get<double>(v);
+    if (x == std::floor(x) && std::fabs(x) < 9e15)
+        return static_cast<std::int64_t>(x);
+    return x;
+}
+
+/// Writes the schema fields of `section` for entity `id`. Assumptions are written only where
+/// they differ from their sourced default, so a file keeps following improved defaults.
+json write_section(Section section, const Design& d, std::string_view id) {
+    json j = json::object();
+    for (const Field* f : section_fields(section)) {
+        const FieldValue v = f->get(d, id);
+        if (const auto dot = f->key.find('.'); dot != std::string::npos) {
+            if (v == f->default_value)
+                continue;
+            j[f->key.substr(0, dot)][f->key.substr(dot + 1)] = to_json(v);
+        } else {
+            j[f->key] = to_json(v);
+        }
+    }
+    return j;
+}
+
+/// A scratch design holding one workload of `kind`, to read its settings into.
+Design scratch_with(WorkloadKind kind) {
+    Design s;
+    Workload w;
+    w.id = "w";
+    w.kind = kind;
+    s.workloads.push_back(std::move(w));
+    return s;
 }
 
 TrainingSpec read_training(const json& j, const std::string& p, JsonReader& r) {
-    TrainingSpec t;
     if (!r.expect_object(j, p))
-        return t;
-    read_int(j, p, r, "tp", t.tp, 1, 1 << 20);
-    read_int(j, p, r, "pp", t.pp, 1, 1 << 20);
-    read_int(j, p, r, "cp", t.cp, 1, 1 << 20);
-    read_int(j, p, r, "ep", t.ep, 1, 1 << 20);
-    read_int(j, p, r, "vpp", t.vpp, 1, 1024);
-    if (auto v = r.integer(j, p, "global_batch", false, 1, kMaxCount))
-        t.global_batch = *v;
-    read_int(j, p, r, "micro_batch", t.micro_batch, 0, 1 << 20);
-    read_int(j, p, r, "seq", t.seq, 1, 1 << 24);
-    read_choice<int>(j, p, r, "dtype", t.dtype, {"bf16", "fp16", "fp8", "fp32"});
-    read_choice<int>(j, p, r, "optimizer", t.optimizer, {"adamw", "adamw-8bit", "sgd"});
-    read_int(j, p, r, "zero", t.zero, 0, 3);
-    read_choice<int>(j, p, r, "recompute", t.recompute, {"none", "selective", "full"});
-    t.sequence_parallel = r.boolean(j, p, "sequence_parallel", false).value_or(t.sequence_parallel);
-    read_choice<int>(j, p, r, "schedule", t.schedule,
-                     {"1f1b", "interleaved", "gpipe", "zero-bubble"});
-    read_choice<int>(j, p, r, "finetune", t.finetune, {"full", "lora", "qlora"});
-    read_int(j, p, r, "lora_rank", t.lora_rank, 1, 1 << 16);
-    read_choice<int>(j, p, r, "offload", t.offload, {"none", "optimizer"});
-    read_double(j, p, r, "tokens", t.tokens, 0, 1e18);
-    static const std::vector<std::string> known = keys_of(write_training({}));
+        return {};
+    Design s = scratch_with(WorkloadKind::training);
+    const auto known = read_section(Section::training, j, p, r, s, "w");
+    TrainingSpec t = s.workloads.front().training;
     t.extra_json = extras(j, known);
     return t;
 }
 
-json write_training(const TrainingSpec& t) {
-    json j{{"tp", t.tp},
-           {"pp", t.pp},
-           {"cp", t.cp},
-           {"ep", t.ep},
-           {"vpp", t.vpp},
-           {"global_batch", t.global_batch},
-           {"micro_batch", t.micro_batch},
-           {"seq", t.seq},
-           {"dtype", t.dtype},
-           {"optimizer", t.optimizer},
-           {"zero", t.zero},
-           {"recompute", t.recompute},
-           {"sequence_parallel", t.sequence_parallel},
-           {"schedule", t.schedule},
-           {"finetune", t.finetune},
-           {"lora_rank", t.lora_rank},
-           {"offload", t.offload},
-           {"tokens", t.tokens}};
-    merge_extras(j, t.extra_json);
-    return j;
-}
-
 InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r) {
-    InferenceSpec s;
     if (!r.expect_object(j, p))
-        return s;
-    read_int(j, p, r, "tp", s.tp, 1, 1 << 20);
-    read_int(j, p, r, "pp", s.pp, 1, 1 << 20);
-    read_int(j, p, r, "replicas", s.replicas, 1, 1 << 24);
-    read_int(j, p, r, "batch", s.batch, 0, 1 << 24);
-    read_int(j, p, r, "input_len", s.input_len, 1, 1 << 26);
-    read_int(j, p, r, "output_len", s.output_len, 1, 1 << 26);
-    read_choice<int>(j, p, r, "weights_dtype", s.weights_dtype,
-                     {"bf16", "fp16", "fp8", "int8", "int4", "fp4"});
-    read_choice<int>(j, p, r, "kv_dtype", s.kv_dtype, {"bf16", "fp16", "fp8", "int8", "fp4"});
-    read_choice<int>(j, p, r, "batching", s.batching,
-                     {"static", "continuous", "chunked", "disaggregated"});
-    read_choice<int>(j, p, r, "mode", s.mode, {"offline", "online"});
-    read_double(j, p, r, "request_rate", s.request_rate, 0, 1e9);
-    read_double(j, p, r, "ttft_slo_s", s.ttft_slo_s, 0, 1e6);
-    read_double(j, p, r, "tpot_slo_s", s.tpot_slo_s, 0, 1e6);
-    s.speculative_draft = r.string(j, p, "speculative_draft", false).value_or("");
-    read_int(j, p, r, "speculative_k", s.speculative_k, 1, 64);
-    read_double(j, p, r, "acceptance", s.acceptance, 0, 1);
-    static const std::vector<std::string> known = keys_of(write_inference({}));
-    s.extra_json = extras(j, known);
-    return s;
-}
-
-json write_inference(const InferenceSpec& s) {
-    json j{{"tp", s.tp},
-           {"pp", s.pp},
-           {"replicas", s.replicas},
-           {"batch", s.batch},
-           {"input_len", s.input_len},
-           {"output_len", s.output_len},
-           {"weights_dtype", s.weights_dtype},
-           {"kv_dtype", s.kv_dtype},
-           {"batching", s.batching},
-           {"mode", s.mode},
-           {"request_rate", s.request_rate},
-           {"ttft_slo_s", s.ttft_slo_s},
-           {"tpot_slo_s", s.tpot_slo_s},
-           {"speculative_draft", s.speculative_draft},
-           {"speculative_k", s.speculative_k},
-           {"acceptance", s.acceptance}};
-    merge_extras(j, s.extra_json);
-    return j;
+        return {};
+    Design s = scratch_with(WorkloadKind::inference);
+    const auto known = read_section(Section::inference, j, p, r, s, "w");
+    InferenceSpec t = s.workloads.front().inference;
+    t.extra_json = extras(j, known);
+    return t;
 }
 
 } // namespace
@@ -584,31 +578,15 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         }
     }
     if (const json* e = r.member(root, "", "economics", false);
-        e && r.expect_object(*e, "economics")) {
-        Economics& ec = d.economics;
-        const std::string p = "economics";
-        std::vector<std::string> known{"months", "cloud_offer", "commitment"};
-        for (const auto& f : economics_fields()) {
-            read_double(*e, p, r, f.key, ec.*f.member, f.min, f.max);
-            known.emplace_back(f.key);
-        }
-        read_int(*e, p, r, "months", ec.months, 1, 1200);
-        ec.cloud_offer = r.string(*e, p, "cloud_offer", false).value_or("");
-        read_choice<int>(*e, p, r, "commitment", ec.commitment, {"on-demand", "1y", "3y", "spot"});
-        ec.extra_json = extras(*e, known);
-    }
+        e && r.expect_object(*e, "economics"))
+        d.economics.extra_json = extras(*e, read_section(Section::economics, *e, "economics", r, d, ""));
     if (const json* e = r.member(root, "", "reliability", false);
-        e && r.expect_object(*e, "reliability")) {
-        ReliabilityInputs& rl = d.reliability;
-        const std::string p = "reliability";
-        std::vector<std::string> known{"async_checkpoint"};
-        for (const auto& f : reliability_fields()) {
-            read_double(*e, p, r, f.key, rl.*f.member, f.min, f.max);
-            known.emplace_back(f.key);
-        }
-        rl.async_checkpoint = r.boolean(*e, p, "async_checkpoint", false).value_or(false);
-        rl.extra_json = extras(*e, known);
-    }
+        e && r.expect_object(*e, "reliability"))
+        d.reliability.extra_json =
+            extras(*e, read_section(Section::reliability, *e, "reliability", r, d, ""));
+    if (const json* e = r.member(root, "", "assumptions", false);
+        e && r.expect_object(*e, "assumptions"))
+        read_section(Section::assumptions, *e, "assumptions", r, d, "");
     if (const json* cal = r.member(root, "", "calibration", false);
         cal && r.expect_array(*cal, "calibration")) {
         for (std::size_t i = 0; i < cal->size(); ++i) {
@@ -627,7 +605,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         }
     }
     d.extra_json = extras(root, {"format", "version", "name", "description", "devices", "links",
-                                 "workloads", "economics", "reliability", "calibration"});
+                                 "workloads", "economics", "reliability", "calibration",
+                                 "assumptions"});
     if (!errors.empty())
         return errors;
     auto v = validate_design(d, catalog);
@@ -685,32 +664,26 @@ std::string design_to_json(const Design& d) {
         if (!w.name.empty())
             j["name"] = w.name;
         j["placement"] = w.placement;
-        if (w.kind == WorkloadKind::training)
-            j["training"] = write_training(w.training);
-        else
-            j["inference"] = write_inference(w.inference);
+        if (w.kind == WorkloadKind::training) {
+            j["training"] = write_section(Section::training, d, w.id);
+            merge_extras(j["training"], w.training.extra_json);
+        } else {
+            j["inference"] = write_section(Section::inference, d, w.id);
+            merge_extras(j["inference"], w.inference.extra_json);
+        }
         j["position"] = {w.position.x, w.position.y};
         merge_extras(j, w.extra_json);
         wls.push_back(std::move(j));
     }
     root["workloads"] = std::move(wls);
-    const Economics& e = d.economics;
-    json ec = json::object();
-    for (const auto& f : economics_fields())
-        ec[f.key] = e.*f.member;
-    ec["months"] = e.months;
-    ec["commitment"] = e.commitment;
-    if (!e.cloud_offer.empty())
-        ec["cloud_offer"] = e.cloud_offer;
-    merge_extras(ec, e.extra_json);
+    json ec = write_section(Section::economics, d, "");
+    merge_extras(ec, d.economics.extra_json);
     root["economics"] = std::move(ec);
-    const ReliabilityInputs& rl = d.reliability;
-    json rj = json::object();
-    for (const auto& f : reliability_fields())
-        rj[f.key] = rl.*f.member;
-    rj["async_checkpoint"] = rl.async_checkpoint;
-    merge_extras(rj, rl.extra_json);
+    json rj = write_section(Section::reliability, d, "");
+    merge_extras(rj, d.reliability.extra_json);
     root["reliability"] = std::move(rj);
+    if (json aj = write_section(Section::assumptions, d, ""); !aj.empty())
+        root["assumptions"] = std::move(aj);
     if (!d.calibration.empty()) {
         json cal = json::array();
         for (const auto& c : d.calibration)

@@ -4,6 +4,8 @@
 // Stable string ids; unknown JSON fields are kept and written back (forward compatibility).
 // See docs/design-format.md for the annotated file format.
 
+#include "model/assumptions.h"
+#include "model/choices.h"
 #include "model/error.h"
 
 #include <cstdint>
@@ -58,15 +60,15 @@ struct TrainingSpec {
     std::int64_t global_batch = 0; ///< sequences
     int micro_batch = 0;           ///< 0 = auto
     int seq = 4096;
-    std::string dtype = "bf16";
-    std::string optimizer = "adamw";
+    TrainingDtype dtype = TrainingDtype::bf16;
+    Optimizer optimizer = Optimizer::adamw;
     int zero = 1;
-    std::string recompute = "selective";
+    Recompute recompute = Recompute::selective;
     bool sequence_parallel = true;
-    std::string schedule = "1f1b";
-    std::string finetune = "full";
+    Schedule schedule = Schedule::one_f_one_b;
+    Finetune finetune = Finetune::full;
     int lora_rank = 16;
-    std::string offload = "none";
+    Offload offload = Offload::none;
     double tokens = 0;      ///< tokens to train (0 = not set)
     std::string extra_json; ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const TrainingSpec&) const = default;
@@ -76,9 +78,10 @@ struct InferenceSpec {
     int tp = 1, pp = 1, replicas = 1;
     int batch = 0; ///< 0 = auto
     int input_len = 1000, output_len = 500;
-    std::string weights_dtype = "bf16", kv_dtype = "bf16";
-    std::string batching = "continuous";
-    std::string mode = "offline";
+    WeightsDtype weights_dtype = WeightsDtype::bf16;
+    KvDtype kv_dtype = KvDtype::bf16;
+    Batching batching = Batching::continuous;
+    ServingMode mode = ServingMode::offline;
     double request_rate = 0, ttft_slo_s = 0.5, tpot_slo_s = 0.05;
     std::string speculative_draft; ///< draft model id; empty = no speculative decoding
     int speculative_k = 4;         ///< draft tokens per step (gamma)
@@ -112,7 +115,7 @@ struct Economics {
     double utilization = 0.8;
     int months = 36;
     std::string cloud_offer;
-    std::string commitment = "on-demand";
+    Commitment commitment = Commitment::on_demand;
     double price_per_gpu_hour = 0;    ///< 0 = from the cloud offer
     double server_price_usd = 0;      ///< per server; 0 = the catalog system's price
     double network_usd_per_gpu = 0;   ///< 0 = from the drawn switches and cables
@@ -180,7 +183,8 @@ struct Design {
     Economics economics;
     ReliabilityInputs reliability;
     std::vector<FabricCalibration> calibration;
-    std::string extra_json; ///< unknown top-level fields
+    ModelAssumptions assumptions; ///< efficiency factors and overheads (defaults are sourced)
+    std::string extra_json;       ///< unknown top-level fields
 
     [[nodiscard]] const Device* device(std::string_view id) const;
     [[nodiscard]] Device* device(std::string_view id);

@@ -263,4 +263,110 @@ void align(Design& d, const std::vector<std::string>& ids, Alignment a) {
     }
 }
 
+Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& kind,
+                              const std::string& id, Point at, const std::string& target) {
+    DropResult out;
+    if (kind == "workload") {
+        Workload w;
+        const bool serving = id == "inference";
+        w.kind = serving ? WorkloadKind::inference : WorkloadKind::training;
+        w.id = d.unique_id(serving ? "serving" : "training");
+        w.model = serving ? "llama3-70b" : "llama3-8b";
+        w.name = serving ? "Inference service" : "Training job";
+        if (!serving) {
+            w.training.global_batch = 512;
+            w.training.tokens = 1e10;
+        }
+        if (!target.empty())
+            w.placement = {target};
+        w.position = at;
+        out.id = w.id;
+        out.undo_text = "Add " + w.name;
+        out.message = target.empty() ? w.name + " runs on every GPU of the design"
+                                     : w.name + " placed on " + target;
+        d.workloads.push_back(std::move(w));
+        return out;
+    }
+    Device dev;
+    dev.catalog = id;
+    dev.position = at;
+    if (kind == "system" && c.system(id)) {
+        dev.kind = DeviceKind::system;
+        dev.name = c.system(id)->name;
+    } else if (kind == "gpu" && c.gpu(id)) {
+        dev.kind = DeviceKind::gpu;
+        dev.name = c.gpu(id)->name;
+        if (const Device* host = d.device(target); host && host->kind == DeviceKind::server) {
+            std::int64_t used = 0;
+            for (const auto& x : d.devices)
+                if (x.parent == host->id && x.kind == DeviceKind::gpu)
+                    used += x.count;
+            if (host->gpu_slots > 0 && used >= host->gpu_slots)
+                return Error{target, host->name + " has no free GPU slot (" +
+                                         std::to_string(host->gpu_slots) + " of " +
+                                         std::to_string(host->gpu_slots) + " used)"};
+            dev.parent = host->id;
+            dev.position = {host->position.x + 20.0 * static_cast<double>(used + 1),
+                            host->position.y + 90};
+        } else if (const Device* sys = d.device(target); sys && sys->kind == DeviceKind::system) {
+            return Error{target, sys->name + " comes with its GPUs; drop GPUs into a generic server"};
+        }
+    } else if (kind == "switch" && c.switch_spec(id)) {
+        dev.kind = DeviceKind::switch_;
+        dev.name = c.switch_spec(id)->name;
+    } else if (kind == "storage") {
+        dev.kind = DeviceKind::storage;
+        dev.catalog.clear();
+        dev.name = "Storage";
+        // Starting values for the user to set in the inspector: no sourced default exists for
+        // "a storage system".
+        dev.storage_bandwidth_Bps = 100e9;
+        dev.storage_capacity_bytes = 1e15;
+    } else {
+        return Error{kind + ":" + id, "Cannot place \"" + kind + ":" + id +
+                                          "\": unknown catalog entry"};
+    }
+    dev.id = d.unique_id(kind);
+    out.id = dev.id;
+    out.undo_text = "Add " + dev.name;
+    d.devices.push_back(std::move(dev));
+    return out;
+}
+
+void remove_entities(Design& d, const std::vector<std::string>& ids) {
+    std::set<std::string> gone(ids.begin(), ids.end());
+    for (bool grew = true; grew;) { // children of removed devices go too
+        grew = false;
+        for (const auto& x : d.devices)
+            if (!x.parent.empty() && gone.count(x.parent) && !gone.count(x.id)) {
+                gone.insert(x.id);
+                grew = true;
+            }
+    }
+    std::erase_if(d.devices, [&](const Device& x) { return gone.count(x.id) > 0; });
+    std::erase_if(d.links, [&](const Link& l) {
+        return gone.count(l.id) || gone.count(l.from) || gone.count(l.to);
+    });
+    std::erase_if(d.workloads, [&](const Workload& w) { return gone.count(w.id) > 0; });
+    for (auto& w : d.workloads)
+        std::erase_if(w.placement, [&](const std::string& p) { return gone.count(p) > 0; });
+}
+
+Result<FieldValue> check_property_edit(const Design& d, std::string_view id, const Field& f,
+                                       const FieldValue& v, const Catalog& c) {
+    auto checked = check_value(f, v, d, id, &c);
+    if (!checked)
+        return checked;
+    if (f.section == Section::link && f.key == "type") {
+        const Link* l = d.link(id);
+        if (!l)
+            return Error{std::string(id), "no such link"};
+        Design probe = d;
+        std::erase_if(probe.links, [&](const Link& x) { return x.id == l->id; });
+        if (auto ok = propose_link(probe, c, l->from, l->to, std::get<std::string>(v)); !ok)
+            return ok.errors().front();
+    }
+    return checked;
+}
+
 } // namespace cl::model

@@ -6,6 +6,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/error.h"
+#include "model/schema.h"
 
 #include <string>
 #include <vector>
@@ -19,6 +20,32 @@ namespace cl::model {
 /// InfiniBand cable into an Ethernet switch, a device to itself...).
 Result<Link> propose_link(const Design& d, const Catalog& c, const std::string& from,
                           const std::string& to, const std::string& type = {});
+
+/// What dropping a palette entry adds.
+struct DropResult {
+    std::string id;        ///< the new device or workload
+    std::string undo_text; ///< "Add HGX H100"
+    std::string message;   ///< for the status bar ("Training job placed on node"), may be empty
+};
+/// Adds what a palette entry (kind "system" | "gpu" | "switch" | "storage" | "workload", and a
+/// catalog id or "training" / "inference") dropped at `at` on device `target` (empty: on the
+/// empty canvas) becomes, with the drop defaults: a workload on a device runs there, else on
+/// every GPU; a new training job gets Llama 3 8B, global batch 512 and 10B tokens, a new
+/// service Llama 3 70B; a GPU on a generic server fills a free slot (refused when none is free
+/// or when the target is a system, which comes with its GPUs); new storage starts at 100 GB/s
+/// and 1 PB (unsourced starting values for the user to set). Refused with the reason.
+Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& kind,
+                              const std::string& id, Point at, const std::string& target);
+
+/// Removes the entities with these ids, everything inside removed devices, links that touch
+/// them, and their ids from workload placements (a cascading delete).
+void remove_entities(Design& d, const std::vector<std::string>& ids);
+
+/// Checks setting schema field `f` of entity `id` to `v`: the field's own rules (check_value)
+/// plus the design's (a link's new type must still cable its two ends). Returns the value to
+/// store or the reason it is refused.
+Result<FieldValue> check_property_edit(const Design& d, std::string_view id, const Field& f,
+                                       const FieldValue& v, const Catalog& c);
 
 /// The selection as a design fragment (JSON text of a clusterlens-design): the devices with
 /// their descendants, the links among them, and the selected workloads.

@@ -218,7 +218,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         else if (we.gpus > 2e9)
             we.error = "too many GPUs to model (" + std::to_string(we.gpus) + ")";
         else if (w.kind == WorkloadKind::training) {
-            auto mem = training_memory(*m, w.training, static_cast<int>(we.gpus), *g);
+            auto mem = training_memory(*m, w.training, static_cast<int>(we.gpus), *g,
+                                         design.assumptions.memory);
             if (mem) {
                 const TrainingMemory& tm = mem.value();
                 we.memory = {tm.per_gpu, tm.capacity_bytes, tm.headroom_bytes,
@@ -232,7 +233,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             if (we.has_memory && we.memory.fits && w.training.global_batch > 0) {
                 const double price = gpu_hour_price(design, catalog, ev);
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
-                                         {}, ev.collective_assumptions, {}, price))
+                                         design.assumptions.training, ev.collective_assumptions,
+                                         design.assumptions.memory, price))
                     we.training = tr.value();
             }
             // Scaling curve: the same TP x PP x CP layout and global batch on DP = 1, 2, 4, ...
@@ -247,8 +249,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     TrainingSpec ts = w.training;
                     if (ts.micro_batch > 0 && (ts.global_batch / dp) % ts.micro_batch != 0)
                         ts.micro_batch = 0;
-                    auto tr = train_step(*m, ts, mp * dp, *g, ev.fabric, {},
-                                         ev.collective_assumptions, {}, 0, false);
+                    auto tr = train_step(*m, ts, mp * dp, *g, ev.fabric,
+                                         design.assumptions.training, ev.collective_assumptions,
+                                         design.assumptions.memory, 0, false);
                     if (tr)
                         we.scaling.push_back({static_cast<double>(mp * dp), tr->tokens_per_s,
                                               tr->mfu, tr->memory.fits});
@@ -277,7 +280,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     we.run_cost = run_cost(*ev.tco, design.economics, we.training->gpu_hours);
             }
             RooflineInputs ri;
-            ri.dtype = dtype_from_name(w.training.dtype).value_or(Dtype::bf16);
+            ri.dtype = to_dtype(w.training.dtype);
             ri.phase = Phase::prefill;
             ri.training = true;
             ri.batch = std::max(1, w.training.micro_batch);
@@ -292,7 +295,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.error = "a replica needs tp*pp = " + std::to_string(replica) +
                            " GPUs but the workload is placed on " +
                            std::to_string(static_cast<long long>(we.gpus));
-            else if (auto mem = inference_memory(*m, s, *g)) {
+            else if (auto mem = inference_memory(*m, s, *g, design.assumptions.memory)) {
                 const InferenceMemory& im = mem.value();
                 we.memory = {im.per_gpu, im.usable_bytes, im.headroom_bytes, im.fits,
                              0,          im.explanation};
@@ -307,8 +310,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         spec.k = s.speculative_k;
                         spec.acceptance = s.acceptance;
                     }
-                    if (auto ir = infer(*m, s, *g, ev.fabric, price, spec, {},
-                                        ev.collective_assumptions)) {
+                    if (auto ir = infer(*m, s, *g, ev.fabric, price, spec,
+                                        design.assumptions.inference, ev.collective_assumptions,
+                                        design.assumptions.memory)) {
                         we.inference = ir.value();
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =
@@ -325,7 +329,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.error = mem.error_text();
             }
             RooflineInputs ri;
-            ri.dtype = s.weights_dtype == "fp8" ? Dtype::fp8 : Dtype::bf16;
+            ri.dtype = s.weights_dtype == WeightsDtype::fp8 ? Dtype::fp8 : Dtype::bf16;
             ri.phase = Phase::decode;
             ri.batch = std::max(1, we.inference_memory ? we.inference_memory->batch : 1);
             ri.seq = s.input_len + s.output_len / 2;

@@ -3,6 +3,7 @@
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
+#include "model/schema.h"
 #include "model/training.h"
 #include "model/units.h"
 
@@ -33,9 +34,9 @@ ExplainedInput assumption(const char* name, const Assumption& a) {
 
 std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Catalog& c) {
     std::vector<Explanation> out;
-    const TrainingAssumptions ta;
-    const InferenceAssumptions ia;
-    const MemoryAssumptions ma;
+    const TrainingAssumptions& ta = d.assumptions.training;
+    const InferenceAssumptions& ia = d.assumptions.inference;
+    const MemoryAssumptions& ma = d.assumptions.memory;
     for (std::size_t i = 0; i < ev.workloads.size() && i < d.workloads.size(); ++i) {
         const WorkloadEvaluation& w = ev.workloads[i];
         const Workload& spec = d.workloads[i];
@@ -73,7 +74,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             const auto& r = *w.training;
             const auto& t = spec.training;
             const auto& bd = r.breakdown;
-            const Dtype dt = dtype_from_name(t.dtype).value_or(Dtype::bf16);
+            const Dtype dt = to_dtype(t.dtype);
             Explanation step{w.id + ".step",
                              w.name,
                              "Step time",
@@ -125,7 +126,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                               "Korthikanti eq. 7 / per-operator count"},
                              {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
                              {"GPUs", fixed(w.gpus, 0), "placement in the design"},
-                             {"dense " + t.dtype + " peak", units::format_si(g->peak(dt), "FLOP/s"),
+                             {"dense " + std::string(to_string(t.dtype)) + " peak", units::format_si(g->peak(dt), "FLOP/s"),
                               src(g->provenance)}}};
             out.push_back(std::move(mfu));
             out.push_back(
@@ -191,7 +192,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    src(g->provenance)},
                   assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
-                  {"weights", s.weights_dtype, "design"},
+                  {"weights", std::string(to_string(s.weights_dtype)), "design"},
                   {"input / output",
                    std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
             if (r.usd_per_million_output_tokens > 0)
@@ -240,39 +241,27 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
 }
 
 std::vector<AssumptionRow> assumptions(const Design& d) {
-    std::vector<AssumptionRow> rows;
-    auto add = [&](const char* group, const char* name, const Assumption& a) {
-        rows.push_back({group, name, num(a.value, 4), a.unit, a.source});
-    };
-    const TrainingAssumptions ta;
-    add("training", "sustained vs best GEMM", ta.sustained_vs_best_gemm);
-    add("training", "attention vs GEMM", ta.attention_vs_gemm);
-    add("training", "HBM efficiency", ta.memory_efficiency);
-    add("training", "TP overlap", ta.tp_overlap);
-    add("training", "DP overlap", ta.dp_overlap);
-    add("training", "MoE imbalance", ta.moe_imbalance);
-    add("training", "SM contention", ta.overlap_sm_contention);
-    const MemoryAssumptions ma;
-    add("memory", "framework overhead", ma.framework_overhead_bytes);
-    add("memory", "FlashAttention", ma.flash_attention);
-    add("memory", "GPU memory utilization (serving)", ma.gpu_memory_utilization);
-    add("memory", "KV block", ma.kv_block_tokens);
-    add("memory", "max batched tokens", ma.max_batched_tokens);
-    add("memory", "max sequences", ma.max_num_seqs);
-    const InferenceAssumptions ia;
-    add("inference", "HBM efficiency", ia.memory_efficiency);
-    add("inference", "sustained vs best GEMM", ia.sustained_vs_best_gemm);
-    add("inference", "step overhead", ia.step_overhead_s);
-    add("inference", "dequant ops per weight", ia.dequant_ops_per_weight);
-    add("inference", "dequant tile", ia.dequant_tile_tokens);
-    for (const auto& f : economics_fields())
-        rows.push_back({"cost", f.label, num(d.economics.*f.member, 4), f.unit,
-                        "design economics (defaults: docs/cost.md)"});
-    rows.push_back({"cost", "months", std::to_string(d.economics.months), "months", "design"});
-    rows.push_back({"cost", "commitment", d.economics.commitment, "", "design"});
-    for (const auto& f : reliability_fields())
-        rows.push_back({"reliability", f.label, num(d.reliability.*f.member, 4), f.unit,
-                        "design reliability (defaults: docs/reliability.md)"});
+    // From the schema: the model's assumptions, then the design's cost and reliability inputs.
+    // Inputs that differ from their default come first (issue #21 asks reports to lead with
+    // what the user changed) and say so in their source.
+    std::vector<AssumptionRow> changed, unchanged;
+    for (Section sec : {Section::assumptions, Section::economics, Section::reliability}) {
+        for (const Field* f : section_fields(sec)) {
+            const FieldValue v = f->get(d, "");
+            const bool is_default = v == f->default_value;
+            std::string group = sec == Section::economics     ? "cost"
+                                : sec == Section::reliability ? "reliability"
+                                                              : f->key.substr(0, f->key.find('.'));
+            std::string value = std::holds_alternative<double>(v)
+                                    ? num(std::get<double>(v), 4)
+                                    : format_value(*f, v);
+            AssumptionRow row{std::move(group), f->label, std::move(value), f->unit,
+                              is_default ? f->source : f->source + " (changed in this design)"};
+            (is_default ? unchanged : changed).push_back(std::move(row));
+        }
+    }
+    std::vector<AssumptionRow> rows = std::move(changed);
+    rows.insert(rows.end(), unchanged.begin(), unchanged.end());
     rows.push_back({"reliability", "default failure rate", num(kLlama3FailuresPerGpuDay, 3),
                     "per GPU-day",
                     "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)"});

@@ -60,14 +60,14 @@ double model_flops_per_iteration(const ModelArch& m, double batch, double seq) {
 }
 
 double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq,
-                                    std::string_view recompute) {
+                                    Recompute recompute) {
     const double tokens = batch * seq;
     double attn = 0;
     const double layers_fwd = forward_flops_per_token(m, seq, &attn);
     double extra = 0;
-    if (recompute == "full")
+    if (recompute == Recompute::full)
         extra = layers_fwd; // one more forward of every layer
-    else if (recompute == "selective")
+    else if (recompute == Recompute::selective)
         extra = 3.0 * attn; // Korthikanti eq. 8 counts s/(3h) instead of s/(6h)
     return model_flops_per_iteration(m, batch, seq) + tokens * extra;
 }

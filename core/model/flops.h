@@ -6,6 +6,7 @@
 // 6ND rule (Kaplan et al. 2020 sec. 2.1) are kept as cross-checks.
 
 #include "model/architecture.h"
+#include "model/choices.h"
 
 #include <string_view>
 
@@ -31,7 +32,7 @@ double model_flops_per_iteration(const ModelArch& m, double batch, double seq);
 /// (Narayanan eq. 3: 96 B s l h^2 (1 + s/(6h) + V/(16 l h))); selective adds the attention
 /// term as Korthikanti eq. 8 counts it, 72 B L s h^2 (1 + s/(3h) + V/(12hL)).
 double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq,
-                                    std::string_view recompute);
+                                    Recompute recompute);
 
 /// Closed forms for GPT shapes, used as cross-checks in tests.
 double korthikanti_eq7(double B, double L, double s, double h, double V);

@@ -50,11 +50,11 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     // W8A8 FP8/INT8 GEMMs run at the 8-bit peak; FP4 where the GPU has it (Blackwell);
     // INT4 and FP4 elsewhere are weight-only (dequantised to 16 bits inside the GEMM).
     Dtype d = Dtype::bf16;
-    if (s.weights_dtype == "fp8" && g.peak(Dtype::fp8) > 0)
+    if (s.weights_dtype == WeightsDtype::fp8 && g.peak(Dtype::fp8) > 0)
         d = Dtype::fp8;
-    else if (s.weights_dtype == "int8" && g.peak(Dtype::int8) > 0)
+    else if (s.weights_dtype == WeightsDtype::int8 && g.peak(Dtype::int8) > 0)
         d = Dtype::int8;
-    else if (s.weights_dtype == "fp4" && g.peak(Dtype::fp4) > 0)
+    else if (s.weights_dtype == WeightsDtype::fp4 && g.peak(Dtype::fp4) > 0)
         d = Dtype::fp4;
     r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
     const double att =
@@ -186,7 +186,7 @@ std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const Infer
         p.batch = b;
         const double step = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
         p.ttft_s = prefill1 + step;
-        const bool colocated = s.batching != "disaggregated";
+        const bool colocated = s.batching != Batching::disaggregated;
         const double cohort =
             (colocated ? prefill_time(m, s, gpu, fabric, b, L_in, ia, ca) : 0.0) + L_out * step;
         p.tpot_s = cohort / L_out; // includes the interleaved prefill work (see infer)
@@ -256,9 +256,9 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     // With continuous or chunked batching the prompts of arriving requests share the engine
     // with the running decodes, so the time between a sequence's tokens includes its share of
     // that prefill work: TPOT = cohort time / output_len.
-    const bool colocated = s.batching != "disaggregated";
+    const bool colocated = s.batching != Batching::disaggregated;
     auto tpot_eff = [&](int b) { return colocated ? cohort(b, nullptr) / L_out : tpot_at(b); };
-    if (s.batching == "disaggregated") {
+    if (s.batching == Batching::disaggregated) {
         // Prefill runs on its own pool; the decode pool streams tokens without prefill stalls.
         // TTFT adds the KV transfer over the scale-out network (Zhong et al. 2024, DistServe).
         r.output_tokens_per_s = pp_factor * r.batch / r.decode_step_s;
@@ -284,7 +284,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         r.usd_per_million_input_tokens =
             usd_per_s * share * t_cohort / (pp_factor * r.batch * L_in) * 1e6;
     }
-    if (s.mode == "online" && s.request_rate > 0) {
+    if (s.mode == ServingMode::online && s.request_rate > 0) {
         // The largest batch that keeps TPOT and TTFT within the SLOs. Requests per second per
         // replica: one cohort of b requests per cohort time (colocated prefill), or b requests
         // per L_out decode steps (disaggregated).

@@ -12,28 +12,6 @@
 
 namespace cl::model {
 
-struct InferenceAssumptions {
-    /// Fraction of HBM bandwidth decode kernels sustain (weights and KV streaming).
-    Assumption memory_efficiency{0.85, "fraction",
-                                 "same as training elementwise (docs/inference.md)"};
-    /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
-    Assumption sustained_vs_best_gemm{0.85, "ratio", "training calibration (docs/validation.md)"};
-    /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
-    Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
-    /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
-    Assumption draft_cost_ratio{0.0, "ratio", "0 = derived from the draft model's size"};
-    /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)
-    /// dequantise every weight to 16 bits on the CUDA cores: unpack, convert, subtract the zero
-    /// point, scale -- about 4 integer/FP32 operations per weight (Frantar et al. 2024, MARLIN,
-    /// arXiv:2408.11743 sec. 3: the lop3/prmt conversion plus one FMA per weight).
-    Assumption dequant_ops_per_weight{
-        4.0, "ops", "MARLIN (Frantar et al. 2024) sec. 3: lop3/prmt unpack + one FMA per weight"};
-    /// Tokens one dequantised weight tile is reused for: the kernel's M tile (MARLIN keeps 16
-    /// rows per warp and up to 64 per thread block; beyond that it dequantises again).
-    Assumption dequant_tile_tokens{64.0, "tokens",
-                                   "MARLIN (Frantar et al. 2024) sec. 3: 16x4 "
-                                   "row blocks, 64 tokens per tile"};
-};
 
 struct InferenceResult {
     double ttft_s = 0, tpot_s = 0;

@@ -41,18 +41,18 @@ int stage_layer_count(int layers, int pp, int st) {
 StateBytes state_bytes(const TrainingSpec& t) {
     // ZeRO paper sec. 3.1: mixed-precision Adam keeps 16-bit weights (2 B) and gradients (2 B)
     // plus K = 12 B of fp32 master weights, momentum and variance per parameter.
-    const bool fp32 = t.dtype == "fp32";
+    const bool fp32 = t.dtype == TrainingDtype::fp32;
     StateBytes s;
     s.weights = fp32 ? 4.0 : 2.0;
-    if (t.dtype == "fp8")
+    if (t.dtype == TrainingDtype::fp8)
         s.weights += 1.0; // Transformer Engine caches an FP8 copy of each weight across
                           // micro-batches (TE docs, `is_first_microbatch`); bf16 copy kept.
     s.gradients = fp32 ? 4.0 : 2.0;
     const double master = fp32 ? 0.0 : 4.0;
     double states = 8.0; // AdamW: fp32 momentum + variance (Loshchilov & Hutter 2019)
-    if (t.optimizer == "adamw-8bit")
+    if (t.optimizer == Optimizer::adamw_8bit)
         states = 2.0; // Dettmers et al. 2022 (arXiv:2110.02861): two 8-bit block-wise states
-    else if (t.optimizer == "sgd")
+    else if (t.optimizer == Optimizer::sgd)
         states = 4.0; // SGD with momentum: one fp32 buffer
     s.optimizer = master + states;
     return s;
@@ -73,7 +73,7 @@ MemoryBreakdown state_bytes_of(double params, const StateBytes& sb, int zero, bo
 } // namespace
 
 MemoryBreakdown model_state_bytes(double params, const TrainingSpec& t, double shard) {
-    return state_bytes_of(params, state_bytes(t), t.zero, t.offload == "optimizer", shard);
+    return state_bytes_of(params, state_bytes(t), t.zero, t.offload == Offload::optimizer, shard);
 }
 
 // ---- Activations ----------------------------------------------------------------------------
@@ -97,7 +97,7 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
     const double tp = t.tp;
     const double sbh = s * b * h;
     const bool sp = t.sequence_parallel && t.tp > 1;
-    if (t.recompute == "full")
+    if (t.recompute == Recompute::full)
         return 2.0 * sbh / (sp ? tp : 1.0);
     const double drop = m.dropout ? 1.0 : 0.0;
     double kv_width = static_cast<double>(m.kv_heads) * m.head_dim;
@@ -117,7 +117,7 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
         split += per_f * s * b * m.ffn;
     }
     double core = 0;
-    const bool keep_core = t.recompute == "none";
+    const bool keep_core = t.recompute == Recompute::none;
     if (flash_attention)
         core = 4.0 * m.heads * s * b; // fp32 log-sum-exp per row and head
     else if (keep_core)
@@ -216,15 +216,15 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         bad("--micro-batch",
             "micro-batch " + std::to_string(t.micro_batch) +
                 " does not divide global-batch/dp = " + std::to_string(t.global_batch / dp));
-    if (t.finetune != "full" && t.lora_rank < 1)
+    if (t.finetune != Finetune::full && t.lora_rank < 1)
         bad("--lora-rank", "must be at least 1");
     if (!errs.empty())
         return errs;
 
     out.dp = dp;
     out.micro_batch = mb;
-    const bool lora = t.finetune == "lora" || t.finetune == "qlora";
-    const bool qlora = t.finetune == "qlora";
+    const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
+    const bool qlora = t.finetune == Finetune::qlora;
     const double tp = t.tp;
     const double dense_shard = static_cast<double>(dp) * t.cp; // distributed optimizer: DP x CP
     const double expert_shard = dense_shard / t.ep;
@@ -251,12 +251,12 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     // Per-step invariants, resolved once (string compares and copies add up over ~10^5
     // layouts in the search).
     const StateBytes sbytes = state_bytes(t);
-    const bool offload = t.offload == "optimizer";
-    const bool gpipe = t.schedule == "gpipe";
+    const bool offload = t.offload == Offload::optimizer;
+    const bool gpipe = t.schedule == Schedule::gpipe;
     double whole_layer_bytes = 0; // full recompute: the layer being recomputed, whole
-    if (t.recompute == "full") {
+    if (t.recompute == Recompute::full) {
         TrainingSpec whole_layer = t;
-        whole_layer.recompute = "none";
+        whole_layer.recompute = Recompute::none;
         whole_layer_bytes = layer_activation_bytes(m, whole_layer, mb, flash);
     }
     for (int st = 0; st < t.pp; ++st) {
@@ -366,27 +366,37 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
 
 // ---- Inference --------------------------------------------------------------------------------
 
-double weight_bits(std::string_view dtype) {
-    if (dtype == "bf16" || dtype == "fp16")
+double weight_bits(WeightsDtype dtype) {
+    switch (dtype) {
+    case WeightsDtype::bf16:
+    case WeightsDtype::fp16:
         return 16.0;
-    if (dtype == "fp8" || dtype == "int8")
+    case WeightsDtype::fp8:
+    case WeightsDtype::int8:
         return 8.0; // per-tensor / per-channel scales are negligible
-    if (dtype == "int4")
+    case WeightsDtype::int4:
         return 4.0 + 32.0 / 128.0; // AWQ/GPTQ group size 128, fp16 scale + zero point
-    if (dtype == "fp4")
+    case WeightsDtype::fp4:
         return 4.0 + 8.0 / 16.0; // NVFP4: an FP8 E4M3 scale per 16-value block
+    }
     return 16.0;
 }
 
-double kv_element_bytes(std::string_view dtype) {
-    if (dtype == "fp8" || dtype == "int8")
+double kv_element_bytes(KvDtype dtype) {
+    switch (dtype) {
+    case KvDtype::fp8:
+    case KvDtype::int8:
         return 1.0;
-    if (dtype == "fp4")
+    case KvDtype::fp4:
         return 0.5 + 1.0 / 16.0; // NVFP4 block scales
+    case KvDtype::bf16:
+    case KvDtype::fp16:
+        return 2.0;
+    }
     return 2.0;
 }
 
-double kv_bytes_per_token(const ModelArch& m, std::string_view kv_dtype) {
+double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype) {
     const double e = kv_element_bytes(kv_dtype);
     if (m.attention() == AttentionKind::mla)
         return static_cast<double>(m.layers) * (m.kv_lora_rank + m.qk_rope_head_dim) * e;
@@ -412,7 +422,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         return errs;
 
     InferenceMemory out;
-    out.paged = s.batching != "static"; // static batching reserves max length contiguously
+    out.paged = s.batching != Batching::static_; // static batching reserves max length contiguously
     out.capacity_bytes = gpu.memory_bytes;
     out.usable_bytes = gpu.memory_bytes * a.gpu_memory_utilization.value;
     out.kv_bytes_per_token = kv_bytes_per_token(m, s.kv_dtype);

@@ -15,32 +15,7 @@
 
 namespace cl::model {
 
-/// An editable assumption with its source, shown in the UI and printed by the CLI.
-struct Assumption {
-    double value = 0;
-    const char* unit = "";
-    const char* source = "";
-};
 
-struct MemoryAssumptions {
-    /// Per GPU: CUDA context (100-600 MB) plus cuBLAS/NCCL workspaces and temporary buffers
-    /// (~2 GB in a LLaMA-7B breakdown) -- see docs/assumptions.md.
-    Assumption framework_overhead_bytes{2.0e9, "bytes",
-                                        "CUDA context 0.1-0.6 GB + ~2 GB workspaces/buffers "
-                                        "(docs/assumptions.md)"};
-    /// FlashAttention stores no s x s score matrix (Dao et al. 2022, sec. 3.1); on by default in
-    /// Megatron-Core, Transformer Engine, vLLM and TensorRT-LLM.
-    Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
-    /// Fraction of GPU memory an inference engine may use (vLLM --gpu-memory-utilization).
-    Assumption gpu_memory_utilization{0.9, "fraction", "vLLM default gpu_memory_utilization 0.9"};
-    /// Paged KV block size in tokens (vLLM default block_size 16).
-    Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
-    /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
-    Assumption max_batched_tokens{8192, "tokens", "vLLM max_num_batched_tokens default 8192"};
-    /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
-    /// default 2048); auto batch never exceeds it.
-    Assumption max_num_seqs{2048, "sequences", "TensorRT-LLM max_batch_size default 2048"};
-};
 
 /// Bytes per GPU by category; `total` sums them.
 struct MemoryBreakdown {
@@ -112,14 +87,14 @@ std::string explain_training_memory(const TrainingMemory& mem);
 /// Bits per weight including group-scale overhead: bf16/fp16 16, fp8 8, int8 8 (per-channel
 /// scales ~0), int4 4.25 (group 128 with fp16 scale + zero, AWQ/GPTQ default), fp4 4.5 (NVFP4:
 /// one FP8 scale per 16 values).
-double weight_bits(std::string_view dtype);
+double weight_bits(WeightsDtype dtype);
 /// Bytes per KV element: bf16/fp16 2, fp8 1, int8 1, fp4 0.5625 (NVFP4 block scales).
-double kv_element_bytes(std::string_view dtype);
+double kv_element_bytes(KvDtype dtype);
 /// KV-cache bytes per token for the whole model: 2 x layers x kv_heads x head_dim x bytes
 /// (Kwon et al. 2023 sec. 3 with the GQA generalisation); MLA caches the compressed latent
 /// plus the decoupled RoPE key: layers x (kv_lora_rank + qk_rope_head_dim) x bytes
 /// (DeepSeek-V2 sec. 2.1.3).
-double kv_bytes_per_token(const ModelArch& m, std::string_view kv_dtype);
+double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype);
 
 struct InferenceMemory {
     MemoryBreakdown per_gpu;

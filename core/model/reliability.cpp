@@ -33,9 +33,9 @@ double daly_goodput(double tau, double delta, double M, double R) {
 
 double checkpoint_bytes(const ModelArch& m, const TrainingSpec& t) {
     TrainingSpec plain = t;
-    plain.dtype = t.dtype == "fp8" ? "bf16" : t.dtype; // the FP8 weight cache is not saved
+    plain.dtype = t.dtype == TrainingDtype::fp8 ? TrainingDtype::bf16 : t.dtype; // the FP8 weight cache is not saved
     const StateBytes sb = state_bytes(plain);
-    const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+    const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
     if (lora) {
         // Adapters: rank r on every linear layer of every block (memory.cpp's count).
         const double adapters = lora_params(m, t.lora_rank);

@@ -53,10 +53,10 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
     // recomputation (Korthikanti et al. 2022 sec. 5: recompute only that core) saves nothing
     // and costs nothing: it is the same layout as "none" and is not listed twice.
     const bool flash = ma.flash_attention.value > 0.5;
-    const std::vector<std::string> recomputes =
-        !pins.recompute.empty() ? std::vector<std::string>{pins.recompute}
-        : flash                 ? std::vector<std::string>{"none", "full"}
-                                : std::vector<std::string>{"none", "selective", "full"};
+    const std::vector<Recompute> recomputes =
+        pins.recompute ? std::vector<Recompute>{*pins.recompute}
+        : flash        ? std::vector<Recompute>{Recompute::none, Recompute::full}
+                       : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
     std::vector<SearchRow> feasible;
     feasible.reserve(4096);
     for (int tp : tps)
@@ -84,7 +84,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                 for (int ep : eps)
                     for (int vpp : vpps)
                         for (int zero : zeros)
-                            for (const auto& rc : recomputes)
+                            for (const Recompute rc : recomputes)
                                 for (int mb : mbs) {
                                     if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
                                         res.cancelled = true;
@@ -100,10 +100,10 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     t.zero = zero;
                                     t.recompute = rc;
                                     t.micro_batch = mb;
-                                    t.schedule =
-                                        vpp > 1 ? "interleaved"
-                                                : (base.schedule == "interleaved" ? "1f1b"
-                                                                                  : base.schedule);
+                                    t.schedule = vpp > 1 ? Schedule::interleaved
+                                                 : base.schedule == Schedule::interleaved
+                                                     ? Schedule::one_f_one_b
+                                                     : base.schedule;
                                     auto mem = training_memory(m, t, gpus, gpu, ma, false);
                                     if (!mem)
                                         continue;

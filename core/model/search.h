@@ -13,7 +13,7 @@ namespace cl::model {
 
 struct SearchPins {
     int tp = 0, pp = 0, cp = 0, ep = 0, vpp = 0, micro_batch = 0, zero = -1; ///< 0/-1 = open
-    std::string recompute;                                                   ///< empty = open
+    std::optional<Recompute> recompute;                                      ///< empty = open
 };
 
 struct SearchOptions {
@@ -25,7 +25,7 @@ struct SearchOptions {
 
 struct SearchRow {
     int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1, micro_batch = 1, zero = 1;
-    std::string recompute;
+    Recompute recompute = Recompute::none;
     double step_time_s = 0, mfu = 0, tokens_per_s = 0, memory_per_gpu_bytes = 0;
     double usd_per_million_tokens = 0;
 };

@@ -193,8 +193,8 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     double rate = od;
     bool bills_every_hour = false;
     double spot_overhead = 1.0;
-    if (e.commitment == "1y" || e.commitment == "3y") {
-        const bool one = e.commitment == "1y";
+    if (e.commitment == Commitment::one_year || e.commitment == Commitment::three_year) {
+        const bool one = e.commitment == Commitment::one_year;
         const double listed =
             offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
                 ? (one ? offer->commit_1y_usd_per_hour : offer->commit_3y_usd_per_hour) /
@@ -205,7 +205,7 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
         rate =
             listed > 0 ? listed : od * (1.0 - (one ? e.commit_1y_discount : e.commit_3y_discount));
         bills_every_hour = true;
-    } else if (e.commitment == "spot") {
+    } else if (e.commitment == Commitment::spot) {
         double spot = offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
                           ? offer->spot_usd_per_hour / offer->gpus
                           : 0.0;

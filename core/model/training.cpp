@@ -56,7 +56,7 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     const double h = m.hidden;
     const bool sp = t.sequence_parallel && t.tp > 1;
     const double wb = 2.0; // 16-bit weights feed the GEMMs (fp8 casts are fused)
-    const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+    const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
     LayerTimes lt;
     // GEMMs (forward).
     double q = static_cast<double>(m.heads) * m.head_dim,
@@ -126,7 +126,7 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     // Backward: input and weight gradients (2x the forward GEMMs; 1x for frozen LoRA weights).
     const double gemm_bwd = lora ? gemm_fwd * 1.0 : 2.0 * gemm_fwd;
     lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd;
-    if (t.finetune == "qlora") {
+    if (t.finetune == Finetune::qlora) {
         // Dequantise NF4 weights to 16 bits in forward and backward: read 0.52 B, write 2 B each.
         const double params =
             (m.attention_params_per_layer() + (moe_layer ? 0.0 : m.dense_mlp_params_per_layer())) /
@@ -135,9 +135,9 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
         lt.fwd += deq;
         lt.bwd += deq;
     }
-    if (t.recompute == "full")
+    if (t.recompute == Recompute::full)
         lt.recompute = lt.fwd;
-    else if (t.recompute == "selective" && !flash)
+    else if (t.recompute == Recompute::selective && !flash)
         lt.recompute = attn_fwd; // Korthikanti et al. 2022: recompute the attention core only
     return lt;
 }
@@ -159,10 +159,11 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     TrainingSpec t = spec;
     if (t.global_batch <= 0)
         return Error{"--global-batch", "is required for training (sequences per step)"};
-    const Dtype dt = dtype_from_name(t.dtype).value_or(Dtype::bf16);
+    const Dtype dt = to_dtype(t.dtype);
     const double peak = gpu.peak(dt);
     if (peak <= 0)
-        return Error{"--dtype", gpu.id + " has no dense " + t.dtype + " peak in the catalog"};
+        return Error{"--dtype", gpu.id + " has no dense " + std::string(to_string(t.dtype)) +
+                                    " peak in the catalog"};
     // Memory first: it validates the layout and picks the micro-batch.
     // The layout's memory: given by the caller (the search) or computed here. Held by pointer so
     // the hot path copies it once, into the result.
@@ -274,7 +275,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 const double fwd_comm = sp ? 2.0 * (ag + rs) : 2.0 * ar;
                 const double bwd_comm = sp ? 4.0 * ag + 2.0 * rs : 2.0 * ar;
                 double per_layer = fwd_comm + bwd_comm;
-                if (t.recompute == "full")
+                if (t.recompute == Recompute::full)
                     per_layer += fwd_comm; // the recomputed forward repeats its collectives
                 // The hidden part still slows the GEMMs it overlaps (SM contention).
                 k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
@@ -353,16 +354,16 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // 2021 sec. 2.2), ZB-H1 one third (Qi et al. 2023).
         if (t.pp > 1) {
             double bubble = (t.pp - 1.0) * per_mb;
-            if (t.vpp > 1 && t.schedule != "gpipe")
+            if (t.vpp > 1 && t.schedule != Schedule::gpipe)
                 bubble /= t.vpp;
-            if (t.schedule == "zero-bubble")
+            if (t.schedule == Schedule::zero_bubble)
                 bubble /= 3.0;
             bd.bubble = bubble;
         }
         // DP: gradients of this GPU's parameters (trainable only); ZeRO >= 1 reduce-scatters
         // gradients and all-gathers updated weights, ZeRO 0 all-reduces; ZeRO 3 also gathers
         // weights for every micro-batch's forward and backward (prefetched under compute).
-        const bool lora = t.finetune == "lora" || t.finetune == "qlora";
+        const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
         const double trainable_per_gpu =
             lora ? rm.trainable_params / (t.tp * t.pp) : rm.params_per_gpu;
         const double grad_bytes = trainable_per_gpu * 2.0;
@@ -392,7 +393,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // Offloaded: gradients down and weights up over PCIe 5 x16 (63 GB/s one way) at 80%
         // (ZeRO-Offload, Ren et al. 2021); the CPU update itself overlaps.
         constexpr double kPcieBps = 0.8 * 63e9;
-        bd.optimizer = t.offload == "optimizer" ? rm.offload_pcie_bytes_per_step / kPcieBps
+        bd.optimizer = t.offload == Offload::optimizer ? rm.offload_pcie_bytes_per_step / kPcieBps
                                                 : opt_bytes / hw.hbm;
         bd.other = ta.step_overhead_s.value;
         r.step_time_s = bd.total();

@@ -12,38 +12,6 @@
 
 namespace cl::model {
 
-/// The few global, documented factors of the training model (docs/training.md).
-struct TrainingAssumptions {
-    /// FlashAttention-2 reaches 72% of A100 peak in training (Dao 2023, sec. 4.1) where the best
-    /// A100 GEMM reaches 86.9% (mamf-finder): attention runs at 0.83 of GEMM efficiency.
-    Assumption attention_vs_gemm{0.83, "ratio",
-                                 "Dao 2023 (FlashAttention-2) sec. 4.1 / mamf-finder"};
-    /// Achieved fraction of HBM bandwidth for elementwise kernels (norms, activations, softmax).
-    Assumption memory_efficiency{0.85, "fraction", "assumption (docs/training.md)"};
-    /// Fraction of tensor-parallel communication hidden behind GEMMs.
-    Assumption tp_overlap{0.0, "fraction",
-                          "Megatron-LM runs TP collectives on the critical path unless "
-                          "--tp-comm-overlap (docs/training.md)"};
-    /// Fraction of the last micro-batch's backward that hides the DP gradient reduction
-    /// (Megatron --overlap-grad-reduce; PyTorch DDP buckets).
-    Assumption dp_overlap{1.0, "fraction",
-                          "Li et al. 2020 (PyTorch DDP) sec. 3.2.3; Megatron-Core"};
-    /// MoE: tokens per expert relative to a perfectly balanced router.
-    Assumption moe_imbalance{1.1, "ratio",
-                             "assumption: load-balancing loss keeps experts within ~10%"};
-    /// Sustained training GEMM throughput relative to the best-shape microbenchmark
-    /// (mamf-finder): clocks under sustained multi-GPU load, mixed shapes, fused epilogues.
-    /// One global factor fitted across all published runs in docs/validation.md.
-    Assumption sustained_vs_best_gemm{
-        0.85, "ratio", "global calibration over published runs (docs/validation.md)"};
-    /// Compute slowdown while communication kernels overlap it: NCCL runs one CTA per channel
-    /// on its own SM (16-32 channels of 108-132 SMs).
-    Assumption overlap_sm_contention{0.2, "fraction",
-                                     "NCCL channels occupy SMs (docs/training.md)"};
-    /// Fixed per-step overhead (data loading, logging, launch gaps).
-    Assumption step_overhead_s{0.0, "s", "assumption: none by default"};
-};
-
 struct TrainingBreakdown {
     double compute = 0, recompute = 0, tp_comm = 0, cp_comm = 0, ep_comm = 0, pp_comm = 0,
            dp_comm = 0, optimizer = 0, bubble = 0, other = 0;

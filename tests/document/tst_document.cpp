@@ -45,16 +45,29 @@ private slots:
     void changeUndoRedo() {
         doc::Document d(cat_);
         QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
-        model::Device before = *d.design().device("node");
-        model::Device after = before;
-        after.count = 4;
         QSignalSpy spy(&d, &doc::Document::changed);
-        d.undoStack()->push(
-            new doc::ChangeDeviceCommand(&d, before, after, QStringLiteral("count")));
+        QCOMPARE(d.setProperty(QStringLiteral("node"), model::Section::device,
+                               QStringLiteral("count"), 4.0),
+                 QString());
         QCOMPARE(d.design().device("node")->count, 4);
         QVERIFY(d.isModified());
-        QCOMPARE(spy.last().first().value<doc::ChangeEvent>().type,
-                 doc::ChangeEvent::DevicesChanged);
+        // The event names the entity and the property, so views update only that.
+        const auto e = spy.last().first().value<doc::ChangeEvent>();
+        QCOMPARE(e.type, doc::ChangeEvent::Properties);
+        QCOMPARE(e.ids, QStringList{QStringLiteral("node")});
+        QCOMPARE(e.properties, QStringList{QStringLiteral("device.count")});
+        // The same value pushes nothing; a refused value changes nothing and says why.
+        QCOMPARE(d.setProperty(QStringLiteral("node"), model::Section::device,
+                               QStringLiteral("count"), 4.0),
+                 QString());
+        QCOMPARE(d.undoStack()->count(), 1);
+        QVERIFY(d.setProperty(QStringLiteral("node"), model::Section::device,
+                              QStringLiteral("count"), 0.0)
+                    .contains(QStringLiteral("Replicas: must be between 1")));
+        QVERIFY(d.setProperty(QStringLiteral("node"), model::Section::device,
+                              QStringLiteral("count"), std::nan(""))
+                    .contains(QStringLiteral("finite")));
+        QCOMPARE(d.undoStack()->count(), 1);
         d.undoStack()->undo();
         QCOMPARE(d.design().device("node")->count, 2);
         QVERIFY(!d.isModified());
@@ -67,9 +80,8 @@ private slots:
         QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
         const model::Point p0 = d.design().device("node")->position;
         for (int i = 1; i <= 5; ++i)
-            d.undoStack()->push(new doc::MoveDevicesCommand(
-                &d, {{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}},
-                7));
+            d.moveItems({{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}},
+                        7);
         QCOMPARE(d.undoStack()->count(), 1);
         QCOMPARE(d.design().device("node")->position.x, p0.x + 50);
         d.undoStack()->undo();
@@ -140,10 +152,9 @@ private slots:
         QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
         model::Device before = *d.design().device("node");
         for (int i = 3; i < 8; ++i) {
-            model::Device after = *d.design().device("node");
-            after.count = i;
-            d.undoStack()->push(new doc::ChangeDeviceCommand(&d, *d.design().device("node"), after,
-                                                             QStringLiteral("c")));
+            QCOMPARE(d.setProperty(QStringLiteral("node"), model::Section::device,
+                                   QStringLiteral("count"), double(i)),
+                     QString());
         }
         QVERIFY(spy.wait(2000));
         QCOMPARE(spy.count(), 1); // six changes, one evaluation

@@ -99,7 +99,7 @@ private slots:
         QVERIFY(slow->straggler_slowdown > 1.0 && slow->straggler_slowdown < 1.1);
         QCOMPARE(static_cast<int>(slow->curve.size()), 48);
         // LoRA saves adapters only.
-        t.finetune = "lora";
+        t.finetune = cl::model::Finetune::lora;
         QVERIFY(checkpoint_bytes(m, t) < bytes / 100);
     }
 
@@ -178,7 +178,7 @@ private slots:
         auto h = compute_tco(*inv, half, offer);
         QVERIFY(near(h->cloud_usd, h->onprem_usd, 1e-9));
         // A 3-year commitment bills every hour: utilization does not change the cloud bill.
-        e.commitment = "3y";
+        e.commitment = cl::model::Commitment::three_year;
         auto c3 = compute_tco(*inv, e, offer);
         e.utilization = 0.3;
         auto c3low = compute_tco(*inv, e, offer);
@@ -186,7 +186,7 @@ private slots:
         QVERIFY(c3->cloud_price_per_gpu_hour < a->cloud_price_per_gpu_hour);
         QCOMPARE(c3->breakeven_utilization, -1.0);
         // Spot with preemptions costs more than its sticker price per useful hour.
-        e.commitment = "spot";
+        e.commitment = cl::model::Commitment::spot;
         e.utilization = 0.8;
         auto s = compute_tco(*inv, e, offer);
         QVERIFY2(s.ok(), s.error_text().c_str());
@@ -203,7 +203,7 @@ private slots:
     // dominate owning vs renting.
     void sensitivityTornado() {
         Design d = cl::test::preset("dgx-h100-4su");
-        d.economics.commitment = "on-demand"; // pay per use: utilization matters to the cloud bill
+        d.economics.commitment = cl::model::Commitment::on_demand; // pay per use: utilization matters to the cloud bill
         const auto r = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
         QVERIFY2(r.error.empty(), r.error.c_str());
         QVERIFY(r.bars.size() >= 5);

@@ -57,17 +57,17 @@ private slots:
         s.output_len = 128;
         s.batch = 1;
         const auto bf = run("llama3-8b", s);
-        s.weights_dtype = "int4";
+        s.weights_dtype = cl::model::WeightsDtype::int4;
         const auto i4 = run("llama3-8b", s);
         const double speedup = bf.decode_step_s / i4.decode_step_s;
         QVERIFY2(speedup > 1.5 && speedup < 3.5, qPrintable(QString::number(speedup)));
         s.batch = 1024;
         const auto i4_big = run("llama3-8b", s);
-        s.weights_dtype = "bf16";
+        s.weights_dtype = cl::model::WeightsDtype::bf16;
         const auto bf_big = run("llama3-8b", s);
         QVERIFY(i4_big.decode_step_s > bf_big.decode_step_s);
         // FP8 on H100 is W8A8 on the FP8 tensor cores: no dequantisation, faster everywhere.
-        s.weights_dtype = "fp8";
+        s.weights_dtype = cl::model::WeightsDtype::fp8;
         QVERIFY(run("llama3-8b", s).decode_step_s < bf_big.decode_step_s);
     }
 
@@ -78,7 +78,7 @@ private slots:
         s.tp = 4;
         s.input_len = 1000;
         s.output_len = 200;
-        s.mode = "online";
+        s.mode = cl::model::ServingMode::online;
         s.request_rate = 20;
         s.ttft_slo_s = 2.0;
         s.tpot_slo_s = 0.05;
@@ -101,7 +101,7 @@ private slots:
             for (const char* w : {"bf16", "fp8", "int4", "fp4"}) {
                 InferenceSpec s;
                 s.tp = 2;
-                s.weights_dtype = w;
+                s.weights_dtype = *cl::model::choice_from_string<cl::model::WeightsDtype>(w);
                 const auto r = run(model, s);
                 QVERIFY2(std::isfinite(r.tpot_s) && r.tpot_s > 0, model);
                 QVERIFY2(std::isfinite(r.output_tokens_per_s) && r.output_tokens_per_s > 0, w);
@@ -115,7 +115,7 @@ private slots:
         InferenceSpec s;
         s.batch = 64;
         const auto co = run("llama3-8b", s);
-        s.batching = "disaggregated";
+        s.batching = cl::model::Batching::disaggregated;
         const auto dis = run("llama3-8b", s);
         QVERIFY(dis.tpot_s < co.tpot_s);
         QVERIFY(dis.ttft_s > dis.prefill_s);

@@ -33,8 +33,8 @@ private slots:
         QFETCH(double, expectedGB);
         TrainingSpec t;
         t.zero = zero;
-        t.dtype = "fp16";
-        t.optimizer = "adamw";
+        t.dtype = cl::model::TrainingDtype::fp16;
+        t.optimizer = cl::model::Optimizer::adamw;
         const MemoryBreakdown b = model_state_bytes(7.5e9, t, 64);
         const double gotGB = (b.weights + b.gradients + b.optimizer) / 1e9;
         // The paper prints one decimal: compare at that precision.
@@ -84,7 +84,7 @@ private slots:
         TrainingSpec t;
         t.tp = 8;
         t.seq = 2048;
-        t.recompute = recompute.toStdString();
+        t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(recompute.toStdString());
         t.sequence_parallel = sp;
         const double sbh = 2048.0 * 1 * 6144;
         const double got = layer_activation_bytes(*m, t, 1, /*flash_attention=*/false);
@@ -100,7 +100,7 @@ private slots:
         TrainingSpec t;
         t.tp = 8;
         t.seq = 2048;
-        t.recompute = "none";
+        t.recompute = cl::model::Recompute::none;
         const double sbh = 2048.0 * 6144;
         const double got = layer_activation_bytes(*m, t, 1, true);
         QCOMPARE(got, (34.0 * sbh + 4.0 * 64 * 2048) / 8);

@@ -61,7 +61,7 @@ private slots:
         t.recompute = b.recompute;
         t.micro_batch = b.micro_batch;
         t.sequence_parallel = b.tp > 1;
-        t.schedule = b.vpp > 1 ? "interleaved" : "1f1b";
+        t.schedule = b.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
         auto direct = train_step(*cat_.model("llama3-70b"), t, 16, *cat_.gpu("h100-sxm"), fabric_);
         QVERIFY(direct.ok());
         QCOMPARE(direct->step_time_s, b.step_time_s);
@@ -93,12 +93,12 @@ private slots:
         QVERIFY(std::abs(base->breakdown.total() - base->step_time_s) < 1e-12);
         QVERIFY(base->mfu > 0.2 && base->mfu < 0.8);
         // Full recompute costs time and raises HFU over MFU.
-        t.recompute = "full";
+        t.recompute = cl::model::Recompute::full;
         auto full = train_step(m, t, 16, h100, fabric_);
         QVERIFY(full->step_time_s > base->step_time_s);
         QVERIFY(full->hfu > full->mfu);
         // A faster GPU trains faster; twice the GPUs (same global batch) nearly halve the step.
-        t.recompute = "selective";
+        t.recompute = cl::model::Recompute::selective;
         auto b200 = train_step(m, t, 16, *cat_.gpu("b200"), fabric_);
         QVERIFY(b200->step_time_s < base->step_time_s);
         // Pipeline bubble appears with pp > 1 and shrinks with interleaving.
@@ -106,7 +106,7 @@ private slots:
         auto pp = train_step(m, t, 16, h100, fabric_);
         QVERIFY(pp->bubble_fraction > 0);
         t.vpp = 2;
-        t.schedule = "interleaved";
+        t.schedule = cl::model::Schedule::interleaved;
         auto inter = train_step(m, t, 16, h100, fabric_);
         QVERIFY(inter->breakdown.bubble < pp->breakdown.bubble);
         // Tokens to train give time, GPU-hours and cost consistently.

@@ -67,9 +67,9 @@ private slots:
                 s.tp = 1;
                 s.input_len = row.in;
                 s.output_len = row.out;
-                s.weights_dtype = g.dtype;
-                s.kv_dtype = g.dtype;
-                s.batching = "continuous";
+                s.weights_dtype = *cl::model::choice_from_string<cl::model::WeightsDtype>(g.dtype);
+                s.kv_dtype = *cl::model::choice_from_string<cl::model::KvDtype>(g.dtype);
+                s.batching = cl::model::Batching::continuous;
                 auto r = infer(m, s, *cat_.gpu(g.gpu), node(g.sys));
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / g.pub - 1;

@@ -46,7 +46,7 @@ private slots:
     void kvBytesPerToken() {
         QFETCH(QString, model);
         QFETCH(double, expected);
-        QCOMPARE(kv_bytes_per_token(*cat_.model(model.toStdString()), "bf16"), expected);
+        QCOMPARE(kv_bytes_per_token(*cat_.model(model.toStdString()), KvDtype::bf16), expected);
     }
 
     // Case B.vllm.kv_claims -- Kwon et al. 2023: OPT-13B (40 layers, hidden 5120, MHA) needs
@@ -59,8 +59,8 @@ private slots:
         opt.head_dim = 128;
         opt.vocab = 50272;
         opt.ffn = 4 * 5120;
-        QCOMPARE(kv_bytes_per_token(opt, "fp16"), 819200.0);
-        QCOMPARE(std::round(kv_bytes_per_token(opt, "fp16") * 2048 / 1e8) / 10, 1.7); // 1.68 GB
+        QCOMPARE(kv_bytes_per_token(opt, KvDtype::fp16), 819200.0);
+        QCOMPARE(std::round(kv_bytes_per_token(opt, KvDtype::fp16) * 2048 / 1e8) / 10, 1.7); // 1.68 GB
     }
 
     // Case B.vllm.kv_claims -- PagedAttention wastes under 4% (only the last block's tail);
@@ -73,12 +73,12 @@ private slots:
         InferenceSpec s;
         s.input_len = 161;
         s.output_len = 338;
-        s.batching = "continuous";
+        s.batching = cl::model::Batching::continuous;
         auto paged = inference_memory(opt, s, *cat_.gpu("a100-sxm-80gb"));
         QVERIFY(paged.ok());
         QVERIFY2(paged->kv_waste_fraction < 0.04,
                  qPrintable(QString::number(paged->kv_waste_fraction)));
-        s.batching = "static";
+        s.batching = cl::model::Batching::static_;
         auto contiguous = inference_memory(opt, s, *cat_.gpu("a100-sxm-80gb"));
         QVERIFY(contiguous.ok());
         QVERIFY2(contiguous->kv_waste_fraction >= 0.60 && contiguous->kv_waste_fraction <= 0.80,
@@ -116,7 +116,7 @@ private slots:
         QVERIFY2(
             near(flops / (gpus * iterS) / 312e12, mfu, 0.01, "Korthikanti 2022 Table 5 MFU", &msg),
             qPrintable(msg));
-        const double hw = hardware_flops_per_iteration(m, batch, 2048, "selective");
+        const double hw = hardware_flops_per_iteration(m, batch, 2048, Recompute::selective);
         QCOMPARE(hw, korthikanti_eq8(batch, m.layers, 2048, m.hidden, m.vocab));
         QVERIFY2(
             near(hw / (gpus * iterS) / 312e12, hfu, 0.01, "Korthikanti 2022 Table 5 HFU", &msg),
@@ -128,7 +128,7 @@ private slots:
     // derived iteration time of 3.53 s.
     void narayananEq3() {
         const ModelArch& m = *cat_.model("megatron-gpt-1.7b");
-        const double hw = hardware_flops_per_iteration(m, 512, 2048, "full");
+        const double hw = hardware_flops_per_iteration(m, 512, 2048, Recompute::full);
         // The zoo entry has learned positions and biases; FLOPs count matmuls only, as eq. 3.
         QCOMPARE(hw, narayanan_eq3(512, 24, 2048, 2304, 51200));
         QString msg;

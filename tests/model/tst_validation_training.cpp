@@ -383,10 +383,10 @@ private slots:
             t.global_batch = c.gb;
             t.micro_batch = c.mb;
             t.seq = c.seq;
-            t.dtype = c.dtype;
-            t.recompute = c.recompute;
+            t.dtype = *cl::model::choice_from_string<cl::model::TrainingDtype>(c.dtype);
+            t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(c.recompute);
             t.sequence_parallel = c.sp;
-            t.schedule = c.vpp > 1 ? "interleaved" : "1f1b";
+            t.schedule = c.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
             t.zero = 1;
             TrainingAssumptions ta;
             if (c.tp_overlap)
@@ -449,8 +449,8 @@ private slots:
             t.global_batch = 4;
             t.micro_batch = 4;
             t.seq = 2048;
-            t.dtype = "fp16";
-            t.recompute = recompute;
+            t.dtype = cl::model::TrainingDtype::fp16;
+            t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(recompute);
             t.sequence_parallel = sp;
             t.zero = 1;
             auto r = train_step(m, t, 8, *cat_.gpu("a100-sxm-80gb"), topo, {}, {}, ma);

@@ -155,7 +155,7 @@ private slots:
         const auto& d = w.document()->design();
         w.inspector()->setSelection(
             {QString::fromStdString(d.devices[0].id), QString::fromStdString(d.devices[1].id)});
-        auto* count = w.inspector()->findChild<QSpinBox*>(QStringLiteral("deviceCount"));
+        auto* count = w.inspector()->findChild<QSpinBox*>(QStringLiteral("count"));
         QVERIFY(count);
         count->setValue(4);
         QCOMPARE(w.document()->design().devices[0].count, std::int64_t{4});
@@ -238,11 +238,11 @@ private slots:
         QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
         const auto& l = w.document()->design().links.front();
         w.inspector()->setSelection({QString::fromStdString(l.id)});
-        auto* type = w.inspector()->findChild<QComboBox*>(QStringLiteral("linkType"));
+        auto* type = w.inspector()->findChild<QComboBox*>(QStringLiteral("type"));
         QVERIFY(type);
         type->setCurrentIndex(type->findData(QStringLiteral("nvlink4")));
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr")); // refused
-        auto* err = w.inspector()->findChild<QLabel*>(QStringLiteral("linkError"));
+        auto* err = w.inspector()->findChild<QLabel*>(QStringLiteral("fieldError"));
         QVERIFY(err && !err->text().isEmpty());
         type->setCurrentIndex(type->findData(QStringLiteral("ib-hdr")));
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-hdr"));

@@ -81,7 +81,7 @@ private slots:
         QCOMPARE(w.openDesign(QStringLiteral("h100-ndr-2node")), QString());
         w.show();
         w.inspector()->setSelection({QStringLiteral("node")});
-        auto* count = w.inspector()->findChild<QSpinBox*>(QStringLiteral("deviceCount"));
+        auto* count = w.inspector()->findChild<QSpinBox*>(QStringLiteral("count"));
         QVERIFY(count);
         count->setValue(5);
         QCOMPARE(w.document()->design().device("node")->count, 5);
@@ -206,7 +206,7 @@ private slots:
         w.inspector()->setSelection({id});
         auto* draft = w.inspector()->findChild<QComboBox*>(QStringLiteral("speculative_draft"));
         QVERIFY(draft);
-        draft->setCurrentText(QStringLiteral("llama3-8b"));
+        draft->setCurrentIndex(draft->findData(QStringLiteral("llama3-8b")));
         QCOMPARE(w.document()->design().workloads[0].inference.speculative_draft,
                  std::string("llama3-8b"));
         QTRY_VERIFY(w.evaluator()->current()->workloads[0].inference->speculative_speedup != 1.0);

@@ -1,0 +1,103 @@
+#pragma once
+// The model's assumptions: efficiency factors, overlaps, overheads and engine limits, each with
+// its unit and the source of its default. They are part of the design (Design::assumptions),
+// editable in the inspector and in the file; the schema (schema.h) gives each a label and range.
+
+namespace cl::model {
+
+/// An editable assumption with its source, shown in the UI and printed by the CLI.
+struct Assumption {
+    double value = 0;
+    const char* unit = "";
+    const char* source = "";
+    /// Two assumptions are equal when their values are (unit and source describe them).
+    bool operator==(const Assumption& o) const { return value == o.value; }
+};
+
+struct MemoryAssumptions {
+    /// Per GPU: CUDA context (100-600 MB) plus cuBLAS/NCCL workspaces and temporary buffers
+    /// (~2 GB in a LLaMA-7B breakdown) -- see docs/assumptions.md.
+    Assumption framework_overhead_bytes{2.0e9, "bytes",
+                                        "CUDA context 0.1-0.6 GB + ~2 GB workspaces/buffers "
+                                        "(docs/assumptions.md)"};
+    /// FlashAttention stores no s x s score matrix (Dao et al. 2022, sec. 3.1); on by default in
+    /// Megatron-Core, Transformer Engine, vLLM and TensorRT-LLM.
+    Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
+    /// Fraction of GPU memory an inference engine may use (vLLM --gpu-memory-utilization).
+    Assumption gpu_memory_utilization{0.9, "fraction", "vLLM default gpu_memory_utilization 0.9"};
+    /// Paged KV block size in tokens (vLLM default block_size 16).
+    Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
+    /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
+    Assumption max_batched_tokens{8192, "tokens", "vLLM max_num_batched_tokens default 8192"};
+    /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
+    /// default 2048); auto batch never exceeds it.
+    Assumption max_num_seqs{2048, "sequences", "TensorRT-LLM max_batch_size default 2048"};
+    bool operator==(const MemoryAssumptions&) const = default;
+};
+
+/// The few global, documented factors of the training model (docs/training.md).
+struct TrainingAssumptions {
+    /// FlashAttention-2 reaches 72% of A100 peak in training (Dao 2023, sec. 4.1) where the best
+    /// A100 GEMM reaches 86.9% (mamf-finder): attention runs at 0.83 of GEMM efficiency.
+    Assumption attention_vs_gemm{0.83, "ratio",
+                                 "Dao 2023 (FlashAttention-2) sec. 4.1 / mamf-finder"};
+    /// Achieved fraction of HBM bandwidth for elementwise kernels (norms, activations, softmax).
+    Assumption memory_efficiency{0.85, "fraction", "assumption (docs/training.md)"};
+    /// Fraction of tensor-parallel communication hidden behind GEMMs.
+    Assumption tp_overlap{0.0, "fraction",
+                          "Megatron-LM runs TP collectives on the critical path unless "
+                          "--tp-comm-overlap (docs/training.md)"};
+    /// Fraction of the last micro-batch's backward that hides the DP gradient reduction
+    /// (Megatron --overlap-grad-reduce; PyTorch DDP buckets).
+    Assumption dp_overlap{1.0, "fraction",
+                          "Li et al. 2020 (PyTorch DDP) sec. 3.2.3; Megatron-Core"};
+    /// MoE: tokens per expert relative to a perfectly balanced router.
+    Assumption moe_imbalance{1.1, "ratio",
+                             "assumption: load-balancing loss keeps experts within ~10%"};
+    /// Sustained training GEMM throughput relative to the best-shape microbenchmark
+    /// (mamf-finder): clocks under sustained multi-GPU load, mixed shapes, fused epilogues.
+    /// One global factor fitted across all published runs in docs/validation.md.
+    Assumption sustained_vs_best_gemm{
+        0.85, "ratio", "global calibration over published runs (docs/validation.md)"};
+    /// Compute slowdown while communication kernels overlap it: NCCL runs one CTA per channel
+    /// on its own SM (16-32 channels of 108-132 SMs).
+    Assumption overlap_sm_contention{0.2, "fraction",
+                                     "NCCL channels occupy SMs (docs/training.md)"};
+    /// Fixed per-step overhead (data loading, logging, launch gaps).
+    Assumption step_overhead_s{0.0, "s", "assumption: none by default"};
+    bool operator==(const TrainingAssumptions&) const = default;
+};
+
+struct InferenceAssumptions {
+    /// Fraction of HBM bandwidth decode kernels sustain (weights and KV streaming).
+    Assumption memory_efficiency{0.85, "fraction",
+                                 "same as training elementwise (docs/inference.md)"};
+    /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
+    Assumption sustained_vs_best_gemm{0.85, "ratio", "training calibration (docs/validation.md)"};
+    /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
+    Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
+    /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
+    Assumption draft_cost_ratio{0.0, "ratio", "0 = derived from the draft model's size"};
+    /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)
+    /// dequantise every weight to 16 bits on the CUDA cores: unpack, convert, subtract the zero
+    /// point, scale -- about 4 integer/FP32 operations per weight (Frantar et al. 2024, MARLIN,
+    /// arXiv:2408.11743 sec. 3: the lop3/prmt conversion plus one FMA per weight).
+    Assumption dequant_ops_per_weight{
+        4.0, "ops", "MARLIN (Frantar et al. 2024) sec. 3: lop3/prmt unpack + one FMA per weight"};
+    /// Tokens one dequantised weight tile is reused for: the kernel's M tile (MARLIN keeps 16
+    /// rows per warp and up to 64 per thread block; beyond that it dequantises again).
+    Assumption dequant_tile_tokens{64.0, "tokens",
+                                   "MARLIN (Frantar et al. 2024) sec. 3: 16x4 "
+                                   "row blocks, 64 tokens per tile"};
+    bool operator==(const InferenceAssumptions&) const = default;
+};
+
+/// Every assumption the evaluation uses, as a design carries them.
+struct ModelAssumptions {
+    TrainingAssumptions training;
+    MemoryAssumptions memory;
+    InferenceAssumptions inference;
+    bool operator==(const ModelAssumptions&) const = default;
+};
+
+} // namespace cl::model

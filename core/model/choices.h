@@ -1,0 +1,84 @@
+#pragma once
+// The choices a design offers (precision, recompute, schedule, ...), as enums. Each has one
+// table of names: the spelling in design files, CLI flags and the inspector. Text becomes an
+// enum only at those boundaries (choice_from_string); the model compares enums, never strings.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cl::model {
+
+enum class TrainingDtype { bf16, fp16, fp8, fp32 };
+enum class Optimizer { adamw, adamw_8bit, sgd };
+enum class Recompute { none, selective, full };
+enum class Schedule { one_f_one_b, interleaved, gpipe, zero_bubble };
+enum class Finetune { full, lora, qlora };
+enum class Offload { none, optimizer };
+enum class WeightsDtype { bf16, fp16, fp8, int8, int4, fp4 };
+enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
+enum class Batching { static_, continuous, chunked, disaggregated };
+enum class ServingMode { offline, online };
+enum class Commitment { on_demand, one_year, three_year, spot };
+
+/// The names of a choice's values, in enum order (specialised below, one line each).
+template <class E> struct ChoiceNames;
+template <> struct ChoiceNames<TrainingDtype> {
+    static constexpr std::array<std::string_view, 4> names{"bf16", "fp16", "fp8", "fp32"};
+};
+template <> struct ChoiceNames<Optimizer> {
+    static constexpr std::array<std::string_view, 3> names{"adamw", "adamw-8bit", "sgd"};
+};
+template <> struct ChoiceNames<Recompute> {
+    static constexpr std::array<std::string_view, 3> names{"none", "selective", "full"};
+};
+template <> struct ChoiceNames<Schedule> {
+    static constexpr std::array<std::string_view, 4> names{"1f1b", "interleaved", "gpipe",
+                                                           "zero-bubble"};
+};
+template <> struct ChoiceNames<Finetune> {
+    static constexpr std::array<std::string_view, 3> names{"full", "lora", "qlora"};
+};
+template <> struct ChoiceNames<Offload> {
+    static constexpr std::array<std::string_view, 2> names{"none", "optimizer"};
+};
+template <> struct ChoiceNames<WeightsDtype> {
+    static constexpr std::array<std::string_view, 6> names{"bf16", "fp16", "fp8",
+                                                           "int8", "int4", "fp4"};
+};
+template <> struct ChoiceNames<KvDtype> {
+    static constexpr std::array<std::string_view, 5> names{"bf16", "fp16", "fp8", "int8", "fp4"};
+};
+template <> struct ChoiceNames<Batching> {
+    static constexpr std::array<std::string_view, 4> names{"static", "continuous", "chunked",
+                                                           "disaggregated"};
+};
+template <> struct ChoiceNames<ServingMode> {
+    static constexpr std::array<std::string_view, 2> names{"offline", "online"};
+};
+template <> struct ChoiceNames<Commitment> {
+    static constexpr std::array<std::string_view, 4> names{"on-demand", "1y", "3y", "spot"};
+};
+
+/// The file/flag spelling of a choice.
+template <class E> constexpr std::string_view to_string(E e) {
+    return ChoiceNames<E>::names[static_cast<std::size_t>(e)];
+}
+
+/// Parses a file/flag spelling; nullopt when it names no value of E.
+template <class E> constexpr std::optional<E> choice_from_string(std::string_view s) {
+    const auto& n = ChoiceNames<E>::names;
+    for (std::size_t i = 0; i < n.size(); ++i)
+        if (n[i] == s)
+            return static_cast<E>(i);
+    return std::nullopt;
+}
+
+/// All spellings of E, in enum order (the allowed values shown to people).
+template <class E> std::vector<std::string> choice_names() {
+    return {ChoiceNames<E>::names.begin(), ChoiceNames<E>::names.end()};
+}
+
+} // namespace cl::model

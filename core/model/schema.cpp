@@ -1,0 +1,610 @@
+#include "model/schema.h"
+
+#include "model/catalog.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace cl::model {
+
+namespace {
+
+// ---- value conversion -------------------------------------------------------------------
+
+template <class T> FieldValue to_value(const T& v) {
+    if constexpr (std::is_same_v<T, bool>)
+        return v;
+    else if constexpr (std::is_enum_v<T>)
+        return std::string(to_string(v));
+    else if constexpr (std::is_arithmetic_v<T>)
+        return static_cast<double>(v);
+    else if constexpr (std::is_same_v<T, Assumption>)
+        return v.value;
+    else
+        return std::string(v);
+}
+
+template <class T> void from_value(T& out, const FieldValue& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        if (const bool* b = std::get_if<bool>(&v))
+            out = *b;
+    } else if constexpr (std::is_enum_v<T>) {
+        if (const auto* s = std::get_if<std::string>(&v))
+            if (auto e = choice_from_string<T>(*s))
+                out = *e;
+    } else if constexpr (std::is_integral_v<T>) {
+        if (const double* x = std::get_if<double>(&v))
+            out = static_cast<T>(std::llround(*x));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (const double* x = std::get_if<double>(&v))
+            out = *x;
+    } else if constexpr (std::is_same_v<T, Assumption>) {
+        if (const double* x = std::get_if<double>(&v))
+            out.value = *x;
+    } else {
+        if (const auto* s = std::get_if<std::string>(&v))
+            out = *s;
+    }
+}
+
+template <class T> constexpr FieldType type_of() {
+    if constexpr (std::is_same_v<T, bool>)
+        return FieldType::boolean;
+    else if constexpr (std::is_enum_v<T>)
+        return FieldType::choice;
+    else if constexpr (std::is_integral_v<T>)
+        return FieldType::integer;
+    else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Assumption>)
+        return FieldType::number;
+    else
+        return FieldType::text;
+}
+
+// ---- where each section's struct lives in a design ----------------------------------------
+
+Workload* workload_of(Design& d, std::string_view id) {
+    for (auto& w : d.workloads)
+        if (w.id == id)
+            return &w;
+    return nullptr;
+}
+struct DesignAt {
+    static Design* at(Design& d, std::string_view id) { return id.empty() ? &d : nullptr; }
+};
+struct DeviceAt {
+    static Device* at(Design& d, std::string_view id) { return d.device(id); }
+};
+struct LinkAt {
+    static Link* at(Design& d, std::string_view id) {
+        for (auto& l : d.links)
+            if (l.id == id)
+                return &l;
+        return nullptr;
+    }
+};
+struct WorkloadAt {
+    static Workload* at(Design& d, std::string_view id) { return workload_of(d, id); }
+};
+struct TrainingAt {
+    static TrainingSpec* at(Design& d, std::string_view id) {
+        auto* w = workload_of(d, id);
+        return w && w->kind == WorkloadKind::training ? &w->training : nullptr;
+    }
+};
+struct InferenceAt {
+    static InferenceSpec* at(Design& d, std::string_view id) {
+        auto* w = workload_of(d, id);
+        return w && w->kind == WorkloadKind::inference ? &w->inference : nullptr;
+    }
+};
+struct EconomicsAt {
+    static Economics* at(Design& d, std::string_view id) { return id.empty() ? &d.economics : nullptr; }
+};
+struct ReliabilityAt {
+    static ReliabilityInputs* at(Design& d, std::string_view id) {
+        return id.empty() ? &d.reliability : nullptr;
+    }
+};
+struct AssumptionsAt {
+    static ModelAssumptions* at(Design& d, std::string_view id) {
+        return id.empty() ? &d.assumptions : nullptr;
+    }
+};
+
+/// Builds one field: `ref` returns a reference to the member inside the section's struct.
+template <class At, class Ref> struct Builder {
+    Section section;
+    Ref ref;
+    Field make(std::string key, std::string label, std::string unit, double lo, double hi,
+               std::string source, std::string help = {}) const {
+        using Obj = std::remove_pointer_t<decltype(At::at(std::declval<Design&>(), {}))>;
+        using T = std::remove_cvref_t<decltype(ref(std::declval<Obj&>()))>;
+        Field f;
+        f.section = section;
+        f.key = std::move(key);
+        f.label = std::move(label);
+        f.type = type_of<T>();
+        f.unit = std::move(unit);
+        f.min = lo;
+        f.max = hi;
+        f.source = std::move(source);
+        f.help = std::move(help);
+        if constexpr (std::is_enum_v<T>)
+            f.choices = choice_names<T>();
+        const Obj defaults{};
+        f.default_value = to_value(ref(const_cast<Obj&>(defaults)));
+        auto r = ref;
+        const FieldValue dflt = f.default_value;
+        f.get = [r, dflt](const Design& d, std::string_view id) -> FieldValue {
+            auto* o = At::at(const_cast<Design&>(d), id);
+            return o ? to_value(r(*o)) : dflt;
+        };
+        f.set = [r](Design& d, std::string_view id, const FieldValue& v) {
+            if (auto* o = At::at(d, id))
+                from_value(r(*o), v);
+        };
+        return f;
+    }
+};
+template <class At, class Ref> Builder<At, Ref> in(Section s, Ref r) { return {s, r}; }
+
+#define CL_REF(path) [](auto& o) -> auto& { return o.path; }
+
+Field& shown(Field& f, double scale, std::string unit, int decimals) {
+    f.display_scale = scale;
+    f.display_unit = std::move(unit);
+    f.decimals = decimals;
+    return f;
+}
+
+bool is_kind(const Design& d, std::string_view id, std::initializer_list<DeviceKind> kinds) {
+    const Device* dev = d.device(id);
+    return dev && std::find(kinds.begin(), kinds.end(), dev->kind) != kinds.end();
+}
+
+std::vector<Field> build_schema() {
+    std::vector<Field> s;
+    auto add = [&](Field f) -> Field& {
+        if (f.display_unit.empty() && f.display_scale == 1)
+            f.display_unit = f.unit;
+        s.push_back(std::move(f));
+        return s.back();
+    };
+    constexpr double kInt = 1 << 20;
+
+    // Design
+    add(in<DesignAt>(Section::design, CL_REF(name)).make("name", "Design name", "", 0, 0, "you"));
+    add(in<DesignAt>(Section::design, CL_REF(description))
+            .make("description", "Description", "", 0, 0, "you"));
+
+    // Devices
+    add(in<DeviceAt>(Section::device, CL_REF(name)).make("name", "Name", "", 0, 0, "you"));
+    add(in<DeviceAt>(Section::device, CL_REF(count))
+            .make("count", "Replicas", "", 1, 1e9, "you",
+                  "copies of this device and of everything inside it"));
+    {
+        Field& f = add(in<DeviceAt>(Section::device, CL_REF(catalog))
+                           .make("catalog", "Type", "", 0, 0, "catalog",
+                                 "another catalog entry of the same kind"));
+        f.type = FieldType::choice;
+        f.choices_from = ChoiceSource::device_types;
+        f.applies = [](const Design& d, std::string_view id) {
+            return is_kind(d, id, {DeviceKind::system, DeviceKind::switch_, DeviceKind::gpu,
+                                   DeviceKind::nic});
+        };
+    }
+    {
+        Field& f = add(in<DeviceAt>(Section::device, CL_REF(role))
+                           .make("role", "Switch tier", "", 0, 0, "derived from the drawing",
+                                 "empty = derived from the links"));
+        f.type = FieldType::choice;
+        f.choices = {"", "leaf", "spine", "core"};
+        f.applies = [](const Design& d, std::string_view id) {
+            return is_kind(d, id, {DeviceKind::switch_});
+        };
+    }
+    {
+        Field& f = add(in<DeviceAt>(Section::device, CL_REF(gpu_slots))
+                           .make("gpu_slots", "GPU slots (0 = unlimited)", "", 0, 1 << 16, "you"));
+        f.applies = [](const Design& d, std::string_view id) {
+            return is_kind(d, id, {DeviceKind::server});
+        };
+    }
+    {
+        Field& f = add(in<DeviceAt>(Section::device, CL_REF(storage_bandwidth_Bps))
+                           .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
+                                 "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
+        shown(f, 1e9, "GB/s", 1);
+        f.applies = [](const Design& d, std::string_view id) {
+            return is_kind(d, id, {DeviceKind::storage});
+        };
+    }
+    {
+        Field& f = add(in<DeviceAt>(Section::device, CL_REF(storage_capacity_bytes))
+                           .make("storage_capacity_bytes", "Capacity", "bytes", 0, 1e21,
+                                 "you (new storage starts at 1 PB, an unsourced value to edit)"));
+        shown(f, 1e12, "TB", 1);
+        f.applies = [](const Design& d, std::string_view id) {
+            return is_kind(d, id, {DeviceKind::storage});
+        };
+    }
+
+    // Links
+    {
+        Field& f = add(in<LinkAt>(Section::link, CL_REF(type))
+                           .make("type", "Type and speed", "", 0, 0, "catalog"));
+        f.type = FieldType::choice;
+        f.choices_from = ChoiceSource::link_types;
+    }
+    add(in<LinkAt>(Section::link, CL_REF(count))
+            .make("count", "Cables per replica", "", 1, 1e9, "you"));
+
+    // Workloads
+    add(in<WorkloadAt>(Section::workload, CL_REF(name)).make("name", "Name", "", 0, 0, "you"));
+    {
+        Field& f = add(in<WorkloadAt>(Section::workload, CL_REF(model))
+                           .make("model", "Model", "", 0, 0, "model zoo (catalog models)"));
+        f.type = FieldType::choice;
+        f.choices_from = ChoiceSource::models;
+    }
+
+    // Training (Megatron-LM / Megatron-Core argument names where they exist)
+    const auto T = [](auto ref) { return in<TrainingAt>(Section::training, ref); };
+    add(T(CL_REF(tp)).make("tp", "Tensor parallel (TP)", "", 1, kInt, "you"));
+    add(T(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
+    add(T(CL_REF(vpp)).make("vpp", "Virtual stages (VPP)", "", 1, 1024, "you",
+                            "model chunks per pipeline stage (interleaved schedule)"));
+    add(T(CL_REF(cp)).make("cp", "Context parallel (CP)", "", 1, kInt, "you"));
+    add(T(CL_REF(ep)).make("ep", "Expert parallel (EP)", "", 1, kInt, "you"));
+    add(T(CL_REF(global_batch))
+            .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
+                  "sequences per optimizer step (required to compute a step)"));
+    add(T(CL_REF(micro_batch)).make("micro_batch", "Micro-batch (0 = auto)", "", 0, kInt, "you"));
+    add(T(CL_REF(seq)).make("seq", "Sequence length", "tokens", 1, 1 << 24, "you"));
+    add(T(CL_REF(dtype)).make("dtype", "Precision", "", 0, 0, "bf16: Megatron-Core default"));
+    add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
+    add(T(CL_REF(zero)).make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
+                             "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded"));
+    add(T(CL_REF(recompute))
+            .make("recompute", "Activation recompute", "", 0, 0,
+                  "selective: Korthikanti et al. 2022 sec. 5"));
+    add(T(CL_REF(sequence_parallel))
+            .make("sequence_parallel", "Sequence parallelism", "", 0, 0,
+                  "on with TP: Korthikanti et al. 2022 sec. 4.2.2"));
+    add(T(CL_REF(schedule)).make("schedule", "Pipeline schedule", "", 0, 0, "1F1B: PipeDream-Flush"));
+    add(T(CL_REF(finetune)).make("finetune", "Fine-tuning", "", 0, 0, "full training"));
+    add(T(CL_REF(lora_rank)).make("lora_rank", "LoRA rank", "", 1, 1 << 16,
+                                  "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
+    add(T(CL_REF(offload)).make("offload", "CPU offload", "", 0, 0, "none"));
+    shown(add(T(CL_REF(tokens)).make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
+                                     "0 = not set (no time or cost to train)")),
+          1e9, "B tokens", 1);
+
+    // Inference
+    const auto I = [](auto ref) { return in<InferenceAt>(Section::inference, ref); };
+    add(I(CL_REF(tp)).make("tp", "Tensor parallel (TP)", "", 1, kInt, "you"));
+    add(I(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
+    add(I(CL_REF(replicas)).make("replicas", "Replicas", "", 1, 1 << 24, "you"));
+    add(I(CL_REF(batch)).make("batch", "Batch (0 = auto)", "sequences", 0, 1 << 24, "you"));
+    add(I(CL_REF(input_len)).make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you"));
+    add(I(CL_REF(output_len)).make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you"));
+    add(I(CL_REF(weights_dtype)).make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint"));
+    add(I(CL_REF(kv_dtype)).make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default"));
+    add(I(CL_REF(batching)).make("batching", "Batching", "", 0, 0,
+                                 "continuous: vLLM / TensorRT-LLM default"));
+    add(I(CL_REF(mode)).make("mode", "Mode", "", 0, 0, "offline"));
+    shown(add(I(CL_REF(request_rate)).make("request_rate", "Request rate", "1/s", 0, 1e9, "you")),
+          1, "/s", 1);
+    shown(add(I(CL_REF(ttft_slo_s)).make("ttft_slo_s", "TTFT SLO", "s", 0, 1e6,
+                                         "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here")),
+          1e-3, "ms", 0);
+    shown(add(I(CL_REF(tpot_slo_s)).make("tpot_slo_s", "TPOT SLO", "s", 0, 1e6,
+                                         "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here")),
+          1e-3, "ms", 1);
+    {
+        Field& f = add(I(CL_REF(speculative_draft))
+                           .make("speculative_draft", "Speculative draft", "", 0, 0,
+                                 "none (Leviathan et al. 2023 when set)"));
+        f.type = FieldType::choice;
+        f.choices_from = ChoiceSource::draft_models;
+    }
+    add(I(CL_REF(speculative_k)).make("speculative_k", "Draft tokens per step", "", 1, 64,
+                                      "4: vLLM num_speculative_tokens examples"));
+    shown(add(I(CL_REF(acceptance)).make("acceptance", "Acceptance rate", "", 0, 1,
+                                         "0.7: Leviathan et al. 2023 Table 3 range")),
+          1, "", 2);
+
+    // Economics: the cloud offer, commitment and horizon, then the numeric table (design.cpp)
+    const auto E = [](auto ref) { return in<EconomicsAt>(Section::economics, ref); };
+    {
+        Field& f = add(E(CL_REF(cloud_offer))
+                           .make("cloud_offer", "Cloud offer", "", 0, 0,
+                                 "empty = the cheapest offer for the design's GPU"));
+        f.type = FieldType::choice;
+        f.choices_from = ChoiceSource::cloud_offers;
+    }
+    add(E(CL_REF(commitment)).make("commitment", "Commitment", "", 0, 0, "on-demand"));
+    add(E(CL_REF(months)).make("months", "Horizon", "months", 1, 1200,
+                               "36: a 3-year budget (docs/cost.md)"));
+    for (const auto& ef : economics_fields()) {
+        Field f = in<EconomicsAt>(Section::economics, [m = ef.member](auto& o) -> auto& {
+                      return o.*m;
+                  }).make(ef.key, ef.label, ef.unit, ef.min, ef.max, "docs/cost.md");
+        f.decimals = ef.max <= 10 ? 3 : 2;
+        add(std::move(f));
+    }
+
+    // Reliability
+    add(in<ReliabilityAt>(Section::reliability, CL_REF(async_checkpoint))
+            .make("async_checkpoint", "Asynchronous checkpoints", "", 0, 0,
+                  "off: synchronous (CheckFreq, Mohan et al. 2021, when on)"));
+    for (const auto& rf : reliability_fields()) {
+        Field f = in<ReliabilityAt>(Section::reliability, [m = rf.member](auto& o) -> auto& {
+                      return o.*m;
+                  }).make(rf.key, rf.label, rf.unit, rf.min, rf.max, "docs/reliability.md");
+        if (std::string(rf.unit) == "B/s")
+            shown(f, 1e9, "GB/s", 1);
+        else
+            f.decimals = rf.max <= 10 ? 3 : 2;
+        add(std::move(f));
+    }
+
+    // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
+    auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,
+                 int decimals = 3) -> Field& {
+        Field f = in<AssumptionsAt>(Section::assumptions, ref).make(std::move(key),
+                                                                     std::move(label), "", lo, hi,
+                                                                     "");
+        const ModelAssumptions defaults;
+        const Assumption& a = ref(const_cast<ModelAssumptions&>(defaults));
+        f.unit = a.unit;
+        f.source = a.source;
+        f.decimals = decimals;
+        return add(std::move(f));
+    };
+    A("training.sustained_vs_best_gemm", "GEMM: sustained vs best", 0.05, 1.5,
+      CL_REF(training.sustained_vs_best_gemm));
+    A("training.attention_vs_gemm", "Attention vs GEMM efficiency", 0.05, 2,
+      CL_REF(training.attention_vs_gemm));
+    A("training.memory_efficiency", "HBM efficiency (training)", 0.05, 1,
+      CL_REF(training.memory_efficiency));
+    A("training.tp_overlap", "TP communication hidden", 0, 1, CL_REF(training.tp_overlap));
+    A("training.dp_overlap", "DP communication hidden", 0, 1, CL_REF(training.dp_overlap));
+    A("training.moe_imbalance", "MoE expert load imbalance", 1, 10,
+      CL_REF(training.moe_imbalance));
+    A("training.overlap_sm_contention", "Slowdown while overlapping comms", 0, 1,
+      CL_REF(training.overlap_sm_contention));
+    A("training.step_overhead_s", "Per-step overhead (training)", 0, 3600,
+      CL_REF(training.step_overhead_s));
+    shown(A("memory.framework_overhead_bytes", "Framework memory per GPU", 0, 1e12,
+            CL_REF(memory.framework_overhead_bytes)),
+          1e9, "GB", 2);
+    A("memory.flash_attention", "FlashAttention (1 = on)", 0, 1, CL_REF(memory.flash_attention), 0);
+    A("memory.gpu_memory_utilization", "Serving memory fraction", 0.05, 1,
+      CL_REF(memory.gpu_memory_utilization));
+    A("memory.kv_block_tokens", "KV block (tokens)", 1, 4096, CL_REF(memory.kv_block_tokens), 0);
+    A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7,
+      CL_REF(memory.max_batched_tokens), 0);
+    A("memory.max_num_seqs", "Max concurrent sequences", 1, 1e7, CL_REF(memory.max_num_seqs), 0);
+    A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
+      CL_REF(inference.memory_efficiency));
+    A("inference.sustained_vs_best_gemm", "Serving GEMM: sustained vs best", 0.05, 1.5,
+      CL_REF(inference.sustained_vs_best_gemm));
+    shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
+            CL_REF(inference.step_overhead_s)),
+          1e-3, "ms", 2);
+    A("inference.draft_cost_ratio", "Draft cost ratio (0 = derived)", 0, 10,
+      CL_REF(inference.draft_cost_ratio));
+    A("inference.dequant_ops_per_weight", "Dequantisation ops per weight", 0, 100,
+      CL_REF(inference.dequant_ops_per_weight), 1);
+    A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,
+      CL_REF(inference.dequant_tile_tokens), 0);
+    // The integer and text fields of a section are marked by their value's type; the display
+    // unit defaults to the stored unit.
+    for (auto& f : s)
+        if (f.display_unit.empty() && f.display_scale == 1)
+            f.display_unit = f.unit;
+    return s;
+}
+
+#undef CL_REF
+
+} // namespace
+
+std::string_view section_name(Section s) {
+    switch (s) {
+    case Section::design:
+        return "design";
+    case Section::device:
+        return "device";
+    case Section::link:
+        return "link";
+    case Section::workload:
+        return "workload";
+    case Section::training:
+        return "training";
+    case Section::inference:
+        return "inference";
+    case Section::economics:
+        return "economics";
+    case Section::reliability:
+        return "reliability";
+    case Section::assumptions:
+        return "assumptions";
+    }
+    return "design";
+}
+
+const std::vector<Field>& schema() {
+    static const std::vector<Field> s = build_schema();
+    return s;
+}
+
+const Field* find_field(Section s, std::string_view key) {
+    for (const auto& f : schema())
+        if (f.section == s && f.key == key)
+            return &f;
+    return nullptr;
+}
+
+std::vector<const Field*> section_fields(Section s) {
+    std::vector<const Field*> out;
+    for (const auto& f : schema())
+        if (f.section == s)
+            out.push_back(&f);
+    return out;
+}
+
+std::vector<const Field*> fields_of(const Design& d, std::string_view id) {
+    std::vector<Section> sections;
+    if (id.empty()) {
+        sections = {Section::design, Section::economics, Section::reliability,
+                    Section::assumptions};
+    } else if (d.device(id)) {
+        sections = {Section::device};
+    } else if (d.link(id)) {
+        sections = {Section::link};
+    } else if (const Workload* w = d.workload(id)) {
+        sections = {Section::workload, w->kind == WorkloadKind::training ? Section::training
+                                                                         : Section::inference};
+    }
+    std::vector<const Field*> out;
+    for (Section s : sections)
+        for (const auto& f : schema())
+            if (f.section == s && (!f.applies || f.applies(d, id)))
+                out.push_back(&f);
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> field_choices(const Field& f, const Design& d,
+                                                               std::string_view id,
+                                                               const Catalog& cat) {
+    std::vector<std::pair<std::string, std::string>> out;
+    switch (f.choices_from) {
+    case ChoiceSource::fixed:
+        for (const auto& c : f.choices)
+            out.emplace_back(c, c.empty() ? std::string("(derived)") : c);
+        break;
+    case ChoiceSource::models:
+        for (const auto& m : cat.models())
+            out.emplace_back(m.id, m.name);
+        break;
+    case ChoiceSource::draft_models:
+        out.emplace_back("", "none");
+        for (const auto& m : cat.models())
+            out.emplace_back(m.id, m.name);
+        break;
+    case ChoiceSource::cloud_offers:
+        out.emplace_back("", "cheapest for the GPU");
+        for (const auto& o : cat.cloud_offers())
+            out.emplace_back(o.id, o.provider + " " + o.instance + " (" + o.id + ")");
+        break;
+    case ChoiceSource::link_types:
+        for (const auto& l : cat.links())
+            out.emplace_back(l.id, l.name + " · " + units::format_si(l.bandwidth_unidir_Bps, "B/s", 0));
+        break;
+    case ChoiceSource::device_types:
+        if (const Device* dev = d.device(id)) {
+            switch (dev->kind) {
+            case DeviceKind::system:
+                for (const auto& x : cat.systems())
+                    out.emplace_back(x.id, x.name);
+                break;
+            case DeviceKind::switch_:
+                for (const auto& x : cat.switches())
+                    out.emplace_back(x.id, x.name);
+                break;
+            case DeviceKind::gpu:
+                for (const auto& x : cat.gpus())
+                    out.emplace_back(x.id, x.name);
+                break;
+            case DeviceKind::nic:
+                for (const auto& x : cat.nics())
+                    out.emplace_back(x.id, x.name);
+                break;
+            default:
+                break;
+            }
+        }
+        break;
+    }
+    return out;
+}
+
+Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design& d,
+                               std::string_view id, const Catalog* cat) {
+    switch (f.type) {
+    case FieldType::integer:
+    case FieldType::number: {
+        const double* x = std::get_if<double>(&v);
+        if (!x)
+            return Error{f.key, f.label + ": expected a number"};
+        if (!std::isfinite(*x))
+            return Error{f.key, f.label + ": must be a finite number"};
+        if (f.type == FieldType::integer && *x != std::floor(*x))
+            return Error{f.key, f.label + ": must be a whole number"};
+        if (*x < f.min || *x > f.max)
+            return Error{f.key, f.label + ": must be between " + units::format_g(f.min, 6) +
+                                    " and " + units::format_g(f.max, 6) +
+                                    (f.unit.empty() ? "" : " " + f.unit)};
+        return v;
+    }
+    case FieldType::boolean:
+        if (!std::holds_alternative<bool>(v))
+            return Error{f.key, f.label + ": expected on or off"};
+        return v;
+    case FieldType::choice: {
+        const auto* s = std::get_if<std::string>(&v);
+        if (!s)
+            return Error{f.key, f.label + ": expected one of its values"};
+        if (f.choices_from != ChoiceSource::fixed && !cat)
+            return v;
+        const auto choices = f.choices_from == ChoiceSource::fixed
+                                 ? std::vector<std::pair<std::string, std::string>>{}
+                                 : field_choices(f, d, id, *cat);
+        bool ok = false;
+        std::string list;
+        if (f.choices_from == ChoiceSource::fixed) {
+            ok = std::find(f.choices.begin(), f.choices.end(), *s) != f.choices.end();
+            for (const auto& c : f.choices)
+                list += (list.empty() ? "" : ", ") + c;
+        } else {
+            for (const auto& [value, label] : choices)
+                ok = ok || value == *s;
+            list = "an entry of the catalog";
+        }
+        if (!ok)
+            return Error{f.key, f.label + ": expected " + (f.choices_from == ChoiceSource::fixed
+                                                               ? "one of " + list
+                                                               : list) +
+                                    "; found \"" + *s + "\""};
+        return v;
+    }
+    case FieldType::text: {
+        const auto* s = std::get_if<std::string>(&v);
+        if (!s)
+            return Error{f.key, f.label + ": expected text"};
+        if (s->size() > 100000)
+            return Error{f.key, f.label + ": longer than 100,000 characters"};
+        return v;
+    }
+    }
+    return v;
+}
+
+std::string format_value(const Field& f, const FieldValue& v) {
+    if (const bool* b = std::get_if<bool>(&v))
+        return *b ? "on" : "off";
+    if (const auto* s = std::get_if<std::string>(&v))
+        return *s;
+    const double x = std::get<double>(v) / f.display_scale;
+    std::string out = f.type == FieldType::integer ? units::format_fixed(x, 0)
+                                                   : units::format_fixed(x, f.decimals);
+    if (!f.display_unit.empty())
+        out += " " + f.display_unit;
+    return out;
+}
+
+} // namespace cl::model

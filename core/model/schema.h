@@ -1,0 +1,79 @@
+#pragma once
+// The property schema: every editable field of a design, declared once (docs/schema.md).
+// A field names its section (device, link, workload, training, inference, economics,
+// reliability, assumptions), its key (the JSON key in that section; the CLI flag is the key
+// with dashes), label, unit, range or allowed values, default and the default's source, and
+// how to read and write it. From this one table come the design reader and writer for the
+// settings sections, the inspector rows, validation of edits (Document::setProperty), and the
+// assumption rows of explanations and reports. Adding a field is one entry in schema.cpp.
+
+#include "model/design.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cl::model {
+
+class Catalog;
+
+enum class Section { design, device, link, workload, training, inference, economics, reliability,
+                     assumptions };
+std::string_view section_name(Section s);
+
+enum class FieldType { integer, number, boolean, choice, text };
+
+/// Where a choice field's values come from: a fixed list (an enum's names) or the catalog.
+enum class ChoiceSource { fixed, models, draft_models, cloud_offers, link_types, device_types };
+
+/// A field's value: integers and numbers as double in SI units, booleans, and text (a choice by
+/// its file spelling, a name, a catalog id).
+using FieldValue = std::variant<double, bool, std::string>;
+
+struct Field {
+    Section section = Section::design;
+    std::string key;   ///< JSON key in its section; CLI flag "--" + key with '_' -> '-'
+    std::string label; ///< what people read in the inspector
+    FieldType type = FieldType::number;
+    std::string unit;              ///< SI unit of the stored value ("B/s", "s", "" ...)
+    double min = 0, max = 0;       ///< valid range of numbers and integers (stored units)
+    double display_scale = 1;      ///< the inspector shows value / display_scale ...
+    std::string display_unit;      ///< ... in this unit ("GB/s")
+    int decimals = 0;              ///< decimals shown for numbers
+    std::vector<std::string> choices; ///< ChoiceSource::fixed: the allowed spellings
+    ChoiceSource choices_from = ChoiceSource::fixed;
+    FieldValue default_value;
+    std::string source; ///< where the default comes from
+    std::string help;   ///< one line for tooltips and --help
+    /// Whether the field belongs to this entity (a device's storage fields only on storage).
+    std::function<bool(const Design&, std::string_view id)> applies;
+    std::function<FieldValue(const Design&, std::string_view id)> get;
+    std::function<void(Design&, std::string_view id, const FieldValue&)> set;
+};
+
+/// Every field, in inspector order within each section.
+const std::vector<Field>& schema();
+const Field* find_field(Section s, std::string_view key);
+/// The fields the inspector shows for one entity: a device, link or workload id, or "" for the
+/// design itself (economics, reliability, assumptions).
+std::vector<const Field*> fields_of(const Design& d, std::string_view id);
+/// The fields of one section (the reader and writer of that section use them).
+std::vector<const Field*> section_fields(Section s);
+
+/// The allowed values of a choice field for one entity, as (value, label) pairs.
+std::vector<std::pair<std::string, std::string>> field_choices(const Field& f, const Design& d,
+                                                               std::string_view id,
+                                                               const Catalog& cat);
+
+/// Checks a value for a field: right type, finite, within range, integral for integers, one of
+/// the allowed values for choices. The error names the field's label and what is allowed.
+Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design& d,
+                               std::string_view id, const Catalog* cat);
+
+/// A value as text for people (a number with the field's display unit).
+std::string format_value(const Field& f, const FieldValue& v);
+
+} // namespace cl::model
