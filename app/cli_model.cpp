@@ -190,7 +190,7 @@ Layout read_layout(Flags& f) {
     t.recompute = f.get_enum("--recompute", model::Recompute::selective);
     t.sequence_parallel = f.get_bool("--sequence-parallel", t.tp > 1, "default: on when tp > 1");
     t.schedule = f.get_enum("--schedule", t.vpp > 1 ? model::Schedule::interleaved
-                                                 : model::Schedule::one_f_one_b);
+                                                    : model::Schedule::one_f_one_b);
     t.finetune = f.get_enum("--finetune", model::Finetune::full);
     t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
     t.offload = f.get_enum("--offload", model::Offload::none);
@@ -441,8 +441,7 @@ int cmd_train(Flags& f, std::ostream& out) {
     f.record("tp_overlap", ta.tp_overlap.value, ta.tp_overlap.source);
     f.record("dp_overlap", ta.dp_overlap.value, ta.dp_overlap.source);
     f.record("memory_efficiency", ta.memory_efficiency.value, ta.memory_efficiency.source);
-    f.record("gemm_efficiency",
-             gpu->gemm_efficiency(model::to_dtype(t.dtype)),
+    f.record("gemm_efficiency", gpu->gemm_efficiency(model::to_dtype(t.dtype)),
              "catalog: measured best GEMM / dense peak (mamf-finder), else 0.80");
     auto r = model::train_step(m, t, l.gpus, *gpu, topo, ta, {}, ma, price);
     if (!r) {
@@ -617,9 +616,9 @@ int cmd_search(Flags& f, std::ostream& out) {
         tb.rows.push_back({std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp),
                            std::to_string(s.cp), std::to_string(s.ep), std::to_string(s.vpp),
                            std::to_string(s.micro_batch), std::to_string(s.zero),
-                           std::string(model::to_string(s.recompute)),
-                           fmt(s.step_time_s, 3), fmt(s.mfu * 100, 1) + " %",
-                           fmt(s.tokens_per_s, 0), units::format_bytes(s.memory_per_gpu_bytes)});
+                           std::string(model::to_string(s.recompute)), fmt(s.step_time_s, 3),
+                           fmt(s.mfu * 100, 1) + " %", fmt(s.tokens_per_s, 0),
+                           units::format_bytes(s.memory_per_gpu_bytes)});
     tb.print(out);
     return 0;
 }
@@ -702,8 +701,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     }
     out << m.name << " on " << s.tp * s.pp << " x " << gpu->id << " per replica ("
         << model::to_string(s.weights_dtype) << " weights, " << model::to_string(s.kv_dtype)
-        << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode)
-        << ")\n\n";
+        << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode) << ")\n\n";
     Table t;
     t.header = {"inference", "value"};
     t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms"},

@@ -180,8 +180,8 @@ void Inspector::rebuild() {
     bool first = true;
     for (const model::Field* f : shownFields_) {
         if (!dev && !link && !w && selection_.size() <= 1 && (first || f->section != section)) {
-            static const char* names[] = {"Design",   "", "", "",           "", "",
-                                          "Cost",     "Reliability", "Model assumptions"};
+            static const char* names[] = {
+                "Design", "", "", "", "", "", "Cost", "Reliability", "Model assumptions"};
             auto* header = new QLabel(tr(names[static_cast<int>(f->section)]));
             QFont hf = header->font();
             hf.setBold(true);
@@ -198,9 +198,8 @@ void Inspector::rebuild() {
 }
 
 void Inspector::addField(const model::Field& f) {
-    const QString tip =
-        qs(f.help.empty() ? f.label : f.help) +
-        (f.source.empty() ? QString() : tr("\nDefault: %1").arg(qs(f.source)));
+    const QString tip = qs(f.help.empty() ? f.label : f.help) +
+                        (f.source.empty() ? QString() : tr("\nDefault: %1").arg(qs(f.source)));
     QWidget* w = nullptr;
     const bool multi = selection_.size() > 1;
     switch (f.type) {
@@ -249,8 +248,10 @@ void Inspector::addField(const model::Field& f) {
     }
     case model::FieldType::text: {
         auto* le = new QLineEdit;
-        connect(le, &QLineEdit::editingFinished, this,
-                [this, &f, le] { edit(f, le->text().toStdString()); });
+        connect(le, &QLineEdit::editingFinished, this, [this, &f, le] {
+            le->setModified(false); // committed: undo may show the design's value again
+            edit(f, le->text().toStdString());
+        });
         w = le;
         break;
     }
@@ -295,7 +296,8 @@ void Inspector::showValue(const Editor& e) {
         sb->setValue(static_cast<int>(std::llround(std::get<double>(v))));
     } else if (auto* db = qobject_cast<QDoubleSpinBox*>(e.widget)) {
         const double shown = std::get<double>(v) / e.field->display_scale;
-        const double mag = std::abs(shown) > 0 ? std::pow(10.0, std::floor(std::log10(std::abs(shown)))) : 1.0;
+        const double mag =
+            std::abs(shown) > 0 ? std::pow(10.0, std::floor(std::log10(std::abs(shown)))) : 1.0;
         db->setSingleStep(std::max(std::pow(10.0, -e.field->decimals), mag / 10.0));
         db->setValue(shown);
     } else if (auto* cb = qobject_cast<QCheckBox*>(e.widget)) {
@@ -309,7 +311,8 @@ void Inspector::showValue(const Editor& e) {
         }
         co->setCurrentIndex(i);
     } else if (auto* le = qobject_cast<QLineEdit*>(e.widget)) {
-        if (!le->hasFocus())
+        // Never overwrite what the person is typing; otherwise show the design's text.
+        if ((!le->hasFocus() || !le->isModified()) && le->text() != qs(std::get<std::string>(v)))
             le->setText(qs(std::get<std::string>(v)));
     }
 }
@@ -329,9 +332,8 @@ void Inspector::refreshValues() {
 }
 
 void Inspector::edit(const model::Field& f, const model::FieldValue& v) {
-    const QString why = selection_.size() > 1
-                            ? doc_->setProperties(selection_, f, v)
-                            : doc_->setProperty(entityId(), f, v);
+    const QString why = selection_.size() > 1 ? doc_->setProperties(selection_, f, v)
+                                              : doc_->setProperty(entityId(), f, v);
     if (!error_)
         return;
     error_->setText(why);
@@ -382,7 +384,8 @@ void Inspector::updateDerived() {
                      .arg(t.gpus, 0, 'f', 0)
                      .arg(t.nodes, 0, 'f', 0)
                      .arg(t.switches, 0, 'f', 0);
-        lines << tr("GPU type %1 · total HBM %2").arg(qs(t.gpu), qs(model::units::format_bytes(t.hbm_bytes)));
+        lines << tr("GPU type %1 · total HBM %2")
+                     .arg(qs(t.gpu), qs(model::units::format_bytes(t.hbm_bytes)));
         lines << tr("Peak BF16 (dense) %1 · max power %2")
                      .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),
                           qs(model::units::format_si(t.power_w, "W")));
@@ -393,15 +396,23 @@ void Inspector::updateDerived() {
             const auto& tc = *eval_->tco;
             const auto& inv = tc.inventory;
             lines << QString() << tr("Bill of materials");
-            lines << tr("Servers %L1 (%2)").arg(inv.servers, 0, 'f', 0).arg(usd(tc.onprem_breakdown.servers));
-            lines << tr("Switches %L1 (%2)").arg(inv.switches, 0, 'f', 0).arg(usd(inv.switch_capex_usd));
-            lines << tr("Cables + optics %L1 (%2)").arg(inv.cables, 0, 'f', 0).arg(usd(inv.cable_capex_usd));
+            lines << tr("Servers %L1 (%2)")
+                         .arg(inv.servers, 0, 'f', 0)
+                         .arg(usd(tc.onprem_breakdown.servers));
+            lines << tr("Switches %L1 (%2)")
+                         .arg(inv.switches, 0, 'f', 0)
+                         .arg(usd(inv.switch_capex_usd));
+            lines << tr("Cables + optics %L1 (%2)")
+                         .arg(inv.cables, 0, 'f', 0)
+                         .arg(usd(inv.cable_capex_usd));
             lines << tr("NICs %L1 (in server price)").arg(inv.nics, 0, 'f', 0);
             lines << tr("Storage %1").arg(usd(tc.onprem_breakdown.storage));
             lines << tr("Power %L1 kW IT nameplate, %L2 kW facility avg.")
                          .arg(tc.it_power_peak_kw, 0, 'f', 0)
                          .arg(tc.power_kw, 0, 'f', 0);
-            lines << tr("Racks %L1 (%L2 servers each)").arg(tc.racks, 0, 'f', 0).arg(tc.servers_per_rack, 0, 'f', 0);
+            lines << tr("Racks %L1 (%L2 servers each)")
+                         .arg(tc.racks, 0, 'f', 0)
+                         .arg(tc.servers_per_rack, 0, 'f', 0);
             for (const auto& n : inv.notes)
                 lines << QStringLiteral("ⓘ ") + qs(n);
         }

@@ -136,7 +136,8 @@ void LayoutSearchDialog::showResults() {
         table_->setItem(i, 4, num(s.vpp, {}));
         table_->setItem(i, 5, num(s.micro_batch, {}));
         table_->setItem(i, 6, num(s.zero, {}));
-        table_->setItem(i, 7, new QTableWidgetItem(QString::fromUtf8(model::to_string(s.recompute).data())));
+        table_->setItem(
+            i, 7, new QTableWidgetItem(QString::fromUtf8(model::to_string(s.recompute).data())));
         table_->setItem(i, 8, num(std::round(s.step_time_s * 1000) / 1000, {}));
         table_->setItem(i, 9, num(std::round(s.mfu * 1000) / 10, tr("MFU %")));
         table_->setItem(i, 10,

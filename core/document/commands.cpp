@@ -17,8 +17,7 @@ void EditDesignCommand::redo() {
     doc_->notify({type_, {}, {}});
 }
 
-MoveDevicesCommand::MoveDevicesCommand(Document* doc, std::vector<Document::Move> moves,
-                                       int dragId)
+MoveDevicesCommand::MoveDevicesCommand(Document* doc, std::vector<Document::Move> moves, int dragId)
     : QUndoCommand(QObject::tr("Move")), doc_(doc), moves_(std::move(moves)), dragId_(dragId) {}
 
 void MoveDevicesCommand::apply(bool forward) {

@@ -54,18 +54,18 @@ QString Document::setProperties(const QStringList& ids, const model::Field& fiel
     }
     if (!changes)
         return {};
-    const QString text = ids.size() == 1
-                             ? tr("Change %1").arg(QString::fromStdString(field.label))
-                             : tr("Change %1 of %2 items")
-                                   .arg(QString::fromStdString(field.label))
-                                   .arg(ids.size());
+    const QString text =
+        ids.size() == 1
+            ? tr("Change %1").arg(QString::fromStdString(field.label))
+            : tr("Change %1 of %2 items").arg(QString::fromStdString(field.label)).arg(ids.size());
     undo_.push(new ChangePropertyCommand(this, field, ids, v, text));
     return {};
 }
 
-QString Document::setFields(
-    const QString& id, const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
-    const QString& text) {
+QString
+Document::setFields(const QString& id,
+                    const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
+                    const QString& text) {
     model::Design probe = design_;
     for (const auto& [f, v] : values) {
         auto ok = model::check_property_edit(probe, id.toStdString(), *f, v, *catalog_);

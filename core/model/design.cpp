@@ -216,9 +216,8 @@ std::vector<std::string> read_section(Section section, const json& obj, const st
             const std::string group = key.substr(0, dot);
             if (std::find(known.begin(), known.end(), group) == known.end())
                 known.push_back(group);
-            holder = obj.is_object() && obj.contains(group) && obj[group].is_object()
-                         ? &obj[group]
-                         : nullptr;
+            holder = obj.is_object() && obj.contains(group) && obj[group].is_object() ? &obj[group]
+                                                                                      : nullptr;
             p = json_member_path(path, group);
             key = key.substr(dot + 1);
         } else {
@@ -579,7 +578,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     }
     if (const json* e = r.member(root, "", "economics", false);
         e && r.expect_object(*e, "economics"))
-        d.economics.extra_json = extras(*e, read_section(Section::economics, *e, "economics", r, d, ""));
+        d.economics.extra_json =
+            extras(*e, read_section(Section::economics, *e, "economics", r, d, ""));
     if (const json* e = r.member(root, "", "reliability", false);
         e && r.expect_object(*e, "reliability"))
         d.reliability.extra_json =
@@ -604,9 +604,9 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             d.calibration.push_back(fc);
         }
     }
-    d.extra_json = extras(root, {"format", "version", "name", "description", "devices", "links",
-                                 "workloads", "economics", "reliability", "calibration",
-                                 "assumptions"});
+    d.extra_json =
+        extras(root, {"format", "version", "name", "description", "devices", "links", "workloads",
+                      "economics", "reliability", "calibration", "assumptions"});
     if (!errors.empty())
         return errors;
     auto v = validate_design(d, catalog);

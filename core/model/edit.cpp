@@ -309,7 +309,8 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
             dev.position = {host->position.x + 20.0 * static_cast<double>(used + 1),
                             host->position.y + 90};
         } else if (const Device* sys = d.device(target); sys && sys->kind == DeviceKind::system) {
-            return Error{target, sys->name + " comes with its GPUs; drop GPUs into a generic server"};
+            return Error{target,
+                         sys->name + " comes with its GPUs; drop GPUs into a generic server"};
         }
     } else if (kind == "switch" && c.switch_spec(id)) {
         dev.kind = DeviceKind::switch_;
@@ -323,8 +324,8 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
         dev.storage_bandwidth_Bps = 100e9;
         dev.storage_capacity_bytes = 1e15;
     } else {
-        return Error{kind + ":" + id, "Cannot place \"" + kind + ":" + id +
-                                          "\": unknown catalog entry"};
+        return Error{kind + ":" + id,
+                     "Cannot place \"" + kind + ":" + id + "\": unknown catalog entry"};
     }
     dev.id = d.unique_id(kind);
     out.id = dev.id;

@@ -126,8 +126,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                               "Korthikanti eq. 7 / per-operator count"},
                              {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
                              {"GPUs", fixed(w.gpus, 0), "placement in the design"},
-                             {"dense " + std::string(to_string(t.dtype)) + " peak", units::format_si(g->peak(dt), "FLOP/s"),
-                              src(g->provenance)}}};
+                             {"dense " + std::string(to_string(t.dtype)) + " peak",
+                              units::format_si(g->peak(dt), "FLOP/s"), src(g->provenance)}}};
             out.push_back(std::move(mfu));
             out.push_back(
                 {w.id + ".tokens_per_s",
@@ -252,9 +252,8 @@ std::vector<AssumptionRow> assumptions(const Design& d) {
             std::string group = sec == Section::economics     ? "cost"
                                 : sec == Section::reliability ? "reliability"
                                                               : f->key.substr(0, f->key.find('.'));
-            std::string value = std::holds_alternative<double>(v)
-                                    ? num(std::get<double>(v), 4)
-                                    : format_value(*f, v);
+            std::string value = std::holds_alternative<double>(v) ? num(std::get<double>(v), 4)
+                                                                  : format_value(*f, v);
             AssumptionRow row{std::move(group), f->label, std::move(value), f->unit,
                               is_default ? f->source : f->source + " (changed in this design)"};
             (is_default ? unchanged : changed).push_back(std::move(row));

@@ -100,7 +100,9 @@ struct InferenceAt {
     }
 };
 struct EconomicsAt {
-    static Economics* at(Design& d, std::string_view id) { return id.empty() ? &d.economics : nullptr; }
+    static Economics* at(Design& d, std::string_view id) {
+        return id.empty() ? &d.economics : nullptr;
+    }
 };
 struct ReliabilityAt {
     static ReliabilityInputs* at(Design& d, std::string_view id) {
@@ -148,9 +150,14 @@ template <class At, class Ref> struct Builder {
         return f;
     }
 };
-template <class At, class Ref> Builder<At, Ref> in(Section s, Ref r) { return {s, r}; }
+template <class At, class Ref> Builder<At, Ref> in(Section s, Ref r) {
+    return {s, r};
+}
 
-#define CL_REF(path) [](auto& o) -> auto& { return o.path; }
+#define CL_REF(path)                                                                               \
+    [](auto& o) -> auto& {                                                                         \
+        return o.path;                                                                             \
+    }
 
 Field& shown(Field& f, double scale, std::string unit, int decimals) {
     f.display_scale = scale;
@@ -191,8 +198,8 @@ std::vector<Field> build_schema() {
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::device_types;
         f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(d, id, {DeviceKind::system, DeviceKind::switch_, DeviceKind::gpu,
-                                   DeviceKind::nic});
+            return is_kind(
+                d, id, {DeviceKind::system, DeviceKind::switch_, DeviceKind::gpu, DeviceKind::nic});
         };
     }
     {
@@ -213,9 +220,10 @@ std::vector<Field> build_schema() {
         };
     }
     {
-        Field& f = add(in<DeviceAt>(Section::device, CL_REF(storage_bandwidth_Bps))
-                           .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
-                                 "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
+        Field& f =
+            add(in<DeviceAt>(Section::device, CL_REF(storage_bandwidth_Bps))
+                    .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
+                          "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
         shown(f, 1e9, "GB/s", 1);
         f.applies = [](const Design& d, std::string_view id) {
             return is_kind(d, id, {DeviceKind::storage});
@@ -254,8 +262,9 @@ std::vector<Field> build_schema() {
     const auto T = [](auto ref) { return in<TrainingAt>(Section::training, ref); };
     add(T(CL_REF(tp)).make("tp", "Tensor parallel (TP)", "", 1, kInt, "you"));
     add(T(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
-    add(T(CL_REF(vpp)).make("vpp", "Virtual stages (VPP)", "", 1, 1024, "you",
-                            "model chunks per pipeline stage (interleaved schedule)"));
+    add(T(CL_REF(vpp))
+            .make("vpp", "Virtual stages (VPP)", "", 1, 1024, "you",
+                  "model chunks per pipeline stage (interleaved schedule)"));
     add(T(CL_REF(cp)).make("cp", "Context parallel (CP)", "", 1, kInt, "you"));
     add(T(CL_REF(ep)).make("ep", "Expert parallel (EP)", "", 1, kInt, "you"));
     add(T(CL_REF(global_batch))
@@ -265,21 +274,25 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(seq)).make("seq", "Sequence length", "tokens", 1, 1 << 24, "you"));
     add(T(CL_REF(dtype)).make("dtype", "Precision", "", 0, 0, "bf16: Megatron-Core default"));
     add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
-    add(T(CL_REF(zero)).make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
-                             "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded"));
+    add(T(CL_REF(zero))
+            .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
+                  "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded"));
     add(T(CL_REF(recompute))
             .make("recompute", "Activation recompute", "", 0, 0,
                   "selective: Korthikanti et al. 2022 sec. 5"));
     add(T(CL_REF(sequence_parallel))
             .make("sequence_parallel", "Sequence parallelism", "", 0, 0,
                   "on with TP: Korthikanti et al. 2022 sec. 4.2.2"));
-    add(T(CL_REF(schedule)).make("schedule", "Pipeline schedule", "", 0, 0, "1F1B: PipeDream-Flush"));
+    add(T(CL_REF(schedule))
+            .make("schedule", "Pipeline schedule", "", 0, 0, "1F1B: PipeDream-Flush"));
     add(T(CL_REF(finetune)).make("finetune", "Fine-tuning", "", 0, 0, "full training"));
-    add(T(CL_REF(lora_rank)).make("lora_rank", "LoRA rank", "", 1, 1 << 16,
-                                  "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
+    add(T(CL_REF(lora_rank))
+            .make("lora_rank", "LoRA rank", "", 1, 1 << 16,
+                  "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
     add(T(CL_REF(offload)).make("offload", "CPU offload", "", 0, 0, "none"));
-    shown(add(T(CL_REF(tokens)).make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
-                                     "0 = not set (no time or cost to train)")),
+    shown(add(T(CL_REF(tokens))
+                  .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
+                        "0 = not set (no time or cost to train)")),
           1e9, "B tokens", 1);
 
     // Inference
@@ -292,16 +305,18 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(output_len)).make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you"));
     add(I(CL_REF(weights_dtype)).make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint"));
     add(I(CL_REF(kv_dtype)).make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default"));
-    add(I(CL_REF(batching)).make("batching", "Batching", "", 0, 0,
-                                 "continuous: vLLM / TensorRT-LLM default"));
+    add(I(CL_REF(batching))
+            .make("batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default"));
     add(I(CL_REF(mode)).make("mode", "Mode", "", 0, 0, "offline"));
     shown(add(I(CL_REF(request_rate)).make("request_rate", "Request rate", "1/s", 0, 1e9, "you")),
           1, "/s", 1);
-    shown(add(I(CL_REF(ttft_slo_s)).make("ttft_slo_s", "TTFT SLO", "s", 0, 1e6,
-                                         "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here")),
+    shown(add(I(CL_REF(ttft_slo_s))
+                  .make("ttft_slo_s", "TTFT SLO", "s", 0, 1e6,
+                        "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here")),
           1e-3, "ms", 0);
-    shown(add(I(CL_REF(tpot_slo_s)).make("tpot_slo_s", "TPOT SLO", "s", 0, 1e6,
-                                         "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here")),
+    shown(add(I(CL_REF(tpot_slo_s))
+                  .make("tpot_slo_s", "TPOT SLO", "s", 0, 1e6,
+                        "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here")),
           1e-3, "ms", 1);
     {
         Field& f = add(I(CL_REF(speculative_draft))
@@ -310,10 +325,12 @@ std::vector<Field> build_schema() {
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::draft_models;
     }
-    add(I(CL_REF(speculative_k)).make("speculative_k", "Draft tokens per step", "", 1, 64,
-                                      "4: vLLM num_speculative_tokens examples"));
-    shown(add(I(CL_REF(acceptance)).make("acceptance", "Acceptance rate", "", 0, 1,
-                                         "0.7: Leviathan et al. 2023 Table 3 range")),
+    add(I(CL_REF(speculative_k))
+            .make("speculative_k", "Draft tokens per step", "", 1, 64,
+                  "4: vLLM num_speculative_tokens examples"));
+    shown(add(I(CL_REF(acceptance))
+                  .make("acceptance", "Acceptance rate", "", 0, 1,
+                        "0.7: Leviathan et al. 2023 Table 3 range")),
           1, "", 2);
 
     // Economics: the cloud offer, commitment and horizon, then the numeric table (design.cpp)
@@ -326,12 +343,12 @@ std::vector<Field> build_schema() {
         f.choices_from = ChoiceSource::cloud_offers;
     }
     add(E(CL_REF(commitment)).make("commitment", "Commitment", "", 0, 0, "on-demand"));
-    add(E(CL_REF(months)).make("months", "Horizon", "months", 1, 1200,
-                               "36: a 3-year budget (docs/cost.md)"));
+    add(E(CL_REF(months))
+            .make("months", "Horizon", "months", 1, 1200, "36: a 3-year budget (docs/cost.md)"));
     for (const auto& ef : economics_fields()) {
-        Field f = in<EconomicsAt>(Section::economics, [m = ef.member](auto& o) -> auto& {
-                      return o.*m;
-                  }).make(ef.key, ef.label, ef.unit, ef.min, ef.max, "docs/cost.md");
+        Field f = in<EconomicsAt>(
+                      Section::economics, [m = ef.member](auto& o) -> auto& { return o.*m; })
+                      .make(ef.key, ef.label, ef.unit, ef.min, ef.max, "docs/cost.md");
         f.decimals = ef.max <= 10 ? 3 : 2;
         add(std::move(f));
     }
@@ -341,9 +358,9 @@ std::vector<Field> build_schema() {
             .make("async_checkpoint", "Asynchronous checkpoints", "", 0, 0,
                   "off: synchronous (CheckFreq, Mohan et al. 2021, when on)"));
     for (const auto& rf : reliability_fields()) {
-        Field f = in<ReliabilityAt>(Section::reliability, [m = rf.member](auto& o) -> auto& {
-                      return o.*m;
-                  }).make(rf.key, rf.label, rf.unit, rf.min, rf.max, "docs/reliability.md");
+        Field f = in<ReliabilityAt>(
+                      Section::reliability, [m = rf.member](auto& o) -> auto& { return o.*m; })
+                      .make(rf.key, rf.label, rf.unit, rf.min, rf.max, "docs/reliability.md");
         if (std::string(rf.unit) == "B/s")
             shown(f, 1e9, "GB/s", 1);
         else
@@ -354,9 +371,8 @@ std::vector<Field> build_schema() {
     // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
     auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,
                  int decimals = 3) -> Field& {
-        Field f = in<AssumptionsAt>(Section::assumptions, ref).make(std::move(key),
-                                                                     std::move(label), "", lo, hi,
-                                                                     "");
+        Field f = in<AssumptionsAt>(Section::assumptions, ref)
+                      .make(std::move(key), std::move(label), "", lo, hi, "");
         const ModelAssumptions defaults;
         const Assumption& a = ref(const_cast<ModelAssumptions&>(defaults));
         f.unit = a.unit;
@@ -372,8 +388,7 @@ std::vector<Field> build_schema() {
       CL_REF(training.memory_efficiency));
     A("training.tp_overlap", "TP communication hidden", 0, 1, CL_REF(training.tp_overlap));
     A("training.dp_overlap", "DP communication hidden", 0, 1, CL_REF(training.dp_overlap));
-    A("training.moe_imbalance", "MoE expert load imbalance", 1, 10,
-      CL_REF(training.moe_imbalance));
+    A("training.moe_imbalance", "MoE expert load imbalance", 1, 10, CL_REF(training.moe_imbalance));
     A("training.overlap_sm_contention", "Slowdown while overlapping comms", 0, 1,
       CL_REF(training.overlap_sm_contention));
     A("training.step_overhead_s", "Per-step overhead (training)", 0, 3600,
@@ -385,8 +400,8 @@ std::vector<Field> build_schema() {
     A("memory.gpu_memory_utilization", "Serving memory fraction", 0.05, 1,
       CL_REF(memory.gpu_memory_utilization));
     A("memory.kv_block_tokens", "KV block (tokens)", 1, 4096, CL_REF(memory.kv_block_tokens), 0);
-    A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7,
-      CL_REF(memory.max_batched_tokens), 0);
+    A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7, CL_REF(memory.max_batched_tokens),
+      0);
     A("memory.max_num_seqs", "Max concurrent sequences", 1, 1e7, CL_REF(memory.max_num_seqs), 0);
     A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
       CL_REF(inference.memory_efficiency));
@@ -467,8 +482,8 @@ std::vector<const Field*> fields_of(const Design& d, std::string_view id) {
     } else if (d.link(id)) {
         sections = {Section::link};
     } else if (const Workload* w = d.workload(id)) {
-        sections = {Section::workload, w->kind == WorkloadKind::training ? Section::training
-                                                                         : Section::inference};
+        sections = {Section::workload,
+                    w->kind == WorkloadKind::training ? Section::training : Section::inference};
     }
     std::vector<const Field*> out;
     for (Section s : sections)
@@ -478,9 +493,8 @@ std::vector<const Field*> fields_of(const Design& d, std::string_view id) {
     return out;
 }
 
-std::vector<std::pair<std::string, std::string>> field_choices(const Field& f, const Design& d,
-                                                               std::string_view id,
-                                                               const Catalog& cat) {
+std::vector<std::pair<std::string, std::string>>
+field_choices(const Field& f, const Design& d, std::string_view id, const Catalog& cat) {
     std::vector<std::pair<std::string, std::string>> out;
     switch (f.choices_from) {
     case ChoiceSource::fixed:
@@ -503,7 +517,8 @@ std::vector<std::pair<std::string, std::string>> field_choices(const Field& f, c
         break;
     case ChoiceSource::link_types:
         for (const auto& l : cat.links())
-            out.emplace_back(l.id, l.name + " · " + units::format_si(l.bandwidth_unidir_Bps, "B/s", 0));
+            out.emplace_back(l.id,
+                             l.name + " · " + units::format_si(l.bandwidth_unidir_Bps, "B/s", 0));
         break;
     case ChoiceSource::device_types:
         if (const Device* dev = d.device(id)) {
@@ -576,10 +591,10 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
             list = "an entry of the catalog";
         }
         if (!ok)
-            return Error{f.key, f.label + ": expected " + (f.choices_from == ChoiceSource::fixed
-                                                               ? "one of " + list
-                                                               : list) +
-                                    "; found \"" + *s + "\""};
+            return Error{f.key,
+                         f.label + ": expected " +
+                             (f.choices_from == ChoiceSource::fixed ? "one of " + list : list) +
+                             "; found \"" + *s + "\""};
         return v;
     }
     case FieldType::text: {

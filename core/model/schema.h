@@ -20,8 +20,17 @@ namespace cl::model {
 
 class Catalog;
 
-enum class Section { design, device, link, workload, training, inference, economics, reliability,
-                     assumptions };
+enum class Section {
+    design,
+    device,
+    link,
+    workload,
+    training,
+    inference,
+    economics,
+    reliability,
+    assumptions
+};
 std::string_view section_name(Section s);
 
 enum class FieldType { integer, number, boolean, choice, text };
@@ -38,11 +47,11 @@ struct Field {
     std::string key;   ///< JSON key in its section; CLI flag "--" + key with '_' -> '-'
     std::string label; ///< what people read in the inspector
     FieldType type = FieldType::number;
-    std::string unit;              ///< SI unit of the stored value ("B/s", "s", "" ...)
-    double min = 0, max = 0;       ///< valid range of numbers and integers (stored units)
-    double display_scale = 1;      ///< the inspector shows value / display_scale ...
-    std::string display_unit;      ///< ... in this unit ("GB/s")
-    int decimals = 0;              ///< decimals shown for numbers
+    std::string unit;                 ///< SI unit of the stored value ("B/s", "s", "" ...)
+    double min = 0, max = 0;          ///< valid range of numbers and integers (stored units)
+    double display_scale = 1;         ///< the inspector shows value / display_scale ...
+    std::string display_unit;         ///< ... in this unit ("GB/s")
+    int decimals = 0;                 ///< decimals shown for numbers
     std::vector<std::string> choices; ///< ChoiceSource::fixed: the allowed spellings
     ChoiceSource choices_from = ChoiceSource::fixed;
     FieldValue default_value;
@@ -64,9 +73,8 @@ std::vector<const Field*> fields_of(const Design& d, std::string_view id);
 std::vector<const Field*> section_fields(Section s);
 
 /// The allowed values of a choice field for one entity, as (value, label) pairs.
-std::vector<std::pair<std::string, std::string>> field_choices(const Field& f, const Design& d,
-                                                               std::string_view id,
-                                                               const Catalog& cat);
+std::vector<std::pair<std::string, std::string>>
+field_choices(const Field& f, const Design& d, std::string_view id, const Catalog& cat);
 
 /// Checks a value for a field: right type, finite, within range, integral for integers, one of
 /// the allowed values for choices. The error names the field's label and what is allowed.

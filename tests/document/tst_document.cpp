@@ -80,8 +80,8 @@ private slots:
         QVERIFY(d.open(QStringLiteral("h100-ndr-2node")).isEmpty());
         const model::Point p0 = d.design().device("node")->position;
         for (int i = 1; i <= 5; ++i)
-            d.moveItems({{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}},
-                        7);
+            d.moveItems(
+                {{QStringLiteral("node"), {p0.x + (i - 1) * 10, p0.y}, {p0.x + i * 10, p0.y}}}, 7);
         QCOMPARE(d.undoStack()->count(), 1);
         QCOMPARE(d.design().device("node")->position.x, p0.x + 50);
         d.undoStack()->undo();

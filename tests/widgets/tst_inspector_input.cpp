@@ -1,0 +1,326 @@
+// Every field of every entity kind, worked the way a person does (issue 16): select the entity
+// with a mouse click on the canvas (or click empty canvas for the design itself), then for each
+// field the inspector shows -- the list comes from the property schema, so a new field is
+// covered without touching this test -- press Up and Down, type a value + Enter, type a value +
+// Tab, turn the wheel with and without focus, pick a choice with the keyboard, toggle a check
+// box with a click and with Space. After each edit: the design holds what the field shows;
+// the toolbar's Undo button (clicked) brings the value back. Runs on a real X server (xcb,
+// Xvfb): tests/widgets/on-xvfb.sh.
+#include "canvas.h"
+#include "inspector.h"
+#include "mainwindow.h"
+#include "model/schema.h"
+
+#include <QAbstractSpinBox>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGraphicsItem>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QToolBar>
+#include <QToolButton>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace cl;
+
+namespace {
+
+/// A point of the view where a click lands on the item with this id (its topmost visible part).
+std::optional<QPoint> clickPoint(ui::MainWindow& w, const QString& id) {
+    auto* view = w.canvas();
+    for (auto* it : w.scene()->items()) {
+        if (it->data(0).toString() != id || !it->isVisible() ||
+            !(it->flags() & QGraphicsItem::ItemIsSelectable))
+            continue;
+        const QRectF r = it->sceneBoundingRect();
+        view->ensureVisible(r, 10, 10);
+        for (int iy = 1; iy < 10; ++iy)
+            for (int ix = 1; ix < 10; ++ix) {
+                const QPointF p(r.left() + r.width() * ix / 10.0, r.top() + r.height() * iy / 10.0);
+                const QPoint vp = view->mapFromScene(p);
+                if (!view->viewport()->rect().contains(vp))
+                    continue;
+                const auto under = view->items(vp);
+                if (!under.isEmpty() && under.front() == it)
+                    return vp;
+            }
+    }
+    return std::nullopt;
+}
+
+/// An empty spot of the canvas (clicking it selects nothing: the design itself).
+std::optional<QPoint> emptyPoint(ui::MainWindow& w) {
+    auto* view = w.canvas();
+    const QRect r = view->viewport()->rect();
+    for (int y = 5; y < r.height(); y += 23)
+        for (int x = 5; x < r.width(); x += 23)
+            if (view->items(QPoint(x, y)).isEmpty())
+                return QPoint(x, y);
+    return std::nullopt;
+}
+
+QToolButton* undoButton(ui::MainWindow& w) {
+    for (auto* tb : w.findChildren<QToolBar*>())
+        for (auto* a : tb->actions())
+            if (a->shortcut() == QKeySequence(QKeySequence::Undo))
+                return qobject_cast<QToolButton*>(tb->widgetForAction(a));
+    return nullptr;
+}
+
+} // namespace
+
+class TestInspectorInput : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<const model::Catalog> cat_;
+    int edits_ = 0;
+
+    QWidget* editor(ui::MainWindow& w, const model::Field& f) {
+        for (auto* c : w.inspector()->findChildren<QWidget*>(QString::fromStdString(f.key)))
+            if (c->isVisible())
+                return c;
+        return nullptr;
+    }
+    void reveal(ui::MainWindow& w, QWidget* e) {
+        if (auto* sa = w.inspector()->findChild<QScrollArea*>())
+            sa->ensureWidgetVisible(e, 10, 40);
+        QCoreApplication::processEvents();
+    }
+    model::FieldValue value(ui::MainWindow& w, const model::Field& f, const QString& id) {
+        return f.get(w.document()->design(), id.toStdString());
+    }
+    /// The design holds what the editor shows (or the edit was refused with a reason and both
+    /// still show the old value).
+    bool consistent(ui::MainWindow& w, const model::Field& f, const QString& id) {
+        QWidget* e = editor(w, f);
+        if (!e)
+            return false;
+        const model::FieldValue v = value(w, f, id);
+        if (auto* sb = qobject_cast<QSpinBox*>(e))
+            return std::llround(std::get<double>(v)) == sb->value();
+        if (auto* db = qobject_cast<QDoubleSpinBox*>(e)) {
+            const double shown = db->value() * f.display_scale;
+            const double tol = std::pow(10.0, -db->decimals()) * f.display_scale * 0.51;
+            return std::abs(std::get<double>(v) - shown) <= tol;
+        }
+        if (auto* cb = qobject_cast<QCheckBox*>(e))
+            return std::get<bool>(v) == cb->isChecked();
+        if (auto* co = qobject_cast<QComboBox*>(e))
+            return co->currentData().toString().toStdString() == std::get<std::string>(v);
+        if (auto* le = qobject_cast<QLineEdit*>(e)) {
+            if (le->text().toStdString() != std::get<std::string>(v))
+                qWarning("line edit shows \"%s\", design has \"%s\"", qPrintable(le->text()),
+                         std::get<std::string>(v).c_str());
+            return le->text().toStdString() == std::get<std::string>(v);
+        }
+        return false;
+    }
+    /// Clicks Undo when the last gesture changed the design, and checks the value is back.
+    void undoTo(ui::MainWindow& w, const model::Field& f, const QString& id,
+                const model::FieldValue& before, int stackBefore) {
+        auto* stack = w.document()->undoStack();
+        if (stack->index() == stackBefore)
+            return; // refused or unchanged: nothing to undo
+        ++edits_;
+        QCOMPARE(stack->index(), stackBefore + 1); // one gesture, one undo step
+        QToolButton* undo = undoButton(w);
+        QVERIFY(undo);
+        QTest::mouseClick(undo, Qt::LeftButton);
+        QCOMPARE(stack->index(), stackBefore);
+        QVERIFY2(value(w, f, id) == before, f.key.c_str());
+        QTRY_VERIFY2(consistent(w, f, id), f.key.c_str());
+    }
+    void focusEditor(QWidget* e) {
+        if (auto* co = qobject_cast<QComboBox*>(e)) {
+            QTest::mouseClick(co, Qt::LeftButton); // opens the list ...
+            QTest::qWait(50);
+            if (QWidget* popup = QApplication::activePopupWidget())
+                QTest::keyClick(popup, Qt::Key_Escape); // ... closed with Escape, focus stays
+        } else if (auto* sb = qobject_cast<QAbstractSpinBox*>(e)) {
+            QTest::mouseClick(sb, Qt::LeftButton, {}, QPoint(10, sb->height() / 2));
+        } else if (auto* le = qobject_cast<QLineEdit*>(e)) {
+            QTest::mouseClick(le, Qt::LeftButton);
+        }
+        QTRY_VERIFY(e->hasFocus());
+    }
+    void wheel(QWidget* e, int delta) {
+        const QPoint local(e->width() / 2, e->height() / 2);
+        QWheelEvent ev(local, e->mapToGlobal(local), QPoint(), QPoint(0, delta), Qt::NoButton,
+                       Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(e, &ev);
+    }
+
+    /// Works one field of entity `id` with every gesture its editor takes.
+    void workField(ui::MainWindow& w, const model::Field& f, const QString& id) {
+        auto* stack = w.document()->undoStack();
+        QWidget* e = editor(w, f);
+        QVERIFY2(e, ("no editor for " + f.key).c_str());
+        reveal(w, e);
+        QVERIFY2(consistent(w, f, id), f.key.c_str());
+        const auto gesture = [&](auto&& act) {
+            e = editor(w, f);
+            QVERIFY2(e, f.key.c_str());
+            reveal(w, e);
+            const model::FieldValue before = value(w, f, id);
+            const int idx = stack->index();
+            act(e);
+            QTRY_VERIFY2(consistent(w, f, id), f.key.c_str());
+            undoTo(w, f, id, before, idx);
+        };
+        if (auto* sb = qobject_cast<QAbstractSpinBox*>(e)) {
+            const bool atMax = [&] {
+                if (auto* i = qobject_cast<QSpinBox*>(sb))
+                    return i->value() >= i->maximum();
+                auto* d = qobject_cast<QDoubleSpinBox*>(sb);
+                return d->value() + d->singleStep() > d->maximum();
+            }();
+            gesture([&](QWidget* x) {
+                focusEditor(x);
+                QTest::keyClick(x, atMax ? Qt::Key_Down : Qt::Key_Up);
+            });
+            gesture([&](QWidget* x) {
+                focusEditor(x);
+                QTest::keyClick(x, Qt::Key_Down);
+            });
+            // A typed value: one step away from the current one, then Enter (and then Tab).
+            for (Qt::Key commit : {Qt::Key_Return, Qt::Key_Tab}) {
+                gesture([&](QWidget* x) {
+                    focusEditor(x);
+                    QString text;
+                    if (auto* i = qobject_cast<QSpinBox*>(x))
+                        text = QString::number(i->value() < i->maximum() ? i->value() + 1
+                                                                         : i->value() - 1);
+                    else {
+                        auto* d = qobject_cast<QDoubleSpinBox*>(x);
+                        const double next = d->value() + d->singleStep() <= d->maximum()
+                                                ? d->value() + d->singleStep()
+                                                : d->value() - d->singleStep();
+                        text = QLocale().toString(next, 'f', d->decimals());
+                    }
+                    QTest::keyClick(x, Qt::Key_A, Qt::ControlModifier);
+                    QTest::keyClicks(x, text);
+                    QTest::keyClick(x, commit);
+                });
+            }
+            // The wheel with focus changes the value ...
+            gesture([&](QWidget* x) {
+                focusEditor(x);
+                wheel(x, atMax ? -120 : 120);
+            });
+            // ... and without focus scrolls the inspector, never the value.
+            e = editor(w, f);
+            QTest::mouseClick(w.inspector(), Qt::LeftButton, {}, QPoint(2, 2));
+            w.inspector()->setFocus(Qt::MouseFocusReason);
+            QTRY_VERIFY(!e->hasFocus());
+            const int idx = stack->index();
+            wheel(e, 120);
+            wheel(e, -120);
+            QCOMPARE(stack->index(), idx);
+        } else if (qobject_cast<QComboBox*>(e)) {
+            for (Qt::Key k : {Qt::Key_Down, Qt::Key_Up}) {
+                gesture([&](QWidget* x) {
+                    focusEditor(x);
+                    auto* co = qobject_cast<QComboBox*>(x);
+                    const bool last = co->currentIndex() + 1 >= co->count();
+                    QTest::keyClick(x, k == Qt::Key_Down && !last ? Qt::Key_Down : Qt::Key_Up);
+                });
+            }
+            e = editor(w, f);
+            QTest::mouseClick(w.inspector(), Qt::LeftButton, {}, QPoint(2, 2));
+            w.inspector()->setFocus(Qt::MouseFocusReason);
+            const int idx = stack->index();
+            wheel(e, -120);
+            QCOMPARE(stack->index(), idx); // unfocused: no change
+        } else if (qobject_cast<QCheckBox*>(e)) {
+            gesture([&](QWidget* x) {
+                QTest::mouseClick(x, Qt::LeftButton, {}, QPoint(8, x->height() / 2));
+            });
+            gesture([&](QWidget* x) {
+                x->setFocus(Qt::TabFocusReason);
+                QTest::keyClick(x, Qt::Key_Space);
+            });
+        } else if (qobject_cast<QLineEdit*>(e)) {
+            gesture([&](QWidget* x) {
+                focusEditor(x);
+                QTest::keyClick(x, Qt::Key_A, Qt::ControlModifier);
+                QTest::keyClicks(x, QStringLiteral("Renamed by keys"));
+                QTest::keyClick(x, Qt::Key_Return);
+            });
+        } else {
+            QFAIL(("unknown editor for " + f.key).c_str());
+        }
+    }
+
+    /// Opens `preset`, selects `id` by clicking it on the canvas (empty id: clicks empty
+    /// canvas), works every field the schema lists for it.
+    void workEntity(const QString& preset, const QString& id) {
+        ui::MainWindow w(cat_);
+        QCOMPARE(w.openDesign(preset), QString());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        const auto at = id.isEmpty() ? emptyPoint(w) : clickPoint(w, id);
+        QVERIFY2(at, qPrintable(QStringLiteral("cannot find %1 on the canvas").arg(id)));
+        QTest::mouseClick(w.canvas()->viewport(), Qt::LeftButton, {}, *at);
+        QTRY_COMPARE(w.scene()->selectedIds(), id.isEmpty() ? QStringList{} : QStringList{id});
+        QTest::qWait(20); // new rows are shown by a queued call (QLayout::addChildWidget)
+        const auto fields = model::fields_of(w.document()->design(), id.toStdString());
+        QVERIFY(!fields.empty());
+        for (const model::Field* f : fields) {
+            workField(w, *f, id);
+            if (QTest::currentTestFailed()) {
+                qWarning("field %s.%s", std::string(model::section_name(f->section)).c_str(),
+                         f->key.c_str());
+                return;
+            }
+        }
+        QVERIFY(edits_ > 0);
+        qInfo("%s %s: %zu fields, %d edits undone", qPrintable(preset), qPrintable(id),
+              fields.size(), edits_);
+    }
+
+private slots:
+    void initTestCase() {
+        auto c = model::Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = std::make_shared<const model::Catalog>(c.value());
+    }
+    void init() { edits_ = 0; }
+
+    void trainingWorkload() {
+        workEntity(QStringLiteral("h100-ndr-2node"), QStringLiteral("finetune"));
+    }
+    void inferenceWorkload() {
+        ui::MainWindow probe(cat_);
+        QCOMPARE(probe.openDesign(QStringLiteral("h200-inference-8x")), QString());
+        workEntity(QStringLiteral("h200-inference-8x"),
+                   QString::fromStdString(probe.document()->design().workloads.front().id));
+    }
+    void device() { workEntity(QStringLiteral("h100-ndr-2node"), QStringLiteral("node")); }
+    void link() {
+        ui::MainWindow probe(cat_);
+        QCOMPARE(probe.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        workEntity(QStringLiteral("h100-ndr-2node"),
+                   QString::fromStdString(probe.document()->design().links.front().id));
+    }
+    void group() {
+        ui::MainWindow probe(cat_);
+        QCOMPARE(probe.openDesign(QStringLiteral("llama3-16k-h100")), QString());
+        QString id;
+        for (const auto& d : probe.document()->design().devices)
+            if (d.kind == model::DeviceKind::group && d.parent.empty())
+                id = QString::fromStdString(d.id);
+        QVERIFY(!id.isEmpty());
+        workEntity(QStringLiteral("llama3-16k-h100"), id);
+    }
+    void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }
+};
+
+QTEST_MAIN(TestInspectorInput)
+#include "tst_inspector_input.moc"
