@@ -258,6 +258,12 @@ void Inspector::addField(const model::Field& f) {
     }
     w->setObjectName(qs(f.key));
     w->setToolTip(tip);
+    // A narrow dock: editors take the width the dock gives them, not the width of their longest
+    // choice or widest possible number (which pushed the form past the dock's edge).
+    if (auto* co = qobject_cast<QComboBox*>(w))
+        co->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    w->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    w->setMinimumWidth(90);
     // Fields take the wheel only when focused: scrolling the inspector must not change values.
     w->setFocusPolicy(Qt::StrongFocus);
     w->installEventFilter(this);
