@@ -11,6 +11,7 @@
 #include "layoutsearch.h"
 #include "mainwindow.h"
 #include "palette.h"
+#include "realinput.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,6 +20,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -203,15 +205,19 @@ private slots:
                     w.evaluator()->current()->workloads[0].inference);
         const double before = w.evaluator()->current()->workloads[0].inference->decode_step_s;
         const auto id = QString::fromStdString(w.document()->design().workloads[0].id);
-        w.inspector()->setSelection({id});
+        QVERIFY(realinput::clickEntity(w, id)); // select the service card with the mouse
         auto* draft = w.inspector()->findChild<QComboBox*>(QStringLiteral("speculative_draft"));
         QVERIFY(draft);
-        draft->setCurrentIndex(draft->findData(QStringLiteral("llama3-8b")));
+        if (auto* sa = w.inspector()->findChild<QScrollArea*>())
+            sa->ensureWidgetVisible(draft);
+        const int steps = w.document()->undoStack()->index();
+        QVERIFY(realinput::chooseInCombo(draft, QStringLiteral("llama3-8b")));
+        QCOMPARE(w.document()->undoStack()->index(), steps + 1); // one pick, one undo step
         QCOMPARE(w.document()->design().workloads[0].inference.speculative_draft,
                  std::string("llama3-8b"));
         QTRY_VERIFY(w.evaluator()->current()->workloads[0].inference->speculative_speedup != 1.0);
         QVERIFY(w.evaluator()->current()->workloads[0].inference->decode_step_s != before);
-        w.document()->undoStack()->undo();
+        QTest::mouseClick(realinput::undoButton(w), Qt::LeftButton);
         QVERIFY(w.document()->design().workloads[0].inference.speculative_draft.empty());
     }
 

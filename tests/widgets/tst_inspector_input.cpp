@@ -10,6 +10,7 @@
 #include "inspector.h"
 #include "mainwindow.h"
 #include "model/schema.h"
+#include "realinput.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>
@@ -28,51 +29,7 @@
 
 using namespace cl;
 
-namespace {
-
-/// A point of the view where a click lands on the item with this id (its topmost visible part).
-std::optional<QPoint> clickPoint(ui::MainWindow& w, const QString& id) {
-    auto* view = w.canvas();
-    for (auto* it : w.scene()->items()) {
-        if (it->data(0).toString() != id || !it->isVisible() ||
-            !(it->flags() & QGraphicsItem::ItemIsSelectable))
-            continue;
-        const QRectF r = it->sceneBoundingRect();
-        view->ensureVisible(r, 10, 10);
-        for (int iy = 1; iy < 10; ++iy)
-            for (int ix = 1; ix < 10; ++ix) {
-                const QPointF p(r.left() + r.width() * ix / 10.0, r.top() + r.height() * iy / 10.0);
-                const QPoint vp = view->mapFromScene(p);
-                if (!view->viewport()->rect().contains(vp))
-                    continue;
-                const auto under = view->items(vp);
-                if (!under.isEmpty() && under.front() == it)
-                    return vp;
-            }
-    }
-    return std::nullopt;
-}
-
-/// An empty spot of the canvas (clicking it selects nothing: the design itself).
-std::optional<QPoint> emptyPoint(ui::MainWindow& w) {
-    auto* view = w.canvas();
-    const QRect r = view->viewport()->rect();
-    for (int y = 5; y < r.height(); y += 23)
-        for (int x = 5; x < r.width(); x += 23)
-            if (view->items(QPoint(x, y)).isEmpty())
-                return QPoint(x, y);
-    return std::nullopt;
-}
-
-QToolButton* undoButton(ui::MainWindow& w) {
-    for (auto* tb : w.findChildren<QToolBar*>())
-        for (auto* a : tb->actions())
-            if (a->shortcut() == QKeySequence(QKeySequence::Undo))
-                return qobject_cast<QToolButton*>(tb->widgetForAction(a));
-    return nullptr;
-}
-
-} // namespace
+using namespace realinput;
 
 class TestInspectorInput : public QObject {
     Q_OBJECT
@@ -135,19 +92,7 @@ private:
         QVERIFY2(value(w, f, id) == before, f.key.c_str());
         QTRY_VERIFY2(consistent(w, f, id), f.key.c_str());
     }
-    void focusEditor(QWidget* e) {
-        if (auto* co = qobject_cast<QComboBox*>(e)) {
-            QTest::mouseClick(co, Qt::LeftButton); // opens the list ...
-            QTest::qWait(50);
-            if (QWidget* popup = QApplication::activePopupWidget())
-                QTest::keyClick(popup, Qt::Key_Escape); // ... closed with Escape, focus stays
-        } else if (auto* sb = qobject_cast<QAbstractSpinBox*>(e)) {
-            QTest::mouseClick(sb, Qt::LeftButton, {}, QPoint(10, sb->height() / 2));
-        } else if (auto* le = qobject_cast<QLineEdit*>(e)) {
-            QTest::mouseClick(le, Qt::LeftButton);
-        }
-        QTRY_VERIFY(e->hasFocus());
-    }
+    void focusEditor(QWidget* e) { QVERIFY(focusByMouse(e)); }
     void wheel(QWidget* e, int delta) {
         const QPoint local(e->width() / 2, e->height() / 2);
         QWheelEvent ev(local, e->mapToGlobal(local), QPoint(), QPoint(0, delta), Qt::NoButton,
@@ -265,11 +210,8 @@ private:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.activateWindow();
-        const auto at = id.isEmpty() ? emptyPoint(w) : clickPoint(w, id);
-        QVERIFY2(at, qPrintable(QStringLiteral("cannot find %1 on the canvas").arg(id)));
-        QTest::mouseClick(w.canvas()->viewport(), Qt::LeftButton, {}, *at);
-        QTRY_COMPARE(w.scene()->selectedIds(), id.isEmpty() ? QStringList{} : QStringList{id});
-        QTest::qWait(20); // new rows are shown by a queued call (QLayout::addChildWidget)
+        QVERIFY2(clickEntity(w, id),
+                 qPrintable(QStringLiteral("cannot select %1 by a click").arg(id)));
         const auto fields = model::fields_of(w.document()->design(), id.toStdString());
         QVERIFY(!fields.empty());
         for (const model::Field* f : fields) {
