@@ -123,6 +123,16 @@ const model::GpuSpec& resolve_gpu(Flags& f, const model::Catalog& cat) {
 
 namespace {
 
+/// --dtype for training: the flag also takes the roofline's types (tf32, int8...), which
+/// training does not run in.
+model::TrainingDtype training_dtype(Flags& f) {
+    const std::string dt = f.get_choice("--dtype", "bf16");
+    const auto t = model::choice_from_string<model::TrainingDtype>(dt);
+    if (!t)
+        throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + dt + "\""};
+    return *t;
+}
+
 constexpr long long kMaxGpus = 1LL << 24; // 16.7 M GPUs: beyond any cluster we model
 
 json breakdown_json(const model::MemoryBreakdown& b) {
@@ -178,13 +188,7 @@ Layout read_layout(Flags& f) {
     l.auto_micro_batch = !mb;
     t.micro_batch = mb ? static_cast<int>(*mb) : 1;
     t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
-    {
-        const std::string dt = f.get_choice("--dtype", "bf16");
-        const auto tdt = model::choice_from_string<model::TrainingDtype>(dt);
-        if (!tdt)
-            throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + dt + "\""};
-        t.dtype = *tdt;
-    }
+    t.dtype = training_dtype(f);
     t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
     t.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
     t.recompute = f.get_enum("--recompute", model::Recompute::selective);
@@ -524,13 +528,7 @@ int cmd_search(Flags& f, std::ostream& out) {
     if (t.global_batch <= 0)
         throw UsageError{"--global-batch: required for search (sequences per step)"};
     t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
-    {
-        const std::string dt = f.get_choice("--dtype", "bf16");
-        const auto tdt = model::choice_from_string<model::TrainingDtype>(dt);
-        if (!tdt)
-            throw UsageError{"--dtype: training supports bf16|fp16|fp8|fp32, found \"" + dt + "\""};
-        t.dtype = *tdt;
-    }
+    t.dtype = training_dtype(f);
     t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
     t.finetune = f.get_enum("--finetune", model::Finetune::full);
     t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));

@@ -37,6 +37,20 @@ QLabel* plainLabel(const QString& text = {}) {
     return l;
 }
 
+/// The heading of a design-level section in the inspector.
+QString sectionTitle(model::Section s) {
+    switch (s) {
+    case model::Section::economics:
+        return Inspector::tr("Cost");
+    case model::Section::reliability:
+        return Inspector::tr("Reliability");
+    case model::Section::assumptions:
+        return Inspector::tr("Model assumptions");
+    default:
+        return Inspector::tr("Design");
+    }
+}
+
 QString usd(double v) {
     return QStringLiteral("$%L1").arg(v, 0, 'f', 0);
 }
@@ -180,9 +194,7 @@ void Inspector::rebuild() {
     bool first = true;
     for (const model::Field* f : shownFields_) {
         if (!dev && !link && !w && selection_.size() <= 1 && (first || f->section != section)) {
-            static const char* names[] = {
-                "Design", "", "", "", "", "", "Cost", "Reliability", "Model assumptions"};
-            auto* header = new QLabel(tr(names[static_cast<int>(f->section)]));
+            auto* header = new QLabel(sectionTitle(f->section));
             QFont hf = header->font();
             hf.setBold(true);
             header->setFont(hf);

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <type_traits>
 
 namespace cl::model {
 
@@ -290,34 +291,27 @@ json write_section(Section section, const Design& d, std::string_view id) {
     return j;
 }
 
-/// A scratch design holding one workload of `kind`, to read its settings into.
-Design scratch_with(WorkloadKind kind) {
+/// A workload's settings section (training or inference), read through a scratch design
+/// holding one workload of that kind; unknown keys are kept verbatim.
+template <class Spec>
+Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadKind kind) {
+    if (!r.expect_object(j, p))
+        return {};
     Design s;
     Workload w;
     w.id = "w";
     w.kind = kind;
     s.workloads.push_back(std::move(w));
-    return s;
-}
-
-TrainingSpec read_training(const json& j, const std::string& p, JsonReader& r) {
-    if (!r.expect_object(j, p))
-        return {};
-    Design s = scratch_with(WorkloadKind::training);
-    const auto known = read_section(Section::training, j, p, r, s, "w");
-    TrainingSpec t = s.workloads.front().training;
-    t.extra_json = extras(j, known);
-    return t;
-}
-
-InferenceSpec read_inference(const json& j, const std::string& p, JsonReader& r) {
-    if (!r.expect_object(j, p))
-        return {};
-    Design s = scratch_with(WorkloadKind::inference);
-    const auto known = read_section(Section::inference, j, p, r, s, "w");
-    InferenceSpec t = s.workloads.front().inference;
-    t.extra_json = extras(j, known);
-    return t;
+    const bool training = kind == WorkloadKind::training;
+    const auto known =
+        read_section(training ? Section::training : Section::inference, j, p, r, s, "w");
+    Spec out;
+    if constexpr (std::is_same_v<Spec, TrainingSpec>)
+        out = s.workloads.front().training;
+    else
+        out = s.workloads.front().inference;
+    out.extra_json = extras(j, known);
+    return out;
 }
 
 } // namespace
@@ -567,9 +561,11 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 }
             }
             if (const json* t = r.member(j, p, "training", false))
-                w.training = read_training(*t, p + ".training", r);
+                w.training =
+                    read_settings<TrainingSpec>(*t, p + ".training", r, WorkloadKind::training);
             if (const json* s = r.member(j, p, "inference", false))
-                w.inference = read_inference(*s, p + ".inference", r);
+                w.inference =
+                    read_settings<InferenceSpec>(*s, p + ".inference", r, WorkloadKind::inference);
             w.position = read_point(j, p, r);
             w.extra_json = extras(j, {"id", "name", "kind", "model", "placement", "training",
                                       "inference", "position"});

@@ -166,9 +166,12 @@ Field& shown(Field& f, double scale, std::string unit, int decimals) {
     return f;
 }
 
-bool is_kind(const Design& d, std::string_view id, std::initializer_list<DeviceKind> kinds) {
-    const Device* dev = d.device(id);
-    return dev && std::find(kinds.begin(), kinds.end(), dev->kind) != kinds.end();
+/// `applies` for device fields that belong to some kinds only (storage bandwidth on storage).
+std::function<bool(const Design&, std::string_view)> only_on(std::vector<DeviceKind> kinds) {
+    return [kinds = std::move(kinds)](const Design& d, std::string_view id) {
+        const Device* dev = d.device(id);
+        return dev && std::find(kinds.begin(), kinds.end(), dev->kind) != kinds.end();
+    };
 }
 
 std::vector<Field> build_schema() {
@@ -197,10 +200,8 @@ std::vector<Field> build_schema() {
                                  "another catalog entry of the same kind"));
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::device_types;
-        f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(
-                d, id, {DeviceKind::system, DeviceKind::switch_, DeviceKind::gpu, DeviceKind::nic});
-        };
+        f.applies =
+            only_on({DeviceKind::system, DeviceKind::switch_, DeviceKind::gpu, DeviceKind::nic});
     }
     {
         Field& f = add(in<DeviceAt>(Section::device, CL_REF(role))
@@ -208,16 +209,12 @@ std::vector<Field> build_schema() {
                                  "empty = derived from the links"));
         f.type = FieldType::choice;
         f.choices = {"", "leaf", "spine", "core"};
-        f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(d, id, {DeviceKind::switch_});
-        };
+        f.applies = only_on({DeviceKind::switch_});
     }
     {
         Field& f = add(in<DeviceAt>(Section::device, CL_REF(gpu_slots))
                            .make("gpu_slots", "GPU slots (0 = unlimited)", "", 0, 1 << 16, "you"));
-        f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(d, id, {DeviceKind::server});
-        };
+        f.applies = only_on({DeviceKind::server});
     }
     {
         Field& f =
@@ -225,18 +222,14 @@ std::vector<Field> build_schema() {
                     .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
                           "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
         shown(f, 1e9, "GB/s", 1);
-        f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(d, id, {DeviceKind::storage});
-        };
+        f.applies = only_on({DeviceKind::storage});
     }
     {
         Field& f = add(in<DeviceAt>(Section::device, CL_REF(storage_capacity_bytes))
                            .make("storage_capacity_bytes", "Capacity", "bytes", 0, 1e21,
                                  "you (new storage starts at 1 PB, an unsourced value to edit)"));
         shown(f, 1e12, "TB", 1);
-        f.applies = [](const Design& d, std::string_view id) {
-            return is_kind(d, id, {DeviceKind::storage});
-        };
+        f.applies = only_on({DeviceKind::storage});
     }
 
     // Links
@@ -416,11 +409,6 @@ std::vector<Field> build_schema() {
       CL_REF(inference.dequant_ops_per_weight), 1);
     A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,
       CL_REF(inference.dequant_tile_tokens), 0);
-    // The integer and text fields of a section are marked by their value's type; the display
-    // unit defaults to the stored unit.
-    for (auto& f : s)
-        if (f.display_unit.empty() && f.display_scale == 1)
-            f.display_unit = f.unit;
     return s;
 }
 
