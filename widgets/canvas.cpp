@@ -70,6 +70,13 @@ public:
         setToolTip(tooltip(*d));
         update();
     }
+    /// What the evaluation found about this device (core/model/findings.h); null: nothing.
+    void setFinding(const model::DeviceFinding* f) {
+        finding_ = f ? *f : model::DeviceFinding{};
+        if (const auto* d = scene_->document()->design().device(id_))
+            setToolTip(tooltip(*d));
+        update();
+    }
     QPointF dragStart() const { return dragStart_; }
     bool moved() const { return pos() != dragStart_; }
 
@@ -125,23 +132,17 @@ protected:
             p->drawText(r, Qt::AlignCenter, badge);
         }
         // Problem badge: the model flagged this device (an oversubscribed tier it belongs to).
-        if (const auto* ev = scene_->evaluation())
-            for (const auto& st : ev->fabric.tiers)
-                if (st.oversubscription > 1.0 + 1e-9 &&
-                    std::find(st.device_ids.begin(), st.device_ids.end(), id_) !=
-                        st.device_ids.end()) {
-                    QRectF r(kDeviceW - 70, kDeviceH - 26, 58, 16);
-                    p->setPen(Qt::NoPen);
-                    p->setBrush(QColor(0xd9, 0x77, 0x06));
-                    p->drawRoundedRect(r, 7, 7);
-                    p->setPen(Qt::white);
-                    QFont sf = p->font();
-                    sf.setPointSizeF(sf.pointSizeF() * 0.8);
-                    p->setFont(sf);
-                    p->drawText(r, Qt::AlignCenter,
-                                QStringLiteral("⚠ %1:1").arg(st.oversubscription, 0, 'f', 1));
-                    break;
-                }
+        if (!finding_.badge.empty()) {
+            QRectF r(kDeviceW - 70, kDeviceH - 26, 58, 16);
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(0xd9, 0x77, 0x06));
+            p->drawRoundedRect(r, 7, 7);
+            p->setPen(Qt::white);
+            QFont sf = p->font();
+            sf.setPointSizeF(sf.pointSizeF() * 0.8);
+            p->setFont(sf);
+            p->drawText(r, Qt::AlignCenter, QString::fromStdString(finding_.badge));
+        }
         if (hovered_ || isSelected()) {
             p->setPen(QPen(accent, 1.5));
             p->setBrush(pal.base());
@@ -227,12 +228,15 @@ private:
             t += QObject::tr("<br>%1 aggregate")
                      .arg(QString::fromStdString(
                          model::units::format_si(d.storage_bandwidth_Bps, "B/s")));
+        if (!finding_.note.empty())
+            t += QStringLiteral("<br>⚠ ") + QString::fromStdString(finding_.note).toHtmlEscaped();
         t +=
             QObject::tr("<br><i>Drag the port on the right edge to another device to connect.</i>");
         return t;
     }
     CanvasScene* scene_;
     std::string id_;
+    model::DeviceFinding finding_;
     QPointF dragStart_;
     bool syncing_ = false;
     bool hovered_ = false;
@@ -349,6 +353,7 @@ public:
         setFlag(ItemIsSelectable);
         setData(0, QString::fromStdString(id_));
     }
+    [[nodiscard]] const std::string& id() const { return id_; }
     QRectF boundingRect() const override {
         return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20);
     }
@@ -383,6 +388,13 @@ public:
         if (type)
             label_ += QStringLiteral(" (%1)").arg(QString::fromStdString(
                 model::units::format_si(type->bandwidth_unidir_Bps, "B/s", 0)));
+        setToolTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note));
+        update();
+    }
+    /// What the evaluation found about this link (core/model/findings.h); null: nothing.
+    void setFinding(const model::LinkFinding* f) {
+        finding_ = f ? *f : model::LinkFinding{};
+        setToolTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note));
         update();
     }
 
@@ -390,42 +402,12 @@ protected:
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         const auto& pal = scene_->palette();
-        // Uplinks of an oversubscribed tier are the fabric's bottleneck: draw them in red.
-        double oversub = 1.0;
-        QString tierName;
-        if (const auto* ev = scene_->evaluation(); ev) {
-            const auto* l = scene_->document()->design().link(id_);
-            for (const auto& st : ev->fabric.tiers) {
-                if (!l || st.oversubscription <= 1.0 + 1e-9)
-                    continue;
-                const bool touches = std::find(st.device_ids.begin(), st.device_ids.end(),
-                                               l->from) != st.device_ids.end() ||
-                                     std::find(st.device_ids.begin(), st.device_ids.end(), l->to) !=
-                                         st.device_ids.end();
-                if (!touches)
-                    continue;
-                // The tier's uplinks go to the next tier up.
-                if (static_cast<std::size_t>(st.level) < ev->fabric.tiers.size()) {
-                    const auto& next =
-                        ev->fabric.tiers[static_cast<std::size_t>(st.level)].device_ids;
-                    if (std::find(next.begin(), next.end(), l->to) != next.end() ||
-                        std::find(next.begin(), next.end(), l->from) != next.end()) {
-                        oversub = st.oversubscription;
-                        tierName = QString::fromStdString(st.name);
-                    }
-                }
-            }
-        }
+        // Uplinks of an oversubscribed tier are the fabric's bottleneck: drawn in red.
         QColor lineColor = pal.mid().color();
         int width = 2;
-        if (oversub > 1.0) {
+        if (finding_.bottleneck) {
             lineColor = QColor(0xdc, 0x26, 0x26);
             width = 4;
-            setToolTip(QObject::tr("Bottleneck: uplinks of the %1 tier are oversubscribed %2:1")
-                           .arg(tierName)
-                           .arg(oversub, 0, 'f', 2));
-        } else {
-            setToolTip(label_);
         }
         p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
         p->drawLine(a_, b_);
@@ -441,6 +423,7 @@ private:
     std::string id_;
     QPointF a_, b_;
     QString label_;
+    model::LinkFinding finding_;
 };
 
 /// A workload card: model, layout and the memory verdict from the evaluation.
@@ -458,6 +441,14 @@ public:
         setPos(w->position.x, w->position.y);
         update();
     }
+    /// What the evaluation found about this workload (core/model/findings.h).
+    void setFinding(const model::WorkloadFinding* f) {
+        finding_ = f ? *f : model::WorkloadFinding{};
+        if (finding_.verdict.empty())
+            finding_.verdict = tr("not evaluated").toStdString();
+        setToolTip(QString::fromStdString(finding_.tooltip));
+        update();
+    }
     QPointF dragStart;
 
 protected:
@@ -467,19 +458,19 @@ protected:
             return;
         const auto& pal = scene_->palette();
         p->setRenderHint(QPainter::Antialiasing);
-        const model::WorkloadEvaluation* we = nullptr;
-        if (const auto* ev = scene_->evaluation())
-            for (const auto& x : ev->workloads)
-                if (x.id == id_)
-                    we = &x;
         QColor status(0x9c, 0xa3, 0xaf);
-        QString verdict = tr("not evaluated");
-        if (we && we->has_memory) {
-            status = we->memory.fits ? QColor(0x16, 0xa3, 0x4a) : QColor(0xdc, 0x26, 0x26);
-            verdict = QString::fromStdString(we->memory.explanation);
-        } else if (we && !we->error.empty()) {
+        switch (finding_.status) {
+        case model::WorkloadStatus::fits:
+            status = QColor(0x16, 0xa3, 0x4a);
+            break;
+        case model::WorkloadStatus::does_not_fit:
+            status = QColor(0xdc, 0x26, 0x26);
+            break;
+        case model::WorkloadStatus::error:
             status = QColor(0xd9, 0x77, 0x06);
-            verdict = QString::fromStdString(we->error);
+            break;
+        case model::WorkloadStatus::not_evaluated:
+            break;
         }
         p->setPen(QPen(isSelected() ? pal.highlight().color() : status, isSelected() ? 3 : 2));
         p->setBrush(pal.base());
@@ -494,82 +485,27 @@ protected:
                                         Qt::ElideRight, 220));
         f.setBold(false);
         p->setFont(f);
-        QString layout;
-        if (w->kind == model::WorkloadKind::training)
-            layout = tr("%1 · TP %2 PP %3 · seq %4 · ZeRO %5")
-                         .arg(QString::fromStdString(w->model))
-                         .arg(w->training.tp)
-                         .arg(w->training.pp)
-                         .arg(w->training.seq)
-                         .arg(w->training.zero);
-        else
-            layout = tr("%1 · TP %2 · serving")
-                         .arg(QString::fromStdString(w->model))
-                         .arg(w->inference.tp);
         p->setPen(pal.placeholderText().color());
         p->drawText(QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(layout, Qt::ElideRight, 220));
+                    p->fontMetrics().elidedText(QString::fromStdString(finding_.layout),
+                                                Qt::ElideRight, 220));
         p->setPen(status);
-        p->drawText(QRectF(10, 46, 220, 54), Qt::AlignLeft | Qt::TextWordWrap, verdict);
-        if (we && we->inference) {
-            const auto& inf = *we->inference;
+        p->drawText(QRectF(10, 46, 220, 54), Qt::AlignLeft | Qt::TextWordWrap,
+                    QString::fromStdString(finding_.verdict));
+        if (!finding_.metrics.empty()) {
             p->setPen(pal.text().color());
-            p->drawText(
-                QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                p->fontMetrics().elidedText(QObject::tr("TTFT %1 ms · TPOT %2 ms · %3tok/s")
-                                                .arg(inf.ttft_s * 1e3, 0, 'f', 0)
-                                                .arg(inf.tpot_s * 1e3, 0, 'f', 1)
-                                                .arg(QString::fromStdString(model::units::format_si(
-                                                    inf.output_tokens_per_s, "", 0))),
-                                            Qt::ElideRight, 220));
+            p->drawText(QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
+                        p->fontMetrics().elidedText(QString::fromStdString(finding_.metrics),
+                                                    Qt::ElideRight, 220));
         }
-        // Problem badge: a TP group larger than the scale-up domain has no NVLink path.
-        if (w->kind == model::WorkloadKind::training) {
-            const auto* ev = scene_->evaluation();
-            if (ev && ev->fabric.scaleup_domain > 0 && w->training.tp > ev->fabric.scaleup_domain) {
-                QRectF r(150, 4, 84, 18);
-                p->setPen(Qt::NoPen);
-                p->setBrush(QColor(0xd9, 0x77, 0x06));
-                p->drawRoundedRect(r, 8, 8);
-                p->setPen(Qt::white);
-                p->drawText(r, Qt::AlignCenter, tr("⚠ TP > NVLink"));
-                setToolTip(tr("The TP group (%1 GPUs) is larger than the NVLink domain (%2): its "
-                              "all-reduces cross the scale-out network.")
-                               .arg(w->training.tp)
-                               .arg(ev->fabric.scaleup_domain));
-            } else if (we && we->training) {
-                setToolTip(tr("Step %1 s, %2 tokens/s, MFU %3%, memory %4 of %5 per GPU")
-                               .arg(we->training->step_time_s, 0, 'f', 3)
-                               .arg(we->training->tokens_per_s, 0, 'f', 0)
-                               .arg(we->training->mfu * 100, 0, 'f', 1)
-                               .arg(QString::fromStdString(
-                                   model::units::format_bytes(we->memory.per_gpu.total())))
-                               .arg(QString::fromStdString(
-                                   model::units::format_bytes(we->memory.capacity_bytes))));
-            } else {
-                setToolTip(verdict);
-            }
-        } else if (we && we->inference) {
-            setToolTip(
-                tr("TTFT %1 ms, TPOT %2 ms, %3 tokens/s per replica, $%4 per M output tokens")
-                    .arg(we->inference->ttft_s * 1e3, 0, 'f', 0)
-                    .arg(we->inference->tpot_s * 1e3, 0, 'f', 1)
-                    .arg(we->inference->output_tokens_per_s, 0, 'f', 0)
-                    .arg(we->inference->usd_per_million_output_tokens, 0, 'f', 3));
-        } else {
-            setToolTip(verdict);
-        }
-        if (we && we->training) {
-            const auto& res = *we->training;
-            p->setPen(pal.text().color());
-            p->drawText(
-                QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                p->fontMetrics().elidedText(QObject::tr("step %1 s · MFU %2% · %3tok/s")
-                                                .arg(res.step_time_s, 0, 'f', 1)
-                                                .arg(res.mfu * 100, 0, 'f', 1)
-                                                .arg(QString::fromStdString(model::units::format_si(
-                                                    res.tokens_per_s, "", 0))),
-                                            Qt::ElideRight, 220));
+        // Problem badge (e.g. a TP group larger than the scale-up domain).
+        if (!finding_.badge.empty()) {
+            QRectF r(150, 4, 84, 18);
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(0xd9, 0x77, 0x06));
+            p->drawRoundedRect(r, 8, 8);
+            p->setPen(Qt::white);
+            p->drawText(r, Qt::AlignCenter, QString::fromStdString(finding_.badge));
         }
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {
@@ -584,6 +520,7 @@ protected:
 private:
     CanvasScene* scene_;
     std::string id_;
+    model::WorkloadFinding finding_;
 };
 
 CanvasScene::CanvasScene(doc::Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
@@ -629,6 +566,7 @@ void CanvasScene::rebuild() {
         item->sync();
         workloads_[w.id] = item;
     }
+    applyFindings(); // the last evaluation's, until this design's arrives
 }
 
 void CanvasScene::sync(const doc::ChangeEvent& e) {
@@ -671,10 +609,22 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
 
 void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     eval_ = std::move(ev);
+    applyFindings();
+}
+
+void CanvasScene::applyFindings() {
+    const model::Findings none;
+    const model::Findings& f = eval_ ? eval_->findings : none;
+    auto find = [](const auto& map, const std::string& id) {
+        const auto it = map.find(id);
+        return it == map.end() ? nullptr : &it->second;
+    };
     for (auto& [id, item] : workloads_)
-        item->update();
+        item->setFinding(find(f.workloads, id));
     for (auto* l : links_)
-        l->update();
+        l->setFinding(find(f.links, l->id()));
+    for (auto& [id, item] : devices_)
+        item->setFinding(find(f.devices, id));
 }
 
 QStringList CanvasScene::selectedIds() const {

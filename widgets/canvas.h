@@ -81,6 +81,8 @@ protected:
 
 private:
     void rebuild();
+    /// Hands each item what the evaluation found about it (badges, verdicts, tooltips).
+    void applyFindings();
     void sync(const doc::ChangeEvent& e);
 
     doc::Document* doc_;

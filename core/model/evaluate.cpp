@@ -219,7 +219,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             we.error = "too many GPUs to model (" + std::to_string(we.gpus) + ")";
         else if (w.kind == WorkloadKind::training) {
             auto mem = training_memory(*m, w.training, static_cast<int>(we.gpus), *g,
-                                         design.assumptions.memory);
+                                       design.assumptions.memory);
             if (mem) {
                 const TrainingMemory& tm = mem.value();
                 we.memory = {tm.per_gpu, tm.capacity_bytes, tm.headroom_bytes,
@@ -249,9 +249,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     TrainingSpec ts = w.training;
                     if (ts.micro_batch > 0 && (ts.global_batch / dp) % ts.micro_batch != 0)
                         ts.micro_batch = 0;
-                    auto tr = train_step(*m, ts, mp * dp, *g, ev.fabric,
-                                         design.assumptions.training, ev.collective_assumptions,
-                                         design.assumptions.memory, 0, false);
+                    auto tr =
+                        train_step(*m, ts, mp * dp, *g, ev.fabric, design.assumptions.training,
+                                   ev.collective_assumptions, design.assumptions.memory, 0, false);
                     if (tr)
                         we.scaling.push_back({static_cast<double>(mp * dp), tr->tokens_per_s,
                                               tr->mfu, tr->memory.fits});
@@ -310,9 +310,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         spec.k = s.speculative_k;
                         spec.acceptance = s.acceptance;
                     }
-                    if (auto ir = infer(*m, s, *g, ev.fabric, price, spec,
-                                        design.assumptions.inference, ev.collective_assumptions,
-                                        design.assumptions.memory)) {
+                    if (auto ir =
+                            infer(*m, s, *g, ev.fabric, price, spec, design.assumptions.inference,
+                                  ev.collective_assumptions, design.assumptions.memory)) {
                         we.inference = ir.value();
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =
@@ -339,6 +339,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         }
         ev.workloads.push_back(std::move(we));
     }
+    ev.findings = find_problems(design, ev);
     return ev;
 }
 

@@ -4,6 +4,7 @@
 
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/findings.h"
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
@@ -86,6 +87,7 @@ struct Evaluation {
     std::optional<TcoResult> tco; ///< the whole design: cloud vs on-prem
     std::string tco_error;        ///< why there is no TCO (no GPUs, no price)
     double storage_Bps = 0;       ///< storage devices drawn (aggregate)
+    Findings findings;            ///< badges, verdicts and tooltips the canvas shows
 };
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);

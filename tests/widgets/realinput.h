@@ -4,15 +4,29 @@
 #include "canvas.h"
 #include "mainwindow.h"
 
+#include "inspector.h"
+#include "palette.h"
+
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QGraphicsItem>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QtTest>
 
+#include <functional>
 #include <optional>
 
 namespace realinput {
@@ -75,6 +89,13 @@ inline QToolButton* undoButton(cl::ui::MainWindow& w) {
 /// Gives an editor keyboard focus with the mouse (a combo's list is opened and closed with
 /// Escape). True when it has focus.
 inline bool focusByMouse(QWidget* e) {
+    // Xvfb runs without a window manager: after a dialog closes no window is active, and a
+    // click does not activate one. Activate it as the window manager would on that click.
+    if (!e->window()->isActiveWindow()) {
+        e->window()->activateWindow();
+        if (!QTest::qWaitForWindowActive(e->window()))
+            return false;
+    }
     if (auto* co = qobject_cast<QComboBox*>(e)) {
         QTest::mouseClick(co, Qt::LeftButton);
         QTest::qWait(50);
@@ -106,6 +127,185 @@ inline bool chooseInCombo(QComboBox* co, const QString& data) {
         QTest::keyClick(list, Qt::Key_Up);
     QTest::keyClick(list, Qt::Key_Return);
     return QTest::qWaitFor([co, target] { return co->currentIndex() == target; });
+}
+
+/// A menu text as a person reads it (no '&' mnemonic markers).
+inline QString plainText(QString t) {
+    t.remove(QLatin1Char('&'));
+    return t;
+}
+
+/// Clicks through the menu bar: the top menu, any submenus, then the entry (texts as shown,
+/// without '&'). An entry that opens a modal dialog returns when the dialog closes: arrange
+/// the answer with onModal() first. False when an entry is missing or disabled.
+inline bool menuPath(QMainWindow& w, const QStringList& path) {
+    QMenuBar* bar = w.menuBar();
+    QAction* top = nullptr;
+    for (auto* a : bar->actions())
+        if (plainText(a->text()) == path.front())
+            top = a;
+    if (!top || !top->menu())
+        return false;
+    QTest::mouseClick(bar, Qt::LeftButton, {}, bar->actionGeometry(top).center());
+    QMenu* menu = top->menu();
+    if (!QTest::qWaitFor([menu] { return menu->isVisible(); }))
+        return false;
+    for (qsizetype i = 1; i < path.size(); ++i) {
+        QAction* act = nullptr;
+        for (auto* a : menu->actions())
+            if (plainText(a->text()) == path[i])
+                act = a;
+        if (!act || !act->isEnabled()) {
+            while (QWidget* popup = QApplication::activePopupWidget())
+                QTest::keyClick(popup, Qt::Key_Escape);
+            return false;
+        }
+        const QPoint p = menu->actionGeometry(act).center();
+        QTest::mouseMove(menu, p);
+        QTest::mouseClick(menu, Qt::LeftButton, {}, p);
+        if (i + 1 < path.size()) {
+            menu = act->menu();
+            if (!menu || !QTest::qWaitFor([menu] { return menu->isVisible(); }))
+                return false;
+        }
+    }
+    return true;
+}
+
+/// Answers the next modal dialog of type T that opens: `act` runs inside the dialog's own
+/// event loop (as a person answers it), so arrange it before the input that opens the dialog.
+/// `*done` is set once `act` has run.
+template <class T> inline void onModal(std::function<void(T*)> act, bool* done = nullptr) {
+    auto* timer = new QTimer;
+    timer->setInterval(25);
+    QObject::connect(timer, &QTimer::timeout, [timer, act, done] {
+        auto* d = qobject_cast<T*>(QApplication::activeModalWidget());
+        if (!d || !d->isVisible())
+            return;
+        timer->stop();
+        timer->deleteLater();
+        if (!QTest::qWaitForWindowExposed(d))
+            qWarning("modal dialog not exposed");
+        act(d);
+        if (done)
+            *done = true;
+    });
+    timer->start();
+}
+
+/// Types `path` into the next file dialog and presses Return.
+inline void answerFileDialog(const QString& path, bool* done = nullptr) {
+    onModal<QFileDialog>(
+        [path](QFileDialog* d) {
+            auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            QVERIFY(name);
+            QTest::mouseClick(name, Qt::LeftButton);
+            QTest::keyClick(name, Qt::Key_A, Qt::ControlModifier);
+            QTest::keyClicks(name, path);
+            QTest::qWait(50);
+            // The file-name completer's list may be open over the dialog: close it first.
+            if (QWidget* popup = QApplication::activePopupWidget())
+                QTest::keyClick(popup, Qt::Key_Escape);
+            auto* box = d->findChild<QDialogButtonBox*>();
+            QVERIFY(box);
+            QPushButton* accept = nullptr;
+            for (auto* b : box->buttons())
+                if (box->buttonRole(b) == QDialogButtonBox::AcceptRole)
+                    accept = qobject_cast<QPushButton*>(b);
+            QVERIFY(accept && accept->isEnabled());
+            QTest::mouseClick(accept, Qt::LeftButton);
+        },
+        done);
+}
+
+/// Clicks the tab with this title (as shown, without '&').
+inline bool clickTab(QTabWidget* tabs, const QString& title) {
+    QTabBar* bar = tabs->tabBar();
+    for (int i = 0; i < bar->count(); ++i)
+        if (plainText(bar->tabText(i)).compare(title, Qt::CaseInsensitive) == 0) {
+            QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+            return QTest::qWaitFor([tabs, i] { return tabs->currentIndex() == i; });
+        }
+    return false;
+}
+
+/// Drags a palette entry (found by typing `search` in the palette's search box, as a person
+/// does) onto the canvas viewport at `to` with a real QDrag: press on the entry, move past the
+/// drag distance, then -- inside QDrag::exec()'s loop -- move over the canvas and release.
+inline bool dragFromPalette(cl::ui::MainWindow& w, const QString& search, const QString& entry,
+                            QPoint to) {
+    auto* pal = w.palette();
+    auto* field = pal->findChild<QLineEdit*>();
+    if (!field)
+        return false;
+    QTest::mouseClick(field, Qt::LeftButton);
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(field, search);
+    QTreeWidget* tree = pal->tree();
+    QTreeWidgetItem* item = nullptr;
+    for (int g = 0; g < tree->topLevelItemCount() && !item; ++g)
+        for (int k = 0; k < tree->topLevelItem(g)->childCount(); ++k) {
+            auto* c = tree->topLevelItem(g)->child(k);
+            if (!c->isHidden() && c->data(0, Qt::UserRole).toString() == entry) {
+                item = c;
+                break;
+            }
+        }
+    if (!item)
+        return false;
+    tree->scrollToItem(item);
+    const QPoint from = tree->visualItemRect(item).center();
+    QWidget* src = tree->viewport();
+    QWidget* dst = w.canvas()->viewport();
+    bool released = false;
+    QTimer::singleShot(150, dst, [dst, to, &released] {
+        QTest::mouseMove(dst, to - QPoint(30, 20));
+        QTest::mouseMove(dst, to - QPoint(10, 5));
+        QTest::mouseMove(dst, to);
+        QTest::qWait(50);
+        QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
+        released = true;
+    });
+    QTest::mouseMove(src, from);
+    QTest::mousePress(src, Qt::LeftButton, {}, from);
+    const int step = QApplication::startDragDistance() + 4;
+    for (int i = 1; i <= 4 && !released; ++i)
+        QTest::mouseMove(src, from + QPoint(i * step, i));
+    return QTest::qWaitFor([&released] { return released; });
+}
+
+/// The visible inspector editor of a schema field (objectName = the field's key), scrolled
+/// into view.
+template <class T = QWidget> inline T* field(cl::ui::MainWindow& w, const char* key) {
+    for (auto* c : w.inspector()->findChildren<T*>(QString::fromLatin1(key)))
+        if (c->isVisible()) {
+            if (auto* sa = w.inspector()->findChild<QScrollArea*>())
+                sa->ensureWidgetVisible(c, 10, 40);
+            QCoreApplication::processEvents();
+            return c;
+        }
+    return nullptr;
+}
+
+/// Types a number into a spin box as a person does: click, select all, type, then Return (or
+/// Tab: in a dialog, Return presses the default button).
+inline bool typeNumber(QAbstractSpinBox* sb, const QString& text, Qt::Key commit = Qt::Key_Return) {
+    if (!sb || !focusByMouse(sb))
+        return false;
+    QTest::keyClick(sb, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(sb, text);
+    QTest::keyClick(sb, commit);
+    return true;
+}
+
+/// Types into a line edit and presses Return.
+inline bool typeText(QLineEdit* le, const QString& text) {
+    if (!le || !focusByMouse(le))
+        return false;
+    QTest::keyClick(le, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(le, text);
+    QTest::keyClick(le, Qt::Key_Return);
+    return true;
 }
 
 } // namespace realinput

@@ -1,0 +1,112 @@
+#include "model/findings.h"
+
+#include "model/evaluate.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cl::model {
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+bool contains(const std::vector<std::string>& ids, const std::string& id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+} // namespace
+
+Findings find_problems(const Design& d, const Evaluation& ev) {
+    Findings out;
+    const auto& tiers = ev.fabric.tiers;
+    // Devices of an oversubscribed tier; the tier's uplinks (links to the next tier up).
+    for (const auto& st : tiers) {
+        if (st.oversubscription <= 1.0 + 1e-9)
+            continue;
+        for (const auto& id : st.device_ids) {
+            auto& f = out.devices[id];
+            if (f.oversubscription >= st.oversubscription)
+                continue;
+            f.oversubscription = st.oversubscription;
+            f.badge = "⚠ " + fixed(st.oversubscription, 1) + ":1";
+            f.note = "The " + st.name + " tier is oversubscribed " + fixed(st.oversubscription, 2) +
+                     ":1 (down / up bandwidth)";
+        }
+        if (static_cast<std::size_t>(st.level) >= tiers.size())
+            continue; // the top tier has no uplinks
+        const auto& next = tiers[static_cast<std::size_t>(st.level)].device_ids;
+        for (const auto& l : d.links) {
+            const bool touches = contains(st.device_ids, l.from) || contains(st.device_ids, l.to);
+            const bool up = contains(next, l.from) || contains(next, l.to);
+            if (!touches || !up)
+                continue;
+            auto& f = out.links[l.id];
+            f.bottleneck = true;
+            f.oversubscription = st.oversubscription;
+            f.tier = st.name;
+            f.note = "Bottleneck: uplinks of the " + st.name + " tier are oversubscribed " +
+                     fixed(st.oversubscription, 2) + ":1";
+        }
+    }
+
+    for (const auto& w : d.workloads) {
+        WorkloadFinding f;
+        const WorkloadEvaluation* we = nullptr;
+        for (const auto& x : ev.workloads)
+            if (x.id == w.id)
+                we = &x;
+        if (w.kind == WorkloadKind::training)
+            f.layout = w.model + " · TP " + std::to_string(w.training.tp) + " PP " +
+                       std::to_string(w.training.pp) + " · seq " + std::to_string(w.training.seq) +
+                       " · ZeRO " + std::to_string(w.training.zero);
+        else
+            f.layout = w.model + " · TP " + std::to_string(w.inference.tp) + " · serving";
+        f.verdict = "not evaluated";
+        if (we && we->has_memory) {
+            f.status = we->memory.fits ? WorkloadStatus::fits : WorkloadStatus::does_not_fit;
+            f.verdict = we->memory.explanation;
+        } else if (we && !we->error.empty()) {
+            f.status = WorkloadStatus::error;
+            f.verdict = we->error;
+        }
+        f.tooltip = f.verdict;
+        if (we && we->inference) {
+            const auto& inf = *we->inference;
+            f.metrics = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms · TPOT " +
+                        fixed(inf.tpot_s * 1e3, 1) + " ms · " +
+                        units::format_si(inf.output_tokens_per_s, "", 0) + "tok/s";
+            f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms, TPOT " +
+                        fixed(inf.tpot_s * 1e3, 1) + " ms, " + fixed(inf.output_tokens_per_s, 0) +
+                        " tokens/s per replica, $" + fixed(inf.usd_per_million_output_tokens, 3) +
+                        " per M output tokens";
+        }
+        if (we && we->training) {
+            const auto& r = *we->training;
+            f.metrics = "step " + fixed(r.step_time_s, 1) + " s · MFU " + fixed(r.mfu * 100, 1) +
+                        "% · " + units::format_si(r.tokens_per_s, "", 0) + "tok/s";
+            f.tooltip = "Step " + fixed(r.step_time_s, 3) + " s, " + fixed(r.tokens_per_s, 0) +
+                        " tokens/s, MFU " + fixed(r.mfu * 100, 1) + "%, memory " +
+                        units::format_bytes(we->memory.per_gpu.total()) + " of " +
+                        units::format_bytes(we->memory.capacity_bytes) + " per GPU";
+        }
+        // A TP group larger than the scale-up domain has no NVLink path.
+        if (w.kind == WorkloadKind::training && ev.fabric.scaleup_domain > 0 &&
+            w.training.tp > ev.fabric.scaleup_domain) {
+            f.badge = "⚠ TP > NVLink";
+            f.tooltip = "The TP group (" + std::to_string(w.training.tp) +
+                        " GPUs) is larger than the NVLink domain (" +
+                        std::to_string(ev.fabric.scaleup_domain) +
+                        "): its all-reduces cross the scale-out network.";
+        }
+        out.workloads[w.id] = std::move(f);
+    }
+    return out;
+}
+
+} // namespace cl::model

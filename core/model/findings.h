@@ -1,0 +1,49 @@
+#pragma once
+// What the canvas says about each entity -- problem badges, verdicts, tooltips -- decided here
+// from the evaluation, once per evaluation, so that widgets only draw it (issue 16: items used
+// to decide warnings and set tooltips while painting, so an item never painted had none).
+
+#include <map>
+#include <string>
+
+namespace cl::model {
+
+struct Design;
+struct Evaluation;
+
+/// A link that is an uplink of an oversubscribed switch tier: the fabric's bottleneck.
+struct LinkFinding {
+    bool bottleneck = false;
+    double oversubscription = 1; ///< of the tier whose uplink this is
+    std::string tier;            ///< leaf, spine, ...
+    std::string note;            ///< tooltip text; empty when nothing to say
+};
+
+/// A device that belongs to an oversubscribed tier.
+struct DeviceFinding {
+    double oversubscription = 1;
+    std::string badge; ///< "⚠ 2.0:1"
+    std::string note;
+};
+
+enum class WorkloadStatus { not_evaluated, fits, does_not_fit, error };
+
+struct WorkloadFinding {
+    WorkloadStatus status = WorkloadStatus::not_evaluated;
+    std::string verdict; ///< memory explanation or the error
+    std::string layout;  ///< "llama3-70b · TP 8 PP 1 · seq 8192 · ZeRO 1"
+    std::string metrics; ///< "step 1.2 s · MFU 41.0% · 12ktok/s" / "TTFT ... · TPOT ..."
+    std::string badge;   ///< "⚠ TP > NVLink" when the TP group leaves the scale-up domain
+    std::string tooltip;
+};
+
+struct Findings {
+    std::map<std::string, LinkFinding> links;         ///< only links with something to say
+    std::map<std::string, DeviceFinding> devices;     ///< only flagged devices
+    std::map<std::string, WorkloadFinding> workloads; ///< every workload
+};
+
+/// The findings of an evaluated design (`ev` must be the evaluation of `d`).
+Findings find_problems(const Design& d, const Evaluation& ev);
+
+} // namespace cl::model

@@ -1,0 +1,565 @@
+// The journeys of ../shared/JOURNEYS.md, end to end, by input only (issue 16): menus are
+// clicked, palette entries are dragged onto the canvas with a real QDrag, entities are selected
+// with a mouse click, inspector fields are typed into, dialogs are answered with keys and
+// clicks. The test reads the window and the evaluation to check what a person would read; it
+// never calls setValue(), setSelection(), dropCatalogEntry() or pushes commands. Runs on a real
+// X server (xcb under Xvfb: tests/widgets/on-xvfb.sh), in the normal and the sanitizer runs.
+#include "canvas.h"
+#include "charts.h"
+#include "explainpanel.h"
+#include "fabricwizard.h"
+#include "inspector.h"
+#include "layoutsearch.h"
+#include "mainwindow.h"
+#include "model/schema.h"
+#include "realinput.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QGraphicsItem>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace cl;
+using namespace realinput;
+
+namespace {
+
+/// The evaluation of the design as it is now (the evaluator runs after each edit).
+const model::Evaluation* current(ui::MainWindow& w) {
+    w.evaluator()->evaluateNow();
+    return w.evaluator()->current().get();
+}
+
+const model::WorkloadEvaluation* workloadEval(ui::MainWindow& w, const std::string& id) {
+    const auto* ev = current(w);
+    if (!ev)
+        return nullptr;
+    for (const auto& x : ev->workloads)
+        if (x.id == id)
+            return &x;
+    return nullptr;
+}
+
+/// Drags from the port on `from`'s right edge to `to` with the mouse: draws a link.
+bool connectByDrag(ui::MainWindow& w, const QString& from, const QString& to) {
+    QGraphicsItem* src = nullptr;
+    for (auto* it : w.scene()->items())
+        if (it->data(0).toString() == from && (it->flags() & QGraphicsItem::ItemIsSelectable))
+            src = it;
+    const auto target = clickPoint(w, to);
+    if (!src || !target)
+        return false;
+    auto* view = w.canvas();
+    // The port: a handle in the middle of the card's right edge (canvas.cpp portRect()).
+    const QPoint port = view->mapFromScene(src->mapToScene(QPointF(174, 32)));
+    auto* vp = view->viewport();
+    const auto links = w.document()->design().links.size();
+    QTest::mouseMove(vp, port);
+    QTest::mousePress(vp, Qt::LeftButton, {}, port);
+    QTest::mouseMove(vp, (port + *target) / 2);
+    QTest::mouseMove(vp, *target);
+    QTest::mouseRelease(vp, Qt::LeftButton, {}, *target);
+    return w.document()->design().links.size() == links + 1;
+}
+
+QString newestId(const std::vector<model::Device>& devices, std::size_t before) {
+    return devices.size() > before ? QString::fromStdString(devices.back().id) : QString();
+}
+
+} // namespace
+
+class TestJourneys : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<const model::Catalog> cat_;
+    QTemporaryDir dir_;
+
+    void showWindow(ui::MainWindow& w) {
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+    }
+    void openPreset(ui::MainWindow& w, const QString& id) {
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), id}));
+        QTRY_COMPARE(w.document()->filePath(), QString());
+        QTRY_VERIFY(!w.document()->design().devices.empty());
+        QVERIFY(current(w));
+    }
+    void exportBoth(ui::MainWindow& w, const QString& stem, bool csv) {
+        const QString pdf = dir_.filePath(stem + QStringLiteral(".pdf"));
+        bool done = false;
+        answerFileDialog(pdf, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Export"),
+                             QStringLiteral("Report as PDF…")}));
+        QVERIFY(done);
+        QTRY_VERIFY(QFileInfo(pdf).size() > 50000);
+        if (!csv)
+            return;
+        const QString csvPath = dir_.filePath(stem + QStringLiteral(".csv"));
+        done = false;
+        answerFileDialog(csvPath, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Export"),
+                             QStringLiteral("Tables as CSV…")}));
+        QVERIFY(done);
+        QTRY_VERIFY(QFileInfo(csvPath).size() > 1000);
+    }
+
+private slots:
+    void initTestCase() {
+        QApplication::setOrganizationName(QStringLiteral("ClusterLensTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_journeys"));
+        qputenv("CLUSTERLENS_AUTOSAVE_DIR", dir_.path().toUtf8());
+        auto c = model::Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = std::make_shared<const model::Catalog>(c.value());
+    }
+
+    // Journey 1: "Will this fine-tune fit, and how long will it take?" -- built from an empty
+    // canvas: two HGX H100 and a leaf switch dragged from the palette and cabled by dragging
+    // from their ports, a training job dropped on the cluster, Llama 3 70B full fine-tune.
+    void journey1FineTune() {
+        ui::MainWindow w(cat_);
+        showWindow(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("New")}));
+        QVERIFY(w.document()->design().devices.empty());
+        const auto& d = w.document()->design();
+        QVERIFY(dragFromPalette(w, QStringLiteral("HGX H100"), QStringLiteral("system:hgx-h100"),
+                                QPoint(180, 120)));
+        QTRY_COMPARE(d.devices.size(), std::size_t{1});
+        const QString a = newestId(d.devices, 0);
+        QVERIFY(dragFromPalette(w, QStringLiteral("HGX H100"), QStringLiteral("system:hgx-h100"),
+                                QPoint(180, 320)));
+        QTRY_COMPARE(d.devices.size(), std::size_t{2});
+        const QString b = newestId(d.devices, 1);
+        QVERIFY(dragFromPalette(w, QStringLiteral("QM9700"), QStringLiteral("switch:qm9700"),
+                                QPoint(560, 220)));
+        QTRY_COMPARE(d.devices.size(), std::size_t{3});
+        const QString leaf = newestId(d.devices, 2);
+        QCOMPARE(w.document()->undoStack()->count(), 3); // one drop, one undo step
+        QVERIFY(connectByDrag(w, a, leaf));
+        QVERIFY(connectByDrag(w, b, leaf));
+        QCOMPARE(d.links[0].type, std::string("ib-ndr"));
+        QCOMPARE(current(w)->topology.gpus, 16.0);
+
+        // 2. A training job dropped on empty canvas runs on all GPUs.
+        QVERIFY(dragFromPalette(w, QStringLiteral("Training"), QStringLiteral("workload:training"),
+                                QPoint(900, 420)));
+        QTRY_COMPARE(d.workloads.size(), std::size_t{1});
+        const std::string job = d.workloads[0].id;
+        QVERIFY(clickEntity(w, QString::fromStdString(job)));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "model"), QStringLiteral("llama3-70b")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "finetune"), QStringLiteral("full")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tp"), QStringLiteral("8")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "zero"), QStringLiteral("1")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "recompute"), QStringLiteral("selective")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "seq"), QStringLiteral("8192")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "global_batch"), QStringLiteral("128")));
+        const auto& t = d.workloads[0].training;
+        QCOMPARE(d.workloads[0].model, std::string("llama3-70b"));
+        QCOMPARE(t.seq, 8192);
+        QCOMPARE(t.global_batch, 128);
+        QCOMPARE(t.tp, 8);
+
+        // 3. It does not fit; the verdict says why: model states ~141 GB per GPU at TP 8.
+        const auto* we = workloadEval(w, job);
+        QVERIFY(we && we->has_memory);
+        QVERIFY(!we->memory.fits);
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QTRY_VERIFY2(verdict->text().contains(QStringLiteral("model states")),
+                     qPrintable(verdict->text()));
+        QTRY_COMPARE(w.charts()->memoryChart()->barCount(), 1);
+        QVERIFY(w.charts()->memoryChart()->shownTotal(0) >
+                w.charts()->memoryChart()->shownCapacity());
+        const double fullFt = w.charts()->memoryChart()->shownTotal(0);
+
+        // 4. ZeRO 3 with full recompute: the model states shard over the data-parallel GPUs and
+        //    activations shrink to the layer inputs.
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "zero"), QStringLiteral("3")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "recompute"), QStringLiteral("full")));
+        QCOMPARE(d.workloads[0].training.zero, 3);
+        QCOMPARE(d.workloads[0].training.recompute, model::Recompute::full);
+        const double zero3 = workloadEval(w, job)->memory.per_gpu.total();
+        QVERIFY(zero3 < fullFt - 10e9);
+        QTRY_VERIFY(std::abs(w.charts()->memoryChart()->shownTotal(0) - zero3) < 1);
+        qInfo("full fine-tune %.1f GB per GPU; ZeRO 3 + full recompute %.1f GB (of %.0f GB)",
+              fullFt / 1e9, zero3 / 1e9, w.charts()->memoryChart()->shownCapacity() / 1e9);
+        //    Back to where it did not fit (two clicks on Undo) ...
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        QCOMPARE(d.workloads[0].training.zero, 1);
+        QVERIFY(!workloadEval(w, job)->memory.fits);
+        //    ... and "Find a layout…": the search runs, the best layout is applied with a click.
+        QVERIFY(clickEntity(w, QString::fromStdString(job)));
+        const int before = w.document()->undoStack()->index();
+        const model::Design unfit = w.document()->design();
+        QTest::mouseClick(field<QPushButton>(w, "findLayoutButton"), Qt::LeftButton);
+        auto* dlg = w.findChild<ui::LayoutSearchDialog*>(QStringLiteral("layoutSearchDialog"));
+        QVERIFY(dlg);
+        QVERIFY(QTest::qWaitForWindowExposed(dlg));
+        QTRY_VERIFY_WITH_TIMEOUT(dlg->table()->rowCount() > 0, 60000);
+        QTest::mouseClick(dlg->table()->viewport(), Qt::LeftButton, {},
+                          dlg->table()->visualRect(dlg->table()->model()->index(0, 0)).center());
+        QPushButton* apply = nullptr;
+        for (auto* b2 : dlg->findChildren<QPushButton*>())
+            if (b2->text() == QStringLiteral("Apply layout"))
+                apply = b2;
+        QVERIFY(apply && apply->isEnabled());
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(w.document()->undoStack()->index(), before + 1);
+        QTRY_VERIFY(workloadEval(w, job)->memory.fits);
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        QCOMPARE(w.document()->undoStack()->index(), before);
+        QVERIFY(w.document()->design() == unfit);
+        QTRY_VERIFY(!workloadEval(w, job)->memory.fits);
+
+        //    LoRA instead: fits, with headroom.
+        QVERIFY(clickEntity(w, QString::fromStdString(job)));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "finetune"), QStringLiteral("lora")));
+        we = workloadEval(w, job);
+        QVERIFY(we->memory.fits);
+        QVERIFY(we->memory.headroom_bytes > 0);
+        QTRY_VERIFY(w.charts()->memoryChart()->shownTotal(0) <
+                    w.charts()->memoryChart()->shownCapacity());
+
+        // 5. Step time, tokens/s, MFU; the time and cost of 10B tokens.
+        // Shown in billions of tokens (the schema's display unit).
+        QCOMPARE(model::find_field(model::Section::training, "tokens")->display_scale, 1e9);
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tokens"), QStringLiteral("10")));
+        QCOMPARE(d.workloads[0].training.tokens, 10e9);
+        we = workloadEval(w, job);
+        QVERIFY(we->training && we->training->step_time_s > 0 && we->training->mfu > 0.05 &&
+                we->training->mfu < 0.8);
+        QVERIFY(we->run_cost.has_value());
+        //    "How is this computed?" on MFU: formula, inputs, sources.
+        QTest::mouseClick(field<QPushButton>(w, "explainButton"), Qt::LeftButton);
+        QTRY_COMPARE(w.charts()->tabs()->tabText(w.charts()->tabs()->currentIndex()),
+                     QStringLiteral("Explain"));
+        auto* item = w.charts()->explainPanel()->tree()->currentItem();
+        QVERIFY(item);
+        QVERIFY(item->text(0).contains(QStringLiteral("MFU")));
+        QVERIFY(item->childCount() >= 4);
+
+        // 6. Export a PDF for the team.
+        exportBoth(w, QStringLiteral("journey1"), false);
+    }
+
+    // Journey 2: "Build or rent ~1,000 H100 for three years?"
+    void journey2BuildOrRent() {
+        ui::MainWindow w(cat_);
+        showWindow(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("New")}));
+        // 1. The fabric wizard: 4 SuperPOD scalable units.
+        bool answered = false;
+        onModal<ui::FabricWizard>(
+            [](ui::FabricWizard* wiz) {
+                QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("superpod")));
+                QVERIFY(typeNumber(wiz->units, QStringLiteral("4"), Qt::Key_Tab));
+                auto* ok = wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+                QTest::mouseClick(ok, Qt::LeftButton);
+            },
+            &answered);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Fabric Wizard…")}));
+        QVERIFY(answered);
+        QTRY_COMPARE(current(w)->topology.gpus, 1016.0);
+        QCOMPARE(current(w)->topology.nodes, 127.0);
+
+        // 2. Bill of materials and power, derived from the drawing (the design's inspector).
+        QVERIFY(clickEntity(w, QString()));
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QTRY_VERIFY(verdict && verdict->text().contains(QStringLiteral("Bill of materials")));
+        QVERIFY2(verdict->text().contains(QStringLiteral("Servers 127")),
+                 qPrintable(verdict->text()));
+        QVERIFY(verdict->text().contains(QStringLiteral("kW")));
+
+        // 3. Power price, PUE, colocation and staff; a 3-year reserved cloud offer.
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "power_usd_per_kwh"), QStringLiteral("0.12")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "pue"), QStringLiteral("1.3")));
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "staff_usd_per_year"), QStringLiteral("600000")));
+        const auto& e = w.document()->design().economics;
+        QCOMPARE(e.power_usd_per_kwh, 0.12);
+        QCOMPARE(e.pue, 1.3);
+        QCOMPARE(e.staff_usd_per_year, 600000.0);
+        QVERIFY(
+            chooseInCombo(field<QComboBox>(w, "cloud_offer"), QStringLiteral("aws-p5.48xlarge")));
+        QCOMPARE(e.cloud_offer, std::string("aws-p5.48xlarge"));
+
+        // 4. Cumulative cost curves and break-even; the tornado's top inputs: on demand, the
+        //    utilization and the prices decide ...
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Cost")));
+        QTRY_COMPARE(w.charts()->costChart()->monthCount(), 36);
+        QVERIFY(current(w)->tco && current(w)->tco->onprem_usd > 0);
+        QVERIFY(current(w)->tco->breakeven_months > 0);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Sensitivity")));
+        auto* tornado = w.charts()->sensitivityChart();
+        QTRY_VERIFY(tornado->barCount() >= 4);
+        QString top = tornado->shownInputs().mid(0, 3).join(QLatin1Char(','));
+        QVERIFY2(top.contains(QStringLiteral("Utilization")) &&
+                     top.contains(QStringLiteral("price")),
+                 qPrintable(top));
+        //    ... with a 3-year reservation (billed every hour) the discount does.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "commitment"), QStringLiteral("3y")));
+        QCOMPARE(e.commitment, model::Commitment::three_year);
+        QTRY_VERIFY(tornado->shownInputs()
+                        .mid(0, 3)
+                        .join(QLatin1Char(','))
+                        .contains(QStringLiteral("3-year commitment discount")));
+
+        // 5. Save it, swap H100 for H200, compare both side by side.
+        const QString h100 = dir_.filePath(QStringLiteral("superpod-h100.json"));
+        bool saved = false;
+        answerFileDialog(h100, &saved);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Save As…")}));
+        QVERIFY(saved);
+        QTRY_VERIFY(QFileInfo::exists(h100));
+        QString server;
+        for (const auto& dev : w.document()->design().devices)
+            if (dev.kind == model::DeviceKind::system)
+                server = QString::fromStdString(dev.id);
+        QVERIFY(clickEntity(w, server));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("dgx-h200")));
+        QTRY_COMPARE(current(w)->topology.gpu, std::string("h200-sxm"));
+        bool compared = false;
+        onModal<QDialog>(
+            [h100](QDialog* dlg) {
+                QPushButton* addFile = nullptr;
+                for (auto* b : dlg->findChildren<QPushButton*>())
+                    if (b->text() == QStringLiteral("Add a design file…"))
+                        addFile = b;
+                QVERIFY(addFile);
+                bool picked = false;
+                answerFileDialog(h100, &picked);
+                QTest::mouseClick(addFile, Qt::LeftButton);
+                QVERIFY(picked);
+                auto* table = dlg->findChild<QTableWidget*>(QStringLiteral("compareTable"));
+                QVERIFY(table);
+                QCOMPARE(table->columnCount(), 1 + 2 + 1);
+                QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("this design"));
+                if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
+                    dlg->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
+                                     QStringLiteral("/compare.png"));
+                QTest::keyClick(dlg, Qt::Key_Escape);
+            },
+            &compared);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Compare Designs…")}));
+        QVERIFY(compared);
+
+        // 6. PDF and CSV for finance.
+        exportBoth(w, QStringLiteral("journey2"), true);
+    }
+
+    // Journey 3: "How many GPUs to serve 70B at 500 requests/s?"
+    void journey3Serving() {
+        ui::MainWindow w(cat_);
+        showWindow(w);
+        openPreset(w, QStringLiteral("h200-inference-8x"));
+        const auto& d = w.document()->design();
+        const QString svc = QString::fromStdString(d.workloads.front().id);
+        const std::string sid = svc.toStdString();
+        QVERIFY(clickEntity(w, svc));
+        // 1. Llama 3 70B, 1,000 in / 500 out, FP8 weights, continuous batching.
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "model"), QStringLiteral("llama3-70b")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "input_len"), QStringLiteral("1000")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "output_len"), QStringLiteral("500")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "weights_dtype"), QStringLiteral("fp8")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "batching"), QStringLiteral("continuous")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "mode"), QStringLiteral("online")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "request_rate"), QStringLiteral("500")));
+        const auto& inf = d.workloads.front().inference;
+        QCOMPARE(inf.input_len, 1000);
+        QCOMPARE(inf.output_len, 500);
+        QCOMPARE(inf.request_rate, 500.0);
+        // 2. SLOs in milliseconds as shown: TTFT <= 500 ms, TPOT <= 50 ms.
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "ttft_slo_s"), QStringLiteral("500")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tpot_slo_s"), QStringLiteral("50")));
+        QCOMPARE(inf.ttft_slo_s, 0.5);
+        QCOMPARE(inf.tpot_slo_s, 0.05);
+        const auto* we = workloadEval(w, sid);
+        QVERIFY(we && we->inference);
+        const double gpus8 = we->inference->gpus_needed;
+        const double usd8 = we->inference->usd_per_million_output_tokens;
+        QVERIFY2(gpus8 >= 8 && gpus8 < 2000, qPrintable(QString::number(gpus8)));
+        QVERIFY(usd8 > 0);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        QTRY_VERIFY(w.charts()->inferenceChart()->pointCount() > 10);
+
+        // 3. TP 4 against TP 8; speculative decoding; disaggregated prefill.
+        QVERIFY(clickEntity(w, svc));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tp"), QStringLiteral("4")));
+        QCOMPARE(d.workloads.front().inference.tp, 4);
+        we = workloadEval(w, sid);
+        QVERIFY(we->inference && we->inference->tpot_s > 0);
+        const double tpot4 = we->inference->tpot_s;
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tp"), QStringLiteral("8")));
+        QVERIFY(workloadEval(w, sid)->inference->tpot_s < tpot4);
+        QVERIFY(
+            chooseInCombo(field<QComboBox>(w, "speculative_draft"), QStringLiteral("llama3-8b")));
+        QVERIFY(workloadEval(w, sid)->inference->speculative_speedup != 1.0);
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "batching"), QStringLiteral("disaggregated")));
+        QCOMPARE(d.workloads.front().inference.batching, model::Batching::disaggregated);
+        QVERIFY(workloadEval(w, sid)->inference.has_value());
+
+        // 4. B200 and MI300X in place of H200: $ per million tokens for each.
+        QString server;
+        for (const auto& dev : d.devices)
+            if (dev.kind == model::DeviceKind::system)
+                server = QString::fromStdString(dev.id);
+        QVERIFY(!server.isEmpty());
+        QMap<QString, double> usd;
+        for (const QString& sys : {QStringLiteral("dgx-b200"), QStringLiteral("mi300x-platform")}) {
+            QVERIFY(clickEntity(w, server));
+            QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), sys));
+            we = workloadEval(w, sid);
+            QVERIFY2(we && we->inference, qPrintable(sys));
+            usd[sys] = we->inference->usd_per_million_output_tokens;
+            QVERIFY(usd[sys] > 0);
+        }
+        QVERIFY(usd[QStringLiteral("dgx-b200")] != usd[QStringLiteral("mi300x-platform")]);
+    }
+
+    // Journey 4, the steps that exist today: a 32-node 2-tier fat tree at 2:1 from the wizard,
+    // the spine shown as the bottleneck, nccl-tests output imported and fitted, the
+    // oversubscription changed to 1:1 and the step time and network cost moving together.
+    void journey4SlowAllReduce() {
+        ui::MainWindow w(cat_);
+        showWindow(w);
+        openPreset(w, QStringLiteral("h100-ndr-2node"));
+        bool answered = false;
+        onModal<ui::FabricWizard>(
+            [](ui::FabricWizard* wiz) {
+                QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("fattree")));
+                QVERIFY(typeNumber(wiz->nodes, QStringLiteral("32"), Qt::Key_Tab));
+                QVERIFY(typeNumber(wiz->tiers, QStringLiteral("2"), Qt::Key_Tab));
+                QVERIFY(typeNumber(wiz->oversubscription, QStringLiteral("2"), Qt::Key_Tab));
+                QTest::mouseClick(wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                                  Qt::LeftButton);
+            },
+            &answered);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Fabric Wizard…")}));
+        QVERIFY(answered);
+        QTRY_COMPARE(current(w)->topology.gpus, 256.0);
+        QCOMPARE(w.document()->design().workloads.size(), std::size_t{1}); // the job stays
+        const std::string job = w.document()->design().workloads[0].id;
+
+        // 3. The spine is coloured as the bottleneck; the fabric chart shows busbw per tier.
+        bool bottleneck = false;
+        for (auto* it : w.scene()->items())
+            bottleneck |= it->toolTip().contains(QStringLiteral("Bottleneck"));
+        QVERIFY(bottleneck);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fabric")));
+        QTRY_VERIFY(w.charts()->fabricChart()->curveCount() >= 2);
+
+        // 2. nccl-tests output the team measured: fitted, error before and after shown.
+        const QString log = dir_.filePath(QStringLiteral("allreduce.txt"));
+        {
+            QFile f(log);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray text = "# all_reduce_perf\n";
+            for (int r = 0; r < 16; ++r)
+                text += QByteArray("#  Rank ") + QByteArray::number(r) + " Group  0 Pid 1 on n" +
+                        QByteArray::number(r / 8) + " device " + QByteArray::number(r % 8) +
+                        " [0x07] NVIDIA H100 80GB HBM3\n";
+            const double rows[][3] = {{1048576, 120.5, 16.3},
+                                      {67108864, 1450.2, 86.8},
+                                      {1073741824, 14950.0, 134.7},
+                                      {8589934592, 117500.0, 137.1}};
+            for (const auto& r : rows)
+                text += QByteArray::number(static_cast<qint64>(r[0])) + " 1 float sum -1 " +
+                        QByteArray::number(r[1]) + " 1.0 " + QByteArray::number(r[2]) + " 0 " +
+                        QByteArray::number(r[1]) + " 1.0 1.0 0\n";
+            f.write(text);
+        }
+        bool picked = false, confirmed = false;
+        QString summary;
+        answerFileDialog(log, &picked);
+        onModal<QMessageBox>(
+            [&summary](QMessageBox* box) {
+                summary = box->text() + box->informativeText();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed);
+        QVERIFY(
+            menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import nccl-tests Output…")}));
+        QVERIFY(picked);
+        QVERIFY(confirmed);
+        QVERIFY2(summary.contains(QStringLiteral("after")), qPrintable(summary));
+        QCOMPARE(w.document()->design().calibration.size(), std::size_t{1});
+
+        // 4. Oversubscription 1:1 (twice the spine switches): step time and network cost move.
+        const double step =
+            workloadEval(w, job)->training ? workloadEval(w, job)->training->step_time_s : 0;
+        const double network = current(w)->tco->inventory.switch_capex_usd +
+                               current(w)->tco->inventory.cable_capex_usd;
+        QString spine;
+        std::int64_t spines = 0;
+        for (const auto& dev : w.document()->design().devices)
+            if (dev.kind == model::DeviceKind::switch_ && dev.role == "spine") {
+                spine = QString::fromStdString(dev.id);
+                spines = dev.count;
+            }
+        QVERIFY(!spine.isEmpty());
+        QVERIFY(clickEntity(w, spine));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "count"), QString::number(2 * spines)));
+        QTRY_VERIFY(current(w)->tco->inventory.switch_capex_usd +
+                        current(w)->tco->inventory.cable_capex_usd >
+                    network);
+        if (step > 0)
+            QVERIFY(workloadEval(w, job)->training->step_time_s <= step);
+    }
+
+    // Journey 5: "How often should a 16k-GPU run checkpoint?"
+    void journey5Checkpointing() {
+        ui::MainWindow w(cat_);
+        showWindow(w);
+        openPreset(w, QStringLiteral("llama3-16k-h100"));
+        const std::string job = w.document()->design().workloads.front().id;
+        auto rel = [&] { return workloadEval(w, job)->reliability; };
+        QVERIFY(rel().has_value());
+        // 2. Node failure rate and storage bandwidth, on the design's inspector.
+        QVERIFY(clickEntity(w, QString()));
+        auto* rate = field<QDoubleSpinBox>(w, "node_failures_per_1000_node_days");
+        QVERIFY(rate);
+        QVERIFY(typeNumber(rate, QStringLiteral("3")));
+        QCOMPARE(w.document()->design().reliability.node_failures_per_1000_node_days, 3.0);
+        // 3. MTBF, checkpoint size and write time, interval, goodput, GPU-hours and dollars lost.
+        auto r = *rel();
+        QVERIFY(r.job_mtbf_s > 0 && r.checkpoint_bytes > 1e12 && r.checkpoint_write_s > 0);
+        QVERIFY(r.goodput > 0.5 && r.goodput < 1);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Reliability")));
+        QTRY_VERIFY(w.charts()->reliabilityChart()->pointCount() > 10);
+        const double g0 = w.charts()->reliabilityChart()->shownGoodput();
+        // 4. Faster storage: goodput rises; asynchronous checkpoints: rises again.
+        QVERIFY(clickEntity(w, QString()));
+        auto* bw = field<QDoubleSpinBox>(w, "storage_bandwidth_Bps");
+        QVERIFY(bw);
+        QVERIFY(typeNumber(bw, QLocale().toString(bw->value() * 4, 'f', bw->decimals())));
+        QTRY_VERIFY(w.charts()->reliabilityChart()->shownGoodput() > g0);
+        const double g1 = w.charts()->reliabilityChart()->shownGoodput();
+        auto* async = field<QCheckBox>(w, "async_checkpoint");
+        QVERIFY(async);
+        QTest::mouseClick(async, Qt::LeftButton, {}, QPoint(8, async->height() / 2));
+        QVERIFY(w.document()->design().reliability.async_checkpoint);
+        QTRY_VERIFY(w.charts()->reliabilityChart()->shownGoodput() > g1);
+    }
+};
+
+QTEST_MAIN(TestJourneys)
+#include "tst_journeys.moc"
