@@ -109,15 +109,22 @@ inline bool focusByMouse(QWidget* e) {
     return QTest::qWaitFor([e] { return e->hasFocus(); });
 }
 
-/// Picks the item with this data from a combo the way a person does: click to open the list,
-/// arrow keys to the item, Return. One change, whatever lies between.
-inline bool chooseInCombo(QComboBox* co, const QString& data) {
-    const int target = co->findData(data);
-    if (target < 0)
+/// Picks item `target` of a combo the way a person does: click to open the list, arrow keys
+/// to the item, Return. One change, whatever lies between. True when the item was picked (the
+/// combo may then show something else: a refused edit, an "Add…" combo that resets).
+inline bool chooseIndexInCombo(QComboBox* co, int target) {
+    if (!co || target < 0)
         return false;
+    bool picked = false;
+    const auto conn = QObject::connect(co, &QComboBox::activated,
+                                       [&picked, target](int i) { picked |= i == target; });
+    const auto done = [&] {
+        QObject::disconnect(conn);
+        return picked;
+    };
     QTest::mouseClick(co, Qt::LeftButton);
     if (!QTest::qWaitFor([] { return QApplication::activePopupWidget() != nullptr; }))
-        return false;
+        return done();
     QWidget* popup = QApplication::activePopupWidget();
     QWidget* list = popup->focusWidget() ? popup->focusWidget() : popup;
     const int from = co->currentIndex();
@@ -126,7 +133,36 @@ inline bool chooseInCombo(QComboBox* co, const QString& data) {
     for (int i = from; i > target; --i)
         QTest::keyClick(list, Qt::Key_Up);
     QTest::keyClick(list, Qt::Key_Return);
-    return QTest::qWaitFor([co, target] { return co->currentIndex() == target; });
+    (void)QTest::qWaitFor([&picked] { return picked; });
+    return done();
+}
+
+/// Picks the item with this data (e.g. a schema choice's name) from a combo.
+inline bool chooseInCombo(QComboBox* co, const QString& data) {
+    return co && chooseIndexInCombo(co, co->findData(data));
+}
+
+/// Picks the item showing this text from a combo.
+inline bool chooseTextInCombo(QComboBox* co, const QString& text) {
+    return co && chooseIndexInCombo(co, co->findText(text));
+}
+
+/// A key press as the keyboard delivers it: to the widget that has keyboard focus (shortcuts
+/// of the active window included).
+inline void pressKey(Qt::Key key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    QWidget* target = QApplication::focusWidget();
+    if (!target)
+        target = QApplication::activeWindow();
+    QVERIFY2(target, "no window has keyboard focus");
+    QTest::keyClick(target, key, mods);
+}
+
+/// A double click as the mouse delivers it: press, release, double-click, release.
+inline void doubleClick(QWidget* w, QPoint p) {
+    QTest::mousePress(w, Qt::LeftButton, {}, p);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, p);
+    QTest::mouseDClick(w, Qt::LeftButton, {}, p);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, p);
 }
 
 /// A menu text as a person reads it (no '&' mnemonic markers).
@@ -187,6 +223,8 @@ template <class T> inline void onModal(std::function<void(T*)> act, bool* done =
         if (!QTest::qWaitForWindowExposed(d))
             qWarning("modal dialog not exposed");
         act(d);
+        if (d->isVisible() && QTest::currentTestFailed())
+            d->reject(); // a failed check inside `act` must not leave the test hanging
         if (done)
             *done = true;
     });

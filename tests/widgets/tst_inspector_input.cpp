@@ -205,11 +205,11 @@ private:
     /// canvas), works every field the schema lists for it.
     void workEntity(const QString& preset, const QString& id) {
         ui::MainWindow w(cat_);
-        QCOMPARE(w.openDesign(preset), QString());
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.activateWindow();
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}));
         QVERIFY2(clickEntity(w, id),
                  qPrintable(QStringLiteral("cannot select %1 by a click").arg(id)));
         const auto fields = model::fields_of(w.document()->design(), id.toStdString());
@@ -239,23 +239,26 @@ private slots:
         workEntity(QStringLiteral("h100-ndr-2node"), QStringLiteral("finetune"));
     }
     void inferenceWorkload() {
-        ui::MainWindow probe(cat_);
-        QCOMPARE(probe.openDesign(QStringLiteral("h200-inference-8x")), QString());
+        const auto probe =
+            doc::loadDesign(QStringLiteral("h200-inference-8x"), *cat_); // to learn the ids
+        QVERIFY(probe.ok());
         workEntity(QStringLiteral("h200-inference-8x"),
-                   QString::fromStdString(probe.document()->design().workloads.front().id));
+                   QString::fromStdString(probe->workloads.front().id));
     }
     void device() { workEntity(QStringLiteral("h100-ndr-2node"), QStringLiteral("node")); }
     void link() {
-        ui::MainWindow probe(cat_);
-        QCOMPARE(probe.openDesign(QStringLiteral("h100-ndr-2node")), QString());
+        const auto probe =
+            doc::loadDesign(QStringLiteral("h100-ndr-2node"), *cat_); // to learn the ids
+        QVERIFY(probe.ok());
         workEntity(QStringLiteral("h100-ndr-2node"),
-                   QString::fromStdString(probe.document()->design().links.front().id));
+                   QString::fromStdString(probe->links.front().id));
     }
     void group() {
-        ui::MainWindow probe(cat_);
-        QCOMPARE(probe.openDesign(QStringLiteral("llama3-16k-h100")), QString());
+        const auto probe =
+            doc::loadDesign(QStringLiteral("llama3-16k-h100"), *cat_); // to learn the ids
+        QVERIFY(probe.ok());
         QString id;
-        for (const auto& d : probe.document()->design().devices)
+        for (const auto& d : probe->devices)
             if (d.kind == model::DeviceKind::group && d.parent.empty())
                 id = QString::fromStdString(d.id);
         QVERIFY(!id.isEmpty());
