@@ -44,6 +44,15 @@ QString Document::setProperty(const QString& id, model::Section section, const Q
 
 QString Document::setProperties(const QStringList& ids, const model::Field& field,
                                 const model::FieldValue& v) {
+    if (ids.size() == 1) {
+        // Edits that go with this one (a device's name following its Type): one undo step.
+        auto more = model::follow_on_edits(design_, ids.front().toStdString(), field, v, *catalog_);
+        if (!more.empty() && field.get(design_, ids.front().toStdString()) != v) {
+            more.insert(more.begin(), {&field, v});
+            return setFields(ids.front(), more,
+                             tr("Change %1").arg(QString::fromStdString(field.label)));
+        }
+    }
     bool changes = false;
     for (const auto& id : ids) {
         const std::string sid = id.toStdString();

@@ -353,6 +353,50 @@ void remove_entities(Design& d, const std::vector<std::string>& ids) {
         std::erase_if(w.placement, [&](const std::string& p) { return gone.count(p) > 0; });
 }
 
+namespace {
+/// The display name of a catalog entry of a device's kind, or empty.
+std::string entry_name(const Catalog& c, DeviceKind kind, const std::string& id) {
+    switch (kind) {
+    case DeviceKind::system:
+        if (const auto* s = c.system(id))
+            return s->name;
+        break;
+    case DeviceKind::switch_:
+        if (const auto* s = c.switch_spec(id))
+            return s->name;
+        break;
+    case DeviceKind::gpu:
+        if (const auto* g = c.gpu(id))
+            return g->name;
+        break;
+    case DeviceKind::nic:
+        if (const auto* n = c.nic(id))
+            return n->name;
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+} // namespace
+
+std::vector<std::pair<const Field*, FieldValue>>
+follow_on_edits(const Design& d, std::string_view id, const Field& f, const FieldValue& v,
+                const Catalog& c) {
+    std::vector<std::pair<const Field*, FieldValue>> out;
+    if (f.section == Section::device && f.key == "catalog") {
+        const Device* dev = d.device(id);
+        const auto* next = std::get_if<std::string>(&v);
+        if (!dev || !next)
+            return out;
+        const std::string before = entry_name(c, dev->kind, dev->catalog);
+        const std::string after = entry_name(c, dev->kind, *next);
+        if (!after.empty() && (dev->name.empty() || dev->name == before))
+            out.emplace_back(find_field(Section::device, "name"), FieldValue{after});
+    }
+    return out;
+}
+
 Result<FieldValue> check_property_edit(const Design& d, std::string_view id, const Field& f,
                                        const FieldValue& v, const Catalog& c) {
     auto checked = check_value(f, v, d, id, &c);

@@ -41,6 +41,13 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
 /// them, and their ids from workload placements (a cascading delete).
 void remove_entities(Design& d, const std::vector<std::string>& ids);
 
+/// The edits that go with setting field `f` of entity `id` to `v`, so the design stays
+/// consistent: a device whose name is its catalog entry's name (as dropped from the palette)
+/// takes the new entry's name when its Type changes. Empty when none.
+std::vector<std::pair<const Field*, FieldValue>>
+follow_on_edits(const Design& d, std::string_view id, const Field& f, const FieldValue& v,
+                const Catalog& c);
+
 /// Checks setting schema field `f` of entity `id` to `v`: the field's own rules (check_value)
 /// plus the design's (a link's new type must still cable its two ends). Returns the value to
 /// store or the reason it is refused.

@@ -251,7 +251,13 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
                 if (box->buttonRole(b) == QDialogButtonBox::AcceptRole)
                     accept = qobject_cast<QPushButton*>(b);
             QVERIFY(accept && accept->isEnabled());
-            QTest::mouseClick(accept, Qt::LeftButton);
+            // The dialog may still be busy completing the typed path (its file system model
+            // loads on a thread) and drop the first click; click again as a person would.
+            for (int attempt = 0; attempt < 5 && d->isVisible(); ++attempt) {
+                QTest::mouseClick(accept, Qt::LeftButton);
+                (void)QTest::qWaitFor([d] { return !d->isVisible(); }, 1000);
+            }
+            QVERIFY2(!d->isVisible(), qPrintable(name->text()));
         },
         done);
 }

@@ -337,6 +337,15 @@ private slots:
         QVERIFY(clickEntity(w, server));
         QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("dgx-h200")));
         QTRY_COMPARE(current(w)->topology.gpu, std::string("h200-sxm"));
+        // The card and the inspector follow the new type (its catalog name, one undo step).
+        QCOMPARE(w.document()->design().device(server.toStdString())->name,
+                 std::string("DGX H200"));
+        QTRY_VERIFY2(
+            w.inspector()
+                ->findChild<QLabel*>(QStringLiteral("verdict"))
+                ->text()
+                .contains(QStringLiteral("Catalog: dgx-h200")),
+            qPrintable(w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"))->text()));
         bool compared = false;
         onModal<QDialog>(
             [h100](QDialog* dlg) {
