@@ -24,68 +24,6 @@ constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
 constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
 } // namespace
 
-const std::vector<EconomicsField>& economics_fields() {
-    // Defaults and sources: docs/cost.md.
-    static const std::vector<EconomicsField> f = {
-        {{"power_usd_per_kwh", 0, 100, "USD/kWh", "Electricity price"},
-         &Economics::power_usd_per_kwh},
-        {{"pue", 1, 5, "ratio", "PUE"}, &Economics::pue},
-        {{"colo_usd_per_kw_month", 0, 1e6, "USD/kW-month", "Colocation (per IT kW)"},
-         &Economics::colo_usd_per_kw_month},
-        {{"staff_usd_per_year", 0, 1e12, "USD/year", "Staff"}, &Economics::staff_usd_per_year},
-        {{"depreciation_years", 0.1, 100, "years", "Depreciation"}, &Economics::depreciation_years},
-        {{"maintenance_fraction", 0, 1, "of capex per year", "Maintenance"},
-         &Economics::maintenance_fraction},
-        {{"utilization", 0.001, 1, "fraction", "Utilization"}, &Economics::utilization},
-        {{"price_per_gpu_hour", 0, 1e6, "USD/GPU-hour", "Cloud price (0 = offer)"},
-         &Economics::price_per_gpu_hour},
-        {{"server_price_usd", 0, 1e10, "USD/server", "Server price (0 = catalog)"},
-         &Economics::server_price_usd},
-        {{"network_usd_per_gpu", 0, 1e7, "USD/GPU", "Network (0 = drawn fabric)"},
-         &Economics::network_usd_per_gpu},
-        {{"storage_fraction", 0, 10, "of server capex", "Storage capex"},
-         &Economics::storage_fraction},
-        {{"avg_power_fraction", 0.01, 1, "of nameplate", "Average power draw"},
-         &Economics::avg_power_fraction},
-        {{"rack_power_kw", 1, 1e4, "kW", "Rack power budget"}, &Economics::rack_power_kw},
-        {{"facility_power_cap_kw", 0, 1e9, "kW", "Facility power cap (0 = none)"},
-         &Economics::facility_power_cap_kw},
-        {{"grid_kg_co2_per_kwh", 0, 10, "kg CO2/kWh", "Grid carbon intensity"},
-         &Economics::grid_kg_co2_per_kwh},
-        {{"commit_1y_discount", 0, 0.99, "fraction", "1-year commitment discount"},
-         &Economics::commit_1y_discount},
-        {{"commit_3y_discount", 0, 0.99, "fraction", "3-year commitment discount"},
-         &Economics::commit_3y_discount},
-        {{"spot_preemptions_per_node_day", 0, 1e4, "per node-day", "Spot preemptions"},
-         &Economics::spot_preemptions_per_node_day},
-        {{"spot_lost_hours_per_preemption", 0, 1e4, "h", "Work lost per preemption"},
-         &Economics::spot_lost_hours_per_preemption},
-    };
-    return f;
-}
-
-const std::vector<ReliabilityField>& reliability_fields() {
-    static const std::vector<ReliabilityField> f = {
-        {{"node_failures_per_1000_node_days", 0, 1e6, "per 1000 node-days",
-          "Node failures (0 = Llama 3 rate)"},
-         &ReliabilityInputs::node_failures_per_1000_node_days},
-        {{"mtbf_hours", 0, 1e7, "h", "Job MTBF (0 = from rates)"}, &ReliabilityInputs::mtbf_hours},
-        {{"storage_bandwidth_Bps", 0, 1e18, "B/s", "Storage bandwidth (0 = derived)"},
-         &ReliabilityInputs::storage_bandwidth_Bps},
-        {{"checkpoint_write_s", 0, 1e8, "s", "Checkpoint write (0 = derived)"},
-         &ReliabilityInputs::checkpoint_write_s},
-        {{"restart_s", 0, 1e8, "s", "Restart time"}, &ReliabilityInputs::restart_s},
-        {{"checkpoint_interval_s", 0, 1e9, "s", "Checkpoint interval (0 = optimal)"},
-         &ReliabilityInputs::checkpoint_interval_s},
-        {{"repair_hours", 0, 1e5, "h", "Node repair time"}, &ReliabilityInputs::repair_hours},
-        {{"straggler_cv", 0, 1, "fraction", "Step-time variation per GPU"},
-         &ReliabilityInputs::straggler_cv},
-        {{"run_days", 0, 1e5, "days", "Run length (0 = from tokens)"},
-         &ReliabilityInputs::run_days},
-    };
-    return f;
-}
-
 std::string_view device_kind_name(DeviceKind k) {
     return kKindNames[static_cast<std::size_t>(k)];
 }

@@ -286,7 +286,8 @@ std::vector<Field> build_schema() {
     shown(add(T(CL_REF(tokens))
                   .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
                         "0 = not set (no time or cost to train)")),
-          1e9, "B tokens", 1);
+          1e9, "B tokens", 1)
+        .sensitivity = true;
 
     // Inference
     const auto I = [](auto ref) { return in<InferenceAt>(Section::inference, ref); };
@@ -294,8 +295,10 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
     add(I(CL_REF(replicas)).make("replicas", "Replicas", "", 1, 1 << 24, "you"));
     add(I(CL_REF(batch)).make("batch", "Batch (0 = auto)", "sequences", 0, 1 << 24, "you"));
-    add(I(CL_REF(input_len)).make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you"));
-    add(I(CL_REF(output_len)).make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you"));
+    add(I(CL_REF(input_len)).make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you"))
+        .sensitivity = true;
+    add(I(CL_REF(output_len)).make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you"))
+        .sensitivity = true;
     add(I(CL_REF(weights_dtype)).make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint"));
     add(I(CL_REF(kv_dtype)).make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default"));
     add(I(CL_REF(batching))
@@ -326,7 +329,7 @@ std::vector<Field> build_schema() {
                         "0.7: Leviathan et al. 2023 Table 3 range")),
           1, "", 2);
 
-    // Economics: the cloud offer, commitment and horizon, then the numeric table (design.cpp)
+    // Economics: the cloud offer, commitment and horizon, then the numeric inputs
     const auto E = [](auto ref) { return in<EconomicsAt>(Section::economics, ref); };
     {
         Field& f = add(E(CL_REF(cloud_offer))
@@ -338,28 +341,114 @@ std::vector<Field> build_schema() {
     add(E(CL_REF(commitment)).make("commitment", "Commitment", "", 0, 0, "on-demand"));
     add(E(CL_REF(months))
             .make("months", "Horizon", "months", 1, 1200, "36: a 3-year budget (docs/cost.md)"));
-    for (const auto& ef : economics_fields()) {
-        Field f = in<EconomicsAt>(
-                      Section::economics, [m = ef.member](auto& o) -> auto& { return o.*m; })
-                      .make(ef.key, ef.label, ef.unit, ef.min, ef.max, "docs/cost.md");
-        f.decimals = ef.max <= 10 ? 3 : 2;
-        add(std::move(f));
-    }
+    // The numeric cost inputs (defaults and sources: docs/cost.md); zero means "derive it"
+    // where the label says so. Each is a sensitivity input.
+    const auto money = [&](Field f) -> Field& {
+        f.decimals = f.max <= 10 ? 3 : 2;
+        f.sensitivity = true;
+        return add(std::move(f));
+    };
+    const std::string cost = "docs/cost.md";
+    money(E(CL_REF(power_usd_per_kwh))
+              .make("power_usd_per_kwh", "Electricity price", "USD/kWh", 0, 100, cost,
+                    "electricity price (EIA 2023 US industrial 0.06-0.09)"));
+    money(E(CL_REF(pue))
+              .make("pue", "PUE", "ratio", 1, 5, cost,
+                    "power usage effectiveness (new large facilities, Uptime Institute)"));
+    money(E(CL_REF(colo_usd_per_kw_month))
+              .make("colo_usd_per_kw_month", "Colocation (per IT kW)", "USD/kW-month", 0, 1e6, cost,
+                    "colocation per IT kW per month (CBRE N. America H2 2024)"));
+    money(E(CL_REF(staff_usd_per_year))
+              .make("staff_usd_per_year", "Staff", "USD/year", 0, 1e12, cost,
+                    "operations staff cost per year"));
+    money(E(CL_REF(depreciation_years))
+              .make("depreciation_years", "Depreciation", "years", 0.1, 100, cost,
+                    "straight-line depreciation (hyperscalers 5-6)"));
+    money(E(CL_REF(maintenance_fraction))
+              .make("maintenance_fraction", "Maintenance", "of capex per year", 0, 1, cost,
+                    "maintenance and support per year, of capex"));
+    money(E(CL_REF(utilization))
+              .make("utilization", "Utilization", "fraction", 0.001, 1, cost,
+                    "fraction of hours the GPUs do paid work"));
+    money(E(CL_REF(price_per_gpu_hour))
+              .make("price_per_gpu_hour", "Cloud price (0 = offer)", "USD/GPU-hour", 0, 1e6, cost,
+                    "cloud on-demand price per GPU-hour (instead of an offer)"));
+    money(E(CL_REF(server_price_usd))
+              .make("server_price_usd", "Server price (0 = catalog)", "USD/server", 0, 1e10, cost,
+                    "price of one server"));
+    money(E(CL_REF(network_usd_per_gpu))
+              .make("network_usd_per_gpu", "Network (0 = drawn fabric)", "USD/GPU", 0, 1e7, cost,
+                    "scale-out network per GPU (0 = switches and cables of the fabric)"));
+    money(E(CL_REF(storage_fraction))
+              .make("storage_fraction", "Storage capex", "of server capex", 0, 10, cost,
+                    "storage capex as a fraction of server capex"));
+    money(E(CL_REF(avg_power_fraction))
+              .make("avg_power_fraction", "Average power draw", "of nameplate", 0.01, 1, cost,
+                    "average draw / nameplate while working (Epoch AI)"));
+    money(E(CL_REF(rack_power_kw))
+              .make("rack_power_kw", "Rack power budget", "kW", 1, 1e4, cost,
+                    "power one rack can feed and cool"));
+    money(E(CL_REF(facility_power_cap_kw))
+              .make("facility_power_cap_kw", "Facility power cap (0 = none)", "kW", 0, 1e9, cost,
+                    "facility power cap (limits the GPU count)"));
+    money(E(CL_REF(grid_kg_co2_per_kwh))
+              .make("grid_kg_co2_per_kwh", "Grid carbon intensity", "kg CO2/kWh", 0, 10, cost,
+                    "grid carbon intensity (US average, EPA eGRID 2022)"));
+    money(E(CL_REF(commit_1y_discount))
+              .make("commit_1y_discount", "1-year commitment discount", "fraction", 0, 0.99, cost,
+                    "discount off on-demand for 1-year commitments without a listed price "
+                    "(median of AWS/GCP/Azure/Lambda)"));
+    money(E(CL_REF(commit_3y_discount))
+              .make("commit_3y_discount", "3-year commitment discount", "fraction", 0, 0.99, cost,
+                    "discount off on-demand for 3-year commitments without a listed price"));
+    money(E(CL_REF(spot_preemptions_per_node_day))
+              .make("spot_preemptions_per_node_day", "Spot preemptions", "per node-day", 0, 1e4,
+                    cost, "spot preemptions per node per day (an assumption)"));
+    money(E(CL_REF(spot_lost_hours_per_preemption))
+              .make("spot_lost_hours_per_preemption", "Work lost per preemption", "h", 0, 1e4, cost,
+                    "10 min restart + half an hourly checkpoint interval"));
 
     // Reliability
     add(in<ReliabilityAt>(Section::reliability, CL_REF(async_checkpoint))
             .make("async_checkpoint", "Asynchronous checkpoints", "", 0, 0,
                   "off: synchronous (CheckFreq, Mohan et al. 2021, when on)"));
-    for (const auto& rf : reliability_fields()) {
-        Field f = in<ReliabilityAt>(
-                      Section::reliability, [m = rf.member](auto& o) -> auto& { return o.*m; })
-                      .make(rf.key, rf.label, rf.unit, rf.min, rf.max, "docs/reliability.md");
-        if (std::string(rf.unit) == "B/s")
+    // The numeric reliability inputs (defaults and sources: docs/reliability.md).
+    const auto rel = [&](Field f) -> Field& {
+        if (f.unit == "B/s")
             shown(f, 1e9, "GB/s", 1);
         else
-            f.decimals = rf.max <= 10 ? 3 : 2;
-        add(std::move(f));
-    }
+            f.decimals = f.max <= 10 ? 3 : 2;
+        return add(std::move(f));
+    };
+    const std::string rsrc = "docs/reliability.md";
+    const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
+    rel(R(CL_REF(node_failures_per_1000_node_days))
+            .make("node_failures_per_1000_node_days", "Node failures (0 = Llama 3 rate)",
+                  "per 1000 node-days", 0, 1e6, rsrc, "node failure rate (Kokolis et al. units)"));
+    rel(R(CL_REF(mtbf_hours))
+            .make("mtbf_hours", "Job MTBF (0 = from rates)", "h", 0, 1e7, rsrc,
+                  "MTBF of the whole job (instead of the rates)"));
+    rel(R(CL_REF(storage_bandwidth_Bps))
+            .make("storage_bandwidth_Bps", "Storage bandwidth (0 = derived)", "B/s", 0, 1e18, rsrc,
+                  "aggregate storage write bandwidth"));
+    rel(R(CL_REF(checkpoint_write_s))
+            .make("checkpoint_write_s", "Checkpoint write (0 = derived)", "s", 0, 1e8, rsrc,
+                  "time to write one checkpoint (0 = checkpoint size / storage bandwidth)"));
+    rel(R(CL_REF(restart_s))
+            .make("restart_s", "Restart time", "s", 0, 1e8, rsrc,
+                  "time from a failure to training again"));
+    rel(R(CL_REF(checkpoint_interval_s))
+            .make("checkpoint_interval_s", "Checkpoint interval (0 = optimal)", "s", 0, 1e9, rsrc,
+                  "checkpoint interval (0 = optimal, Daly)"));
+    rel(R(CL_REF(repair_hours))
+            .make("repair_hours", "Node repair time", "h", 0, 1e5, rsrc,
+                  "time a failed node is out (spares)"));
+    rel(R(CL_REF(straggler_cv))
+            .make("straggler_cv", "Step-time variation per GPU", "fraction", 0, 1, rsrc,
+                  "per-GPU step-time coefficient of variation"));
+    rel(R(CL_REF(run_days))
+            .make("run_days", "Run length (0 = from tokens)", "days", 0, 1e5, rsrc,
+                  "length of the run"));
 
     // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
     auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,

@@ -57,6 +57,8 @@ struct Field {
     FieldValue default_value;
     std::string source; ///< where the default comes from
     std::string help;   ///< one line for tooltips and --help
+    /// A numeric input model::sensitivity() moves by ±step (economics prices, tokens...).
+    bool sensitivity = false;
     /// Whether the field belongs to this entity (a device's storage fields only on storage).
     std::function<bool(const Design&, std::string_view id)> applies;
     std::function<FieldValue(const Design&, std::string_view id)> get;
