@@ -219,7 +219,7 @@ std::vector<Field> build_schema() {
     {
         Field& f =
             add(in<DeviceAt>(Section::device, CL_REF(storage_bandwidth_Bps))
-                    .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
+                    .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e21,
                           "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
         shown(f, 1e9, "GB/s", 1);
         f.applies = only_on({DeviceKind::storage});
