@@ -132,30 +132,6 @@ void print_tco(const model::TcoResult& t, std::ostream& out) {
 int cmd_tco(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     model::Economics e;
-    e.months = static_cast<int>(f.get_int("--months", e.months, 1, 1200));
-    e.utilization = f.get_number("--utilization", e.utilization, 0.001, 1);
-    e.commitment = f.get_enum("--commitment", e.commitment);
-    e.commit_1y_discount = f.get_number("--commit-1y-discount", e.commit_1y_discount, 0, 0.99);
-    e.commit_3y_discount = f.get_number("--commit-3y-discount", e.commit_3y_discount, 0, 0.99);
-    e.spot_preemptions_per_node_day =
-        f.get_number("--spot-preemptions-per-day", e.spot_preemptions_per_node_day, 0, 1e4);
-    e.spot_lost_hours_per_preemption =
-        f.get_number("--spot-lost-hours", e.spot_lost_hours_per_preemption, 0, 1e4);
-    e.price_per_gpu_hour = f.get_number("--cloud-price-per-gpu-hour", 0, 0, 1e6, "cloud offer");
-    e.server_price_usd = f.get_number("--server-price", 0, 0, 1e10, "catalog system price");
-    e.network_usd_per_gpu =
-        f.get_number("--network-price-per-gpu", 0, 0, 1e7, "switches and cables of the fabric");
-    e.storage_fraction = f.get_number("--storage-fraction", e.storage_fraction, 0, 10);
-    e.power_usd_per_kwh = f.get_number("--power-price-per-kwh", e.power_usd_per_kwh, 0, 100);
-    e.pue = f.get_number("--pue", e.pue, 1, 5);
-    e.colo_usd_per_kw_month = f.get_number("--colo-per-kw-month", e.colo_usd_per_kw_month, 0, 1e6);
-    e.staff_usd_per_year = f.get_number("--staff-per-year", e.staff_usd_per_year, 0, 1e12);
-    e.depreciation_years = f.get_number("--depreciation-years", e.depreciation_years, 0.1, 100);
-    e.maintenance_fraction = f.get_number("--maintenance-fraction", e.maintenance_fraction, 0, 1);
-    e.avg_power_fraction = f.get_number("--avg-power-fraction", e.avg_power_fraction, 0.01, 1);
-    e.rack_power_kw = f.get_number("--rack-power-kw", e.rack_power_kw, 1, 1e4);
-    e.facility_power_cap_kw = f.get_number("--facility-power-cap-kw", 0, 0, 1e9, "none");
-    e.grid_kg_co2_per_kwh = f.get_number("--grid-kg-co2-per-kwh", e.grid_kg_co2_per_kwh, 0, 10);
     const model::CloudOffer* offer = nullptr;
     if (const std::string id = f.get_string("--cloud-offer", "", "none"); !id.empty()) {
         offer = cat.cloud(id);
@@ -163,6 +139,8 @@ int cmd_tco(Flags& f, std::ostream& out) {
             throw UsageError{"--cloud-offer: unknown offer \"" + id + "\" (see `catalog cloud`)"};
         e.cloud_offer = id;
     }
+    // Every other cost input of the schema: horizon, utilization, commitment, prices, power...
+    e = f.read_settings(e);
 
     model::CostInventory inv;
     if (const std::string fab = f.get_string("--fabric", "", "none"); !fab.empty()) {
@@ -204,7 +182,8 @@ int cmd_tco(Flags& f, std::ostream& out) {
     }
     out << fmt(inv.gpus, 0) << " x " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
         << fmt(inv.switches, 0) << " switches, " << fmt(inv.cables, 0) << " cables; "
-        << model::to_string(e.commitment) << " cloud, " << fmt(e.utilization * 100, 0) << " % utilization\n\n";
+        << model::to_string(e.commitment) << " cloud, " << fmt(e.utilization * 100, 0)
+        << " % utilization\n\n";
     print_tco(*t, out);
     if (run_h > 0)
         out << "\nrun of " << fmt(run_h, 0) << " GPU-hours: cloud $" << fmt(rc.cloud_usd / 1e6, 3)
@@ -244,17 +223,8 @@ void print_reliability(const model::ReliabilityResult& r, std::ostream& out) {
 int cmd_reliability(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     model::ReliabilityInputs in;
-    in.node_failures_per_1000_node_days =
-        f.get_number("--node-failures-per-1000-node-days", 0, 0, 1e6, "Llama 3 per-GPU rate");
-    in.mtbf_hours = f.get_number("--mtbf-hours", 0, 0, 1e7, "from the failure rate");
-    in.checkpoint_write_s = f.get_number("--checkpoint-write-s", 0, 0, 1e8, "derived");
-    in.storage_bandwidth_Bps = f.get_size("--storage-bandwidth", 0, 0, 1e18, "Llama 3 ratio");
-    in.restart_s = f.get_number("--restart-s", in.restart_s, 0, 1e8);
-    in.checkpoint_interval_s = f.get_number("--checkpoint-interval-s", 0, 0, 1e9, "optimal");
-    in.async_checkpoint = f.get_bool("--async-checkpoint", false);
-    in.repair_hours = f.get_number("--repair-hours", in.repair_hours, 0, 1e5);
-    in.straggler_cv = f.get_number("--straggler-cv", in.straggler_cv, 0, 1);
-    in.run_days = f.get_number("--days", 30, 0.001, 1e5);
+    in.run_days = 30; // no training run to take the length from (a design's 0)
+    in = f.read_settings(in);
     model::ReliabilityContext ctx;
     ctx.gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 100000000));
     ctx.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", 8, 1, 4096));
@@ -270,11 +240,8 @@ int cmd_reliability(Flags& f, std::ostream& out) {
         arch = arch || f.has(k);
     if (arch) {
         const model::ModelArch m = resolve_model(f, cat);
-        model::TrainingSpec t;
-        t.dtype = f.get_enum("--dtype", t.dtype);
-        t.optimizer = f.get_enum("--optimizer", t.optimizer);
-        t.finetune = f.get_enum("--finetune", t.finetune);
-        t.lora_rank = static_cast<int>(f.get_int("--lora-rank", t.lora_rank, 1, 65536));
+        // The training settings the checkpoint depends on (dtype, optimizer, fine-tuning).
+        const model::TrainingSpec t = f.read_settings(model::TrainingSpec{});
         ctx.checkpoint_bytes = model::checkpoint_bytes(m, t);
         f.record("checkpoint_bytes", ctx.checkpoint_bytes, "model x (weights + optimizer states)");
     }

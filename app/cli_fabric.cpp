@@ -24,66 +24,22 @@ model::Topology cluster_topology(Flags& f, const model::Catalog& cat, std::strin
         return model::analyze_topology(d, cat);
     }
     const model::GpuSpec& g = resolve_gpu(f, cat);
-    model::Topology t;
-    t.gpu = g.id;
-    const std::string& arch = g.arch;
-    t.gpu_arch =
-        arch.find("Hopper") != std::string::npos      ? "hopper"
-        : arch.find("Blackwell") != std::string::npos ? "blackwell"
-        : (arch.find("Ampere") != std::string::npos || arch.find("Ada") != std::string::npos)
-            ? "ampere"
-            : "other";
-    t.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", g.gpus_per_node, 1, 4096,
-                                                 "default: the GPU's reference system"));
-    t.scaleup_domain = static_cast<int>(f.get_int("--scaleup-domain", g.scaleup_domain, 1, 1 << 20,
-                                                  "default: the reference system's domain"));
-    const model::SystemSpec* sys = cat.system(g.reference_system);
-    t.nvswitch = t.scaleup_domain > 1 && sys && !sys->nvswitch.empty();
-    t.nvls = t.nvswitch && (sys->nvswitch == "nvswitch-gen3" || sys->nvswitch == "nvswitch-gen4");
-    t.scaleup_link = g.scaleup_link;
-    t.scaleup_Bps_per_gpu = g.scaleup_bandwidth_unidir_Bps;
-    t.pair_Bps = g.scaleup_bandwidth_unidir_Bps;
-    if (const model::LinkSpec* l = cat.link(g.scaleup_link);
-        l && g.scaleup_link.rfind("xgmi", 0) == 0)
-        t.pair_Bps = l->bandwidth_unidir_Bps;
-    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
-        t.pcie_only = true;
-        if (const model::LinkSpec* p = cat.link(g.pcie_link)) {
-            t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
-            t.pair_Bps = p->bandwidth_unidir_Bps;
-        }
-    }
-    const std::string link_id =
+    model::ClusterShape shape;
+    shape.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", g.gpus_per_node, 1, 4096,
+                                                     "default: the GPU's reference system"));
+    shape.scaleup_domain =
+        static_cast<int>(f.get_int("--scaleup-domain", g.scaleup_domain, 1, 1 << 20,
+                                   "default: the reference system's domain"));
+    shape.scaleout_link =
         f.get_string("--scaleout", g.default_scaleout_link, "default: the reference system's NICs");
-    const model::LinkSpec* link = cat.link(link_id);
-    if (!link || link->cls != model::LinkClass::scaleout) {
-        std::string msg = "--scaleout: \"" + link_id + "\" is not a scale-out link type";
-        if (auto s = cat.closest_id(model::CatalogKind::links, link_id); !s.empty())
-            msg += " (did you mean \"" + s + "\"?)";
-        throw UsageError{msg + "; see `catalog links`"};
-    }
-    t.scaleout_link = link->id;
-    t.nic_Bps = link->bandwidth_unidir_Bps;
-    t.nics_per_node = static_cast<double>(f.get_int("--nics-per-node", g.default_nics_per_node, 0,
-                                                    4096, "default: the reference system's"));
-    t.scaleout_Bps_per_gpu = t.nics_per_node * t.nic_Bps / t.gpus_per_node;
-    const double R = f.get_number("--oversubscription", 1.0, 1.0, 1000.0);
-    model::SwitchTier leaf;
-    leaf.level = 1;
-    leaf.name = "leaf";
-    leaf.nodes_below_one_switch = R > 1.0 ? 1.0 : 1e18;
-    leaf.oversubscription = R;
-    t.tiers.push_back(leaf);
-    if (R > 1.0) {
-        model::SwitchTier spine;
-        spine.level = 2;
-        spine.name = "spine";
-        spine.nodes_below_one_switch = 1e18;
-        t.tiers.push_back(spine);
-    }
-    t.oversubscription = R;
+    shape.nics_per_node = static_cast<int>(f.get_int("--nics-per-node", g.default_nics_per_node, 0,
+                                                     4096, "default: the reference system's"));
+    shape.oversubscription = f.get_number("--oversubscription", 1.0, 1.0, 1000.0);
+    auto t = model::shape_topology(g, shape, cat);
+    if (!t)
+        throw UsageError{"--scaleout: " + t.errors().front().what + "; see `catalog links`"};
     *source = "flags";
-    return t;
+    return std::move(t).value();
 }
 
 namespace {

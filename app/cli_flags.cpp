@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace cl::cli {
 
@@ -16,6 +17,234 @@ const std::vector<std::string> kModelCmds = {"memory", "roofline", "train",
                                              "search", "infer",    "reliability"};
 const std::vector<std::string> kTrainCmds = {"memory", "train", "search"};
 const std::vector<std::string> kShapeCmds = {"memory", "collective", "train", "search", "infer"};
+
+/// What the CLI says differently from the schema, per field: a flag name kept from CLI.md
+/// (alias), the commands that take it, and a stricter lower bound where a design file's
+/// "0 = auto / not set" is spelled by leaving the flag out (or "auto") on the command line.
+/// Everything else (name, range, choices, help, default) comes from the schema field.
+struct SchemaFlag {
+    model::Section section;
+    const char* key;
+    const char* flag = nullptr; ///< alias; nullptr = "--" + key with '_' -> '-'
+    std::vector<std::string> commands = {};
+    const char* unit = nullptr;     ///< shown in --help instead of the field's unit
+    const char* def = nullptr;      ///< default as --help shows it, when not the field's
+    const char* help = nullptr;     ///< CLI-specific help, when the field's is not enough
+    std::optional<double> min = {}; ///< stricter than the field's minimum
+    std::vector<std::string> more_choices = {}; ///< "auto", or the roofline's dtypes
+    bool size = false;                          ///< takes size suffixes (bytes/s)
+    const char* def_source = nullptr;           ///< "inputs" source when absent
+};
+
+const std::vector<SchemaFlag>& schema_flag_table() {
+    using S = model::Section;
+    static const std::vector<SchemaFlag> t = {
+        // Training (and the layout flags memory, roofline and search share)
+        {.section = S::training,
+         .key = "tp",
+         .commands = {"memory", "roofline", "train", "search"}},
+        {.section = S::training,
+         .key = "seq",
+         .commands = {"memory", "roofline", "train", "search"},
+         .help = "Sequence length (roofline: context length)."},
+        {.section = S::training,
+         .key = "global_batch",
+         .unit = "sequences",
+         .def = "-",
+         .help = "Global batch; a multiple of dp.",
+         .min = 1,
+         .def_source = "default: not set"},
+        {.section = S::training,
+         .key = "micro_batch",
+         .unit = "sequences",
+         .def = "auto",
+         .help = "Micro-batch, or auto (the largest divisor of global-batch/dp that fits).",
+         .min = 1,
+         .more_choices = {"auto"}},
+        {.section = S::training,
+         .key = "dtype",
+         .commands = {"memory", "roofline", "train", "search", "reliability"},
+         .help = "Compute dtype (training: bf16|fp16|fp8|fp32; fp8 = FP8 GEMMs with bf16 "
+                 "weights).",
+         .more_choices = {"tf32", "int8", "fp4", "fp64"}},
+        {.section = S::training,
+         .key = "optimizer",
+         .commands = {"memory", "train", "search", "reliability"}},
+        {.section = S::training,
+         .key = "sequence_parallel",
+         .def = "on when tp > 1",
+         .help = "Sequence parallelism (--sequence-parallel=off to disable)."},
+        {.section = S::training, .key = "schedule", .def = "1f1b (interleaved when vpp > 1)"},
+        {.section = S::training,
+         .key = "finetune",
+         .commands = {"memory", "train", "search", "reliability"}},
+        {.section = S::training,
+         .key = "lora_rank",
+         .commands = {"memory", "train", "search", "reliability"}},
+        {.section = S::training,
+         .key = "tokens",
+         .commands = {"train"},
+         .def = "-",
+         .def_source = "default: not set"},
+        // Inference
+        {.section = S::inference,
+         .key = "batch",
+         .commands = {"roofline", "infer"},
+         .unit = "sequences",
+         .def = "1 (infer: auto)",
+         .help = "Concurrent sequences (infer: N or auto = the largest that fits).",
+         .min = 1,
+         .more_choices = {"auto"}},
+        {.section = S::inference, .key = "ttft_slo_s", .flag = "--ttft-slo"},
+        {.section = S::inference, .key = "tpot_slo_s", .flag = "--tpot-slo"},
+        {.section = S::inference, .key = "speculative_draft", .unit = "model id", .def = "-"},
+        // Economics
+        {.section = S::economics, .key = "cloud_offer", .unit = "id", .def = "-"},
+        {.section = S::economics,
+         .key = "price_per_gpu_hour",
+         .flag = "--cloud-price-per-gpu-hour",
+         .def_source = "cloud offer"},
+        {.section = S::economics,
+         .key = "server_price_usd",
+         .flag = "--server-price",
+         .def_source = "catalog system price"},
+        {.section = S::economics,
+         .key = "network_usd_per_gpu",
+         .flag = "--network-price-per-gpu",
+         .def_source = "switches and cables of the fabric"},
+        {.section = S::economics, .key = "power_usd_per_kwh", .flag = "--power-price-per-kwh"},
+        {.section = S::economics, .key = "colo_usd_per_kw_month", .flag = "--colo-per-kw-month"},
+        {.section = S::economics, .key = "staff_usd_per_year", .flag = "--staff-per-year"},
+        {.section = S::economics, .key = "facility_power_cap_kw", .def_source = "none"},
+        {.section = S::economics,
+         .key = "spot_preemptions_per_node_day",
+         .flag = "--spot-preemptions-per-day"},
+        {.section = S::economics,
+         .key = "spot_lost_hours_per_preemption",
+         .flag = "--spot-lost-hours"},
+        // Reliability
+        {.section = S::reliability,
+         .key = "node_failures_per_1000_node_days",
+         .def_source = "Llama 3 per-GPU rate"},
+        {.section = S::reliability, .key = "mtbf_hours", .def_source = "from the failure rate"},
+        {.section = S::reliability,
+         .key = "storage_bandwidth_Bps",
+         .flag = "--storage-bandwidth",
+         .unit = "bytes/s",
+         .size = true,
+         .def_source = "Llama 3 ratio"},
+        {.section = S::reliability, .key = "checkpoint_write_s", .def_source = "derived"},
+        {.section = S::reliability, .key = "checkpoint_interval_s", .def_source = "optimal"},
+        // The reliability command has no tokens to derive the run from: 30 days (cmd_reliability).
+        {.section = S::reliability,
+         .key = "run_days",
+         .flag = "--days",
+         .def = "30",
+         .help = "Length of the run.",
+         .min = 0.001},
+    };
+    return t;
+}
+
+const SchemaFlag* schema_flag(const model::Field& f) {
+    for (const auto& e : schema_flag_table())
+        if (e.section == f.section && f.key == e.key)
+            return &e;
+    return nullptr;
+}
+
+std::vector<std::string> section_commands(model::Section s) {
+    switch (s) {
+    case model::Section::training:
+        return kTrainCmds;
+    case model::Section::inference:
+        return {"infer"};
+    case model::Section::economics:
+        return {"tco"};
+    case model::Section::reliability:
+        return {"reliability"};
+    default:
+        return {};
+    }
+}
+
+std::string flag_name(const model::Field& f) {
+    if (const SchemaFlag* e = schema_flag(f); e && e->flag)
+        return e->flag;
+    std::string n = "--" + f.key;
+    std::replace(n.begin(), n.end(), '_', '-');
+    return n;
+}
+
+std::string shown_default(const model::Field& f) {
+    if (const bool* b = std::get_if<bool>(&f.default_value))
+        return *b ? "on" : "off";
+    if (const auto* t = std::get_if<std::string>(&f.default_value))
+        return t->empty() ? "-" : *t;
+    std::ostringstream o;
+    o.imbue(std::locale::classic());
+    o << std::get<double>(f.default_value);
+    return o.str();
+}
+
+/// One flag per field of `section` (a field whose flag exists already, as --tp for training
+/// and inference, adds its commands to it).
+void add_schema_flags(std::vector<FlagSpec>& specs, model::Section section) {
+    for (const model::Field* f : model::section_fields(section)) {
+        const SchemaFlag* e = schema_flag(*f);
+        const std::string name = flag_name(*f);
+        std::vector<std::string> commands =
+            e && !e->commands.empty() ? e->commands : section_commands(section);
+        auto same = std::find_if(specs.begin(), specs.end(),
+                                 [&](const FlagSpec& s) { return s.name == name; });
+        if (same != specs.end()) {
+            for (auto& c : commands)
+                if (std::find(same->commands.begin(), same->commands.end(), c) ==
+                    same->commands.end())
+                    same->commands.push_back(c);
+            same->fields.push_back(f);
+            continue;
+        }
+        FlagSpec s;
+        s.name = name;
+        switch (f->type) {
+        case model::FieldType::integer:
+            s.type = FlagType::Int;
+            break;
+        case model::FieldType::number:
+            s.type = e && e->size ? FlagType::Size : FlagType::Number;
+            break;
+        case model::FieldType::boolean:
+            s.type = FlagType::Switch;
+            break;
+        case model::FieldType::choice:
+            s.type =
+                f->choices_from == model::ChoiceSource::fixed ? FlagType::Choice : FlagType::String;
+            break;
+        case model::FieldType::text:
+            s.type = FlagType::String;
+            break;
+        }
+        s.unit = e && e->unit ? e->unit : f->unit;
+        s.def = e && e->def ? e->def : shown_default(*f);
+        if (e && e->help) {
+            s.help = e->help;
+        } else {
+            s.help = f->label + (f->help.empty() ? "" : ": " + f->help) + ".";
+        }
+        if (s.type == FlagType::Choice)
+            s.choices = f->choices;
+        if (e)
+            s.choices.insert(s.choices.end(), e->more_choices.begin(), e->more_choices.end());
+        s.commands = std::move(commands);
+        s.fields = {f};
+        s.min = e && e->min ? *e->min : f->min;
+        s.max = f->max;
+        if (e && e->def_source)
+            s.def_source = e->def_source;
+        specs.push_back(std::move(s));
+    }
+}
 
 // clang-format off
 std::vector<FlagSpec> build_specs() {
@@ -117,108 +346,15 @@ std::vector<FlagSpec> build_specs() {
          "Down:up ratio at the worst fabric tier (7 = 7:1).",
          {},
          kShapeCmds},
-        // Parallel layout and training
-        {"--tp", T::Int, "", "1", "Tensor-parallel degree.", {}, {"memory", "roofline", "train", "search", "infer"}},
-        {"--pp",
-         T::Int,
-         "",
-         "1",
-         "Pipeline-parallel degree (layers need not divide it).",
-         {},
-         {"memory", "train", "search", "infer"}},
-        {"--cp", T::Int, "", "1", "Context-parallel degree (splits the sequence).", {}, kTrainCmds},
-        {"--ep", T::Int, "", "1", "Expert-parallel degree (divides dp*cp).", {}, kTrainCmds},
-        {"--vpp",
-         T::Int,
-         "",
-         "1",
-         "Virtual pipeline stages per GPU (interleaved schedule).",
-         {},
-         kTrainCmds},
+    };
+    add_schema_flags(f, model::Section::training);
+    f.insert(f.end(), {
         {"--dp",
          T::Int,
          "",
          "gpus/(tp*pp*cp)",
          "Data-parallel degree; must agree with --gpus.",
          {},
-         kTrainCmds},
-        {"--global-batch",
-         T::Int,
-         "sequences",
-         "-",
-         "Global batch; a multiple of dp.",
-         {},
-         kTrainCmds},
-        {"--micro-batch",
-         T::Int,
-         "sequences",
-         "auto",
-         "Micro-batch, or auto (the largest divisor of global-batch/dp that fits).",
-         {"auto"},
-         kTrainCmds},
-        {"--seq",
-         T::Int,
-         "tokens",
-         "4096",
-         "Sequence length (roofline: context length).",
-         {},
-         {"memory", "roofline", "train", "search"}},
-        {"--dtype",
-         T::Choice,
-         "",
-         "bf16",
-         "Compute dtype (training: bf16|fp16|fp8|fp32; fp8 = FP8 GEMMs with bf16 weights).",
-         {"bf16", "fp16", "fp8", "fp32", "tf32", "int8", "fp4", "fp64"},
-         {"memory", "roofline", "train", "search"}},
-        {"--optimizer",
-         T::Choice,
-         "",
-         "adamw",
-         "Optimizer.",
-         model::choice_names<model::Optimizer>(),
-         kTrainCmds},
-        {"--zero",
-         T::Int,
-         "",
-         "1",
-         "ZeRO stage 0-3 (3 = FSDP) over the data-parallel group.",
-         {},
-         kTrainCmds},
-        {"--recompute",
-         T::Choice,
-         "",
-         "selective",
-         "Activation recomputation.",
-         model::choice_names<model::Recompute>(),
-         kTrainCmds},
-        {"--sequence-parallel",
-         T::Switch,
-         "",
-         "on when tp > 1",
-         "Sequence parallelism (--sequence-parallel=off to disable).",
-         {},
-         kTrainCmds},
-        {"--schedule",
-         T::Choice,
-         "",
-         "1f1b (interleaved when vpp > 1)",
-         "Pipeline schedule.",
-         model::choice_names<model::Schedule>(),
-         kTrainCmds},
-        {"--finetune",
-         T::Choice,
-         "",
-         "full",
-         "Fine-tuning method.",
-         model::choice_names<model::Finetune>(),
-         kTrainCmds},
-        {"--lora-rank", T::Int, "", "16", "LoRA rank r.", {}, kTrainCmds},
-        {"--offload",
-         T::Choice,
-         "",
-         "none",
-         "CPU offload of optimizer states.",
-         model::choice_names<model::Offload>(),
          kTrainCmds},
         {"--framework-overhead",
          T::Size,
@@ -228,22 +364,10 @@ std::vector<FlagSpec> build_specs() {
          {},
          kTrainCmds},
         {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train", "search", "infer"}},
-        {"--tokens", T::Number, "tokens", "-", "Tokens to train (time, GPU-hours and cost to train them).", {}, {"train"}},
         {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price (training cost, $ per token).", {}, {"train", "search", "infer"}},
-        // Inference
-        {"--replicas", T::Int, "", "1", "Serving replicas (each tp*pp GPUs).", {}, {"infer"}},
-        {"--input-len", T::Int, "tokens", "1000", "Prompt length.", {}, {"infer"}},
-        {"--output-len", T::Int, "tokens", "500", "Generated tokens per request.", {}, {"infer"}},
-        {"--weights-dtype", T::Choice, "", "bf16", "Weight format (int4 4.25 bits, fp4 4.5 bits with scales).", model::choice_names<model::WeightsDtype>(), {"infer"}},
-        {"--kv-dtype", T::Choice, "", "bf16", "KV-cache format.", model::choice_names<model::KvDtype>(), {"infer"}},
-        {"--batching", T::Choice, "", "continuous", "Batching policy (static = contiguous KV).", model::choice_names<model::Batching>(), {"infer"}},
-        {"--mode", T::Choice, "", "offline", "offline = max throughput; online = --request-rate under SLOs.", model::choice_names<model::ServingMode>(), {"infer"}},
-        {"--request-rate", T::Number, "1/s", "-", "Requests per second (online mode).", {}, {"infer"}},
-        {"--ttft-slo", T::Number, "s", "0.5", "Time-to-first-token objective.", {}, {"infer"}},
-        {"--tpot-slo", T::Number, "s", "0.05", "Time-per-output-token objective.", {}, {"infer"}},
-        {"--speculative-draft", T::String, "model id", "-", "Draft model for speculative decoding.", {}, {"infer"}},
-        {"--speculative-k", T::Int, "tokens", "4", "Draft tokens per step (gamma).", {}, {"infer"}},
-        {"--acceptance", T::Number, "fraction", "0.7", "Draft token acceptance rate (alpha).", {}, {"infer"}},
+    });
+    add_schema_flags(f, model::Section::inference);
+    f.insert(f.end(), {
         {"--objective", T::Choice, "", "throughput", "Rank layouts by throughput or by cost per token.", {"throughput", "cost"}, {"search"}},
         {"--top", T::Int, "layouts", "10", "How many layouts to print.", {}, {"search"}},
         // Collectives
@@ -260,53 +384,23 @@ std::vector<FlagSpec> build_specs() {
          "Inference phase.",
          {"prefill", "decode"},
          {"roofline"}},
-        {"--batch", T::Int, "sequences", "1 (infer: auto)", "Concurrent sequences (infer: N or auto = the largest that fits).", {"auto"}, {"roofline", "infer"}},
-        // Cost (tco). Defaults and sources: docs/cost.md.
-        {"--months", T::Int, "months", "36", "TCO horizon.", {}, {"tco"}},
-        {"--utilization", T::Number, "fraction", "0.8", "Fraction of hours the GPUs do paid work.", {}, {"tco"}},
-        {"--cloud-offer", T::String, "id", "-", "Cloud offer (`catalog cloud`) for the cloud side.", {}, {"tco"}},
-        {"--cloud-price-per-gpu-hour", T::Number, "USD", "-", "Cloud on-demand price per GPU-hour (instead of an offer).", {}, {"tco"}},
-        {"--commitment", T::Choice, "", "on-demand", "Cloud billing: on-demand and spot bill hours used, commitments every hour.", model::choice_names<model::Commitment>(), {"tco"}},
-        {"--commit-1y-discount", T::Number, "fraction", "0.355", "Discount off on-demand for 1-year commitments without a listed price (median of AWS/GCP/Azure/Lambda).", {}, {"tco"}},
-        {"--commit-3y-discount", T::Number, "fraction", "0.56", "Discount off on-demand for 3-year commitments without a listed price.", {}, {"tco"}},
-        {"--spot-preemptions-per-day", T::Number, "per node-day", "0.1", "Spot preemptions per node per day (assumption; docs/cost.md).", {}, {"tco"}},
-        {"--spot-lost-hours", T::Number, "h", "0.67", "Work lost per preemption: 10 min restart + half an hourly checkpoint interval.", {}, {"tco"}},
-        {"--server-price", T::Number, "USD", "catalog system price", "Price of one server of --gpus-per-node GPUs.", {}, {"tco"}},
-        {"--network-price-per-gpu", T::Number, "USD", "generated fat tree", "Scale-out network per GPU (default: switches and cables of a non-blocking fat tree, or of --fabric).", {}, {"tco"}},
-        {"--storage-fraction", T::Number, "fraction", "0.05", "Storage capex as a fraction of server capex.", {}, {"tco"}},
-        {"--power-price-per-kwh", T::Number, "USD/kWh", "0.08", "Electricity price (EIA 2023 US industrial 0.06-0.09).", {}, {"tco"}},
-        {"--pue", T::Number, "ratio", "1.3", "Power usage effectiveness (new large facilities, Uptime Institute).", {}, {"tco"}},
-        {"--colo-per-kw-month", T::Number, "USD", "184", "Colocation per IT kW per month (CBRE N. America H2 2024).", {}, {"tco"}},
-        {"--staff-per-year", T::Number, "USD", "0", "Operations staff cost per year.", {}, {"tco"}},
-        {"--depreciation-years", T::Number, "years", "5", "Straight-line depreciation (hyperscalers 5-6).", {}, {"tco"}},
-        {"--maintenance-fraction", T::Number, "fraction", "0.05", "Maintenance and support per year, of capex.", {}, {"tco"}},
-        {"--avg-power-fraction", T::Number, "fraction", "0.75", "Average draw / nameplate while working (Epoch AI).", {}, {"tco"}},
-        {"--rack-power-kw", T::Number, "kW", "41", "Power one rack can feed and cool.", {}, {"tco"}},
-        {"--facility-power-cap-kw", T::Number, "kW", "-", "Facility power cap (limits the GPU count).", {}, {"tco"}},
-        {"--grid-kg-co2-per-kwh", T::Number, "kg/kWh", "0.37", "Grid carbon intensity (US average, EPA eGRID 2022).", {}, {"tco"}},
+    });
+    // Cost (tco). Defaults and sources: docs/cost.md.
+    add_schema_flags(f, model::Section::economics);
+    f.insert(f.end(), {
         {"--run-gpu-hours", T::Number, "GPU-hours", "-", "Cost, energy and CO2 of one run of this many GPU-hours.", {}, {"tco"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
-        // Reliability. Defaults and sources: docs/reliability.md.
-        {"--node-failures-per-1000-node-days", T::Number, "", "Llama 3 rate", "Node failure rate (Kokolis et al. units).", {}, {"reliability"}},
-        {"--mtbf-hours", T::Number, "h", "-", "MTBF of the whole job (instead of the rates).", {}, {"reliability"}},
-        {"--checkpoint-write-s", T::Number, "s", "checkpoint / storage bandwidth", "Time to write one checkpoint.", {}, {"reliability"}},
-        {"--storage-bandwidth", T::Size, "bytes/s", "Llama 3: 2 TB/s per 16,384 GPUs", "Aggregate storage write bandwidth.", {}, {"reliability"}},
-        {"--restart-s", T::Number, "s", "600", "Time from a failure to training again.", {}, {"reliability"}},
-        {"--checkpoint-interval-s", T::Number, "s", "optimal (Daly)", "Checkpoint interval.", {}, {"reliability"}},
-        {"--async-checkpoint", T::Switch, "", "off", "Snapshot to host memory, write in the background (CheckFreq).", {}, {"reliability"}},
-        {"--days", T::Number, "days", "30", "Length of the run.", {}, {"reliability"}},
-        {"--repair-hours", T::Number, "h", "24", "Time a failed node is out (spares).", {}, {"reliability"}},
-        {"--straggler-cv", T::Number, "fraction", "0.01", "Per-GPU step-time coefficient of variation.", {}, {"reliability"}},
-    };
+    });
+    // Reliability. Defaults and sources: docs/reliability.md.
+    add_schema_flags(f, model::Section::reliability);
     // Flags shared with the cost and reliability commands.
     for (FlagSpec& s : f) {
         if (s.name == "--gpus" || s.name == "--gpus-per-node")
             s.commands.insert(s.commands.end(), {"tco", "reliability"});
         if (s.name == "--gpu" || s.name == "--fabric")
             s.commands.emplace_back("tco");
-        if (s.name == "--price-per-gpu-hour" || s.name == "--optimizer" || s.name == "--dtype" ||
-            s.name == "--finetune" || s.name == "--lora-rank")
+        if (s.name == "--price-per-gpu-hour")
             s.commands.emplace_back("reliability");
     }
     return f;
@@ -337,6 +431,13 @@ std::string fmt_num(double v) {
 const std::vector<FlagSpec>& flag_specs() {
     static const std::vector<FlagSpec> specs = build_specs();
     return specs;
+}
+
+const FlagSpec* flag_of(const model::Field& f) {
+    for (const auto& s : flag_specs())
+        if (std::find(s.fields.begin(), s.fields.end(), &f) != s.fields.end())
+            return &s;
+    return nullptr;
 }
 
 ParsedArgs parse_command_line(const std::vector<std::string>& args) {
@@ -395,6 +496,107 @@ void Flags::record(const std::string& name, const json& value, const std::string
     std::string key = name.rfind("--", 0) == 0 ? name.substr(2) : name;
     std::replace(key.begin(), key.end(), '-', '_');
     inputs_[key] = {{"value", value}, {"source", source}};
+    read_.insert(name);
+}
+
+namespace {
+const FlagSpec& schema_spec(const std::string& name) {
+    const FlagSpec* s = find_spec(name);
+    if (!s || s->fields.empty())
+        throw std::logic_error(name + " is not a flag of the schema");
+    return *s;
+}
+} // namespace
+
+long long Flags::get_int(const std::string& name, long long def, const std::string& def_source) {
+    const FlagSpec& s = schema_spec(name);
+    return get_int(name, def, static_cast<long long>(s.min), static_cast<long long>(s.max),
+                   def_source);
+}
+
+double Flags::get_number(const std::string& name, double def, const std::string& def_source) {
+    const FlagSpec& s = schema_spec(name);
+    return get_number(name, def, s.min, s.max, def_source);
+}
+
+std::optional<long long> Flags::get_int_or_auto(const std::string& name) {
+    const FlagSpec& s = schema_spec(name);
+    return get_int_or_auto(name, static_cast<long long>(s.min), static_cast<long long>(s.max));
+}
+
+model::FieldValue Flags::read_field(const FlagSpec& spec, const model::Field& f,
+                                    const model::FieldValue& def) {
+    const std::string& name = spec.name;
+    switch (f.type) {
+    case model::FieldType::boolean:
+        return get_bool(name, std::get<bool>(def), spec.def_source);
+    case model::FieldType::integer:
+        return static_cast<double>(get_int(name, std::llround(std::get<double>(def)),
+                                           static_cast<long long>(spec.min),
+                                           static_cast<long long>(spec.max), spec.def_source));
+    case model::FieldType::number:
+        return spec.type == FlagType::Size
+                   ? get_size(name, std::get<double>(def), spec.min, spec.max, spec.def_source)
+                   : get_number(name, std::get<double>(def), spec.min, spec.max, spec.def_source);
+    case model::FieldType::choice:
+        if (f.choices_from == model::ChoiceSource::fixed) {
+            const std::string v = get_choice(name, std::get<std::string>(def));
+            if (std::find(f.choices.begin(), f.choices.end(), v) == f.choices.end()) {
+                std::string list;
+                for (const auto& c : f.choices)
+                    list += (list.empty() ? "" : "|") + c;
+                throw UsageError{name + ": expected " + list + ", found \"" + v + "\""};
+            }
+            return v;
+        }
+        [[fallthrough]];
+    case model::FieldType::text:
+        return get_string(name, std::get<std::string>(def), spec.def_source);
+    }
+    return def;
+}
+
+void Flags::read_section(model::Section section, model::Design& d, std::string_view id) {
+    for (const model::Field* f : model::section_fields(section)) {
+        const FlagSpec* spec = flag_of(*f);
+        if (!spec || read_.count(spec->name) || !accepts(*spec, command_))
+            continue;
+        f->set(d, id, read_field(*spec, *f, f->get(d, id)));
+    }
+}
+
+model::TrainingSpec Flags::read_settings(model::TrainingSpec t) {
+    model::Design d;
+    d.workloads.emplace_back();
+    d.workloads[0].id = "cli";
+    d.workloads[0].kind = model::WorkloadKind::training;
+    d.workloads[0].training = std::move(t);
+    read_section(model::Section::training, d, "cli");
+    return d.workloads[0].training;
+}
+
+model::InferenceSpec Flags::read_settings(model::InferenceSpec s) {
+    model::Design d;
+    d.workloads.emplace_back();
+    d.workloads[0].id = "cli";
+    d.workloads[0].kind = model::WorkloadKind::inference;
+    d.workloads[0].inference = std::move(s);
+    read_section(model::Section::inference, d, "cli");
+    return d.workloads[0].inference;
+}
+
+model::Economics Flags::read_settings(model::Economics e) {
+    model::Design d;
+    d.economics = std::move(e);
+    read_section(model::Section::economics, d, "");
+    return d.economics;
+}
+
+model::ReliabilityInputs Flags::read_settings(model::ReliabilityInputs r) {
+    model::Design d;
+    d.reliability = std::move(r);
+    read_section(model::Section::reliability, d, "");
+    return d.reliability;
 }
 
 bool Flags::get_bool(const std::string& name, bool def, const std::string& def_source) {

@@ -1,13 +1,18 @@
 #pragma once
 // Flags of clusterlens-cli: one table (name, type, unit, default, help, commands) drives the
-// parser, validation, --help and the "inputs" object of --json output.
+// parser, validation, --help and the "inputs" object of --json output. The flags of a
+// workload's training and inference settings, of economics and of reliability are generated
+// from the property schema (model/schema.h): name (the key with dashes, or an alias kept for
+// CLI.md), range, allowed values, help and default; adding a schema field adds its flag.
 
 #include "model/catalog.h"
+#include "model/schema.h"
 
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,10 +33,18 @@ struct FlagSpec {
     std::string help;
     std::vector<std::string> choices;  ///< Choice flags (and "auto" for Int flags that allow it)
     std::vector<std::string> commands; ///< commands that accept it ("*" = all)
+    /// Generated from the schema: the field(s) it sets (--tp: training and inference), the valid
+    /// range of numbers (the field's, or stricter where the CLI has no "0 = auto/unset"), and
+    /// the source recorded in "inputs" when the flag is absent.
+    std::vector<const model::Field*> fields = {};
+    double min = 0, max = 0;
+    std::string def_source = "default";
 };
 
 /// Every flag, in --help order.
 const std::vector<FlagSpec>& flag_specs();
+/// The flag generated from a schema field (nullptr when the field has none).
+const FlagSpec* flag_of(const model::Field& f);
 
 /// Parsed command line for one command, with typed, validated getters. Every getter records
 /// the resolved value and its source ("flag" or "default" or a named derivation) in inputs().
@@ -58,6 +71,22 @@ public:
                     const std::string& def_source = "default");
     std::string get_string(const std::string& name, const std::string& def,
                            const std::string& def_source = "default");
+    /// A flag generated from the schema, checked against its range (an integer, or "auto").
+    long long get_int(const std::string& name, long long def,
+                      const std::string& def_source = "default");
+    std::optional<long long> get_int_or_auto(const std::string& name);
+    double get_number(const std::string& name, double def,
+                      const std::string& def_source = "default");
+
+    /// Reads every schema flag of one section that this command accepts and that no getter
+    /// has read (or skip() set aside) into the settings, starting from their current values;
+    /// values are checked as the schema says (range, integers, allowed choices).
+    model::TrainingSpec read_settings(model::TrainingSpec t);
+    model::InferenceSpec read_settings(model::InferenceSpec s);
+    model::Economics read_settings(model::Economics e);
+    model::ReliabilityInputs read_settings(model::ReliabilityInputs r);
+    /// The command handles (or deliberately ignores) this flag itself: read_settings leaves it.
+    void skip(const std::string& name) { read_.insert(name); }
     std::string get_choice(const std::string& name, const std::string& def);
     /// A choice backed by a model enum (choices.h): the flag's spelling, parsed at this boundary.
     template <class E> E get_enum(const std::string& name, E def) {
@@ -78,6 +107,11 @@ private:
     std::string command_;
     std::map<std::string, std::string> values_;
     nlohmann::json inputs_ = nlohmann::json::object();
+    std::set<std::string> read_; ///< flags a getter has read (recorded)
+
+    void read_section(model::Section s, model::Design& d, std::string_view id);
+    model::FieldValue read_field(const FlagSpec& spec, const model::Field& f,
+                                 const model::FieldValue& def);
 };
 
 /// Splits argv into the command word, positional arguments and flags, checking each flag is

@@ -152,11 +152,12 @@ struct Layout {
 Layout read_layout(Flags& f) {
     Layout l;
     model::TrainingSpec& t = l.t;
-    t.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
-    t.pp = static_cast<int>(f.get_int("--pp", 1, 1, 1 << 16));
-    t.cp = static_cast<int>(f.get_int("--cp", 1, 1, 1 << 16));
-    t.ep = static_cast<int>(f.get_int("--ep", 1, 1, 1 << 16));
-    t.vpp = static_cast<int>(f.get_int("--vpp", 1, 1, 1024));
+    // The layout first: dp and the GPU count follow from it.
+    t.tp = static_cast<int>(f.get_int("--tp", t.tp));
+    t.pp = static_cast<int>(f.get_int("--pp", t.pp));
+    t.cp = static_cast<int>(f.get_int("--cp", t.cp));
+    t.ep = static_cast<int>(f.get_int("--ep", t.ep));
+    t.vpp = static_cast<int>(f.get_int("--vpp", t.vpp));
     const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
     long long gpus = 0;
     if (f.has("--gpus")) {
@@ -180,24 +181,19 @@ Layout read_layout(Flags& f) {
     l.gpus = static_cast<int>(gpus);
     const long long dp = gpus / mp;
     f.record("dp", dp, "derived: gpus/(tp*pp*cp)");
-    t.global_batch = f.get_int("--global-batch", 0, 1, 1LL << 40, "default: not set");
+    t.global_batch = f.get_int("--global-batch", 0, "default: not set");
     if (t.global_batch > 0 && t.global_batch % dp != 0)
         throw UsageError{"--global-batch: " + std::to_string(t.global_batch) +
                          " is not a multiple of dp = " + std::to_string(dp)};
-    auto mb = f.get_int_or_auto("--micro-batch", 1, 1 << 20);
+    auto mb = f.get_int_or_auto("--micro-batch");
     l.auto_micro_batch = !mb;
     t.micro_batch = mb ? static_cast<int>(*mb) : 1;
-    t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
     t.dtype = training_dtype(f);
-    t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
-    t.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
-    t.recompute = f.get_enum("--recompute", model::Recompute::selective);
+    // Defaults that follow the layout (CLI.md), then every other training setting of the schema.
     t.sequence_parallel = f.get_bool("--sequence-parallel", t.tp > 1, "default: on when tp > 1");
     t.schedule = f.get_enum("--schedule", t.vpp > 1 ? model::Schedule::interleaved
                                                     : model::Schedule::one_f_one_b);
-    t.finetune = f.get_enum("--finetune", model::Finetune::full);
-    t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
-    t.offload = f.get_enum("--offload", model::Offload::none);
+    t = f.read_settings(t);
     // Cluster-shape flags are accepted and recorded (the fabric model uses them).
     if (f.has("--gpus-per-node"))
         f.get_int("--gpus-per-node", 8, 1, 4096);
@@ -316,9 +312,9 @@ int cmd_roofline(Flags& f, std::ostream& out) {
     in.dtype = *model::dtype_from_name(f.get_choice("--dtype", "bf16"));
     in.phase = f.get_choice("--phase", "prefill") == "decode" ? model::Phase::decode
                                                               : model::Phase::prefill;
-    in.batch = static_cast<int>(f.get_int("--batch", 1, 1, 1 << 24));
-    in.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
-    in.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
+    in.batch = static_cast<int>(f.get_int("--batch", 1));
+    in.seq = static_cast<int>(f.get_int("--seq", 4096));
+    in.tp = static_cast<int>(f.get_int("--tp", 1));
     auto r = model::roofline(m, gpu, in);
     if (!r) {
         const auto& e = r.errors().front();
@@ -435,10 +431,9 @@ int cmd_train(Flags& f, std::ostream& out) {
         f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
                    ma.framework_overhead_bytes.source);
     record_assumptions(f, ma);
-    const double tokens = f.get_number("--tokens", 0, 0, 1e18, "default: not set");
     const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
-    model::TrainingSpec t = l.t;
-    t.tokens = tokens;
+    model::TrainingSpec t = l.t; // with --tokens (read_settings)
+    const double tokens = t.tokens;
     if (l.auto_micro_batch)
         t.micro_batch = 0;
     model::TrainingAssumptions ta;
@@ -524,42 +519,39 @@ int cmd_search(Flags& f, std::ostream& out) {
         throw UsageError{"--gpus: required for search"};
     const long long gpus = f.get_int("--gpus", 0, 1, 1LL << 24);
     model::TrainingSpec t;
-    t.global_batch = f.get_int("--global-batch", 0, 1, 1LL << 40, "default: not set");
+    t.global_batch = f.get_int("--global-batch", 0, "default: not set");
     if (t.global_batch <= 0)
         throw UsageError{"--global-batch: required for search (sequences per step)"};
-    t.seq = static_cast<int>(f.get_int("--seq", 4096, 1, 1 << 24));
     t.dtype = training_dtype(f);
-    t.optimizer = f.get_enum("--optimizer", model::Optimizer::adamw);
-    t.finetune = f.get_enum("--finetune", model::Finetune::full);
-    t.lora_rank = static_cast<int>(f.get_int("--lora-rank", 16, 1, 1 << 16));
-    t.offload = f.get_enum("--offload", model::Offload::none);
-    t.schedule = f.get_enum("--schedule", model::Schedule::one_f_one_b);
     model::SearchPins pins;
-    auto pin = [&](const char* flag, int& field, long long hi) {
+    auto pin = [&](const char* flag, int& field) {
         if (f.has(flag))
-            field = static_cast<int>(f.get_int(flag, 1, 1, hi));
+            field = static_cast<int>(f.get_int(flag, 1));
         else
             f.record(flag, "open", "searched");
     };
-    pin("--tp", pins.tp, 1 << 16);
-    pin("--pp", pins.pp, 1 << 16);
-    pin("--cp", pins.cp, 1 << 16);
-    pin("--ep", pins.ep, 1 << 16);
-    pin("--vpp", pins.vpp, 1024);
+    pin("--tp", pins.tp);
+    pin("--pp", pins.pp);
+    pin("--cp", pins.cp);
+    pin("--ep", pins.ep);
+    pin("--vpp", pins.vpp);
     if (f.has("--micro-batch")) {
-        auto mb = f.get_int_or_auto("--micro-batch", 1, 1 << 20);
+        auto mb = f.get_int_or_auto("--micro-batch");
         pins.micro_batch = mb ? static_cast<int>(*mb) : 0;
     } else {
         f.record("--micro-batch", "open", "searched");
     }
     if (f.has("--zero"))
-        pins.zero = static_cast<int>(f.get_int("--zero", 1, 0, 3));
+        pins.zero = static_cast<int>(f.get_int("--zero", 1));
     else
         f.record("--zero", "open", "searched");
     if (f.has("--recompute"))
         pins.recompute = f.get_enum("--recompute", model::Recompute::selective);
     else
         f.record("--recompute", "open", "searched");
+    f.skip("--sequence-parallel"); // each layout: on when tp > 1 (search.cpp)
+    // The other training settings of the schema (sequence length, optimizer, schedule...).
+    t = f.read_settings(t);
     model::SearchOptions opt;
     opt.minimize_cost = f.get_choice("--objective", "throughput") == "cost";
     opt.top_k = static_cast<int>(f.get_int("--top", 10, 1, 10000));
@@ -628,28 +620,17 @@ int cmd_infer(Flags& f, std::ostream& out) {
     const model::Topology topo = cluster_topology(f, cat, &source);
     const model::GpuSpec* gpu = &cluster_gpu(topo, cat);
     model::InferenceSpec s;
-    s.tp = static_cast<int>(f.get_int("--tp", 1, 1, 1 << 16));
-    s.pp = static_cast<int>(f.get_int("--pp", 1, 1, 1 << 16));
-    s.replicas = static_cast<int>(f.get_int("--replicas", 1, 1, 1 << 24));
+    s.tp = static_cast<int>(f.get_int("--tp", s.tp));
+    s.pp = static_cast<int>(f.get_int("--pp", s.pp));
+    s.replicas = static_cast<int>(f.get_int("--replicas", s.replicas));
     if (f.has("--gpus")) {
         const long long g = f.get_int("--gpus", 1, 1, 1LL << 24);
         if (g % (static_cast<long long>(s.tp) * s.pp) != 0)
             throw UsageError{"--gpus: tp*pp = " + std::to_string(s.tp * s.pp) +
                              " does not divide " + std::to_string(g) + " GPUs"};
     }
-    auto b = f.get_int_or_auto("--batch", 1, 1 << 24);
+    auto b = f.get_int_or_auto("--batch");
     s.batch = b ? static_cast<int>(*b) : 0;
-    s.input_len = static_cast<int>(f.get_int("--input-len", 1000, 1, 1 << 24));
-    s.output_len = static_cast<int>(f.get_int("--output-len", 500, 1, 1 << 24));
-    s.weights_dtype = f.get_enum("--weights-dtype", model::WeightsDtype::bf16);
-    s.kv_dtype = f.get_enum("--kv-dtype", model::KvDtype::bf16);
-    s.batching = f.get_enum("--batching", model::Batching::continuous);
-    s.mode = f.get_enum("--mode", model::ServingMode::offline);
-    s.request_rate = f.get_number("--request-rate", 0, 0, 1e9);
-    s.ttft_slo_s = f.get_number("--ttft-slo", 0.5, 0, 1e6);
-    s.tpot_slo_s = f.get_number("--tpot-slo", 0.05, 0, 1e6);
-    if (s.mode == model::ServingMode::online && s.request_rate <= 0)
-        throw UsageError{"--request-rate: online mode needs a positive request rate"};
     model::SpeculativeSpec spec;
     model::ModelArch draft;
     if (const std::string* d = f.raw("--speculative-draft")) {
@@ -659,13 +640,20 @@ int cmd_infer(Flags& f, std::ostream& out) {
         draft = *dm;
         spec.draft = &draft;
         f.record("--speculative-draft", *d, "flag");
-        spec.k = static_cast<int>(f.get_int("--speculative-k", 4, 1, 64));
-        spec.acceptance = f.get_number("--acceptance", 0.7, 0, 1);
+        spec.k = static_cast<int>(f.get_int("--speculative-k", spec.k));
+        spec.acceptance = f.get_number("--acceptance", spec.acceptance);
     } else if (f.has("--speculative-k") || f.has("--acceptance")) {
         throw UsageError{
             std::string(f.has("--speculative-k") ? "--speculative-k" : "--acceptance") +
             ": needs --speculative-draft MODEL"};
+    } else {
+        for (const char* unused : {"--speculative-draft", "--speculative-k", "--acceptance"})
+            f.skip(unused); // no speculative decoding: not an input
     }
+    // Every other serving setting of the schema (lengths, formats, batching, mode, SLOs).
+    s = f.read_settings(s);
+    if (s.mode == model::ServingMode::online && s.request_rate <= 0)
+        throw UsageError{"--request-rate: online mode needs a positive request rate"};
     const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
     model::MemoryAssumptions ma;
     record_assumptions(f, ma);

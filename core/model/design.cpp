@@ -24,68 +24,6 @@ constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
 constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
 } // namespace
 
-const std::vector<EconomicsField>& economics_fields() {
-    // Defaults and sources: docs/cost.md.
-    static const std::vector<EconomicsField> f = {
-        {{"power_usd_per_kwh", 0, 100, "USD/kWh", "Electricity price"},
-         &Economics::power_usd_per_kwh},
-        {{"pue", 1, 5, "ratio", "PUE"}, &Economics::pue},
-        {{"colo_usd_per_kw_month", 0, 1e6, "USD/kW-month", "Colocation (per IT kW)"},
-         &Economics::colo_usd_per_kw_month},
-        {{"staff_usd_per_year", 0, 1e12, "USD/year", "Staff"}, &Economics::staff_usd_per_year},
-        {{"depreciation_years", 0.1, 100, "years", "Depreciation"}, &Economics::depreciation_years},
-        {{"maintenance_fraction", 0, 1, "of capex per year", "Maintenance"},
-         &Economics::maintenance_fraction},
-        {{"utilization", 0.001, 1, "fraction", "Utilization"}, &Economics::utilization},
-        {{"price_per_gpu_hour", 0, 1e6, "USD/GPU-hour", "Cloud price (0 = offer)"},
-         &Economics::price_per_gpu_hour},
-        {{"server_price_usd", 0, 1e10, "USD/server", "Server price (0 = catalog)"},
-         &Economics::server_price_usd},
-        {{"network_usd_per_gpu", 0, 1e7, "USD/GPU", "Network (0 = drawn fabric)"},
-         &Economics::network_usd_per_gpu},
-        {{"storage_fraction", 0, 10, "of server capex", "Storage capex"},
-         &Economics::storage_fraction},
-        {{"avg_power_fraction", 0.01, 1, "of nameplate", "Average power draw"},
-         &Economics::avg_power_fraction},
-        {{"rack_power_kw", 1, 1e4, "kW", "Rack power budget"}, &Economics::rack_power_kw},
-        {{"facility_power_cap_kw", 0, 1e9, "kW", "Facility power cap (0 = none)"},
-         &Economics::facility_power_cap_kw},
-        {{"grid_kg_co2_per_kwh", 0, 10, "kg CO2/kWh", "Grid carbon intensity"},
-         &Economics::grid_kg_co2_per_kwh},
-        {{"commit_1y_discount", 0, 0.99, "fraction", "1-year commitment discount"},
-         &Economics::commit_1y_discount},
-        {{"commit_3y_discount", 0, 0.99, "fraction", "3-year commitment discount"},
-         &Economics::commit_3y_discount},
-        {{"spot_preemptions_per_node_day", 0, 1e4, "per node-day", "Spot preemptions"},
-         &Economics::spot_preemptions_per_node_day},
-        {{"spot_lost_hours_per_preemption", 0, 1e4, "h", "Work lost per preemption"},
-         &Economics::spot_lost_hours_per_preemption},
-    };
-    return f;
-}
-
-const std::vector<ReliabilityField>& reliability_fields() {
-    static const std::vector<ReliabilityField> f = {
-        {{"node_failures_per_1000_node_days", 0, 1e6, "per 1000 node-days",
-          "Node failures (0 = Llama 3 rate)"},
-         &ReliabilityInputs::node_failures_per_1000_node_days},
-        {{"mtbf_hours", 0, 1e7, "h", "Job MTBF (0 = from rates)"}, &ReliabilityInputs::mtbf_hours},
-        {{"storage_bandwidth_Bps", 0, 1e18, "B/s", "Storage bandwidth (0 = derived)"},
-         &ReliabilityInputs::storage_bandwidth_Bps},
-        {{"checkpoint_write_s", 0, 1e8, "s", "Checkpoint write (0 = derived)"},
-         &ReliabilityInputs::checkpoint_write_s},
-        {{"restart_s", 0, 1e8, "s", "Restart time"}, &ReliabilityInputs::restart_s},
-        {{"checkpoint_interval_s", 0, 1e9, "s", "Checkpoint interval (0 = optimal)"},
-         &ReliabilityInputs::checkpoint_interval_s},
-        {{"repair_hours", 0, 1e5, "h", "Node repair time"}, &ReliabilityInputs::repair_hours},
-        {{"straggler_cv", 0, 1, "fraction", "Step-time variation per GPU"},
-         &ReliabilityInputs::straggler_cv},
-        {{"run_days", 0, 1e5, "days", "Run length (0 = from tokens)"},
-         &ReliabilityInputs::run_days},
-    };
-    return f;
-}
-
 std::string_view device_kind_name(DeviceKind k) {
     return kKindNames[static_cast<std::size_t>(k)];
 }
@@ -206,7 +144,8 @@ void read_double(const json& obj, const std::string& path, JsonReader& r, const 
 /// Reads the schema fields of `section` from a JSON object into entity `id` of `d`; returns the
 /// keys it knows (everything else in the object is a newer version's, kept verbatim).
 std::vector<std::string> read_section(Section section, const json& obj, const std::string& path,
-                                      JsonReader& r, Design& d, std::string_view id) {
+                                      JsonReader& r, Design& d, std::string_view id,
+                                      std::initializer_list<std::string_view> required = {}) {
     std::vector<std::string> known;
     for (const Field* f : section_fields(section)) {
         // Assumptions nest by group: {"training": {"tp_overlap": 0.5}}.
@@ -226,29 +165,30 @@ std::vector<std::string> read_section(Section section, const json& obj, const st
         }
         if (!holder)
             continue;
+        const bool req = std::find(required.begin(), required.end(), key) != required.end();
         std::optional<FieldValue> v;
         switch (f->type) {
         case FieldType::integer:
-            if (auto x = r.integer(*holder, p, key, false, static_cast<std::int64_t>(f->min),
+            if (auto x = r.integer(*holder, p, key, req, static_cast<std::int64_t>(f->min),
                                    static_cast<std::int64_t>(f->max)))
                 v = static_cast<double>(*x);
             break;
         case FieldType::number:
-            if (auto x = r.number(*holder, p, key, false, f->min, f->max))
+            if (auto x = r.number(*holder, p, key, req, f->min, f->max))
                 v = *x;
             break;
         case FieldType::boolean:
-            if (auto x = r.boolean(*holder, p, key, false))
+            if (auto x = r.boolean(*holder, p, key, req))
                 v = *x;
             break;
         case FieldType::choice:
         case FieldType::text:
-            if (auto x = r.string(*holder, p, key, false)) {
+            if (auto x = r.string(*holder, p, key, req)) {
                 if (f->choices_from == ChoiceSource::fixed && f->type == FieldType::choice &&
                     std::find(f->choices.begin(), f->choices.end(), *x) == f->choices.end()) {
                     std::string list;
                     for (const auto& c : f->choices)
-                        list += (list.empty() ? "" : ", ") + c;
+                        list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
                     r.error(json_member_path(p, key),
                             "expected one of " + list + "; found \"" + *x + "\"");
                 } else {
@@ -289,6 +229,23 @@ json write_section(Section section, const Design& d, std::string_view id) {
         }
     }
     return j;
+}
+
+/// Writes the schema fields of a device or link: a value equal to the field's default is left
+/// out (an unnamed device has no "name"), except the `always` keys; numbers stay JSON doubles
+/// and integers JSON integers, as the file format has always written them.
+void write_entity_fields(json& j, Section section, const Design& d, std::string_view id,
+                         std::initializer_list<std::string_view> always) {
+    for (const Field* f : section_fields(section)) {
+        const FieldValue v = f->get(d, id);
+        if (v == f->default_value &&
+            std::find(always.begin(), always.end(), f->key) == always.end())
+            continue;
+        if (const double* x = std::get_if<double>(&v); x && f->type == FieldType::number)
+            j[f->key] = *x;
+        else
+            j[f->key] = to_json(v);
+    }
 }
 
 /// A workload's settings section (training or inference), read through a scratch design
@@ -485,7 +442,6 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 continue;
             Device dev;
             dev.id = r.string(j, p, "id").value_or("");
-            dev.name = r.string(j, p, "name", false).value_or("");
             if (auto k = r.string(j, p, "kind")) {
                 auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
                 if (it == kKindNames.end())
@@ -495,20 +451,17 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 else
                     dev.kind = static_cast<DeviceKind>(it - kKindNames.begin());
             }
-            dev.catalog = r.string(j, p, "catalog", false).value_or("");
-            if (auto c = r.integer(j, p, "count", false, 1, kMaxCount))
-                dev.count = *c;
+            // The schema's device fields (name, count, catalog, role, slots, storage), read
+            // through a scratch design holding only this entry (ids may repeat until
+            // validation reports it); then the structural ones.
+            Design one;
+            one.devices.push_back(std::move(dev));
+            auto known = read_section(Section::device, j, p, r, one, one.devices[0].id);
+            dev = std::move(one.devices[0]);
             dev.parent = r.string(j, p, "parent", false).value_or("");
-            dev.role = r.string(j, p, "role", false).value_or("");
-            read_int(j, p, r, "gpu_slots", dev.gpu_slots, 0, 1 << 16);
-            read_double(j, p, r, "storage_bandwidth_Bps", dev.storage_bandwidth_Bps, 0,
-                        kMaxQuantity);
-            read_double(j, p, r, "storage_capacity_bytes", dev.storage_capacity_bytes, 0,
-                        kMaxQuantity);
             dev.position = read_point(j, p, r);
-            dev.extra_json =
-                extras(j, {"id", "name", "kind", "catalog", "count", "parent", "role", "gpu_slots",
-                           "storage_bandwidth_Bps", "storage_capacity_bytes", "position"});
+            known.insert(known.end(), {"id", "kind", "parent", "position"});
+            dev.extra_json = extras(j, known);
             d.devices.push_back(std::move(dev));
         }
     }
@@ -523,10 +476,13 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             l.id = r.string(j, p, "id").value_or("");
             l.from = r.string(j, p, "from").value_or("");
             l.to = r.string(j, p, "to").value_or("");
-            l.type = r.string(j, p, "type").value_or("");
-            if (auto c = r.integer(j, p, "count", false, 1, kMaxCount))
-                l.count = *c;
-            l.extra_json = extras(j, {"id", "from", "to", "type", "count"});
+            // The schema's link fields (type, count); the type is required.
+            Design one;
+            one.links.push_back(std::move(l));
+            auto known = read_section(Section::link, j, p, r, one, one.links[0].id, {"type"});
+            l = std::move(one.links[0]);
+            known.insert(known.end(), {"id", "from", "to"});
+            l.extra_json = extras(j, known);
             d.links.push_back(std::move(l));
         }
     }
@@ -625,21 +581,11 @@ std::string design_to_json(const Design& d) {
     json devs = json::array();
     for (const auto& dev : d.devices) {
         json j{{"id", dev.id}, {"kind", device_kind_name(dev.kind)}};
-        if (!dev.name.empty())
-            j["name"] = dev.name;
-        if (!dev.catalog.empty())
-            j["catalog"] = dev.catalog;
-        j["count"] = dev.count;
         if (!dev.parent.empty())
             j["parent"] = dev.parent;
-        if (!dev.role.empty())
-            j["role"] = dev.role;
-        if (dev.gpu_slots)
-            j["gpu_slots"] = dev.gpu_slots;
-        if (dev.storage_bandwidth_Bps > 0)
-            j["storage_bandwidth_Bps"] = dev.storage_bandwidth_Bps;
-        if (dev.storage_capacity_bytes > 0)
-            j["storage_capacity_bytes"] = dev.storage_capacity_bytes;
+        Design one; // this entry alone: ids may repeat in a design that is being edited
+        one.devices.push_back(dev);
+        write_entity_fields(j, Section::device, one, dev.id, {"count"});
         j["position"] = {dev.position.x, dev.position.y};
         merge_extras(j, dev.extra_json);
         devs.push_back(std::move(j));
@@ -647,7 +593,10 @@ std::string design_to_json(const Design& d) {
     root["devices"] = std::move(devs);
     json links = json::array();
     for (const auto& l : d.links) {
-        json j{{"id", l.id}, {"from", l.from}, {"to", l.to}, {"type", l.type}, {"count", l.count}};
+        json j{{"id", l.id}, {"from", l.from}, {"to", l.to}};
+        Design one;
+        one.links.push_back(l);
+        write_entity_fields(j, Section::link, one, l.id, {"type", "count"});
         merge_extras(j, l.extra_json);
         links.push_back(std::move(j));
     }

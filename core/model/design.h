@@ -146,23 +146,6 @@ struct ReliabilityInputs {
     bool operator==(const ReliabilityInputs&) const = default;
 };
 
-/// The numeric inputs of Economics and ReliabilityInputs by name, with their valid ranges: one
-/// table for the design reader and writer, the CLI flags and the inspector.
-struct NumericField {
-    const char* key;
-    double min, max;
-    const char* unit;
-    const char* label;
-};
-struct EconomicsField : NumericField {
-    double Economics::*member;
-};
-struct ReliabilityField : NumericField {
-    double ReliabilityInputs::*member;
-};
-const std::vector<EconomicsField>& economics_fields();
-const std::vector<ReliabilityField>& reliability_fields();
-
 /// Fitted per-tier collective latency and bandwidth (from nccl-tests measurements); every model
 /// that uses the fabric uses them. tier 0 = scale-up domain, 1 = scale-out network.
 struct FabricCalibration {

@@ -219,7 +219,7 @@ std::vector<Field> build_schema() {
     {
         Field& f =
             add(in<DeviceAt>(Section::device, CL_REF(storage_bandwidth_Bps))
-                    .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e18,
+                    .make("storage_bandwidth_Bps", "Aggregate bandwidth", "B/s", 0, 1e21,
                           "you (new storage starts at 100 GB/s, an unsourced value to edit)"));
         shown(f, 1e9, "GB/s", 1);
         f.applies = only_on({DeviceKind::storage});
@@ -254,12 +254,16 @@ std::vector<Field> build_schema() {
     // Training (Megatron-LM / Megatron-Core argument names where they exist)
     const auto T = [](auto ref) { return in<TrainingAt>(Section::training, ref); };
     add(T(CL_REF(tp)).make("tp", "Tensor parallel (TP)", "", 1, kInt, "you"));
-    add(T(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
+    add(T(CL_REF(pp))
+            .make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you", "layers need not divide it"));
     add(T(CL_REF(vpp))
             .make("vpp", "Virtual stages (VPP)", "", 1, 1024, "you",
                   "model chunks per pipeline stage (interleaved schedule)"));
-    add(T(CL_REF(cp)).make("cp", "Context parallel (CP)", "", 1, kInt, "you"));
-    add(T(CL_REF(ep)).make("ep", "Expert parallel (EP)", "", 1, kInt, "you"));
+    add(T(CL_REF(cp))
+            .make("cp", "Context parallel (CP)", "", 1, kInt, "you", "splits the sequence"));
+    add(T(CL_REF(ep))
+            .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
+                  "experts split over data- and context-parallel ranks"));
     add(T(CL_REF(global_batch))
             .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
                   "sequences per optimizer step (required to compute a step)"));
@@ -269,7 +273,8 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
     add(T(CL_REF(zero))
             .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
-                  "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded"));
+                  "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded (FSDP), over "
+                  "the data-parallel group"));
     add(T(CL_REF(recompute))
             .make("recompute", "Activation recompute", "", 0, 0,
                   "selective: Korthikanti et al. 2022 sec. 5"));
@@ -282,84 +287,197 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(lora_rank))
             .make("lora_rank", "LoRA rank", "", 1, 1 << 16,
                   "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
-    add(T(CL_REF(offload)).make("offload", "CPU offload", "", 0, 0, "none"));
+    add(T(CL_REF(offload))
+            .make("offload", "CPU offload", "", 0, 0, "none", "of the optimizer states"));
     shown(add(T(CL_REF(tokens))
                   .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
-                        "0 = not set (no time or cost to train)")),
-          1e9, "B tokens", 1);
+                        "time, GPU-hours and cost to train them; 0 = not set")),
+          1e9, "B tokens", 1)
+        .sensitivity = true;
 
     // Inference
     const auto I = [](auto ref) { return in<InferenceAt>(Section::inference, ref); };
     add(I(CL_REF(tp)).make("tp", "Tensor parallel (TP)", "", 1, kInt, "you"));
     add(I(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
-    add(I(CL_REF(replicas)).make("replicas", "Replicas", "", 1, 1 << 24, "you"));
+    add(I(CL_REF(replicas))
+            .make("replicas", "Replicas", "", 1, 1 << 24, "you", "serving replicas of tp*pp GPUs"));
     add(I(CL_REF(batch)).make("batch", "Batch (0 = auto)", "sequences", 0, 1 << 24, "you"));
-    add(I(CL_REF(input_len)).make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you"));
-    add(I(CL_REF(output_len)).make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you"));
-    add(I(CL_REF(weights_dtype)).make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint"));
-    add(I(CL_REF(kv_dtype)).make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default"));
+    add(I(CL_REF(input_len))
+            .make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you", "prompt length"))
+        .sensitivity = true;
+    add(I(CL_REF(output_len))
+            .make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you",
+                  "generated tokens per request"))
+        .sensitivity = true;
+    add(I(CL_REF(weights_dtype))
+            .make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint",
+                  "format; int4 4.25 bits, fp4 4.5 bits with scales"));
+    add(I(CL_REF(kv_dtype))
+            .make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default", "format"));
     add(I(CL_REF(batching))
-            .make("batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default"));
-    add(I(CL_REF(mode)).make("mode", "Mode", "", 0, 0, "offline"));
-    shown(add(I(CL_REF(request_rate)).make("request_rate", "Request rate", "1/s", 0, 1e9, "you")),
+            .make("batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default",
+                  "static = contiguous KV"));
+    add(I(CL_REF(mode))
+            .make("mode", "Mode", "", 0, 0, "offline",
+                  "offline = max throughput; online = the request rate under the SLOs"));
+    shown(add(I(CL_REF(request_rate))
+                  .make("request_rate", "Request rate", "1/s", 0, 1e9, "you",
+                        "requests per second (online mode)")),
           1, "/s", 1);
     shown(add(I(CL_REF(ttft_slo_s))
                   .make("ttft_slo_s", "TTFT SLO", "s", 0, 1e6,
-                        "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here")),
+                        "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here",
+                        "time-to-first-token objective")),
           1e-3, "ms", 0);
     shown(add(I(CL_REF(tpot_slo_s))
                   .make("tpot_slo_s", "TPOT SLO", "s", 0, 1e6,
-                        "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here")),
+                        "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here",
+                        "time-per-output-token objective")),
           1e-3, "ms", 1);
     {
         Field& f = add(I(CL_REF(speculative_draft))
                            .make("speculative_draft", "Speculative draft", "", 0, 0,
-                                 "none (Leviathan et al. 2023 when set)"));
+                                 "none (Leviathan et al. 2023 when set)",
+                                 "draft model for speculative decoding"));
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::draft_models;
     }
     add(I(CL_REF(speculative_k))
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
-                  "4: vLLM num_speculative_tokens examples"));
+                  "4: vLLM num_speculative_tokens examples", "gamma"));
     shown(add(I(CL_REF(acceptance))
                   .make("acceptance", "Acceptance rate", "", 0, 1,
-                        "0.7: Leviathan et al. 2023 Table 3 range")),
+                        "0.7: Leviathan et al. 2023 Table 3 range", "alpha, of draft tokens")),
           1, "", 2);
 
-    // Economics: the cloud offer, commitment and horizon, then the numeric table (design.cpp)
+    // Economics: the cloud offer, commitment and horizon, then the numeric inputs
     const auto E = [](auto ref) { return in<EconomicsAt>(Section::economics, ref); };
     {
-        Field& f = add(E(CL_REF(cloud_offer))
-                           .make("cloud_offer", "Cloud offer", "", 0, 0,
-                                 "empty = the cheapest offer for the design's GPU"));
+        Field& f =
+            add(E(CL_REF(cloud_offer))
+                    .make("cloud_offer", "Cloud offer", "", 0, 0,
+                          "empty = the cheapest offer for the design's GPU",
+                          "`catalog cloud`; empty = the cheapest on-demand offer for the GPU"));
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::cloud_offers;
     }
-    add(E(CL_REF(commitment)).make("commitment", "Commitment", "", 0, 0, "on-demand"));
+    add(E(CL_REF(commitment))
+            .make("commitment", "Commitment", "", 0, 0, "on-demand",
+                  "cloud billing: on-demand and spot bill hours used, commitments every hour"));
     add(E(CL_REF(months))
-            .make("months", "Horizon", "months", 1, 1200, "36: a 3-year budget (docs/cost.md)"));
-    for (const auto& ef : economics_fields()) {
-        Field f = in<EconomicsAt>(
-                      Section::economics, [m = ef.member](auto& o) -> auto& { return o.*m; })
-                      .make(ef.key, ef.label, ef.unit, ef.min, ef.max, "docs/cost.md");
-        f.decimals = ef.max <= 10 ? 3 : 2;
-        add(std::move(f));
-    }
+            .make("months", "Horizon", "months", 1, 1200, "36: a 3-year budget (docs/cost.md)",
+                  "TCO horizon"));
+    // The numeric cost inputs (defaults and sources: docs/cost.md); zero means "derive it"
+    // where the label says so. Each is a sensitivity input.
+    const auto money = [&](Field f) -> Field& {
+        f.decimals = f.max <= 10 ? 3 : 2;
+        f.sensitivity = true;
+        return add(std::move(f));
+    };
+    const std::string cost = "docs/cost.md";
+    money(E(CL_REF(power_usd_per_kwh))
+              .make("power_usd_per_kwh", "Electricity price", "USD/kWh", 0, 100, cost,
+                    "EIA 2023 US industrial 0.06-0.09"));
+    money(E(CL_REF(pue))
+              .make("pue", "PUE", "ratio", 1, 5, cost,
+                    "power usage effectiveness (new large facilities, Uptime Institute)"));
+    money(E(CL_REF(colo_usd_per_kw_month))
+              .make("colo_usd_per_kw_month", "Colocation (per IT kW)", "USD/kW-month", 0, 1e6, cost,
+                    "per IT kW per month (CBRE N. America H2 2024)"));
+    money(E(CL_REF(staff_usd_per_year))
+              .make("staff_usd_per_year", "Staff", "USD/year", 0, 1e12, cost,
+                    "operations staff per year"));
+    money(E(CL_REF(depreciation_years))
+              .make("depreciation_years", "Depreciation", "years", 0.1, 100, cost,
+                    "straight-line (hyperscalers 5-6)"));
+    money(E(CL_REF(maintenance_fraction))
+              .make("maintenance_fraction", "Maintenance", "of capex per year", 0, 1, cost,
+                    "maintenance and support per year, of capex"));
+    money(E(CL_REF(utilization))
+              .make("utilization", "Utilization", "fraction", 0.001, 1, cost,
+                    "fraction of hours the GPUs do paid work"));
+    money(E(CL_REF(price_per_gpu_hour))
+              .make("price_per_gpu_hour", "Cloud price (0 = offer)", "USD/GPU-hour", 0, 1e6, cost,
+                    "cloud on-demand price per GPU-hour, instead of an offer"));
+    money(E(CL_REF(server_price_usd))
+              .make("server_price_usd", "Server price (0 = catalog)", "USD/server", 0, 1e10, cost,
+                    "one server of the GPU's reference system"));
+    money(E(CL_REF(network_usd_per_gpu))
+              .make("network_usd_per_gpu", "Network (0 = drawn fabric)", "USD/GPU", 0, 1e7, cost,
+                    "scale-out network per GPU; 0 = the switches and cables of the drawn fabric "
+                    "(or a generated non-blocking fat tree)"));
+    money(E(CL_REF(storage_fraction))
+              .make("storage_fraction", "Storage capex", "of server capex", 0, 10, cost,
+                    "a fraction of server capex"));
+    money(E(CL_REF(avg_power_fraction))
+              .make("avg_power_fraction", "Average power draw", "of nameplate", 0.01, 1, cost,
+                    "average draw / nameplate while working (Epoch AI)"));
+    money(E(CL_REF(rack_power_kw))
+              .make("rack_power_kw", "Rack power budget", "kW", 1, 1e4, cost,
+                    "power one rack can feed and cool"));
+    money(E(CL_REF(facility_power_cap_kw))
+              .make("facility_power_cap_kw", "Facility power cap (0 = none)", "kW", 0, 1e9, cost,
+                    "limits the GPU count"));
+    money(E(CL_REF(grid_kg_co2_per_kwh))
+              .make("grid_kg_co2_per_kwh", "Grid carbon intensity", "kg CO2/kWh", 0, 10, cost,
+                    "US average, EPA eGRID 2022"));
+    money(E(CL_REF(commit_1y_discount))
+              .make("commit_1y_discount", "1-year commitment discount", "fraction", 0, 0.99, cost,
+                    "off on-demand, for offers without a listed 1-year price (median of "
+                    "AWS/GCP/Azure/Lambda)"));
+    money(E(CL_REF(commit_3y_discount))
+              .make("commit_3y_discount", "3-year commitment discount", "fraction", 0, 0.99, cost,
+                    "off on-demand, for offers without a listed 3-year price"));
+    money(E(CL_REF(spot_preemptions_per_node_day))
+              .make("spot_preemptions_per_node_day", "Spot preemptions", "per node-day", 0, 1e4,
+                    cost, "per node per day (an assumption)"));
+    money(E(CL_REF(spot_lost_hours_per_preemption))
+              .make("spot_lost_hours_per_preemption", "Work lost per preemption", "h", 0, 1e4, cost,
+                    "10 min restart + half an hourly checkpoint interval"));
 
     // Reliability
     add(in<ReliabilityAt>(Section::reliability, CL_REF(async_checkpoint))
             .make("async_checkpoint", "Asynchronous checkpoints", "", 0, 0,
-                  "off: synchronous (CheckFreq, Mohan et al. 2021, when on)"));
-    for (const auto& rf : reliability_fields()) {
-        Field f = in<ReliabilityAt>(
-                      Section::reliability, [m = rf.member](auto& o) -> auto& { return o.*m; })
-                      .make(rf.key, rf.label, rf.unit, rf.min, rf.max, "docs/reliability.md");
-        if (std::string(rf.unit) == "B/s")
+                  "off: synchronous (CheckFreq, Mohan et al. 2021, when on)",
+                  "snapshot to host memory, write in the background"));
+    // The numeric reliability inputs (defaults and sources: docs/reliability.md).
+    const auto rel = [&](Field f) -> Field& {
+        if (f.unit == "B/s")
             shown(f, 1e9, "GB/s", 1);
         else
-            f.decimals = rf.max <= 10 ? 3 : 2;
-        add(std::move(f));
-    }
+            f.decimals = f.max <= 10 ? 3 : 2;
+        return add(std::move(f));
+    };
+    const std::string rsrc = "docs/reliability.md";
+    const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
+    rel(R(CL_REF(node_failures_per_1000_node_days))
+            .make("node_failures_per_1000_node_days", "Node failures (0 = Llama 3 rate)",
+                  "per 1000 node-days", 0, 1e6, rsrc, "Kokolis et al. units"));
+    rel(R(CL_REF(mtbf_hours))
+            .make("mtbf_hours", "Job MTBF (0 = from rates)", "h", 0, 1e7, rsrc,
+                  "of the whole job, instead of the rates"));
+    rel(R(CL_REF(storage_bandwidth_Bps))
+            .make("storage_bandwidth_Bps", "Storage bandwidth (0 = derived)", "B/s", 0, 1e18, rsrc,
+                  "aggregate write bandwidth; 0 = the design's storage, else Llama 3's 2 TB/s per "
+                  "16,384 GPUs"));
+    rel(R(CL_REF(checkpoint_write_s))
+            .make("checkpoint_write_s", "Checkpoint write (0 = derived)", "s", 0, 1e8, rsrc,
+                  "time to write one checkpoint; 0 = its size / storage bandwidth"));
+    rel(R(CL_REF(restart_s))
+            .make("restart_s", "Restart time", "s", 0, 1e8, rsrc,
+                  "from a failure to training again"));
+    rel(R(CL_REF(checkpoint_interval_s))
+            .make("checkpoint_interval_s", "Checkpoint interval (0 = optimal)", "s", 0, 1e9, rsrc,
+                  "0 = the optimum (Daly)"));
+    rel(R(CL_REF(repair_hours))
+            .make("repair_hours", "Node repair time", "h", 0, 1e5, rsrc,
+                  "time a failed node is out (spares)"));
+    rel(R(CL_REF(straggler_cv))
+            .make("straggler_cv", "Step-time variation per GPU", "fraction", 0, 1, rsrc,
+                  "per-GPU step-time coefficient of variation"));
+    rel(R(CL_REF(run_days))
+            .make("run_days", "Run length (0 = from tokens)", "days", 0, 1e5, rsrc,
+                  "0 = the training run's tokens at its speed"));
 
     // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
     auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,

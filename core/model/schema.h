@@ -3,9 +3,10 @@
 // A field names its section (device, link, workload, training, inference, economics,
 // reliability, assumptions), its key (the JSON key in that section; the CLI flag is the key
 // with dashes), label, unit, range or allowed values, default and the default's source, and
-// how to read and write it. From this one table come the design reader and writer for the
-// settings sections, the inspector rows, validation of edits (Document::setProperty), and the
-// assumption rows of explanations and reports. Adding a field is one entry in schema.cpp.
+// how to read and write it. From this one table come the design reader and writer (settings
+// sections, devices, links), the inspector rows, validation of edits (Document::setProperty),
+// the CLI flags of the settings sections, the sensitivity inputs, and the assumption rows of
+// explanations and reports. Adding a field is one entry in schema.cpp.
 
 #include "model/design.h"
 
@@ -44,7 +45,7 @@ using FieldValue = std::variant<double, bool, std::string>;
 
 struct Field {
     Section section = Section::design;
-    std::string key;   ///< JSON key in its section; CLI flag "--" + key with '_' -> '-'
+    std::string key;   ///< JSON key; CLI flag "--" + key with '_' -> '-' (or a CLI.md alias)
     std::string label; ///< what people read in the inspector
     FieldType type = FieldType::number;
     std::string unit;                 ///< SI unit of the stored value ("B/s", "s", "" ...)
@@ -57,6 +58,8 @@ struct Field {
     FieldValue default_value;
     std::string source; ///< where the default comes from
     std::string help;   ///< one line for tooltips and --help
+    /// A numeric input model::sensitivity() moves by ±step (economics prices, tokens...).
+    bool sensitivity = false;
     /// Whether the field belongs to this entity (a device's storage fields only on storage).
     std::function<bool(const Design&, std::string_view id)> applies;
     std::function<FieldValue(const Design&, std::string_view id)> get;

@@ -1,6 +1,7 @@
 #include "model/sensitivity.h"
 
 #include "model/evaluate.h"
+#include "model/schema.h"
 #include "model/tco.h"
 
 #include <algorithm>
@@ -101,72 +102,63 @@ SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutp
             r.bars.push_back(bar);
         }
     }
-    for (const auto& f : economics_fields()) {
-        if (std::string(f.key) == "price_per_gpu_hour" && d.economics.price_per_gpu_hour <= 0)
-            continue; // scaled through the offers above
-        const double v = effective(f.key, d.economics.*f.member);
-        if (!(v > 0))
-            continue; // a zero input has no relative step
+    // Every numeric schema field marked as a sensitivity input: the design's own inputs
+    // (economics, reliability) and those of the first workload of its kind that sets them.
+    auto move_input = [&](const Field& f, std::string_view id, double v) {
         SensitivityBar bar;
         bar.input = f.label;
-        std::string why;
-        Design lo = d, hi = d;
         bar.low_value = std::clamp(v * (1 - step), f.min, f.max);
         bar.high_value = std::clamp(v * (1 + step), f.min, f.max);
-        lo.economics.*f.member = bar.low_value;
-        hi.economics.*f.member = bar.high_value;
+        Design lo = d, hi = d;
+        f.set(lo, id, bar.low_value);
+        f.set(hi, id, bar.high_value);
+        std::string why;
         const auto ol = output_of(lo, c, output, &why);
         const auto oh = output_of(hi, c, output, &why);
         if (!ol || !oh)
-            continue;
+            return;
+        if (std::abs(*oh - *ol) <= 1e-9 * std::max(1.0, std::abs(r.base)))
+            return; // does not move this output
         bar.output_low = *ol;
         bar.output_high = *oh;
-        if (std::abs(bar.output_high - bar.output_low) <= 1e-9 * std::max(1.0, std::abs(r.base)))
-            continue; // does not move this output
         r.bars.push_back(bar);
-    }
-    // Training and serving inputs of the first workload of each kind.
-    auto workload_input = [&](const char* label, auto get, auto set) {
-        for (std::size_t i = 0; i < d.workloads.size(); ++i) {
-            const double v = get(d.workloads[i]);
-            if (!(v > 0))
-                continue;
-            SensitivityBar bar;
-            bar.input = label;
-            Design lo = d, hi = d;
-            bar.low_value = v * (1 - step);
-            bar.high_value = v * (1 + step);
-            set(lo.workloads[i], bar.low_value);
-            set(hi.workloads[i], bar.high_value);
-            std::string why;
-            const auto ol = output_of(lo, c, output, &why);
-            const auto oh = output_of(hi, c, output, &why);
-            if (ol && oh && std::abs(*oh - *ol) > 1e-9 * std::max(1.0, std::abs(r.base))) {
-                bar.output_low = *ol;
-                bar.output_high = *oh;
-                r.bars.push_back(bar);
-            }
-            return;
-        }
     };
-    workload_input(
-        "Tokens to train", [](const Workload& w) { return w.training.tokens; },
-        [](Workload& w, double v) { w.training.tokens = v; });
-    workload_input(
-        "Output length",
-        [](const Workload& w) {
-            return w.kind == WorkloadKind::inference ? double(w.inference.output_len) : 0.0;
-        },
-        [](Workload& w, double v) { w.inference.output_len = std::max(1, int(std::lround(v))); });
-    workload_input(
-        "Input length",
-        [](const Workload& w) {
-            return w.kind == WorkloadKind::inference ? double(w.inference.input_len) : 0.0;
-        },
-        [](Workload& w, double v) { w.inference.input_len = std::max(1, int(std::lround(v))); });
-    std::sort(r.bars.begin(), r.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) {
-        return a.swing() > b.swing();
-    });
+    // The design's inputs first, then the workloads' (the order ties keep).
+    for (const bool workload_pass : {false, true})
+        for (const Field& f : schema()) {
+            if (!f.sensitivity || (f.type != FieldType::number && f.type != FieldType::integer))
+                continue;
+            const bool of_workload =
+                f.section == Section::training || f.section == Section::inference;
+            if (of_workload != workload_pass)
+                continue;
+            if (of_workload) {
+                const WorkloadKind kind = f.section == Section::training ? WorkloadKind::training
+                                                                         : WorkloadKind::inference;
+                for (const auto& w : d.workloads) {
+                    if (w.kind != kind)
+                        continue;
+                    const FieldValue fv = f.get(d, w.id);
+                    const double* v = std::get_if<double>(&fv);
+                    if (v && *v > 0) {
+                        move_input(f, w.id, *v);
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (f.key == "price_per_gpu_hour" && d.economics.price_per_gpu_hour <= 0)
+                continue; // scaled through the offers above
+            const FieldValue fv = f.get(d, "");
+            const double* v = std::get_if<double>(&fv);
+            const double x = v ? effective(f.key, *v) : 0.0;
+            if (x > 0) // a zero input has no relative step
+                move_input(f, "", x);
+        }
+    // Stable: inputs with equal swings keep schema order.
+    std::stable_sort(
+        r.bars.begin(), r.bars.end(),
+        [](const SensitivityBar& a, const SensitivityBar& b) { return a.swing() > b.swing(); });
     return r;
 }
 

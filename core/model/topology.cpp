@@ -27,6 +27,34 @@ std::string arch_of(const GpuSpec& g) {
     return "other";
 }
 
+/// The scale-up side of a topology once its domain size is known: one rule for drawn designs
+/// and shapes. `sys` is the system whose NVSwitch generation decides NVLS (none: no switch).
+void set_scaleup(Topology& t, const GpuSpec* gpu, const SystemSpec* sys, const Catalog& c) {
+    if (gpu) {
+        t.gpu = gpu->id;
+        t.gpu_arch = arch_of(*gpu);
+        t.scaleup_Bps_per_gpu = gpu->scaleup_bandwidth_unidir_Bps;
+        t.scaleup_link = gpu->scaleup_link;
+        t.pair_Bps = gpu->scaleup_bandwidth_unidir_Bps;
+        if (const LinkSpec* l = c.link(gpu->scaleup_link); l && l->per_gpu_unidir_Bps > 0) {
+            // A full mesh (xGMI) gives a pair one link; a switched fabric gives the whole port.
+            if (gpu->scaleup_link.rfind("xgmi", 0) == 0)
+                t.pair_Bps = l->bandwidth_unidir_Bps;
+        }
+    }
+    // NVLink SHARP needs an NVSwitch of generation 3 or later inside a real domain.
+    t.nvswitch = sys && t.scaleup_domain > 1 && !sys->nvswitch.empty();
+    t.nvls = t.nvswitch && (sys->nvswitch == "nvswitch-gen3" || sys->nvswitch == "nvswitch-gen4");
+    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
+        t.pcie_only = true;
+        if (gpu)
+            if (const LinkSpec* p = c.link(gpu->pcie_link)) {
+                t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
+                t.pair_Bps = p->bandwidth_unidir_Bps;
+            }
+    }
+}
+
 std::string fmt_ratio(double r) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g:1", r);
@@ -114,35 +142,12 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         nodes.push_back(e);
         t.gpus += e.replicas * e.gpus_per_replica;
     }
-    if (gpu) {
-        t.gpu = gpu->id;
-        t.gpu_arch = arch_of(*gpu);
+    if (gpu)
         t.gpus_per_node = gpu->gpus_per_node;
-        t.scaleup_Bps_per_gpu = gpu->scaleup_bandwidth_unidir_Bps;
-        t.scaleup_link = gpu->scaleup_link;
-        t.pair_Bps = gpu->scaleup_bandwidth_unidir_Bps;
-        if (const LinkSpec* l = c.link(gpu->scaleup_link); l && l->per_gpu_unidir_Bps > 0) {
-            // A full mesh (xGMI) gives a pair one link; a switched fabric gives the whole port.
-            if (gpu->scaleup_link.rfind("xgmi", 0) == 0)
-                t.pair_Bps = l->bandwidth_unidir_Bps;
-        }
-    }
     t.scaleup_domain = 0;
     for (const auto& e : nodes)
         t.scaleup_domain = std::max(t.scaleup_domain, e.domain);
-    if (first_system) {
-        t.nvswitch = !first_system->nvswitch.empty();
-        t.nvls =
-            first_system->nvswitch == "nvswitch-gen3" || first_system->nvswitch == "nvswitch-gen4";
-    }
-    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
-        t.pcie_only = true;
-        if (gpu)
-            if (const LinkSpec* p = c.link(gpu->pcie_link)) {
-                t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
-                t.pair_Bps = p->bandwidth_unidir_Bps;
-            }
-    }
+    set_scaleup(t, gpu, first_system, c);
     // Nodes are the failure unit (GB200: 4-GPU trays); the CLI's --gpus-per-node default.
     for (const auto& e : nodes) {
         const int gpn = std::max(1, std::min(t.gpus_per_node > 0 ? t.gpus_per_node : 8,
@@ -408,6 +413,47 @@ GroupPlacement place_group(const Topology& t, int ranks, int stride) {
         p.oversubscription =
             std::max(p.oversubscription, t.tiers[static_cast<std::size_t>(i)].oversubscription);
     return p;
+}
+
+Result<Topology> shape_topology(const GpuSpec& g, const ClusterShape& shape, const Catalog& c) {
+    Topology t;
+    t.gpus_per_node = shape.gpus_per_node > 0 ? shape.gpus_per_node : g.gpus_per_node;
+    t.scaleup_domain = shape.scaleup_domain > 0 ? shape.scaleup_domain : g.scaleup_domain;
+    set_scaleup(t, &g, c.system(g.reference_system), c);
+    const std::string& link_id =
+        shape.scaleout_link.empty() ? g.default_scaleout_link : shape.scaleout_link;
+    const LinkSpec* link = c.link(link_id);
+    if (!link || link->cls != LinkClass::scaleout) {
+        std::string what = "\"" + link_id + "\" is not a scale-out link type";
+        if (auto s = c.closest_id(CatalogKind::links, link_id); !s.empty())
+            what += " (did you mean \"" + s + "\"?)";
+        return Error{"scaleout_link", what};
+    }
+    t.scaleout_link = link->id;
+    t.nic_Bps = link->bandwidth_unidir_Bps;
+    t.nics_per_node = shape.nics_per_node >= 0 ? shape.nics_per_node : g.default_nics_per_node;
+    t.scaleout_Bps_per_gpu =
+        t.gpus_per_node > 0 ? t.nics_per_node * t.nic_Bps / t.gpus_per_node : 0.0;
+    const double R = std::max(1.0, shape.oversubscription);
+    SwitchTier leaf;
+    leaf.level = 1;
+    leaf.name = "leaf";
+    leaf.nodes_below_one_switch = R > 1.0 ? 1.0 : 1e18;
+    leaf.oversubscription = R;
+    t.tiers.push_back(leaf);
+    if (R > 1.0) {
+        SwitchTier spine;
+        spine.level = 2;
+        spine.name = "spine";
+        spine.nodes_below_one_switch = 1e18;
+        t.tiers.push_back(spine);
+    }
+    t.oversubscription = R;
+    if (shape.gpus > 0) {
+        t.gpus = shape.gpus;
+        t.nodes = std::ceil(shape.gpus / std::max(1, t.gpus_per_node));
+    }
+    return t;
 }
 
 } // namespace cl::model

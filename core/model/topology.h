@@ -51,6 +51,24 @@ struct Topology {
 
 Topology analyze_topology(const Design& d, const Catalog& c);
 
+/// A cluster described by its shape instead of a drawing (the CLI's shape flags, CLI.md
+/// "Cluster shape"): servers of one GPU type, each server's scale-up domain and NICs, and a
+/// leaf tier (plus a spine above it when the fabric is oversubscribed). Zero / empty = the
+/// GPU's reference system.
+struct ClusterShape {
+    double gpus = 0;             ///< GPUs in the job (0 = not known: the shape only)
+    int gpus_per_node = 0;       ///< 0 = the GPU's reference system
+    int scaleup_domain = 0;      ///< GPUs per NVLink/xGMI domain; 0 = the reference system's
+    std::string scaleout_link;   ///< scale-out link type; empty = the reference system's NICs
+    int nics_per_node = -1;      ///< -1 = the reference system's
+    double oversubscription = 1; ///< down:up at the worst tier (7 = 7:1)
+};
+
+/// The topology of a shape: the same scale-up rules as analyze_topology (architecture for
+/// NCCL tuning, NVSwitch and NVLS from the reference system, xGMI pair bandwidth, PCIe when
+/// there is no scale-up domain). Errors name the shape field (an unknown or non-scale-out link).
+Result<Topology> shape_topology(const GpuSpec& gpu, const ClusterShape& shape, const Catalog& c);
+
 /// The fabric a group of `ranks` GPUs with `stride` between consecutive ranks uses, when
 /// ranks are numbered node by node (Megatron order: TP innermost, then CP, EP/DP, PP).
 struct GroupPlacement {

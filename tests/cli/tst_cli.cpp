@@ -1,6 +1,8 @@
 // clusterlens-cli: the headless contract of ../shared/CLI.md, run in-process and as a binary.
 #include "cli.h"
 #include "cli_flags.h"
+#include "model/catalog.h"
+#include "model/schema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,9 +12,12 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <iomanip>
+#include <locale>
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using nlohmann::json;
 
@@ -322,6 +327,153 @@ private slots:
             const Run r = run(args);
             QVERIFY2(r.code == 2, args[1].c_str());
         }
+    }
+
+    // Issue 16: the flags of the training, inference, economics and reliability settings are
+    // the schema's. Every field has one (a new field gets its flag), with the field's range
+    // (stricter only where "0 = auto/unset" is spelled by omission), choices, label in --help,
+    // and every command that accepts it reads it (it shows as an input from the flag).
+    void schemaFlags() {
+        using cl::model::Section;
+        const std::string help = run({"--help"}).out;
+        const std::set<std::string> stricter = {"--global-batch", "--micro-batch", "--batch",
+                                                "--days"};
+        int fields = 0;
+        for (Section sec :
+             {Section::training, Section::inference, Section::economics, Section::reliability})
+            for (const cl::model::Field* f : cl::model::section_fields(sec)) {
+                ++fields;
+                const cl::cli::FlagSpec* spec = cl::cli::flag_of(*f);
+                QVERIFY2(spec, f->key.c_str());
+                const std::string what = spec->name + " (" + f->key + ")";
+                QVERIFY2(help.find("  " + spec->name + " ") != std::string::npos ||
+                             help.find("  " + spec->name + "\n") != std::string::npos,
+                         what.c_str());
+                QVERIFY2(help.find(spec->help) != std::string::npos, what.c_str());
+                if (f->type == cl::model::FieldType::integer ||
+                    f->type == cl::model::FieldType::number) {
+                    QVERIFY2(spec->max == f->max, what.c_str());
+                    QVERIFY2(stricter.count(spec->name) ? spec->min >= f->min : spec->min == f->min,
+                             what.c_str());
+                }
+                for (const auto& c : f->choices)
+                    QVERIFY2(std::find(spec->choices.begin(), spec->choices.end(), c) !=
+                                 spec->choices.end(),
+                             what.c_str());
+            }
+        QVERIFY(fields > 60);
+        // CLI.md names kept where they differ from the schema key (the alias table).
+        for (const auto& [sec, key, flag] :
+             std::vector<std::tuple<Section, const char*, const char*>>{
+                 {Section::inference, "ttft_slo_s", "--ttft-slo"},
+                 {Section::economics, "price_per_gpu_hour", "--cloud-price-per-gpu-hour"},
+                 {Section::economics, "power_usd_per_kwh", "--power-price-per-kwh"},
+                 {Section::reliability, "storage_bandwidth_Bps", "--storage-bandwidth"},
+                 {Section::reliability, "run_days", "--days"}}) {
+            const cl::model::Field* f = cl::model::find_field(sec, key);
+            QVERIFY(f);
+            const cl::cli::FlagSpec* spec = cl::cli::flag_of(*f);
+            QVERIFY(spec);
+            QCOMPARE(spec->name, std::string(flag));
+        }
+    }
+
+    void schemaFlagsAreRead() {
+        const auto cat = cl::model::Catalog::bundled();
+        QVERIFY(cat.ok() && !cat->cloud_offers().empty());
+        const std::map<std::string, std::vector<std::string>> base = {
+            {"memory", {"memory", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64"}},
+            {"roofline", {"roofline", "--model", "llama3-8b"}},
+            {"train", {"train", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64"}},
+            {"search",
+             {"search", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64", "--tp", "1",
+              "--pp", "1", "--cp", "1", "--vpp", "1", "--zero", "1"}},
+            {"infer", {"infer", "--model", "llama3-8b", "--gpu", "h100-sxm"}},
+            {"tco", {"tco", "--gpus", "16"}},
+            {"reliability",
+             {"reliability", "--gpus", "16", "--checkpoint-write-s", "30", "--model",
+              "llama3-8b"}}};
+        auto num = [](double v) {
+            std::ostringstream o;
+            o.imbue(std::locale::classic());
+            o << std::setprecision(17) << v;
+            return o.str();
+        };
+        int runs = 0;
+        QStringList problems;
+        for (const auto& spec : cl::cli::flag_specs()) {
+            if (spec.fields.empty())
+                continue;
+            const cl::model::Field& f = *spec.fields.front();
+            // A valid value: the field's default when the flag allows it, else its minimum.
+            std::string value;
+            if (const auto* d = std::get_if<double>(&f.default_value))
+                value = num(*d >= spec.min && *d <= spec.max ? *d : spec.min);
+            else if (const auto* t = std::get_if<std::string>(&f.default_value))
+                value = !t->empty() ? *t
+                        : f.choices_from == cl::model::ChoiceSource::cloud_offers
+                            ? cat->cloud_offers().front().id
+                            : std::string("llama3-8b"); // a draft model
+            for (const auto& cmd : spec.commands) {
+                auto it = base.find(cmd);
+                if (it == base.end())
+                    continue;
+                if (cmd == "search" && spec.name == "--sequence-parallel")
+                    continue; // search sets it per layout (on when tp > 1), as before
+                std::vector<std::string> args;
+                std::string v = value;
+                const auto& b = it->second;
+                for (std::size_t i = 0; i < b.size(); ++i) {
+                    if (b[i] == spec.name) { // keep the base's value, given once
+                        v = b[++i];
+                        continue;
+                    }
+                    args.push_back(b[i]);
+                }
+                args.push_back(spec.name);
+                if (spec.type != cl::cli::FlagType::Switch)
+                    args.push_back(v);
+                if (spec.name == "--speculative-k" || spec.name == "--acceptance")
+                    args.insert(args.end(), {"--speculative-draft", "llama3-8b"});
+                args.push_back("--json");
+                const Run r = run(args);
+                ++runs;
+                std::string key = spec.name.substr(2);
+                std::replace(key.begin(), key.end(), '-', '_');
+                const std::string what = cmd + " " + spec.name + " " + v;
+                if (r.code != 0) {
+                    problems << QString::fromStdString(what + ": " + r.err);
+                    continue;
+                }
+                const json j = json::parse(r.out);
+                if (!j["inputs"].contains(key) || j["inputs"][key]["source"] != "flag")
+                    problems << QString::fromStdString(what +
+                                                       ": not read (no input from the flag)");
+            }
+            // Out of range: exit 2, one line naming the flag and its range.
+            if (spec.type == cl::cli::FlagType::Int || spec.type == cl::cli::FlagType::Number ||
+                spec.type == cl::cli::FlagType::Size) {
+                const std::string& cmd = spec.commands.front();
+                std::vector<std::string> args = base.at(cmd);
+                std::vector<std::string> clean;
+                for (std::size_t i = 0; i < args.size(); ++i)
+                    if (args[i] == spec.name)
+                        ++i;
+                    else
+                        clean.push_back(args[i]);
+                clean.push_back(spec.name);
+                clean.push_back(num(spec.max * 2 + 1));
+                if (spec.name == "--speculative-k" || spec.name == "--acceptance")
+                    clean.insert(clean.end(), {"--speculative-draft", "llama3-8b"});
+                const Run r = run(clean);
+                if (r.code != 2 || r.err.find(spec.name + ": ") == std::string::npos ||
+                    r.err.find("outside [") == std::string::npos)
+                    problems << QString::fromStdString(spec.name + " out of range: " + r.err);
+            }
+        }
+        qInfo("schema flags: %d runs", runs);
+        QVERIFY(runs > 80);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     void collectiveKeys() {

@@ -48,6 +48,60 @@ private:
 private slots:
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
+    // One rule for the scale-up side: a shape (the CLI's flags) and a drawing of the GPU's
+    // reference system agree on architecture, domain, NVSwitch/NVLS, bandwidths and the PCIe
+    // fallback; the shape's own parts (NICs, tiers, GPU count) follow its options.
+    void shapeMatchesDrawing() {
+        for (const char* id :
+             {"h100-sxm", "a100-sxm-80gb", "b200", "gb200", "mi300x", "l40s", "h100-pcie", "l4"}) {
+            const GpuSpec* g = cat_.gpu(id);
+            QVERIFY2(g, id);
+            const auto s = shape_topology(*g, ClusterShape{}, cat_);
+            QVERIFY2(s.ok(), id);
+            if (g->reference_system.empty()) { // a PCIe card: no switch, PCIe between GPUs
+                QVERIFY2(!s->nvswitch && !s->nvls, id);
+                QCOMPARE(s->pcie_only, g->scaleup_domain <= 1);
+                continue;
+            }
+            const Topology d = node_of(cat_, g->reference_system.c_str());
+            QCOMPARE(s->gpu, d.gpu);
+            QCOMPARE(s->gpu_arch, d.gpu_arch);
+            QCOMPARE(s->scaleup_domain, d.scaleup_domain);
+            QCOMPARE(s->gpus_per_node, d.gpus_per_node);
+            QCOMPARE(s->nvswitch, d.nvswitch);
+            QCOMPARE(s->nvls, d.nvls);
+            QCOMPARE(s->pcie_only, d.pcie_only);
+            QCOMPARE(s->scaleup_Bps_per_gpu, d.scaleup_Bps_per_gpu);
+            QCOMPARE(s->pair_Bps, d.pair_Bps);
+        }
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        const auto base = shape_topology(h100, ClusterShape{}, cat_);
+        QVERIFY(base.ok() && base->nvls && !base->pcie_only && base->tiers.size() == 1);
+        QCOMPARE(base->nics_per_node, double(h100.default_nics_per_node));
+        // No scale-up domain: PCIe between the GPUs, no NVLS even on an NVSwitch system.
+        ClusterShape pcie;
+        pcie.scaleup_domain = 1;
+        const auto p = shape_topology(h100, pcie, cat_);
+        QVERIFY(p.ok() && p->pcie_only && !p->nvswitch && !p->nvls);
+        QCOMPARE(p->scaleup_Bps_per_gpu, cat_.link(h100.pcie_link)->bandwidth_unidir_Bps);
+        // Oversubscribed: a leaf per node and a spine; the GPU count gives the nodes.
+        ClusterShape over;
+        over.oversubscription = 7;
+        over.gpus = 64;
+        over.nics_per_node = 4;
+        const auto o = shape_topology(h100, over, cat_);
+        QVERIFY(o.ok());
+        QCOMPARE(o->tiers.size(), std::size_t(2));
+        QCOMPARE(o->oversubscription, 7.0);
+        QCOMPARE(o->nodes, 8.0);
+        QCOMPARE(o->scaleout_Bps_per_gpu, 4 * o->nic_Bps / 8);
+        ClusterShape bad;
+        bad.scaleout_link = "nvlink4"; // scale-up, not scale-out
+        const auto b = shape_topology(h100, bad, cat_);
+        QVERIFY(!b.ok());
+        QCOMPARE(b.errors().front().where, std::string("scaleout_link"));
+    }
+
     // C.nccl_tests.busbw_factors -- NVIDIA/nccl-tests doc/PERFORMANCE.md, exact.
     void busbwFactors() {
         QCOMPARE(busbw_factor(CollectiveOp::allreduce, 8), 2.0 * 7 / 8);

@@ -2,6 +2,7 @@
 // each test names its case id and source.
 #include "model/catalog.h"
 #include "model/reliability.h"
+#include "model/schema.h"
 #include "model/sensitivity.h"
 #include "model/tco.h"
 
@@ -203,7 +204,8 @@ private slots:
     // dominate owning vs renting.
     void sensitivityTornado() {
         Design d = cl::test::preset("dgx-h100-4su");
-        d.economics.commitment = cl::model::Commitment::on_demand; // pay per use: utilization matters to the cloud bill
+        d.economics.commitment =
+            cl::model::Commitment::on_demand; // pay per use: utilization matters to the cloud bill
         const auto r = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
         QVERIFY2(r.error.empty(), r.error.c_str());
         QVERIFY(r.bars.size() >= 5);
@@ -222,6 +224,53 @@ private slots:
         const auto none = sensitivity(Design{}, cat_, SensitivityOutput::training_cost_usd);
         QVERIFY(!none.error.empty());
         QVERIFY(none.bars.empty());
+    }
+
+    // The tornado's inputs are the schema's fields marked `sensitivity` (no table of its own):
+    // every numeric cost input is one, each bar names its field's label and stays in its range,
+    // and a workload's marked fields (tokens, input and output length) move their outputs.
+    void sensitivityInputsFromSchema() {
+        for (const Field* f : section_fields(Section::economics))
+            QCOMPARE(f->sensitivity, f->type == FieldType::number);
+        const auto label_of = [](Section s, const char* key) {
+            const Field* f = find_field(s, key);
+            return QString::fromStdString(f ? f->label : std::string(key));
+        };
+        const auto marked = [](const std::string& label) -> const Field* {
+            for (const auto& f : schema())
+                if (f.sensitivity && f.label == label)
+                    return &f;
+            return nullptr;
+        };
+        Design d = cl::test::preset("dgx-h100-4su");
+        d.economics.commitment = Commitment::on_demand;
+        const auto r = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
+        QStringList inputs;
+        for (const auto& b : r.bars) {
+            inputs << QString::fromStdString(b.input);
+            if (b.input == "Cloud price") // scaled through the catalog's offers
+                continue;
+            const Field* f = marked(b.input);
+            QVERIFY2(f && b.low_value >= f->min && b.high_value <= f->max, b.input.c_str());
+        }
+        for (const auto* key : {"utilization", "server_price_usd", "power_usd_per_kwh", "pue",
+                                "colo_usd_per_kw_month", "maintenance_fraction"})
+            QVERIFY2(inputs.contains(label_of(Section::economics, key)), key);
+        const auto serve = sensitivity(cl::test::preset("h200-inference-8x"), cat_,
+                                       SensitivityOutput::usd_per_million_tokens);
+        QStringList serving;
+        for (const auto& b : serve.bars)
+            serving << QString::fromStdString(b.input);
+        for (const auto* key : {"input_len", "output_len"}) {
+            const Field* f = find_field(Section::inference, key);
+            QVERIFY(f && f->sensitivity);
+            QVERIFY2(serving.contains(label_of(Section::inference, key)), key);
+        }
+        const auto train = sensitivity(d, cat_, SensitivityOutput::training_cost_usd);
+        QStringList training;
+        for (const auto& b : train.bars)
+            training << QString::fromStdString(b.input);
+        QVERIFY(training.contains(label_of(Section::training, "tokens")));
     }
 
     void badInputs() {

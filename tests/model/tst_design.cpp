@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/schema.h"
 
 #include "fixtures.h"
 
@@ -72,6 +73,13 @@ private slots:
         QTest::newRow("wrong type")
             << QString::fromStdString(with(m, R"("count": 4)", R"("count": "four")"))
             << "devices[0].count: expected an integer, found string";
+        QTest::newRow("switch tier")
+            << QString::fromStdString(
+                   with(m, R"("catalog": "qm9700")", R"("catalog": "qm9700", "role": "tor")"))
+            << R"(devices[1].role: expected one of "", leaf, spine, core; found "tor")";
+        QTest::newRow("link without type")
+            << QString::fromStdString(with(m, R"("type": "ib-ndr", )", ""))
+            << "links[0].type: missing (required)";
         QTest::newRow("negative count")
             << QString::fromStdString(with(m, R"("count": 4)", R"("count": -4)"))
             << "devices[0].count: value -4 is outside [1, 1000000000]";
@@ -161,6 +169,53 @@ private slots:
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
+    }
+
+    // Devices and links are read and written through the schema: every field of those
+    // sections, set away from its default, survives a save and a load (a new field too).
+    void deviceAndLinkFieldsRoundTrip() {
+        auto loaded = design_from_json(kMinimal, "t.json", &cat_);
+        QVERIFY(loaded.ok());
+        Design d = loaded.value();
+        Device fs;
+        fs.id = "fs";
+        fs.kind = DeviceKind::storage;
+        d.devices.push_back(fs);
+        int changed = 0;
+        for (Section sec : {Section::device, Section::link}) {
+            for (const Field* f : section_fields(sec)) {
+                const std::string id = sec == Section::link              ? "l1"
+                                       : f->key == "role"                ? "leaf"
+                                       : f->key.rfind("storage", 0) == 0 ? "fs"
+                                                                         : "node";
+                FieldValue v = f->default_value;
+                if (std::holds_alternative<double>(v))
+                    v = f->min + (f->max - f->min > 10 ? 7.0 : (f->max - f->min) / 2);
+                else if (const bool* b = std::get_if<bool>(&v))
+                    v = !*b;
+                else if (f->choices_from == ChoiceSource::fixed && !f->choices.empty())
+                    v = f->choices.back();
+                else if (f->choices_from != ChoiceSource::fixed)
+                    v = std::get<std::string>(f->get(d, id)); // a catalog id: keep it valid
+                else
+                    v = std::string("renamed ") + f->key;
+                f->set(d, id, v);
+                QVERIFY2(f->get(d, id) == v, f->key.c_str());
+                ++changed;
+            }
+        }
+        QVERIFY(changed >= 9);
+        const std::string saved = design_to_json(d);
+        auto again = design_from_json(saved, "saved", &cat_);
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QVERIFY(*again == d);
+        QCOMPARE(design_to_json(*again), saved);
+        // Defaults stay out of the file (no "name" or "gpu_slots" on a plain switch); the
+        // replica count and a link's type and count are always written.
+        const std::string plain = design_to_json(*design_from_json(kMinimal, "t.json", &cat_));
+        QVERIFY(plain.find("\"gpu_slots\"") == std::string::npos);
+        QVERIFY(plain.find("\"role\"") == std::string::npos);
+        QVERIFY(plain.find("\"count\": 1,") != std::string::npos);
     }
 
     void presetsRoundTrip_data() {
