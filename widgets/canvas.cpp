@@ -7,9 +7,11 @@
 
 #include <QGraphicsLineItem>
 #include <QGraphicsObject>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMimeData>
 #include <QNativeGestureEvent>
 #include <QPainter>
@@ -605,6 +607,37 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
     if (devices)
         for (auto* g : groups_)
             g->sync();
+}
+
+void CanvasScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
+    // Right click: the entity under the pointer becomes the selection, then its actions.
+    QGraphicsItem* hit = nullptr;
+    for (auto* it : items(e->scenePos()))
+        if ((it->flags() & QGraphicsItem::ItemIsSelectable) && it->isVisible()) {
+            hit = it;
+            break;
+        }
+    if (!hit)
+        return;
+    const QString id = hit->data(0).toString();
+    if (!hit->isSelected())
+        selectIds({id});
+    QMenu menu;
+    const auto* w = doc_->design().workload(id.toStdString());
+    if (w) {
+        const bool training = w->kind == model::WorkloadKind::training;
+        menu.addAction(tr("How Is This Computed?"), this, [this, id, training] {
+            emit explainRequested(id +
+                                  (training ? QStringLiteral(".mfu") : QStringLiteral(".tpot")));
+        });
+        if (training)
+            menu.addAction(tr("Find a Layout…"), this,
+                           [this, id] { emit findLayoutRequested(id); });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Delete"), this, &CanvasScene::deleteSelection);
+    menu.exec(e->screenPos());
+    e->accept();
 }
 
 void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {

@@ -72,12 +72,16 @@ public:
 
 signals:
     void statusMessage(const QString& text);
+    /// From an entity's context menu (right click).
+    void findLayoutRequested(const QString& workloadId);
+    void explainRequested(const QString& key);
 
 protected:
     void dragEnterEvent(QGraphicsSceneDragDropEvent* e) override;
     void dragMoveEvent(QGraphicsSceneDragDropEvent* e) override;
     void dropEvent(QGraphicsSceneDragDropEvent* e) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* e) override;
 
 private:
     void rebuild();

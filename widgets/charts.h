@@ -19,6 +19,13 @@ class QLabel;
 class QTabWidget;
 class QComboBox;
 
+namespace cl::doc {
+class SensitivityRunner;
+}
+namespace cl::model {
+struct SensitivityResult;
+}
+
 namespace cl::ui {
 
 /// Per-GPU memory of each training workload, stacked by category, against capacity.
@@ -157,7 +164,10 @@ class SensitivityChart : public QWidget {
     Q_OBJECT
 public:
     explicit SensitivityChart(QWidget* parent = nullptr);
-    void setDesign(const model::Design& d, std::shared_ptr<const model::Catalog> c);
+    /// Where the tornado is computed (off the GUI thread); the chart only shows results.
+    void setRunner(doc::SensitivityRunner* runner);
+    /// The design changed: recompute when shown.
+    void markStale();
     [[nodiscard]] int barCount() const { return bars_; }
     [[nodiscard]] QStringList shownInputs() const { return inputs_; }
     QComboBox* outputBox() const { return output_; }
@@ -167,13 +177,13 @@ protected:
 
 private:
     void recompute();
+    void showResult(const model::SensitivityResult& r);
     QChart* chart_;
     QChartView* view_;
     QLabel* empty_;
     QLabel* caption_;
     QComboBox* output_;
-    std::optional<model::Design> design_;
-    std::shared_ptr<const model::Catalog> catalog_;
+    doc::SensitivityRunner* runner_ = nullptr;
     bool stale_ = true;
     int bars_ = 0;
     QStringList inputs_;

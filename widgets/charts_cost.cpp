@@ -1,6 +1,8 @@
 // Cost and reliability charts: views of Evaluation::tco and WorkloadEvaluation::reliability.
 #include "chartpage.h"
 #include "charts.h"
+
+#include "document/sensitivityrunner.h"
 #include "model/sensitivity.h"
 
 #include <QBarCategoryAxis>
@@ -265,9 +267,17 @@ SensitivityChart::SensitivityChart(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void SensitivityChart::setDesign(const model::Design& d, std::shared_ptr<const model::Catalog> c) {
-    design_ = d;
-    catalog_ = std::move(c);
+void SensitivityChart::setRunner(doc::SensitivityRunner* runner) {
+    runner_ = runner;
+    connect(runner_, &doc::SensitivityRunner::finished, this,
+            [this](std::shared_ptr<const model::SensitivityResult> r) {
+                // Only the output the selector shows now (an older request may still finish).
+                if (r && static_cast<int>(r->output) == output_->currentData().toInt())
+                    showResult(*r);
+            });
+}
+
+void SensitivityChart::markStale() {
     stale_ = true;
     if (isVisible())
         recompute();
@@ -279,11 +289,14 @@ void SensitivityChart::showEvent(QShowEvent* e) {
 }
 
 void SensitivityChart::recompute() {
-    if (!stale_ || !design_ || !catalog_)
+    if (!stale_ || !runner_)
         return;
     stale_ = false;
-    const auto out = static_cast<model::SensitivityOutput>(output_->currentData().toInt());
-    const auto r = model::sensitivity(*design_, *catalog_, out);
+    runner_->request(static_cast<model::SensitivityOutput>(output_->currentData().toInt()));
+}
+
+void SensitivityChart::showResult(const model::SensitivityResult& r) {
+    const auto out = r.output;
     auto* stack = static_cast<QStackedLayout*>(view_->parentWidget()->parentWidget()->layout());
     bars_ = static_cast<int>(r.bars.size());
     inputs_.clear();

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "document/sensitivityrunner.h"
+
 #include "actions.h"
 #include "autosave.h"
 #include "calibration.h"
@@ -64,6 +66,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 
     charts_ = new ChartPanel(this);
+    charts_->sensitivityChart()->setRunner(new doc::SensitivityRunner(doc_, this));
     auto* chartDock = new QDockWidget(tr("Charts"), this);
     chartDock->setObjectName(QStringLiteral("chartDock"));
     chartDock->setWidget(charts_);
@@ -85,12 +88,17 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     autosave_ = new Autosave(doc_, std::max(100, autosaveMs), this);
     setAcceptDrops(true); // drop a design file onto the window to open it
     buildMenus();
-    connect(inspector_, &Inspector::explainRequested, this, [this](const QString& key) {
+    // "How is this computed?" from the inspector's button or an entity's context menu.
+    const auto explain = [this](const QString& key) {
         showChart(QStringLiteral("Explain"));
         if (!charts_->explainPanel()->focus(key))
             statusBar()->showMessage(tr("Nothing to explain yet for %1").arg(key), 5000);
-    });
+    };
+    connect(inspector_, &Inspector::explainRequested, this, explain);
+    connect(scene_, &CanvasScene::explainRequested, this, explain);
     connect(inspector_, &Inspector::findLayoutRequested, this, &MainWindow::findLayout);
+    connect(scene_, &CanvasScene::findLayoutRequested, this, &MainWindow::findLayout);
+
     connect(palette_, &Palette::linkTypeChosen, this, [this](const QString& id) {
         scene_->setLinkType(id);
         statusBar()->showMessage(
@@ -108,7 +116,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 inspector_->setEvaluation(ev);
                 charts_->setEvaluation(ev);
                 charts_->explainPanel()->setEvaluation(doc_->design(), *ev, doc_->catalog());
-                charts_->sensitivityChart()->setDesign(doc_->design(), doc_->catalog_ptr());
+                charts_->sensitivityChart()->markStale();
                 const auto& t = ev->topology;
                 statusBar()->showMessage(tr("%1 GPUs · %2 nodes · %3 switches")
                                              .arg(t.gpus, 0, 'f', 0)

@@ -2,6 +2,7 @@
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/evaluator.h"
+#include "document/sensitivityrunner.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -32,6 +33,29 @@ private slots:
         QCOMPARE(spy.first().first().value<doc::ChangeEvent>().type, doc::ChangeEvent::Reset);
         QVERIFY(d.design().device("node"));
         QVERIFY(!d.isModified());
+    }
+
+    // The tornado runs off the GUI thread on a copy of the design as it was when asked; a
+    // request made while one runs is served next, on the design as it is then.
+    void sensitivityRunsOnAWorker() {
+        doc::Document d(cat_);
+        QCOMPARE(d.open(QStringLiteral("dgx-h100-4su")), QString());
+        doc::SensitivityRunner runner(&d);
+        QSignalSpy spy(&runner, &doc::SensitivityRunner::finished);
+        using Out = model::SensitivityOutput;
+        runner.request(Out::onprem_minus_cloud_usd);
+        QVERIFY(runner.busy());
+        runner.request(Out::amortized_usd_per_gpu_hour); // while the first runs: served next
+        QVERIFY(spy.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.busy(), 60000);
+        QCOMPARE(spy.count(), 1); // the first result was replaced by the newer request
+        const auto r = spy.first().first().value<std::shared_ptr<const model::SensitivityResult>>();
+        QVERIFY(r);
+        QCOMPARE(r->output, Out::amortized_usd_per_gpu_hour);
+        const auto direct = model::sensitivity(d.design(), *cat_, Out::amortized_usd_per_gpu_hour);
+        QCOMPARE(r->bars.size(), direct.bars.size());
+        QCOMPARE(r->base, direct.base);
+        QCOMPARE(r->bars.front().input, direct.bars.front().input);
     }
 
     void openErrorLeavesDocumentUnchanged() {

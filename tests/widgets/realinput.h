@@ -231,6 +231,37 @@ template <class T> inline void onModal(std::function<void(T*)> act, bool* done =
     timer->start();
 }
 
+/// Right-clicks the viewport at `p` (the context-menu event the window system sends for a right
+/// click) and clicks the menu entry `entry` in the menu that opens. True when it was clicked.
+inline bool contextMenu(QWidget* viewport, QPoint p, const QString& entry) {
+    bool clicked = false;
+    auto* timer = new QTimer;
+    timer->setInterval(25);
+    QObject::connect(timer, &QTimer::timeout, [timer, entry, &clicked] {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (!menu || !menu->isVisible())
+            return;
+        timer->stop();
+        timer->deleteLater();
+        for (auto* a : menu->actions())
+            if (plainText(a->text()) == entry) {
+                const QPoint at = menu->actionGeometry(a).center();
+                QTest::mouseMove(menu, at);
+                QTest::mouseClick(menu, Qt::LeftButton, {}, at);
+                clicked = true;
+                return;
+            }
+        QTest::keyClick(menu, Qt::Key_Escape);
+    });
+    timer->start();
+    QTest::mouseClick(viewport, Qt::RightButton, {}, p);
+    QContextMenuEvent ev(QContextMenuEvent::Mouse, p, viewport->mapToGlobal(p));
+    QApplication::sendEvent(viewport, &ev);
+    if (!clicked)
+        delete timer; // no menu opened
+    return clicked;
+}
+
 /// Types `path` into the next file dialog and presses Return.
 inline void answerFileDialog(const QString& path, bool* done = nullptr) {
     onModal<QFileDialog>(

@@ -12,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QMessageBox>
@@ -340,6 +341,30 @@ private slots:
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-hdr"));
         undo(w);
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr"));
+    }
+
+    // Right click on a training job: "Find a Layout…" opens the search for that job; on a
+    // device: "Delete" removes it (one undo step).
+    void contextMenus() {
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        auto* vp = w.canvas()->viewport();
+        auto p = clickPoint(w, QStringLiteral("finetune"));
+        QVERIFY(p);
+        QVERIFY(contextMenu(vp, *p, QStringLiteral("Find a Layout…")));
+        auto* dlg = w.findChild<QDialog*>(QStringLiteral("layoutSearchDialog"));
+        QVERIFY(dlg);
+        QTRY_VERIFY(dlg->isVisible());
+        dlg->close();
+        w.activateWindow();
+        p = clickPoint(w, QStringLiteral("node"));
+        QVERIFY(p);
+        QVERIFY(contextMenu(vp, *p, QStringLiteral("Delete")));
+        QVERIFY(!w.document()->design().device("node"));
+        undo(w);
+        QVERIFY(w.document()->design().device("node"));
     }
 
     // The wheel zooms about the view; Ctrl+0 fits everything; an absurd zoom is ignored.
