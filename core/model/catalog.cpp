@@ -152,7 +152,12 @@ LinkSpec read_link(const nlohmann::json& j, const std::string& p, JsonReader& r,
         l.cls = LinkClass::scaleout;
     else if (!cls.empty())
         r.error(p + ".class", "expected scaleup, pcie or scaleout, found \"" + cls + "\"");
-    l.protocol = str(r, j, p, "protocol");
+    if (const std::string proto = str(r, j, p, "protocol"); !proto.empty()) {
+        if (const auto e = choice_from_string<NetProtocol>(proto))
+            l.protocol = *e;
+        else
+            r.error(p + ".protocol", "expected infiniband or ethernet, found \"" + proto + "\"");
+    }
     l.bandwidth_unidir_Bps = r.number(j, p, "bandwidth_unidir_Bps", true, 1.0, kMax).value_or(0);
     l.per_gpu_unidir_Bps = num(r, j, p, "per_gpu_unidir_Bps");
     l.port_rate_bps = num(r, j, p, "port_rate_bps");

@@ -74,7 +74,8 @@ struct GpuSpec {
 enum class LinkClass { scaleup, pcie, scaleout };
 
 struct LinkSpec {
-    std::string id, name, protocol;
+    std::string id, name;
+    NetProtocol protocol = NetProtocol::none;
     LinkClass cls = LinkClass::scaleout;
     double bandwidth_unidir_Bps = 0; ///< one link, one direction
     double per_gpu_unidir_Bps = 0;   ///< scale-up links: all links of one GPU

@@ -22,6 +22,8 @@ enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
+/// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
+enum class NetProtocol { none, infiniband, ethernet };
 
 /// The names of a choice's values, in enum order (specialised below, one line each).
 template <class E> struct ChoiceNames;
@@ -60,6 +62,9 @@ template <> struct ChoiceNames<ServingMode> {
 };
 template <> struct ChoiceNames<Commitment> {
     static constexpr std::array<std::string_view, 4> names{"on-demand", "1y", "3y", "spot"};
+};
+template <> struct ChoiceNames<NetProtocol> {
+    static constexpr std::array<std::string_view, 3> names{"", "infiniband", "ethernet"};
 };
 
 /// The file/flag spelling of a choice.

@@ -103,9 +103,9 @@ Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAss
 }
 
 int arch_row(const Topology& t) {
-    if (t.gpu_arch == "hopper")
+    if (t.gpu_arch == GpuArch::hopper)
         return 1;
-    if (t.gpu_arch == "blackwell")
+    if (t.gpu_arch == GpuArch::blackwell)
         return 2;
     return 0;
 }

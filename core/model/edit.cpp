@@ -97,10 +97,11 @@ Result<Link> propose_link(const Design& d, const Catalog& c, const std::string& 
         if (ea == End::gpu || eb == End::nvswitch)
             return Error{"link", ls->name + " is a network cable: it plugs into a server's NIC "
                                             "and a network switch, not a GPU or an NVSwitch"};
-        if (eb == End::ib_switch && ls->protocol != "infiniband")
-            return Error{"link", "an " + ls->protocol + " cable (" + ls->name +
-                                     ") cannot plug into the InfiniBand switch " + name_of(*b)};
-        if (eb == End::eth_switch && ls->protocol == "infiniband")
+        if (eb == End::ib_switch && ls->protocol != NetProtocol::infiniband)
+            return Error{"link", "an " + std::string(to_string(ls->protocol)) + " cable (" +
+                                     ls->name + ") cannot plug into the InfiniBand switch " +
+                                     name_of(*b)};
+        if (eb == End::eth_switch && ls->protocol == NetProtocol::infiniband)
             return Error{"link", "an InfiniBand cable (" + ls->name +
                                      ") cannot plug into the Ethernet switch " + name_of(*b)};
         if (const SwitchSpec* sb = c.switch_spec(b->catalog);

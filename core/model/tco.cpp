@@ -135,7 +135,7 @@ Result<CostInventory> gpu_inventory(const GpuSpec& gpu, const Catalog& c, double
         fs.system = sys->id;
         fs.nodes = static_cast<int>(nodes);
         const LinkSpec* l = c.link(sys->scaleout_link);
-        fs.switch_id = (l && l->protocol == "infiniband")
+        fs.switch_id = (l && l->protocol == NetProtocol::infiniband)
                            ? (l->port_rate_bps <= 200e9 ? "qm8700" : "qm9700")
                            : "sn5400";
         fs.tiers = nodes * std::max(1, sys->nics) > 32.0 * 64 ? 3 : 2;

@@ -14,17 +14,17 @@ namespace cl::model {
 
 namespace {
 
-std::string arch_of(const GpuSpec& g) {
+GpuArch arch_of(const GpuSpec& g) {
     // NCCL's tuning tables are indexed by compute capability: Ampere (sm80/86/89 incl. Ada),
     // Hopper (sm90), Blackwell (sm100). Other vendors use the Ampere row (an assumption).
     const std::string& a = g.arch;
     if (a.find("Hopper") != std::string::npos)
-        return "hopper";
+        return GpuArch::hopper;
     if (a.find("Blackwell") != std::string::npos)
-        return "blackwell";
+        return GpuArch::blackwell;
     if (a.find("Ampere") != std::string::npos || a.find("Ada") != std::string::npos)
-        return "ampere";
-    return "other";
+        return GpuArch::ampere;
+    return GpuArch::other;
 }
 
 /// The scale-up side of a topology once its domain size is known: one rule for drawn designs

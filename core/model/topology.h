@@ -26,10 +26,13 @@ struct SwitchTier {
     std::vector<std::string> device_ids;
 };
 
+/// The row of NCCL's tuning tables a GPU uses (by compute capability).
+enum class GpuArch { ampere, hopper, blackwell, other };
+
 struct Topology {
     double gpus = 0, nodes = 0, switches = 0;
-    std::string gpu;      ///< the (first) GPU type
-    std::string gpu_arch; ///< "ampere", "hopper", "blackwell", "other" (NCCL tuning)
+    std::string gpu;                   ///< the (first) GPU type
+    GpuArch gpu_arch = GpuArch::other; ///< the NCCL tuning row (collective.cpp)
     int gpus_per_node = 0;
     int scaleup_domain = 0;          ///< GPUs per NVLink / NVSwitch / xGMI domain
     bool nvswitch = false;           ///< the domain is switched (NVLS-capable from NVSwitch gen 3)
