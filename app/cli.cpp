@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -22,6 +24,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace cl::cli {
 
@@ -473,12 +476,30 @@ int cmd_report(Flags& f, const std::vector<std::string>& pos, std::ostream& out)
                std::equal(s.rbegin(), s.rend(), target.rbegin(),
                           [](char a, char b) { return std::tolower(a) == std::tolower(b); });
     };
+    // Atomic: a temporary file next to the target, flushed and synced, then renamed over it.
+    // On a full disk the target keeps its old bytes and the message gives the OS reason.
     auto write = [](const std::filesystem::path& p, const std::string& text) {
-        std::ofstream o(p, std::ios::binary | std::ios::trunc);
-        o << text;
-        o.close();
-        if (!o)
-            throw UsageError{"-o: cannot write " + p.string()};
+        const std::string tmp = p.string() + ".clusterlens-partial";
+        std::FILE* out_file = std::fopen(tmp.c_str(), "wb");
+        if (!out_file)
+            throw UsageError{"-o: cannot write " + p.string() + ": " + std::strerror(errno)};
+        bool ok = std::fwrite(text.data(), 1, text.size(), out_file) == text.size();
+        ok = ok && std::fflush(out_file) == 0 && ::fsync(::fileno(out_file)) == 0;
+        int err = errno;
+        if (std::fclose(out_file) != 0 && ok) {
+            ok = false;
+            err = errno;
+        }
+        if (!ok) {
+            std::remove(tmp.c_str());
+            throw UsageError{"-o: cannot write " + p.string() + ": " + std::strerror(err)};
+        }
+        std::error_code ec;
+        std::filesystem::rename(tmp, p, ec);
+        if (ec) {
+            std::remove(tmp.c_str());
+            throw UsageError{"-o: cannot write " + p.string() + ": " + ec.message()};
+        }
     };
     if (ends_with(".pdf")) {
         if (!pdf_writer())

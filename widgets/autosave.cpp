@@ -1,10 +1,10 @@
 #include "autosave.h"
 
+#include "document/atomicfile.h"
 #include "model/design.h"
 
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -19,22 +19,25 @@ Autosave::Autosave(doc::Document* doc, int intervalMs, QObject* parent, const QS
         base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     QDir().mkpath(base);
     path_ = QDir(base).filePath(QStringLiteral("autosave.clusterlens.json"));
-    connect(doc_, &doc::Document::changed, this, [this] { dirty_ = doc_->isModified(); });
+    // Any edit makes the autosave stale. (Reading isModified() here missed the first edit after
+    // opening or saving: QUndoStack moves its index after the document announces the change.)
+    connect(doc_, &doc::Document::changed, this, [this] { dirty_ = true; });
     connect(doc_, &doc::Document::saved, this, [this] { discard(); }); // nothing to recover
-    connect(timer_, &QTimer::timeout, this, [this] { saveNow(); });
+    connect(timer_, &QTimer::timeout, this, [this] {
+        if (const QString err = saveNow(); !err.isEmpty())
+            emit failed(err);
+    });
     timer_->start(intervalMs);
 }
 
 QString Autosave::saveNow() {
     if (!dirty_ || !doc_->isModified())
         return {};
-    QSaveFile f(path_);
-    if (!f.open(QIODevice::WriteOnly))
-        return tr("Cannot autosave to %1: %2").arg(path_, f.errorString());
     const std::string text = model::design_to_json(doc_->design());
-    f.write(text.data(), static_cast<qint64>(text.size()));
-    if (!f.commit())
-        return tr("Cannot autosave to %1: %2").arg(path_, f.errorString());
+    if (QString err = doc::writeFileAtomically(
+            path_, QByteArray(text.data(), static_cast<qsizetype>(text.size())));
+        !err.isEmpty())
+        return tr("Autosave failed (the last autosave is kept): %1").arg(err);
     dirty_ = false;
     return {};
 }

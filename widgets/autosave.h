@@ -28,6 +28,10 @@ public:
     /// Loads the slot into the document, marked modified; returns an error text.
     QString recover();
 
+signals:
+    /// A timed autosave could not be written (the reason, e.g. "No space left on device").
+    void failed(const QString& error);
+
 private:
     doc::Document* doc_;
     QTimer* timer_;

@@ -86,6 +86,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                                ? qEnvironmentVariableIntValue("CLUSTERLENS_AUTOSAVE_MS")
                                : 30000;
     autosave_ = new Autosave(doc_, std::max(100, autosaveMs), this);
+    connect(autosave_, &Autosave::failed, this,
+            [this](const QString& err) { statusBar()->showMessage(err, 10000); });
     setAcceptDrops(true); // drop a design file onto the window to open it
     buildMenus();
     // "How is this computed?" from the inspector's button or an entity's context menu.
@@ -371,7 +373,12 @@ void MainWindow::addRecent(const QString& path) {
     r.prepend(path);
     while (r.size() > 10)
         r.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), r);
+    QSettings settings;
+    settings.setValue(QStringLiteral("recentFiles"), r);
+    settings.sync();
+    if (settings.status() != QSettings::NoError)
+        statusBar()->showMessage(
+            tr("Could not record the recent files in %1").arg(settings.fileName()), 8000);
     rebuildRecentMenu();
 }
 

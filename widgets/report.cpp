@@ -2,10 +2,12 @@
 
 #include "canvas.h"
 #include "charts.h"
+#include "document/atomicfile.h"
 #include "document/document.h"
 #include "model/explain.h"
 #include "model/report.h"
 
+#include <QBuffer>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -14,11 +16,12 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextDocument>
 #include <QUrl>
+
+#include <functional>
 
 namespace cl::ui {
 
@@ -144,7 +147,10 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     }
     doc.setHtml(html);
 
-    QPdfWriter pdf(path);
+    // Rendered into memory, then written atomically (a full disk keeps the old file).
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
     pdf.setTitle(QString::fromStdString(design.name));
     pdf.setCreator(QStringLiteral("ClusterLens"));
     pdf.setPageSize(QPageSize(QPageSize::A4));
@@ -152,22 +158,18 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     pdf.setResolution(150);
     // QTextDocument::print paginates and numbers the pages.
     doc.print(&pdf);
-    if (!QFileInfo::exists(path) || QFileInfo(path).size() == 0)
-        return QObject::tr("cannot write %1").arg(path);
-    return {};
+    buffer.close();
+    if (buffer.data().isEmpty())
+        return QObject::tr("cannot render the report for %1").arg(path);
+    return doc::writeFileAtomically(path, buffer.data());
 }
 
 QString writeReportCsv(const QString& path, const model::Design& design,
                        const model::Evaluation& ev, const model::Catalog& catalog) {
     const auto tables = model::report_tables(design, ev, catalog);
     auto write = [](const QString& file, const std::string& text) -> QString {
-        QSaveFile f(file);
-        if (!f.open(QIODevice::WriteOnly))
-            return QObject::tr("cannot write %1: %2").arg(file, f.errorString());
-        f.write(text.data(), static_cast<qint64>(text.size()));
-        if (!f.commit())
-            return QObject::tr("cannot write %1: %2").arg(file, f.errorString());
-        return {};
+        return doc::writeFileAtomically(
+            file, QByteArray(text.data(), static_cast<qsizetype>(text.size())));
     };
     if (path.endsWith(QLatin1Char('/')) || QFileInfo(path).isDir()) {
         QDir().mkpath(path);
@@ -182,44 +184,46 @@ QString writeReportCsv(const QString& path, const model::Design& design,
     return write(path, model::tables_to_csv(tables));
 }
 
-QString exportWidgetImage(QWidget* widget, const QString& path) {
+namespace {
+/// Draws with `paint` into an SVG or a PNG (by the path's suffix) in memory, then writes the
+/// file atomically.
+QString writeImage(const QString& path, QSize size, const std::function<void(QPainter&)>& paint) {
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(widget->size());
-        svg.setViewBox(widget->rect());
-        svg.setTitle(widget->windowTitle());
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
         QPainter p(&svg);
-        widget->render(&p);
+        paint(p);
         p.end();
-    } else if (!widget->grab().save(path)) {
-        return QObject::tr("cannot write %1").arg(path);
+    } else {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing);
+        paint(p);
+        p.end();
+        if (!img.save(&buffer, "PNG"))
+            return QObject::tr("cannot encode %1").arg(path);
     }
-    return QFileInfo::exists(path) ? QString() : QObject::tr("cannot write %1").arg(path);
+    buffer.close();
+    return doc::writeFileAtomically(path, buffer.data());
+}
+} // namespace
+
+QString exportWidgetImage(QWidget* widget, const QString& path) {
+    return writeImage(path, widget->size(), [widget](QPainter& p) { widget->render(&p); });
 }
 
 QString exportSceneImage(QGraphicsScene* scene, const QString& path) {
     const QRectF src = scene->itemsBoundingRect().adjusted(-40, -40, 40, 40);
     const QSize size(
         1600, std::max(1, static_cast<int>(1600 * src.height() / std::max(1.0, src.width()))));
-    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        QPainter p(&svg);
+    return writeImage(path, size, [&](QPainter& p) {
         scene->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), src);
-    } else {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        img.fill(Qt::white);
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing);
-        scene->render(&p, QRectF(img.rect()), src);
-        p.end();
-        if (!img.save(path))
-            return QObject::tr("cannot write %1").arg(path);
-    }
-    return QFileInfo::exists(path) ? QString() : QObject::tr("cannot write %1").arg(path);
+    });
 }
 
 } // namespace cl::ui

@@ -1,12 +1,13 @@
 #include "document/document.h"
 
+#include "document/atomicfile.h"
+
 #include "document/commands.h"
 #include "model/bundled.h"
 #include "model/edit.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace cl::doc {
 
@@ -114,14 +115,11 @@ QString Document::open(const QString& pathOrPreset) {
 }
 
 QString Document::saveAs(const QString& path) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return tr("Cannot write %1: %2").arg(path, f.errorString());
     const std::string text = model::design_to_json(design_);
-    if (f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()))
-        return tr("Cannot write %1: %2").arg(path, f.errorString());
-    if (!f.commit())
-        return tr("Cannot save %1: %2").arg(path, f.errorString());
+    if (QString err =
+            writeFileAtomically(path, QByteArray(text.data(), static_cast<qsizetype>(text.size())));
+        !err.isEmpty())
+        return err; // the file on disk and the document's modified state are untouched
     undo_.setClean();
     const QString abs = QFileInfo(path).absoluteFilePath();
     if (abs != filePath_) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QProcess>
 #include <QtTest>
 
@@ -219,6 +220,42 @@ private slots:
         const json e = json::parse(ev.out);
         QVERIFY(e["tco"].contains("onprem_usd"));
         QVERIFY(e["reliability"].contains("goodput"));
+    }
+
+    // report -o on a full disk (a small tmpfs, filled): the existing file keeps its bytes, no
+    // partial file is left, the message gives the OS reason. Needs root to mount; else skipped.
+    void reportOnFullDisk() {
+        QTemporaryDir dir;
+        const QString mnt = dir.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(mnt));
+        if (QProcess::execute(QStringLiteral("mount"),
+                              {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                               QStringLiteral("size=256k"), QStringLiteral("tmpfs"), mnt}) != 0)
+            QSKIP("needs a small tmpfs (mount as root)");
+        const std::string csv = (mnt + QStringLiteral("/r.csv")).toStdString();
+        QCOMPARE(run({"report", "h100-ndr-2node", "-o", csv}).code, 0);
+        QFile f(QString::fromStdString(csv));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        {
+            QFile filler(mnt + QStringLiteral("/filler"));
+            QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+            const QByteArray block(4096, 'x'), one(1, 'x');
+            while (filler.write(block) == block.size()) {
+            }
+            while (filler.write(one) == 1) {
+            }
+        }
+        const Run r = run({"report", "llama3-16k-h100", "-o", csv});
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray after = f.readAll();
+        f.close();
+        QProcess::execute(QStringLiteral("umount"), {mnt});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.find("No space left on device") != std::string::npos, r.err.c_str());
+        QCOMPARE(after, before);
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(csv + ".clusterlens-partial")));
     }
 
     // report -o FILE.csv | DIR/ (the PDF needs the binary's Qt writer: see binaryReport).

@@ -12,10 +12,12 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGraphicsItem>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabBar>
@@ -67,6 +69,13 @@ inline std::optional<QPoint> emptyPoint(cl::ui::MainWindow& w) {
 
 /// Clicks the entity (or, for an empty id, empty canvas); true when the canvas selected it.
 inline bool clickEntity(cl::ui::MainWindow& w, const QString& id) {
+    // No window manager under Xvfb: the click activates the window as one would. (Before
+    // finding the point: waiting runs queued work such as fitting the view.)
+    if (!w.isActiveWindow()) {
+        w.activateWindow();
+        if (!QTest::qWaitForWindowActive(&w))
+            return false;
+    }
     const auto at = id.isEmpty() ? emptyPoint(w) : clickPoint(w, id);
     if (!at)
         return false;
@@ -211,12 +220,15 @@ inline bool menuPath(QMainWindow& w, const QStringList& path) {
 /// Answers the next modal dialog of type T that opens: `act` runs inside the dialog's own
 /// event loop (as a person answers it), so arrange it before the input that opens the dialog.
 /// `*done` is set once `act` has run.
-template <class T> inline void onModal(std::function<void(T*)> act, bool* done = nullptr) {
+/// `which`, when given, picks the dialog (e.g. a message box by its text).
+template <class T>
+inline void onModal(std::function<void(T*)> act, bool* done = nullptr,
+                    std::function<bool(T*)> which = {}) {
     auto* timer = new QTimer;
     timer->setInterval(25);
-    QObject::connect(timer, &QTimer::timeout, [timer, act, done] {
+    QObject::connect(timer, &QTimer::timeout, [timer, act, done, which] {
         auto* d = qobject_cast<T*>(QApplication::activeModalWidget());
-        if (!d || !d->isVisible())
+        if (!d || !d->isVisible() || (which && !which(d)))
             return;
         timer->stop();
         timer->deleteLater();
@@ -281,7 +293,19 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
             for (auto* b : box->buttons())
                 if (box->buttonRole(b) == QDialogButtonBox::AcceptRole)
                     accept = qobject_cast<QPushButton*>(b);
-            QVERIFY(accept && accept->isEnabled());
+            QVERIFY(accept);
+            QVERIFY2(QTest::qWaitFor([accept] { return accept->isEnabled(); }),
+                     qPrintable(name->text()));
+            // Saving over an existing file: the dialog asks first; a person says Yes.
+            if (d->acceptMode() == QFileDialog::AcceptSave && QFileInfo::exists(path))
+                onModal<QMessageBox>(
+                    [](QMessageBox* ask) {
+                        QTest::mouseClick(ask->button(QMessageBox::Yes), Qt::LeftButton);
+                    },
+                    nullptr,
+                    [](QMessageBox* ask) {
+                        return ask->text().contains(QStringLiteral("already exists"));
+                    });
             // The dialog may still be busy completing the typed path (its file system model
             // loads on a thread) and drop the first click; click again as a person would.
             for (int attempt = 0; attempt < 5 && d->isVisible(); ++attempt) {

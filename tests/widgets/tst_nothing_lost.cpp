@@ -1,0 +1,204 @@
+// Nothing lost (issue 17), through the GUI with real files on a real full file system: a small
+// tmpfs is mounted and filled, then Save, autosave and every export are tried on it by input.
+// Each must say why ("No space left on device"), leave the file on disk byte-identical and the
+// document modified. And the first edit after opening is autosaved. Runs on xcb under Xvfb;
+// mounting needs root (CI runs as root), otherwise the full-disk cases are skipped with a note.
+#include "autosave.h"
+#include "canvas.h"
+#include "mainwindow.h"
+#include "realinput.h"
+
+#include <QFile>
+#include <QMessageBox>
+#include <QProcess>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cl;
+using namespace realinput;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Fills the file system holding `dir` until a write fails with ENOSPC.
+bool fill(const QString& dir) {
+    QFile f(dir + QStringLiteral("/filler"));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return false;
+    const QByteArray block(4096, 'x');
+    while (f.write(block) == block.size()) {
+    }
+    QByteArray one(1, 'x');
+    while (f.write(one) == 1) {
+    }
+    return true;
+}
+
+} // namespace
+
+class TestNothingLost : public QObject {
+    Q_OBJECT
+private:
+    std::shared_ptr<const model::Catalog> cat_;
+    QTemporaryDir base_;
+    QString mnt_;
+    bool mounted_ = false;
+
+    void show(ui::MainWindow& w) {
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+    }
+
+private slots:
+    void initTestCase() {
+        QApplication::setOrganizationName(QStringLiteral("ClusterLensTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_nothing_lost"));
+        auto c = model::Catalog::bundled();
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        cat_ = std::make_shared<const model::Catalog>(c.value());
+        mnt_ = base_.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(mnt_));
+        mounted_ =
+            QProcess::execute(QStringLiteral("mount"),
+                              {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                               QStringLiteral("size=512k"), QStringLiteral("tmpfs"), mnt_}) == 0;
+        if (!mounted_)
+            qWarning("cannot mount a tmpfs (not root?): the full-disk cases are skipped");
+    }
+    void cleanupTestCase() {
+        if (mounted_)
+            QProcess::execute(QStringLiteral("umount"), {mnt_});
+    }
+
+    // Save on a full disk: an error naming the cause, the file unchanged, still modified; the
+    // autosave on the same disk fails with the reason in the status bar and keeps no empty
+    // file; every export fails the same way and leaves what was there.
+    void fullDisk() {
+        if (!mounted_)
+            QSKIP("needs a small tmpfs (mount as root)");
+        const QString slot = mnt_ + QStringLiteral("/autosave");
+        QVERIFY(QDir().mkpath(slot));
+        qputenv("CLUSTERLENS_AUTOSAVE_DIR", slot.toUtf8());
+        qputenv("CLUSTERLENS_AUTOSAVE_MS", "200");
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        const QString path = mnt_ + QStringLiteral("/design.json");
+        const QString csv = mnt_ + QStringLiteral("/tables.csv");
+        bool done = false;
+        answerFileDialog(path, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Save As…")}));
+        QVERIFY(done);
+        done = false;
+        answerFileDialog(csv, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Export"),
+                             QStringLiteral("Tables as CSV…")}));
+        QVERIFY(done);
+        const QByteArray saved = readAll(path), savedCsv = readAll(csv);
+        QVERIFY(saved.size() > 100 && savedCsv.size() > 100);
+        QVERIFY(fill(mnt_));
+
+        // An edit: click the leaf switch, press Delete.
+        QVERIFY(clickEntity(w, QStringLiteral("leaf")));
+        pressKey(Qt::Key_Delete);
+        QVERIFY(!w.document()->design().device("leaf"));
+        QVERIFY(w.isWindowModified());
+
+        // Save (Ctrl+S): refused with the reason.
+        QString shown;
+        bool answered = false;
+        onModal<QMessageBox>(
+            [&shown](QMessageBox* box) {
+                shown = box->text();
+                QTest::keyClick(box, Qt::Key_Return);
+            },
+            &answered);
+        pressKey(Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(answered);
+        QVERIFY2(shown.contains(QStringLiteral("No space left on device")), qPrintable(shown));
+        QCOMPARE(readAll(path), saved);
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.isWindowModified());
+        QVERIFY(!w.statusBar()->currentMessage().startsWith(QStringLiteral("Saved")));
+
+        // The autosave timer runs on the full disk: the reason shows, no empty slot is left.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.statusBar()->currentMessage().contains(QStringLiteral("No space left on device")),
+            5000);
+        QVERIFY(!w.autosave()->hasRecovery() || QFileInfo(w.autosave()->slotPath()).size() > 0);
+
+        // Exports: CSV over the existing file, PDF, canvas PNG and SVG.
+        const std::pair<QString, QString> exports[] = {
+            {QStringLiteral("Tables as CSV…"), csv},
+            {QStringLiteral("Report as PDF…"), mnt_ + QStringLiteral("/r.pdf")},
+            {QStringLiteral("Canvas as PNG/SVG…"), mnt_ + QStringLiteral("/c.png")},
+            {QStringLiteral("Canvas as PNG/SVG…"), mnt_ + QStringLiteral("/c.svg")}};
+        for (const auto& [entry, file] : exports) {
+            bool picked = false, warned = false;
+            QString warning;
+            answerFileDialog(file, &picked);
+            onModal<QMessageBox>(
+                [&warning](QMessageBox* box) {
+                    warning = box->text();
+                    QTest::keyClick(box, Qt::Key_Return);
+                },
+                &warned,
+                [](QMessageBox* box) {
+                    return !box->text().contains(QStringLiteral("already exists"));
+                });
+            QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Export"), entry}));
+            QVERIFY(picked);
+            QTRY_VERIFY(warned);
+            QVERIFY2(warning.contains(QStringLiteral("No space left on device")),
+                     qPrintable(entry + QStringLiteral(": ") + warning));
+        }
+        QCOMPARE(readAll(csv), savedCsv);
+        for (const char* name : {"/r.pdf", "/c.png", "/c.svg"})
+            QVERIFY2(!QFileInfo::exists(mnt_ + QString::fromLatin1(name)), name);
+        QFile::remove(mnt_ + QStringLiteral("/filler"));
+
+        // With space again, Save works and clears the modified state.
+        QVERIFY(clickEntity(w, QString())); // back to the window
+        pressKey(Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(!w.document()->isModified());
+        QVERIFY(readAll(path) != saved);
+        qunsetenv("CLUSTERLENS_AUTOSAVE_MS");
+    }
+
+    // Open a preset, make one edit, wait for the autosave, die: the next start offers it.
+    void firstEditIsAutosaved() {
+        QTemporaryDir slot;
+        qputenv("CLUSTERLENS_AUTOSAVE_DIR", slot.path().toUtf8());
+        qputenv("CLUSTERLENS_AUTOSAVE_MS", "200");
+        model::Design edited;
+        {
+            auto* w = new ui::MainWindow(cat_);
+            show(*w);
+            QVERIFY(menuPath(*w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                                  QStringLiteral("h100-ndr-2node")}));
+            QVERIFY(clickEntity(*w, QStringLiteral("leaf")));
+            pressKey(Qt::Key_Delete); // the one and only edit
+            QTRY_VERIFY_WITH_TIMEOUT(w->autosave()->hasRecovery(), 3000);
+            edited = w->document()->design();
+            delete w; // as if killed: no close event, no clean-up
+        }
+        qunsetenv("CLUSTERLENS_AUTOSAVE_MS");
+        ui::MainWindow next(cat_);
+        QVERIFY(next.autosave()->hasRecovery());
+        QCOMPARE(next.autosave()->recover(), QString());
+        QVERIFY(next.document()->design() == edited);
+        QVERIFY(!next.document()->design().device("leaf"));
+    }
+};
+
+QTEST_MAIN(TestNothingLost)
+#include "tst_nothing_lost.moc"
