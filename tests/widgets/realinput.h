@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDrag>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
@@ -356,8 +357,26 @@ inline bool dragFromPalette(cl::ui::MainWindow& w, const QString& search, const 
     const QPoint from = tree->visualItemRect(item).center();
     QWidget* src = tree->viewport();
     QWidget* dst = w.canvas()->viewport();
-    bool released = false;
-    QTimer::singleShot(150, dst, [dst, to, &released] {
+    // Inside QDrag::exec() (the view's QDrag exists then): move over the canvas and release.
+    // Polled rather than timed, so a slow run (sanitizers) cannot release before the drag.
+    bool released = false, dragged = false;
+    const QList<QDrag*> earlier = tree->findChildren<QDrag*>(); // finished drags linger
+    const auto dragRunning = [tree, earlier] {
+        for (auto* d : tree->findChildren<QDrag*>())
+            if (!earlier.contains(d))
+                return true;
+        return false;
+    };
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    int polls = 0;
+    QObject::connect(poll, &QTimer::timeout, [=, &released, &dragged, &polls] {
+        const bool running = dragRunning();
+        if (!running && ++polls < 500)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        dragged = running;
         QTest::mouseMove(dst, to - QPoint(30, 20));
         QTest::mouseMove(dst, to - QPoint(10, 5));
         QTest::mouseMove(dst, to);
@@ -365,12 +384,15 @@ inline bool dragFromPalette(cl::ui::MainWindow& w, const QString& search, const 
         QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
         released = true;
     });
+    poll->start();
     QTest::mouseMove(src, from);
     QTest::mousePress(src, Qt::LeftButton, {}, from);
     const int step = QApplication::startDragDistance() + 4;
-    for (int i = 1; i <= 4 && !released; ++i)
+    for (int i = 1; i <= 4 && !released && !dragRunning(); ++i)
         QTest::mouseMove(src, from + QPoint(i * step, i));
-    return QTest::qWaitFor([&released] { return released; });
+    if (!QTest::qWaitFor([&released] { return released; }, 15000))
+        return false;
+    return dragged;
 }
 
 /// The visible inspector editor of a schema field (objectName = the field's key), scrolled
