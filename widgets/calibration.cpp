@@ -1,4 +1,5 @@
 #include "calibration.h"
+#include "messages.h"
 
 #include "document/commands.h"
 #include "model/collective.h"
@@ -25,7 +26,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
         const QString msg =
             QObject::tr("Cannot read %1 (missing, unreadable or over 16 MiB)").arg(path);
         if (confirm)
-            QMessageBox::critical(parent, QObject::tr("Import nccl-tests output"), msg);
+            showError(parent, QObject::tr("Import nccl-tests output"), msg);
         return msg;
     }
     const QByteArray bytes = f.readAll();
@@ -33,7 +34,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
         std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     auto fail = [&](const QString& msg) {
         if (confirm)
-            QMessageBox::critical(parent, QObject::tr("Import nccl-tests output"), msg);
+            showError(parent, QObject::tr("Import nccl-tests output"), msg);
         return msg;
     };
     if (!run)

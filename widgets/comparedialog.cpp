@@ -1,4 +1,5 @@
 #include "comparedialog.h"
+#include "messages.h"
 
 #include "document/document.h"
 #include "model/compare.h"
@@ -46,7 +47,7 @@ CompareDialog::CompareDialog(const model::Design& current,
     connect(presets, &QComboBox::activated, this, [this, presets](int i) {
         if (i > 0)
             if (const QString err = addDesign(presets->itemText(i)); !err.isEmpty())
-                QMessageBox::warning(this, tr("Cannot compare"), err);
+                showWarning(this, tr("Cannot compare"), err);
         presets->setCurrentIndex(0);
     });
     connect(file, &QPushButton::clicked, this, [this] {
@@ -54,7 +55,7 @@ CompareDialog::CompareDialog(const model::Design& current,
                                                           tr("ClusterLens designs (*.json)"));
         if (!path.isEmpty())
             if (const QString err = addDesign(path); !err.isEmpty())
-                QMessageBox::warning(this, tr("Cannot compare"), err);
+                showWarning(this, tr("Cannot compare"), err);
     });
     names_.push_back(tr("this design"));
     evs_.push_back(model::evaluate(current, *catalog_));

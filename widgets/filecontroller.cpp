@@ -1,4 +1,5 @@
 #include "filecontroller.h"
+#include "messages.h"
 
 #include <QFileDialog>
 #include <QMessageBox>
@@ -40,7 +41,7 @@ bool FileController::open(const QString& given) {
         return false;
     const QString err = doc_->open(path);
     if (!err.isEmpty()) {
-        QMessageBox::critical(window_, tr("Cannot open design"), err);
+        showError(window_, tr("Cannot open design"), err);
         return false;
     }
     emit statusMessage(tr("Opened %1").arg(path));
@@ -52,7 +53,7 @@ bool FileController::save() {
         return saveAs();
     const QString err = doc_->saveAs(doc_->filePath());
     if (!err.isEmpty()) {
-        QMessageBox::critical(window_, tr("Cannot save design"), err);
+        showError(window_, tr("Cannot save design"), err);
         return false;
     }
     emit statusMessage(tr("Saved %1").arg(doc_->filePath()));
@@ -66,7 +67,7 @@ bool FileController::saveAs() {
         return false;
     const QString err = doc_->saveAs(path);
     if (!err.isEmpty()) {
-        QMessageBox::critical(window_, tr("Cannot save design"), err);
+        showError(window_, tr("Cannot save design"), err);
         return false;
     }
     emit statusMessage(tr("Saved %1").arg(path));

@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "messages.h"
 
 #include "document/sensitivityrunner.h"
 
@@ -341,7 +342,7 @@ QString MainWindow::exportReport(const QString& kind, QString path) {
                             ? writeReportPdf(path, doc_->design(), *ev, doc_->catalog_ptr())
                             : writeReportCsv(path, doc_->design(), *ev, doc_->catalog());
     if (!err.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), err);
+        showWarning(this, tr("Export failed"), err);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     return err;
@@ -357,7 +358,7 @@ QString MainWindow::exportImage(bool canvas, QString path) {
     const QString err = canvas ? exportSceneImage(scene_, path)
                                : exportWidgetImage(charts_->tabs()->currentWidget(), path);
     if (!err.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), err);
+        showWarning(this, tr("Export failed"), err);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     return err;
@@ -414,7 +415,7 @@ bool MainWindow::offerRecovery(bool ask) {
     }
     const QString err = autosave_->recover();
     if (!err.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot recover"), err);
+        showWarning(this, tr("Cannot recover"), err);
         return false;
     }
     statusBar()->showMessage(tr("Recovered the autosaved design; save it to keep it."), 8000);

@@ -414,10 +414,24 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 "expected \"" + std::string(kDesignFormat) + "\", found \"" + *format + "\"");
     const auto version = r.string(root, "", "version");
     if (version) {
-        int major = -1, minor = -1;
-        char dot = 0;
-        if (std::sscanf(version->c_str(), "%d%c%d", &major, &dot, &minor) != 3 || dot != '.' ||
-            major < 0 || minor < 0)
+        // Strictly MAJOR.MINOR, each 1-6 decimal digits: no sign, no suffix, no overflow
+        // (sscanf("%d") read "4294967297.0" as 1.0 and accepted "1.0-evil.9", "+1.+1").
+        const auto number = [](std::string_view t) {
+            int v = 0;
+            if (t.empty() || t.size() > 6)
+                return -1;
+            for (char ch : t) {
+                if (ch < '0' || ch > '9')
+                    return -1;
+                v = v * 10 + (ch - '0');
+            }
+            return v;
+        };
+        const std::string_view vs = *version;
+        const auto dotAt = vs.find('.');
+        const int major = dotAt == std::string_view::npos ? -1 : number(vs.substr(0, dotAt));
+        const int minor = dotAt == std::string_view::npos ? -1 : number(vs.substr(dotAt + 1));
+        if (major < 0 || minor < 0)
             r.error("version", "expected \"MAJOR.MINOR\", found \"" + *version + "\"");
         else if (major > kDesignMajor)
             r.error("version", "this design is format version " + *version +

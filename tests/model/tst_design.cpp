@@ -107,6 +107,14 @@ private slots:
             << QString::fromStdString(with(m, R"("version": "1.0")", R"("version": "2.0")"))
             << "version: this design is format version 2.0, newer than this ClusterLens reads "
                "(1.x); please update ClusterLens";
+        // Versions are parsed strictly (issue 17 item 6: sscanf read these as 1.0 and 0.5).
+        for (const char* bad : {"4294967297.0", "1.0-evil.9", "+1.+1", "-0.5", "1", "1.", ".1",
+                                "1.0.0", " 1.0", "1.0 ", "0x1.0"})
+            QTest::newRow((std::string("version ") + bad).c_str())
+                << QString::fromStdString(
+                       with(m, R"("version": "1.0")", std::string(R"("version": ")") + bad + "\""))
+                << QString::fromStdString(
+                       std::string(R"(version: expected "MAJOR.MINOR", found ")") + bad + "\"");
         QTest::newRow("wrong format")
             << QString::fromStdString(with(m, "clusterlens-design", "other"))
             << R"(format: expected "clusterlens-design", found "other")";

@@ -14,6 +14,7 @@
 #include <QDrag>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemModel>
 #include <QGraphicsItem>
 #include <QLineEdit>
 #include <QMenu>
@@ -197,9 +198,9 @@ inline bool menuPath(QMainWindow& w, const QStringList& path) {
     if (!QTest::qWaitFor([menu] { return menu->isVisible(); }))
         return false;
     for (qsizetype i = 1; i < path.size(); ++i) {
-        QAction* act = nullptr;
+        QAction* act = nullptr; // the first match (Open Recent lists the newest first)
         for (auto* a : menu->actions())
-            if (plainText(a->text()) == path[i])
+            if (!act && plainText(a->text()) == path[i])
                 act = a;
         if (!act || !act->isEnabled()) {
             while (QWidget* popup = QApplication::activePopupWidget())
@@ -297,6 +298,16 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
             QVERIFY(accept);
             QVERIFY2(QTest::qWaitFor([accept] { return accept->isEnabled(); }),
                      qPrintable(name->text()));
+            // Opening: wait until the dialog's file system model (filled on a thread) has the
+            // file, as a person waits for the listing; accepting earlier says "not found".
+            if (d->acceptMode() == QFileDialog::AcceptOpen)
+                if (auto* fsm = d->findChild<QFileSystemModel*>())
+                    (void)QTest::qWaitFor(
+                        [fsm, path] {
+                            const QModelIndex i = fsm->index(path);
+                            return i.isValid() && fsm->fileInfo(i).exists();
+                        },
+                        5000);
             // Saving over an existing file: the dialog asks first; a person says Yes.
             if (d->acceptMode() == QFileDialog::AcceptSave && QFileInfo::exists(path))
                 onModal<QMessageBox>(
@@ -309,9 +320,16 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
                     });
             // The dialog may still be busy completing the typed path (its file system model
             // loads on a thread) and drop the first click; click again as a person would.
-            for (int attempt = 0; attempt < 5 && d->isVisible(); ++attempt) {
+            // Still loading, the dialog may also say the file does not exist: close its box,
+            // wait, and click again.
+            for (int attempt = 0; attempt < 8 && d->isVisible(); ++attempt) {
                 QTest::mouseClick(accept, Qt::LeftButton);
                 (void)QTest::qWaitFor([d] { return !d->isVisible(); }, 1000);
+                if (auto* own = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                    own && own->parentWidget() == d) {
+                    QTest::keyClick(own, Qt::Key_Escape);
+                    QTest::qWait(300);
+                }
             }
             QVERIFY2(!d->isVisible(), qPrintable(name->text()));
         },

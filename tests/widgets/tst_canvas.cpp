@@ -226,7 +226,7 @@ private slots:
         QCOMPARE(w.document()->design().devices[1].count, std::int64_t{1});
     }
 
-    // File ▸ Save As… (typed in the file dialog), then File ▸ Open… in a new window.
+    // File ▸ Save As… (typed in the file dialog), then File ▸ Open Recent in a new window.
     void saveAndReopen() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("two.json"));
@@ -248,10 +248,9 @@ private slots:
         }
         ui::MainWindow again(cat_);
         show(again);
-        bool done = false;
-        answerFileDialog(path, &done);
-        QVERIFY(menuPath(again, {QStringLiteral("File"), QStringLiteral("Open…")}));
-        QVERIFY(done);
+        // File ▸ Open Recent lists it by name.
+        QVERIFY(menuPath(again, {QStringLiteral("File"), QStringLiteral("Open Recent"),
+                                 QStringLiteral("two.json")}));
         QVERIFY(again.document()->design() == saved);
     }
 

@@ -1,0 +1,25 @@
+#pragma once
+// Error and warning boxes whose text may come from a file (a design's ids and names, an
+// nccl-tests log, an OS error with a path): always plain text, never rich text. QMessageBox's
+// static helpers guess the format and would render HTML from the file (issue 17, item 9).
+
+#include <QMessageBox>
+
+namespace cl::ui {
+
+inline void showPlainMessage(QWidget* parent, QMessageBox::Icon icon, const QString& title,
+                             const QString& text) {
+    QMessageBox box(icon, title, text, QMessageBox::Ok, parent);
+    box.setTextFormat(Qt::PlainText);
+    box.exec();
+}
+
+inline void showError(QWidget* parent, const QString& title, const QString& text) {
+    showPlainMessage(parent, QMessageBox::Critical, title, text);
+}
+
+inline void showWarning(QWidget* parent, const QString& title, const QString& text) {
+    showPlainMessage(parent, QMessageBox::Warning, title, text);
+}
+
+} // namespace cl::ui
