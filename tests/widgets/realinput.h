@@ -35,6 +35,17 @@
 
 namespace realinput {
 
+/// Shows a main window at the size the tests use and makes it the active window (what the
+/// window manager would do; Xvfb has none). True when it is exposed and active.
+inline bool showActive(QWidget& w) {
+    w.resize(1600, 1000);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.activateWindow();
+    return QTest::qWaitForWindowActive(&w);
+}
+
 /// A point of the view where a click lands on the item with this id (its topmost visible part).
 inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id) {
     auto* view = w.canvas();
@@ -276,6 +287,17 @@ inline bool contextMenu(QWidget* viewport, QPoint p, const QString& entry) {
     return clicked;
 }
 
+/// Reads the next message box titled `title` into `*text` and closes it with Return (its
+/// default button), as a person acknowledges an error.
+inline void readMessageBox(const QString& title, QString* text, bool* done) {
+    onModal<QMessageBox>(
+        [text](QMessageBox* box) {
+            *text = box->text();
+            QTest::keyClick(box, Qt::Key_Return);
+        },
+        done, [title](QMessageBox* box) { return box->windowTitle() == title; });
+}
+
 /// Types `path` into the next file dialog and presses Return.
 inline void answerFileDialog(const QString& path, bool* done = nullptr) {
     onModal<QFileDialog>(
@@ -324,7 +346,7 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
             // wait, and click again.
             for (int attempt = 0; attempt < 8 && d->isVisible(); ++attempt) {
                 QTest::mouseClick(accept, Qt::LeftButton);
-                (void)QTest::qWaitFor([d] { return !d->isVisible(); }, 1000);
+                (void)QTest::qWaitFor([d] { return !d->isVisible(); }, 3000);
                 if (auto* own = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
                     own && own->parentWidget() == d) {
                     QTest::keyClick(own, Qt::Key_Escape);

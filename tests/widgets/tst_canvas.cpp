@@ -40,13 +40,7 @@ private:
                      QPointF topLeft) {
         return dragFromPalette(w, search, entry, at(w, topLeft + QPointF(90, 35)));
     }
-    void show(ui::MainWindow& w) {
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-    }
+    void show(ui::MainWindow& w) { QVERIFY(showActive(w)); }
     /// A fresh window (File ▸ New) with a DGX H100 at (0, 0) and a QM9700 at (400, 0), both
     /// dragged from the palette.
     void twoDevices(ui::MainWindow& w) {

@@ -47,13 +47,7 @@ private slots:
         cat_ = std::make_shared<const model::Catalog>(c.value());
     }
 
-    void show(ui::MainWindow& w) {
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-    }
+    void show(ui::MainWindow& w) { QVERIFY(showActive(w)); }
     /// Shows the window and opens a preset from File ▸ Open Preset.
     void open(ui::MainWindow& w, const QString& preset) {
         show(w);
@@ -228,15 +222,7 @@ private slots:
                 QVERIFY(addFile);
                 bool picked = false, warned = false;
                 answerFileDialog(broken, &picked);
-                onModal<QMessageBox>(
-                    [&warning](QMessageBox* box) {
-                        warning = box->text();
-                        QTest::keyClick(box, Qt::Key_Return);
-                    },
-                    &warned,
-                    [](QMessageBox* box) {
-                        return box->windowTitle() == QStringLiteral("Cannot compare");
-                    });
+                readMessageBox(QStringLiteral("Cannot compare"), &warning, &warned);
                 QTest::mouseClick(addFile, Qt::LeftButton);
                 QVERIFY(picked);
                 QTRY_VERIFY(warned);

@@ -205,10 +205,7 @@ private:
     /// canvas), works every field the schema lists for it.
     void workEntity(const QString& preset, const QString& id) {
         ui::MainWindow w(cat_);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
+        QVERIFY(showActive(w));
         QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}));
         QVERIFY2(clickEntity(w, id),
                  qPrintable(QStringLiteral("cannot select %1 by a click").arg(id)));

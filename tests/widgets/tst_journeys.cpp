@@ -87,13 +87,7 @@ private:
     std::shared_ptr<const model::Catalog> cat_;
     QTemporaryDir dir_;
 
-    void showWindow(ui::MainWindow& w) {
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-    }
+    void showWindow(ui::MainWindow& w) { QVERIFY(showActive(w)); }
     void openPreset(ui::MainWindow& w, const QString& id) {
         QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), id}));
         QTRY_COMPARE(w.document()->filePath(), QString());

@@ -49,13 +49,7 @@ private:
     QString mnt_;
     bool mounted_ = false;
 
-    void show(ui::MainWindow& w) {
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-    }
+    void show(ui::MainWindow& w) { QVERIFY(showActive(w)); }
 
 private slots:
     void initTestCase() {
@@ -116,12 +110,7 @@ private slots:
         // Save (Ctrl+S): refused with the reason.
         QString shown;
         bool answered = false;
-        onModal<QMessageBox>(
-            [&shown](QMessageBox* box) {
-                shown = box->text();
-                QTest::keyClick(box, Qt::Key_Return);
-            },
-            &answered);
+        readMessageBox(QStringLiteral("Cannot save design"), &shown, &answered);
         pressKey(Qt::Key_S, Qt::ControlModifier);
         QTRY_VERIFY(answered);
         QVERIFY2(shown.contains(QStringLiteral("No space left on device")), qPrintable(shown));
@@ -146,15 +135,7 @@ private slots:
             bool picked = false, warned = false;
             QString warning;
             answerFileDialog(file, &picked);
-            onModal<QMessageBox>(
-                [&warning](QMessageBox* box) {
-                    warning = box->text();
-                    QTest::keyClick(box, Qt::Key_Return);
-                },
-                &warned,
-                [](QMessageBox* box) {
-                    return box->windowTitle() == QStringLiteral("Export failed");
-                });
+            readMessageBox(QStringLiteral("Export failed"), &warning, &warned);
             QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Export"), entry}));
             QVERIFY(picked);
             QTRY_VERIFY_WITH_TIMEOUT(warned, 30000); // the PDF renders first: slow under ASan
