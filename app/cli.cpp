@@ -59,6 +59,31 @@ model::Catalog load_catalog(Flags& f) {
 
 namespace {
 
+/// Text for a terminal: control characters (C0 but newline and tab, DEL, and UTF-8 C1) from
+/// names and ids in shared files are written as \u00XX, so an ANSI or OSC escape sequence
+/// in a preset prints as text instead of driving the terminal (the same spelling is a valid
+/// JSON escape, so --json output stays valid JSON).
+std::string terminal_safe(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    auto esc = [&out](unsigned v) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", v);
+        out += buf;
+    };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+            esc(c);
+        else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+                 static_cast<unsigned char>(s[i + 1]) <= 0x9f)
+            esc(static_cast<unsigned char>(s[++i]));
+        else
+            out += static_cast<char>(c);
+    }
+    return out;
+}
+
 /// A raw catalog entry with its provenance made explicit.
 json entry_json(const std::string& raw, const model::Provenance& p) {
     json j = json::parse(raw, nullptr, false);
@@ -190,7 +215,7 @@ int cmd_catalog(Flags& f, const std::vector<std::string>& pos, std::ostream& out
     }
     if (as_json) {
         j["inputs"] = f.inputs();
-        out << j.dump(2) << '\n';
+        print_json(out, j);
     } else {
         t.print(out);
     }
@@ -200,14 +225,29 @@ int cmd_catalog(Flags& f, const std::vector<std::string>& pos, std::ostream& out
 } // namespace
 
 model::Design load_design_arg(const std::string& arg, const model::Catalog& cat) {
+    // Every error of the design, each with its JSON path, on one line (CLI.md: one line on
+    // stderr); the file is named once.
+    auto refuse = [&arg](const std::vector<model::Error>& errors) {
+        std::string msg = (arg == "-" ? std::string("standard input") : arg) + ": ";
+        if (errors.size() > 1)
+            msg += std::to_string(errors.size()) + " errors: ";
+        for (std::size_t i = 0; i < errors.size() && i < 20; ++i) {
+            const model::Error& e = errors[i];
+            const bool named = e.where == arg || e.where.empty();
+            msg += (i ? "; " : "") + (named ? e.what : e.message());
+        }
+        if (errors.size() > 20)
+            msg += "; and " + std::to_string(errors.size() - 20) + " more";
+        return UsageError{msg};
+    };
     std::error_code ec;
-    if (std::filesystem::exists(arg, ec)) {
+    if (arg == "-" || std::filesystem::exists(arg, ec)) {
         auto text = model::read_text_file(arg);
         if (!text)
             throw UsageError{text.errors().front().message()};
-        auto d = model::design_from_json(*text, arg, &cat);
+        auto d = model::design_from_json(*text, arg == "-" ? "standard input" : arg, &cat);
         if (!d)
-            throw UsageError{arg + ": " + d.errors().front().message()};
+            throw refuse(d.errors());
         return std::move(d).value();
     }
     const auto text = model::bundled_file("presets/" + arg + ".json");
@@ -217,7 +257,7 @@ model::Design load_design_arg(const std::string& arg, const model::Catalog& cat)
                          "`catalog presets`)"};
     auto d = model::design_from_json(text, arg, &cat);
     if (!d)
-        throw UsageError{arg + ": " + d.errors().front().message()};
+        throw refuse(d.errors());
     return std::move(d).value();
 }
 
@@ -329,7 +369,7 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 j["reliability"] = reliability_json(*w.reliability);
                 break;
             }
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << d.name << "\n\n";
@@ -429,7 +469,7 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
                          {"values", vals}});
         }
         j["compare"] = {{"designs", d}, {"rows", r}};
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     Table t;
@@ -581,13 +621,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_collective(f, buffer);
         } else
             throw UsageError{"unknown command \"" + p.command + "\" (see --help)"};
-        out << buffer.str();
+        out << terminal_safe(buffer.str());
         return code;
     } catch (const UsageError& e) {
-        err << "clusterlens-cli: " << e.message << '\n';
+        err << "clusterlens-cli: " << terminal_safe(e.message) << '\n';
         return 2;
     } catch (const std::exception& e) {
-        err << "clusterlens-cli: internal error: " << e.what() << '\n';
+        err << "clusterlens-cli: internal error: " << terminal_safe(e.what()) << '\n';
         return 2;
     }
 }

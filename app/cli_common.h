@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iomanip>
 #include <locale>
 #include <ostream>
@@ -30,6 +31,33 @@ namespace cl::cli {
 inline nlohmann::json envelope(const Flags& f) {
     return nlohmann::json{
         {"schema_version", 1}, {"version", CLUSTERLENS_VERSION}, {"inputs", f.inputs()}};
+}
+
+/// The first number in `j` that is not finite ("" when none), as a JSON path. nlohmann prints
+/// NaN and infinity as null, which a reader takes for "not applicable".
+inline std::string non_finite_path(const nlohmann::json& j, const std::string& path = "") {
+    if (j.is_number_float() && !std::isfinite(j.get<double>()))
+        return path.empty() ? "(result)" : path;
+    if (j.is_object())
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (auto p = non_finite_path(*it, path.empty() ? it.key() : path + "." + it.key());
+                !p.empty())
+                return p;
+    if (j.is_array())
+        for (std::size_t i = 0; i < j.size(); ++i)
+            if (auto p = non_finite_path(j[i], path + "[" + std::to_string(i) + "]"); !p.empty())
+                return p;
+    return {};
+}
+
+/// Prints a JSON result, or refuses (exit 2, nothing on stdout) when a number in it is not
+/// finite: the contract is no partial JSON and no null numbers (CLI.md).
+inline void print_json(std::ostream& out, const nlohmann::json& j) {
+    if (const std::string p = non_finite_path(j); !p.empty())
+        throw UsageError{"the result " + p +
+                         " is not a finite number for these inputs; nothing was printed "
+                         "(use values within realistic ranges)"};
+    out << j.dump(2) << '\n';
 }
 
 /// Fixed-point number in the C locale.

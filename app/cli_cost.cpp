@@ -177,7 +177,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
                                {"onprem_usd", rc.onprem_usd},
                                {"energy_kwh", rc.energy_kwh},
                                {"co2_kg", rc.co2_kg}};
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << fmt(inv.gpus, 0) << " x " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
@@ -251,7 +251,7 @@ int cmd_reliability(Flags& f, std::ostream& out) {
     if (f.has("--json")) {
         json j = envelope(f);
         j["reliability"] = reliability_json(*r);
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << fmt(ctx.gpus, 0) << " GPUs in " << fmt(std::ceil(ctx.gpus / ctx.gpus_per_node), 0)

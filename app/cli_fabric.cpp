@@ -152,7 +152,7 @@ int cmd_collective(Flags& f, std::ostream& out) {
         if (!fit_json.is_null())
             c["fit"] = fit_json;
         j["collective"] = c;
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << model::collective_op_name(op) << " on " << n << " x " << topo.gpu << " (" << source

@@ -280,7 +280,7 @@ int cmd_memory(Flags& f, std::ostream& out) {
                                 {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
                                 {"stages", stages},
                                 {"explanation", mem.explanation}});
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << m.name << " on " << l.gpus << " x " << gpu.id << " (tp " << t.tp << ", pp " << t.pp
@@ -347,7 +347,7 @@ int cmd_roofline(Flags& f, std::ostream& out) {
                          {"ceilings", ceilings},
                          {"operators", ops},
                          {"layer_time_s", r->layer_time_s}};
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << m.name << " on " << gpu.id << ", " << model::dtype_name(in.dtype) << ", "
@@ -464,7 +464,7 @@ int cmd_train(Flags& f, std::ostream& out) {
                 tr["cost_usd"] = r->cost_usd;
         }
         j["train"] = tr;
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << m.name << " on " << l.gpus << " x " << gpu->id << " (" << source << "), tp " << t.tp
@@ -594,7 +594,7 @@ int cmd_search(Flags& f, std::ostream& out) {
                        {"seconds", r->seconds},
                        {"results", results},
                        {"pareto", pareto}};
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << "searched " << r->evaluated << " layouts of " << m.name << " on " << gpus << " x "
@@ -682,7 +682,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
                              {"usd_per_million_output_tokens", c.usd_per_million_output_tokens}});
         in["curve"] = curve;
         j["infer"] = in;
-        out << j.dump(2) << '\n';
+        print_json(out, j);
         return 0;
     }
     out << m.name << " on " << s.tp * s.pp << " x " << gpu->id << " per replica ("

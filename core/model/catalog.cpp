@@ -6,8 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -436,23 +440,36 @@ std::string user_catalog_path() {
 }
 
 Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error{path, "cannot open file"};
-    in.seekg(0, std::ios::end);
-    const auto size = in.tellg();
-    if (size < 0)
-        return Error{path, "cannot read file"};
-    if (static_cast<std::size_t>(size) > max_bytes)
-        return Error{path, "file is " +
-                               std::to_string(static_cast<long long>(size) / (1024 * 1024)) +
-                               " MiB, larger than the " +
-                               std::to_string(max_bytes / (1024 * 1024)) + " MiB limit"};
-    in.seekg(0);
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), size);
-    if (!in)
-        return Error{path, "read error"};
+    // Read as a stream in blocks (pipes, /dev/stdin and "-" have no size), stopping one byte
+    // past the limit; a directory or a missing file is named as such.
+    const bool stdin_ = path == "-";
+    const std::string name = stdin_ ? std::string("standard input") : path;
+    std::error_code ec;
+    if (!stdin_) {
+        const auto st = std::filesystem::status(path, ec);
+        if (st.type() == std::filesystem::file_type::not_found)
+            return Error{name, "no such file"};
+        if (st.type() == std::filesystem::file_type::directory)
+            return Error{name, "is a directory, not a file"};
+    }
+    std::ifstream file;
+    if (!stdin_) {
+        file.open(path, std::ios::binary);
+        if (!file)
+            return Error{name, std::string("cannot open file: ") + std::strerror(errno)};
+    }
+    std::istream& in = stdin_ ? std::cin : file;
+    std::string text;
+    char buf[65536];
+    while (in) {
+        in.read(buf, sizeof buf);
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > max_bytes)
+            return Error{name, "larger than the " + std::to_string(max_bytes / (1024 * 1024)) +
+                                   " MiB limit"};
+    }
+    if (in.bad())
+        return Error{name, std::string("read error: ") + std::strerror(errno)};
     return text;
 }
 

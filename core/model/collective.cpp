@@ -88,8 +88,9 @@ Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAss
     f.hop_intra_simple = pcie ? a.simple_pcie_hop_s : a.simple_nvlink_hop_s;
     f.hop_intra_ll = a.ll_intra_hop_s;
     // Each rank of the group drives its own NIC share (rail alignment); g ranks per node share
-    // the node's NICs. Crossing an oversubscribed tier divides by its ratio.
-    const double per_gpu = t.scaleout_Bps_per_gpu > 0 ? t.scaleout_Bps_per_gpu : t.nic_Bps;
+    // the node's NICs. Crossing an oversubscribed tier divides by its ratio. No NICs (none
+    // drawn, or --nics-per-node 0) is no network: groups across domains cannot run.
+    const double per_gpu = t.scaleout_Bps_per_gpu;
     f.wire_net = per_gpu * std::max(1, p.ranks_per_node);
     f.eff_net = f.wire_net * a.net_efficiency / std::max(1.0, p.oversubscription);
     if (!a.calibration.empty() && a.calibration[0].beta_Bps > 0) {

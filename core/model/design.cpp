@@ -12,6 +12,8 @@
 #include <map>
 #include <set>
 #include <type_traits>
+#include <unordered_map>
+#include <vector>
 
 namespace cl::model {
 
@@ -92,11 +94,49 @@ template <typename Names> std::string extras_of(const json& j, const Names& know
             out[k] = v;
     return out.empty() ? std::string() : out.dump();
 }
-std::string extras(const json& j, std::initializer_list<std::string_view> known) {
-    return extras_of(j, known);
-}
 std::string extras(const json& j, const std::vector<std::string>& known) {
     return extras_of(j, known);
+}
+
+/// Edit distance (Levenshtein), for "did you mean" on misspelled keys.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// In a file of this version or older every key is known: an unknown one is a typo (its
+/// default would apply unseen), reported with its path and the nearest known key. Files of a
+/// newer minor keep unknown keys verbatim instead (extras()).
+template <typename Names>
+void check_unknown_keys(const json& j, const Names& known, const std::string& path, JsonReader& r) {
+    if (!j.is_object())
+        return;
+    for (const auto& [k, v] : j.items()) {
+        if (std::find(known.begin(), known.end(), k) != known.end())
+            continue;
+        std::string best;
+        std::size_t best_d = 3;
+        for (const auto& n : known)
+            if (const std::size_t dist = edit_distance(k, n); dist < best_d) {
+                best_d = dist;
+                best = std::string(n);
+            }
+        r.error(json_member_path(path, k),
+                "unknown key" +
+                    (best.empty() ? std::string() : " (did you mean \"" + best + "\"?)") +
+                    "; a file of this format version has no such key");
+    }
 }
 
 void merge_extras(json& j, const std::string& extra) {
@@ -251,7 +291,8 @@ void write_entity_fields(json& j, Section section, const Design& d, std::string_
 /// A workload's settings section (training or inference), read through a scratch design
 /// holding one workload of that kind; unknown keys are kept verbatim.
 template <class Spec>
-Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadKind kind) {
+Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadKind kind,
+                   bool strict) {
     if (!r.expect_object(j, p))
         return {};
     Design s;
@@ -268,6 +309,8 @@ Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadK
     else
         out = s.workloads.front().inference;
     out.extra_json = extras(j, known);
+    if (strict)
+        check_unknown_keys(j, known, p, r);
     return out;
 }
 
@@ -294,6 +337,10 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
         claim(d.links[i].id, json_index_path("links", i));
     for (std::size_t i = 0; i < d.workloads.size(); ++i)
         claim(d.workloads[i].id, json_index_path("workloads", i));
+    std::unordered_map<std::string_view, double> gpus_held; // server id -> GPUs directly in it
+    for (const Device& dev : d.devices)
+        if (dev.kind == DeviceKind::gpu && !dev.parent.empty())
+            gpus_held[dev.parent] += static_cast<double>(dev.count);
 
     for (std::size_t i = 0; i < d.devices.size(); ++i) {
         const Device& dev = d.devices[i];
@@ -309,15 +356,34 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
                 err(p + ".parent", "\"" + dev.parent + "\" is a " +
                                        std::string(device_kind_name(parent->kind)) +
                                        "; only groups, servers and systems contain devices");
-            // Containment cycle: walk up at most devices.size() steps.
+            // Containment cycle: walk up at most devices.size() steps. Replicas multiply
+            // down the chain; past 1e18 they would saturate unseen (multiplicity()).
             const Device* cur = parent;
+            double replicas = static_cast<double>(dev.count);
+            bool cycle = false;
             for (std::size_t step = 0; cur && step <= d.devices.size(); ++step) {
                 if (cur->id == dev.id) {
                     err(p + ".parent", "containment cycle through \"" + dev.id + "\"");
+                    cycle = true;
                     break;
                 }
+                replicas *= static_cast<double>(std::max<std::int64_t>(1, cur->count));
                 cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
             }
+            if (!cycle && replicas > static_cast<double>(kMaxCount))
+                err(p + ".count", "its count times the counts of the groups that contain it is "
+                                  "more than " +
+                                      std::to_string(kMaxCount) +
+                                      " replicas; reduce a count along the chain");
+        }
+        // A server's GPU slots hold at most that many GPUs.
+        if (dev.kind == DeviceKind::server && dev.gpu_slots > 0) {
+            const auto it = gpus_held.find(dev.id);
+            const double held = it == gpus_held.end() ? 0.0 : it->second;
+            if (held > dev.gpu_slots)
+                err(p + ".gpu_slots", "\"" + dev.id + "\" has " + std::to_string(dev.gpu_slots) +
+                                          " GPU slots but holds " +
+                                          std::to_string(static_cast<long long>(held)) + " GPUs");
         }
         if (catalog && !dev.catalog.empty()) {
             bool known = true;
@@ -404,7 +470,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         return parsed.errors();
     const json& root = *parsed;
     std::vector<Error> errors;
-    JsonReader r(errors);
+    JsonReader r(errors, /*null_is_error=*/true);
     if (!r.expect_object(root, ""))
         return errors;
     Design d;
@@ -444,6 +510,14 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     }
     if (!errors.empty())
         return errors; // without a readable format/version nothing else is trustworthy
+    const bool strict = d.version_major < kDesignMajor ||
+                        (d.version_major == kDesignMajor && d.version_minor <= kDesignMinor);
+    auto keep_extras = [&](const json& j, const std::vector<std::string>& known,
+                           const std::string& p) {
+        if (strict)
+            check_unknown_keys(j, known, p, r);
+        return extras(j, known);
+    };
     d.name = r.string(root, "", "name", false).value_or("");
     d.description = r.string(root, "", "description", false).value_or("");
 
@@ -475,7 +549,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             dev.parent = r.string(j, p, "parent", false).value_or("");
             dev.position = read_point(j, p, r);
             known.insert(known.end(), {"id", "kind", "parent", "position"});
-            dev.extra_json = extras(j, known);
+            dev.extra_json = keep_extras(j, known, p);
             d.devices.push_back(std::move(dev));
         }
     }
@@ -496,7 +570,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             auto known = read_section(Section::link, j, p, r, one, one.links[0].id, {"type"});
             l = std::move(one.links[0]);
             known.insert(known.end(), {"id", "from", "to"});
-            l.extra_json = extras(j, known);
+            l.extra_json = keep_extras(j, known, p);
             d.links.push_back(std::move(l));
         }
     }
@@ -530,29 +604,44 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                                 "expected a device id string, found " + json_type_name((*pl)[k]));
                 }
             }
-            if (const json* t = r.member(j, p, "training", false))
-                w.training =
-                    read_settings<TrainingSpec>(*t, p + ".training", r, WorkloadKind::training);
-            if (const json* s = r.member(j, p, "inference", false))
-                w.inference =
-                    read_settings<InferenceSpec>(*s, p + ".inference", r, WorkloadKind::inference);
+            // A block of the other kind would be dropped on save (only the workload's own
+            // kind is written): refuse it rather than lose it.
+            const json* tb = r.member(j, p, "training", false);
+            const json* ib = r.member(j, p, "inference", false);
+            if (tb && w.kind == WorkloadKind::inference)
+                r.error(p + ".training", "an inference workload has no training settings (it "
+                                         "would be dropped on save): remove the block or make "
+                                         "the workload \"kind\": \"training\"");
+            if (ib && w.kind == WorkloadKind::training)
+                r.error(p + ".inference", "a training workload has no inference settings (it "
+                                          "would be dropped on save): remove the block or make "
+                                          "the workload \"kind\": \"inference\"");
+            if (tb)
+                w.training = read_settings<TrainingSpec>(*tb, p + ".training", r,
+                                                         WorkloadKind::training, strict);
+            if (ib)
+                w.inference = read_settings<InferenceSpec>(*ib, p + ".inference", r,
+                                                           WorkloadKind::inference, strict);
             w.position = read_point(j, p, r);
-            w.extra_json = extras(j, {"id", "name", "kind", "model", "placement", "training",
-                                      "inference", "position"});
+            w.extra_json = keep_extras(
+                j,
+                {"id", "name", "kind", "model", "placement", "training", "inference", "position"},
+                p);
             d.workloads.push_back(std::move(w));
         }
     }
     if (const json* e = r.member(root, "", "economics", false);
         e && r.expect_object(*e, "economics"))
-        d.economics.extra_json =
-            extras(*e, read_section(Section::economics, *e, "economics", r, d, ""));
+        d.economics.extra_json = keep_extras(
+            *e, read_section(Section::economics, *e, "economics", r, d, ""), "economics");
     if (const json* e = r.member(root, "", "reliability", false);
         e && r.expect_object(*e, "reliability"))
-        d.reliability.extra_json =
-            extras(*e, read_section(Section::reliability, *e, "reliability", r, d, ""));
+        d.reliability.extra_json = keep_extras(
+            *e, read_section(Section::reliability, *e, "reliability", r, d, ""), "reliability");
     if (const json* e = r.member(root, "", "assumptions", false);
         e && r.expect_object(*e, "assumptions"))
-        read_section(Section::assumptions, *e, "assumptions", r, d, "");
+        keep_extras(*e, read_section(Section::assumptions, *e, "assumptions", r, d, ""),
+                    "assumptions");
     if (const json* cal = r.member(root, "", "calibration", false);
         cal && r.expect_array(*cal, "calibration")) {
         for (std::size_t i = 0; i < cal->size(); ++i) {
@@ -561,6 +650,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             if (!r.expect_object(j, p))
                 continue;
             FabricCalibration fc;
+            keep_extras(j, {"tier", "alpha_s", "beta_Bps", "source", "error_before", "error_after"},
+                        p);
             read_int(j, p, r, "tier", fc.tier, 0, 8);
             read_double(j, p, r, "alpha_s", fc.alpha_s, 0, 1.0);
             read_double(j, p, r, "beta_Bps", fc.beta_Bps, 0, kMaxQuantity);
@@ -571,8 +662,10 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         }
     }
     d.extra_json =
-        extras(root, {"format", "version", "name", "description", "devices", "links", "workloads",
-                      "economics", "reliability", "calibration", "assumptions"});
+        keep_extras(root,
+                    {"format", "version", "name", "description", "devices", "links", "workloads",
+                     "economics", "reliability", "calibration", "assumptions"},
+                    "");
     if (!errors.empty())
         return errors;
     auto v = validate_design(d, catalog);

@@ -60,6 +60,56 @@ double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
 
 } // namespace
 
+namespace {
+
+/// Whether `inner` is `outer` or lies inside it (through parents).
+bool inside(const Design& d, const std::string& inner, const std::string& outer) {
+    const Device* cur = d.device(inner);
+    for (std::size_t guard = 0; cur && guard <= d.devices.size(); ++guard) {
+        if (cur->id == outer)
+            return true;
+        cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
+    }
+    return false;
+}
+
+/// A compute node entry and a placed device overlap (one holds the other).
+bool related(const Design& d, const std::string& node, const std::string& placed) {
+    return inside(d, node, placed) || inside(d, placed, node);
+}
+
+/// Core errors name CLI flags ("--tp"); on a design they name the JSON path of the field
+/// instead ("workloads[2].training.tp"), so a GUI or file user reads where to fix it.
+std::string design_errors(const std::vector<Error>& errors, std::size_t index, WorkloadKind kind) {
+    static const std::pair<std::string_view, std::string_view> renamed[] = {
+        {"gpus", "placement"},
+        {"gpu", "placement"},
+        {"ttft-slo", "ttft_slo_s"},
+        {"tpot-slo", "tpot_slo_s"},
+        {"months", "economics.months"}};
+    std::vector<Error> out;
+    for (Error e : errors) {
+        if (e.where.rfind("--", 0) == 0) {
+            std::string key = e.where.substr(2);
+            std::string path = "workloads[" + std::to_string(index) + "]";
+            bool top = false;
+            for (const auto& [flag, field] : renamed)
+                if (key == flag) {
+                    key = field;
+                    top = key == "placement";
+                }
+            std::replace(key.begin(), key.end(), '-', '_');
+            if (!top)
+                path += kind == WorkloadKind::training ? ".training" : ".inference";
+            e.where = path + "." + key;
+        }
+        out.push_back(std::move(e));
+    }
+    return join_errors(out);
+}
+
+} // namespace
+
 double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id) {
     const double parents = d.multiplicity(dev) / static_cast<double>(dev.count);
     return parents * static_cast<double>(dev.count) * gpus_per_replica(d, c, dev, gpu_id, 0);
@@ -195,7 +245,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             ev.tco_error = tco.error_text();
     }
 
-    for (const auto& w : design.workloads) {
+    for (std::size_t index = 0; index < design.workloads.size(); ++index) {
+        const Workload& w = design.workloads[index];
         WorkloadEvaluation we;
         we.id = w.id;
         we.name = w.name.empty() ? w.id : w.name;
@@ -227,15 +278,33 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.has_memory = true;
                 we.training_memory = tm;
             } else {
-                we.error = mem.error_text();
+                we.error = design_errors(mem.errors(), index, w.kind);
+            }
+            // GPUs with no path between them cannot form the job's groups.
+            if (we.error.empty()) {
+                std::vector<std::string> entries;
+                for (const auto& r : ev.fabric.reach)
+                    for (const auto& pid : w.placement)
+                        if (related(design, r.id, pid)) {
+                            entries.push_back(r.id);
+                            break;
+                        }
+                if (w.placement.empty() || !entries.empty()) {
+                    const std::string why = unreachable(ev.fabric, entries, we.gpus);
+                    if (!why.empty())
+                        we.error = "does not run: " + why;
+                }
             }
             // Step time only for layouts that fit: a number for a job that cannot run misleads.
-            if (we.has_memory && we.memory.fits && w.training.global_batch > 0) {
+            if (we.error.empty() && we.has_memory && we.memory.fits &&
+                w.training.global_batch > 0) {
                 const double price = gpu_hour_price(design, catalog, ev);
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
                                          design.assumptions.training, ev.collective_assumptions,
                                          design.assumptions.memory, price))
                     we.training = tr.value();
+                else
+                    we.error = design_errors(tr.errors(), index, w.kind); // e.g. no network path
             }
             // Scaling curve: the same TP x PP x CP layout and global batch on DP = 1, 2, 4, ...
             // up to the placed GPUs (strong scaling, as a cluster planner asks "what do more
@@ -276,6 +345,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 }
                 if (auto rr = compute_reliability(design.reliability, rc))
                     we.reliability = std::move(rr).value();
+                else if (we.error.empty())
+                    we.error = rr.error_text(); // e.g. inputs that make the MTBF overflow
                 if (we.training && we.training->gpu_hours > 0 && ev.tco)
                     we.run_cost = run_cost(*ev.tco, design.economics, we.training->gpu_hours);
             }
@@ -322,11 +393,11 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                             latency_throughput_curve(*m, s, *g, ev.fabric, im.max_batch, 64, price,
                                                      {}, ev.collective_assumptions);
                     } else {
-                        we.error = ir.error_text();
+                        we.error = design_errors(ir.errors(), index, w.kind);
                     }
                 }
             } else {
-                we.error = mem.error_text();
+                we.error = design_errors(mem.errors(), index, w.kind);
             }
             RooflineInputs ri;
             ri.dtype = s.weights_dtype == WeightsDtype::fp8 ? Dtype::fp8 : Dtype::bf16;

@@ -68,7 +68,10 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         else
             f.layout = w.model + " · TP " + std::to_string(w.inference.tp) + " · serving";
         f.verdict = "not evaluated";
-        if (we && we->has_memory) {
+        if (we && we->has_memory && we->memory.fits && !we->error.empty()) {
+            f.status = WorkloadStatus::error; // fits in memory but cannot run (no network path)
+            f.verdict = we->error;
+        } else if (we && we->has_memory) {
             f.status = we->memory.fits ? WorkloadStatus::fits : WorkloadStatus::does_not_fit;
             f.verdict = we->memory.explanation;
         } else if (we && !we->error.empty()) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <set>
 
 namespace cl::model {
 
@@ -101,8 +102,60 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
     if (max_nesting(text, limits.max_depth) > limits.max_depth)
         return Error{where, "JSON nesting deeper than " + std::to_string(limits.max_depth) +
                                 " levels; refusing to parse"};
+    // Duplicate keys: nlohmann keeps the last one, so a file with "count": 8 and later
+    // "count": 1 would load as 1 unseen. Track the path while parsing and refuse them.
+    struct Frame {
+        bool array = false;
+        std::size_t index = 0;
+        std::string key;
+        std::set<std::string> keys;
+    };
+    std::vector<Frame> stack;
+    std::vector<Error> duplicates;
+    auto path_of = [&stack](const std::string& key) {
+        std::string p;
+        for (std::size_t i = 0; i + 1 < stack.size(); ++i)
+            p = stack[i].array ? json_index_path(p, stack[i].index)
+                               : json_member_path(p, stack[i].key);
+        return json_member_path(p, key);
+    };
+    auto after_value = [&stack] {
+        if (!stack.empty() && stack.back().array)
+            ++stack.back().index;
+    };
+    using Event = nlohmann::json::parse_event_t;
+    const nlohmann::json::parser_callback_t watch = [&](int, Event ev, nlohmann::json& parsed) {
+        switch (ev) {
+        case Event::object_start:
+            stack.push_back({});
+            break;
+        case Event::array_start:
+            stack.push_back({true, 0, {}, {}});
+            break;
+        case Event::key: {
+            const std::string k = parsed.get<std::string>();
+            if (!stack.back().keys.insert(k).second && duplicates.size() < 20)
+                duplicates.push_back({path_of(k), "duplicate key (a JSON object names each key "
+                                                  "once; which value is meant is unclear)"});
+            stack.back().key = k;
+            break;
+        }
+        case Event::object_end:
+        case Event::array_end:
+            stack.pop_back();
+            after_value();
+            break;
+        case Event::value:
+            after_value();
+            break;
+        }
+        return true;
+    };
     try {
-        return nlohmann::json::parse(text.begin(), text.end());
+        nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), watch);
+        if (!duplicates.empty())
+            return duplicates;
+        return j;
     } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         // nlohmann prefixes "[json.exception.parse_error.101] "; keep the readable part.
@@ -135,6 +188,11 @@ const nlohmann::json* JsonReader::member(const nlohmann::json& obj, std::string_
     if (!obj.is_object())
         return nullptr;
     auto it = obj.find(key);
+    if (it != obj.end() && it->is_null() && null_is_error_) {
+        error(json_member_path(path, key),
+              "found null: give a value, or leave the key out to use the default");
+        return nullptr;
+    }
     if (it == obj.end() || it->is_null()) {
         if (required)
             error(json_member_path(path, key), "missing (required)");

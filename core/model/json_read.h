@@ -37,7 +37,11 @@ std::string json_index_path(std::string_view path, std::size_t i);
 /// Reads typed members of JSON objects, collecting errors.
 class JsonReader {
 public:
-    explicit JsonReader(std::vector<Error>& errors) : errors_(errors) {}
+    /// `null_is_error`: a member holding null is an error naming its path (design files: a
+    /// null would otherwise read as "absent" and the default would apply unseen); otherwise
+    /// null reads as absent (model configs write "rope_scaling": null).
+    explicit JsonReader(std::vector<Error>& errors, bool null_is_error = false)
+        : errors_(errors), null_is_error_(null_is_error) {}
 
     /// The member, or nullptr (and an error when required).
     const nlohmann::json* member(const nlohmann::json& obj, std::string_view path,
@@ -66,6 +70,7 @@ public:
 
 private:
     std::vector<Error>& errors_;
+    bool null_is_error_ = false;
 };
 
 } // namespace cl::model

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 namespace cl::model {
 
@@ -33,7 +35,8 @@ double daly_goodput(double tau, double delta, double M, double R) {
 
 double checkpoint_bytes(const ModelArch& m, const TrainingSpec& t) {
     TrainingSpec plain = t;
-    plain.dtype = t.dtype == TrainingDtype::fp8 ? TrainingDtype::bf16 : t.dtype; // the FP8 weight cache is not saved
+    plain.dtype = t.dtype == TrainingDtype::fp8 ? TrainingDtype::bf16
+                                                : t.dtype; // the FP8 weight cache is not saved
     const StateBytes sb = state_bytes(plain);
     const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
     if (lora) {
@@ -148,6 +151,22 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     if (ctx.gpus >= 2)
         r.straggler_slowdown = 1.0 + in.straggler_cv * std::sqrt(2.0 * std::log(ctx.gpus));
     r.data_load_Bps = ctx.tokens_per_s * ctx.bytes_per_token;
+
+    // A result that is not a finite number is refused with what made it so (a failure rate so
+    // small the MTBF overflows, a bandwidth so small the write takes forever), never printed.
+    const std::pair<const char*, double> results[] = {
+        {"job MTBF", r.job_mtbf_s},
+        {"checkpoint write time", r.checkpoint_write_s},
+        {"checkpoint interval", r.interval_used_s},
+        {"goodput", r.goodput},
+        {"lost GPU-hours", r.lost_gpu_hours},
+        {"lost dollars", r.lost_usd}};
+    for (const auto& [name, v] : results)
+        if (!std::isfinite(v))
+            return Error{"reliability",
+                         std::string("these inputs give a ") + name +
+                             " that is not a finite number: a failure rate, MTBF, storage "
+                             "bandwidth or write time is too small or too large to compute"};
 
     // Goodput vs interval: 48 points spread geometrically around the optimum.
     const double lo = std::max(1.0, r.optimal_checkpoint_interval_s / 20.0);

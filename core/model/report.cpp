@@ -3,6 +3,11 @@
 #include "model/explain.h"
 #include "model/units.h"
 
+#include <charconv>
+#include <cmath>
+#include <string_view>
+#include <system_error>
+
 namespace cl::model {
 
 namespace {
@@ -11,7 +16,20 @@ std::string f(double v, int prec = 4) {
     return units::format_g(v, prec);
 }
 
-std::string csv_cell(const std::string& s) {
+/// A whole cell that reads as a number ("-12.5", "3e9"; C locale): left as it is.
+bool is_number(const std::string& s) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size() && std::isfinite(v);
+}
+
+std::string csv_cell(const std::string& text) {
+    // A text cell a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
+    // leading apostrophe (OWASP "CSV Injection"); numbers stay numbers, negative ones included.
+    std::string s = text;
+    if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos &&
+        !is_number(s))
+        s.insert(s.begin(), '\'');
     if (s.find_first_of(",\"\n\r") == std::string::npos)
         return s;
     std::string q = "\"";

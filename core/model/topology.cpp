@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -352,10 +351,11 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     if (!t.tiers.empty() && nics >= 2 && t.tiers.front().switches >= nics)
         t.rail_optimized = true;
 
-    // 6. Reachability: every compute entry must share a component with the others.
-    if (t.nodes > 1) {
+    // 6. Reachability: compute entries joined by links, directly or through switches, form
+    // islands; GPUs of different islands (or replicas of an unlinked entry) have no path.
+    {
         std::map<std::string, std::string> parent;
-        std::function<std::string(const std::string&)> root = [&](const std::string& x) {
+        auto root = [&parent](const std::string& x) {
             std::string r = x;
             while (parent.count(r) && parent[r] != r)
                 r = parent[r];
@@ -366,16 +366,21 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         for (const auto& l : d.links)
             if (parent.count(l.from) && parent.count(l.to))
                 parent[root(l.from)] = root(l.to);
-        std::set<std::string> comps;
-        for (const auto& e : nodes)
-            comps.insert(root(e.dev->id));
-        bool unconnected_replicas = false;
-        for (const auto& e : nodes)
-            if (e.replicas > 1 && adj[e.dev->id].empty())
-                unconnected_replicas = true;
-        if (comps.size() > 1 || unconnected_replicas)
-            t.warnings.push_back("some GPUs have no path between them: connect every server to the "
-                                 "network");
+        std::map<std::string, int> island_of;
+        for (const auto& e : nodes) {
+            Topology::NodeReach r;
+            r.id = e.dev->id;
+            r.replicas = e.replicas;
+            r.gpus_per_replica = e.gpus_per_replica;
+            r.linked = !adj[e.dev->id].empty();
+            r.island =
+                island_of.emplace(root(r.id), static_cast<int>(island_of.size())).first->second;
+            t.reach.push_back(std::move(r));
+        }
+        if (t.nodes > 1)
+            if (const std::string why = unreachable(t, {}, t.gpus); !why.empty())
+                t.warnings.push_back("some GPUs have no path between them (" + why +
+                                     "): connect every server to the network");
     }
     for (const auto& dev : d.devices)
         if (dev.kind == DeviceKind::switch_ && adj[dev.id].empty()) {
@@ -413,6 +418,23 @@ GroupPlacement place_group(const Topology& t, int ranks, int stride) {
         p.oversubscription =
             std::max(p.oversubscription, t.tiers[static_cast<std::size_t>(i)].oversubscription);
     return p;
+}
+
+std::string unreachable(const Topology& t, const std::vector<std::string>& entries, double gpus) {
+    const Topology::NodeReach* first = nullptr;
+    for (const auto& r : t.reach) {
+        if (!entries.empty() && std::find(entries.begin(), entries.end(), r.id) == entries.end())
+            continue;
+        if (!r.linked && r.replicas > 1 && gpus > r.gpus_per_replica)
+            return "the " + units::format_si(r.replicas, "", 0) + "replicas of " + r.id +
+                   " have no scale-out link: their GPUs cannot reach each other";
+        if (first && first->island != r.island)
+            return first->id + " and " + r.id +
+                   " are not connected by any link: their GPUs cannot reach each other";
+        if (!first)
+            first = &r;
+    }
+    return {};
 }
 
 Result<Topology> shape_topology(const GpuSpec& g, const ClusterShape& shape, const Catalog& c) {

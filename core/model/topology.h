@@ -50,9 +50,22 @@ struct Topology {
     bool rail_optimized = false;   ///< each NIC of a node lands on a different leaf
     bool pcie_only = false;        ///< GPUs talk over PCIe within a node
     std::vector<std::string> warnings;
+    /// Compute node entries and the island of links each belongs to (GPUs of different islands
+    /// have no path between them; the replicas of an unlinked entry are islands of their own).
+    struct NodeReach {
+        std::string id;
+        int island = 0;
+        double replicas = 1, gpus_per_replica = 0;
+        bool linked = false; ///< has a scale-out link
+    };
+    std::vector<NodeReach> reach;
 };
 
 Topology analyze_topology(const Design& d, const Catalog& c);
+
+/// Why the GPUs of these compute node entries (ids from Topology::reach; empty = all) cannot
+/// all talk to each other, for a job of `gpus` GPUs; empty when they can.
+std::string unreachable(const Topology& t, const std::vector<std::string>& entries, double gpus);
 
 /// A cluster described by its shape instead of a drawing (the CLI's shape flags, CLI.md
 /// "Cluster shape"): servers of one GPU type, each server's scale-up domain and NICs, and a

@@ -209,6 +209,33 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     const GroupPlacement dp_g = place_group(topo, dp * t.cp, t.tp);
     const GroupPlacement ep_g = place_group(topo, t.ep, t.tp);
     const GroupPlacement pp_g = place_group(topo, 2, t.tp * t.cp * dp);
+    // GPUs with no path between them cannot form a group: a group spanning scale-up domains
+    // needs a scale-out network (collective.cpp reports which is missing). No step time then.
+    {
+        struct Use {
+            const GroupPlacement& g;
+            CollectiveOp op;
+            const char* name;
+            bool used;
+        };
+        const Use uses[] = {
+            {tp_g, CollectiveOp::allgather, "tensor-parallel (TP)", t.tp > 1},
+            {cp_g, CollectiveOp::sendrecv, "context-parallel (CP)", t.cp > 1},
+            {dp_g, CollectiveOp::reducescatter, "data-parallel (DP)", dp * t.cp > 1},
+            {ep_g, CollectiveOp::alltoall, "expert-parallel (EP)", t.ep > 1 && m.is_moe()},
+            {pp_g, CollectiveOp::sendrecv, "pipeline (PP)", t.pp > 1}};
+        for (const Use& u : uses) {
+            if (!u.used)
+                continue;
+            constexpr double kProbe = 1048576.0;
+            if (collective_seconds(u.op, kProbe, topo, u.g, CollectiveAlgo::automatic, ca) >= 0)
+                continue;
+            auto why = collective_time(u.op, kProbe, topo, u.g, CollectiveAlgo::automatic, ca);
+            return Error{"", std::string("does not run: the ") + u.name + " group of " +
+                                 std::to_string(u.g.ranks) + " GPUs has no path: " +
+                                 (why ? std::string("no algorithm") : why.errors().front().what)};
+        }
+    }
 
     std::optional<TrainingResult> best;
     for (int mb : candidates) {
@@ -394,7 +421,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // (ZeRO-Offload, Ren et al. 2021); the CPU update itself overlaps.
         constexpr double kPcieBps = 0.8 * 63e9;
         bd.optimizer = t.offload == Offload::optimizer ? rm.offload_pcie_bytes_per_step / kPcieBps
-                                                : opt_bytes / hw.hbm;
+                                                       : opt_bytes / hw.hbm;
         bd.other = ta.step_overhead_s.value;
         r.step_time_s = bd.total();
         r.bubble_fraction = r.step_time_s > 0 ? bd.bubble / r.step_time_s : 0;

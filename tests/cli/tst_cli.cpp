@@ -1,6 +1,7 @@
 // clusterlens-cli: the headless contract of ../shared/CLI.md, run in-process and as a binary.
 #include "cli.h"
 #include "cli_flags.h"
+#include "model/bundled.h"
 #include "model/catalog.h"
 #include "model/schema.h"
 
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <fstream>
 #include <iomanip>
 #include <locale>
 #include <map>
@@ -256,6 +258,67 @@ private slots:
         QVERIFY2(r.err.find("No space left on device") != std::string::npos, r.err.c_str());
         QCOMPARE(after, before);
         QVERIFY(!QFileInfo::exists(QString::fromStdString(csv + ".clusterlens-partial")));
+    }
+
+    // Results that are not finite are refused, never printed as null (issue 17 item 5); a
+    // job whose GPUs have no network does not get a collective time (item 3).
+    void nonFiniteAndNoNetwork() {
+        Run r = run({"reliability", "--gpus", "1024", "--checkpoint-write-s", "60",
+                     "--node-failures-per-1000-node-days", "1e-320", "--json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.find("null") == std::string::npos);
+        QVERIFY2(r.err.find("not a finite number") != std::string::npos, r.err.c_str());
+        r = run({"reliability", "--gpus", "1024", "--checkpoint-write-s", "60",
+                 "--node-failures-per-1000-node-days", "5", "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("null") == std::string::npos);
+        r = run({"collective", "--gpu", "h100-sxm", "--gpus", "64", "--nics-per-node", "0",
+                 "--bytes", "1e9"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("no scale-out network") != std::string::npos, r.err.c_str());
+        QCOMPARE(run({"collective", "--gpu", "h100-sxm", "--gpus", "64", "--nics-per-node", "8",
+                      "--bytes", "1e9"})
+                     .code,
+                 0);
+    }
+
+    // Text from a shared design reaches the terminal with its control characters escaped, and
+    // a CSV with formula-looking text cells neutralised; numbers stay numbers (item 10).
+    void hostileTextIsInert() {
+        json d = json::parse(cl::model::bundled_file("presets/h100-ndr-2node.json"));
+        d["name"] = "evil\x1b]8;;http://x.invalid\x07link\x1b]8;;\x07\x1b[2J";
+        d["workloads"][0]["name"] = "=HYPERLINK(\"http://x.invalid\",\"ok\")\u009b31m";
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("evil.json")).toStdString();
+        {
+            std::ofstream f(path);
+            f << d.dump(2);
+        }
+        for (const bool asJson : {false, true}) {
+            std::vector<std::string> args{"evaluate", path};
+            if (asJson)
+                args.push_back("--json");
+            const Run r = run(args);
+            QCOMPARE(r.code, 0);
+            QVERIFY(r.out.find('\x1b') == std::string::npos);
+            QVERIFY(r.out.find('\x07') == std::string::npos);
+            QVERIFY(r.out.find("\xc2\x9b") == std::string::npos);
+            QVERIFY2(r.out.find("\\u001b") != std::string::npos, r.out.c_str());
+            if (asJson) { // still valid JSON, holding the same text
+                const json back = json::parse(r.out);
+                QVERIFY(back.dump().find("HYPERLINK") != std::string::npos);
+            }
+        }
+        const std::string csv = dir.filePath(QStringLiteral("r.csv")).toStdString();
+        QCOMPARE(run({"report", path, "-o", csv}).code, 0);
+        QFile in(QString::fromStdString(csv));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const std::string text = in.readAll().toStdString();
+        QVERIFY(text.find(",\"=HYPERLINK") == std::string::npos);
+        QVERIFY2(text.find("\"'=HYPERLINK") != std::string::npos, text.c_str());
+        // A negative number cell is left a number: none of the numeric cells gained a quote.
+        QVERIFY(text.find("'-0") == std::string::npos && text.find("'-1") == std::string::npos);
+        QVERIFY(text.find("'0") == std::string::npos);
     }
 
     // report -o FILE.csv | DIR/ (the PDF needs the binary's Qt writer: see binaryReport).
@@ -612,6 +675,65 @@ private slots:
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+
+    // Messages (issue 17 item 11): every design error on one line with its JSON path, the file
+    // named once; "-" and pipes read; a directory named as one; workload errors name paths.
+    void designMessages() {
+        QTemporaryDir dir;
+        json d = json::parse(cl::model::bundled_file("presets/h100-ndr-2node.json"));
+        d["links"][0]["to"] = "nowhere";
+        d["devices"][0]["catalog"] = "dgx-h1000";
+        d["workloads"][0]["model"] = "llama-9";
+        const std::string bad = dir.filePath(QStringLiteral("bad.json")).toStdString();
+        {
+            std::ofstream f(bad);
+            f << d.dump(2);
+        }
+        Run r = run({"evaluate", bad});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("3 errors") != std::string::npos, r.err.c_str());
+        QVERIFY(r.err.find("links[0].to") != std::string::npos);
+        QVERIFY(r.err.find("devices[0].catalog") != std::string::npos);
+        QVERIFY(r.err.find("workloads[0].model") != std::string::npos);
+        QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1L);
+        std::size_t at = 0, names = 0;
+        while ((at = r.err.find(bad, at)) != std::string::npos) {
+            ++names;
+            at += bad.size();
+        }
+        QCOMPARE(names, std::size_t{1});
+        r = run({"evaluate", dir.path().toStdString()});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("is a directory") != std::string::npos, r.err.c_str());
+        QVERIFY(r.err.find("MiB") == std::string::npos);
+        // A layout that does not divide: the workload's error names the JSON path.
+        json odd = json::parse(cl::model::bundled_file("presets/h100-ndr-2node.json"));
+        odd["workloads"][0]["training"]["tp"] = 7;
+        const std::string oddPath = dir.filePath(QStringLiteral("odd.json")).toStdString();
+        {
+            std::ofstream f(oddPath);
+            f << odd.dump(2);
+        }
+        r = run({"evaluate", oddPath, "--json"});
+        QCOMPARE(r.code, 0);
+        const std::string err = json::parse(r.out)["workloads"][0].value("error", "");
+        QVERIFY2(err.find("workloads[0].training.tp") != std::string::npos, err.c_str());
+        QVERIFY2(err.find("--tp") == std::string::npos, err.c_str());
+        // Standard input, as "-" and as a pipe (/dev/stdin), through the real binary.
+        for (const char* arg : {"-", "/dev/stdin"}) {
+            QProcess p;
+            p.start(
+                QStringLiteral(CLUSTERLENS_CLI_EXE),
+                {QStringLiteral("evaluate"), QString::fromLatin1(arg), QStringLiteral("--json")});
+            QVERIFY(p.waitForStarted());
+            p.write(QByteArray::fromStdString(
+                std::string(cl::model::bundled_file("presets/h100-ndr-2node.json"))));
+            p.closeWriteChannel();
+            QVERIFY(p.waitForFinished(30000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QVERIFY(json::parse(p.readAllStandardOutput().toStdString()).contains("topology"));
+        }
     }
 
     // The binary writes the PDF report (offscreen Qt): pages with charts, tables, numbers.

@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/collective.h"
 #include "model/design.h"
+#include "model/evaluate.h"
 #include "model/generators.h"
 #include "model/topology.h"
 
@@ -263,6 +264,61 @@ private slots:
         d.links.clear(); // two servers, no network
         t = analyze_topology(d, cat_);
         QVERIFY(has("no path"));
+    }
+
+    // GPUs with no path between them cannot form a group (issue 17 item 3): no links, or
+    // --nics-per-node 0, is no step time and no collective time, never a free network.
+    void noNetworkDoesNotRun() {
+        auto small = [](Design x) { // a job that fits: Llama 3 8B, TP 8, DP 2, ZeRO 1
+            x.workloads[0].model = "llama3-8b";
+            x.workloads[0].training.zero = 1;
+            return x;
+        };
+        Design d = small(preset(cat_, "h100-ndr-2node"));
+        QVERIFY(!d.workloads.empty());
+        Evaluation ev = evaluate(d, cat_);
+        QVERIFY(ev.workloads[0].training.has_value()); // wired: runs
+        d.links.clear();
+        ev = evaluate(d, cat_);
+        QVERIFY(!ev.workloads[0].training.has_value());
+        QVERIFY2(ev.workloads[0].error.find("does not run") != std::string::npos,
+                 ev.workloads[0].error.c_str());
+        QVERIFY2(ev.workloads[0].error.find("no scale-out link") != std::string::npos,
+                 ev.workloads[0].error.c_str());
+        // Two entries, one not cabled: the job across both does not run; a job on the cabled
+        // one (a single server) does.
+        d = small(preset(cat_, "h100-ndr-2node"));
+        d.devices[0].count = 1;
+        Device other = d.devices[0];
+        other.id = "node2";
+        d.devices.push_back(other);
+        d.workloads[0].placement = {"node", "node2"};
+        ev = evaluate(d, cat_);
+        QVERIFY2(ev.workloads[0].error.find("node and node2 are not connected") !=
+                     std::string::npos,
+                 ev.workloads[0].error.c_str());
+        QVERIFY(!ev.workloads[0].training.has_value());
+        d.workloads[0].placement = {"node"};
+        ev = evaluate(d, cat_);
+        QVERIFY2(ev.workloads[0].error.empty(), ev.workloads[0].error.c_str());
+        QVERIFY(ev.workloads[0].training.has_value());
+        // The train_step check on its own (no islands: a shape with no NICs).
+        const GpuSpec* g = cat_.gpu("h100-sxm");
+        ClusterShape shape;
+        shape.gpus = 64;
+        shape.nics_per_node = 0;
+        const auto t0 = shape_topology(*g, shape, cat_);
+        QVERIFY(t0.ok());
+        const auto p = place_group(*t0, 64, 1);
+        const auto r = collective_time(CollectiveOp::allreduce, 1e9, *t0, p,
+                                       CollectiveAlgo::automatic, CollectiveAssumptions{});
+        QVERIFY(!r.ok());
+        QVERIFY(r.error_text().find("no scale-out network") != std::string::npos);
+        shape.nics_per_node = 8;
+        const auto t8 = shape_topology(*g, shape, cat_);
+        QVERIFY(collective_time(CollectiveOp::allreduce, 1e9, *t8, place_group(*t8, 64, 1),
+                                CollectiveAlgo::automatic, CollectiveAssumptions{})
+                    .ok());
     }
 
     // Calibration: nccl-tests output (as printed) of the A100 sweep; the fit must lower the

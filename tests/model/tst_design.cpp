@@ -125,6 +125,50 @@ private slots:
                       {"id": "g1", "kind": "group", "parent": "g2"},
                       {"id": "g2", "kind": "group", "parent": "g1"},)"))
             << R"(devices[1].parent: containment cycle through "g1")";
+        // Silently accepted before (issue 17 item 7): each is now an error naming its path.
+        QTest::newRow("count null")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": null)"))
+            << "devices[0].count: found null";
+        QTest::newRow("duplicate key")
+            << QString::fromStdString(with(m, R"("count": 4)", R"("count": 8, "count": 1)"))
+            << "devices[0].count: duplicate key";
+        QTest::newRow("duplicate key in a link")
+            << QString::fromStdString(with(m, R"("count": 8})", R"("count": 8, "count": 8})"))
+            << "links[0].count: duplicate key";
+        QTest::newRow("misspelled section")
+            << QString::fromStdString(
+                   with(m, R"("workloads": [])", R"("workloads": [], "economcs": {"pue": 1.1})"))
+            << R"(economcs: unknown key (did you mean "economics"?))";
+        QTest::newRow("misspelled field")
+            << QString::fromStdString(
+                   with(m, R"("workloads": [])", R"("workloads": [], "economics": {"pua": 1.1})"))
+            << R"(economics.pua: unknown key (did you mean "pue"?))";
+        QTest::newRow("inference with a training block")
+            << QString::fromStdString(
+                   with(m, R"("workloads": [])",
+                        R"("workloads": [{"id": "w", "kind": "inference", "model": "llama3-8b",
+                       "inference": {"tp": 1}, "training": {"tp": 8}}])"))
+            << "workloads[0].training: an inference workload has no training settings";
+        QTest::newRow("GPUs beyond the slots")
+            << QString::fromStdString(
+                   with(m, R"({"id": "leaf", "kind": "switch", "catalog": "qm9700"})",
+                        R"({"id": "leaf", "kind": "switch", "catalog": "qm9700"},
+                      {"id": "box", "kind": "server", "gpu_slots": 2},
+                      {"id": "g", "kind": "gpu", "catalog": "h100-sxm", "parent": "box",
+                       "count": 64})"))
+            << R"(devices[2].gpu_slots: "box" has 2 GPU slots but holds 64 GPUs)";
+        {
+            std::string nested = "{\"id\": \"g0\", \"kind\": \"group\", \"count\": 1000000000}";
+            for (int i = 1; i < 7; ++i)
+                nested += ", {\"id\": \"g" + std::to_string(i) +
+                          "\", \"kind\": \"group\", \"count\": 1000000000, \"parent\": \"g" +
+                          std::to_string(i - 1) + "\"}";
+            QTest::newRow("replicas past the limit")
+                << QString::fromStdString(
+                       with(m, R"({"id": "leaf", "kind": "switch", "catalog": "qm9700"})",
+                            R"({"id": "leaf", "kind": "switch", "catalog": "qm9700"}, )" + nested))
+                << "devices[3].count: its count times the counts of the groups that contain it";
+        }
     }
     void errors() {
         QFETCH(QString, text);
@@ -167,6 +211,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
+        text = with(text, R"("version": "1.0")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);

@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDrag>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -297,19 +298,38 @@ inline void readMessageBox(const QString& title, QString* text, bool* done) {
         done, [title](QMessageBox* box) { return box->windowTitle() == title; });
 }
 
-/// Types `path` into the next file dialog and presses Return.
+/// Answers the next file dialog as a person does: types the file's folder and presses Return
+/// (the dialog goes there), then types the file name and clicks Open / Save. A full path typed in
+/// one go is not enough: while it is typed, the dialog's auto-completion selects each folder of
+/// the path that its (threaded) file system model has loaded, and Open then takes a selected
+/// folder over the typed text and navigates instead of accepting -- how often depends on load.
 inline void answerFileDialog(const QString& path, bool* done = nullptr) {
     onModal<QFileDialog>(
         [path](QFileDialog* d) {
             auto* name = d->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
             QVERIFY(name);
-            QTest::mouseClick(name, Qt::LeftButton);
-            QTest::keyClick(name, Qt::Key_A, Qt::ControlModifier);
-            QTest::keyClicks(name, path);
-            QTest::qWait(50);
-            // The file-name completer's list may be open over the dialog: close it first.
-            if (QWidget* popup = QApplication::activePopupWidget())
-                QTest::keyClick(popup, Qt::Key_Escape);
+            const QFileInfo target(path);
+            const QString folder = QDir(target.absolutePath()).canonicalPath();
+            auto type = [name](const QString& text) {
+                QTest::mouseClick(name, Qt::LeftButton);
+                QTest::keyClick(name, Qt::Key_A, Qt::ControlModifier);
+                QTest::keyClicks(name, text);
+                QTest::qWait(50);
+                // The file-name completer's list may be open over the dialog: close it first.
+                if (QWidget* popup = QApplication::activePopupWidget())
+                    QTest::keyClick(popup, Qt::Key_Escape);
+            };
+            auto inFolder = [d, folder] { return d->directory().canonicalPath() == folder; };
+            // 1. The folder: typed, then Return (as often as the dialog needs to get there).
+            for (int attempt = 0; attempt < 5 && !inFolder(); ++attempt) {
+                type(folder);
+                QTest::keyClick(name, Qt::Key_Return);
+                (void)QTest::qWaitFor(inFolder, 2000);
+            }
+            QVERIFY2(inFolder(),
+                     qPrintable(d->directory().path() + QStringLiteral(" not ") + folder));
+            // 2. The file name, then Open / Save.
+            type(target.fileName());
             auto* box = d->findChild<QDialogButtonBox*>();
             QVERIFY(box);
             QPushButton* accept = nullptr;
@@ -329,8 +349,7 @@ inline void answerFileDialog(const QString& path, bool* done = nullptr) {
                     [](QMessageBox* ask) {
                         return ask->text().contains(QStringLiteral("already exists"));
                     });
-            // The dialog may still be busy completing the typed path (its file system model
-            // loads on a thread) and drop the first click; click again as a person would.
+            // A click the busy dialog drops is clicked again, as a person would.
             for (int attempt = 0; attempt < 5 && d->isVisible(); ++attempt) {
                 QTest::mouseClick(accept, Qt::LeftButton);
                 (void)QTest::qWaitFor([d] { return !d->isVisible(); }, 1000);
