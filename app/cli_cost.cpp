@@ -151,7 +151,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
         const model::GpuSpec& gpu = resolve_gpu(f, cat);
         const double gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 10000000));
         const int gpn =
-            static_cast<int>(f.get_int("--gpus-per-node", 0, 0, 4096, "reference system"));
+            static_cast<int>(f.get_int("--gpus-per-node", 0, 1, 4096, "reference system"));
         auto r = model::gpu_inventory(gpu, cat, gpus, gpn);
         if (!r)
             throw UsageError{r.error_text()};
@@ -166,7 +166,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
     auto t = model::compute_tco(inv, e, offer);
     if (!t)
         throw UsageError{t.error_text()};
-    const double run_h = f.get_number("--run-gpu-hours", 0, 0, 1e12, "none");
+    const double run_h = f.get_unset_or_positive("--run-gpu-hours", 1e12, "no run");
     const model::RunCost rc = model::run_cost(*t, e, run_h);
     if (f.has("--json")) {
         json j = envelope(f);
@@ -228,7 +228,8 @@ int cmd_reliability(Flags& f, std::ostream& out) {
     model::ReliabilityContext ctx;
     ctx.gpus = static_cast<double>(f.get_int("--gpus", 8, 1, 100000000));
     ctx.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", 8, 1, 4096));
-    ctx.price_per_gpu_hour = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "none");
+    ctx.price_per_gpu_hour =
+        f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no dollar figure for lost work");
     // A model (or any architecture flag: never silently ignored) sizes the checkpoint.
     bool arch = false;
     for (const char* k : {"--model",       "--layers",          "--hidden",       "--heads",

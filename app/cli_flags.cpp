@@ -177,6 +177,8 @@ std::string flag_name(const model::Field& f) {
 }
 
 std::string shown_default(const model::Field& f) {
+    if (!f.unset.empty())
+        return "-"; // unset: the help says what it stands for
     if (const bool* b = std::get_if<bool>(&f.default_value))
         return *b ? "on" : "off";
     if (const auto* t = std::get_if<std::string>(&f.default_value))
@@ -232,6 +234,8 @@ void add_schema_flags(std::vector<FlagSpec>& specs, model::Section section) {
         } else {
             s.help = f->label + (f->help.empty() ? "" : ": " + f->help) + ".";
         }
+        if (!f->unset.empty())
+            s.help += " Leave out for " + f->unset + " (0 is refused).";
         if (s.type == FlagType::Choice)
             s.choices = f->choices;
         if (e)
@@ -514,6 +518,15 @@ long long Flags::get_int(const std::string& name, long long def, const std::stri
                    def_source);
 }
 
+double Flags::get_unset_or_positive(const std::string& name, double hi, const std::string& unset) {
+    if (const std::string* v = raw(name)) {
+        const auto x = model::units::parse_number(*v);
+        if (x && *x == 0)
+            throw UsageError{name + ": 0 is not accepted; leave " + name + " out for " + unset};
+    }
+    return get_number(name, 0, 0, hi, unset);
+}
+
 double Flags::get_number(const std::string& name, double def, const std::string& def_source) {
     const FlagSpec& s = schema_spec(name);
     return get_number(name, def, s.min, s.max, def_source);
@@ -527,6 +540,18 @@ std::optional<long long> Flags::get_int_or_auto(const std::string& name) {
 model::FieldValue Flags::read_field(const FlagSpec& spec, const model::Field& f,
                                     const model::FieldValue& def) {
     const std::string& name = spec.name;
+    // A field that may be unset (its default is derived): leaving the flag out is "unset"; an
+    // explicit 0 is not a value of it and is refused, never read as the default.
+    const std::string* given = raw(name);
+    if (!f.unset.empty() && given != nullptr &&
+        (f.type == model::FieldType::number || f.type == model::FieldType::integer)) {
+        const std::string text = *given;
+        const auto v = spec.type == FlagType::Size ? model::units::parse_size(text)
+                                                   : model::units::parse_number(text);
+        if (v && *v == 0)
+            throw UsageError{name + ": 0 is not accepted; leave " + name + " out to use " +
+                             f.unset};
+    }
     switch (f.type) {
     case model::FieldType::boolean:
         return get_bool(name, std::get<bool>(def), spec.def_source);

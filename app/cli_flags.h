@@ -64,6 +64,9 @@ public:
     /// An integer or "auto" (returns nullopt for auto).
     std::optional<long long> get_int_or_auto(const std::string& name, long long lo, long long hi);
     /// A finite number in [lo, hi]; zero_ok=false rejects 0 with "must be positive".
+    /// A number that may be left out (0 returned: unset, recorded with `unset` as its source);
+    /// an explicit 0 is refused, since it would read as "unset" (issue 17 item 4).
+    double get_unset_or_positive(const std::string& name, double hi, const std::string& unset);
     double get_number(const std::string& name, double def, double lo, double hi,
                       const std::string& def_source = "default");
     /// A size with suffixes (K M G T Ki Mi Gi Ti, optional B) in [lo, hi].

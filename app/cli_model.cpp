@@ -89,8 +89,13 @@ model::ModelArch resolve_model(Flags& f, const model::Catalog& cat) {
     ov("--dense-layers", m.dense_layers, 0);
     ov("--kv-lora-rank", m.kv_lora_rank, 0);
     ov("--q-lora-rank", m.q_lora_rank, 0);
-    if (m.experts > 0 && m.top_k == 0)
+    if (m.experts > 0 && m.top_k == 0) {
+        if (f.has("--top-k")) // given as 0: refused, not run as 1
+            throw UsageError{"--top-k: a mixture of experts routes each token to at least 1 "
+                             "expert (found 0)"};
         m.top_k = 1;
+        f.record("--top-k", 1, "default: 1 for a mixture of experts");
+    }
     const auto errs = m.validate();
     if (!errs.empty()) {
         std::string field = errs.front().where;
@@ -431,7 +436,7 @@ int cmd_train(Flags& f, std::ostream& out) {
         f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
                    ma.framework_overhead_bytes.source);
     record_assumptions(f, ma);
-    const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    const double price = f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
     model::TrainingSpec t = l.t; // with --tokens (read_settings)
     const double tokens = t.tokens;
     if (l.auto_micro_batch)
@@ -555,7 +560,8 @@ int cmd_search(Flags& f, std::ostream& out) {
     model::SearchOptions opt;
     opt.minimize_cost = f.get_choice("--objective", "throughput") == "cost";
     opt.top_k = static_cast<int>(f.get_int("--top", 10, 1, 10000));
-    opt.price_per_gpu_hour = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    opt.price_per_gpu_hour =
+        f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
     model::MemoryAssumptions ma;
     ma.framework_overhead_bytes.value =
         f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
@@ -654,7 +660,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     s = f.read_settings(s);
     if (s.mode == model::ServingMode::online && s.request_rate <= 0)
         throw UsageError{"--request-rate: online mode needs a positive request rate"};
-    const double price = f.get_number("--price-per-gpu-hour", 0, 0, 1e6, "default: not set");
+    const double price = f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
     model::MemoryAssumptions ma;
     record_assumptions(f, ma);
     f.record("max_num_seqs", ma.max_num_seqs.value, ma.max_num_seqs.source);

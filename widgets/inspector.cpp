@@ -1,5 +1,7 @@
 #include "inspector.h"
 
+#include "model/findings.h"
+#include "model/schema.h"
 #include "model/units.h"
 
 #include <QAbstractSpinBox>
@@ -269,7 +271,16 @@ void Inspector::addField(const model::Field& f) {
     }
     }
     w->setObjectName(qs(f.key));
-    w->setToolTip(tip);
+    if (!f.unset.empty()) {
+        // Unset (0) is its own state: shown as "Auto" and what it stands for (updateDerived
+        // fills in the value the evaluation used). 0 or an empty field sets it.
+        if (auto* sb = qobject_cast<QAbstractSpinBox*>(w))
+            sb->setSpecialValueText(tr("Auto"));
+        w->setProperty("baseTip", tip);
+        w->setToolTip(tip + tr("\nAuto (type 0): %1").arg(qs(f.unset)));
+    } else {
+        w->setToolTip(tip);
+    }
     // A narrow dock: editors take the width the dock gives them, not the width of their longest
     // choice or widest possible number (which pushed the form past the dock's edge).
     if (auto* co = qobject_cast<QComboBox*>(w))
@@ -365,6 +376,17 @@ void Inspector::edit(const model::Field& f, const model::FieldValue& v) {
 void Inspector::updateDerived() {
     if (!derived_)
         return;
+    // Unset fields show the value the evaluation used for them, with its source.
+    if (eval_)
+        for (const auto& e : editors_) {
+            if (e.field->unset.empty() || e.widget->hasFocus())
+                continue;
+            const model::UnsetText t = model::unset_text(*e.field, *eval_);
+            if (auto* sb = qobject_cast<QAbstractSpinBox*>(e.widget))
+                sb->setSpecialValueText(qs(t.shown));
+            e.widget->setToolTip(e.widget->property("baseTip").toString() + QLatin1Char('\n') +
+                                 qs(t.full));
+        }
     const auto& d = doc_->design();
     const std::string id = entityId().toStdString();
     QString text;

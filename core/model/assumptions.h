@@ -77,7 +77,7 @@ struct InferenceAssumptions {
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
-    Assumption draft_cost_ratio{0.0, "ratio", "0 = derived from the draft model's size"};
+    Assumption draft_cost_ratio{0.0, "ratio", "unset: the draft model's own step time"};
     /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)
     /// dequantise every weight to 16 bits on the CUDA cores: unpack, convert, subtract the zero
     /// point, scale -- about 4 integer/FP32 operations per weight (Frantar et al. 2024, MARLIN,

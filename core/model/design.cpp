@@ -237,6 +237,14 @@ std::vector<std::string> read_section(Section section, const json& obj, const st
             }
             break;
         }
+        // A field that may be unset stores unset as 0; format 1.0 wrote unset that way, so 0
+        // there means unset. From 1.1 on unset is a missing key, and a 0 is refused.
+        if (const double* x = v ? std::get_if<double>(&*v) : nullptr;
+            x && *x == 0 && !f->unset.empty() && !(d.version_major == 1 && d.version_minor == 0)) {
+            r.error(json_member_path(p, key),
+                    "0 is not a value of this field: leave the key out to use " + f->unset);
+            v.reset();
+        }
         if (v)
             f->set(d, id, *v);
     }
@@ -264,7 +272,8 @@ json write_section(Section section, const Design& d, std::string_view id) {
             if (v == f->default_value)
                 continue;
             j[f->key.substr(0, dot)][f->key.substr(dot + 1)] = to_json(v);
-        } else {
+        } else if (const double* x = std::get_if<double>(&v);
+                   !(x && *x == 0 && !f->unset.empty())) { // unset: no key (format 1.1)
             j[f->key] = to_json(v);
         }
     }
@@ -292,10 +301,12 @@ void write_entity_fields(json& j, Section section, const Design& d, std::string_
 /// holding one workload of that kind; unknown keys are kept verbatim.
 template <class Spec>
 Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadKind kind,
-                   bool strict) {
+                   bool strict, const Design& file) {
     if (!r.expect_object(j, p))
         return {};
     Design s;
+    s.version_major = file.version_major; // how unset values are spelled (read_section)
+    s.version_minor = file.version_minor;
     Workload w;
     w.id = "w";
     w.kind = kind;
@@ -618,10 +629,10 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                                           "the workload \"kind\": \"inference\"");
             if (tb)
                 w.training = read_settings<TrainingSpec>(*tb, p + ".training", r,
-                                                         WorkloadKind::training, strict);
+                                                         WorkloadKind::training, strict, d);
             if (ib)
                 w.inference = read_settings<InferenceSpec>(*ib, p + ".inference", r,
-                                                           WorkloadKind::inference, strict);
+                                                           WorkloadKind::inference, strict, d);
             w.position = read_point(j, p, r);
             w.extra_json = keep_extras(
                 j,

@@ -1,10 +1,13 @@
 #include "model/findings.h"
 
 #include "model/evaluate.h"
+#include "model/schema.h"
 #include "model/units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace cl::model {
 
@@ -110,6 +113,41 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         out.workloads[w.id] = std::move(f);
     }
     return out;
+}
+
+UnsetText unset_text(const Field& f, const Evaluation& ev) {
+    if (f.unset.empty())
+        return {};
+    std::optional<double> v; // the value the evaluation used, in the field's stored unit
+    const ReliabilityResult* rel = nullptr;
+    for (const auto& w : ev.workloads)
+        if (w.reliability && !rel)
+            rel = &*w.reliability;
+    const std::string& k = f.key;
+    if (rel && k == "node_failures_per_1000_node_days")
+        v = rel->node_failures_per_1000_node_days;
+    else if (rel && k == "mtbf_hours")
+        v = rel->job_mtbf_s / 3600.0;
+    else if (rel && k == "storage_bandwidth_Bps")
+        v = rel->storage_Bps;
+    else if (rel && k == "checkpoint_write_s")
+        v = rel->checkpoint_write_s;
+    else if (rel && k == "checkpoint_interval_s")
+        v = rel->optimal_checkpoint_interval_s;
+    else if (rel && k == "run_days")
+        v = rel->run_days;
+    else if (ev.tco && k == "price_per_gpu_hour")
+        v = ev.tco->cloud_price_per_gpu_hour;
+    else if (ev.tco && k == "server_price_usd" && ev.tco->inventory.servers > 0)
+        v = ev.tco->inventory.server_capex_usd / ev.tco->inventory.servers;
+    else if (ev.tco && k == "network_usd_per_gpu" && ev.tco->inventory.gpus > 0)
+        v = (ev.tco->inventory.switch_capex_usd + ev.tco->inventory.cable_capex_usd) /
+            ev.tco->inventory.gpus;
+    if (!v || !std::isfinite(*v))
+        return {"Auto", "Auto: " + f.unset};
+    const std::string value = fixed(*v / f.display_scale, f.decimals);
+    const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;
+    return {"Auto: " + value, "Auto: " + value + unit + ", " + f.unset};
 }
 
 } // namespace cl::model

@@ -10,6 +10,7 @@ namespace cl::model {
 
 struct Design;
 struct Evaluation;
+struct Field;
 
 /// A link that is an uplink of an oversubscribed switch tier: the fabric's bottleneck.
 struct LinkFinding {
@@ -45,5 +46,14 @@ struct Findings {
 
 /// The findings of an evaluated design (`ev` must be the evaluation of `d`).
 Findings find_problems(const Design& d, const Evaluation& ev);
+
+/// What an unset field (Field::unset) stands for right now, for the inspector: `shown` is
+/// "Auto: 2.64" (the value the evaluation used, in the field's display unit) or "Auto" when
+/// there is no number; `full` adds the source ("Auto: 2.64 per 1000 node-days, the Llama 3
+/// per-GPU rate"). Both empty for fields that cannot be unset.
+struct UnsetText {
+    std::string shown, full;
+};
+UnsetText unset_text(const Field& f, const Evaluation& ev);
 
 } // namespace cl::model

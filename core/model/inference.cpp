@@ -222,8 +222,13 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         if (spec.draft) {
             // Speculative decoding (Leviathan et al. 2023): gamma draft steps plus one target pass
             // over gamma + 1 tokens per sequence, E tokens accepted on average.
+            // The draft step: its own roofline time, or the given cost ratio c x the target's
+            // step (Leviathan et al. 2023 sec. 3.4, "c").
             InferenceSpec ds = s;
-            const double t_draft = decode_step_time(*spec.draft, ds, gpu, fabric, b, c_avg, ia, ca);
+            const double t_draft =
+                ia.draft_cost_ratio.value > 0
+                    ? ia.draft_cost_ratio.value * t
+                    : decode_step_time(*spec.draft, ds, gpu, fabric, b, c_avg, ia, ca);
             const double t_verify =
                 forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) +
                 ia.step_overhead_s.value;

@@ -289,11 +289,14 @@ std::vector<Field> build_schema() {
                   "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
     add(T(CL_REF(offload))
             .make("offload", "CPU offload", "", 0, 0, "none", "of the optimizer states"));
-    shown(add(T(CL_REF(tokens))
-                  .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
-                        "time, GPU-hours and cost to train them; 0 = not set")),
-          1e9, "B tokens", 1)
-        .sensitivity = true;
+    {
+        Field& f = shown(add(T(CL_REF(tokens))
+                                 .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
+                                       "time, GPU-hours and cost to train them")),
+                         1e9, "B tokens", 1);
+        f.sensitivity = true;
+        f.unset = "no run length (no time, GPU-hours or cost to train)";
+    }
 
     // Inference
     const auto I = [](auto ref) { return in<InferenceAt>(Section::inference, ref); };
@@ -397,15 +400,18 @@ std::vector<Field> build_schema() {
               .make("utilization", "Utilization", "fraction", 0.001, 1, cost,
                     "fraction of hours the GPUs do paid work"));
     money(E(CL_REF(price_per_gpu_hour))
-              .make("price_per_gpu_hour", "Cloud price (0 = offer)", "USD/GPU-hour", 0, 1e6, cost,
-                    "cloud on-demand price per GPU-hour, instead of an offer"));
+              .make("price_per_gpu_hour", "Cloud price", "USD/GPU-hour", 0, 1e6, cost,
+                    "cloud on-demand price per GPU-hour, instead of an offer"))
+        .unset = "the cloud offer's price";
     money(E(CL_REF(server_price_usd))
-              .make("server_price_usd", "Server price (0 = catalog)", "USD/server", 0, 1e10, cost,
-                    "one server of the GPU's reference system"));
+              .make("server_price_usd", "Server price", "USD/server", 0, 1e10, cost,
+                    "one server of the GPU's reference system"))
+        .unset = "the catalog price of the reference system";
     money(E(CL_REF(network_usd_per_gpu))
-              .make("network_usd_per_gpu", "Network (0 = drawn fabric)", "USD/GPU", 0, 1e7, cost,
-                    "scale-out network per GPU; 0 = the switches and cables of the drawn fabric "
-                    "(or a generated non-blocking fat tree)"));
+              .make("network_usd_per_gpu", "Network", "USD/GPU", 0, 1e7, cost,
+                    "scale-out network per GPU"))
+        .unset = "the switches and cables of the drawn fabric (or a generated non-blocking fat "
+                 "tree)";
     money(E(CL_REF(storage_fraction))
               .make("storage_fraction", "Storage capex", "of server capex", 0, 10, cost,
                     "a fraction of server capex"));
@@ -416,8 +422,9 @@ std::vector<Field> build_schema() {
               .make("rack_power_kw", "Rack power budget", "kW", 1, 1e4, cost,
                     "power one rack can feed and cool"));
     money(E(CL_REF(facility_power_cap_kw))
-              .make("facility_power_cap_kw", "Facility power cap (0 = none)", "kW", 0, 1e9, cost,
-                    "limits the GPU count"));
+              .make("facility_power_cap_kw", "Facility power cap", "kW", 0, 1e9, cost,
+                    "limits the GPU count"))
+        .unset = "no cap";
     money(E(CL_REF(grid_kg_co2_per_kwh))
               .make("grid_kg_co2_per_kwh", "Grid carbon intensity", "kg CO2/kWh", 0, 10, cost,
                     "US average, EPA eGRID 2022"));
@@ -451,24 +458,28 @@ std::vector<Field> build_schema() {
     const std::string rsrc = "docs/reliability.md";
     const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
     rel(R(CL_REF(node_failures_per_1000_node_days))
-            .make("node_failures_per_1000_node_days", "Node failures (0 = Llama 3 rate)",
-                  "per 1000 node-days", 0, 1e6, rsrc, "Kokolis et al. units"));
+            .make("node_failures_per_1000_node_days", "Node failures", "per 1000 node-days", 0, 1e6,
+                  rsrc, "Kokolis et al. units"))
+        .unset = "the Llama 3 per-GPU rate";
     rel(R(CL_REF(mtbf_hours))
-            .make("mtbf_hours", "Job MTBF (0 = from rates)", "h", 0, 1e7, rsrc,
-                  "of the whole job, instead of the rates"));
+            .make("mtbf_hours", "Job MTBF", "h", 0, 1e7, rsrc,
+                  "of the whole job, instead of the rates"))
+        .unset = "the failure rate";
     rel(R(CL_REF(storage_bandwidth_Bps))
-            .make("storage_bandwidth_Bps", "Storage bandwidth (0 = derived)", "B/s", 0, 1e18, rsrc,
-                  "aggregate write bandwidth; 0 = the design's storage, else Llama 3's 2 TB/s per "
-                  "16,384 GPUs"));
+            .make("storage_bandwidth_Bps", "Storage bandwidth", "B/s", 0, 1e18, rsrc,
+                  "aggregate write bandwidth"))
+        .unset = "the design's storage, else Llama 3's 2 TB/s per 16,384 GPUs";
     rel(R(CL_REF(checkpoint_write_s))
-            .make("checkpoint_write_s", "Checkpoint write (0 = derived)", "s", 0, 1e8, rsrc,
-                  "time to write one checkpoint; 0 = its size / storage bandwidth"));
+            .make("checkpoint_write_s", "Checkpoint write", "s", 0, 1e8, rsrc,
+                  "time to write one checkpoint"))
+        .unset = "the checkpoint size / storage bandwidth";
     rel(R(CL_REF(restart_s))
             .make("restart_s", "Restart time", "s", 0, 1e8, rsrc,
                   "from a failure to training again"));
     rel(R(CL_REF(checkpoint_interval_s))
-            .make("checkpoint_interval_s", "Checkpoint interval (0 = optimal)", "s", 0, 1e9, rsrc,
-                  "0 = the optimum (Daly)"));
+            .make("checkpoint_interval_s", "Checkpoint interval", "s", 0, 1e9, rsrc,
+                  "between checkpoints"))
+        .unset = "the optimum (Daly 2006)";
     rel(R(CL_REF(repair_hours))
             .make("repair_hours", "Node repair time", "h", 0, 1e5, rsrc,
                   "time a failed node is out (spares)"));
@@ -476,8 +487,8 @@ std::vector<Field> build_schema() {
             .make("straggler_cv", "Step-time variation per GPU", "fraction", 0, 1, rsrc,
                   "per-GPU step-time coefficient of variation"));
     rel(R(CL_REF(run_days))
-            .make("run_days", "Run length (0 = from tokens)", "days", 0, 1e5, rsrc,
-                  "0 = the training run's tokens at its speed"));
+            .make("run_days", "Run length", "days", 0, 1e5, rsrc, "of the training run"))
+        .unset = "the training run's tokens at its speed";
 
     // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
     auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,
@@ -521,8 +532,8 @@ std::vector<Field> build_schema() {
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
             CL_REF(inference.step_overhead_s)),
           1e-3, "ms", 2);
-    A("inference.draft_cost_ratio", "Draft cost ratio (0 = derived)", 0, 10,
-      CL_REF(inference.draft_cost_ratio));
+    A("inference.draft_cost_ratio", "Draft cost ratio", 0, 10, CL_REF(inference.draft_cost_ratio))
+        .unset = "the draft model's own step time (roofline)";
     A("inference.dequant_ops_per_weight", "Dequantisation ops per weight", 0, 100,
       CL_REF(inference.dequant_ops_per_weight), 1);
     A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,

@@ -58,6 +58,11 @@ struct Field {
     FieldValue default_value;
     std::string source; ///< where the default comes from
     std::string help;   ///< one line for tooltips and --help
+    /// Non-empty: the field may be unset, and this says what unset stands for ("the Llama 3
+    /// per-GPU rate"). Unset is stored as 0; a 0 the user gives is not a value of such a field
+    /// and is refused with this text at the file (format 1.1) and flag boundaries; the inspector
+    /// shows unset as "Auto" with what it stands for. (Format 1.0 wrote unset as 0.)
+    std::string unset;
     /// A numeric input model::sensitivity() moves by ±step (economics prices, tokens...).
     bool sensitivity = false;
     /// Whether the field belongs to this entity (a device's storage fields only on storage).

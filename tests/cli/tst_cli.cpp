@@ -507,7 +507,9 @@ private slots:
             const cl::model::Field& f = *spec.fields.front();
             // A valid value: the field's default when the flag allows it, else its minimum.
             std::string value;
-            if (const auto* d = std::get_if<double>(&f.default_value))
+            if (!f.unset.empty()) // 0 is "unset", refused when given: a value of 1
+                value = "1";
+            else if (const auto* d = std::get_if<double>(&f.default_value))
                 value = num(*d >= spec.min && *d <= spec.max ? *d : spec.min);
             else if (const auto* t = std::get_if<std::string>(&f.default_value))
                 value = !t->empty() ? *t
@@ -675,6 +677,97 @@ private slots:
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardOutput().isEmpty());
+    }
+
+    // An explicit 0 is used as given or refused with a reason, never read as the default
+    // (issue 17 item 4: 22 flag/command pairs echoed {value: 0, source: flag} and ran the
+    // default). Leaving the flag out is the unset state, recorded with what it stands for.
+    void explicitZeroIsNotTheDefault_data() {
+        QTest::addColumn<QStringList>("base");
+        QTest::addColumn<QString>("flag");
+        const QStringList rel{"reliability", "--gpus", "1024", "--model", "llama3-8b"};
+        const QStringList tco{"tco", "--gpu", "h100-sxm", "--gpus", "64"};
+        const QStringList train{"train", "--model",        "llama3-8b", "--gpus",
+                                "8",     "--global-batch", "64"};
+        const QStringList infer{"infer", "--model", "llama3-8b", "--gpu", "h100-sxm"};
+        const QStringList search{"search", "--model", "llama3-8b", "--gpus", "8", "--global-batch",
+                                 "64",     "--tp",    "1",         "--pp",   "1"};
+        for (const char* flag :
+             {"--mtbf-hours", "--node-failures-per-1000-node-days", "--checkpoint-write-s",
+              "--storage-bandwidth", "--checkpoint-interval-s", "--price-per-gpu-hour"})
+            QTest::newRow(qPrintable(QStringLiteral("reliability ") + QLatin1String(flag)))
+                << rel << QString::fromLatin1(flag);
+        for (const char* flag :
+             {"--cloud-price-per-gpu-hour", "--server-price", "--network-price-per-gpu",
+              "--gpus-per-node", "--facility-power-cap-kw", "--run-gpu-hours"})
+            QTest::newRow(qPrintable(QStringLiteral("tco ") + QLatin1String(flag)))
+                << tco << QString::fromLatin1(flag);
+        QTest::newRow("train --tokens") << train << QStringLiteral("--tokens");
+        QTest::newRow("train --price-per-gpu-hour")
+            << train << QStringLiteral("--price-per-gpu-hour");
+        QTest::newRow("infer --price-per-gpu-hour")
+            << infer << QStringLiteral("--price-per-gpu-hour");
+        QTest::newRow("search --price-per-gpu-hour")
+            << search << QStringLiteral("--price-per-gpu-hour");
+        QTest::newRow("memory --top-k")
+            << QStringList{"memory",  "--layers", "8",         "--hidden", "1024",   "--heads", "8",
+                           "--vocab", "32000",    "--experts", "8",        "--gpus", "8"}
+            << QStringLiteral("--top-k");
+    }
+    void explicitZeroIsNotTheDefault() {
+        QFETCH(QStringList, base);
+        QFETCH(QString, flag);
+        std::vector<std::string> args;
+        for (const auto& a : base)
+            args.push_back(a.toStdString());
+        args.push_back("--json");
+        const Run unset = run(args);
+        QVERIFY2(unset.code == 0, unset.err.c_str());
+        args.push_back(flag.toStdString());
+        args.push_back("0");
+        const Run zero = run(args);
+        QCOMPARE(zero.code, 2);
+        QVERIFY(zero.out.empty());
+        QVERIFY2(zero.err.find(flag.toStdString()) != std::string::npos, zero.err.c_str());
+        QCOMPARE(std::count(zero.err.begin(), zero.err.end(), '\n'), 1L);
+    }
+
+    // The "Draft cost ratio" assumption was an input that changed nothing (issue 17 item 7:
+    // silently accepted); it now sets the draft step as c x the target step (Leviathan 2023).
+    void draftCostRatioIsUsed() {
+        QTemporaryDir dir;
+        json d = json::parse(cl::model::bundled_file("presets/h200-inference-8x.json"));
+        d["workloads"][0]["inference"]["speculative_draft"] = "llama3-8b";
+        auto tpot = [&](const json& design) {
+            const std::string path = dir.filePath(QStringLiteral("s.json")).toStdString();
+            {
+                std::ofstream f(path);
+                f << design.dump(2);
+            }
+            const Run r = run({"evaluate", path, "--json"});
+            if (r.code != 0)
+                return -1.0;
+            return json::parse(r.out)["workloads"][0]["infer"].value("tpot_s", -1.0);
+        };
+        const double own = tpot(d);
+        QVERIFY(own > 0);
+        d["assumptions"]["inference"]["draft_cost_ratio"] = 1.0; // a draft as slow as the target
+        const double slow = tpot(d);
+        QVERIFY2(slow > own, qPrintable(QStringLiteral("%1 vs %2").arg(slow).arg(own)));
+        d["assumptions"]["inference"]["draft_cost_ratio"] = 0.01;
+        QVERIFY(tpot(d) < slow);
+    }
+
+    // --nics-per-node 0 is used as given: a job across servers has no network and does not run.
+    void zeroNicsIsNoNetwork() {
+        const Run r = run({"train", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "16",
+                           "--global-batch", "64", "--tp", "8", "--nics-per-node", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.find("no scale-out network") != std::string::npos, r.err.c_str());
+        QCOMPARE(run({"train", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "16",
+                      "--global-batch", "64", "--tp", "8", "--nics-per-node", "8"})
+                     .code,
+                 0);
     }
 
     // Messages (issue 17 item 11): every design error on one line with its JSON path, the file

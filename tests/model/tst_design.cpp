@@ -200,6 +200,40 @@ private slots:
         QVERIFY(firstError(big).contains("larger than the 64 MiB limit"));
     }
 
+    // Unset is its own state (issue 17 item 4): format 1.0 wrote it as 0 (read as unset); from
+    // 1.1 an unset field has no key, and a 0 is refused with what leaving it out means.
+    void unsetIsNotZero() {
+        const std::string old = with(kMinimal, R"("workloads": [])",
+                                     R"("workloads": [], "reliability": {"mtbf_hours": 0},
+                                        "economics": {"server_price_usd": 0, "pue": 1.2})");
+        auto d = design_from_json(old, "t.json", &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        QCOMPARE(d->reliability.mtbf_hours, 0.0);
+        const std::string saved = design_to_json(*d);
+        QVERIFY(saved.find("\"version\": \"1.1\"") != std::string::npos);
+        QVERIFY(saved.find("mtbf_hours") == std::string::npos);
+        QVERIFY(saved.find("server_price_usd") == std::string::npos);
+        QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
+        QVERIFY(design_from_json(saved, "t.json", &cat_).ok());
+        const std::string v11 = with(old, R"("version": "1.0")", R"("version": "1.1")");
+        auto refused = design_from_json(v11, "t.json", &cat_);
+        QVERIFY(!refused.ok());
+        const std::string text = refused.error_text();
+        QVERIFY2(text.find("reliability.mtbf_hours: 0 is not a value of this field: leave the "
+                           "key out to use the failure rate") != std::string::npos,
+                 text.c_str());
+        QVERIFY(text.find("economics.server_price_usd: 0 is not a value") != std::string::npos);
+        // A value that is given is kept as given.
+        auto given = design_from_json(with(v11, R"("mtbf_hours": 0)", R"("mtbf_hours": 0.5)"),
+                                      "t.json", &cat_);
+        QVERIFY(!given.ok()); // server_price_usd 0 is still refused
+        auto both = design_from_json(with(with(v11, R"("mtbf_hours": 0)", R"("mtbf_hours": 0.5)"),
+                                          R"("server_price_usd": 0, )", ""),
+                                     "t.json", &cat_);
+        QVERIFY2(both.ok(), both.error_text().c_str());
+        QCOMPARE(both->reliability.mtbf_hours, 0.5);
+    }
+
     void newerMinorKeepsUnknownFields() {
         std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.7")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
@@ -211,7 +245,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.0")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.1")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);

@@ -261,6 +261,27 @@ private slots:
         QVERIFY(!id.isEmpty());
         workEntity(QStringLiteral("llama3-16k-h100"), id);
     }
+    // A field that may be unset shows "Auto" with the value the evaluation used; a typed value
+    // is used as given; typing 0 returns it to Auto (issue 17 item 4).
+    void unsetFieldShowsAuto() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("llama3-16k-h100")}));
+        QVERIFY(clickEntity(w, QString()));
+        auto* mtbf = field<QDoubleSpinBox>(w, "mtbf_hours");
+        QVERIFY(mtbf);
+        reveal(w, mtbf);
+        QTRY_VERIFY2(mtbf->text().startsWith(QStringLiteral("Auto: ")), qPrintable(mtbf->text()));
+        QVERIFY(mtbf->toolTip().contains(QStringLiteral("the failure rate")));
+        QVERIFY(typeNumber(mtbf, QStringLiteral("12")));
+        QCOMPARE(w.document()->design().reliability.mtbf_hours, 12.0);
+        QVERIFY(!mtbf->text().startsWith(QStringLiteral("Auto")));
+        QVERIFY(typeNumber(mtbf, QStringLiteral("0")));
+        QCOMPARE(w.document()->design().reliability.mtbf_hours, 0.0);
+        QTRY_VERIFY2(mtbf->text().startsWith(QStringLiteral("Auto")), qPrintable(mtbf->text()));
+    }
+
     void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }
 };
 
