@@ -595,16 +595,17 @@ int cmd_search(Flags& f, std::ostream& out) {
             results.push_back(row_json(s));
         for (const auto& s : r->pareto)
             pareto.push_back(row_json(s));
-        j["search"] = {{"evaluated", r->evaluated},
-                       {"feasible", r->feasible},
-                       {"seconds", r->seconds},
-                       {"results", results},
-                       {"pareto", pareto}};
+        j["search"] = {{"evaluated", r->evaluated}, {"feasible", r->feasible},
+                       {"blocked", r->blocked},     {"seconds", r->seconds},
+                       {"results", results},        {"pareto", pareto}};
         print_json(out, j);
         return 0;
     }
     out << "searched " << r->evaluated << " layouts of " << m.name << " on " << gpus << " x "
-        << gpu->id << " in " << fmt(r->seconds, 2) << " s: " << r->feasible << " fit\n\n";
+        << gpu->id << " in " << fmt(r->seconds, 2) << " s: " << r->feasible << " fit\n";
+    if (r->feasible == 0 && !r->blocked.empty())
+        out << "layouts that fit in memory " << r->blocked << '\n';
+    out << '\n';
     Table tb;
     tb.header = {"tp",   "pp",        "dp",       "cp",  "ep",       "vpp",       "mb",
                  "zero", "recompute", "step (s)", "MFU", "tokens/s", "memory/GPU"};

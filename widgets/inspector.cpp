@@ -396,7 +396,10 @@ void Inspector::updateDerived() {
             for (const auto& we : eval_->workloads)
                 if (we.id == w->id) {
                     const bool ok = we.has_memory && we.memory.fits && we.error.empty();
-                    text = qs(we.has_memory ? we.memory.explanation : we.error);
+                    // A job that fits but cannot run says why (no network path), not "fits".
+                    text = qs(we.error.empty() || (we.has_memory && !we.memory.fits)
+                                  ? (we.has_memory ? we.memory.explanation : we.error)
+                                  : we.error);
                     color = ok ? QStringLiteral("#16a34a") : QStringLiteral("#dc2626");
                 }
     } else if (const auto* dev = d.device(id)) {

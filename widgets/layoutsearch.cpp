@@ -30,6 +30,8 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
     resize(860, 420);
     auto* v = new QVBoxLayout(this);
     status_ = new QLabel(tr("Searching layouts…"));
+    status_->setTextFormat(Qt::PlainText); // may hold device ids from the file
+    status_->setWordWrap(true);
     v->addWidget(status_);
     table_ = new QTableWidget(0, 11);
     table_->setHorizontalHeaderLabels({tr("TP"), tr("PP"), tr("DP"), tr("CP"), tr("VPP"),
@@ -113,10 +115,15 @@ void LayoutSearchDialog::showResults() {
         return;
     }
     const auto& r = result_->value();
-    status_->setText(tr("%1 layouts searched in %2 s; %3 fit. Best first:")
-                         .arg(r.evaluated)
-                         .arg(r.seconds, 0, 'f', 2)
-                         .arg(r.feasible));
+    if (r.feasible == 0 && !r.blocked.empty()) // fits in memory, but cannot run: say why
+        status_->setText(tr("%1 layouts searched; none runs. Layouts that fit in memory %2")
+                             .arg(r.evaluated)
+                             .arg(QString::fromStdString(r.blocked)));
+    else
+        status_->setText(tr("%1 layouts searched in %2 s; %3 fit. Best first:")
+                             .arg(r.evaluated)
+                             .arg(r.seconds, 0, 'f', 2)
+                             .arg(r.feasible));
     table_->setSortingEnabled(false);
     table_->setRowCount(static_cast<int>(r.results.size()));
     auto num = [](double v, const QString& text) {

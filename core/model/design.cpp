@@ -69,6 +69,80 @@ double Design::multiplicity(const Device& d) const {
     return m;
 }
 
+DesignIndex::DesignIndex(const Design& d) : design_(&d) {
+    const std::size_t n = d.devices.size();
+    by_id_.reserve(n);
+    for (const Device& dev : d.devices)
+        by_id_.emplace(dev.id, &dev); // the first of a repeated id, as Design::device()
+    for (const Device& dev : d.devices)
+        if (!dev.parent.empty())
+            children_[dev.parent].push_back(&dev);
+    // Multiplicities: walk up each chain until a device already known, then fill the chain in
+    // on the way back, so every device is walked once (a 10,000-deep chain is linear). A state
+    // of 1 marks devices on the current walk: meeting one again is a cycle.
+    multiplicity_.assign(n, -1.0);
+    cycle_.assign(n, 0);
+    std::vector<char> state(n, 0); // 0 new, 1 on the walk, 2 done
+    std::vector<std::size_t> chain;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (state[i] == 2)
+            continue;
+        chain.clear();
+        std::size_t cur = i;
+        double above = 1.0; // product of the counts above the chain's top
+        bool loop = false;
+        while (true) {
+            if (state[cur] == 2) {
+                above = multiplicity_[cur];
+                break;
+            }
+            if (state[cur] == 1) {
+                loop = true;
+                break;
+            }
+            state[cur] = 1;
+            chain.push_back(cur);
+            const Device& dev = d.devices[cur];
+            const Device* parent = dev.parent.empty() ? nullptr : device(dev.parent);
+            if (!parent)
+                break;
+            cur = position(*parent);
+        }
+        if (loop) // the walk met `cur` again: it and the devices after it form the cycle
+            for (std::size_t k = std::find(chain.begin(), chain.end(), cur) - chain.begin();
+                 k < chain.size(); ++k)
+                cycle_[chain[k]] = 1;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            above = std::min(1e18, above * static_cast<double>(d.devices[*it].count));
+            multiplicity_[*it] = above;
+            state[*it] = 2;
+        }
+    }
+}
+
+std::size_t DesignIndex::position(const Device& d) const {
+    return static_cast<std::size_t>(&d - design_->devices.data());
+}
+
+const Device* DesignIndex::device(std::string_view id) const {
+    const auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : it->second;
+}
+
+const std::vector<const Device*>& DesignIndex::children(std::string_view id) const {
+    static const std::vector<const Device*> none;
+    const auto it = children_.find(id);
+    return it == children_.end() ? none : it->second;
+}
+
+double DesignIndex::multiplicity(const Device& d) const {
+    return multiplicity_[position(d)];
+}
+
+bool DesignIndex::in_cycle(const Device& d) const {
+    return cycle_[position(d)] != 0;
+}
+
 std::string Design::unique_id(std::string_view prefix) const {
     std::set<std::string> used;
     for (const auto& d : devices)
@@ -329,25 +403,30 @@ Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadK
 
 std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
     std::vector<Error> errors;
+    const DesignIndex idx(d);
     auto err = [&](std::string where, std::string what) {
         errors.push_back({std::move(where), std::move(what)});
     };
-    std::map<std::string, std::string> ids; // id -> path of first use
-    auto claim = [&](const std::string& id, const std::string& path) {
+    // id -> where it is first used (section and index); paths are only built for errors.
+    std::unordered_map<std::string_view, std::pair<const char*, std::size_t>> ids;
+    ids.reserve(d.devices.size() + d.links.size() + d.workloads.size());
+    auto claim = [&](const std::string& id, const char* section, std::size_t i) {
         if (id.empty()) {
-            err(path + ".id", "must not be empty");
+            err(json_index_path(section, i) + ".id", "must not be empty");
             return;
         }
-        auto [it, inserted] = ids.emplace(id, path);
+        auto [it, inserted] = ids.emplace(id, std::make_pair(section, i));
         if (!inserted)
-            err(path + ".id", "duplicate id \"" + id + "\" (first used at " + it->second + ")");
+            err(json_index_path(section, i) + ".id",
+                "duplicate id \"" + id + "\" (first used at " +
+                    json_index_path(it->second.first, it->second.second) + ")");
     };
     for (std::size_t i = 0; i < d.devices.size(); ++i)
-        claim(d.devices[i].id, json_index_path("devices", i));
+        claim(d.devices[i].id, "devices", i);
     for (std::size_t i = 0; i < d.links.size(); ++i)
-        claim(d.links[i].id, json_index_path("links", i));
+        claim(d.links[i].id, "links", i);
     for (std::size_t i = 0; i < d.workloads.size(); ++i)
-        claim(d.workloads[i].id, json_index_path("workloads", i));
+        claim(d.workloads[i].id, "workloads", i);
     std::unordered_map<std::string_view, double> gpus_held; // server id -> GPUs directly in it
     for (const Device& dev : d.devices)
         if (dev.kind == DeviceKind::gpu && !dev.parent.empty())
@@ -359,7 +438,7 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
         if (dev.count < 1 || dev.count > kMaxCount)
             err(p + ".count", "must be between 1 and " + std::to_string(kMaxCount));
         if (!dev.parent.empty()) {
-            const Device* parent = d.device(dev.parent);
+            const Device* parent = idx.device(dev.parent);
             if (!parent)
                 err(p + ".parent", "unknown device \"" + dev.parent + "\"");
             else if (parent->kind != DeviceKind::group && parent->kind != DeviceKind::server &&
@@ -367,21 +446,11 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
                 err(p + ".parent", "\"" + dev.parent + "\" is a " +
                                        std::string(device_kind_name(parent->kind)) +
                                        "; only groups, servers and systems contain devices");
-            // Containment cycle: walk up at most devices.size() steps. Replicas multiply
-            // down the chain; past 1e18 they would saturate unseen (multiplicity()).
-            const Device* cur = parent;
-            double replicas = static_cast<double>(dev.count);
-            bool cycle = false;
-            for (std::size_t step = 0; cur && step <= d.devices.size(); ++step) {
-                if (cur->id == dev.id) {
-                    err(p + ".parent", "containment cycle through \"" + dev.id + "\"");
-                    cycle = true;
-                    break;
-                }
-                replicas *= static_cast<double>(std::max<std::int64_t>(1, cur->count));
-                cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
-            }
-            if (!cycle && replicas > static_cast<double>(kMaxCount))
+            // Containment cycle; replicas multiply down the chain, and past 10^9 they would
+            // saturate unseen (multiplicity()). Both from the index: linear in the chain.
+            if (idx.in_cycle(dev))
+                err(p + ".parent", "containment cycle through \"" + dev.id + "\"");
+            else if (idx.multiplicity(dev) > static_cast<double>(kMaxCount))
                 err(p + ".count", "its count times the counts of the groups that contain it is "
                                   "more than " +
                                       std::to_string(kMaxCount) +
@@ -436,11 +505,12 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
     for (std::size_t i = 0; i < d.links.size(); ++i) {
         const Link& l = d.links[i];
         const std::string p = json_index_path("links", i);
-        if (!d.device(l.from))
+        if (!idx.device(l.from))
             err(p + ".from", "unknown device \"" + l.from + "\"");
-        if (!d.device(l.to))
+        if (!idx.device(l.to))
             err(p + ".to", "unknown device \"" + l.to + "\"");
-        if (l.from == l.to && !l.from.empty() && d.device(l.from) && d.device(l.from)->count < 2)
+        if (l.from == l.to && !l.from.empty() && idx.device(l.from) &&
+            idx.device(l.from)->count < 2)
             err(p + ".to", "a link cannot connect a single device to itself");
         if (l.count < 1 || l.count > kMaxCount)
             err(p + ".count", "must be between 1 and " + std::to_string(kMaxCount));
@@ -455,7 +525,7 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
         const Workload& w = d.workloads[i];
         const std::string p = json_index_path("workloads", i);
         for (std::size_t k = 0; k < w.placement.size(); ++k)
-            if (!d.device(w.placement[k]))
+            if (!idx.device(w.placement[k]))
                 err(json_index_path(p + ".placement", k),
                     "unknown device \"" + w.placement[k] + "\"");
         if (catalog && !catalog->model(w.model)) {
@@ -534,6 +604,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
 
     if (const json* devs = r.member(root, "", "devices", false);
         devs && r.expect_array(*devs, "devices")) {
+        d.devices.reserve(devs->size());
         for (std::size_t i = 0; i < devs->size(); ++i) {
             const json& j = (*devs)[i];
             const std::string p = json_index_path("devices", i);
@@ -566,6 +637,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     }
     if (const json* links = r.member(root, "", "links", false);
         links && r.expect_array(*links, "links")) {
+        d.links.reserve(links->size());
         for (std::size_t i = 0; i < links->size(); ++i) {
             const json& j = (*links)[i];
             const std::string p = json_index_path("links", i);

@@ -11,8 +11,8 @@ namespace cl::model {
 namespace {
 
 /// GPUs of one replica of `dev` (children counted with their own counts).
-double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id,
-                        int depth) {
+double gpus_per_replica(const DesignIndex& d, const Catalog& c, const Device& dev,
+                        std::string* gpu_id, int depth) {
     if (depth > 64)
         return 0;
     double n = 0;
@@ -30,10 +30,8 @@ double gpus_per_replica(const Design& d, const Catalog& c, const Device& dev, st
             }
         }
     }
-    for (const auto& child : d.devices)
-        if (child.parent == dev.id)
-            n +=
-                static_cast<double>(child.count) * gpus_per_replica(d, c, child, gpu_id, depth + 1);
+    for (const Device* child : d.children(dev.id))
+        n += static_cast<double>(child->count) * gpus_per_replica(d, c, *child, gpu_id, depth + 1);
     return n;
 }
 
@@ -63,9 +61,10 @@ double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
 namespace {
 
 /// Whether `inner` is `outer` or lies inside it (through parents).
-bool inside(const Design& d, const std::string& inner, const std::string& outer) {
+bool inside(const Design& design, const DesignIndex& d, const std::string& inner,
+            const std::string& outer) {
     const Device* cur = d.device(inner);
-    for (std::size_t guard = 0; cur && guard <= d.devices.size(); ++guard) {
+    for (std::size_t guard = 0; cur && guard <= design.devices.size(); ++guard) {
         if (cur->id == outer)
             return true;
         cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
@@ -74,8 +73,9 @@ bool inside(const Design& d, const std::string& inner, const std::string& outer)
 }
 
 /// A compute node entry and a placed device overlap (one holds the other).
-bool related(const Design& d, const std::string& node, const std::string& placed) {
-    return inside(d, node, placed) || inside(d, placed, node);
+bool related(const Design& d, const DesignIndex& idx, const std::string& node,
+             const std::string& placed) {
+    return inside(d, idx, node, placed) || inside(d, idx, placed, node);
 }
 
 /// Core errors name CLI flags ("--tp"); on a design they name the JSON path of the field
@@ -110,9 +110,12 @@ std::string design_errors(const std::vector<Error>& errors, std::size_t index, W
 
 } // namespace
 
+double gpus_in(const DesignIndex& idx, const Catalog& c, const Device& dev, std::string* gpu_id) {
+    return idx.multiplicity(dev) * gpus_per_replica(idx, c, dev, gpu_id, 0);
+}
+
 double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id) {
-    const double parents = d.multiplicity(dev) / static_cast<double>(dev.count);
-    return parents * static_cast<double>(dev.count) * gpus_per_replica(d, c, dev, gpu_id, 0);
+    return gpus_in(DesignIndex(d), c, dev, gpu_id);
 }
 
 std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const CollectiveAssumptions& a) {
@@ -162,8 +165,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     Evaluation ev;
     TopologySummary& t = ev.topology;
     std::set<std::string> gpu_types;
+    const DesignIndex idx(design); // O(1) lookups and multiplicities (issue 17 item 8)
     for (const auto& dev : design.devices) {
-        const double mult = design.multiplicity(dev);
+        const double mult = idx.multiplicity(dev);
         switch (dev.kind) {
         case DeviceKind::gpu:
             if (const GpuSpec* g = catalog.gpu(dev.catalog)) {
@@ -173,7 +177,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 gpu_types.insert(g->id);
                 if (t.gpu.empty())
                     t.gpu = g->id;
-                const Device* parent = design.device(dev.parent);
+                const Device* parent = idx.device(dev.parent);
                 if (!parent || parent->kind != DeviceKind::system)
                     t.power_w += mult * g->tdp_w;
             }
@@ -236,7 +240,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     // Cost of the whole design (docs/cost.md) and the storage it draws.
     for (const Device& dev : design.devices)
         if (dev.kind == DeviceKind::storage)
-            ev.storage_Bps += design.multiplicity(dev) * dev.storage_bandwidth_Bps;
+            ev.storage_Bps += idx.multiplicity(dev) * dev.storage_bandwidth_Bps;
     if (t.gpus >= 1) {
         const CostInventory inv = design_inventory(design, catalog);
         if (auto tco = compute_tco(inv, design.economics, design_offer(design, catalog, t.gpu)))
@@ -256,8 +260,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             we.gpu = t.gpu;
         } else {
             for (const auto& pid : w.placement)
-                if (const Device* dev = design.device(pid))
-                    we.gpus += gpus_in(design, catalog, *dev, &we.gpu);
+                if (const Device* dev = idx.device(pid))
+                    we.gpus += gpus_in(idx, catalog, *dev, &we.gpu);
         }
         we.model = w.model;
         const ModelArch* m = catalog.model(w.model);
@@ -285,7 +289,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 std::vector<std::string> entries;
                 for (const auto& r : ev.fabric.reach)
                     for (const auto& pid : w.placement)
-                        if (related(design, r.id, pid)) {
+                        if (related(design, idx, r.id, pid)) {
                             entries.push_back(r.id);
                             break;
                         }
@@ -329,8 +333,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     we.scaling.push_back(
                         {we.gpus, we.training->tokens_per_s, we.training->mfu, true});
             }
-            // Reliability of this job: its GPUs, checkpoint, storage and run length.
-            {
+            // Reliability of this job: its GPUs, checkpoint, storage and run length -- only for
+            // a job that can run (goodput and dollars lost of a job that does not fit or has no
+            // network path would mislead).
+            if (we.error.empty() && we.has_memory && we.memory.fits) {
                 ReliabilityContext rc;
                 rc.gpus = we.gpus;
                 rc.gpus_per_node = std::max(1, ev.fabric.gpus_per_node > 0 ? ev.fabric.gpus_per_node

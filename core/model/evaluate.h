@@ -99,5 +99,7 @@ std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const Collectiv
 /// GPUs inside a device (itself when it is a GPU, a system's GPUs, or its descendants),
 /// multiplied by the replica counts on the way. `gpu_id` receives the GPU type found.
 double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string* gpu_id);
+/// The same with an index built once (loops over many devices).
+double gpus_in(const DesignIndex& idx, const Catalog& c, const Device& dev, std::string* gpu_id);
 
 } // namespace cl::model

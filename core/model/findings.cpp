@@ -133,7 +133,7 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     else if (rel && k == "checkpoint_write_s")
         v = rel->checkpoint_write_s;
     else if (rel && k == "checkpoint_interval_s")
-        v = rel->optimal_checkpoint_interval_s;
+        v = rel->interval_used_s; // the optimum, or the write time when async waits for it
     else if (rel && k == "run_days")
         v = rel->run_days;
     else if (ev.tco && k == "price_per_gpu_hour")
@@ -144,10 +144,12 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
         v = (ev.tco->inventory.switch_capex_usd + ev.tco->inventory.cable_capex_usd) /
             ev.tco->inventory.gpus;
     if (!v || !std::isfinite(*v))
-        return {"Auto", "Auto: " + f.unset};
+        return {f.unset.size() <= 12 ? "Auto (" + f.unset + ")" : "Auto", "Auto: " + f.unset};
     const std::string value = fixed(*v / f.display_scale, f.decimals);
     const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;
-    return {"Auto: " + value, "Auto: " + value + unit + ", " + f.unset};
+    // Short units fit the inspector's field ("Auto: 3.09 h"); long ones go in the tooltip.
+    return {"Auto: " + value + (unit.size() <= 6 ? unit : ""),
+            "Auto: " + value + unit + ", " + f.unset};
 }
 
 } // namespace cl::model

@@ -2,8 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
-#include <set>
+#include <unordered_set>
+#include <vector>
 
 namespace cl::model {
 
@@ -103,59 +105,88 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
         return Error{where, "JSON nesting deeper than " + std::to_string(limits.max_depth) +
                                 " levels; refusing to parse"};
     // Duplicate keys: nlohmann keeps the last one, so a file with "count": 8 and later
-    // "count": 1 would load as 1 unseen. Track the path while parsing and refuse them.
-    struct Frame {
-        bool array = false;
-        std::size_t index = 0;
-        std::string key;
-        std::set<std::string> keys;
-    };
-    std::vector<Frame> stack;
-    std::vector<Error> duplicates;
-    auto path_of = [&stack](const std::string& key) {
-        std::string p;
-        for (std::size_t i = 0; i + 1 < stack.size(); ++i)
-            p = stack[i].array ? json_index_path(p, stack[i].index)
-                               : json_member_path(p, stack[i].key);
-        return json_member_path(p, key);
-    };
-    auto after_value = [&stack] {
-        if (!stack.empty() && stack.back().array)
-            ++stack.back().index;
-    };
-    using Event = nlohmann::json::parse_event_t;
-    const nlohmann::json::parser_callback_t watch = [&](int, Event ev, nlohmann::json& parsed) {
-        switch (ev) {
-        case Event::object_start:
+    // "count": 1 would load as 1 unseen. One SAX pass builds the document (nlohmann's own DOM
+    // builder) and tracks the path and the keys of each open object (linear; nlohmann's
+    // callback parser rescans parents and was quadratic).
+    struct DuplicateKeys {
+        explicit DuplicateKeys(nlohmann::json& root) : dom(root) {}
+        nlohmann::detail::json_sax_dom_parser<nlohmann::json> dom;
+        struct Frame {
+            bool array = false;
+            std::size_t index = 0;
+            std::string key;
+            std::vector<std::string> keys;        // objects hold few keys: a scan beats a set ...
+            std::unordered_set<std::string> many; // ... until they hold many
+        };
+        std::vector<Frame> stack;
+        std::vector<Error> found;
+        std::string path_of(const std::string& key) const {
+            std::string p;
+            for (std::size_t i = 0; i + 1 < stack.size(); ++i)
+                p = stack[i].array ? json_index_path(p, stack[i].index)
+                                   : json_member_path(p, stack[i].key);
+            return json_member_path(p, key);
+        }
+        bool value() {
+            if (!stack.empty() && stack.back().array)
+                ++stack.back().index;
+            return true;
+        }
+        bool null() { return dom.null() && value(); }
+        bool boolean(bool b) { return dom.boolean(b) && value(); }
+        bool number_integer(std::int64_t v) { return dom.number_integer(v) && value(); }
+        bool number_unsigned(std::uint64_t v) { return dom.number_unsigned(v) && value(); }
+        bool number_float(double v, const std::string& t) {
+            return dom.number_float(v, t) && value();
+        }
+        bool string(std::string& v) { return dom.string(v) && value(); }
+        bool binary(nlohmann::json::binary_t& v) { return dom.binary(v) && value(); }
+        bool start_object(std::size_t n) {
             stack.push_back({});
-            break;
-        case Event::array_start:
-            stack.push_back({true, 0, {}, {}});
-            break;
-        case Event::key: {
-            const std::string k = parsed.get<std::string>();
-            if (!stack.back().keys.insert(k).second && duplicates.size() < 20)
-                duplicates.push_back({path_of(k), "duplicate key (a JSON object names each key "
-                                                  "once; which value is meant is unclear)"});
+            return dom.start_object(n);
+        }
+        bool start_array(std::size_t n) {
+            stack.push_back({true, 0, {}, {}, {}});
+            return dom.start_array(n);
+        }
+        bool key(std::string& k) {
+            Frame& f = stack.back();
+            bool repeated = false;
+            if (f.keys.size() < 32) {
+                repeated = std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end();
+                if (!repeated)
+                    f.keys.push_back(k);
+                if (f.keys.size() == 32)
+                    f.many.insert(f.keys.begin(), f.keys.end());
+            } else {
+                repeated = !f.many.insert(k).second;
+            }
+            if (repeated && found.size() < 20)
+                found.push_back({path_of(k), "duplicate key (a JSON object names each key once; "
+                                             "which value is meant is unclear)"});
             stack.back().key = k;
-            break;
+            return dom.key(k);
         }
-        case Event::object_end:
-        case Event::array_end:
+        bool end_object() {
             stack.pop_back();
-            after_value();
-            break;
-        case Event::value:
-            after_value();
-            break;
+            return dom.end_object() && value();
         }
-        return true;
+        bool end_array() {
+            stack.pop_back();
+            return dom.end_array() && value();
+        }
+        bool parse_error(std::size_t pos, const std::string& token,
+                         const nlohmann::detail::exception& e) {
+            return dom.parse_error(pos, token, e); // throws: reported below
+        }
     };
     try {
-        nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), watch);
-        if (!duplicates.empty())
-            return duplicates;
-        return j;
+        nlohmann::json root;
+        DuplicateKeys dup(root);
+        nlohmann::json::sax_parse(text.begin(), text.end(), &dup);
+        if (!dup.found.empty())
+            return dup.found;
+        return root;
     } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         // nlohmann prefixes "[json.exception.parse_error.101] "; keep the readable part.

@@ -78,7 +78,7 @@ const Field* find_field(Section s, std::string_view key);
 /// design itself (economics, reliability, assumptions).
 std::vector<const Field*> fields_of(const Design& d, std::string_view id);
 /// The fields of one section (the reader and writer of that section use them).
-std::vector<const Field*> section_fields(Section s);
+const std::vector<const Field*>& section_fields(Section s);
 
 /// The allowed values of a choice field for one entity, as (value, label) pairs.
 std::vector<std::pair<std::string, std::string>>

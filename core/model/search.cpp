@@ -56,7 +56,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
     const std::vector<Recompute> recomputes =
         pins.recompute ? std::vector<Recompute>{*pins.recompute}
         : flash        ? std::vector<Recompute>{Recompute::none, Recompute::full}
-                       : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
+                : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
     std::vector<SearchRow> feasible;
     feasible.reserve(4096);
     for (int tp : tps)
@@ -118,8 +118,11 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     auto tr = train_step(m, t, gpus, gpu, fabric, ta, ca, ma,
                                                          opt.price_per_gpu_hour, /*explain=*/false,
                                                          &mem.value());
-                                    if (!tr)
+                                    if (!tr) {
+                                        if (res.blocked.empty())
+                                            res.blocked = tr.error_text();
                                         continue;
+                                    }
                                     ++res.feasible;
                                     SearchRow r;
                                     r.tp = tp;

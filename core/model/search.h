@@ -7,6 +7,7 @@
 #include "model/training.h"
 
 #include <atomic>
+#include <string>
 #include <vector>
 
 namespace cl::model {
@@ -35,6 +36,9 @@ struct SearchResult {
     std::int64_t feasible = 0;  ///< divides the GPUs and fits in memory
     double seconds = 0;
     bool cancelled = false;
+    /// Why layouts that fit in memory still do not run (no network path), when some did not;
+    /// empty otherwise.
+    std::string blocked;
     std::vector<SearchRow> results; ///< best first
     std::vector<SearchRow> pareto;  ///< memory per GPU vs throughput, by memory ascending
 };

@@ -30,8 +30,9 @@ std::string usd(double v) {
 
 CostInventory design_inventory(const Design& d, const Catalog& c) {
     CostInventory inv;
+    const DesignIndex idx(d); // O(1) lookups: linear in the design (issue 17 item 8)
     for (const Device& dev : d.devices) {
-        const double mult = d.multiplicity(dev);
+        const double mult = idx.multiplicity(dev);
         if (dev.kind == DeviceKind::system) {
             const SystemSpec* s = c.system(dev.catalog);
             if (!s)
@@ -39,9 +40,9 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
             const GpuSpec* g = c.gpu(s->gpu);
             // GPUs inside: the system's own plus any placed in it.
             double n = s->gpus;
-            for (const Device& ch : d.devices)
-                if (ch.parent == dev.id && ch.kind == DeviceKind::gpu)
-                    n += static_cast<double>(ch.count);
+            for (const Device* ch : idx.children(dev.id))
+                if (ch->kind == DeviceKind::gpu)
+                    n += static_cast<double>(ch->count);
             if (inv.gpu.empty())
                 inv.gpu = s->gpu;
             inv.gpus += mult * n;
@@ -67,11 +68,11 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
         } else if (dev.kind == DeviceKind::server) {
             double n = 0;
             std::string gid;
-            for (const Device& ch : d.devices)
-                if (ch.parent == dev.id && ch.kind == DeviceKind::gpu) {
-                    n += static_cast<double>(ch.count);
+            for (const Device* ch : idx.children(dev.id))
+                if (ch->kind == DeviceKind::gpu) {
+                    n += static_cast<double>(ch->count);
                     if (gid.empty())
-                        gid = ch.catalog;
+                        gid = ch->catalog;
                 }
             const GpuSpec* g = c.gpu(gid);
             if (n <= 0 || !g)
@@ -103,10 +104,10 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
     }
     for (const Link& l : d.links) {
         const LinkSpec* ls = c.link(l.type);
-        const Device* from = d.device(l.from);
+        const Device* from = idx.device(l.from);
         if (!ls || !from || ls->cls != LinkClass::scaleout)
             continue;
-        const double n = d.multiplicity(*from) * static_cast<double>(l.count);
+        const double n = idx.multiplicity(*from) * static_cast<double>(l.count);
         inv.cables += n;
         if (ls->cable_price_usd > 0)
             inv.cable_capex_usd += n * ls->cable_price_usd;

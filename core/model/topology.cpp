@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <unordered_map>
 
 namespace cl::model {
 
@@ -68,7 +69,7 @@ struct NodeEntry {
 };
 
 /// GPUs in one replica of a compute entry, and the GPU type.
-double entry_gpus(const Design& d, const Catalog& c, const Device& dev, std::string* gpu,
+double entry_gpus(const DesignIndex& d, const Catalog& c, const Device& dev, std::string* gpu,
                   int depth = 0) {
     if (depth > 64)
         return 0;
@@ -84,16 +85,18 @@ double entry_gpus(const Design& d, const Catalog& c, const Device& dev, std::str
                 *gpu = s->gpu;
             n += s->gpus;
         }
-    for (const auto& ch : d.devices)
-        if (ch.parent == dev.id && (ch.kind == DeviceKind::gpu || ch.kind == DeviceKind::server ||
-                                    ch.kind == DeviceKind::system))
-            n += static_cast<double>(ch.count) * entry_gpus(d, c, ch, gpu, depth + 1);
+    for (const Device* ch : d.children(dev.id))
+        if (ch->kind == DeviceKind::gpu || ch->kind == DeviceKind::server ||
+            ch->kind == DeviceKind::system)
+            n += static_cast<double>(ch->count) * entry_gpus(d, c, *ch, gpu, depth + 1);
     return n;
 }
 
-bool is_ancestor(const Design& d, const Device& dev, const std::string& ancestor) {
+bool is_ancestor(const Design& design, const DesignIndex& d, const Device& dev,
+                 const std::string& ancestor) {
     const Device* cur = &dev;
-    for (std::size_t guard = 0; cur && !cur->parent.empty() && guard <= d.devices.size(); ++guard) {
+    for (std::size_t guard = 0; cur && !cur->parent.empty() && guard <= design.devices.size();
+         ++guard) {
         if (cur->parent == ancestor)
             return true;
         cur = d.device(cur->parent);
@@ -105,14 +108,15 @@ bool is_ancestor(const Design& d, const Device& dev, const std::string& ancestor
 
 Topology analyze_topology(const Design& d, const Catalog& c) {
     Topology t;
-    std::map<std::string, int> level; // device id -> 0 (compute node) or switch tier
+    const DesignIndex idx(d); // O(1) lookups: the loops below stay linear in the design
+    std::unordered_map<std::string, int> level; // device id -> 0 (compute node) or switch tier
     std::vector<NodeEntry> nodes;
     const GpuSpec* gpu = nullptr;
     const SystemSpec* first_system = nullptr;
 
     // 1. Compute node entries: systems, servers, and GPUs not inside a server or system.
     for (const auto& dev : d.devices) {
-        const Device* parent = d.device(dev.parent);
+        const Device* parent = idx.device(dev.parent);
         const bool inside_box =
             parent && (parent->kind == DeviceKind::server || parent->kind == DeviceKind::system);
         const bool compute = dev.kind == DeviceKind::system || dev.kind == DeviceKind::server ||
@@ -122,8 +126,8 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         std::string gid;
         NodeEntry e;
         e.dev = &dev;
-        e.replicas = d.multiplicity(dev);
-        e.gpus_per_replica = entry_gpus(d, c, dev, &gid);
+        e.replicas = idx.multiplicity(dev);
+        e.gpus_per_replica = entry_gpus(idx, c, dev, &gid);
         if (e.gpus_per_replica <= 0)
             continue;
         const GpuSpec* g = c.gpu(gid);
@@ -155,7 +159,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     }
 
     // 2. Switch tiers by breadth-first search from the compute entries over links.
-    std::map<std::string, std::vector<const Link*>> adj;
+    std::unordered_map<std::string, std::vector<const Link*>> adj;
     for (const auto& l : d.links) {
         adj[l.from].push_back(&l);
         adj[l.to].push_back(&l);
@@ -168,7 +172,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         for (const auto& id : frontier)
             for (const Link* l : adj[id]) {
                 const std::string& other = l->from == id ? l->to : l->from;
-                const Device* od = d.device(other);
+                const Device* od = idx.device(other);
                 if (!od || od->kind != DeviceKind::switch_ || level.count(other))
                     continue;
                 level[other] = lv;
@@ -193,7 +197,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         if (it == level.end() || it->second == 0)
             continue;
         SwitchTier& st = t.tiers[static_cast<std::size_t>(it->second - 1)];
-        st.switches += d.multiplicity(dev);
+        st.switches += idx.multiplicity(dev);
         st.device_ids.push_back(dev.id);
         if (const SwitchSpec* s = c.switch_spec(dev.catalog))
             st.ports_per_switch = std::max(st.ports_per_switch, s->ports);
@@ -202,18 +206,18 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         if (dev.kind == DeviceKind::switch_) {
             const SwitchSpec* s = c.switch_spec(dev.catalog);
             if (!s || s->cls != SwitchClass::nvswitch)
-                t.switches += d.multiplicity(dev);
+                t.switches += idx.multiplicity(dev);
         }
 
     // 3. Bandwidth per tier and per node from the links.
-    std::map<std::string, double> node_links; // node entry -> scale-out links per replica
+    std::unordered_map<std::string, double> node_links; // node entry -> scale-out links per replica
     for (const auto& l : d.links) {
         auto a = level.find(l.from), b = level.find(l.to);
         const LinkSpec* ls = c.link(l.type);
-        const Device* from = d.device(l.from);
+        const Device* from = idx.device(l.from);
         if (a == level.end() || b == level.end() || !ls || !from)
             continue;
-        const double links = d.multiplicity(*from) * static_cast<double>(l.count);
+        const double links = idx.multiplicity(*from) * static_cast<double>(l.count);
         const double bw = links * ls->bandwidth_unidir_Bps;
         int lo = a->second, hi = b->second;
         const std::string& lo_id = lo <= hi ? l.from : l.to;
@@ -225,7 +229,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
             if (l.from == lo_id)
                 node_links[lo_id] += static_cast<double>(l.count);
             else
-                node_links[lo_id] += links / std::max(1.0, d.multiplicity(*d.device(lo_id)));
+                node_links[lo_id] += links / std::max(1.0, idx.multiplicity(*idx.device(lo_id)));
             if (t.nic_Bps == 0) {
                 t.nic_Bps = ls->bandwidth_unidir_Bps;
                 t.scaleout_link = ls->id;
@@ -241,7 +245,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         down_links[static_cast<std::size_t>(hi - 1)] += links;
         // Link speed against the switch's port speed.
         for (const std::string* sid : {&l.from, &l.to}) {
-            const Device* sd = d.device(*sid);
+            const Device* sd = idx.device(*sid);
             if (!sd || sd->kind != DeviceKind::switch_)
                 continue;
             const SwitchSpec* ss = c.switch_spec(sd->catalog);
@@ -258,16 +262,27 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     }
     double injection = 0;
     double nics = 0;
+    std::size_t shared_nics = 0;
+    std::string shared_nics_text;
     for (const auto& e : nodes) {
         const double per_node = node_links[e.dev->id];
         nics = std::max(nics, per_node);
         injection += e.replicas * per_node * t.nic_Bps;
         const double gpn = e.gpus_per_replica;
-        if (per_node > 0 && per_node < gpn && gpn >= 8)
-            t.warnings.push_back(e.dev->id + ": " + units::format_si(per_node, "", 0) +
-                                 "NICs for " + units::format_si(gpn, "", 0) +
-                                 "GPUs: GPUs share scale-out bandwidth");
+        if (per_node > 0 && per_node < gpn && gpn >= 8) {
+            if (shared_nics == 0)
+                shared_nics_text = e.dev->id + ": " + units::format_si(per_node, "", 0) +
+                                   "NICs for " + units::format_si(gpn, "", 0) +
+                                   "GPUs: GPUs share scale-out bandwidth";
+            ++shared_nics;
+        }
     }
+    // One warning, not one per entry (100,000 servers would list 100,000 lines).
+    if (shared_nics == 1)
+        t.warnings.push_back(shared_nics_text);
+    else if (shared_nics > 1)
+        t.warnings.push_back(shared_nics_text + " (and " + std::to_string(shared_nics - 1) +
+                             " more server entries)");
     t.nics_per_node = nics;
     if (!nodes.empty()) {
         const double gpn = nodes.front().gpus_per_replica;
@@ -306,21 +321,21 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
             double pod_reach = 0;
             bool in_groups = !st.device_ids.empty();
             for (const auto& sid : st.device_ids) {
-                const Device* sd = d.device(sid);
+                const Device* sd = idx.device(sid);
                 if (!sd || sd->parent.empty()) {
                     in_groups = false;
                     continue;
                 }
-                const Device* grp = d.device(sd->parent);
+                const Device* grp = idx.device(sd->parent);
                 if (!grp) {
                     in_groups = false;
                     continue;
                 }
                 double n = 0;
                 for (const auto& e : nodes)
-                    if (is_ancestor(d, *e.dev, grp->id))
+                    if (is_ancestor(d, idx, *e.dev, grp->id))
                         n += e.replicas;
-                pod_reach = std::max(pod_reach, n / std::max(1.0, d.multiplicity(*grp)));
+                pod_reach = std::max(pod_reach, n / std::max(1.0, idx.multiplicity(*grp)));
             }
             if (in_groups && pod_reach > 0)
                 st.nodes_below_one_switch = pod_reach;
@@ -354,19 +369,23 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     // 6. Reachability: compute entries joined by links, directly or through switches, form
     // islands; GPUs of different islands (or replicas of an unlinked entry) have no path.
     {
-        std::map<std::string, std::string> parent;
-        auto root = [&parent](const std::string& x) {
-            std::string r = x;
-            while (parent.count(r) && parent[r] != r)
-                r = parent[r];
-            return r;
+        // Union-find over device positions, with path halving (linear in practice).
+        std::vector<std::size_t> parent(d.devices.size());
+        std::iota(parent.begin(), parent.end(), std::size_t{0});
+        auto root = [&parent](std::size_t x) {
+            while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            return x;
         };
-        for (const auto& dev : d.devices)
-            parent[dev.id] = dev.id;
-        for (const auto& l : d.links)
-            if (parent.count(l.from) && parent.count(l.to))
-                parent[root(l.from)] = root(l.to);
-        std::map<std::string, int> island_of;
+        for (const auto& l : d.links) {
+            const Device* a = idx.device(l.from);
+            const Device* b = idx.device(l.to);
+            if (a && b)
+                parent[root(idx.position(*a))] = root(idx.position(*b));
+        }
+        std::map<std::size_t, int> island_of;
         for (const auto& e : nodes) {
             Topology::NodeReach r;
             r.id = e.dev->id;
@@ -374,7 +393,8 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
             r.gpus_per_replica = e.gpus_per_replica;
             r.linked = !adj[e.dev->id].empty();
             r.island =
-                island_of.emplace(root(r.id), static_cast<int>(island_of.size())).first->second;
+                island_of.emplace(root(idx.position(*e.dev)), static_cast<int>(island_of.size()))
+                    .first->second;
             t.reach.push_back(std::move(r));
         }
         if (t.nodes > 1)

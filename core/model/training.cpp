@@ -218,7 +218,11 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             const char* name;
             bool used;
         };
+        // The whole job first: any layout of GPUs in several domains sends something between
+        // them (PP activations cross a boundary even when the first pair of stages shares one).
+        const GroupPlacement job_g = place_group(topo, gpus, 1);
         const Use uses[] = {
+            {job_g, CollectiveOp::sendrecv, "job's", gpus > 1},
             {tp_g, CollectiveOp::allgather, "tensor-parallel (TP)", t.tp > 1},
             {cp_g, CollectiveOp::sendrecv, "context-parallel (CP)", t.cp > 1},
             {dp_g, CollectiveOp::reducescatter, "data-parallel (DP)", dp * t.cp > 1},
@@ -231,8 +235,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             if (collective_seconds(u.op, kProbe, topo, u.g, CollectiveAlgo::automatic, ca) >= 0)
                 continue;
             auto why = collective_time(u.op, kProbe, topo, u.g, CollectiveAlgo::automatic, ca);
-            return Error{"", std::string("does not run: the ") + u.name + " group of " +
-                                 std::to_string(u.g.ranks) + " GPUs has no path: " +
+            return Error{"", std::string("does not run: the ") + u.name +
+                                 (u.g.ranks == gpus && &u.g == &job_g ? "" : " group of") + " " +
+                                 std::to_string(u.g.ranks) + " GPUs have no path between them: " +
                                  (why ? std::string("no algorithm") : why.errors().front().what)};
         }
     }

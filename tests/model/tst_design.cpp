@@ -234,6 +234,40 @@ private slots:
         QCOMPARE(both->reliability.mtbf_hours, 0.5);
     }
 
+    // The index the analysis uses (issue 17 item 8) agrees with the design's own lookups: ids,
+    // children, multiplicities along nested groups, and cycles.
+    void indexAgreesWithDesign() {
+        for (const char* id :
+             {"llama3-16k-h100", "dgx-h100-4su", "h100-ndr-2node", "gb200-nvl72"}) {
+            const Design d = cl::test::preset(id);
+            const DesignIndex idx(d);
+            for (const Device& dev : d.devices) {
+                QCOMPARE(idx.device(dev.id), d.device(dev.id));
+                QCOMPARE(idx.multiplicity(dev), d.multiplicity(dev));
+                QVERIFY(!idx.in_cycle(dev));
+                for (const Device* ch : idx.children(dev.id))
+                    QCOMPARE(ch->parent, dev.id);
+            }
+            QVERIFY(idx.device("no such id") == nullptr);
+        }
+        Design chain;
+        for (int i = 0; i < 10000; ++i) {
+            Device g;
+            g.id = "g" + std::to_string(i);
+            g.kind = DeviceKind::group;
+            g.count = i % 1000 == 0 ? 2 : 1;
+            if (i)
+                g.parent = "g" + std::to_string(i - 1);
+            chain.devices.push_back(g);
+        }
+        const DesignIndex ci(chain);
+        QCOMPARE(ci.multiplicity(chain.devices.back()), 1024.0); // 2^10
+        QCOMPARE(ci.multiplicity(chain.devices.back()), chain.multiplicity(chain.devices.back()));
+        chain.devices.front().parent = "g9999"; // close the chain into a loop
+        const DesignIndex loop(chain);
+        QVERIFY(loop.in_cycle(chain.devices[5000]));
+    }
+
     void newerMinorKeepsUnknownFields() {
         std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.7")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");

@@ -24,6 +24,28 @@ private slots:
         fabric_ = analyze_topology(*d, cat_);
     }
 
+    // A fabric with its links deleted: layouts that fit in memory do not run (no path between
+    // the servers), so none is offered, and the result says why (issue 17 item 3; the search
+    // offered 858 layouts across two unconnected servers).
+    void searchOffersNothingWithoutANetwork() {
+        auto d = design_from_json(bundled_file("presets/h100-ndr-2node.json"), "p", &cat_);
+        QVERIFY(d.ok());
+        d.value().links.clear();
+        const Topology none = analyze_topology(*d, cat_);
+        TrainingSpec base;
+        base.global_batch = 128;
+        base.seq = 8192;
+        auto r = search_layouts(*cat_.model("llama3-70b"), base, 16, *cat_.gpu("h100-sxm"), none,
+                                {}, {});
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QCOMPARE(r->feasible, std::int64_t{0});
+        QVERIFY(r->results.empty());
+        QVERIFY2(r->blocked.find("no path") != std::string::npos, r->blocked.c_str());
+        auto wired = search_layouts(*cat_.model("llama3-70b"), base, 16, *cat_.gpu("h100-sxm"),
+                                    fabric_, {}, {});
+        QVERIFY(wired.ok() && wired->feasible > 0);
+    }
+
     void searchRespectsPinsAndRanks() {
         TrainingSpec base;
         base.global_batch = 128;
@@ -61,7 +83,8 @@ private slots:
         t.recompute = b.recompute;
         t.micro_batch = b.micro_batch;
         t.sequence_parallel = b.tp > 1;
-        t.schedule = b.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
+        t.schedule =
+            b.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
         auto direct = train_step(*cat_.model("llama3-70b"), t, 16, *cat_.gpu("h100-sxm"), fabric_);
         QVERIFY(direct.ok());
         QCOMPARE(direct->step_time_s, b.step_time_s);
