@@ -1,6 +1,7 @@
 #include "canvas.h"
 
 #include "document/commands.h"
+#include "messages.h"
 #include "model/catalog.h"
 #include "model/edit.h"
 #include "model/units.h"
@@ -69,14 +70,14 @@ public:
         syncing_ = true;
         setPos(d->position.x, d->position.y);
         syncing_ = false;
-        setToolTip(tooltip(*d));
+        setToolTip(tooltip(*d)); // rich text; file text in it is escaped
         update();
     }
     /// What the evaluation found about this device (core/model/findings.h); null: nothing.
     void setFinding(const model::DeviceFinding* f) {
         finding_ = f ? *f : model::DeviceFinding{};
         if (const auto* d = scene_->document()->design().device(id_))
-            setToolTip(tooltip(*d));
+            setToolTip(tooltip(*d)); // rich text; file text in it is escaped
         update();
     }
     QPointF dragStart() const { return dragStart_; }
@@ -206,9 +207,9 @@ private:
         const auto& c = scene_->document()->catalog();
         const double mult = scene_->document()->design().multiplicity(d);
         QString t = QStringLiteral("<b>%1</b><br>%2 × %3")
-                        .arg(QString::fromStdString(d.name.empty() ? d.id : d.name))
+                        .arg(QString::fromStdString(d.name.empty() ? d.id : d.name).toHtmlEscaped())
                         .arg(mult, 0, 'f', 0)
-                        .arg(QString::fromStdString(d.catalog));
+                        .arg(QString::fromStdString(d.catalog).toHtmlEscaped());
         if (const auto* s = c.system(d.catalog))
             t += QObject::tr("<br>%1 GPUs, %2 kW, $%L3 each")
                      .arg(s->gpus)
@@ -390,13 +391,15 @@ public:
         if (type)
             label_ += QStringLiteral(" (%1)").arg(QString::fromStdString(
                 model::units::format_si(type->bandwidth_unidir_Bps, "B/s", 0)));
-        setToolTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note));
+        setToolTip(
+            plainTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note)));
         update();
     }
     /// What the evaluation found about this link (core/model/findings.h); null: nothing.
     void setFinding(const model::LinkFinding* f) {
         finding_ = f ? *f : model::LinkFinding{};
-        setToolTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note));
+        setToolTip(
+            plainTip(finding_.note.empty() ? label_ : QString::fromStdString(finding_.note)));
         update();
     }
 
@@ -448,7 +451,7 @@ public:
         finding_ = f ? *f : model::WorkloadFinding{};
         if (finding_.verdict.empty())
             finding_.verdict = tr("not evaluated").toStdString();
-        setToolTip(QString::fromStdString(finding_.tooltip));
+        setToolTip(plainTip(QString::fromStdString(finding_.tooltip)));
         update();
     }
     QPointF dragStart;

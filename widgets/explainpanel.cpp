@@ -1,5 +1,6 @@
 #include "explainpanel.h"
 
+#include "messages.h"
 #include "model/explain.h"
 
 #include <QHeaderView>
@@ -49,7 +50,7 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
                                                 QString::fromStdString(e.value),
                                                 QString::fromStdString(e.formula)});
         top->setData(0, Qt::UserRole, QString::fromStdString(e.key));
-        top->setToolTip(2, QString::fromStdString(e.formula));
+        top->setToolTip(2, plainTip(QString::fromStdString(e.formula)));
         QFont b = top->font(0);
         b.setBold(true);
         top->setFont(0, b);
@@ -57,7 +58,7 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
             auto* it = new QTreeWidgetItem(top, {QString::fromStdString(in.name),
                                                  QString::fromStdString(in.value),
                                                  QString::fromStdString(in.source)});
-            it->setToolTip(2, QString::fromStdString(in.source));
+            it->setToolTip(2, plainTip(QString::fromStdString(in.source)));
         }
     }
     empty_->setVisible(entries.empty());

@@ -395,7 +395,7 @@ void MainWindow::rebuildRecentMenu() {
                             if (files_->open(path))
                                 addRecent(path);
                         })
-            ->setToolTip(path);
+            ->setToolTip(plainTip(path));
     recentMenu_->setEnabled(!r.isEmpty());
 }
 

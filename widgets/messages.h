@@ -4,6 +4,7 @@
 // static helpers guess the format and would render HTML from the file (issue 17, item 9).
 
 #include <QMessageBox>
+#include <QTextDocument>
 
 namespace cl::ui {
 
@@ -20,6 +21,15 @@ inline void showError(QWidget* parent, const QString& title, const QString& text
 
 inline void showWarning(QWidget* parent, const QString& title, const QString& text) {
     showPlainMessage(parent, QMessageBox::Warning, title, text);
+}
+
+/// A tooltip whose text may come from a file (ids, names, catalog sources, paths). Qt shows a
+/// tooltip as rich text when it looks like HTML; escaped, it shows as the text it is.
+inline QString plainTip(const QString& text) {
+    if (!Qt::mightBeRichText(text))
+        return text;
+    return QStringLiteral("<p style='white-space:pre-wrap'>") + text.toHtmlEscaped() +
+           QStringLiteral("</p>");
 }
 
 } // namespace cl::ui

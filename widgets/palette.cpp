@@ -1,6 +1,7 @@
 #include "palette.h"
 
 #include "canvas.h"
+#include "messages.h"
 #include "model/units.h"
 
 #include <QDrag>
@@ -64,7 +65,7 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
     for (const auto& s : catalog.systems()) {
         auto* it = new QTreeWidgetItem(systems, {QString::fromStdString(s.name)});
         it->setData(0, Qt::UserRole, QStringLiteral("system:%1").arg(QString::fromStdString(s.id)));
-        it->setToolTip(0, sourceTip(s.provenance));
+        it->setToolTip(0, plainTip(sourceTip(s.provenance)));
     }
     auto* gpus = group(tr("GPUs"));
     for (const auto& g : catalog.gpus()) {
@@ -73,13 +74,13 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
                        .arg(QString::fromStdString(g.name))
                        .arg(QString::fromStdString(model::units::format_bytes(g.memory_bytes)))});
         it->setData(0, Qt::UserRole, QStringLiteral("gpu:%1").arg(QString::fromStdString(g.id)));
-        it->setToolTip(0, sourceTip(g.provenance));
+        it->setToolTip(0, plainTip(sourceTip(g.provenance)));
     }
     auto* switches = group(tr("Switches"));
     for (const auto& s : catalog.switches()) {
         auto* it = new QTreeWidgetItem(switches, {QString::fromStdString(s.name)});
         it->setData(0, Qt::UserRole, QStringLiteral("switch:%1").arg(QString::fromStdString(s.id)));
-        it->setToolTip(0, sourceTip(s.provenance));
+        it->setToolTip(0, plainTip(sourceTip(s.provenance)));
     }
     auto* links = group(tr("Link types"));
     links->setToolTip(0,

@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace cl;
@@ -189,6 +190,31 @@ private slots:
         QTRY_VERIFY(shown);
         QCOMPARE(format, Qt::PlainText);
         QVERIFY2(text.contains(QStringLiteral("<img src=")), qPrintable(text));
+
+        // A design that loads, with HTML in a name: the canvas tooltips show it as text.
+        const QString named = dir.filePath(QStringLiteral("named.json"));
+        {
+            QFile f(named);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": "
+                    "[{\"id\": \"n\", \"name\": \"<b>bold</b><img src='/etc/x.png'>\", "
+                    "\"kind\": \"system\", \"catalog\": \"dgx-h100\"}]}");
+        }
+        picked = false;
+        answerFileDialog(named, &picked);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
+        QVERIFY(picked);
+        QTRY_VERIFY(w.document()->design().devices.size() == 1);
+        int tips = 0;
+        for (auto* it : w.scene()->items()) {
+            const QString tip = it->toolTip();
+            if (!tip.contains(QStringLiteral("bold")))
+                continue;
+            ++tips;
+            QVERIFY2(!Qt::mightBeRichText(tip) || tip.contains(QStringLiteral("&lt;b&gt;")),
+                     qPrintable(tip));
+        }
+        QVERIFY(tips > 0);
     }
 
     // Open a preset, make one edit, wait for the autosave, die: the next start offers it.
