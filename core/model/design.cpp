@@ -31,16 +31,10 @@ std::string_view device_kind_name(DeviceKind k) {
 }
 
 const Device* Design::device(std::string_view id) const {
-    for (const auto& d : devices)
-        if (d.id == id)
-            return &d;
-    return nullptr;
+    return device_ids.find(devices, id);
 }
 Device* Design::device(std::string_view id) {
-    for (auto& d : devices)
-        if (d.id == id)
-            return &d;
-    return nullptr;
+    return const_cast<Device*>(device_ids.find(devices, id));
 }
 const Workload* Design::workload(std::string_view id) const {
     for (const auto& w : workloads)
@@ -49,10 +43,7 @@ const Workload* Design::workload(std::string_view id) const {
     return nullptr;
 }
 const Link* Design::link(std::string_view id) const {
-    for (const auto& l : links)
-        if (l.id == id)
-            return &l;
-    return nullptr;
+    return link_ids.find(links, id);
 }
 
 double Design::multiplicity(const Device& d) const {

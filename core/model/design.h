@@ -9,6 +9,7 @@
 #include "model/error.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -158,6 +159,55 @@ struct FabricCalibration {
     bool operator==(const FabricCalibration&) const = default;
 };
 
+/// A lookup cache from id to position in a vector of entities, for Design::device()/link().
+/// Never trusted blindly: a hit is checked against the entity's id, a miss falls back to a scan
+/// (so in-place edits, renames and reallocation stay correct), and a stale cache is rebuilt.
+/// Copies start empty; it takes no part in comparisons. Not for concurrent use of one Design
+/// from several threads (each worker thread copies the design).
+class IdCache {
+public:
+    IdCache() = default;
+    IdCache(const IdCache&) {}
+    IdCache& operator=(const IdCache&) { return *this; }
+    bool operator==(const IdCache&) const { return true; }
+    template <class T> const T* find(const std::vector<T>& items, std::string_view id) const {
+        if (id.empty())
+            return nullptr;
+        if (data_ == items.data() && size_ == items.size()) {
+            const auto it = pos_.find(id);
+            if (it != pos_.end() && it->second < items.size() && items[it->second].id == id)
+                return &items[it->second];
+        }
+        for (std::size_t i = 0; i < items.size(); ++i) // a miss, or the cache is stale
+            if (items[i].id == id) {
+                rebuild(items);
+                return &items[i];
+            }
+        if (data_ != items.data() || size_ != items.size())
+            rebuild(items);
+        return nullptr;
+    }
+
+private:
+    template <class T> void rebuild(const std::vector<T>& items) const {
+        pos_.clear();
+        pos_.reserve(items.size());
+        for (std::size_t i = 0; i < items.size(); ++i)
+            pos_.emplace(items[i].id, i); // the first of a repeated id, as a scan finds
+        data_ = items.data();
+        size_ = items.size();
+    }
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    mutable std::unordered_map<std::string, std::size_t, Hash, std::equal_to<>> pos_;
+    mutable const void* data_ = nullptr;
+    mutable std::size_t size_ = 0;
+};
+
 struct Design {
     int version_major = kDesignMajor, version_minor = kDesignMinor;
     std::string name, description;
@@ -169,6 +219,7 @@ struct Design {
     std::vector<FabricCalibration> calibration;
     ModelAssumptions assumptions; ///< efficiency factors and overheads (defaults are sourced)
     std::string extra_json;       ///< unknown top-level fields
+    IdCache device_ids, link_ids; ///< lookup caches for device() and link() (no data)
 
     [[nodiscard]] const Device* device(std::string_view id) const;
     [[nodiscard]] Device* device(std::string_view id);
