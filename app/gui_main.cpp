@@ -15,6 +15,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 
 #ifndef CLUSTERLENS_VERSION
 #define CLUSTERLENS_VERSION "0.0.0"
@@ -40,6 +41,26 @@ std::shared_ptr<const cl::model::Catalog> loadCatalog(QString* warning) {
     }
     return std::make_shared<const cl::model::Catalog>(std::move(cat));
 }
+} // namespace
+
+namespace {
+/// Calls `done` once, right after the first paint event of the watched widget was handled.
+class FirstPaint : public QObject {
+public:
+    FirstPaint(QObject* parent, std::function<void()> done)
+        : QObject(parent), done_(std::move(done)) {}
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() == QEvent::Paint && done_) {
+            auto done = std::move(done_);
+            done_ = nullptr;
+            QTimer::singleShot(0, this, std::move(done));
+        }
+        return QObject::eventFilter(o, e);
+    }
+
+private:
+    std::function<void()> done_;
+};
 } // namespace
 
 int main(int argc, char** argv) {
@@ -100,9 +121,9 @@ int main(int argc, char** argv) {
         // First paint: the window is exposed and its first frame has been drawn once the event
         // loop has run after show(); evaluation is part of what a user waits for.
         window.evaluator()->evaluateNow();
-        QTimer::singleShot(0, &window, [&] {
-            QApplication::processEvents();
-            window.repaint();
+        // The first frame the user sees: the canvas's first paint event has been handled (the
+        // zero-timer runs once that paint, and the flush after it, are done).
+        auto* filter = new FirstPaint(&window, [&] {
             const qint64 ms = startClock.elapsed();
             long hwm_kb = 0;
             if (FILE* f = std::fopen("/proc/self/status", "r")) {
@@ -116,6 +137,7 @@ int main(int argc, char** argv) {
                         static_cast<long long>(ms), static_cast<double>(hwm_kb) / 1024.0);
             QApplication::exit(0);
         });
+        window.canvas()->viewport()->installEventFilter(filter);
     }
     if (parser.isSet(shot)) {
         const QString file = parser.value(shot);

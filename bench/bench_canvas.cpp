@@ -8,11 +8,15 @@
 #include "model/design.h"
 #include "model/evaluate.h"
 
+#include "generated_designs.h"
+
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
 
 #include <benchmark/benchmark.h>
+
+#include <memory>
 
 using namespace cl;
 
@@ -112,3 +116,38 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     return 0;
 }
+
+// Issue 17 item 8: 100,000 devices (96,970 DGX H100 on 3,030 leaves, one link each, no
+// positions: laid out on load) opened into a document and a scene, and the whole scene drawn
+// once fitted (what the overview and "Fit to View" draw).
+static void BM_OpenIntoScene_100kDevices(benchmark::State& state) {
+    for (auto _ : state) {
+        auto doc = std::make_unique<doc::Document>(catalog());
+        doc->reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+        auto scene = std::make_unique<ui::CanvasScene>(doc.get());
+        benchmark::DoNotOptimize(scene->items().size());
+        state.PauseTiming(); // closing is measured below
+        scene.reset();
+        state.ResumeTiming();
+    }
+}
+BENCHMARK(BM_OpenIntoScene_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Known limit: QGraphicsScene removes items one at a time from the front of its lists, which
+// is quadratic; a structural edit of a 100,000-device design rebuilds the scene and pays it.
+static void BM_CloseScene_100kDevices(benchmark::State& state) {
+    for (auto _ : state) {
+        state.PauseTiming();
+        doc::Document doc(catalog());
+        doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+        auto scene = std::make_unique<ui::CanvasScene>(&doc);
+        state.ResumeTiming();
+        scene.reset();
+    }
+}
+BENCHMARK(BM_CloseScene_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+static void BM_SceneRender_100kDevices(benchmark::State& state) {
+    render(state, model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+}
+BENCHMARK(BM_SceneRender_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(2);

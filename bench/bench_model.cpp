@@ -13,6 +13,8 @@
 #include "model/tco.h"
 #include "model/topology.h"
 
+#include "generated_designs.h"
+
 #include <benchmark/benchmark.h>
 
 using namespace cl::model;
@@ -214,39 +216,6 @@ BENCHMARK(BM_Evaluate_Llama3_16k)->Unit(benchmark::kMillisecond);
 // Issue 17 item 8: large designs load and evaluate in linear time. Targets: 100,000 devices
 // and a 10,000-deep chain of groups each load (parse + validate) and evaluate in < 1 s, in
 // memory < 10x the file. The designs are generated as text, as a file would hold them.
-namespace {
-/// 100,000 devices: 96,970 DGX H100 systems on 3,030 leaves, one link each.
-const std::string& flat_100k() {
-    static const std::string text = [] {
-        const int leaves = 3030, servers = 100000 - leaves;
-        std::string s = R"({"format": "clusterlens-design", "version": "1.1", "devices": [)";
-        for (int i = 0; i < leaves; ++i)
-            s += R"({"id": "leaf)" + std::to_string(i) +
-                 R"(", "kind": "switch", "catalog": "qm9700"},)";
-        for (int i = 0; i < servers; ++i)
-            s += std::string(i ? "," : "") + R"({"id": "s)" + std::to_string(i) +
-                 R"(", "kind": "system", "catalog": "dgx-h100"})";
-        s += R"(], "links": [)";
-        for (int i = 0; i < servers; ++i)
-            s += std::string(i ? "," : "") + R"({"id": "l)" + std::to_string(i) +
-                 R"(", "from": "s)" + std::to_string(i) + R"(", "to": "leaf)" +
-                 std::to_string(i % leaves) + R"(", "type": "ib-ndr"})";
-        return s + "]}";
-    }();
-    return text;
-}
-/// A chain of 10,000 groups, each inside the previous one, holding one DGX H100.
-const std::string& chain_10k() {
-    static const std::string text = [] {
-        std::string s = R"({"format": "clusterlens-design", "version": "1.1", "devices": [)";
-        for (int i = 0; i < 10000; ++i)
-            s += R"({"id": "g)" + std::to_string(i) + R"(", "kind": "group")" +
-                 (i ? R"(, "parent": "g)" + std::to_string(i - 1) + "\"" : std::string()) + "},";
-        return s + R"({"id": "s", "kind": "system", "catalog": "dgx-h100", "parent": "g9999"}]})";
-    }();
-    return text;
-}
-} // namespace
 
 static void BM_LoadDesign_100kDevices(benchmark::State& state) {
     for (auto _ : state)

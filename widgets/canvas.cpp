@@ -10,6 +10,7 @@
 #include <QGraphicsObject>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
+#include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QKeyEvent>
 #include <QMenu>
@@ -18,9 +19,11 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <QStyleOptionGraphicsItem>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace cl::ui {
@@ -51,6 +54,29 @@ QString subtitle(const model::Device& d, const model::Catalog& c) {
     }
     return s;
 }
+/// The part of a segment inside a rectangle (Liang-Barsky clipping), or nothing.
+std::optional<QLineF> clipLine(const QLineF& l, const QRectF& r) {
+    double t0 = 0, t1 = 1;
+    const double dx = l.dx(), dy = l.dy();
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {l.x1() - r.left(), r.right() - l.x1(), l.y1() - r.top(),
+                         r.bottom() - l.y1()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return std::nullopt; // parallel to this edge and outside it
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return std::nullopt;
+    }
+    return QLineF(l.pointAt(t0), l.pointAt(t1));
+}
 } // namespace
 
 /// A device (or a group of identical replicas, drawn with a "× N" badge).
@@ -70,14 +96,18 @@ public:
         syncing_ = true;
         setPos(d->position.x, d->position.y);
         syncing_ = false;
-        setToolTip(tooltip(*d)); // rich text; file text in it is escaped
+        setToolTip({}); // built when hovered (refreshToolTip): 100,000 devices load faster
         update();
+    }
+    /// Builds the tooltip from the design and the finding; the scene calls it just before Qt
+    /// shows the tooltip, so it is always current and costs nothing for devices never hovered.
+    void refreshToolTip() {
+        if (const auto* d = scene_->document()->design().device(id_))
+            setToolTip(tooltip(*d)); // rich text; file text in it is escaped
     }
     /// What the evaluation found about this device (core/model/findings.h); null: nothing.
     void setFinding(const model::DeviceFinding* f) {
         finding_ = f ? *f : model::DeviceFinding{};
-        if (const auto* d = scene_->document()->design().device(id_))
-            setToolTip(tooltip(*d)); // rich text; file text in it is escaped
         update();
     }
     QPointF dragStart() const { return dragStart_; }
@@ -258,16 +288,10 @@ public:
     QRectF boundingRect() const override {
         return rect_.adjusted(-4, -24, std::max(4.0, 360.0 - rect_.width()), 4);
     }
-    void sync() {
+    /// `members`: the bounds of the group's direct members and their number (the scene finds
+    /// them for all groups in one pass).
+    void sync(QRectF r, int members) {
         const auto& d = scene_->document()->design();
-        QRectF r;
-        int members = 0;
-        for (const auto& dev : d.devices)
-            if (dev.parent == id_) {
-                ++members;
-                const QRectF child(dev.position.x, dev.position.y, kDeviceW, kDeviceH);
-                r = r.isNull() ? child : r.united(child);
-            }
         const auto* g = d.device(id_);
         if (r.isNull() && g)
             r = QRectF(g->position.x, g->position.y, kDeviceW, kDeviceH);
@@ -293,8 +317,15 @@ public:
     [[nodiscard]] QPointF anchor() const { return rect_.center(); }
 
 protected:
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) override {
         const auto& pal = scene_->palette();
+        if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {
+            // Far out: a plain outline (no text, no antialiasing) keeps large designs fast.
+            p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), 0));
+            p->setBrush(collapsed_ ? pal.base() : QBrush(Qt::NoBrush));
+            p->drawRect(rect_);
+            return;
+        }
         p->setRenderHint(QPainter::Antialiasing);
         QPen pen(isSelected() ? pal.highlight().color() : pal.mid().color(),
                  isSelected() ? 2.5 : 1.5);
@@ -354,6 +385,7 @@ public:
     LinkItem(CanvasScene* scene, std::string id) : scene_(scene), id_(std::move(id)) {
         setZValue(-1);
         setFlag(ItemIsSelectable);
+        setFlag(ItemUsesExtendedStyleOption); // exposedRect: long links draw only what shows
         setData(0, QString::fromStdString(id_));
     }
     [[nodiscard]] const std::string& id() const { return id_; }
@@ -377,10 +409,8 @@ public:
             const std::string g = scene_->hiddenBy(dev.id);
             if (g.empty())
                 return own;
-            for (auto* it : scene_->items())
-                if (it->data(0).toString().toStdString() == g)
-                    if (auto* gi = dynamic_cast<GroupItem*>(it))
-                        return gi->anchor();
+            if (const GroupItem* gi = scene_->groupItem(g))
+                return gi->anchor();
             return own;
         };
         a_ = anchor(*from, a_);
@@ -404,9 +434,24 @@ public:
     }
 
 protected:
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
-        p->setRenderHint(QPainter::Antialiasing);
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) override {
         const auto& pal = scene_->palette();
+        // Only the part of the line inside the exposed area is stroked: a link across a large
+        // design otherwise costs a full-length antialiased stroke for a few visible pixels.
+        const QRectF exposed = opt->exposedRect.adjusted(-8, -8, 8, 8);
+        const std::optional<QLineF> seg = clipLine(QLineF(a_, b_), exposed);
+        if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {
+            // Far out: a hairline, red for a bottleneck; the label is unreadable at this size.
+            if (!seg)
+                return;
+            p->setPen(QPen(isSelected()          ? pal.highlight().color()
+                           : finding_.bottleneck ? QColor(0xdc, 0x26, 0x26)
+                                                 : pal.mid().color(),
+                           0));
+            p->drawLine(*seg);
+            return;
+        }
+        p->setRenderHint(QPainter::Antialiasing);
         // Uplinks of an oversubscribed tier are the fabric's bottleneck: drawn in red.
         QColor lineColor = pal.mid().color();
         int width = 2;
@@ -414,11 +459,15 @@ protected:
             lineColor = QColor(0xdc, 0x26, 0x26);
             width = 4;
         }
-        p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
-        p->drawLine(a_, b_);
+        if (seg) {
+            p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
+            p->drawLine(*seg);
+        }
         const QPointF mid = (a_ + b_) / 2;
-        p->setPen(pal.text().color());
         QRectF r(mid.x() - 90, mid.y() - 9, 180, 18);
+        if (!r.intersects(opt->exposedRect))
+            return;
+        p->setPen(pal.text().color());
         p->fillRect(r, pal.window());
         p->drawText(r, Qt::AlignCenter, label_);
     }
@@ -530,6 +579,10 @@ private:
 
 CanvasScene::CanvasScene(doc::Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
     setSceneRect(-2000, -2000, 4000, 4000);
+    // No BSP index: links span long distances, and a BSP tree files each one under every
+    // leaf it crosses (100,000 links took 3 GB and 20 s to first paint). A linear scan of the
+    // items per paint or click stays in milliseconds at 100,000 items.
+    setItemIndexMethod(QGraphicsScene::NoIndex);
     connect(doc_, &doc::Document::changed, this, &CanvasScene::sync);
     rebuild();
 }
@@ -540,17 +593,20 @@ void CanvasScene::rebuild() {
     workloads_.clear();
     links_.clear();
     groups_.clear();
+    groupById_.clear();
+    hiddenMemo_.clear();
     const auto& d = doc_->design();
     for (const auto& dev : d.devices) {
         if (dev.kind == model::DeviceKind::group) {
             auto* g = new GroupItem(this, dev.id);
             addItem(g);
-            g->sync();
             groups_.push_back(g);
+            groupById_[dev.id] = g;
             if (!hiddenBy(dev.id).empty())
                 g->setVisible(false);
         }
     }
+    syncGroups();
     for (const auto& dev : d.devices) {
         if (dev.kind == model::DeviceKind::group || !hiddenBy(dev.id).empty())
             continue;
@@ -572,6 +628,13 @@ void CanvasScene::rebuild() {
         workloads_[w.id] = item;
     }
     applyFindings(); // the last evaluation's, until this design's arrives
+    growSceneRect();
+}
+
+void CanvasScene::growSceneRect() {
+    // The scrollable area covers every item with a margin (a generated design can span
+    // 100,000 px); it only grows, so the view does not jump while a drag shrinks it.
+    setSceneRect(sceneRect().united(itemsBoundingRect().adjusted(-400, -400, 400, 400)));
 }
 
 void CanvasScene::sync(const doc::ChangeEvent& e) {
@@ -592,6 +655,7 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
         break;
     }
     // Only the named items change; links and group frames follow their devices.
+    hiddenMemo_.clear();
     bool devices = false;
     for (const auto& id : e.ids) {
         const std::string sid = id.toStdString();
@@ -607,9 +671,42 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
     for (auto* l : links_)
         if (devices || e.ids.contains(l->data(0).toString()))
             l->sync();
-    if (devices)
-        for (auto* g : groups_)
-            g->sync();
+    if (devices) {
+        syncGroups();
+        growSceneRect();
+    }
+}
+
+void CanvasScene::syncGroups() {
+    if (groups_.empty())
+        return;
+    struct Extent {
+        QRectF r;
+        int members = 0;
+    };
+    std::unordered_map<std::string, Extent> ext;
+    ext.reserve(groups_.size());
+    for (const auto& [id, g] : groupById_)
+        ext[id];
+    for (const auto& dev : doc_->design().devices) {
+        if (dev.parent.empty())
+            continue;
+        const auto it = ext.find(dev.parent);
+        if (it == ext.end())
+            continue;
+        const QRectF child(dev.position.x, dev.position.y, kDeviceW, kDeviceH);
+        it->second.r = it->second.r.isNull() ? child : it->second.r.united(child);
+        ++it->second.members;
+    }
+    for (const auto& [id, g] : groupById_) {
+        const Extent& e = ext[id];
+        g->sync(e.r, e.members);
+    }
+}
+
+GroupItem* CanvasScene::groupItem(const std::string& groupId) const {
+    const auto it = groupById_.find(groupId);
+    return it == groupById_.end() ? nullptr : it->second;
 }
 
 void CanvasScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
@@ -687,15 +784,31 @@ void CanvasScene::commitMove() {
 std::string CanvasScene::hiddenBy(const std::string& deviceId) const {
     if (collapsed_.empty())
         return {};
+    if (const auto it = hiddenMemo_.find(deviceId); it != hiddenMemo_.end())
+        return it->second;
+    // Walk up to the root or to an ancestor already known, then fill in on the way down:
+    // outer(d) = outer(parent) if set, else the parent when it is collapsed.
     const auto& d = doc_->design();
-    std::string outer;
+    std::vector<const model::Device*> chain;
+    std::string known;
     const model::Device* cur = d.device(deviceId);
-    for (std::size_t guard = 0; cur && !cur->parent.empty() && guard <= d.devices.size(); ++guard) {
-        if (collapsed_.count(cur->parent))
-            outer = cur->parent;
-        cur = d.device(cur->parent);
+    for (std::size_t guard = 0; cur && guard <= d.devices.size(); ++guard) {
+        if (const auto it = hiddenMemo_.find(cur->id); it != hiddenMemo_.end()) {
+            known = it->second;
+            break;
+        }
+        chain.push_back(cur);
+        cur = cur->parent.empty() ? nullptr : d.device(cur->parent);
     }
-    return outer;
+    // chain.back() is the highest device whose answer is not known; `known` is its parent's.
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        const model::Device* dev = *it;
+        if (known.empty() && !dev->parent.empty() && collapsed_.count(dev->parent))
+            known = dev->parent;
+        hiddenMemo_[dev->id] = known;
+    }
+    const auto it = hiddenMemo_.find(deviceId);
+    return it == hiddenMemo_.end() ? std::string() : it->second;
 }
 
 void CanvasScene::toggleCollapsed(const QString& groupId) {
@@ -869,6 +982,13 @@ void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent* e) {
         e->acceptProposedAction();
 }
 
+void CanvasScene::helpEvent(QGraphicsSceneHelpEvent* e) {
+    for (auto* it : items(e->scenePos()))
+        if (auto* d = dynamic_cast<DeviceItem*>(it))
+            d->refreshToolTip();
+    QGraphicsScene::helpEvent(e);
+}
+
 void CanvasScene::mousePressEvent(QGraphicsSceneMouseEvent* e) {
     QGraphicsScene::mousePressEvent(e);
 }
@@ -981,48 +1101,88 @@ void CanvasView::scrollContentsBy(int dx, int dy) {
 }
 
 OverviewView::OverviewView(CanvasScene* scene, CanvasView* main, QWidget* parent)
-    : QGraphicsView(scene, parent), main_(main) {
+    : QWidget(parent), scene_(scene), main_(main), timer_(new QTimer(this)) {
     setObjectName(QStringLiteral("overview"));
-    setInteractive(false);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setRenderHint(QPainter::Antialiasing, false);
     setToolTip(tr("Overview: click or drag to move the view"));
-    connect(main_, &CanvasView::viewChanged, this, [this] { viewport()->update(); });
-    connect(scene, &QGraphicsScene::changed, this, [this] { refit(); });
+    setMinimumSize(80, 60);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    // The picture is redrawn after a burst of changes settles, never while the main view
+    // scrolls (which only moves the rectangle): 100,000 items cost one render, not one per
+    // scroll step, and the first paint of the window does not wait for it.
+    timer_->setSingleShot(true);
+    timer_->setInterval(150);
+    connect(timer_, &QTimer::timeout, this, &OverviewView::renderNow);
+    connect(main_, &CanvasView::viewChanged, this, [this] { update(); });
+    connect(scene, &QGraphicsScene::changed, this, &OverviewView::refit);
 }
 
 void OverviewView::refit() {
-    QRectF r = scene()->itemsBoundingRect();
-    if (r.isEmpty())
-        r = QRectF(-200, -200, 400, 400);
-    fitInView(r.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
-    viewport()->update();
+    timer_->start();
 }
 
-void OverviewView::drawForeground(QPainter* p, const QRectF&) {
+void OverviewView::renderNow() {
+    timer_->stop();
+    QRectF r = scene_->itemsBoundingRect();
+    if (r.isEmpty())
+        r = QRectF(-200, -200, 400, 400);
+    source_ = r.adjusted(-40, -40, 40, 40);
+    const QSizeF fit = source_.size().scaled(QSizeF(size()), Qt::KeepAspectRatio);
+    target_ = QRectF(QPointF((width() - fit.width()) / 2, (height() - fit.height()) / 2), fit);
+    const qreal dpr = devicePixelRatioF();
+    QPixmap pix((QSizeF(size()) * dpr).toSize().expandedTo(QSize(1, 1)));
+    pix.setDevicePixelRatio(dpr);
+    pix.fill(palette().base().color());
+    {
+        QPainter p(&pix);
+        scene_->render(&p, target_, source_, Qt::KeepAspectRatio);
+    }
+    pix_ = std::move(pix);
+    update();
+}
+
+QPointF OverviewView::toScene(QPointF p) const {
+    if (target_.width() <= 0 || target_.height() <= 0)
+        return source_.center();
+    return {source_.left() + (p.x() - target_.left()) * source_.width() / target_.width(),
+            source_.top() + (p.y() - target_.top()) * source_.height() / target_.height()};
+}
+
+void OverviewView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (pix_.isNull()) {
+        if (!timer_->isActive())
+            timer_->start();
+        return;
+    }
+    p.drawPixmap(0, 0, pix_);
+    // The main view's rectangle.
     const QRectF visible = main_->mapToScene(main_->viewport()->rect()).boundingRect();
+    const double sx = target_.width() / source_.width(), sy = target_.height() / source_.height();
+    const QRectF v(target_.left() + (visible.left() - source_.left()) * sx,
+                   target_.top() + (visible.top() - source_.top()) * sy, visible.width() * sx,
+                   visible.height() * sy);
     QColor c = palette().highlight().color();
-    p->setPen(QPen(c, 0));
+    p.setPen(QPen(c, 0));
     c.setAlpha(40);
-    p->setBrush(c);
-    p->drawRect(visible);
+    p.setBrush(c);
+    p.drawRect(v);
 }
 
 void OverviewView::mousePressEvent(QMouseEvent* e) {
-    main_->centerOn(mapToScene(e->position().toPoint()));
-    viewport()->update();
+    main_->centerOn(toScene(e->position()));
+    update();
 }
 
 void OverviewView::mouseMoveEvent(QMouseEvent* e) {
     if (e->buttons() & Qt::LeftButton) {
-        main_->centerOn(mapToScene(e->position().toPoint()));
-        viewport()->update();
+        main_->centerOn(toScene(e->position()));
+        update();
     }
 }
 
 void OverviewView::resizeEvent(QResizeEvent* e) {
-    QGraphicsView::resizeEvent(e);
+    QWidget::resizeEvent(e);
     refit();
 }
 

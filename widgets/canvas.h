@@ -8,6 +8,7 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QPixmap>
 
 #include <memory>
 #include <set>
@@ -68,7 +69,11 @@ public:
         return collapsed_.count(groupId) > 0;
     }
     /// The collapsed group hiding a device (its outermost collapsed ancestor), or empty.
+    /// Memoized per change (one pass over each parent chain), so a 10,000-deep chain of groups
+    /// costs linear time, not depth x devices.
     [[nodiscard]] std::string hiddenBy(const std::string& deviceId) const;
+    /// The frame of a group, for links ending at a collapsed group's card; null if none.
+    [[nodiscard]] GroupItem* groupItem(const std::string& groupId) const;
 
 signals:
     void statusMessage(const QString& text);
@@ -81,6 +86,7 @@ protected:
     void dragMoveEvent(QGraphicsSceneDragDropEvent* e) override;
     void dropEvent(QGraphicsSceneDragDropEvent* e) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override;
+    void helpEvent(QGraphicsSceneHelpEvent* e) override;
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* e) override;
 
 private:
@@ -88,6 +94,9 @@ private:
     /// Hands each item what the evaluation found about it (badges, verdicts, tooltips).
     void applyFindings();
     void sync(const doc::ChangeEvent& e);
+    /// Resizes every group frame around its members: one pass over the devices.
+    void syncGroups();
+    void growSceneRect();
 
     doc::Document* doc_;
     std::shared_ptr<const model::Evaluation> eval_;
@@ -95,6 +104,8 @@ private:
     std::unordered_map<std::string, WorkloadItem*> workloads_;
     std::vector<LinkItem*> links_;
     std::vector<GroupItem*> groups_;
+    std::unordered_map<std::string, GroupItem*> groupById_;
+    mutable std::unordered_map<std::string, std::string> hiddenMemo_; ///< cleared on change
     int dragCounter_ = 0;
     QString linkType_;
     std::set<std::string> collapsed_;
@@ -127,20 +138,30 @@ private:
 
 /// The overview: the whole design at a glance with the main view's rectangle; clicking or
 /// dragging in it moves the main view.
-class OverviewView : public QGraphicsView {
+class OverviewView : public QWidget {
     Q_OBJECT
 public:
     OverviewView(CanvasScene* scene, CanvasView* main, QWidget* parent = nullptr);
+    /// Schedules a new picture of the scene (coalesced: one render per burst of changes).
     void refit();
+    /// Renders now (tests, and the timer).
+    void renderNow();
+    [[nodiscard]] bool rendered() const { return !pix_.isNull(); }
 
 protected:
-    void drawForeground(QPainter* p, const QRectF& rect) override;
+    void paintEvent(QPaintEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    [[nodiscard]] QPointF toScene(QPointF p) const;
+    CanvasScene* scene_;
     CanvasView* main_;
+    class QTimer* timer_;
+    QPixmap pix_;   ///< the scene, drawn once per change (not on every scroll of the main view)
+    QRectF source_; ///< the scene rectangle shown
+    QRectF target_; ///< where it is drawn in this widget (aspect kept)
 };
 
 } // namespace cl::ui

@@ -535,6 +535,76 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
     return errors;
 }
 
+namespace {
+/// Entities a file gives no position (generated or hand-written designs) would all sit at
+/// (0, 0), thousands of cards on one spot. They are laid out on a grid below what is placed:
+/// each parent's members in one block (so group frames stay apart), blocks stacked top-down in
+/// order of first appearance, workloads in a column to the right. Positions are layout only;
+/// they are written on the next save.
+void place_unplaced(Design& d, const std::vector<std::size_t>& devs,
+                    const std::vector<std::size_t>& wls) {
+    if (devs.empty() && wls.empty())
+        return;
+    constexpr double kCellW = 220, kCellH = 110, kBlockGap = 80, kCardW = 180, kCardH = 70;
+    std::vector<char> unplaced(d.devices.size(), 0);
+    for (std::size_t i : devs)
+        unplaced[i] = 1;
+    bool any = false;
+    double minx = 0, maxx = 0, maxy = 0;
+    auto extend = [&](const Point& p, double w, double h) {
+        if (!any) {
+            minx = p.x;
+            maxx = p.x + w;
+            maxy = p.y + h;
+            any = true;
+            return;
+        }
+        minx = std::min(minx, p.x);
+        maxx = std::max(maxx, p.x + w);
+        maxy = std::max(maxy, p.y + h);
+    };
+    for (std::size_t i = 0; i < d.devices.size(); ++i)
+        if (!unplaced[i])
+            extend(d.devices[i].position, kCardW, kCardH);
+    std::vector<char> wunplaced(d.workloads.size(), 0);
+    for (std::size_t i : wls)
+        wunplaced[i] = 1;
+    for (std::size_t i = 0; i < d.workloads.size(); ++i)
+        if (!wunplaced[i])
+            extend(d.workloads[i].position, 240, 124);
+    const double x0 = any ? minx : 0;
+    double y = any ? maxy + kBlockGap + kCellH : 0;
+    // Blocks by parent, in order of first appearance.
+    std::unordered_map<std::string_view, std::size_t> block_of;
+    std::vector<std::vector<std::size_t>> blocks;
+    for (std::size_t i : devs) {
+        const auto [it, fresh] = block_of.try_emplace(d.devices[i].parent, blocks.size());
+        if (fresh)
+            blocks.emplace_back();
+        blocks[it->second].push_back(i);
+    }
+    for (const auto& b : blocks) {
+        // About as wide as tall on a 16:10 screen.
+        const auto cols = static_cast<std::size_t>(std::max(
+            1.0, std::ceil(std::sqrt(static_cast<double>(b.size()) * 1.6 * kCellH / kCellW))));
+        for (std::size_t k = 0; k < b.size(); ++k) {
+            Point& p = d.devices[b[k]].position;
+            p.x = x0 + static_cast<double>(k % cols) * kCellW;
+            p.y = y + static_cast<double>(k / cols) * kCellH;
+            maxx = std::max(maxx, p.x + kCardW);
+        }
+        y += static_cast<double>((b.size() + cols - 1) / cols) * kCellH + kBlockGap;
+    }
+    double wy = 0;
+    for (std::size_t k = 0; k < wls.size(); ++k) {
+        Point& p = d.workloads[wls[k]].position;
+        p.x = maxx + kBlockGap;
+        p.y = wy;
+        wy += 150;
+    }
+}
+} // namespace
+
 Result<Design> design_from_json(std::string_view text, std::string_view name,
                                 const Catalog* catalog) {
     auto parsed = parse_json(text, name);
@@ -593,6 +663,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     d.name = r.string(root, "", "name", false).value_or("");
     d.description = r.string(root, "", "description", false).value_or("");
 
+    std::vector<std::size_t> unplaced_devices, unplaced_workloads; // no "position" in the file
     if (const json* devs = r.member(root, "", "devices", false);
         devs && r.expect_array(*devs, "devices")) {
         d.devices.reserve(devs->size());
@@ -621,6 +692,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             dev = std::move(one.devices[0]);
             dev.parent = r.string(j, p, "parent", false).value_or("");
             dev.position = read_point(j, p, r);
+            if (!j.contains("position"))
+                unplaced_devices.push_back(d.devices.size());
             known.insert(known.end(), {"id", "kind", "parent", "position"});
             dev.extra_json = keep_extras(j, known, p);
             d.devices.push_back(std::move(dev));
@@ -697,6 +770,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 w.inference = read_settings<InferenceSpec>(*ib, p + ".inference", r,
                                                            WorkloadKind::inference, strict, d);
             w.position = read_point(j, p, r);
+            if (!j.contains("position"))
+                unplaced_workloads.push_back(d.workloads.size());
             w.extra_json = keep_extras(
                 j,
                 {"id", "name", "kind", "model", "placement", "training", "inference", "position"},
@@ -745,6 +820,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     auto v = validate_design(d, catalog);
     if (!v.empty())
         return v;
+    place_unplaced(d, unplaced_devices, unplaced_workloads);
     // Migration: 1.0 is the first format; older minors of major 1 need no changes yet.
     // Saving writes the current version (kDesignMajor.kDesignMinor) unless the file was a
     // newer minor, whose number is kept so its unknown fields stay meaningful.

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 #include <string>
 
 using namespace cl::model;
@@ -266,6 +268,81 @@ private slots:
         chain.devices.front().parent = "g9999"; // close the chain into a loop
         const DesignIndex loop(chain);
         QVERIFY(loop.in_cycle(chain.devices[5000]));
+    }
+
+    // Design::device()/link() look up through a cache (issue 17 item 8): it must stay right
+    // across renames, removals, insertions, reallocation and copies.
+    void lookupCacheFollowsEdits() {
+        Design d = cl::test::preset("dgx-h100-4su");
+        const std::string first = d.devices.front().id;
+        QCOMPARE(d.device(first), &d.devices.front());
+        d.devices.front().id = "renamed"; // in place: same buffer, same size
+        QVERIFY(d.device(first) == nullptr);
+        QCOMPARE(d.device("renamed"), &d.devices.front());
+        d.devices.erase(d.devices.begin()); // everything shifts down by one
+        QVERIFY(d.device("renamed") == nullptr);
+        for (const Device& dev : d.devices)
+            QCOMPARE(d.device(dev.id), &dev);
+        Device extra;
+        extra.kind = DeviceKind::switch_;
+        for (int i = 0; i < 100; ++i) { // reallocates
+            extra.id = "extra" + std::to_string(i);
+            d.devices.push_back(extra);
+        }
+        QCOMPARE(d.device("extra42"), &d.devices[d.devices.size() - 58]);
+        const Design copy = d; // a copy looks up in its own vectors
+        QCOMPARE(copy.device("extra42"), &copy.devices[copy.devices.size() - 58]);
+        QVERIFY(copy == d);
+        if (!d.links.empty()) {
+            const std::string l = d.links.back().id;
+            QCOMPARE(d.link(l), &d.links.back());
+            d.links.pop_back();
+            QVERIFY(d.link(l) == nullptr);
+        }
+    }
+
+    // Entities a file gives no position are laid out on a grid (issue 17 item 8: 100,000
+    // generated devices all sat at (0, 0)), below what the file places; positions given are
+    // kept; members of one group are placed together.
+    void entitiesWithoutPositionAreLaidOut() {
+        std::string text = "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", "
+                           "\"devices\": [{\"id\": \"placed\", \"kind\": \"switch\", "
+                           "\"catalog\": \"qm9700\", \"position\": [100, 50]}, "
+                           "{\"id\": \"pod\", \"kind\": \"group\"}";
+        for (int i = 0; i < 40; ++i)
+            text += ", {\"id\": \"s" + std::to_string(i) +
+                    "\", \"kind\": \"system\", \"catalog\": \"dgx-h100\", \"parent\": \"pod\"}";
+        for (int i = 0; i < 10; ++i)
+            text += ", {\"id\": \"t" + std::to_string(i) +
+                    "\", \"kind\": \"switch\", \"catalog\": \"qm9700\"}";
+        text += "]}";
+        auto laid = design_from_json(text, "t.json", &cat_);
+        QVERIFY2(laid.ok(), laid.error_text().c_str());
+        QCOMPARE(laid->device("placed")->position, (Point{100, 50}));
+        std::set<std::pair<double, double>> spots;
+        for (const Device& dev : laid->devices) {
+            QVERIFY2(spots.insert({dev.position.x, dev.position.y}).second, dev.id.c_str());
+            if (dev.id != "placed")
+                QVERIFY(dev.position.y > 50 + 70); // below the placed switch
+        }
+        // The pod's 40 members form one block that no other device falls inside.
+        double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+        for (const Device& dev : laid->devices)
+            if (dev.parent == "pod") {
+                x0 = std::min(x0, dev.position.x);
+                x1 = std::max(x1, dev.position.x);
+                y0 = std::min(y0, dev.position.y);
+                y1 = std::max(y1, dev.position.y);
+            }
+        for (const Device& dev : laid->devices)
+            if (dev.parent != "pod")
+                QVERIFY2(!(dev.position.x >= x0 && dev.position.x <= x1 && dev.position.y >= y0 &&
+                           dev.position.y <= y1),
+                         dev.id.c_str());
+        // Saved, the positions are written and load unchanged.
+        auto again = design_from_json(design_to_json(*laid), "t.json", &cat_);
+        QVERIFY(again.ok());
+        QVERIFY(*again == *laid);
     }
 
     void newerMinorKeepsUnknownFields() {

@@ -27,6 +27,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -67,6 +68,24 @@ inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id
             }
     }
     return std::nullopt;
+}
+
+/// Rests the pointer on the entity with this id and returns the tooltip that appears (what a
+/// person reads when hovering), or empty when none shows.
+inline QString hoverToolTip(cl::ui::MainWindow& w, const QString& id) {
+    const auto at = clickPoint(w, id);
+    if (!at)
+        return {};
+    QWidget* vp = w.canvas()->viewport();
+    QTest::mouseMove(vp, *at);
+    // What Qt sends when the pointer rests (the tooltip wake-up timer), sent directly.
+    QHelpEvent help(QEvent::ToolTip, *at, vp->mapToGlobal(*at));
+    QApplication::sendEvent(vp, &help);
+    if (!QTest::qWaitFor([] { return QToolTip::isVisible(); }, 2000))
+        return {};
+    const QString t = QToolTip::text();
+    QToolTip::hideText();
+    return t;
 }
 
 /// An empty spot of the canvas (clicking it selects nothing: the design itself).

@@ -374,6 +374,16 @@ private slots:
         QApplication::sendEvent(vp, &up);
         QVERIFY(std::abs(w.canvas()->transform().m11() - before * std::pow(1.0015, 120)) < 1e-9);
         QVERIFY(w.overview());
+        // The overview draws the design once the changes settle; a click there centres the
+        // main view on that spot (left edge of the picture: the view moves left).
+        QTRY_VERIFY(w.overview()->rendered());
+        auto* ov = w.overview();
+        const QPointF centreBefore =
+            w.canvas()->mapToScene(w.canvas()->viewport()->rect().center());
+        QTest::mouseClick(ov, Qt::LeftButton, {}, QPoint(ov->width() / 8, ov->height() / 2));
+        const QPointF centreAfter = w.canvas()->mapToScene(w.canvas()->viewport()->rect().center());
+        QVERIFY2(centreAfter.x() < centreBefore.x() - 100,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(centreBefore.x()).arg(centreAfter.x())));
         // Many turns outwards: the zoom stops at its bound, never a degenerate view.
         for (int i = 0; i < 40; ++i) {
             QWheelEvent down(mid, vp->mapToGlobal(mid), QPoint(), QPoint(0, -1200), Qt::NoButton,
