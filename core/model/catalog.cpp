@@ -460,6 +460,9 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
     }
     std::istream& in = stdin_ ? std::cin : file;
     std::string text;
+    if (!stdin_) // a regular file's size is known: one allocation, no regrowth and copies
+        if (const auto size = std::filesystem::file_size(path, ec); !ec)
+            text.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(size, max_bytes)) + 1);
     char buf[65536];
     while (in) {
         in.read(buf, sizeof buf);

@@ -10,9 +10,11 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace cl::model {
@@ -603,11 +605,139 @@ void place_unplaced(Design& d, const std::vector<std::size_t>& devs,
         wy += 150;
     }
 }
+/// How a file's entities are read: its version (how unset values are spelled) and whether
+/// unknown keys are errors (files of this version or older) or kept (newer minors).
+struct EntityReading {
+    int version_major = kDesignMajor, version_minor = kDesignMinor;
+    bool strict = true;
+    std::string keep_extras(const json& j, const std::vector<std::string>& known,
+                            const std::string& p, JsonReader& r) const {
+        if (strict)
+            check_unknown_keys(j, known, p, r);
+        return extras(j, known);
+    }
+    /// A scratch design holding one entity, for the schema's setters.
+    Design scratch() const {
+        Design one;
+        one.version_major = version_major;
+        one.version_minor = version_minor;
+        return one;
+    }
+};
+
+/// devices[i]; appended to `out` (its index to `unplaced` when the file gives no position).
+void read_device(const json& j, std::size_t i, JsonReader& r, const EntityReading& how,
+                 std::vector<Device>& out, std::vector<std::size_t>& unplaced) {
+    const std::string p = json_index_path("devices", i);
+    if (!r.expect_object(j, p))
+        return;
+    Device dev;
+    dev.id = r.string(j, p, "id").value_or("");
+    if (auto k = r.string(j, p, "kind")) {
+        auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
+        if (it == kKindNames.end())
+            r.error(p + ".kind", "expected gpu, system, server, switch, nic, storage or "
+                                 "group; found \"" +
+                                     *k + "\"");
+        else
+            dev.kind = static_cast<DeviceKind>(it - kKindNames.begin());
+    }
+    // The schema's device fields (name, count, catalog, role, slots, storage), read through a
+    // scratch design holding only this entry (ids may repeat until validation reports it);
+    // then the structural ones.
+    Design one = how.scratch();
+    one.devices.push_back(std::move(dev));
+    auto known = read_section(Section::device, j, p, r, one, one.devices[0].id);
+    dev = std::move(one.devices[0]);
+    dev.parent = r.string(j, p, "parent", false).value_or("");
+    dev.position = read_point(j, p, r);
+    if (!j.contains("position"))
+        unplaced.push_back(out.size());
+    known.insert(known.end(), {"id", "kind", "parent", "position"});
+    dev.extra_json = how.keep_extras(j, known, p, r);
+    out.push_back(std::move(dev));
+}
+
+/// links[i], appended to `out`.
+void read_link(const json& j, std::size_t i, JsonReader& r, const EntityReading& how,
+               std::vector<Link>& out) {
+    const std::string p = json_index_path("links", i);
+    if (!r.expect_object(j, p))
+        return;
+    Link l;
+    l.id = r.string(j, p, "id").value_or("");
+    l.from = r.string(j, p, "from").value_or("");
+    l.to = r.string(j, p, "to").value_or("");
+    // The schema's link fields (type, count); the type is required.
+    Design one = how.scratch();
+    one.links.push_back(std::move(l));
+    auto known = read_section(Section::link, j, p, r, one, one.links[0].id, {"type"});
+    l = std::move(one.links[0]);
+    known.insert(known.end(), {"id", "from", "to"});
+    l.extra_json = how.keep_extras(j, known, p, r);
+    out.push_back(std::move(l));
+}
+
+/// "MAJOR.MINOR", each 1-6 decimal digits: no sign, no suffix, no overflow (sscanf("%d") read
+/// "4294967297.0" as 1.0 and accepted "1.0-evil.9", "+1.+1"); nullopt otherwise.
+std::optional<std::pair<int, int>> parse_version(std::string_view vs) {
+    const auto number = [](std::string_view t) {
+        int v = 0;
+        if (t.empty() || t.size() > 6)
+            return -1;
+        for (char ch : t) {
+            if (ch < '0' || ch > '9')
+                return -1;
+            v = v * 10 + (ch - '0');
+        }
+        return v;
+    };
+    const auto dotAt = vs.find('.');
+    const int major = dotAt == std::string_view::npos ? -1 : number(vs.substr(0, dotAt));
+    const int minor = dotAt == std::string_view::npos ? -1 : number(vs.substr(dotAt + 1));
+    if (major < 0 || minor < 0)
+        return std::nullopt;
+    return std::pair{major, minor};
+}
+
+bool strict_for(int major, int minor) {
+    return major < kDesignMajor || (major == kDesignMajor && minor <= kDesignMinor);
+}
 } // namespace
 
 Result<Design> design_from_json(std::string_view text, std::string_view name,
                                 const Catalog* catalog) {
-    auto parsed = parse_json(text, name);
+    // With a readable format and version (a cheap first scan: our files write them first),
+    // devices and links are converted while the text is parsed and their JSON is dropped
+    // element by element (issue 17 item 8); otherwise the whole document is read first and
+    // the checks below report what is wrong with the header.
+    EntityReading how;
+    bool streaming = false;
+    {
+        const auto [fmt, ver] = scan_header(text, "format", "version");
+        if (fmt && *fmt == kDesignFormat && ver)
+            if (const auto v = parse_version(*ver); v && v->first <= kDesignMajor) {
+                how.version_major = v->first;
+                how.version_minor = v->second;
+                how.strict = strict_for(v->first, v->second);
+                streaming = true;
+            }
+    }
+    std::vector<Error> device_errors, link_errors;
+    JsonReader device_reader(device_errors, /*null_is_error=*/true);
+    JsonReader link_reader(link_errors, /*null_is_error=*/true);
+    std::vector<Device> streamed_devices;
+    std::vector<Link> streamed_links;
+    std::vector<std::size_t> unplaced_devices, unplaced_workloads; // no "position" in the file
+    const ElementSink sink = [&](std::string_view array, std::size_t i, const json& j) {
+        if (array == "devices")
+            read_device(j, i, device_reader, how, streamed_devices, unplaced_devices);
+        else
+            read_link(j, i, link_reader, how, streamed_links);
+    };
+    static const std::vector<std::string_view> kStreamed{"devices", "links"};
+    auto parsed =
+        streaming ? parse_json_streaming(text, name, {}, kStreamed, sink) : parse_json(text, name);
     if (!parsed)
         return parsed.errors();
     const json& root = *parsed;
@@ -622,103 +752,48 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
                 "expected \"" + std::string(kDesignFormat) + "\", found \"" + *format + "\"");
     const auto version = r.string(root, "", "version");
     if (version) {
-        // Strictly MAJOR.MINOR, each 1-6 decimal digits: no sign, no suffix, no overflow
-        // (sscanf("%d") read "4294967297.0" as 1.0 and accepted "1.0-evil.9", "+1.+1").
-        const auto number = [](std::string_view t) {
-            int v = 0;
-            if (t.empty() || t.size() > 6)
-                return -1;
-            for (char ch : t) {
-                if (ch < '0' || ch > '9')
-                    return -1;
-                v = v * 10 + (ch - '0');
-            }
-            return v;
-        };
-        const std::string_view vs = *version;
-        const auto dotAt = vs.find('.');
-        const int major = dotAt == std::string_view::npos ? -1 : number(vs.substr(0, dotAt));
-        const int minor = dotAt == std::string_view::npos ? -1 : number(vs.substr(dotAt + 1));
-        if (major < 0 || minor < 0)
+        if (const auto v = parse_version(*version); !v)
             r.error("version", "expected \"MAJOR.MINOR\", found \"" + *version + "\"");
-        else if (major > kDesignMajor)
+        else if (v->first > kDesignMajor)
             r.error("version", "this design is format version " + *version +
                                    ", newer than this ClusterLens reads (" +
                                    std::to_string(kDesignMajor) + ".x); please update ClusterLens");
         else {
-            d.version_major = major;
-            d.version_minor = minor;
+            d.version_major = v->first;
+            d.version_minor = v->second;
         }
     }
     if (!errors.empty())
         return errors; // without a readable format/version nothing else is trustworthy
-    const bool strict = d.version_major < kDesignMajor ||
-                        (d.version_major == kDesignMajor && d.version_minor <= kDesignMinor);
+    const bool strict = strict_for(d.version_major, d.version_minor);
+    how.version_major = d.version_major;
+    how.version_minor = d.version_minor;
+    how.strict = strict;
     auto keep_extras = [&](const json& j, const std::vector<std::string>& known,
-                           const std::string& p) {
-        if (strict)
-            check_unknown_keys(j, known, p, r);
-        return extras(j, known);
-    };
+                           const std::string& p) { return how.keep_extras(j, known, p, r); };
     d.name = r.string(root, "", "name", false).value_or("");
     d.description = r.string(root, "", "description", false).value_or("");
 
-    std::vector<std::size_t> unplaced_devices, unplaced_workloads; // no "position" in the file
     if (const json* devs = r.member(root, "", "devices", false);
         devs && r.expect_array(*devs, "devices")) {
-        d.devices.reserve(devs->size());
-        for (std::size_t i = 0; i < devs->size(); ++i) {
-            const json& j = (*devs)[i];
-            const std::string p = json_index_path("devices", i);
-            if (!r.expect_object(j, p))
-                continue;
-            Device dev;
-            dev.id = r.string(j, p, "id").value_or("");
-            if (auto k = r.string(j, p, "kind")) {
-                auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
-                if (it == kKindNames.end())
-                    r.error(p + ".kind", "expected gpu, system, server, switch, nic, storage or "
-                                         "group; found \"" +
-                                             *k + "\"");
-                else
-                    dev.kind = static_cast<DeviceKind>(it - kKindNames.begin());
-            }
-            // The schema's device fields (name, count, catalog, role, slots, storage), read
-            // through a scratch design holding only this entry (ids may repeat until
-            // validation reports it); then the structural ones.
-            Design one;
-            one.devices.push_back(std::move(dev));
-            auto known = read_section(Section::device, j, p, r, one, one.devices[0].id);
-            dev = std::move(one.devices[0]);
-            dev.parent = r.string(j, p, "parent", false).value_or("");
-            dev.position = read_point(j, p, r);
-            if (!j.contains("position"))
-                unplaced_devices.push_back(d.devices.size());
-            known.insert(known.end(), {"id", "kind", "parent", "position"});
-            dev.extra_json = keep_extras(j, known, p);
-            d.devices.push_back(std::move(dev));
+        if (streaming) { // converted while parsing
+            d.devices = std::move(streamed_devices);
+            errors.insert(errors.end(), device_errors.begin(), device_errors.end());
+        } else {
+            d.devices.reserve(devs->size());
+            for (std::size_t i = 0; i < devs->size(); ++i)
+                read_device((*devs)[i], i, r, how, d.devices, unplaced_devices);
         }
     }
     if (const json* links = r.member(root, "", "links", false);
         links && r.expect_array(*links, "links")) {
-        d.links.reserve(links->size());
-        for (std::size_t i = 0; i < links->size(); ++i) {
-            const json& j = (*links)[i];
-            const std::string p = json_index_path("links", i);
-            if (!r.expect_object(j, p))
-                continue;
-            Link l;
-            l.id = r.string(j, p, "id").value_or("");
-            l.from = r.string(j, p, "from").value_or("");
-            l.to = r.string(j, p, "to").value_or("");
-            // The schema's link fields (type, count); the type is required.
-            Design one;
-            one.links.push_back(std::move(l));
-            auto known = read_section(Section::link, j, p, r, one, one.links[0].id, {"type"});
-            l = std::move(one.links[0]);
-            known.insert(known.end(), {"id", "from", "to"});
-            l.extra_json = keep_extras(j, known, p);
-            d.links.push_back(std::move(l));
+        if (streaming) {
+            d.links = std::move(streamed_links);
+            errors.insert(errors.end(), link_errors.begin(), link_errors.end());
+        } else {
+            d.links.reserve(links->size());
+            for (std::size_t i = 0; i < links->size(); ++i)
+                read_link((*links)[i], i, r, how, d.links);
         }
     }
     if (const json* wls = r.member(root, "", "workloads", false);

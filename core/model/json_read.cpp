@@ -87,6 +87,13 @@ int max_nesting(std::string_view text, int stop_at) {
 
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
                                   const JsonLimits& limits) {
+    return parse_json_streaming(text, name, limits, {}, {});
+}
+
+Result<nlohmann::json> parse_json_streaming(std::string_view text, std::string_view name,
+                                            const JsonLimits& limits,
+                                            const std::vector<std::string_view>& stream,
+                                            const ElementSink& sink) {
     const std::string where(name);
     if (text.size() > limits.max_bytes)
         return Error{where, "file is " + std::to_string(text.size() / (1024 * 1024)) +
@@ -107,10 +114,19 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
     // Duplicate keys: nlohmann keeps the last one, so a file with "count": 8 and later
     // "count": 1 would load as 1 unseen. One SAX pass builds the document (nlohmann's own DOM
     // builder) and tracks the path and the keys of each open object (linear; nlohmann's
-    // callback parser rescans parents and was quadratic).
-    struct DuplicateKeys {
-        explicit DuplicateKeys(nlohmann::json& root) : dom(root) {}
+    // callback parser rescanned parents and was quadratic). Frames are reused, so their key
+    // lists do not allocate per object.
+    //
+    // Streaming: each element of a top-level array named in `stream` is handed to the sink as
+    // soon as it is complete and then dropped, so a 100,000-device file never holds its whole
+    // document (half of the load time was allocating it, and the peak memory).
+    struct Handler {
+        Handler(nlohmann::json& r, const std::vector<std::string_view>& s, const ElementSink& k)
+            : root(r), dom(r), stream(s), sink(k) {}
+        nlohmann::json& root;
         nlohmann::detail::json_sax_dom_parser<nlohmann::json> dom;
+        const std::vector<std::string_view>& stream;
+        const ElementSink& sink;
         struct Frame {
             bool array = false;
             std::size_t index = 0;
@@ -118,18 +134,41 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
             std::vector<std::string> keys;        // objects hold few keys: a scan beats a set ...
             std::unordered_set<std::string> many; // ... until they hold many
         };
-        std::vector<Frame> stack;
+        std::vector<Frame> stack; // stack[0 .. depth) are open
+        std::size_t depth = 0;
         std::vector<Error> found;
+        Frame& open(bool array) {
+            if (depth == stack.size())
+                stack.emplace_back();
+            Frame& f = stack[depth++];
+            f.array = array;
+            f.index = 0;
+            f.key.clear();
+            f.keys.clear();
+            f.many.clear();
+            return f;
+        }
         std::string path_of(const std::string& key) const {
             std::string p;
-            for (std::size_t i = 0; i + 1 < stack.size(); ++i)
+            for (std::size_t i = 0; i + 1 < depth; ++i)
                 p = stack[i].array ? json_index_path(p, stack[i].index)
                                    : json_member_path(p, stack[i].key);
             return json_member_path(p, key);
         }
         bool value() {
-            if (!stack.empty() && stack.back().array)
-                ++stack.back().index;
+            if (depth == 0 || !stack[depth - 1].array)
+                return true;
+            const std::size_t index = stack[depth - 1].index++;
+            // An element of a streamed top-level array is complete: hand it over, drop it.
+            if (depth == 2 && !stack[0].array && sink &&
+                std::find(stream.begin(), stream.end(), stack[0].key) != stream.end()) {
+                auto it = root.find(stack[0].key);
+                if (it != root.end() && it->is_array() && !it->empty()) {
+                    auto& arr = it->get_ref<nlohmann::json::array_t&>();
+                    sink(stack[0].key, index, arr.back());
+                    arr.pop_back();
+                }
+            }
             return true;
         }
         bool null() { return dom.null() && value(); }
@@ -142,15 +181,15 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
         bool string(std::string& v) { return dom.string(v) && value(); }
         bool binary(nlohmann::json::binary_t& v) { return dom.binary(v) && value(); }
         bool start_object(std::size_t n) {
-            stack.push_back({});
+            open(false);
             return dom.start_object(n);
         }
         bool start_array(std::size_t n) {
-            stack.push_back({true, 0, {}, {}, {}});
+            open(true);
             return dom.start_array(n);
         }
         bool key(std::string& k) {
-            Frame& f = stack.back();
+            Frame& f = stack[depth - 1];
             bool repeated = false;
             if (f.keys.size() < 32) {
                 repeated = std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end();
@@ -164,15 +203,15 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
             if (repeated && found.size() < 20)
                 found.push_back({path_of(k), "duplicate key (a JSON object names each key once; "
                                              "which value is meant is unclear)"});
-            stack.back().key = k;
+            f.key = k;
             return dom.key(k);
         }
         bool end_object() {
-            stack.pop_back();
+            --depth;
             return dom.end_object() && value();
         }
         bool end_array() {
-            stack.pop_back();
+            --depth;
             return dom.end_array() && value();
         }
         bool parse_error(std::size_t pos, const std::string& token,
@@ -182,10 +221,10 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
     };
     try {
         nlohmann::json root;
-        DuplicateKeys dup(root);
-        nlohmann::json::sax_parse(text.begin(), text.end(), &dup);
-        if (!dup.found.empty())
-            return dup.found;
+        Handler h(root, stream, sink);
+        nlohmann::json::sax_parse(text.begin(), text.end(), &h);
+        if (!h.found.empty())
+            return h.found;
         return root;
     } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
@@ -194,6 +233,70 @@ Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
             what = what.substr(pos + 2);
         return Error{where, "malformed JSON: " + what};
     }
+}
+
+std::pair<std::optional<std::string>, std::optional<std::string>>
+scan_header(std::string_view text, std::string_view first, std::string_view second) {
+    // Reads only as far as both top-level string members are found (our own files write them
+    // first; any other order reads to the end without building anything).
+    struct Scan : nlohmann::json_sax<nlohmann::json> {
+        std::string_view a, b;
+        std::optional<std::string> va, vb;
+        int depth = 0;
+        int want = 0; // 1: the next value is a's, 2: b's
+        bool done() const { return va && vb; }
+        bool scalar() {
+            want = 0;
+            return !done();
+        }
+        bool null() override { return scalar(); }
+        bool boolean(bool) override { return scalar(); }
+        bool number_integer(number_integer_t) override { return scalar(); }
+        bool number_unsigned(number_unsigned_t) override { return scalar(); }
+        bool number_float(number_float_t, const string_t&) override { return scalar(); }
+        bool string(string_t& v) override {
+            if (want == 1)
+                va = v;
+            else if (want == 2)
+                vb = v;
+            return scalar();
+        }
+        bool binary(binary_t&) override { return scalar(); }
+        bool start_object(std::size_t) override {
+            want = 0;
+            ++depth;
+            return true;
+        }
+        bool start_array(std::size_t) override {
+            want = 0;
+            ++depth;
+            return true;
+        }
+        bool end_object() override {
+            --depth;
+            return true;
+        }
+        bool end_array() override {
+            --depth;
+            return true;
+        }
+        bool key(string_t& k) override {
+            want = depth != 1 ? 0 : k == a ? 1 : k == b ? 2 : 0;
+            return true;
+        }
+        bool parse_error(std::size_t, const std::string&,
+                         const nlohmann::detail::exception&) override {
+            return false;
+        }
+    } scan;
+    scan.a = first;
+    scan.b = second;
+    try {
+        nlohmann::json::sax_parse(text.begin(), text.end(), &scan);
+    } catch (const nlohmann::json::exception&) {
+        return {};
+    }
+    return {scan.va, scan.vb};
 }
 
 void JsonReader::error(std::string where, std::string what) {

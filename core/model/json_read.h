@@ -7,10 +7,12 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cl::model {
@@ -26,6 +28,26 @@ struct JsonLimits {
 /// errors, with the byte offset. `name` prefixes messages (a file name or "catalog").
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view name,
                                   const JsonLimits& limits = {});
+
+/// Receives one element of a streamed top-level array: the array's name, the element's index
+/// and the element (valid only during the call).
+using ElementSink =
+    std::function<void(std::string_view array, std::size_t index, const nlohmann::json& element)>;
+
+/// parse_json, except that each element of the top-level arrays named in `stream` goes to
+/// `sink` as soon as it is complete and is then dropped: those arrays come back empty, and the
+/// whole document is never held at once (100,000 devices: half the load time and most of the
+/// peak memory was that document).
+Result<nlohmann::json> parse_json_streaming(std::string_view text, std::string_view name,
+                                            const JsonLimits& limits,
+                                            const std::vector<std::string_view>& stream,
+                                            const ElementSink& sink);
+
+/// The string values of two top-level members (for a file's "format" and "version"), read
+/// without building a document and stopping once both are found; nullopt where a member is
+/// missing, not a string, or the text is not JSON.
+std::pair<std::optional<std::string>, std::optional<std::string>>
+scan_header(std::string_view text, std::string_view first, std::string_view second);
 
 /// Human name of a JSON value's type ("string", "number", "object", ...).
 std::string json_type_name(const nlohmann::json& j);

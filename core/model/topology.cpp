@@ -109,7 +109,13 @@ bool is_ancestor(const Design& design, const DesignIndex& d, const Device& dev,
 Topology analyze_topology(const Design& d, const Catalog& c) {
     Topology t;
     const DesignIndex idx(d); // O(1) lookups: the loops below stay linear in the design
-    std::unordered_map<std::string, int> level; // device id -> 0 (compute node) or switch tier
+    // Device position -> 0 (compute node) or switch tier, -1 for neither: indexed by position
+    // (string-keyed maps were half of this function at 100,000 devices).
+    std::vector<int> level(d.devices.size(), -1);
+    const auto pos_of = [&](std::string_view id) -> std::ptrdiff_t {
+        const Device* dev = idx.device(id);
+        return dev ? static_cast<std::ptrdiff_t>(idx.position(*dev)) : -1;
+    };
     std::vector<NodeEntry> nodes;
     const GpuSpec* gpu = nullptr;
     const SystemSpec* first_system = nullptr;
@@ -141,7 +147,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         } else if (g) {
             e.domain = std::min(static_cast<int>(e.gpus_per_replica), g->scaleup_domain);
         }
-        level[dev.id] = 0;
+        level[idx.position(dev)] = 0;
         nodes.push_back(e);
         t.gpus += e.replicas * e.gpus_per_replica;
     }
@@ -159,21 +165,29 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     }
 
     // 2. Switch tiers by breadth-first search from the compute entries over links.
-    std::unordered_map<std::string, std::vector<const Link*>> adj;
-    for (const auto& l : d.links) {
-        adj[l.from].push_back(&l);
-        adj[l.to].push_back(&l);
+    // Links by endpoint position (a link to an unknown id joins nothing).
+    std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> ends(d.links.size());
+    std::vector<std::vector<std::size_t>> adj(d.devices.size());
+    for (std::size_t i = 0; i < d.links.size(); ++i) {
+        ends[i] = {pos_of(d.links[i].from), pos_of(d.links[i].to)};
+        if (ends[i].first >= 0)
+            adj[static_cast<std::size_t>(ends[i].first)].push_back(i);
+        if (ends[i].second >= 0)
+            adj[static_cast<std::size_t>(ends[i].second)].push_back(i);
     }
-    std::vector<std::string> frontier;
+    std::vector<std::size_t> frontier;
     for (const auto& e : nodes)
-        frontier.push_back(e.dev->id);
+        frontier.push_back(idx.position(*e.dev));
     for (int lv = 1; !frontier.empty() && lv < 16; ++lv) {
-        std::vector<std::string> next;
-        for (const auto& id : frontier)
-            for (const Link* l : adj[id]) {
-                const std::string& other = l->from == id ? l->to : l->from;
-                const Device* od = idx.device(other);
-                if (!od || od->kind != DeviceKind::switch_ || level.count(other))
+        std::vector<std::size_t> next;
+        for (const std::size_t at : frontier)
+            for (const std::size_t li : adj[at]) {
+                const auto [a, b] = ends[li];
+                const std::ptrdiff_t o = a == static_cast<std::ptrdiff_t>(at) ? b : a;
+                if (o < 0)
+                    continue; // the other end is not a device of this design
+                const auto other = static_cast<std::size_t>(o);
+                if (d.devices[other].kind != DeviceKind::switch_ || level[other] >= 0)
                     continue;
                 level[other] = lv;
                 next.push_back(other);
@@ -181,7 +195,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         frontier = std::move(next);
     }
     int top = 0;
-    for (const auto& [id, lv] : level)
+    for (const int lv : level)
         top = std::max(top, lv);
     t.tiers.resize(static_cast<std::size_t>(top));
     static const char* names[] = {"leaf", "spine", "core", "tier 4", "tier 5", "tier 6"};
@@ -192,11 +206,11 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         st.level = lv;
         st.name = names[std::min(lv - 1, 5)];
     }
-    for (const auto& dev : d.devices) {
-        auto it = level.find(dev.id);
-        if (it == level.end() || it->second == 0)
+    for (std::size_t i = 0; i < d.devices.size(); ++i) {
+        const Device& dev = d.devices[i];
+        if (level[i] <= 0)
             continue;
-        SwitchTier& st = t.tiers[static_cast<std::size_t>(it->second - 1)];
+        SwitchTier& st = t.tiers[static_cast<std::size_t>(level[i] - 1)];
         st.switches += idx.multiplicity(dev);
         st.device_ids.push_back(dev.id);
         if (const SwitchSpec* s = c.switch_spec(dev.catalog))
@@ -210,26 +224,32 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         }
 
     // 3. Bandwidth per tier and per node from the links.
-    std::unordered_map<std::string, double> node_links; // node entry -> scale-out links per replica
-    for (const auto& l : d.links) {
-        auto a = level.find(l.from), b = level.find(l.to);
+    // Node entry position -> scale-out links per replica.
+    std::vector<double> node_links(d.devices.size(), 0.0);
+    for (std::size_t li = 0; li < d.links.size(); ++li) {
+        const Link& l = d.links[li];
+        const auto [pa, pb] = ends[li];
         const LinkSpec* ls = c.link(l.type);
-        const Device* from = idx.device(l.from);
-        if (a == level.end() || b == level.end() || !ls || !from)
+        if (pa < 0 || pb < 0 || !ls)
             continue;
+        const auto ua = static_cast<std::size_t>(pa), ub = static_cast<std::size_t>(pb);
+        if (level[ua] < 0 || level[ub] < 0)
+            continue;
+        const Device* from = &d.devices[ua];
         const double links = idx.multiplicity(*from) * static_cast<double>(l.count);
         const double bw = links * ls->bandwidth_unidir_Bps;
-        int lo = a->second, hi = b->second;
-        const std::string& lo_id = lo <= hi ? l.from : l.to;
+        int lo = level[ua], hi = level[ub];
+        const std::size_t lo_at = lo <= hi ? ua : ub;
+        const bool lo_is_from = lo <= hi;
         if (lo > hi)
             std::swap(lo, hi);
         if (lo == hi)
             continue; // same-tier links (switch peering) do not change the up/down balance
         if (lo == 0) {
-            if (l.from == lo_id)
-                node_links[lo_id] += static_cast<double>(l.count);
+            if (lo_is_from)
+                node_links[lo_at] += static_cast<double>(l.count);
             else
-                node_links[lo_id] += links / std::max(1.0, idx.multiplicity(*idx.device(lo_id)));
+                node_links[lo_at] += links / std::max(1.0, idx.multiplicity(d.devices[lo_at]));
             if (t.nic_Bps == 0) {
                 t.nic_Bps = ls->bandwidth_unidir_Bps;
                 t.scaleout_link = ls->id;
@@ -265,7 +285,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     std::size_t shared_nics = 0;
     std::string shared_nics_text;
     for (const auto& e : nodes) {
-        const double per_node = node_links[e.dev->id];
+        const double per_node = node_links[idx.position(*e.dev)];
         nics = std::max(nics, per_node);
         injection += e.replicas * per_node * t.nic_Bps;
         const double gpn = e.gpus_per_replica;
@@ -391,7 +411,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
             r.id = e.dev->id;
             r.replicas = e.replicas;
             r.gpus_per_replica = e.gpus_per_replica;
-            r.linked = !adj[e.dev->id].empty();
+            r.linked = !adj[idx.position(*e.dev)].empty();
             r.island =
                 island_of.emplace(root(idx.position(*e.dev)), static_cast<int>(island_of.size()))
                     .first->second;
@@ -402,8 +422,8 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
                 t.warnings.push_back("some GPUs have no path between them (" + why +
                                      "): connect every server to the network");
     }
-    for (const auto& dev : d.devices)
-        if (dev.kind == DeviceKind::switch_ && adj[dev.id].empty()) {
+    for (std::size_t i = 0; i < d.devices.size(); ++i)
+        if (const Device& dev = d.devices[i]; dev.kind == DeviceKind::switch_ && adj[i].empty()) {
             const SwitchSpec* s = c.switch_spec(dev.catalog);
             if (!s || s->cls != SwitchClass::nvswitch)
                 t.warnings.push_back(dev.id + " is not connected to anything");

@@ -345,6 +345,50 @@ private slots:
         QVERIFY(*again == *laid);
     }
 
+    // Devices and links are converted while the text is parsed (issue 17 item 8): errors
+    // still name their JSON paths, duplicate keys inside an element are still caught, and the
+    // header may come after the arrays (our writer sorts keys: "devices" before "version").
+    void streamedEntitiesKeepPathsAndChecks() {
+        const std::string tail = "\"format\": \"clusterlens-design\", \"version\": \"1.1\"}";
+        const std::string bad_kind =
+            "{\"devices\": [{\"id\": \"a\", \"kind\": \"switch\", \"catalog\": \"qm9700\"}, "
+            "{\"id\": \"b\", \"kind\": \"toaster\"}], " +
+            tail;
+        auto k = design_from_json(bad_kind, "t.json", &cat_);
+        QVERIFY(!k.ok());
+        QVERIFY2(k.error_text().find("devices[1].kind") != std::string::npos,
+                 k.error_text().c_str());
+        const std::string dup = "{\"links\": [{\"id\": \"l\", \"from\": \"a\", \"to\": \"b\", "
+                                "\"type\": \"ib-ndr\", \"count\": 2, \"count\": 1}], " +
+                                tail;
+        auto du = design_from_json(dup, "t.json", &cat_);
+        QVERIFY(!du.ok());
+        QVERIFY2(du.error_text().find("links[0].count") != std::string::npos &&
+                     du.error_text().find("duplicate") != std::string::npos,
+                 du.error_text().c_str());
+        const std::string unknown =
+            "{\"devices\": [{\"id\": \"a\", \"kind\": \"switch\", \"catalog\": \"qm9700\", "
+            "\"cout\": 2}], " +
+            tail;
+        auto un = design_from_json(unknown, "t.json", &cat_);
+        QVERIFY(!un.ok());
+        QVERIFY2(un.error_text().find("devices[0].cout") != std::string::npos,
+                 un.error_text().c_str());
+        // "devices" that is not an array is reported, not streamed.
+        auto obj = design_from_json("{\"devices\": {\"id\": \"a\"}, " + tail, "t.json", &cat_);
+        QVERIFY(!obj.ok());
+        QVERIFY2(obj.error_text().find("expected an array") != std::string::npos,
+                 obj.error_text().c_str());
+        // Every preset reads the same whichever way round its header is written.
+        for (const char* id : {"llama3-16k-h100", "dgx-h100-4su", "gb200-nvl72"}) {
+            const Design p = cl::test::preset(id);
+            std::string text = design_to_json(p);
+            auto again = design_from_json(text, "p", &cat_);
+            QVERIFY(again.ok());
+            QVERIFY(*again == p);
+        }
+    }
+
     void newerMinorKeepsUnknownFields() {
         std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.7")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
