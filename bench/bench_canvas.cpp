@@ -154,3 +154,23 @@ static void BM_SceneRender_100kDevices(benchmark::State& state) {
     render(state, model::design_from_json(flat_100k(), "flat", catalog().get()).value());
 }
 BENCHMARK(BM_SceneRender_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+// The main view fitted to the 100,000-device design (what a user sees after opening it): far
+// below the detail level, drawn in one batched pass (CanvasScene::paintFar), against the
+// scene drawn item by item (BM_SceneRender_100kDevices).
+static void BM_ViewPaintFar_100kDevices(benchmark::State& state) {
+    doc::Document doc(catalog());
+    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+    ui::CanvasScene scene(&doc);
+    ui::CanvasView view(&scene);
+    view.resize(1440, 900);
+    view.fitAll();
+    QCoreApplication::processEvents();
+    if (!view.farMode())
+        state.SkipWithError("the fitted view is not below the detail level");
+    QImage img(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state)
+        view.viewport()->render(&img);
+    state.counters["scale"] = view.transform().m11();
+}
+BENCHMARK(BM_ViewPaintFar_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(5);

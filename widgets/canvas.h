@@ -34,6 +34,8 @@ public:
     bool dropCatalogEntry(const QString& entry, QPointF pos);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
     [[nodiscard]] const model::Evaluation* evaluation() const { return eval_.get(); }
+    /// The id of the entity an item shows (device, group, link or workload), or empty.
+    [[nodiscard]] static QString idOf(const QGraphicsItem* item);
     /// Ids of the selected entities.
     [[nodiscard]] QStringList selectedIds() const;
     /// Called by items when a drag ends: one MoveDevices command for the whole selection.
@@ -74,6 +76,11 @@ public:
     [[nodiscard]] std::string hiddenBy(const std::string& deviceId) const;
     /// The frame of a group, for links ending at a collapsed group's card; null if none.
     [[nodiscard]] GroupItem* groupItem(const std::string& groupId) const;
+    /// Enough devices, links and groups that far out the view draws them in one batch.
+    [[nodiscard]] bool large() const;
+    /// Draws the design as blocks and hairlines in one batch per colour (scene coordinates;
+    /// only what intersects `exposed`): the main view far out on a large design, the overview.
+    void paintFar(class QPainter* p, const QRectF& exposed) const;
 
 signals:
     void statusMessage(const QString& text);
@@ -119,6 +126,9 @@ public:
     explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     void fitAll();
     void zoomBy(double factor);
+    /// Zoomed out below the detail level on a large design: the view paints the batched
+    /// picture (CanvasScene::paintFar) instead of each item.
+    [[nodiscard]] bool farMode() const;
 
 signals:
     void viewChanged();
@@ -131,6 +141,7 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
     void keyReleaseEvent(QKeyEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
+    void paintEvent(QPaintEvent* e) override;
 
 private:
     bool panning_ = false;

@@ -51,7 +51,7 @@ inline bool showActive(QWidget& w) {
 inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id) {
     auto* view = w.canvas();
     for (auto* it : w.scene()->items()) {
-        if (it->data(0).toString() != id || !it->isVisible() ||
+        if (cl::ui::CanvasScene::idOf(it) != id || !it->isVisible() ||
             !(it->flags() & QGraphicsItem::ItemIsSelectable))
             continue;
         const QRectF r = it->sceneBoundingRect();

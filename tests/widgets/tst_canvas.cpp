@@ -395,6 +395,99 @@ private slots:
         QVERIFY(w.canvas()->transform().m11() > 0.005);
         QCOMPARE(w.document()->undoStack()->count(), 0);
     }
+
+    // A large design (issue 17 item 8) zoomed out is drawn in one batched pass, and still works
+    // by hand: a click selects a device, a rubber band selects several, Delete removes them and
+    // the picture follows; zooming in goes back to drawing each item.
+    void largeDesignZoomedOut() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("large.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray s =
+                "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
+            for (int i = 0; i < 70; ++i)
+                s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
+                                    "\"qm9700\", \"position\": [%2, -600]},")
+                         .arg(i)
+                         .arg(i * 240)
+                         .toUtf8();
+            for (int i = 0; i < 4900; ++i)
+                s += QStringLiteral("%1{\"id\": \"s%2\", \"kind\": \"system\", \"catalog\": "
+                                    "\"dgx-h100\", \"position\": [%3, %4]}")
+                         .arg(i ? QStringLiteral(",") : QString())
+                         .arg(i)
+                         .arg((i % 70) * 240)
+                         .arg((i / 70) * 120)
+                         .toUtf8();
+            s += "], \"links\": [";
+            for (int i = 0; i < 4900; ++i)
+                s += QStringLiteral("%1{\"id\": \"l%2\", \"from\": \"s%2\", \"to\": \"leaf%3\", "
+                                    "\"type\": \"ib-ndr\"}")
+                         .arg(i ? QStringLiteral(",") : QString())
+                         .arg(i)
+                         .arg(i % 70)
+                         .toUtf8();
+            s += "]}";
+            QVERIFY(f.write(s) == s.size());
+        }
+        ui::MainWindow w(cat_);
+        show(w);
+        bool done = false;
+        answerFileDialog(path, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
+        QVERIFY(done);
+        QCOMPARE(w.document()->design().devices.size(), std::size_t{4970});
+        // Opening fits the design into the view: far below the detail level.
+        QTRY_VERIFY(w.canvas()->farMode());
+        auto* vp = w.canvas()->viewport();
+        const auto pixel = [&](const QString& id) {
+            const auto* d = w.document()->design().device(id.toStdString());
+            const QPoint p = at(w, QPointF(d->position.x + 87, d->position.y + 32));
+            return vp->grab().toImage().pixelColor(p * vp->devicePixelRatioF());
+        };
+        const QColor system(0x3b, 0x82, 0xf6), highlight = w.scene()->palette().highlight().color();
+        QCOMPARE(pixel(QStringLiteral("s0")), system);
+        QCOMPARE(pixel(QStringLiteral("s2450")), system);
+        // A click on one block selects that device; it is drawn in the selection colour.
+        QVERIFY(clickEntity(w, QStringLiteral("s2450")));
+        QTRY_COMPARE(pixel(QStringLiteral("s2450")), highlight);
+        QCOMPARE(pixel(QStringLiteral("s2451")), system);
+        // A rubber band from the empty margin left of the grid over the first two columns of
+        // rows 10 and 11 selects those four devices.
+        const QPoint from = at(w, QPointF(-150, 10 * 120 - 20));
+        const QPoint to = at(w, QPointF(240 + 200, 11 * 120 + 90));
+        QTest::mouseMove(vp, from);
+        QTest::mousePress(vp, Qt::LeftButton, {}, from);
+        QTest::mouseMove(vp, (from + to) / 2);
+        QTest::mouseMove(vp, to);
+        QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+        QStringList picked = w.scene()->selectedIds();
+        picked.removeIf([](const QString& id) { return id.startsWith(QLatin1Char('l')); });
+        picked.sort();
+        QCOMPARE(picked, (QStringList{QStringLiteral("s700"), QStringLiteral("s701"),
+                                      QStringLiteral("s770"), QStringLiteral("s771")}));
+        QTRY_COMPARE(pixel(QStringLiteral("s771")), highlight);
+        // Delete removes them in one undo step; where they were is empty canvas now.
+        const QPoint where = at(w, QPointF(240 + 87, 11 * 120 + 32)); // s771's block
+        pressKey(Qt::Key_Delete);
+        QCOMPARE(w.document()->design().devices.size(), std::size_t{4966});
+        QTRY_VERIFY(vp->grab().toImage().pixelColor(where * vp->devicePixelRatioF()) != highlight);
+        QVERIFY(vp->grab().toImage().pixelColor(where * vp->devicePixelRatioF()) != system);
+        undo(w);
+        QCOMPARE(w.document()->design().devices.size(), std::size_t{4970});
+        QTRY_COMPARE(pixel(QStringLiteral("s771")), system);
+        // The wheel zooms in past the detail level: each item draws itself again.
+        const QPoint mid = vp->rect().center();
+        for (int i = 0; i < 20 && w.canvas()->farMode(); ++i) {
+            QWheelEvent in(mid, vp->mapToGlobal(mid), QPoint(), QPoint(0, 240), Qt::NoButton,
+                           Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(vp, &in);
+        }
+        QVERIFY(!w.canvas()->farMode());
+        QVERIFY(w.canvas()->transform().m11() >= 0.35);
+    }
 };
 
 QTEST_MAIN(TestCanvas)

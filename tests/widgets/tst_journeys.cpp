@@ -57,7 +57,8 @@ const model::WorkloadEvaluation* workloadEval(ui::MainWindow& w, const std::stri
 bool connectByDrag(ui::MainWindow& w, const QString& from, const QString& to) {
     QGraphicsItem* src = nullptr;
     for (auto* it : w.scene()->items())
-        if (it->data(0).toString() == from && (it->flags() & QGraphicsItem::ItemIsSelectable))
+        if (cl::ui::CanvasScene::idOf(it) == from &&
+            (it->flags() & QGraphicsItem::ItemIsSelectable))
             src = it;
     const auto target = clickPoint(w, to);
     if (!src || !target)
@@ -463,10 +464,14 @@ private slots:
         const std::string job = w.document()->design().workloads[0].id;
 
         // 3. The spine is coloured as the bottleneck; the fabric chart shows busbw per tier.
-        bool bottleneck = false;
-        for (auto* it : w.scene()->items())
-            bottleneck |= it->toolTip().contains(QStringLiteral("Bottleneck"));
-        QVERIFY(bottleneck);
+        // The pointer resting on an uplink the model calls the bottleneck shows why.
+        QString uplink;
+        for (const auto& [id, f] : current(w)->findings.links)
+            if (f.bottleneck)
+                uplink = QString::fromStdString(id);
+        QVERIFY(!uplink.isEmpty());
+        QVERIFY2(hoverToolTip(w, uplink).contains(QStringLiteral("Bottleneck")),
+                 qPrintable(uplink));
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fabric")));
         QTRY_VERIFY(w.charts()->fabricChart()->curveCount() >= 2);
 
