@@ -728,6 +728,20 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     JsonReader link_reader(link_errors, /*null_is_error=*/true);
     std::vector<Device> streamed_devices;
     std::vector<Link> streamed_links;
+    if (streaming) {
+        // Capacity hints: every device has a "kind" and every link a "from" key, so their
+        // counts in the text bound the arrays (a key written with escapes only makes the hint
+        // low). Growing 100,000 elements by doubling moved each about twice: 20% of a load.
+        const auto count = [text](std::string_view key) {
+            std::size_t n = 0;
+            for (auto at = text.find(key); at != std::string_view::npos;
+                 at = text.find(key, at + key.size()))
+                ++n;
+            return n;
+        };
+        streamed_devices.reserve(count("\"kind\""));
+        streamed_links.reserve(count("\"from\""));
+    }
     std::vector<std::size_t> unplaced_devices, unplaced_workloads; // no "position" in the file
     const ElementSink sink = [&](std::string_view array, std::size_t i, const json& j) {
         if (array == "devices")
