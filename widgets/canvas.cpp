@@ -632,6 +632,8 @@ void CanvasScene::rebuild() {
     groupById_.clear();
     hiddenMemo_.clear();
     const auto& d = doc_->design();
+    devices_.reserve(d.devices.size());
+    links_.reserve(d.links.size());
     for (const auto& dev : d.devices) {
         if (dev.kind == model::DeviceKind::group) {
             auto* g = new GroupItem(this, dev.id);
@@ -1148,6 +1150,7 @@ bool CanvasView::farMode() const {
 }
 
 void CanvasView::paintEvent(QPaintEvent* e) {
+    painted_ = true;
     if (!farMode()) {
         QGraphicsView::paintEvent(e);
         return;
@@ -1293,6 +1296,10 @@ void OverviewView::refit() {
 
 void OverviewView::renderNow() {
     timer_->stop();
+    if (!main_->painted() && main_->isVisible()) { // the canvas first (0.1 s at 100k)
+        timer_->start();
+        return;
+    }
     QRectF r = scene_->itemsBoundingRect();
     if (r.isEmpty())
         r = QRectF(-200, -200, 400, 400);

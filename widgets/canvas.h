@@ -129,6 +129,8 @@ public:
     /// Zoomed out below the detail level on a large design: the view paints the batched
     /// picture (CanvasScene::paintFar) instead of each item.
     [[nodiscard]] bool farMode() const;
+    /// Whether the view has painted at least once (the overview renders after it).
+    [[nodiscard]] bool painted() const { return painted_; }
 
 signals:
     void viewChanged();
@@ -145,6 +147,7 @@ protected:
 
 private:
     bool panning_ = false;
+    bool painted_ = false;
 };
 
 /// The overview: the whole design at a glance with the main view's rectangle; clicking or
