@@ -202,6 +202,13 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (t.pp * t.vpp > m.layers)
         bad("--pp", "pp*vpp = " + std::to_string(t.pp * t.vpp) + " exceeds the model's " +
                         std::to_string(m.layers) + " layers");
+    // The interleaved schedule splits each stage into vpp model chunks; Megatron-LM takes the
+    // chunk size from the user (--num-layers-per-virtual-pipeline-stage) and does not choose
+    // one: an interleaved schedule without vpp >= 2 would silently be plain 1F1B.
+    if (t.schedule == Schedule::interleaved && t.vpp < 2)
+        bad("--vpp", "the interleaved schedule needs vpp >= 2 model chunks per stage "
+                     "(Megatron-LM --num-layers-per-virtual-pipeline-stage); vpp = 1 is plain "
+                     "1F1B");
     if (t.seq < 1)
         bad("--seq", "must be at least 1");
     else if (t.seq % t.cp != 0)

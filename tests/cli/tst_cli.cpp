@@ -199,6 +199,23 @@ private slots:
         QCOMPARE(run({"tco", "--gpus", "8", "--utilization", "nan"}).code, 2);
     }
 
+    // Issue 18: an interleaved schedule without virtual stages used to run as plain 1F1B (v = 1)
+    // under the interleaved name; Megatron-LM needs the chunk size given, so it is refused.
+    void interleavedNeedsVpp() {
+        const std::vector<std::string> base = {
+            "train", "--model",    "llama3-70b", "--gpu", "h100-sxm", "--gpus",
+            "64",    "--tp",       "8",          "--pp",  "4",        "--global-batch",
+            "64",    "--schedule", "interleaved"};
+        const Run without = run(base);
+        QCOMPARE(without.code, 2);
+        QVERIFY2(without.err.find("vpp") != std::string::npos, without.err.c_str());
+        QVERIFY(without.out.empty());
+        auto with = base;
+        with.insert(with.end(), {"--vpp", "5"});
+        const Run ok = run(with);
+        QCOMPARE(ok.code, 0);
+    }
+
     void reliabilityKeys() {
         const Run r = run({"reliability", "--gpus", "16384", "--model", "llama3.1-405b", "--days",
                            "54", "--price-per-gpu-hour", "2", "--json"});
