@@ -25,6 +25,17 @@ struct MemoryAssumptions {
     Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
     /// Fraction of GPU memory an inference engine may use (vLLM --gpu-memory-utilization).
     Assumption gpu_memory_utilization{0.9, "fraction", "vLLM default gpu_memory_utilization 0.9"};
+    /// SGLang: model weights and the KV pool together take this fraction of the whole card;
+    /// activations and CUDA-graph buffers live in the rest.
+    Assumption sglang_mem_fraction_static{
+        0.9, "fraction", "SGLang server arguments: --mem-fraction-static, default 0.9"};
+    /// TensorRT-LLM: the KV cache takes this fraction of the memory still free once the
+    /// weights and the engine's activations are allocated.
+    Assumption trtllm_free_memory_fraction{
+        0.9, "fraction", "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction, default 0.9"};
+    /// TensorRT-LLM paged KV block size.
+    Assumption trtllm_kv_block_tokens{32, "tokens",
+                                      "TensorRT-LLM KvCacheConfig.tokens_per_block, default 32"};
     /// Paged KV block size in tokens (vLLM default block_size 16).
     Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
     /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).

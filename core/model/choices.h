@@ -20,6 +20,8 @@ enum class Offload { none, optimizer };
 enum class WeightsDtype { bf16, fp16, fp8, int8, int4, fp4 };
 enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
+/// The serving engine: how it budgets GPU memory for the KV cache (docs/inference.md).
+enum class ServingEngine { vllm, sglang, trtllm };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
@@ -56,6 +58,9 @@ template <> struct ChoiceNames<KvDtype> {
 template <> struct ChoiceNames<Batching> {
     static constexpr std::array<std::string_view, 4> names{"static", "continuous", "chunked",
                                                            "disaggregated"};
+};
+template <> struct ChoiceNames<ServingEngine> {
+    static constexpr std::array<std::string_view, 3> names{"vllm", "sglang", "trtllm"};
 };
 template <> struct ChoiceNames<ServingMode> {
     static constexpr std::array<std::string_view, 2> names{"offline", "online"};

@@ -21,7 +21,8 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 1; ///< 1.1: unset values are missing keys, not 0
+inline constexpr int kDesignMinor = 2; ///< 1.1: unset values are missing keys, not 0;
+                                       ///< 1.2: the serving engine (inference.engine)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -83,6 +84,7 @@ struct InferenceSpec {
     WeightsDtype weights_dtype = WeightsDtype::bf16;
     KvDtype kv_dtype = KvDtype::bf16;
     Batching batching = Batching::continuous;
+    ServingEngine engine = ServingEngine::vllm;
     ServingMode mode = ServingMode::offline;
     double request_rate = 0, ttft_slo_s = 0.5, tpot_slo_s = 0.05;
     std::string speculative_draft; ///< draft model id; empty = no speculative decoding

@@ -12,7 +12,6 @@
 
 namespace cl::model {
 
-
 struct InferenceResult {
     double ttft_s = 0, tpot_s = 0;
     double output_tokens_per_s = 0; ///< one replica

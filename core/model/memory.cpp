@@ -431,7 +431,11 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     InferenceMemory out;
     out.paged = s.batching != Batching::static_; // static batching reserves max length contiguously
     out.capacity_bytes = gpu.memory_bytes;
-    out.usable_bytes = gpu.memory_bytes * a.gpu_memory_utilization.value;
+    // What the engine may fill: vLLM a fraction of the whole card (gpu_memory_utilization);
+    // SGLang and TensorRT-LLM the whole card, with the KV budget rule below.
+    out.usable_bytes = s.engine == ServingEngine::vllm
+                           ? gpu.memory_bytes * a.gpu_memory_utilization.value
+                           : gpu.memory_bytes;
     out.kv_bytes_per_token = kv_bytes_per_token(m, s.kv_dtype);
     const double tp = s.tp;
     const double wbytes = weight_bits(s.weights_dtype) / 8.0;
@@ -474,8 +478,18 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
                  ((!m.tied_embeddings || s.pp > 1) ? vh / tp * 2.0 : 0.0);
         const double kv_share = kv_layer_per_gpu * nl;
-        const double budget =
+        // The KV budget per engine (docs/inference.md):
+        //  vLLM: fraction x card - weights - profiled activations - non-torch memory;
+        //  SGLang: fraction x card - weights (activations and graphs use the rest of the card);
+        //  TensorRT-LLM: fraction x (card - weights - activations - runtime), the memory free
+        //  once the engine is loaded.
+        const double after_load =
             out.usable_bytes - w - out.workspace_bytes - a.framework_overhead_bytes.value;
+        double budget = after_load;
+        if (s.engine == ServingEngine::sglang)
+            budget = gpu.memory_bytes * a.sglang_mem_fraction_static.value - w;
+        else if (s.engine == ServingEngine::trtllm)
+            budget = a.trtllm_free_memory_fraction.value * after_load;
         const double tokens = kv_share > 0 ? std::max(0.0, budget) / kv_share : 0;
         if (w > worst_weights)
             worst_weights = w;
@@ -489,7 +503,9 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     out.kv_capacity_tokens = min_tokens;
 
     const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
-    const double block = std::max(1.0, a.kv_block_tokens.value);
+    const double block =
+        std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
+                                                        : a.kv_block_tokens.value);
     if (out.paged)
         out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
     else

@@ -15,8 +15,6 @@
 
 namespace cl::model {
 
-
-
 /// Bytes per GPU by category; `total` sums them.
 struct MemoryBreakdown {
     double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv_cache = 0, other = 0;

@@ -321,6 +321,10 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(batching))
             .make("batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default",
                   "static = contiguous KV"));
+    add(I(CL_REF(engine))
+            .make("engine", "Serving engine", "", 0, 0, "vllm",
+                  "how the KV cache is budgeted: vLLM and SGLang take a fraction of the whole "
+                  "card, TensorRT-LLM a fraction of what is free after weights and activations"));
     add(I(CL_REF(mode))
             .make("mode", "Mode", "", 0, 0, "offline",
                   "offline = max throughput; online = the request rate under the SLOs"));
@@ -522,7 +526,13 @@ std::vector<Field> build_schema() {
     A("memory.flash_attention", "FlashAttention (1 = on)", 0, 1, CL_REF(memory.flash_attention), 0);
     A("memory.gpu_memory_utilization", "Serving memory fraction", 0.05, 1,
       CL_REF(memory.gpu_memory_utilization));
+    A("memory.sglang_mem_fraction_static", "SGLang static memory fraction", 0.05, 1,
+      CL_REF(memory.sglang_mem_fraction_static));
+    A("memory.trtllm_free_memory_fraction", "TensorRT-LLM KV fraction of free memory", 0.05, 1,
+      CL_REF(memory.trtllm_free_memory_fraction));
     A("memory.kv_block_tokens", "KV block (tokens)", 1, 4096, CL_REF(memory.kv_block_tokens), 0);
+    A("memory.trtllm_kv_block_tokens", "TensorRT-LLM KV block (tokens)", 1, 4096,
+      CL_REF(memory.trtllm_kv_block_tokens), 0);
     A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7, CL_REF(memory.max_batched_tokens),
       0);
     A("memory.max_num_seqs", "Max concurrent sequences", 1, 1e7, CL_REF(memory.max_num_seqs), 0);

@@ -33,6 +33,50 @@ private slots:
     }
 
     // M/D/1 is exact (Pollaczek-Khinchine): Wq = rho / (2 mu (1 - rho)).
+    // Issue 18: engines budget the KV cache differently (their docs). Llama 2 70B in BF16 on two
+    // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card leaves no
+    // room after 69 GB of weights per GPU; TensorRT-LLM takes 90% of what is free after the
+    // weights and activations; SGLang 90% of the card minus the weights.
+    void engineMemoryRules() {
+        InferenceSpec s;
+        s.tp = 2;
+        const ModelArch& m = *cat_.model("llama2-70b");
+        const GpuSpec& g = *cat_.gpu("a100-sxm-80gb");
+        MemoryAssumptions a;
+        const auto vllm = inference_memory(m, s, g, a);
+        QVERIFY(vllm.ok());
+        QCOMPARE(vllm->max_batch, 0);
+        QVERIFY(!vllm->fits);
+        QVERIFY(vllm->explanation.find("does not fit") != std::string::npos);
+        QVERIFY(!infer(m, s, g, node_).ok()); // refused with that reason
+
+        s.engine = ServingEngine::trtllm;
+        const auto trt = inference_memory(m, s, g, a);
+        QVERIFY(trt.ok());
+        QVERIFY(trt->fits);
+        const double free_after_load = g.memory_bytes - trt->weights_bytes_per_gpu -
+                                       trt->workspace_bytes - a.framework_overhead_bytes.value;
+        QVERIFY(free_after_load > 0);
+        QVERIFY(std::abs(trt->kv_capacity_tokens * trt->kv_bytes_per_token_per_gpu -
+                         a.trtllm_free_memory_fraction.value * free_after_load) < 1.0);
+        QVERIFY(trt->max_batch >= 1);
+        QVERIFY(trt->headroom_bytes >= 0);
+        QVERIFY(infer(m, s, g, node_).ok());
+        // The user's fraction is used as given: a smaller one holds fewer sequences.
+        MemoryAssumptions half = a;
+        half.trtllm_free_memory_fraction.value = 0.45;
+        QVERIFY(inference_memory(m, s, g, half)->max_batch < trt->max_batch);
+
+        s.engine = ServingEngine::sglang;
+        const auto sgl = inference_memory(m, s, g, a);
+        QVERIFY(sgl.ok());
+        QVERIFY(std::abs(sgl->kv_capacity_tokens * sgl->kv_bytes_per_token_per_gpu -
+                         (a.sglang_mem_fraction_static.value * g.memory_bytes -
+                          sgl->weights_bytes_per_gpu)) < 1.0);
+        QVERIFY(sgl->max_batch >= 1);
+        QVERIFY(sgl->max_batch < trt->max_batch);
+    }
+
     void queueFormulaSingleServer() {
         const double D = 0.2, lambda = 3.0; // rho = 0.6
         const double rho = lambda * D;

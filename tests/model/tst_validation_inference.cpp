@@ -70,6 +70,7 @@ private slots:
                 s.weights_dtype = *cl::model::choice_from_string<cl::model::WeightsDtype>(g.dtype);
                 s.kv_dtype = *cl::model::choice_from_string<cl::model::KvDtype>(g.dtype);
                 s.batching = cl::model::Batching::continuous;
+                s.engine = cl::model::ServingEngine::trtllm; // the published runs: TensorRT-LLM
                 auto r = infer(m, s, *cat_.gpu(g.gpu), node(g.sys));
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / g.pub - 1;
