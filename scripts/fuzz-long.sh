@@ -4,6 +4,9 @@
 # touched). Prints, per target: executions, exec/s, coverage (libFuzzer's cov: edges), corpus
 # size and wall time, the figures docs/robustness.md records. A crash stops with the input.
 #   bash scripts/fuzz-long.sh [RUNS] [TARGET...]
+# FUZZ_TIMEOUT (seconds per input, default 10): libFuzzer's timeout is wall-clock, so a run
+# that shares the machine at a low priority (nice) needs more, or starved inputs are reported
+# as hangs (session 7: two false "timeouts" of 11-14 s that replay in 0.2 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10000000}
@@ -21,7 +24,7 @@ for t in "${targets[@]}"; do
     work=$(mktemp -d)
     cp fuzz/corpus/"$t"/* "$work"/
     start=$(date +%s)
-    if ! (cd "$work" && "$OLDPWD"/build-fuzz/fuzz/fuzz_"$t" -runs="$runs" -timeout=10 \
+    if ! (cd "$work" && "$OLDPWD"/build-fuzz/fuzz/fuzz_"$t" -runs="$runs" -timeout="${FUZZ_TIMEOUT:-10}" \
         -rss_limit_mb=2048 -print_final_stats=1 "$work" >"$work"/log 2>&1); then
         tail -n 40 "$work"/log
         echo "fuzz_$t: crash; the input and log are in $work" >&2
