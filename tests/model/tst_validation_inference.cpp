@@ -90,6 +90,81 @@ private slots:
         qInfo().noquote() << table;
         QVERIFY2(errs.back() <= 0.25, qPrintable(table)); // issue #7 target: +-25% across the table
     }
+
+    // D.trtllm_v1.0.moe_models -- NVIDIA/TensorRT-LLM perf-overview.md (v1.0): Qwen3-235B-A22B,
+    // FP8, TP 8 on H100 and H200, total output tokens/s. Held out: no factor is fitted to serving
+    // rows (the GEMM factor comes from training). Issue 18 measures, not yet meets, these: the
+    // model is optimistic on MoE serving (docs/validation.md). Asserted as a regression bound.
+    void trtllmMoeRows() {
+        // Qwen/Qwen3-235B-A22B config.json as public code quotes it (vLLM and Megatron-Bridge
+        // tests): 94 layers, hidden 4096, 64/4 heads of 128, 128 experts top-8 of 1536, vocab
+        // 151,936, untied embeddings.
+        ModelArch m;
+        m.id = "qwen3-235b-a22b";
+        m.layers = 94;
+        m.hidden = 4096;
+        m.heads = 64;
+        m.kv_heads = 4;
+        m.head_dim = 128;
+        m.ffn = 12288;
+        m.vocab = 151936;
+        m.mlp = Mlp::swiglu;
+        m.experts = 128;
+        m.top_k = 8;
+        m.moe_ffn = 1536;
+        m.max_seq = 40960;
+        struct Row {
+            const char* gpu;
+            const char* sys;
+            int in, out;
+            double pub;
+        };
+        const Row rows[] = {{"h200-sxm", "hgx-h200", 128, 2048, 42821},
+                            {"h200-sxm", "hgx-h200", 1000, 1000, 23789},
+                            {"h200-sxm", "hgx-h200", 2048, 2048, 16672},
+                            {"h200-sxm", "hgx-h200", 5000, 500, 3623},
+                            {"h100-sxm", "hgx-h100", 128, 2048, 19658},
+                            {"h100-sxm", "hgx-h100", 1000, 1000, 14898},
+                            {"h100-sxm", "hgx-h100", 2048, 2048, 9924},
+                            {"h100-sxm", "hgx-h100", 5000, 500, 3225}};
+        QString table = QStringLiteral("\n| model | ISL/OSL | GPU | published tok/s | predicted | "
+                                       "error |\n|---|---|---|---|---|---|\n");
+        std::vector<double> errs;
+        for (const Row& row : rows) {
+            InferenceSpec s;
+            s.tp = 8;
+            s.input_len = row.in;
+            s.output_len = row.out;
+            s.weights_dtype = WeightsDtype::fp8;
+            s.kv_dtype = KvDtype::fp8;
+            s.engine = ServingEngine::trtllm;
+            auto r = infer(m, s, *cat_.gpu(row.gpu), node(row.sys));
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double e = r->output_tokens_per_s / row.pub - 1;
+            errs.push_back(e);
+            table += QStringLiteral(
+                         "| Qwen3-235B-A22B TP8 FP8 | %1/%2 | %3 | %4 | %5 | %6% | batch %7\n")
+                         .arg(row.in)
+                         .arg(row.out)
+                         .arg(QString::fromLatin1(row.gpu))
+                         .arg(row.pub, 0, 'f', 0)
+                         .arg(r->output_tokens_per_s, 0, 'f', 0)
+                         .arg(e * 100, 0, 'f', 1)
+                         .arg(r->batch);
+        }
+        std::vector<double> abs_errs;
+        for (const double e : errs)
+            abs_errs.push_back(std::abs(e));
+        std::sort(abs_errs.begin(), abs_errs.end());
+        const double med = (abs_errs[3] + abs_errs[4]) / 2;
+        table += QStringLiteral("median |error| %1%, worst %2% (issue 18 target: median <= 12%, "
+                                "worst <= 25%)\n")
+                     .arg(med * 100, 0, 'f', 1)
+                     .arg(abs_errs.back() * 100, 0, 'f', 1);
+        qInfo().noquote() << table;
+        QVERIFY2(med <= 0.40, qPrintable(table));
+        QVERIFY2(abs_errs.back() <= 0.55, qPrintable(table));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestValidationInference)
