@@ -19,6 +19,7 @@
 #include <QPainter>
 #include <QRubberBand>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QStyleHintReturnMask>
 #include <QStyleOptionGraphicsItem>
 #include <QStyleOptionRubberBand>
@@ -774,10 +775,18 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
     case doc::ChangeEvent::Reset:
     case doc::ChangeEvent::Structure: {
         // Entities came or went: rebuild, keeping what was selected and still exists.
+        // One selectionChanged for the whole rebuild: destroying k selected items emits it k
+        // times, and each made the inspector look every selected id up again (a rubber band
+        // of a few hundred items deleted from a 100,000-device design hung the window).
         const QStringList keep = selectedIds();
-        rebuild();
+        {
+            const QSignalBlocker quiet(this);
+            rebuild();
+            if (!keep.isEmpty())
+                selectIds(keep);
+        }
         if (!keep.isEmpty())
-            selectIds(keep);
+            emit selectionChanged();
         return;
     }
     case doc::ChangeEvent::Settings:
@@ -1053,11 +1062,15 @@ bool CanvasScene::paste(const QString& fragment, QPointF offset) {
 }
 
 void CanvasScene::selectIds(const QStringList& ids) {
-    clearSelection();
-    const std::set<QString> wanted(ids.begin(), ids.end());
-    for (auto* it : items())
-        if ((it->flags() & QGraphicsItem::ItemIsSelectable) && wanted.count(idOf(it)))
-            it->setSelected(true);
+    {
+        const QSignalBlocker quiet(this); // one selectionChanged, not one per item
+        clearSelection();
+        const std::set<QString> wanted(ids.begin(), ids.end());
+        for (auto* it : items())
+            if ((it->flags() & QGraphicsItem::ItemIsSelectable) && wanted.count(idOf(it)))
+                it->setSelected(true);
+    }
+    emit selectionChanged();
 }
 
 void CanvasScene::deleteSelection() {
