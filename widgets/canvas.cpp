@@ -17,6 +17,7 @@
 #include <QMimeData>
 #include <QNativeGestureEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QRubberBand>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -412,6 +413,19 @@ public:
     [[nodiscard]] const std::string& id() const { return id_; }
     QRectF boundingRect() const override {
         return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20);
+    }
+    /// The line itself, 12 px wide, not its bounding box: a long link's box covers whole regions
+    /// of a large design, so clicks and rubber bands in the gaps between devices picked links.
+    QPainterPath shape() const override {
+        QPainterPath path;
+        const QLineF l(a_, b_);
+        if (l.length() <= 0) {
+            path.addEllipse(a_, 6, 6);
+            return path;
+        }
+        const QPointF n = QPointF(-l.dy(), l.dx()) / l.length() * 6.0;
+        path.addPolygon(QPolygonF{a_ + n, b_ + n, b_ - n, a_ - n, a_ + n});
+        return path;
     }
     void sync() {
         const auto& d = scene_->document()->design();

@@ -66,6 +66,20 @@ inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id
                 if (!under.isEmpty() && under.front() == it)
                     return vp;
             }
+        // A thin shape (a link's line) can fall between those points: try points inside it.
+        const QPainterPath shape = it->mapToScene(it->shape());
+        for (int iy = 0; iy <= 40; ++iy)
+            for (int ix = 0; ix <= 40; ++ix) {
+                const QPointF p(r.left() + r.width() * ix / 40.0, r.top() + r.height() * iy / 40.0);
+                if (!shape.contains(p))
+                    continue;
+                const QPoint vp = view->mapFromScene(p);
+                if (!view->viewport()->rect().contains(vp))
+                    continue;
+                const auto under = view->items(vp);
+                if (!under.isEmpty() && under.front() == it)
+                    return vp;
+            }
     }
     return std::nullopt;
 }

@@ -337,6 +337,49 @@ private slots:
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr"));
     }
 
+    // A link is picked on its line, not anywhere in its bounding box: a rubber band in the
+    // empty corner of a diagonal link's box selects nothing, a click on the line selects it.
+    void linkPicksOnItsLine() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("diagonal.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray s =
+                "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": ["
+                "{\"id\": \"s0\", \"kind\": \"system\", \"catalog\": \"dgx-h100\", "
+                "\"position\": [0, 0]},"
+                "{\"id\": \"leaf0\", \"kind\": \"switch\", \"catalog\": \"qm9700\", "
+                "\"position\": [1600, 1200]}],"
+                "\"links\": [{\"id\": \"l0\", \"from\": \"s0\", \"to\": \"leaf0\", "
+                "\"type\": \"ib-ndr\"}]}";
+            QVERIFY(f.write(s) == s.size());
+        }
+        ui::MainWindow w(cat_);
+        show(w);
+        bool done = false;
+        answerFileDialog(path, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
+        QVERIFY(done);
+        QCOMPARE(w.document()->design().links.size(), std::size_t{1});
+        auto* vp = w.canvas()->viewport();
+        // The top-right corner of the link's box: far from the line (which runs top-left to
+        // bottom-right) and from both devices.
+        const QPoint from = at(w, QPointF(1350, 80));
+        const QPoint to = at(w, QPointF(1550, 280));
+        QTest::mouseMove(vp, from);
+        QTest::mousePress(vp, Qt::LeftButton, {}, from);
+        QTest::mouseMove(vp, (from + to) / 2);
+        QTest::mouseMove(vp, to);
+        QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+        QCOMPARE(w.scene()->selectedIds(), QStringList{});
+        QTest::mouseClick(vp, Qt::LeftButton, {}, at(w, QPointF(1350, 80)));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{});
+        // A click on the line itself picks the link.
+        QVERIFY(clickEntity(w, QStringLiteral("l0")));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{QStringLiteral("l0")});
+    }
+
     // Right click on a training job: "Find a Layout…" opens the search for that job; on a
     // device: "Delete" removes it (one undo step).
     void contextMenus() {
