@@ -263,6 +263,8 @@ void Inspector::addField(const model::Field& f) {
     case model::FieldType::text: {
         auto* le = new QLineEdit;
         connect(le, &QLineEdit::editingFinished, this, [this, &f, le] {
+            if (le->isReadOnly()) // an excerpt of a text too long to edit here: never written back
+                return;
             le->setModified(false); // committed: undo may show the design's value again
             edit(f, le->text().toStdString());
         });
@@ -271,12 +273,12 @@ void Inspector::addField(const model::Field& f) {
     }
     }
     w->setObjectName(qs(f.key));
+    w->setProperty("baseTip", tip);
     if (!f.unset.empty()) {
         // Unset (0) is its own state: shown as "Auto" and what it stands for (updateDerived
         // fills in the value the evaluation used). 0 or an empty field sets it.
         if (auto* sb = qobject_cast<QAbstractSpinBox*>(w))
             sb->setSpecialValueText(tr("Auto"));
-        w->setProperty("baseTip", tip);
         w->setToolTip(tip + tr("\nAuto (type 0): %1").arg(qs(f.unset)));
     } else {
         w->setToolTip(tip);
@@ -340,9 +342,22 @@ void Inspector::showValue(const Editor& e) {
         }
         co->setCurrentIndex(i);
     } else if (auto* le = qobject_cast<QLineEdit*>(e.widget)) {
+        const auto& text = std::get<std::string>(v);
+        // A line edit holds at most maxLength() characters (32,767) and would cut a longer text
+        // from a file, then write the cut text back on the next Enter or focus change. Such a
+        // text is shown in part, read-only, and kept whole in the design.
+        const bool tooLong = text.size() > static_cast<std::size_t>(le->maxLength());
+        if (tooLong != le->isReadOnly()) {
+            le->setReadOnly(tooLong);
+            le->setToolTip(
+                tooLong ? tr("%1 long: too long to edit here; kept whole in the design.")
+                              .arg(qs(model::units::format_bytes(static_cast<double>(text.size()))))
+                        : le->property("baseTip").toString());
+        }
+        const QString shown = qs(tooLong ? model::units::excerpt(text, 200) : text);
         // Never overwrite what the person is typing; otherwise show the design's text.
-        if ((!le->hasFocus() || !le->isModified()) && le->text() != qs(std::get<std::string>(v)))
-            le->setText(qs(std::get<std::string>(v)));
+        if ((!le->hasFocus() || !le->isModified()) && le->text() != shown)
+            le->setText(shown);
     }
 }
 
@@ -422,7 +437,7 @@ void Inspector::updateDerived() {
         const auto& t = eval_->topology;
         QStringList lines;
         if (!d.description.empty())
-            lines << qs(d.description);
+            lines << qs(model::units::excerpt(d.description));
         lines << tr("GPUs %L1 · nodes %L2 · switches %L3")
                      .arg(t.gpus, 0, 'f', 0)
                      .arg(t.nodes, 0, 'f', 0)

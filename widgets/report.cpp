@@ -6,6 +6,7 @@
 #include "document/document.h"
 #include "model/explain.h"
 #include "model/report.h"
+#include "model/units.h"
 
 #include <QBuffer>
 #include <QDateTime>
@@ -98,10 +99,10 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         "body { font-family: sans-serif; font-size: 9pt; } h1 { font-size: 20pt; } "
         "h2 { font-size: 14pt; } h3 { font-size: 11pt; } td, th { font-size: 8pt; }"));
     // Title page.
-    QString html =
-        QStringLiteral("<h1>%1</h1><p>%2</p><p>ClusterLens report, %3.</p>")
-            .arg(esc(design.name.empty() ? "Untitled design" : design.name),
-                 esc(design.description), QDateTime::currentDateTime().toString(Qt::ISODate));
+    QString html = QStringLiteral("<h1>%1</h1><p>%2</p><p>ClusterLens report, %3.</p>")
+                       .arg(esc(design.name.empty() ? "Untitled design" : design.name),
+                            esc(model::units::excerpt(design.description)),
+                            QDateTime::currentDateTime().toString(Qt::ISODate));
     html += QStringLiteral("<h2>Key numbers</h2><ul>");
     const auto explanations = model::explain(design, ev, *catalog);
     for (const auto& e : explanations)

@@ -3,6 +3,7 @@
 #include "model/catalog.h"
 #include "model/json_read.h"
 #include "model/schema.h"
+#include "model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -298,6 +299,12 @@ std::vector<std::string> read_section(Section section, const json& obj, const st
                         list += (list.empty() ? "" : ", ") + (c.empty() ? "\"\"" : c);
                     r.error(json_member_path(p, key),
                             "expected one of " + list + "; found \"" + *x + "\"");
+                } else if (f->type == FieldType::text && f->max > 0 &&
+                           static_cast<double>(x->size()) > f->max) {
+                    r.error(json_member_path(p, key),
+                            "longer than " + units::format_count(f->max) + " bytes (found " +
+                                units::format_bytes(static_cast<double>(x->size())) +
+                                "); long text belongs in the description");
                 } else {
                     v = *x;
                 }
@@ -625,6 +632,32 @@ struct EntityReading {
     }
 };
 
+/// An entity's "id" (required), at most kMaxIdBytes long.
+std::string read_id(const json& j, const std::string& p, JsonReader& r) {
+    std::string id = r.string(j, p, "id").value_or("");
+    if (id.size() > kMaxIdBytes) {
+        r.error(p + ".id", "longer than " + std::to_string(kMaxIdBytes) + " bytes (found " +
+                               units::format_bytes(static_cast<double>(id.size())) +
+                               "); ids name entities in links and placements, long text "
+                               "belongs in a name or the description");
+        id.clear();
+    }
+    return id;
+}
+
+/// An optional "name", at most kMaxNameBytes long.
+std::string read_name(const json& j, const std::string& p, JsonReader& r) {
+    std::string name = r.string(j, p, "name", false).value_or("");
+    if (static_cast<double>(name.size()) > kMaxNameBytes) {
+        r.error(json_member_path(p, "name"),
+                "longer than " + units::format_count(kMaxNameBytes) + " bytes (found " +
+                    units::format_bytes(static_cast<double>(name.size())) +
+                    "); long text belongs in the description");
+        name.clear();
+    }
+    return name;
+}
+
 /// devices[i]; appended to `out` (its index to `unplaced` when the file gives no position).
 void read_device(const json& j, std::size_t i, JsonReader& r, const EntityReading& how,
                  std::vector<Device>& out, std::vector<std::size_t>& unplaced) {
@@ -632,7 +665,7 @@ void read_device(const json& j, std::size_t i, JsonReader& r, const EntityReadin
     if (!r.expect_object(j, p))
         return;
     Device dev;
-    dev.id = r.string(j, p, "id").value_or("");
+    dev.id = read_id(j, p, r);
     if (auto k = r.string(j, p, "kind")) {
         auto it = std::find(kKindNames.begin(), kKindNames.end(), *k);
         if (it == kKindNames.end())
@@ -665,7 +698,7 @@ void read_link(const json& j, std::size_t i, JsonReader& r, const EntityReading&
     if (!r.expect_object(j, p))
         return;
     Link l;
-    l.id = r.string(j, p, "id").value_or("");
+    l.id = read_id(j, p, r);
     l.from = r.string(j, p, "from").value_or("");
     l.to = r.string(j, p, "to").value_or("");
     // The schema's link fields (type, count); the type is required.
@@ -785,7 +818,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     how.strict = strict;
     auto keep_extras = [&](const json& j, const std::vector<std::string>& known,
                            const std::string& p) { return how.keep_extras(j, known, p, r); };
-    d.name = r.string(root, "", "name", false).value_or("");
+    d.name = read_name(root, "", r);
     d.description = r.string(root, "", "description", false).value_or("");
 
     if (const json* devs = r.member(root, "", "devices", false);
@@ -818,8 +851,8 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             if (!r.expect_object(j, p))
                 continue;
             Workload w;
-            w.id = r.string(j, p, "id").value_or("");
-            w.name = r.string(j, p, "name", false).value_or("");
+            w.id = read_id(j, p, r);
+            w.name = read_name(j, p, r);
             if (auto k = r.string(j, p, "kind")) {
                 if (*k == "training")
                     w.kind = WorkloadKind::training;

@@ -13,7 +13,9 @@ struct Error {
     std::string where; ///< JSON path ("links[3].to"), flag ("--gpus") or file name
     std::string what;  ///< what was expected and what was found
 
-    [[nodiscard]] std::string message() const { return where.empty() ? what : where + ": " + what; }
+    /// "where: what", each part at most ~1,000 bytes (a value echoed from a hostile file can be
+    /// megabytes long; units::excerpt keeps its start and says how long it was).
+    [[nodiscard]] std::string message() const;
 };
 
 /// Joins errors one per line, at most `limit` of them, with a count of the rest.

@@ -1,4 +1,5 @@
 #include "model/json_read.h"
+#include "model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,12 @@
 #include <vector>
 
 namespace cl::model {
+
+std::string Error::message() const {
+    const std::string w = units::excerpt(where, 1000);
+    const std::string x = units::excerpt(what, 1000);
+    return w.empty() ? x : w + ": " + x;
+}
 
 std::string join_errors(const std::vector<Error>& errors, std::size_t limit) {
     std::string out;

@@ -186,12 +186,14 @@ std::vector<Field> build_schema() {
     constexpr double kInt = 1 << 20;
 
     // Design
-    add(in<DesignAt>(Section::design, CL_REF(name)).make("name", "Design name", "", 0, 0, "you"));
+    add(in<DesignAt>(Section::design, CL_REF(name))
+            .make("name", "Design name", "", 0, kMaxNameBytes, "you"));
     add(in<DesignAt>(Section::design, CL_REF(description))
             .make("description", "Description", "", 0, 0, "you"));
 
     // Devices
-    add(in<DeviceAt>(Section::device, CL_REF(name)).make("name", "Name", "", 0, 0, "you"));
+    add(in<DeviceAt>(Section::device, CL_REF(name))
+            .make("name", "Name", "", 0, kMaxNameBytes, "you"));
     add(in<DeviceAt>(Section::device, CL_REF(count))
             .make("count", "Replicas", "", 1, 1e9, "you",
                   "copies of this device and of everything inside it"));
@@ -244,7 +246,8 @@ std::vector<Field> build_schema() {
             .make("count", "Cables per replica", "", 1, 1e9, "you"));
 
     // Workloads
-    add(in<WorkloadAt>(Section::workload, CL_REF(name)).make("name", "Name", "", 0, 0, "you"));
+    add(in<WorkloadAt>(Section::workload, CL_REF(name))
+            .make("name", "Name", "", 0, kMaxNameBytes, "you"));
     {
         Field& f = add(in<WorkloadAt>(Section::workload, CL_REF(model))
                            .make("model", "Model", "", 0, 0, "model zoo (catalog models)"));
@@ -732,8 +735,9 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
         const auto* s = std::get_if<std::string>(&v);
         if (!s)
             return Error{f.key, f.label + ": expected text"};
-        if (s->size() > 100000)
-            return Error{f.key, f.label + ": longer than 100,000 characters"};
+        const double limit = f.max > 0 ? f.max : 100000;
+        if (static_cast<double>(s->size()) > limit)
+            return Error{f.key, f.label + ": longer than " + units::format_count(limit) + " bytes"};
         return v;
     }
     }

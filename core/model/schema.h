@@ -43,16 +43,24 @@ enum class ChoiceSource { fixed, models, draft_models, cloud_offers, link_types,
 /// its file spelling, a name, a catalog id).
 using FieldValue = std::variant<double, bool, std::string>;
 
+/// Longest name (of the design, a device, a workload) a file or an edit may give, in bytes:
+/// names are drawn on cards, legends and titles. Long text belongs in the description, which
+/// files may make as long as they like (screens show its start: units::excerpt).
+inline constexpr double kMaxNameBytes = 1000;
+/// Longest id, in bytes: ids are how links, placements and parents name entities.
+inline constexpr std::size_t kMaxIdBytes = 256;
+
 struct Field {
     Section section = Section::design;
     std::string key;   ///< JSON key; CLI flag "--" + key with '_' -> '-' (or a CLI.md alias)
     std::string label; ///< what people read in the inspector
     FieldType type = FieldType::number;
-    std::string unit;                 ///< SI unit of the stored value ("B/s", "s", "" ...)
-    double min = 0, max = 0;          ///< valid range of numbers and integers (stored units)
-    double display_scale = 1;         ///< the inspector shows value / display_scale ...
-    std::string display_unit;         ///< ... in this unit ("GB/s")
-    int decimals = 0;                 ///< decimals shown for numbers
+    std::string unit;         ///< SI unit of the stored value ("B/s", "s", "" ...)
+    double min = 0, max = 0;  ///< valid range of numbers and integers (stored units); for text,
+                              ///< max > 0 is the longest text in bytes a file may hold
+    double display_scale = 1; ///< the inspector shows value / display_scale ...
+    std::string display_unit; ///< ... in this unit ("GB/s")
+    int decimals = 0;         ///< decimals shown for numbers
     std::vector<std::string> choices; ///< ChoiceSource::fixed: the allowed spellings
     ChoiceSource choices_from = ChoiceSource::fixed;
     FieldValue default_value;

@@ -83,4 +83,29 @@ std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
 }
 
+std::string format_count(double value) {
+    if (!std::isfinite(value))
+        return format_g(value, 6);
+    const bool negative = value < 0;
+    std::string digits = format_fixed(std::fabs(value), 0);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return negative ? "-" + out : out;
+}
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+    if (text.size() <= max_bytes)
+        return std::string(text);
+    std::size_t cut = max_bytes;
+    // Back off continuation bytes (10xxxxxx) so no character is split.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return std::string(text.substr(0, cut)) + "\u2026 (" +
+           format_bytes(static_cast<double>(text.size())) + " in all, shown in part)";
+}
+
 } // namespace cl::model::units

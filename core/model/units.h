@@ -33,4 +33,13 @@ std::string format_fixed(double value, int decimals);
 /// Formats a rate with SI prefix and unit: format_si(989.4e12, "FLOP/s") = "989.4 TFLOP/s".
 std::string format_si(double value, std::string_view unit, int precision = 1);
 
+/// A whole number with thousands separators: format_count(1234567) = "1,234,567" (rounded).
+std::string format_count(double value);
+
+/// Text from a file as a screen or a report shows it: whole when it has at most `max_bytes`
+/// bytes, else its first `max_bytes` bytes (cut at a UTF-8 character boundary) and
+/// "… (66.1 MB in all, shown in part)". Laying out a 63 MiB description took the GUI 2 minutes
+/// and 2.5 GB (issue 17); the text itself is kept whole in the design.
+std::string excerpt(std::string_view text, std::size_t max_bytes = 2000);
+
 } // namespace cl::model::units

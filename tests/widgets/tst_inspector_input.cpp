@@ -16,11 +16,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
@@ -283,6 +285,60 @@ private slots:
     }
 
     void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }
+
+    // A text from a file longer than a line edit holds (32,767 characters) is shown in part,
+    // read-only, and kept whole: the editor used to cut it and write the cut text back on the
+    // next Enter (issue 17: a 63 MiB description also took 2 minutes and 2.5 GB to show).
+    void longTextIsKeptWhole() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.json"));
+        // 40,000 characters, a two-byte character where the excerpt is cut.
+        std::string text(40000, 'a');
+        text.replace(199, 2, "\xc3\xa9");
+        text.replace(1999, 2, "\xc3\xa9");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray s = QByteArray("{\"format\": \"clusterlens-design\", \"version\": "
+                                            "\"1.2\", \"description\": \"") +
+                                 QByteArray::fromStdString(text) +
+                                 "\", \"devices\": [{\"id\": \"s0\", \"kind\": \"system\", "
+                                 "\"catalog\": \"dgx-h100\", \"position\": [0, 0]}]}";
+            QVERIFY(f.write(s) == s.size());
+        }
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        bool done = false;
+        answerFileDialog(path, &done);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
+        QVERIFY(done);
+        QCOMPARE(w.document()->design().description, text);
+        QVERIFY(clickEntity(w, QString()));
+        auto* le = field<QLineEdit>(w, "description");
+        QVERIFY(le);
+        reveal(w, le);
+        QVERIFY(le->isReadOnly());
+        QVERIFY2(le->text().endsWith(QStringLiteral("shown in part)")), qPrintable(le->text()));
+        QVERIFY(le->toolTip().contains(QStringLiteral("kept whole")));
+        // A person clicks into it, types and presses Enter, then Tab: nothing is written back.
+        QVERIFY(focusByMouse(le));
+        QTest::keyClick(le, Qt::Key_End);
+        QTest::keyClicks(le, QStringLiteral("x"));
+        QTest::keyClick(le, Qt::Key_Return);
+        QTest::keyClick(le, Qt::Key_Tab);
+        QCOMPARE(w.document()->design().description, text);
+        QCOMPARE(w.document()->undoStack()->count(), 0);
+        // The design summary shows the start of it, cut at a character boundary.
+        bool summary = false;
+        for (auto* l : w.inspector()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("shown in part)"))) {
+                summary = true;
+                QVERIFY2(l->text().count(QLatin1Char('a')) < 2300, // not the 40,000
+                         qPrintable(QString::number(l->text().count(QLatin1Char('a')))));
+                QVERIFY(!l->text().contains(QChar::ReplacementCharacter));
+            }
+        QVERIFY(summary);
+    }
 };
 
 QTEST_MAIN(TestInspectorInput)
