@@ -21,8 +21,9 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 2; ///< 1.1: unset values are missing keys, not 0;
-                                       ///< 1.2: the serving engine (inference.engine)
+inline constexpr int kDesignMinor = 3; ///< 1.1: unset values are missing keys, not 0;
+                                       ///< 1.2: the serving engine (inference.engine);
+                                       ///< 1.3: training.fp32_gradients
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -66,6 +67,11 @@ struct TrainingSpec {
     TrainingDtype dtype = TrainingDtype::bf16;
     Optimizer optimizer = Optimizer::adamw;
     int zero = 1;
+    /// Gradients accumulated and reduced in fp32 (Megatron-LM does so whenever it trains in
+    /// bf16: docs/user-guide/features/dist_optimizer.md, 18 B/param = 2 + 4 + 12); off: in the
+    /// training precision (DeepSpeed ZeRO, Rajbhandari et al. 2020 sec. 3.1: 16 B/param, the
+    /// default every earlier version used).
+    bool fp32_gradients = false;
     Recompute recompute = Recompute::selective;
     bool sequence_parallel = true;
     Schedule schedule = Schedule::one_f_one_b;

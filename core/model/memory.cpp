@@ -40,14 +40,16 @@ int stage_layer_count(int layers, int pp, int st) {
 
 StateBytes state_bytes(const TrainingSpec& t) {
     // ZeRO paper sec. 3.1: mixed-precision Adam keeps 16-bit weights (2 B) and gradients (2 B)
-    // plus K = 12 B of fp32 master weights, momentum and variance per parameter.
+    // plus K = 12 B of fp32 master weights, momentum and variance per parameter. Megatron-LM
+    // training in bf16 keeps its gradient buffer in fp32 (4 B): 18 B/param, 6 + 12/d with the
+    // distributed optimizer (docs/user-guide/features/dist_optimizer.md); fp32_gradients.
     const bool fp32 = t.dtype == TrainingDtype::fp32;
     StateBytes s;
     s.weights = fp32 ? 4.0 : 2.0;
     if (t.dtype == TrainingDtype::fp8)
         s.weights += 1.0; // Transformer Engine caches an FP8 copy of each weight across
                           // micro-batches (TE docs, `is_first_microbatch`); bf16 copy kept.
-    s.gradients = fp32 ? 4.0 : 2.0;
+    s.gradients = fp32 || t.fp32_gradients ? 4.0 : 2.0;
     const double master = fp32 ? 0.0 : 4.0;
     double states = 8.0; // AdamW: fp32 momentum + variance (Loshchilov & Hutter 2019)
     if (t.optimizer == Optimizer::adamw_8bit)

@@ -279,6 +279,12 @@ std::vector<Field> build_schema() {
             .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
                   "0 none, 1 optimizer states, 2 + gradients, 3 + weights sharded (FSDP), over "
                   "the data-parallel group"));
+    add(T(CL_REF(fp32_gradients))
+            .make("fp32_gradients", "FP32 gradients", "", 0, 0,
+                  "off: ZeRO (Rajbhandari et al. 2020 sec. 3.1); Megatron-LM in bf16 runs on "
+                  "(docs/user-guide/features/dist_optimizer.md)",
+                  "gradients accumulated and reduced in fp32 (4 B per parameter, as Megatron-LM "
+                  "does in bf16); off: in the training precision (2 B, DeepSpeed ZeRO)"));
     add(T(CL_REF(recompute))
             .make("recompute", "Activation recompute", "", 0, 0,
                   "selective: Korthikanti et al. 2022 sec. 5"));

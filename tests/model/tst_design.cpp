@@ -244,7 +244,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.2\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.3\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -432,7 +432,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.2")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.3")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);

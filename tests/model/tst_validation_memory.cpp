@@ -1,6 +1,7 @@
 // Validation of memory, FLOPs and the roofline against ../shared/validation/published.json.
 // Each test names the case id and its source.
 #include "model/catalog.h"
+#include "model/choices.h"
 #include "model/flops.h"
 #include "model/memory.h"
 #include "model/roofline.h"
@@ -35,6 +36,44 @@ private slots:
 
     // Cases B.kv_bytes_per_token.* -- 2 x layers x kv_heads x head_dim x 2 bytes, exact.
     // Source: architectures from meta-llama model cards / Llama 3 paper Table 3.
+    // B.megatron.distributed_optimizer_bytes_per_param (Megatron-LM docs/user-guide/features/
+    // dist_optimizer.md): model-state bytes per parameter, without and with the distributed
+    // optimizer (ZeRO 1) over d data-parallel ranks. Megatron keeps bf16 gradients in fp32
+    // (fp32_gradients on); ZeRO's mixed precision keeps them in 16 bits (sec. 3.1: 16 B).
+    void distributedOptimizerBytes_data() {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<bool>("fp32Grads");
+        QTest::addColumn<double>("plain");
+        QTest::addColumn<double>("fixed");
+        QTest::addColumn<double>("sharded");
+        QTest::newRow("bf16 params, fp32 grads") << "bf16" << true << 18.0 << 6.0 << 12.0;
+        QTest::newRow("fp32 params, fp32 grads") << "fp32" << true << 16.0 << 8.0 << 8.0;
+        QTest::newRow("ZeRO: bf16 params, bf16 grads") << "bf16" << false << 16.0 << 4.0 << 12.0;
+    }
+    void distributedOptimizerBytes() {
+        QFETCH(QString, dtype);
+        QFETCH(bool, fp32Grads);
+        QFETCH(double, plain);
+        QFETCH(double, fixed);
+        QFETCH(double, sharded);
+        TrainingSpec t;
+        t.dtype = *choice_from_string<TrainingDtype>(dtype.toStdString());
+        t.fp32_gradients = fp32Grads;
+        const double params = 1e9;
+        const auto per_param = [&](int zero, double d) {
+            t.zero = zero;
+            const MemoryBreakdown b = model_state_bytes(params, t, d);
+            return (b.weights + b.gradients + b.optimizer) / params;
+        };
+        QCOMPARE(per_param(0, 64), plain);
+        for (const double d : {8.0, 64.0, 1024.0})
+            QVERIFY2(std::abs(per_param(1, d) - (fixed + sharded / d)) < 1e-12,
+                     qPrintable(QString::number(per_param(1, d))));
+        // The source's worked example: bf16 with fp32 gradients on d = 64 is 6.19 B/param.
+        if (fp32Grads && dtype == QLatin1String("bf16"))
+            QCOMPARE(std::round(per_param(1, 64) * 100) / 100, 6.19);
+    }
+
     void kvBytesPerToken_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<double>("expected");
@@ -60,7 +99,8 @@ private slots:
         opt.vocab = 50272;
         opt.ffn = 4 * 5120;
         QCOMPARE(kv_bytes_per_token(opt, KvDtype::fp16), 819200.0);
-        QCOMPARE(std::round(kv_bytes_per_token(opt, KvDtype::fp16) * 2048 / 1e8) / 10, 1.7); // 1.68 GB
+        QCOMPARE(std::round(kv_bytes_per_token(opt, KvDtype::fp16) * 2048 / 1e8) / 10,
+                 1.7); // 1.68 GB
     }
 
     // Case B.vllm.kv_claims -- PagedAttention wastes under 4% (only the last block's tail);
