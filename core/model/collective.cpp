@@ -67,6 +67,16 @@ int ring_steps(CollectiveOp op, int n) {
     }
 }
 
+/// Steps whose chunks fill the pipeline before it streams. A ring forwards each chunk through
+/// every step; an all-to-all sends each peer its share directly, all peers at once (NCCL
+/// grouped send/recv; nccl-tests doc/PERFORMANCE.md: every rank sends S/n to every other), so
+/// only one chunk is in flight before data streams. Charging the ring's fill to all-to-all
+/// made large expert-parallel groups slow: 63 chunks of S/64 at EP 64 (issue 18; DeepEP's
+/// measured RDMA bandwidths, tst_collective::deepEpInternodeBandwidth).
+int fill_steps(CollectiveOp op, int n) {
+    return op == CollectiveOp::alltoall ? 1 : ring_steps(op, n);
+}
+
 struct Fabric {
     double wire_intra = 0; ///< per GPU, one way
     double eff_intra = 0;  ///< effective bus bandwidth inside a domain
@@ -199,7 +209,7 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
         const double lat =
             a.simple_base_s + intra_steps * hop_intra_simple + inter_steps * hop_net_simple;
         const double chunk = std::min(a.nccl_buffsize, bytes / n);
-        const double fill = wire > 0 ? steps * chunk / wire : 0;
+        const double fill = wire > 0 ? fill_steps(op, n) * chunk / wire : 0;
         cands.push(CollectiveAlgo::ring, "Simple", lat + fill + factor * bytes / ring_bw, ring_neck,
                    ring_uplinks);
         if (!cal0 && !cal1) {
@@ -426,7 +436,8 @@ Result<CalibrationFit> calibrate(const NcclTestsRun& run, CollectiveOp op, const
     for (Eigen::Index i = 0; i < m; ++i) {
         const auto& row = run.rows[static_cast<std::size_t>(i)];
         const double w = 1.0 / row.time_s;
-        const double fill = wire > 0 ? steps * std::min(a.nccl_buffsize, row.bytes / n) / wire : 0;
+        const double fill =
+            wire > 0 ? fill_steps(op, n) * std::min(a.nccl_buffsize, row.bytes / n) / wire : 0;
         A(i, 0) = w * std::max(1, fitted_steps);
         A(i, 1) = w * factor * row.bytes;
         y(i) = w * (row.time_s - a.simple_base_s - fill - other);
