@@ -69,6 +69,35 @@ private slots:
         QVERIFY(near(compute_reliability(in, ctx)->job_mtbf_s, r->job_mtbf_s / 2, 1e-9));
     }
 
+    // E.opt175b.restarts_and_node_failures (issue 18) -- metaseq OPT chronicles: 1,024 cloud
+    // A100 (128 nodes), ~2 machines down per day (15.6 per 1000 node-days), ~90 restarts over
+    // the ~56 days of lineage 12.xx, job MTBF ~12 h; tolerance +-50% on rates. With that
+    // measured rate as input the model gives 12.0 h and 112 interruptions. With the default
+    // (Llama 3's 2024 H100 rate) it gives ~49 h: a 2021 cloud A100 cluster failed ~4x as often,
+    // so the default is no stand-in for another cluster (docs/reliability.md).
+    void opt175bRestarts() {
+        ReliabilityInputs in;
+        in.checkpoint_write_s = 60;
+        in.node_failures_per_1000_node_days = 15.6;
+        ReliabilityContext ctx;
+        ctx.gpus = 1024;
+        ctx.gpus_per_node = 8;
+        ctx.run_days = 56;
+        auto r = compute_reliability(in, ctx);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY2(std::abs(r->job_mtbf_s / 3600 / 12.0 - 1) <= 0.5,
+                 qPrintable(QString::number(r->job_mtbf_s / 3600)));
+        QVERIFY2(std::abs(r->expected_interruptions / 90.0 - 1) <= 0.5,
+                 qPrintable(QString::number(r->expected_interruptions)));
+        in.node_failures_per_1000_node_days = 0; // unset: the Llama 3 default
+        auto d = compute_reliability(in, ctx);
+        QVERIFY(d.ok());
+        qInfo("OPT-175B: MTBF %.1f h with its measured rate, %.1f h with the Llama 3 default "
+              "(published ~12 h); interruptions %.0f (published ~90)",
+              r->job_mtbf_s / 3600, d->job_mtbf_s / 3600, r->expected_interruptions);
+        QVERIFY(d->job_mtbf_s > 3.0 * r->job_mtbf_s); // the documented gap, so it cannot drift
+    }
+
     // Journey 5: a faster storage tier and asynchronous checkpointing raise goodput; the
     // checkpoint of Llama 3 405B with AdamW is 14 B per parameter.
     void checkpointsAndGoodput() {
