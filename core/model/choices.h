@@ -17,6 +17,10 @@ enum class Recompute { none, selective, full };
 enum class Schedule { one_f_one_b, interleaved, gpipe, zero_bubble };
 enum class Finetune { full, lora, qlora };
 enum class Offload { none, optimizer };
+/// How MoE tokens reach their experts (docs/training.md): Megatron-Core's NCCL all-to-all of
+/// every routed copy in 16 bits, or DeepEP's normal kernels (one copy per destination node over
+/// RDMA, forwarded over NVLink; FP8 dispatch when training in FP8).
+enum class MoeDispatcher { alltoall, deepep };
 enum class WeightsDtype { bf16, fp16, fp8, int8, int4, fp4 };
 enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
@@ -47,6 +51,9 @@ template <> struct ChoiceNames<Finetune> {
 };
 template <> struct ChoiceNames<Offload> {
     static constexpr std::array<std::string_view, 2> names{"none", "optimizer"};
+};
+template <> struct ChoiceNames<MoeDispatcher> {
+    static constexpr std::array<std::string_view, 2> names{"alltoall", "deepep"};
 };
 template <> struct ChoiceNames<WeightsDtype> {
     static constexpr std::array<std::string_view, 6> names{"bf16", "fp16", "fp8",

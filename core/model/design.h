@@ -23,7 +23,8 @@ inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
 inline constexpr int kDesignMinor = 3; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
-                                       ///< 1.3: training.fp32_gradients
+                                       ///< 1.3: training.fp32_gradients and
+                                       ///< training.moe_dispatcher
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -61,6 +62,7 @@ enum class WorkloadKind { training, inference };
 
 struct TrainingSpec {
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
+    MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
     std::int64_t global_batch = 0; ///< sequences
     int micro_batch = 0;           ///< 0 = auto
     int seq = 4096;

@@ -268,6 +268,11 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(ep))
             .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
                   "experts split over data- and context-parallel ranks"));
+    add(T(CL_REF(moe_dispatcher))
+            .make("moe_dispatcher", "MoE token dispatcher", "", 0, 0,
+                  "alltoall: Megatron-Core's default (--moe-token-dispatcher-type)",
+                  "alltoall: every routed copy over NCCL in 16 bits; deepep: DeepEP's kernels, one "
+                  "copy per destination node over RDMA, FP8 dispatch in FP8 training"));
     add(T(CL_REF(global_batch))
             .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
                   "sequences per optimizer step (required to compute a step)"));

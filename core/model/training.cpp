@@ -327,10 +327,39 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 k.cpc = std::max(0.0, ring - lt.attention_fwd) +
                         std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
             }
-            // EP: dispatch and combine all-to-alls, forward and backward.
+            // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
+            // is the other's pattern on gradients).
             if (kind == 1 && t.ep > 1) {
-                const double bytes = T * m.top_k * h * 2.0 * ta.moe_imbalance.value;
-                k.epc = 4.0 * collective(CollectiveOp::alltoall, bytes, topo, ep_g, ca);
+                const double copies = T * m.top_k * ta.moe_imbalance.value; // routed copies
+                if (t.moe_dispatcher == MoeDispatcher::alltoall) {
+                    // Megatron-Core alltoall dispatcher: every copy in 16 bits.
+                    k.epc =
+                        4.0 * collective(CollectiveOp::alltoall, copies * h * 2.0, topo, ep_g, ca);
+                } else {
+                    // DeepEP normal kernels (deepseek-ai/DeepEP README): a token goes once to
+                    // each node holding one of its experts, over RDMA, and is forwarded over
+                    // NVLink there; FP8 dispatch (1 B + one fp32 scale per 128 values) when
+                    // training in FP8, combine and the backward in BF16. With experts spread
+                    // evenly over the group's k nodes, a token's top-k experts reach
+                    // k(1 - (1 - 1/k)^top_k) distinct nodes. The all-to-all model sends the
+                    // share (n - g)/n of its bytes off the node; it is given the bytes that make
+                    // that share one copy per remote node. NVLink forwarding (7x a 400G NIC on
+                    // DGX H100) is not the bottleneck.
+                    const double kn = std::max(1, ep_g.nodes), n = ep_g.ranks,
+                                 g = std::max(1, ep_g.ranks_per_node);
+                    double per_token = copies / T; // copies per token on the wire
+                    if (kn > 1) {
+                        const double distinct = kn * (1.0 - std::pow(1.0 - 1.0 / kn, m.top_k));
+                        per_token =
+                            distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
+                    }
+                    const double elems = T * per_token * h;
+                    const double dispatch_bytes =
+                        t.dtype == TrainingDtype::fp8 ? 1.0 + 4.0 / 128.0 : 2.0;
+                    k.epc =
+                        collective(CollectiveOp::alltoall, elems * dispatch_bytes, topo, ep_g, ca) +
+                        3.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
+                }
             }
         }
         // LM head and loss on the last stage (vocab-parallel).
