@@ -23,8 +23,8 @@ inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
 inline constexpr int kDesignMinor = 3; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
-                                       ///< 1.3: training.fp32_gradients and
-                                       ///< training.moe_dispatcher
+                                       ///< 1.3: training.fp32_gradients,
+                                       ///< moe_dispatcher and ep_overlap
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -63,6 +63,9 @@ enum class WorkloadKind { training, inference };
 struct TrainingSpec {
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
     MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
+    /// Expert-parallel all-to-alls hidden behind another micro-batch's compute (Megatron-Core
+    /// --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe). Off: Megatron's default.
+    bool ep_overlap = false;
     std::int64_t global_batch = 0; ///< sequences
     int micro_batch = 0;           ///< 0 = auto
     int seq = 4096;

@@ -273,6 +273,11 @@ std::vector<Field> build_schema() {
                   "alltoall: Megatron-Core's default (--moe-token-dispatcher-type)",
                   "alltoall: every routed copy over NCCL in 16 bits; deepep: DeepEP's kernels, one "
                   "copy per destination node over RDMA, FP8 dispatch in FP8 training"));
+    add(T(CL_REF(ep_overlap))
+            .make("ep_overlap", "Overlap EP communication", "", 0, 0,
+                  "off: Megatron-Core default (--overlap-moe-expert-parallel-comm)",
+                  "all-to-alls run while another micro-batch computes (Megatron-Core EP overlap, "
+                  "DeepSeek-V3 DualPipe); hidden time still slows the compute it shares SMs with"));
     add(T(CL_REF(global_batch))
             .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
                   "sequences per optimizer step (required to compute a step)"));

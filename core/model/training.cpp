@@ -360,6 +360,14 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                         collective(CollectiveOp::alltoall, elems * dispatch_bytes, topo, ep_g, ca) +
                         3.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
                 }
+                if (t.ep_overlap) {
+                    // One micro-batch's all-to-alls run under another's forward and backward of
+                    // the same layer (Megatron-Core EP overlap; DeepSeek-V3 report sec. 3.2.1,
+                    // DualPipe): at most that compute is hidden, and the hidden part still slows
+                    // the kernels it shares SMs with (the SM contention TP overlap uses).
+                    const double hidden = std::min(k.epc, k.f + k.bwd);
+                    k.epc = (k.epc - hidden) + hidden * ta.overlap_sm_contention.value;
+                }
             }
         }
         // LM head and loss on the last stage (vocab-parallel).
