@@ -62,6 +62,11 @@ enum class WorkloadKind { training, inference };
 
 struct TrainingSpec {
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
+    /// Expert tensor parallelism; 0 = the same as tp (Megatron-Core's default). With MoE
+    /// parallel folding the experts use their own ETP x EP x EDP grid over the same
+    /// TP x CP x DP GPUs, so EP may span TP ranks (etp x ep divides tp x cp x dp).
+    int etp = 0;
+    [[nodiscard]] int expert_tp() const { return etp > 0 ? etp : tp; }
     MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
     /// Expert-parallel all-to-alls hidden behind another micro-batch's compute (Megatron-Core
     /// --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe). Off: Megatron's default.

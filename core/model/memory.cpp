@@ -193,9 +193,16 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (m.heads % t.tp != 0)
         bad("--tp", "tp = " + std::to_string(t.tp) + " does not divide the model's " +
                         std::to_string(m.heads) + " attention heads");
-    if ((static_cast<long long>(dp) * t.cp) % t.ep != 0)
-        bad("--ep", "ep = " + std::to_string(t.ep) +
-                        " does not divide dp*cp = " + std::to_string(dp * t.cp));
+    // MoE parallel folding (Megatron-Core; arXiv 2603.07685 sec. "Parallel Folding"): the
+    // experts' ETP x EP x EDP grid covers the same TP x CP x DP GPUs as attention. With ETP =
+    // TP (the default) this is the classic rule, EP dividing DP x CP.
+    const long long etp = t.expert_tp();
+    if (t.etp < 0)
+        bad("--etp", "must be 0 (the same as tp) or at least 1");
+    else if ((static_cast<long long>(dp) * t.cp * t.tp) % (etp * t.ep) != 0)
+        bad("--ep", "etp*ep = " + std::to_string(etp * t.ep) + " does not divide tp*cp*dp = " +
+                        std::to_string(static_cast<long long>(dp) * t.cp * t.tp) +
+                        (t.etp > 0 ? "" : " (etp defaults to tp; --etp 1 folds EP over TP)"));
     if (t.ep > 1 && !m.is_moe())
         bad("--ep", "expert parallelism needs an MoE model");
     if (m.is_moe() && m.experts % t.ep != 0)
@@ -236,7 +243,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const bool qlora = t.finetune == Finetune::qlora;
     const double tp = t.tp;
     const double dense_shard = static_cast<double>(dp) * t.cp; // distributed optimizer: DP x CP
-    const double expert_shard = dense_shard / t.ep;
+    // The experts' data-parallel group (EDP): TP x CP x DP / (ETP x EP).
+    const double expert_shard = dense_shard * tp / (static_cast<double>(t.expert_tp()) * t.ep);
     const std::int64_t micro_batches =
         t.global_batch > 0
             ? std::max<std::int64_t>(1, t.global_batch / (static_cast<std::int64_t>(dp) * mb))
@@ -280,7 +288,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         const int n_moe = nl - n_dense;
         const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
         const double linear = nl * attn + n_dense * lp_dense.mlp / tp;
-        const double expert = n_moe * lp_moe.experts / (tp * t.ep);
+        const double expert = n_moe * lp_moe.experts / (static_cast<double>(t.expert_tp()) * t.ep);
         if (lora) {
             frozen_linear += linear + expert;
             frozen_other += nl * norms;

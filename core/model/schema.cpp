@@ -268,6 +268,11 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(ep))
             .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
                   "experts split over data- and context-parallel ranks"));
+    add(T(CL_REF(etp))
+            .make("etp", "Expert tensor parallel (ETP, 0 = TP)", "", 0, kInt,
+                  "0: the same as TP, Megatron-Core's default (--expert-tensor-parallel-size)",
+                  "MoE parallel folding: experts split over ETP x EP of the TP x CP x DP GPUs, "
+                  "so EP may span TP ranks"));
     add(T(CL_REF(moe_dispatcher))
             .make("moe_dispatcher", "MoE token dispatcher", "", 0, 0,
                   "alltoall: Megatron-Core's default (--moe-token-dispatcher-type)",

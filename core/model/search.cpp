@@ -93,7 +93,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     ++res.evaluated;
                                     if (vpp > 1 && (pp == 1 || pp * vpp > m.layers))
                                         continue;
-                                    if ((dp * cp) % ep != 0)
+                                    if ((dp * cp * tp) % (ep * (base.etp > 0 ? base.etp : tp)) != 0)
                                         continue;
                                     t.ep = ep;
                                     t.vpp = vpp;

@@ -76,18 +76,22 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     const bool moe_layer = m.is_moe() && layer >= m.dense_layers;
     double f = m.ffn;
     double mlp_tokens = T;
+    double mlp_split = tp; // the GPUs one MLP's weight matrices are split over
     if (moe_layer) {
         f = m.moe_ffn;
         // Each EP rank processes top_k routed copies of its share of tokens (x imbalance), plus
-        // shared experts on all tokens; experts split over TP as well (Megatron-Core ETP = TP).
-        mlp_tokens = T * m.top_k * ta.moe_imbalance.value;
+        // shared experts on all tokens; routed experts split over ETP (TP by default). With
+        // ETP < TP (parallel folding) a GPU runs etp/tp of the copies through wider slices:
+        // the same FLOPs, other GEMM shapes.
+        mlp_split = t.expert_tp();
+        mlp_tokens = T * m.top_k * ta.moe_imbalance.value * mlp_split / tp;
         gemm_fwd += gemm_time(hw, T, h, m.experts, wb); // router
         if (m.shared_experts > 0)
             gemm_fwd += (mats - 1) * gemm_time(hw, T, h, m.moe_ffn * m.shared_experts / tp, wb) +
                         gemm_time(hw, T, m.moe_ffn * m.shared_experts / tp, h, wb);
     }
-    gemm_fwd += (mats - 1) * gemm_time(hw, mlp_tokens, h, f / tp, wb) +
-                gemm_time(hw, mlp_tokens, f / tp, h, wb);
+    gemm_fwd += (mats - 1) * gemm_time(hw, mlp_tokens, h, f / mlp_split, wb) +
+                gemm_time(hw, mlp_tokens, f / mlp_split, h, wb);
 
     // Attention core.
     double attn_fwd = 0, attn_bwd = 0;
@@ -112,8 +116,8 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     // Elementwise kernels (bytes per token, forward): two norms (read + write), activation,
     // residual adds, rotary embedding, dropout where the model trains with it.
     const double tok_norm = sp ? T / tp : T;
-    double elem = 2.0 * 2.0 * 2.0 * h * tok_norm;                                 // norms
-    elem += (m.mlp == Mlp::swiglu ? 6.0 : 4.0) * 2.0 / 2.0 * f / tp * mlp_tokens; // activation
+    double elem = 2.0 * 2.0 * 2.0 * h * tok_norm;                                        // norms
+    elem += (m.mlp == Mlp::swiglu ? 6.0 : 4.0) * 2.0 / 2.0 * f / mlp_split * mlp_tokens; // act.
     // Two residual adds, each fused with the preceding bias and dropout into one kernel
     // (Megatron bias_dropout_add_fused): read x and the residual, write the sum, 2 B each,
     // plus a 1-byte dropout mask where the model trains with dropout.
@@ -207,7 +211,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     const GroupPlacement tp_g = place_group(topo, t.tp, 1);
     const GroupPlacement cp_g = place_group(topo, t.cp, t.tp);
     const GroupPlacement dp_g = place_group(topo, dp * t.cp, t.tp);
-    const GroupPlacement ep_g = place_group(topo, t.ep, t.tp);
+    const GroupPlacement ep_g = place_group(topo, t.ep, t.expert_tp()); // ETP innermost
     const GroupPlacement pp_g = place_group(topo, 2, t.tp * t.cp * dp);
     // GPUs with no path between them cannot form a group: a group spanning scale-up domains
     // needs a scale-out network (collective.cpp reports which is missing). No step time then.
@@ -330,7 +334,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
             // is the other's pattern on gradients).
             if (kind == 1 && t.ep > 1) {
-                const double copies = T * m.top_k * ta.moe_imbalance.value; // routed copies
+                // Routed copies this GPU sends: its etp/tp share of the micro-batch's tokens.
+                const double copies = T * m.top_k * ta.moe_imbalance.value * t.expert_tp() / t.tp;
                 if (t.moe_dispatcher == MoeDispatcher::alltoall) {
                     // Megatron-Core alltoall dispatcher: every copy in 16 bits.
                     k.epc =
@@ -347,13 +352,14 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     // DGX H100) is not the bottleneck.
                     const double kn = std::max(1, ep_g.nodes), n = ep_g.ranks,
                                  g = std::max(1, ep_g.ranks_per_node);
-                    double per_token = copies / T; // copies per token on the wire
+                    const double sent = T * t.expert_tp() / t.tp; // tokens this GPU dispatches
+                    double per_token = copies / sent;             // copies per token on the wire
                     if (kn > 1) {
                         const double distinct = kn * (1.0 - std::pow(1.0 - 1.0 / kn, m.top_k));
                         per_token =
                             distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
                     }
-                    const double elems = T * per_token * h;
+                    const double elems = sent * per_token * h;
                     const double dispatch_bytes =
                         t.dtype == TrainingDtype::fp8 ? 1.0 + 4.0 / 128.0 : 2.0;
                     k.epc =

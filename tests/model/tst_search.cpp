@@ -190,6 +190,41 @@ private slots:
         t.ep_overlap = false;
         QVERIFY(overlapped < fp8);
         QVERIFY(overlapped >= 0.2 * fp8 - 1e-12);
+        // MoE parallel folding (Megatron-Core): EP 32 over TP 4 x DP 8 with ETP 1. Without ETP the
+        // classic rule (EP divides DP x CP) refuses it and says how to fold.
+        t = TrainingSpec{};
+        t.tp = 4;
+        t.pp = 2;
+        t.ep = 32;
+        t.global_batch = 64;
+        t.micro_batch = 1;
+        t.seq = 4096;
+        t.zero = 1;
+        auto refused = train_step(m, t, 64, h100, topo);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error_text().find("--etp 1") != std::string::npos,
+                 refused.error_text().c_str());
+        t.etp = 1;
+        auto folded = train_step(m, t, 64, h100, topo);
+        QVERIFY2(folded.ok(), folded.error_text().c_str());
+        // The same experts per GPU as TP 4 x EP 8 (both split each layer's experts 32 ways), the
+        // same expert FLOPs. Both groups span the 4 DGX nodes (the classic one strides over TP),
+        // but the folded one has 32 ranks, each sending a quarter of the tokens.
+        TrainingSpec classic = t;
+        classic.etp = 0;
+        classic.ep = 8;
+        auto base = train_step(m, classic, 64, h100, topo);
+        QVERIFY2(base.ok(), base.error_text().c_str());
+        QVERIFY(std::abs(folded->memory.per_gpu.weights / base->memory.per_gpu.weights - 1) < 1e-9);
+        QCOMPARE(folded->ep_group.ranks, 32);
+        QCOMPARE(folded->ep_group.nodes, 4);
+        QCOMPARE(base->ep_group.ranks, 8);
+        t = TrainingSpec{};
+        t.pp = 4;
+        t.global_batch = 256;
+        t.micro_batch = 1;
+        t.seq = 4096;
+        t.zero = 3;
         // EP 8 inside one DGX: the same bytes over NVLink either way.
         QCOMPARE(ep_comm(MoeDispatcher::deepep, TrainingDtype::bf16, 32, 8),
                  ep_comm(MoeDispatcher::alltoall, TrainingDtype::bf16, 32, 8));
