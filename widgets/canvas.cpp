@@ -414,16 +414,22 @@ public:
     QRectF boundingRect() const override {
         return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20);
     }
-    /// The line itself, 12 px wide, not its bounding box: a long link's box covers whole regions
+    /// The line itself, not its bounding box: a long link's box covers whole regions
     /// of a large design, so clicks and rubber bands in the gaps between devices picked links.
+    /// The band is 12 screen pixels wide at any zoom (at least 12 scene units, at most the
+    /// bounding box's 20-unit margin): zoomed out, a 12-unit band was 3 px and hard to hit.
     QPainterPath shape() const override {
+        double half = 6.0;
+        if (const auto views = scene()->views(); !views.isEmpty())
+            if (const double s = views.front()->transform().m11(); s > 0)
+                half = std::clamp(6.0 / s, 6.0, 20.0);
         QPainterPath path;
         const QLineF l(a_, b_);
         if (l.length() <= 0) {
-            path.addEllipse(a_, 6, 6);
+            path.addEllipse(a_, half, half);
             return path;
         }
-        const QPointF n = QPointF(-l.dy(), l.dx()) / l.length() * 6.0;
+        const QPointF n = QPointF(-l.dy(), l.dx()) / l.length() * half;
         path.addPolygon(QPolygonF{a_ + n, b_ + n, b_ - n, a_ - n, a_ + n});
         return path;
     }
