@@ -412,7 +412,12 @@ public:
     }
     [[nodiscard]] const std::string& id() const { return id_; }
     QRectF boundingRect() const override {
-        return QRectF(a_, b_).normalized().adjusted(-60, -20, 60, 20);
+        return QRectF(a_, b_).normalized().adjusted(-20, -20, 20, 20).united(labelRect());
+    }
+    /// Where the label (type and count) is drawn close up: part of what a click picks.
+    [[nodiscard]] QRectF labelRect() const {
+        const QPointF mid = (a_ + b_) / 2;
+        return {mid.x() - 90, mid.y() - 9, 180, 18};
     }
     /// The line itself, not its bounding box: a long link's box covers whole regions
     /// of a large design, so clicks and rubber bands in the gaps between devices picked links.
@@ -423,14 +428,29 @@ public:
         if (const auto views = scene()->views(); !views.isEmpty())
             if (const double s = views.front()->transform().m11(); s > 0)
                 half = std::clamp(6.0 / s, 6.0, 20.0);
-        QPainterPath path;
+        // The band and the label, as two polygons of the same orientation under the winding
+        // rule: their union (opposite orientations would cut a hole where they overlap).
+        const QPolygonF label(labelRect());
+        QPolygonF band;
         const QLineF l(a_, b_);
-        if (l.length() <= 0) {
-            path.addEllipse(a_, half, half);
-            return path;
+        if (l.length() > 0) {
+            const QPointF n = QPointF(-l.dy(), l.dx()) / l.length() * half;
+            band = QPolygonF{a_ + n, b_ + n, b_ - n, a_ - n, a_ + n};
+        } else {
+            band = QPolygonF(QRectF(a_.x() - half, a_.y() - half, 2 * half, 2 * half));
         }
-        const QPointF n = QPointF(-l.dy(), l.dx()) / l.length() * half;
-        path.addPolygon(QPolygonF{a_ + n, b_ + n, b_ - n, a_ - n, a_ + n});
+        const auto area = [](const QPolygonF& poly) {
+            double twice = 0;
+            for (int i = 0; i + 1 < poly.size(); ++i)
+                twice += poly[i].x() * poly[i + 1].y() - poly[i + 1].x() * poly[i].y();
+            return twice;
+        };
+        if ((area(band) > 0) != (area(label) > 0))
+            std::reverse(band.begin(), band.end());
+        QPainterPath path;
+        path.setFillRule(Qt::WindingFill);
+        path.addPolygon(band);
+        path.addPolygon(label);
         return path;
     }
     void sync() {
@@ -520,8 +540,7 @@ protected:
             p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
             p->drawLine(*seg);
         }
-        const QPointF mid = (a_ + b_) / 2;
-        QRectF r(mid.x() - 90, mid.y() - 9, 180, 18);
+        const QRectF r = labelRect();
         if (!r.intersects(opt->exposedRect))
             return;
         p->setPen(pal.text().color());

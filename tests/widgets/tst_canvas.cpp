@@ -378,6 +378,12 @@ private slots:
         // A click on the line itself picks the link.
         QVERIFY(clickEntity(w, QStringLiteral("l0")));
         QCOMPARE(w.scene()->selectedIds(), QStringList{QStringLiteral("l0")});
+        // So does a click on its label ("1 × ib-ndr", centred on the line's middle, (890, 635)
+        // between the devices' centres), 42 units away from the line.
+        QTest::mouseClick(vp, Qt::LeftButton, {}, at(w, QPointF(1350, 80)));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{});
+        QTest::mouseClick(vp, Qt::LeftButton, {}, at(w, QPointF(960, 635)));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{QStringLiteral("l0")});
     }
 
     // Right click on a training job: "Find a Layout…" opens the search for that job; on a
