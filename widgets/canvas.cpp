@@ -404,6 +404,8 @@ private:
 
 /// A link between two device groups: a line labelled with type and count.
 class LinkItem : public QGraphicsItem {
+    static constexpr double kPickPx = 30;
+
 public:
     LinkItem(CanvasScene* scene, std::string id) : scene_(scene), id_(std::move(id)) {
         setZValue(-1);
@@ -412,7 +414,7 @@ public:
     }
     [[nodiscard]] const std::string& id() const { return id_; }
     QRectF boundingRect() const override {
-        return QRectF(a_, b_).normalized().adjusted(-20, -20, 20, 20).united(labelRect());
+        return QRectF(a_, b_).normalized().adjusted(-60, -60, 60, 60).united(labelRect());
     }
     /// Where the label (type and count) is drawn close up: part of what a click picks.
     [[nodiscard]] QRectF labelRect() const {
@@ -421,13 +423,14 @@ public:
     }
     /// The line itself, not its bounding box: a long link's box covers whole regions
     /// of a large design, so clicks and rubber bands in the gaps between devices picked links.
-    /// The band is 12 screen pixels wide at any zoom (at least 12 scene units, at most the
-    /// bounding box's 20-unit margin): zoomed out, a 12-unit band was 3 px and hard to hit.
+    /// A click within kPickPx screen pixels of the line picks it at any zoom (6 to 60 scene
+    /// units, the bounding box's margin): a person aims near a line, not on its 2 px; with a
+    /// 12-unit band gui-poke's click grid no longer found the preset's link.
     QPainterPath shape() const override {
         double half = 6.0;
         if (const auto views = scene()->views(); !views.isEmpty())
             if (const double s = views.front()->transform().m11(); s > 0)
-                half = std::clamp(6.0 / s, 6.0, 20.0);
+                half = std::clamp(kPickPx / s, 6.0, 60.0);
         // The band and the label, as two polygons of the same orientation under the winding
         // rule: their union (opposite orientations would cut a hole where they overlap).
         const QPolygonF label(labelRect());
