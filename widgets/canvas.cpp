@@ -1310,6 +1310,9 @@ void CanvasView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Down:
         cs->nudgeSelection(0, step, e->isAutoRepeat());
         return;
+    case Qt::Key_Escape: // deselect: the inspector goes back to the design
+        cs->clearSelection();
+        return;
     default:
         QGraphicsView::keyPressEvent(e);
     }

@@ -337,6 +337,20 @@ private slots:
         QCOMPARE(w.document()->design().links.front().type, std::string("ib-ndr"));
     }
 
+    // Esc deselects (the helper's walk of the 100k design found it did nothing): the inspector
+    // goes back to the design.
+    void escapeDeselects() {
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QVERIFY(clickEntity(w, QStringLiteral("leaf")));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{QStringLiteral("leaf")});
+        pressKey(Qt::Key_Escape);
+        QCOMPARE(w.scene()->selectedIds(), QStringList{});
+        QTRY_VERIFY(field<QLineEdit>(w, "description") != nullptr); // the design's fields
+    }
+
     // A link is picked on its line, not anywhere in its bounding box: a rubber band in the
     // empty corner of a diagonal link's box selects nothing, a click on the line selects it.
     void linkPicksOnItsLine() {
