@@ -242,11 +242,7 @@ void Inspector::addField(const model::Field& f) {
         break;
     }
     case model::FieldType::boolean: {
-        // Labelled in the form's label column like every other field (as the box's own text
-        // it was cut off at the dock's edge: "FP32 gradier", "Sequence pa"); the accessible
-        // name keeps it readable to screen readers and AT-SPI tools.
-        auto* cb = new QCheckBox;
-        cb->setAccessibleName(qs(f.label));
+        auto* cb = new QCheckBox(qs(f.label));
         connect(cb, &QCheckBox::toggled, this, [this, &f](bool on) { edit(f, on); });
         w = cb;
         break;
@@ -298,7 +294,10 @@ void Inspector::addField(const model::Field& f) {
     w->installEventFilter(this);
     editors_.push_back({&f, w});
     const QString label = multi ? tr("%1 (all selected)").arg(qs(f.label)) : qs(f.label);
-    form_->addRow(label, w);
+    if (f.type == model::FieldType::boolean)
+        form_->addRow(QString(), w);
+    else
+        form_->addRow(label, w);
 }
 
 bool Inspector::eventFilter(QObject* watched, QEvent* event) {
