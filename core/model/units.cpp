@@ -101,7 +101,7 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
     if (text.size() <= max_bytes)
         return std::string(text);
     std::size_t cut = max_bytes;
-    // Back off continuation bytes (10xxxxxx) so no character is split.
+    // Step back over UTF-8 continuation bytes (10xxxxxx): the cut never splits a character.
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
         --cut;
     return std::string(text.substr(0, cut)) + "\u2026 (" +

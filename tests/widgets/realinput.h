@@ -56,30 +56,29 @@ inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id
             continue;
         const QRectF r = it->sceneBoundingRect();
         view->ensureVisible(r, 10, 10);
-        for (int iy = 1; iy < 10; ++iy)
-            for (int ix = 1; ix < 10; ++ix) {
-                const QPointF p(r.left() + r.width() * ix / 10.0, r.top() + r.height() * iy / 10.0);
-                const QPoint vp = view->mapFromScene(p);
-                if (!view->viewport()->rect().contains(vp))
-                    continue;
-                const auto under = view->items(vp);
-                if (!under.isEmpty() && under.front() == it)
-                    return vp;
-            }
+        // The first point of an n x n grid over the item's box (inside its shape) where the
+        // item is the topmost thing a click would hit.
+        const auto scan = [&](int n, int from, const QPainterPath* shape) -> std::optional<QPoint> {
+            for (int iy = from; iy <= n - from; ++iy)
+                for (int ix = from; ix <= n - from; ++ix) {
+                    const QPointF p(r.left() + r.width() * ix / n, r.top() + r.height() * iy / n);
+                    if (shape && !shape->contains(p))
+                        continue;
+                    const QPoint vp = view->mapFromScene(p);
+                    if (!view->viewport()->rect().contains(vp))
+                        continue;
+                    const auto under = view->items(vp);
+                    if (!under.isEmpty() && under.front() == it)
+                        return vp;
+                }
+            return std::nullopt;
+        };
+        if (const auto vp = scan(10, 1, nullptr))
+            return vp;
         // A thin shape (a link's line) can fall between those points: try points inside it.
         const QPainterPath shape = it->mapToScene(it->shape());
-        for (int iy = 0; iy <= 40; ++iy)
-            for (int ix = 0; ix <= 40; ++ix) {
-                const QPointF p(r.left() + r.width() * ix / 40.0, r.top() + r.height() * iy / 40.0);
-                if (!shape.contains(p))
-                    continue;
-                const QPoint vp = view->mapFromScene(p);
-                if (!view->viewport()->rect().contains(vp))
-                    continue;
-                const auto under = view->items(vp);
-                if (!under.isEmpty() && under.front() == it)
-                    return vp;
-            }
+        if (const auto vp = scan(40, 0, &shape))
+            return vp;
     }
     return std::nullopt;
 }

@@ -32,6 +32,24 @@ private:
     QTemporaryDir autosaveDir_;
 
     static QPoint at(ui::MainWindow& w, QPointF scene) { return w.canvas()->mapFromScene(scene); }
+    /// Writes `text` to `path` and opens it as a person does: File > Open… and the dialog.
+    static bool openFile(ui::MainWindow& w, const QString& path, const QByteArray& text) {
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+            return false;
+        f.close();
+        bool done = false;
+        answerFileDialog(path, &done);
+        return menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}) && done;
+    }
+    /// A rubber band dragged with the mouse from `from` to `to` (viewport points).
+    static void rubberBand(QWidget* vp, QPoint from, QPoint to) {
+        QTest::mouseMove(vp, from);
+        QTest::mousePress(vp, Qt::LeftButton, {}, from);
+        QTest::mouseMove(vp, (from + to) / 2);
+        QTest::mouseMove(vp, to);
+        QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+    }
     static QString deviceId(ui::MainWindow& w, std::size_t i) {
         return QString::fromStdString(w.document()->design().devices.at(i).id);
     }
@@ -356,36 +374,24 @@ private slots:
     void linkPicksOnItsLine() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("diagonal.json"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            const QByteArray s =
-                "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": ["
-                "{\"id\": \"s0\", \"kind\": \"system\", \"catalog\": \"dgx-h100\", "
-                "\"position\": [0, 0]},"
-                "{\"id\": \"leaf0\", \"kind\": \"switch\", \"catalog\": \"qm9700\", "
-                "\"position\": [1600, 1200]}],"
-                "\"links\": [{\"id\": \"l0\", \"from\": \"s0\", \"to\": \"leaf0\", "
-                "\"type\": \"ib-ndr\"}]}";
-            QVERIFY(f.write(s) == s.size());
-        }
+        const QByteArray text =
+            "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": ["
+            "{\"id\": \"s0\", \"kind\": \"system\", \"catalog\": \"dgx-h100\", "
+            "\"position\": [0, 0]},"
+            "{\"id\": \"leaf0\", \"kind\": \"switch\", \"catalog\": \"qm9700\", "
+            "\"position\": [1600, 1200]}],"
+            "\"links\": [{\"id\": \"l0\", \"from\": \"s0\", \"to\": \"leaf0\", "
+            "\"type\": \"ib-ndr\"}]}";
         ui::MainWindow w(cat_);
         show(w);
-        bool done = false;
-        answerFileDialog(path, &done);
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
-        QVERIFY(done);
+        QVERIFY(openFile(w, path, text));
         QCOMPARE(w.document()->design().links.size(), std::size_t{1});
         auto* vp = w.canvas()->viewport();
         // The top-right corner of the link's box: far from the line (which runs top-left to
         // bottom-right) and from both devices.
         const QPoint from = at(w, QPointF(1350, 80));
         const QPoint to = at(w, QPointF(1550, 280));
-        QTest::mouseMove(vp, from);
-        QTest::mousePress(vp, Qt::LeftButton, {}, from);
-        QTest::mouseMove(vp, (from + to) / 2);
-        QTest::mouseMove(vp, to);
-        QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+        rubberBand(vp, from, to);
         QCOMPARE(w.scene()->selectedIds(), QStringList{});
         QTest::mouseClick(vp, Qt::LeftButton, {}, at(w, QPointF(1350, 80)));
         QCOMPARE(w.scene()->selectedIds(), QStringList{});
@@ -466,42 +472,33 @@ private slots:
     void largeDesignZoomedOut() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("large.json"));
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            QByteArray s =
-                "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
-            for (int i = 0; i < 70; ++i)
-                s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
-                                    "\"qm9700\", \"position\": [%2, -600]},")
-                         .arg(i)
-                         .arg(i * 240)
-                         .toUtf8();
-            for (int i = 0; i < 4900; ++i)
-                s += QStringLiteral("%1{\"id\": \"s%2\", \"kind\": \"system\", \"catalog\": "
-                                    "\"dgx-h100\", \"position\": [%3, %4]}")
-                         .arg(i ? QStringLiteral(",") : QString())
-                         .arg(i)
-                         .arg((i % 70) * 240)
-                         .arg((i / 70) * 120)
-                         .toUtf8();
-            s += "], \"links\": [";
-            for (int i = 0; i < 4900; ++i)
-                s += QStringLiteral("%1{\"id\": \"l%2\", \"from\": \"s%2\", \"to\": \"leaf%3\", "
-                                    "\"type\": \"ib-ndr\"}")
-                         .arg(i ? QStringLiteral(",") : QString())
-                         .arg(i)
-                         .arg(i % 70)
-                         .toUtf8();
-            s += "]}";
-            QVERIFY(f.write(s) == s.size());
-        }
+        QByteArray s = "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
+        for (int i = 0; i < 70; ++i)
+            s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
+                                "\"qm9700\", \"position\": [%2, -600]},")
+                     .arg(i)
+                     .arg(i * 240)
+                     .toUtf8();
+        for (int i = 0; i < 4900; ++i)
+            s += QStringLiteral("%1{\"id\": \"s%2\", \"kind\": \"system\", \"catalog\": "
+                                "\"dgx-h100\", \"position\": [%3, %4]}")
+                     .arg(i ? QStringLiteral(",") : QString())
+                     .arg(i)
+                     .arg((i % 70) * 240)
+                     .arg((i / 70) * 120)
+                     .toUtf8();
+        s += "], \"links\": [";
+        for (int i = 0; i < 4900; ++i)
+            s += QStringLiteral("%1{\"id\": \"l%2\", \"from\": \"s%2\", \"to\": \"leaf%3\", "
+                                "\"type\": \"ib-ndr\"}")
+                     .arg(i ? QStringLiteral(",") : QString())
+                     .arg(i)
+                     .arg(i % 70)
+                     .toUtf8();
+        s += "]}";
         ui::MainWindow w(cat_);
         show(w);
-        bool done = false;
-        answerFileDialog(path, &done);
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open…")}));
-        QVERIFY(done);
+        QVERIFY(openFile(w, path, s));
         QCOMPARE(w.document()->design().devices.size(), std::size_t{4970});
         // Opening fits the design into the view: far below the detail level.
         QTRY_VERIFY(w.canvas()->farMode());
@@ -522,11 +519,7 @@ private slots:
         // rows 10 and 11 selects those four devices.
         const QPoint from = at(w, QPointF(-150, 10 * 120 - 20));
         const QPoint to = at(w, QPointF(240 + 200, 11 * 120 + 90));
-        QTest::mouseMove(vp, from);
-        QTest::mousePress(vp, Qt::LeftButton, {}, from);
-        QTest::mouseMove(vp, (from + to) / 2);
-        QTest::mouseMove(vp, to);
-        QTest::mouseRelease(vp, Qt::LeftButton, {}, to);
+        rubberBand(vp, from, to);
         QStringList picked = w.scene()->selectedIds();
         picked.removeIf([](const QString& id) { return id.startsWith(QLatin1Char('l')); });
         picked.sort();
