@@ -46,11 +46,11 @@ void render(benchmark::State& state, model::Design design) {
     doc.reset(std::move(design));
     ui::CanvasScene scene(&doc);
     QImage img(1440, 900, QImage::Format_ARGB32_Premultiplied);
-    const QRectF all = scene.itemsBoundingRect();
+    const QRectF all = scene.designBounds();
     for (auto _ : state) {
         QPainter p(&img);
         p.setRenderHint(QPainter::Antialiasing);
-        scene.render(&p, QRectF(img.rect()), all);
+        scene.renderDesign(&p, QRectF(img.rect()), all);
     }
     state.counters["items"] = static_cast<double>(scene.items().size());
 }
@@ -174,3 +174,52 @@ static void BM_ViewPaintFar_100kDevices(benchmark::State& state) {
     state.counters["scale"] = view.transform().m11();
 }
 BENCHMARK(BM_ViewPaintFar_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+// Deleting one device of the 100,000 (a structural edit: the document swaps the design, the
+// scene rebuilds): before the virtual canvas the rebuild made 200,000 items again (~3 s).
+static void BM_DeleteOneDevice_100kDevices(benchmark::State& state) {
+    doc::Document doc(catalog());
+    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+    ui::CanvasScene scene(&doc);
+    ui::CanvasView view(&scene);
+    view.resize(1440, 900);
+    view.fitAll();
+    QCoreApplication::processEvents();
+    const QString id = QString::fromStdString(doc.design().devices[50000].id);
+    for (auto _ : state) {
+        state.PauseTiming();
+        scene.selectIds({id});
+        state.ResumeTiming();
+        scene.deleteSelection();
+        QCoreApplication::processEvents();
+        state.PauseTiming();
+        doc.undoStack()->undo();
+        QCoreApplication::processEvents();
+        state.ResumeTiming();
+    }
+    state.counters["device_items"] = scene.deviceItemCount();
+}
+BENCHMARK(BM_DeleteOneDevice_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// Zooming in from the fitted view to just past the detail level (the step that was ~1 s when
+// every one of the 200,000 items was visited on the first close-up paint).
+static void BM_ZoomPastDetail_100kDevices(benchmark::State& state) {
+    doc::Document doc(catalog());
+    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+    ui::CanvasScene scene(&doc);
+    ui::CanvasView view(&scene);
+    view.resize(1440, 900);
+    QImage img(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        state.PauseTiming();
+        view.fitAll();
+        QCoreApplication::processEvents();
+        view.viewport()->render(&img);
+        const double s = view.transform().m11();
+        state.ResumeTiming();
+        view.zoomBy(0.36 / s); // just past the detail level
+        view.viewport()->render(&img);
+    }
+    state.counters["device_items"] = scene.deviceItemCount();
+}
+BENCHMARK(BM_ZoomPastDetail_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(3);

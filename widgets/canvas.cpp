@@ -31,6 +31,8 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace cl::ui {
 
@@ -457,28 +459,15 @@ public:
         return path;
     }
     void sync() {
-        const auto& d = scene_->document()->design();
-        const auto* l = d.link(id_);
+        const auto* l = scene_->document()->design().link(id_);
         if (!l)
             return;
-        const auto* from = d.device(l->from);
-        const auto* to = d.device(l->to);
-        if (!from || !to)
+        const auto line = scene_->linkLine(*l);
+        if (!line)
             return;
         prepareGeometryChange();
-        a_ = QPointF(from->position.x + kDeviceW / 2, from->position.y + kDeviceH / 2);
-        b_ = QPointF(to->position.x + kDeviceW / 2, to->position.y + kDeviceH / 2);
-        // Inside a collapsed group, a device's links end at the group's card.
-        auto anchor = [&](const model::Device& dev, QPointF own) {
-            const std::string g = scene_->hiddenBy(dev.id);
-            if (g.empty())
-                return own;
-            if (const GroupItem* gi = scene_->groupItem(g))
-                return gi->anchor();
-            return own;
-        };
-        a_ = anchor(*from, a_);
-        b_ = anchor(*to, b_);
+        a_ = line->p1();
+        b_ = line->p2();
         setVisible(a_ != b_); // both ends in the same collapsed group
         label_.clear(); // built when first drawn close up (label()): 100,000 links load faster
         if (!toolTip().isEmpty()) // built when hovered (refreshToolTip)
@@ -656,12 +645,19 @@ private:
     model::WorkloadFinding finding_;
 };
 
-CanvasScene::CanvasScene(doc::Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
+CanvasScene::CanvasScene(doc::Document* doc, QObject* parent)
+    : QGraphicsScene(parent), doc_(doc), pruneTimer_(new QTimer(this)) {
     setSceneRect(-2000, -2000, 4000, 4000);
     // No BSP index: links span long distances, and a BSP tree files each one under every
     // leaf it crosses (100,000 links took 3 GB and 20 s to first paint). A linear scan of the
-    // items per paint or click stays in milliseconds at 100,000 items.
+    // items per paint or click stays in milliseconds; on a large design only the items near
+    // the view exist anyway (setLiveRegion).
     setItemIndexMethod(QGraphicsScene::NoIndex);
+    pruneTimer_->setSingleShot(true);
+    pruneTimer_->setInterval(100);
+    connect(pruneTimer_, &QTimer::timeout, this, &CanvasScene::prune);
+    // A deselected entity far from the view gives its item back.
+    connect(this, &QGraphicsScene::selectionChanged, this, &CanvasScene::schedulePrune);
     connect(doc_, &doc::Document::changed, this, &CanvasScene::sync);
     rebuild();
 }
@@ -674,9 +670,9 @@ void CanvasScene::rebuild() {
     groups_.clear();
     groupById_.clear();
     hiddenMemo_.clear();
+    farDirty_ = true;
     const auto& d = doc_->design();
-    devices_.reserve(d.devices.size());
-    links_.reserve(d.links.size());
+    large_ = d.devices.size() + d.links.size() >= kLargeDesignItems;
     for (const auto& dev : d.devices) {
         if (dev.kind == model::DeviceKind::group) {
             auto* g = new GroupItem(this, dev.id);
@@ -688,19 +684,18 @@ void CanvasScene::rebuild() {
         }
     }
     syncGroups();
-    for (const auto& dev : d.devices) {
-        if (dev.kind == model::DeviceKind::group || !hiddenBy(dev.id).empty())
-            continue;
-        auto* item = new DeviceItem(this, dev.id);
-        addItem(item);
-        item->sync();
-        devices_[dev.id] = item;
-    }
-    for (const auto& l : d.links) {
-        auto* item = new LinkItem(this, l.id);
-        addItem(item);
-        item->sync();
-        links_.push_back(item);
+    if (large_) {
+        // A virtual canvas: items only for what the view shows (the selection is restored by
+        // the caller through selectIds, which gives the selected entities theirs).
+        materialize(live_);
+    } else {
+        devices_.reserve(d.devices.size());
+        links_.reserve(d.links.size());
+        for (const auto& dev : d.devices)
+            if (dev.kind != model::DeviceKind::group && hiddenBy(dev.id).empty())
+                addDeviceItem(dev.id);
+        for (const auto& l : d.links)
+            addLinkItem(l.id);
     }
     for (const auto& w : d.workloads) {
         auto* item = new WorkloadItem(this, w.id);
@@ -710,6 +705,208 @@ void CanvasScene::rebuild() {
     }
     applyFindings(); // the last evaluation's, until this design's arrives
     growSceneRect();
+}
+
+DeviceItem* CanvasScene::addDeviceItem(const std::string& id) {
+    auto* item = new DeviceItem(this, id);
+    addItem(item);
+    item->sync();
+    devices_[id] = item;
+    if (eval_) {
+        const auto& f = eval_->findings.devices;
+        const auto it = f.find(id);
+        item->setFinding(it == f.end() ? nullptr : &it->second);
+    }
+    return item;
+}
+
+LinkItem* CanvasScene::addLinkItem(const std::string& id) {
+    auto* item = new LinkItem(this, id);
+    addItem(item);
+    item->sync();
+    links_[id] = item;
+    if (eval_) {
+        const auto& f = eval_->findings.links;
+        const auto it = f.find(id);
+        item->setFinding(it == f.end() ? nullptr : &it->second);
+    }
+    return item;
+}
+
+QRectF CanvasScene::FarDevice::rect() const {
+    return DeviceItem::farRect().translated(x, y);
+}
+
+std::optional<QLineF> CanvasScene::linkLine(const model::Link& l) const {
+    const auto& d = doc_->design();
+    const auto* from = d.device(l.from);
+    const auto* to = d.device(l.to);
+    if (!from || !to)
+        return std::nullopt;
+    // Inside a collapsed group, a device's links end at the group's card.
+    const auto anchor = [&](const model::Device& dev) {
+        const QPointF own(dev.position.x + kDeviceW / 2, dev.position.y + kDeviceH / 2);
+        const std::string g = hiddenBy(dev.id);
+        if (g.empty())
+            return own;
+        if (const GroupItem* gi = groupItem(g))
+            return gi->anchor();
+        return own;
+    };
+    return QLineF(anchor(*from), anchor(*to));
+}
+
+void CanvasScene::ensureFarCache() const {
+    if (!farDirty_)
+        return;
+    farDirty_ = false;
+    farDevices_.clear();
+    farLinks_.clear();
+    const auto& d = doc_->design();
+    const auto bucket = [](model::DeviceKind k) -> std::uint8_t {
+        return k == model::DeviceKind::switch_ ? 1 : k == model::DeviceKind::gpu ? 2 : 0;
+    };
+    farDevices_.reserve(d.devices.size());
+    for (std::size_t i = 0; i < d.devices.size(); ++i) {
+        const auto& dev = d.devices[i];
+        if (dev.kind == model::DeviceKind::group || !hiddenBy(dev.id).empty())
+            continue;
+        farDevices_.push_back({static_cast<float>(dev.position.x),
+                               static_cast<float>(dev.position.y), static_cast<std::uint32_t>(i),
+                               bucket(dev.kind)});
+    }
+    const std::map<std::string, model::LinkFinding> none;
+    const auto& findings = eval_ ? eval_->findings.links : none;
+    farLinks_.reserve(d.links.size());
+    for (std::size_t i = 0; i < d.links.size(); ++i) {
+        const auto line = linkLine(d.links[i]);
+        if (!line || line->p1() == line->p2())
+            continue;
+        const auto f = findings.find(d.links[i].id);
+        farLinks_.push_back({static_cast<float>(line->x1()), static_cast<float>(line->y1()),
+                             static_cast<float>(line->x2()), static_cast<float>(line->y2()),
+                             static_cast<std::uint32_t>(i),
+                             f != findings.end() && f->second.bottleneck});
+    }
+}
+
+QRectF CanvasScene::designBounds() const {
+    if (!large_)
+        return itemsBoundingRect();
+    ensureFarCache();
+    QRectF r;
+    for (const auto& fd : farDevices_)
+        r = r.isNull() ? fd.rect() : r.united(fd.rect());
+    for (const auto* g : groups_)
+        if (g->isVisible())
+            r = r.united(g->sceneBoundingRect());
+    for (const auto& [id, w] : workloads_)
+        r = r.united(w->sceneBoundingRect());
+    // The items that exist (a device being dragged is ahead of the design).
+    for (const auto& [id, item] : devices_)
+        r = r.united(item->sceneBoundingRect());
+    return r;
+}
+
+void CanvasScene::setLiveRegion(const QRectF& r) {
+    live_ = r;
+    if (!large_)
+        return;
+    materialize(live_);
+    schedulePrune();
+}
+
+void CanvasScene::materialize(const QRectF& r) {
+    if (!large_ || r.isEmpty())
+        return;
+    ensureFarCache();
+    const auto& d = doc_->design();
+    // A device's item box is its block plus the 4-unit selection margin; a link is picked up to
+    // 60 units from its line and carries its label (180 x 18) at the middle.
+    const QRectF forDevices = r.adjusted(-8, -8, 8, 8);
+    const QRectF forLinks = r.adjusted(-100, -100, 100, 100);
+    for (const auto& fd : farDevices_)
+        if (fd.rect().intersects(forDevices)) {
+            const std::string& id = d.devices[fd.index].id;
+            if (!devices_.count(id))
+                addDeviceItem(id);
+        }
+    for (const auto& fl : farLinks_)
+        if (clipLine(fl.line(), forLinks)) {
+            const std::string& id = d.links[fl.index].id;
+            if (!links_.count(id))
+                addLinkItem(id);
+        }
+}
+
+void CanvasScene::materializeAt(QPointF scenePos) {
+    // Links are picked up to 60 units away (LinkItem::shape); devices under the point.
+    materialize(QRectF(scenePos - QPointF(70, 70), QSizeF(140, 140)));
+}
+
+void CanvasScene::schedulePrune() {
+    if (large_)
+        pruneTimer_->start();
+}
+
+void CanvasScene::prune() {
+    if (!large_)
+        return;
+    if (mouseGrabberItem()) { // a drag in progress: its items stay until it ends
+        pruneTimer_->start();
+        return;
+    }
+    // Hysteresis: items are dropped only well outside the region they were made for, so a
+    // view scrolling to and fro does not make and drop the same items.
+    const QRectF keep = live_.isEmpty() ? QRectF()
+                                        : live_.adjusted(-live_.width() / 2, -live_.height() / 2,
+                                                         live_.width() / 2, live_.height() / 2);
+    const auto stays = [&](const QGraphicsItem* it) {
+        return it->isSelected() || (!keep.isEmpty() && it->sceneBoundingRect().intersects(keep));
+    };
+    for (auto it = devices_.begin(); it != devices_.end();) {
+        if (stays(it->second)) {
+            ++it;
+            continue;
+        }
+        delete it->second;
+        it = devices_.erase(it);
+    }
+    for (auto it = links_.begin(); it != links_.end();) {
+        if (stays(it->second)) {
+            ++it;
+            continue;
+        }
+        delete it->second;
+        it = links_.erase(it);
+    }
+}
+
+void CanvasScene::selectAll() {
+    if (large_)
+        materialize(designBounds().adjusted(-200, -200, 200, 200));
+    {
+        const QSignalBlocker quiet(this); // one selectionChanged, not one per item
+        for (auto* it : items())
+            if (it->flags() & QGraphicsItem::ItemIsSelectable)
+                it->setSelected(true);
+    }
+    emit selectionChanged();
+}
+
+void CanvasScene::renderDesign(QPainter* p, const QRectF& target, const QRectF& source) {
+    if (!large_) {
+        render(p, target, source, Qt::KeepAspectRatio);
+        return;
+    }
+    const double s = std::min(target.width() / std::max(1.0, source.width()),
+                              target.height() / std::max(1.0, source.height()));
+    p->save();
+    p->translate(target.center());
+    p->scale(s, s);
+    p->translate(-source.center());
+    paintFar(p, source);
+    p->restore();
 }
 
 QString CanvasScene::idOf(const QGraphicsItem* item) {
@@ -724,18 +921,27 @@ QString CanvasScene::idOf(const QGraphicsItem* item) {
     return {};
 }
 
-bool CanvasScene::large() const {
-    return devices_.size() + links_.size() + groups_.size() >= kLargeDesignItems;
-}
-
 void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
     // Far out, a large design is a picture of blocks and hairlines: drawn here in one batch per
-    // colour from the items' geometry. Qt's per-item painting costs about 6 us and keeps 1.3 KB
-    // of bookkeeping per item for good once painted (QGraphicsItemPrivate's painted-rect hash):
-    // 1.2 s and 265 MB for the first frame of 100,000 devices.
+    // colour from the design's geometry (ensureFarCache), not from items: on a large design
+    // only the entities near the view, the selected ones and those under the pointer have
+    // items. Qt's per-item painting costs about 6 us and ~1.3 KB of bookkeeping per painted
+    // item: 1.2 s and 265 MB for the first frame of 100,000 devices.
+    ensureFarCache();
+    const auto& d = doc_->design();
     const auto& pal = palette();
     p->save();
     p->setRenderHint(QPainter::Antialiasing, false);
+    // What is selected has an item; it is drawn from the item (a drag moves it ahead of the
+    // design), in the selection colour, on top.
+    std::unordered_set<std::string_view> selected;
+    for (const auto& [id, item] : devices_)
+        if (item->isSelected())
+            selected.insert(item->id());
+    for (const auto& [id, item] : links_)
+        if (item->isSelected())
+            selected.insert(item->id());
+
     QVector<QRectF> frames, cards, selectedFrames;
     for (const auto* g : groups_) {
         if (!g->isVisible() || !g->frame().intersects(exposed))
@@ -752,12 +958,16 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
     p->drawRects(selectedFrames);
 
     QVector<QLineF> lines, red, selectedLines;
-    for (const auto* l : links_) {
-        if (!l->isVisible())
+    for (const auto& fl : farLinks_) {
+        if (!selected.empty() && selected.count(d.links[fl.index].id))
             continue;
-        if (const auto seg = clipLine(l->line(), exposed))
-            (l->isSelected() ? selectedLines : l->bottleneck() ? red : lines).push_back(*seg);
+        if (const auto seg = clipLine(fl.line(), exposed))
+            (fl.bottleneck ? red : lines).push_back(*seg);
     }
+    for (const auto& [id, item] : links_)
+        if (item->isSelected() && item->isVisible())
+            if (const auto seg = clipLine(item->line(), exposed))
+                selectedLines.push_back(*seg);
     p->setPen(QPen(pal.mid().color(), 0));
     p->drawLines(lines);
     p->setPen(QPen(QColor(0xdc, 0x26, 0x26), 0));
@@ -768,15 +978,27 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
     // One bucket per device kind's colour, selected devices last (on top).
     std::array<QVector<QRectF>, 3> blocks;
     QVector<QRectF> selectedBlocks;
-    const auto bucket = [](model::DeviceKind k) {
-        return k == model::DeviceKind::switch_ ? 1 : k == model::DeviceKind::gpu ? 2 : 0;
-    };
-    for (const auto& [id, item] : devices_) {
-        if (!item->isVisible())
+    for (const auto& fd : farDevices_) {
+        const QRectF r = fd.rect();
+        if (!r.intersects(exposed))
             continue;
-        const QRectF r = DeviceItem::farRect().translated(item->pos());
+        if (!selected.empty() && selected.count(d.devices[fd.index].id))
+            continue;
+        blocks[fd.bucket].push_back(r);
+    }
+    // A selected device stays findable however far out: at least 8 x 8 screen pixels.
+    const double scale = std::max(1e-9, std::abs(p->worldTransform().m11()));
+    const double least = 8 / scale;
+    for (const auto& [id, item] : devices_) {
+        if (!item->isSelected() || !item->isVisible())
+            continue;
+        QRectF r = DeviceItem::farRect().translated(item->pos());
+        if (r.width() < least || r.height() < least)
+            r = QRectF(r.center() -
+                           QPointF(std::max(r.width(), least) / 2, std::max(r.height(), least) / 2),
+                       QSizeF(std::max(r.width(), least), std::max(r.height(), least)));
         if (r.intersects(exposed))
-            (item->isSelected() ? selectedBlocks : blocks[bucket(item->kind())]).push_back(r);
+            selectedBlocks.push_back(r);
     }
     p->setPen(Qt::NoPen);
     const model::DeviceKind kinds[] = {model::DeviceKind::system, model::DeviceKind::switch_,
@@ -809,7 +1031,7 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
 void CanvasScene::growSceneRect() {
     // The scrollable area covers every item with a margin (a generated design can span
     // 100,000 px); it only grows, so the view does not jump while a drag shrinks it.
-    setSceneRect(sceneRect().united(itemsBoundingRect().adjusted(-400, -400, 400, 400)));
+    setSceneRect(sceneRect().united(designBounds().adjusted(-400, -400, 400, 400)));
 }
 
 void CanvasScene::sync(const doc::ChangeEvent& e) {
@@ -839,6 +1061,7 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
     }
     // Only the named items change; links and group frames follow their devices.
     hiddenMemo_.clear();
+    farDirty_ = true;
     bool devices = false;
     for (const auto& id : e.ids) {
         const std::string sid = id.toStdString();
@@ -851,12 +1074,15 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
             devices = true; // a group or a hidden device
         }
     }
-    for (auto* l : links_)
-        if (devices || e.ids.contains(QString::fromStdString(l->id())))
+    for (auto& [id, l] : links_)
+        if (devices || e.ids.contains(QString::fromStdString(id)))
             l->sync();
     if (devices) {
         syncGroups();
         growSceneRect();
+        // A device may have moved into (or out of) the view.
+        materialize(live_);
+        schedulePrune();
     }
 }
 
@@ -894,6 +1120,7 @@ GroupItem* CanvasScene::groupItem(const std::string& groupId) const {
 
 void CanvasScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
     // Right click: the entity under the pointer becomes the selection, then its actions.
+    materializeAt(e->scenePos());
     QGraphicsItem* hit = nullptr;
     for (auto* it : items(e->scenePos()))
         if ((it->flags() & QGraphicsItem::ItemIsSelectable) && it->isVisible()) {
@@ -925,6 +1152,7 @@ void CanvasScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
 
 void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     eval_ = std::move(ev);
+    farDirty_ = true; // bottleneck links
     applyFindings();
 }
 
@@ -937,8 +1165,8 @@ void CanvasScene::applyFindings() {
     };
     for (auto& [id, item] : workloads_)
         item->setFinding(find(f.workloads, id));
-    for (auto* l : links_)
-        l->setFinding(find(f.links, l->id()));
+    for (auto& [id, l] : links_)
+        l->setFinding(find(f.links, id));
     for (auto& [id, item] : devices_)
         item->setFinding(find(f.devices, id));
 }
@@ -1003,7 +1231,8 @@ void CanvasScene::toggleCollapsed(const QString& groupId) {
                                        : tr("Expanded %1").arg(groupId));
 }
 
-QString CanvasScene::deviceAt(QPointF scenePos) const {
+QString CanvasScene::deviceAt(QPointF scenePos) {
+    materializeAt(scenePos);
     for (auto* it : items(scenePos)) {
         if (dynamic_cast<DeviceItem*>(it) || dynamic_cast<GroupItem*>(it))
             return idOf(it);
@@ -1108,6 +1337,16 @@ void CanvasScene::selectIds(const QStringList& ids) {
         const QSignalBlocker quiet(this); // one selectionChanged, not one per item
         clearSelection();
         const std::set<QString> wanted(ids.begin(), ids.end());
+        if (large_) // on a virtual canvas, what is selected gets an item
+            for (const auto& id : wanted) {
+                const std::string sid = id.toStdString();
+                const auto& d = doc_->design();
+                if (const auto* dev = d.device(sid); dev && dev->kind != model::DeviceKind::group &&
+                                                     !devices_.count(sid) && hiddenBy(sid).empty())
+                    addDeviceItem(sid);
+                else if (!dev && d.link(sid) && !links_.count(sid))
+                    addLinkItem(sid);
+            }
         for (auto* it : items())
             if ((it->flags() & QGraphicsItem::ItemIsSelectable) && wanted.count(idOf(it)))
                 it->setSelected(true);
@@ -1171,6 +1410,7 @@ void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent* e) {
 }
 
 void CanvasScene::helpEvent(QGraphicsSceneHelpEvent* e) {
+    materializeAt(e->scenePos());
     for (auto* it : items(e->scenePos()))
         if (auto* d = dynamic_cast<DeviceItem*>(it))
             d->refreshToolTip();
@@ -1197,6 +1437,29 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
         if (farMode())
             viewport()->update();
     });
+    // On a large design only the entities near the view have items: follow the view.
+    connect(this, &CanvasView::viewChanged, this, &CanvasView::updateLiveRegion);
+}
+
+void CanvasView::updateLiveRegion() {
+    // qobject_cast: a scene being destroyed detaches its views (and scrolls them) from
+    // ~QGraphicsScene, when it is no longer a CanvasScene.
+    auto* cs = qobject_cast<CanvasScene*>(scene());
+    if (!cs || !cs->large())
+        return;
+    if (farMode()) {
+        cs->setLiveRegion({});
+        return;
+    }
+    // What shows, with a quarter of a screen around it, so a small scroll finds items ready.
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    cs->setLiveRegion(shown.adjusted(-shown.width() / 4, -shown.height() / 4, shown.width() / 4,
+                                     shown.height() / 4));
+}
+
+void CanvasView::resizeEvent(QResizeEvent* e) {
+    QGraphicsView::resizeEvent(e);
+    updateLiveRegion();
 }
 
 bool CanvasView::farMode() const {
@@ -1233,7 +1496,7 @@ void CanvasView::paintEvent(QPaintEvent* e) {
 }
 
 void CanvasView::fitAll() {
-    QRectF r = scene()->itemsBoundingRect();
+    QRectF r = static_cast<CanvasScene*>(scene())->designBounds();
     if (r.isEmpty())
         r = QRectF(-200, -200, 400, 400);
     fitInView(r.adjusted(-60, -60, 60, 60), Qt::KeepAspectRatio);
@@ -1279,10 +1542,32 @@ void CanvasView::mousePressEvent(QMouseEvent* e) {
         QGraphicsView::mousePressEvent(&fake);
         return;
     }
+    // On a large design, what is under the pointer gets its item before Qt looks for it.
+    static_cast<CanvasScene*>(scene())->materializeAt(mapToScene(e->position().toPoint()));
     QGraphicsView::mousePressEvent(e);
+    // A press on empty canvas starts a rubber band.
+    bandFrom_.reset();
+    if (e->button() == Qt::LeftButton && dragMode() == QGraphicsView::RubberBandDrag &&
+        !scene()->mouseGrabberItem())
+        bandFrom_ = mapToScene(e->position().toPoint());
+}
+
+void CanvasView::mouseMoveEvent(QMouseEvent* e) {
+    // A rubber band on a large design: the entities under it get items before Qt selects
+    // what it covers (Qt selects items, and far from the view there are none).
+    auto* cs = static_cast<CanvasScene*>(scene());
+    if (bandFrom_ && (e->buttons() & Qt::LeftButton) && cs->large())
+        cs->materialize(QRectF(*bandFrom_, mapToScene(e->position().toPoint())).normalized());
+    QGraphicsView::mouseMoveEvent(e);
+}
+
+void CanvasView::mouseDoubleClickEvent(QMouseEvent* e) {
+    static_cast<CanvasScene*>(scene())->materializeAt(mapToScene(e->position().toPoint()));
+    QGraphicsView::mouseDoubleClickEvent(e);
 }
 
 void CanvasView::mouseReleaseEvent(QMouseEvent* e) {
+    bandFrom_.reset();
     QGraphicsView::mouseReleaseEvent(e);
     if (dragMode() == QGraphicsView::ScrollHandDrag && !panning_)
         setDragMode(QGraphicsView::RubberBandDrag);
@@ -1358,7 +1643,7 @@ void OverviewView::renderNow() {
         timer_->start();
         return;
     }
-    QRectF r = scene_->itemsBoundingRect();
+    QRectF r = scene_->designBounds();
     if (r.isEmpty())
         r = QRectF(-200, -200, 400, 400);
     source_ = r.adjusted(-40, -40, 40, 40);

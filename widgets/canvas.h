@@ -11,6 +11,7 @@
 #include <QPixmap>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -40,8 +41,27 @@ public:
     [[nodiscard]] QStringList selectedIds() const;
     /// Called by items when a drag ends: one MoveDevices command for the whole selection.
     void commitMove();
+    /// Device and link items that exist now. On a large design only the entities near the
+    /// view (the live region), the selected ones and those under the pointer have items.
     [[nodiscard]] int deviceItemCount() const { return static_cast<int>(devices_.size()); }
     [[nodiscard]] int linkItemCount() const { return static_cast<int>(links_.size()); }
+    /// The bounds of the whole design (devices, group frames, workload cards), whether or not
+    /// its entities have items.
+    [[nodiscard]] QRectF designBounds() const;
+    /// The part of the scene a view shows, with a margin; empty when it draws far out. On a large
+    /// design, items exist only for the entities in it (plus selected ones): a virtual canvas,
+    /// so 100,000 devices cost items for the few hundred on screen, not 200,000.
+    void setLiveRegion(const QRectF& r);
+    /// Gives items to the entities around a scene point (a press, a drop, a tooltip), so Qt's
+    /// hit-testing finds them on a large design.
+    void materializeAt(QPointF scenePos);
+    /// Gives items to every entity whose box intersects `r` (a rubber band far out).
+    void materialize(const QRectF& r);
+    /// Selects every device, link, group and workload (Edit > Select All).
+    void selectAll();
+    /// Draws the design into `target` (reports, image export): item by item, or as the
+    /// batched far picture on a large design.
+    void renderDesign(class QPainter* p, const QRectF& target, const QRectF& source);
 
     /// Connects two devices with the chosen link type (or the natural one): one command, or a
     /// status message with the reason it cannot be cabled.
@@ -53,7 +73,7 @@ public:
     void updateConnect(QPointF scenePos);
     void endConnect(QPointF scenePos);
     /// The device (or group) id under a scene position, or empty.
-    [[nodiscard]] QString deviceAt(QPointF scenePos) const;
+    [[nodiscard]] QString deviceAt(QPointF scenePos);
 
     /// The selection as a clipboard fragment (JSON); empty when nothing is selected.
     [[nodiscard]] QString copySelection() const;
@@ -76,8 +96,12 @@ public:
     [[nodiscard]] std::string hiddenBy(const std::string& deviceId) const;
     /// The frame of a group, for links ending at a collapsed group's card; null if none.
     [[nodiscard]] GroupItem* groupItem(const std::string& groupId) const;
-    /// Enough devices, links and groups that far out the view draws them in one batch.
-    [[nodiscard]] bool large() const;
+    /// The ends of a link on the canvas (a collapsed group's card stands in for its members);
+    /// nothing when an end is missing.
+    [[nodiscard]] std::optional<QLineF> linkLine(const model::Link& l) const;
+    /// Enough devices and links that far out the view draws them in one batch, and that only
+    /// the entities near the view have items (setLiveRegion).
+    [[nodiscard]] bool large() const { return large_; }
     /// Draws the design as blocks and hairlines in one batch per colour (scene coordinates;
     /// only what intersects `exposed`): the main view far out on a large design, the overview.
     void paintFar(class QPainter* p, const QRectF& exposed) const;
@@ -104,12 +128,34 @@ private:
     /// Resizes every group frame around its members: one pass over the devices.
     void syncGroups();
     void growSceneRect();
+    DeviceItem* addDeviceItem(const std::string& id);
+    LinkItem* addLinkItem(const std::string& id);
+    /// Drops the items of entities outside the live region that are neither selected nor
+    /// grabbed by the mouse (run from the event loop, never inside an item's handler).
+    void prune();
+    void schedulePrune();
+    /// The far picture's geometry, rebuilt after a change: one block per shown device, one
+    /// line per shown link, with the index of its entity in the design.
+    /// Floats: 16 and 24 bytes an entity (a canvas position needs no more than 7 digits).
+    struct FarDevice {
+        float x, y; ///< top-left of the block
+        std::uint32_t index;
+        std::uint8_t bucket;
+        [[nodiscard]] QRectF rect() const;
+    };
+    struct FarLink {
+        float x1, y1, x2, y2;
+        std::uint32_t index;
+        bool bottleneck;
+        [[nodiscard]] QLineF line() const { return {x1, y1, x2, y2}; }
+    };
+    void ensureFarCache() const;
 
     doc::Document* doc_;
     std::shared_ptr<const model::Evaluation> eval_;
     std::unordered_map<std::string, DeviceItem*> devices_;
     std::unordered_map<std::string, WorkloadItem*> workloads_;
-    std::vector<LinkItem*> links_;
+    std::unordered_map<std::string, LinkItem*> links_;
     std::vector<GroupItem*> groups_;
     std::unordered_map<std::string, GroupItem*> groupById_;
     mutable std::unordered_map<std::string, std::string> hiddenMemo_; ///< cleared on change
@@ -118,6 +164,12 @@ private:
     std::set<std::string> collapsed_;
     QString connectFrom_;
     class QGraphicsLineItem* rubberLink_ = nullptr;
+    bool large_ = false;
+    QRectF live_; ///< where entities get items on a large design (empty: none but the selected)
+    class QTimer* pruneTimer_ = nullptr;
+    mutable std::vector<FarDevice> farDevices_;
+    mutable std::vector<FarLink> farLinks_;
+    mutable bool farDirty_ = true;
 };
 
 class CanvasView : public QGraphicsView {
@@ -139,14 +191,20 @@ protected:
     void wheelEvent(QWheelEvent* e) override;
     bool viewportEvent(QEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     void keyReleaseEvent(QKeyEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
     void paintEvent(QPaintEvent* e) override;
 
 private:
+    /// Tells the scene which part of it this view shows (CanvasScene::setLiveRegion).
+    void updateLiveRegion();
     bool panning_ = false;
+    std::optional<QPointF> bandFrom_; ///< where a rubber band started (scene)
     bool painted_ = false;
 };
 

@@ -249,11 +249,7 @@ void MainWindow::buildMenus() {
         if (!frag.isEmpty())
             scene_->paste(frag, {40, 40});
     });
-    connect(actions_->selectAll, &QAction::triggered, this, [this] {
-        for (auto* it : scene_->items())
-            if (it->flags() & QGraphicsItem::ItemIsSelectable)
-                it->setSelected(true);
-    });
+    connect(actions_->selectAll, &QAction::triggered, this, [this] { scene_->selectAll(); });
     const std::pair<QAction*, model::Alignment> aligns[] = {
         {actions_->alignLeft, model::Alignment::left},
         {actions_->alignRight, model::Alignment::right},

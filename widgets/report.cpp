@@ -74,7 +74,7 @@ QImage renderCanvas(const model::Design& design, const model::Evaluation& ev,
     doc.reset(design);
     CanvasScene scene(&doc);
     scene.setEvaluation(std::make_shared<const model::Evaluation>(ev));
-    QRectF src = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40);
+    QRectF src = scene.designBounds().adjusted(-40, -40, 40, 40);
     if (src.isEmpty())
         src = QRectF(0, 0, 400, 300);
     QImage img(QSize(1800, static_cast<int>(1800 * src.height() / std::max(1.0, src.width()))),
@@ -85,7 +85,7 @@ QImage renderCanvas(const model::Design& design, const model::Evaluation& ev,
     img.fill(Qt::white);
     QPainter p(&img);
     p.setRenderHint(QPainter::Antialiasing);
-    scene.render(&p, QRectF(img.rect()), src);
+    scene.renderDesign(&p, QRectF(img.rect()), src);
     return img;
 }
 
@@ -218,12 +218,12 @@ QString exportWidgetImage(QWidget* widget, const QString& path) {
     return writeImage(path, widget->size(), [widget](QPainter& p) { widget->render(&p); });
 }
 
-QString exportSceneImage(QGraphicsScene* scene, const QString& path) {
-    const QRectF src = scene->itemsBoundingRect().adjusted(-40, -40, 40, 40);
+QString exportSceneImage(CanvasScene* scene, const QString& path) {
+    const QRectF src = scene->designBounds().adjusted(-40, -40, 40, 40);
     const QSize size(
         1600, std::max(1, static_cast<int>(1600 * src.height() / std::max(1.0, src.width()))));
     return writeImage(path, size, [&](QPainter& p) {
-        scene->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), src);
+        scene->renderDesign(&p, QRectF(QPointF(0, 0), QSizeF(size)), src);
     });
 }
 

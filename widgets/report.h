@@ -12,9 +12,10 @@
 #include <memory>
 
 class QWidget;
-class QGraphicsScene;
 
 namespace cl::ui {
+
+class CanvasScene;
 
 /// Writes the PDF report; returns an error text (empty on success). Needs a QApplication.
 QString writeReportPdf(const QString& path, const model::Design& design,
@@ -26,6 +27,6 @@ QString writeReportCsv(const QString& path, const model::Design& design,
 
 /// A widget (a chart tab) or a scene as PNG or SVG, by the file's suffix.
 QString exportWidgetImage(QWidget* widget, const QString& path);
-QString exportSceneImage(QGraphicsScene* scene, const QString& path);
+QString exportSceneImage(CanvasScene* scene, const QString& path);
 
 } // namespace cl::ui

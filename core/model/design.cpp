@@ -65,9 +65,7 @@ double Design::multiplicity(const Device& d) const {
 
 DesignIndex::DesignIndex(const Design& d) : design_(&d) {
     const std::size_t n = d.devices.size();
-    by_id_.reserve(n);
-    for (const Device& dev : d.devices)
-        by_id_.emplace(dev.id, &dev); // the first of a repeated id, as Design::device()
+    by_id_.build(d.devices); // the first of a repeated id, as Design::device()
     for (const Device& dev : d.devices)
         if (!dev.parent.empty())
             children_[dev.parent].push_back(&dev);
@@ -119,8 +117,8 @@ std::size_t DesignIndex::position(const Device& d) const {
 }
 
 const Device* DesignIndex::device(std::string_view id) const {
-    const auto it = by_id_.find(id);
-    return it == by_id_.end() ? nullptr : it->second;
+    const std::size_t i = by_id_.find(design_->devices, id);
+    return i == IdTable::npos ? nullptr : &design_->devices[i];
 }
 
 const std::vector<const Device*>& DesignIndex::children(std::string_view id) const {

@@ -331,6 +331,20 @@ private slots:
             d.links.pop_back();
             QVERIFY(d.link(l) == nullptr);
         }
+        // A repeated id finds the first of them (as a scan does), through the cache and the
+        // index alike; 50,000 copies of one id build in linear time (the table keeps one slot).
+        Design dup;
+        for (int i = 0; i < 50000; ++i) {
+            extra.id = i % 2 ? "twin" : "x" + std::to_string(i);
+            extra.count = i + 1;
+            dup.devices.push_back(extra);
+        }
+        QCOMPARE(dup.device("twin"), &dup.devices[1]);
+        QCOMPARE(dup.device("twin"), &dup.devices[1]); // a hit in the built table
+        QCOMPARE(DesignIndex(dup).device("twin"), &dup.devices[1]);
+        QCOMPARE(DesignIndex(dup).device("x49998"), &dup.devices[49998]);
+        QVERIFY(DesignIndex(dup).device("x49999") == nullptr);
+        QVERIFY(dup.device("") == nullptr);
     }
 
     // Entities a file gives no position are laid out on a grid (issue 17 item 8: 100,000

@@ -80,6 +80,16 @@ inline std::optional<QPoint> clickPoint(cl::ui::MainWindow& w, const QString& id
         if (const auto vp = scan(40, 0, &shape))
             return vp;
     }
+    // A large design has items only near the view (a virtual canvas): a device far from it is
+    // found where the design draws it, at the middle of its block, as a person sees it.
+    if (const auto* d = w.document()->design().device(id.toStdString());
+        d && d->kind != cl::model::DeviceKind::group) {
+        const QPointF centre(d->position.x + 87, d->position.y + 32);
+        view->ensureVisible(QRectF(centre, QSizeF(1, 1)), 10, 10);
+        const QPoint vp = view->mapFromScene(centre);
+        if (view->viewport()->rect().contains(vp))
+            return vp;
+    }
     return std::nullopt;
 }
 

@@ -502,6 +502,10 @@ private slots:
         QCOMPARE(w.document()->design().devices.size(), std::size_t{4970});
         // Opening fits the design into the view: far below the detail level.
         QTRY_VERIFY(w.canvas()->farMode());
+        // A virtual canvas: far out no device or link has an item (each costs ~1 KB of Qt's
+        // bookkeeping and ours; 100,000 devices took 250 MB); the picture comes from the design.
+        QCOMPARE(w.scene()->deviceItemCount(), 0);
+        QCOMPARE(w.scene()->linkItemCount(), 0);
         auto* vp = w.canvas()->viewport();
         const auto pixel = [&](const QString& id) {
             const auto* d = w.document()->design().device(id.toStdString());
@@ -515,6 +519,10 @@ private slots:
         QVERIFY(clickEntity(w, QStringLiteral("s2450")));
         QTRY_COMPARE(pixel(QStringLiteral("s2450")), highlight);
         QCOMPARE(pixel(QStringLiteral("s2451")), system);
+        // Esc deselects: the items made for the click are given back.
+        pressKey(Qt::Key_Escape);
+        QTRY_COMPARE(w.scene()->deviceItemCount(), 0);
+        QCOMPARE(pixel(QStringLiteral("s2450")), system);
         // A rubber band from the empty margin left of the grid over the first two columns of
         // rows 10 and 11 selects those four devices.
         const QPoint from = at(w, QPointF(-150, 10 * 120 - 20));
@@ -550,6 +558,25 @@ private slots:
         }
         QVERIFY(!w.canvas()->farMode());
         QVERIFY(w.canvas()->transform().m11() >= 0.35);
+        // Close up, the devices in view have items (and draw as cards); the rest do not.
+        const QRectF shown = w.canvas()->mapToScene(vp->rect()).boundingRect();
+        int inView = 0;
+        for (const auto& dev : w.document()->design().devices)
+            inView += shown.contains(QPointF(dev.position.x + 87, dev.position.y + 32));
+        QVERIFY(inView > 0);
+        QVERIFY2(w.scene()->deviceItemCount() >= inView && w.scene()->deviceItemCount() < 1000,
+                 qPrintable(QStringLiteral("%1 items, %2 in view")
+                                .arg(w.scene()->deviceItemCount())
+                                .arg(inView)));
+        QString near;
+        for (const auto& dev : w.document()->design().devices)
+            if (shown.adjusted(200, 100, -200, -100)
+                    .contains(QPointF(dev.position.x + 87, dev.position.y + 32))) {
+                near = QString::fromStdString(dev.id);
+                break;
+            }
+        QVERIFY(!near.isEmpty());
+        QVERIFY(clickEntity(w, near));
     }
 };
 
