@@ -325,10 +325,16 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["memory"] = workload_memory_json(w.memory);
             if (w.training_memory)
                 e["memory"]["trainable_params"] = w.training_memory->trainable_params;
-            if (w.inference)
+            if (w.inference) {
                 e["infer"] = infer_json(*w.inference);
-            if (w.training)
+                if (w.band)
+                    add_bands(e["infer"], *w.band, model::BandKind::serving);
+            }
+            if (w.training) {
                 e["train"] = train_json(*w.training);
+                if (w.band)
+                    add_bands(e["train"], *w.band, model::BandKind::training);
+            }
             if (w.inference_memory) {
                 const auto& im = *w.inference_memory;
                 e["memory"]["kv_bytes_per_token"] = im.kv_bytes_per_token;

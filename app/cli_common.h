@@ -10,6 +10,7 @@
 #include "model/tco.h"
 #include "model/topology.h"
 #include "model/training.h"
+#include "model/uncertainty.h"
 
 #include <nlohmann/json.hpp>
 
@@ -126,6 +127,10 @@ void print_tco(const model::TcoResult& t, std::ostream& out);
 void print_reliability(const model::ReliabilityResult& r, std::ostream& out);
 /// The CLI.md "infer" object (shared by `infer` and `evaluate`).
 nlohmann::json infer_json(const model::InferenceResult& r);
+/// Issue 19: beside each headline key of a "train", "infer" or "collective" object that is
+/// present, `<key>_range: [low, high]`, and `"uncertainty": {"<key>": {"basis", "rows",
+/// "held_out_median_error"}}` (CLI.md). `kind` picks the keys and how each moves with speed.
+void add_bands(nlohmann::json& obj, const model::Band& band, model::BandKind kind);
 
 int cmd_memory(Flags& f, std::ostream& out);
 int cmd_collective(Flags& f, std::ostream& out);

@@ -141,13 +141,24 @@ int cmd_collective(Flags& f, std::ostream& out) {
     if (f.has("--json")) {
         json j = envelope(f);
         json c;
+        // Issue 19: the band of comparable published collectives (calibrated: the user's own
+        // measurements stand behind the numbers instead, and no band is printed).
+        const model::GpuSpec* g = cat.gpu(topo.gpu);
+        const auto banded = [&](const model::CollectiveResult& r) {
+            json o = result_json(r);
+            if (fit_json.is_null() && g)
+                add_bands(
+                    o, model::band_for(model::collective_case(*g, static_cast<double>(n), r.bytes)),
+                    model::BandKind::collective);
+            return o;
+        };
         if (f.has("--sweep")) {
             json arr = json::array();
             for (const auto& r : rows)
-                arr.push_back(result_json(r));
+                arr.push_back(banded(r));
             c["rows"] = arr;
         } else {
-            c = result_json(rows.front());
+            c = banded(rows.front());
         }
         if (!fit_json.is_null())
             c["fit"] = fit_json;

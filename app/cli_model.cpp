@@ -418,6 +418,62 @@ json infer_json(const model::InferenceResult& r) {
             {"speculative_speedup", r.speculative_speedup}};
 }
 
+void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
+    using model::Scales;
+    struct Key {
+        const char* key;
+        Scales scales;
+        bool integer; ///< a count (GPUs): the range in whole units
+    };
+    static const Key training[] = {{"step_time_s", Scales::with_time, false},
+                                   {"tokens_per_s", Scales::with_speed, false},
+                                   {"model_flops_per_gpu", Scales::with_speed, false},
+                                   {"hardware_flops_per_gpu", Scales::with_speed, false},
+                                   {"mfu", Scales::with_speed, false},
+                                   {"hfu", Scales::with_speed, false},
+                                   {"time_to_train_s", Scales::with_time, false},
+                                   {"gpu_hours", Scales::with_time, false},
+                                   {"cost_usd", Scales::with_time, false}};
+    static const Key serving[] = {{"ttft_s", Scales::with_time, false},
+                                  {"tpot_s", Scales::with_time, false},
+                                  {"output_tokens_per_s", Scales::with_speed, false},
+                                  {"output_tokens_per_s_per_gpu", Scales::with_speed, false},
+                                  {"usd_per_million_output_tokens", Scales::with_time, false},
+                                  {"usd_per_million_input_tokens", Scales::with_time, false},
+                                  {"gpus_needed", Scales::with_time, true}};
+    static const Key collective[] = {{"time_s", Scales::with_time, false},
+                                     {"algbw_Bps", Scales::with_speed, false},
+                                     {"busbw_Bps", Scales::with_speed, false}};
+    std::vector<Key> keys;
+    if (kind == model::BandKind::training)
+        keys.assign(std::begin(training), std::end(training));
+    else if (kind == model::BandKind::serving)
+        keys.assign(std::begin(serving), std::end(serving));
+    else
+        keys.assign(std::begin(collective), std::end(collective));
+    json why = json::object();
+    for (const auto& k : keys) {
+        const auto it = obj.find(k.key);
+        if (it == obj.end() || !it->is_number())
+            continue;
+        const double v = it->get<double>();
+        auto [lo, hi] = model::band_range(v, band, k.scales);
+        if (k.integer && v > 0) {
+            lo = std::max(1.0, std::floor(lo));
+            hi = std::ceil(hi);
+        }
+        obj[std::string(k.key) + "_range"] = {lo, hi};
+        std::string basis = band.basis;
+        if (kind == model::BandKind::serving &&
+            (std::string_view(k.key) == "ttft_s" || std::string_view(k.key) == "tpot_s"))
+            basis += "; from output throughput (no published latency row is validated yet)";
+        why[k.key] = {{"basis", basis},
+                      {"rows", band.rows},
+                      {"held_out_median_error", band.median_abs_error}};
+    }
+    obj["uncertainty"] = why;
+}
+
 int cmd_train(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);
@@ -468,6 +524,8 @@ int cmd_train(Flags& f, std::ostream& out) {
             if (price > 0)
                 tr["cost_usd"] = r->cost_usd;
         }
+        add_bands(tr, model::band_for(model::training_case(m, t, *gpu, l.gpus)),
+                  model::BandKind::training);
         j["train"] = tr;
         print_json(out, j);
         return 0;
@@ -688,6 +746,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
                              {"output_tokens_per_s", c.output_tokens_per_s},
                              {"usd_per_million_output_tokens", c.usd_per_million_output_tokens}});
         in["curve"] = curve;
+        add_bands(in, model::band_for(model::serving_case(m, s, *gpu)), model::BandKind::serving);
         j["infer"] = in;
         print_json(out, j);
         return 0;

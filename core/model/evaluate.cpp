@@ -305,9 +305,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 const double price = gpu_hour_price(design, catalog, ev);
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
                                          design.assumptions.training, ev.collective_assumptions,
-                                         design.assumptions.memory, price))
+                                         design.assumptions.memory, price)) {
                     we.training = tr.value();
-                else
+                    we.band = band_for(training_case(*m, w.training, *g, we.gpus));
+                } else
                     we.error = design_errors(tr.errors(), index, w.kind); // e.g. no network path
             }
             // Scaling curve: the same TP x PP x CP layout and global batch on DP = 1, 2, 4, ...
@@ -391,6 +392,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                             infer(*m, s, *g, ev.fabric, price, spec, design.assumptions.inference,
                                   ev.collective_assumptions, design.assumptions.memory)) {
                         we.inference = ir.value();
+                        we.band = band_for(serving_case(*m, s, *g));
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =
                                 ev.tco->amortized_usd_per_gpu_hour / 3600.0 /

@@ -12,6 +12,7 @@
 #include "model/tco.h"
 #include "model/topology.h"
 #include "model/training.h"
+#include "model/uncertainty.h"
 
 #include <optional>
 
@@ -59,9 +60,12 @@ struct WorkloadEvaluation {
     WorkloadMemory memory;
     std::optional<TrainingMemory> training_memory;
     std::optional<InferenceMemory> inference_memory;
-    std::optional<Roofline> roofline;             ///< training: prefill at seq; inference: decode
-    std::optional<TrainingResult> training;       ///< step time etc. (needs a global batch)
-    std::optional<InferenceResult> inference;     ///< latency, throughput, cost (when it fits)
+    std::optional<Roofline> roofline;         ///< training: prefill at seq; inference: decode
+    std::optional<TrainingResult> training;   ///< step time etc. (needs a global batch)
+    std::optional<InferenceResult> inference; ///< latency, throughput, cost (when it fits)
+    /// How far to trust the training or inference numbers: the band of comparable published
+    /// runs (uncertainty.h), set with `training` or `inference`.
+    std::optional<Band> band;
     std::vector<CurvePoint> inference_curve;      ///< latency vs throughput over batch size
     std::optional<ReliabilityResult> reliability; ///< training: failures, checkpoints, goodput
     std::vector<ScalingPoint> scaling; ///< training: tokens/s and MFU vs GPU count (DP 1, 2, 4..)

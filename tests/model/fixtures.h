@@ -43,3 +43,51 @@ inline model::Topology single_system(const char* system) {
 }
 
 } // namespace cl::test
+
+#include "model/uncertainty.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace cl::test {
+
+/// Checks that resources/validation/held_out_<kind>.json holds exactly these held-out rows (the
+/// bands of issue 19 rest on them); with CLUSTERLENS_WRITE_HELD_OUT=1 in the environment it
+/// writes the file instead. Returns an empty string or what differs.
+inline std::string check_held_out(const std::vector<model::HeldOutRow>& rows, const char* kind,
+                                  const char* generated_by) {
+    const std::string path =
+        std::string(CLUSTERLENS_SOURCE_DIR) + "/resources/validation/held_out_" + kind + ".json";
+    if (std::getenv("CLUSTERLENS_WRITE_HELD_OUT")) {
+        std::ofstream(path) << model::held_out_to_json(rows, generated_by);
+        return {};
+    }
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<model::HeldOutRow> file;
+    try {
+        file = model::parse_held_out(text.str());
+    } catch (const std::exception& e) {
+        return path + ": " + e.what();
+    }
+    const std::string again = " is stale: rerun this test with CLUSTERLENS_WRITE_HELD_OUT=1 and "
+                              "commit the file (the bands of issue 19 rest on it)";
+    if (file.size() != rows.size())
+        return path + " has " + std::to_string(file.size()) + " rows, the validation " +
+               std::to_string(rows.size()) + again;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& a = file[i];
+        const auto& b = rows[i];
+        if (a.id != b.id || a.source != b.source || a.arch != b.arch || a.moe != b.moe ||
+            a.fsdp != b.fsdp || a.pp != b.pp || a.gpus != b.gpus ||
+            std::abs(a.error - b.error) > 0.0006)
+            return path + ": row " + b.id + " (error " + std::to_string(b.error) + ", file " +
+                   std::to_string(a.error) + ")" + again;
+    }
+    return {};
+}
+
+} // namespace cl::test

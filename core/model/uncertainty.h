@@ -1,0 +1,94 @@
+#pragma once
+// Error bars (issue 19): how far to trust a modelled number, from the held-out validation
+// errors of comparable published runs. The rows are the leave-one-source-out errors the
+// validation tests compute (predicted / published - 1, every global factor fitted without the
+// row's own source); the tests write them to resources/validation/held_out_<kind>.json and fail
+// when the bundled files differ from what they compute, so the bands always reflect the model
+// as built. A band is the spread of the comparable rows' errors (distribution-free order
+// statistics: about 9 in 10 new comparable runs should fall inside), never narrower than the
+// single-run noise of a published figure, and wider when the case is far from every run.
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace cl::model {
+
+enum class BandKind { training, serving, collective };
+
+/// One published configuration's held-out error.
+struct HeldOutRow {
+    std::string id, source;
+    BandKind kind = BandKind::training;
+    std::string arch;  ///< GPU generation ("ampere", "hopper", ...): gpu_generation()
+    bool moe = false;  ///< mixture of experts
+    bool fsdp = false; ///< fully sharded data parallel (ZeRO 3)
+    bool pp = false;   ///< pipeline parallel
+    double gpus = 0;
+    double error = 0; ///< predicted / published - 1 (of a speed: throughput, bandwidth)
+};
+
+/// The bundled held-out rows of every kind (parsed once).
+const std::vector<HeldOutRow>& held_out_rows();
+/// Reads one held_out_<kind>.json text; throws std::runtime_error on a malformed file.
+std::vector<HeldOutRow> parse_held_out(std::string_view json_text);
+/// Writes rows as a held_out_<kind>.json text (the validation tests, to regenerate a file).
+std::string held_out_to_json(const std::vector<HeldOutRow>& rows, std::string_view generated_by);
+
+/// What makes a modelled case comparable to published runs.
+struct CaseTraits {
+    BandKind kind = BandKind::training;
+    std::string arch;
+    bool moe = false, fsdp = false, pp = false;
+    double gpus = 0;
+    double bytes = 0; ///< collectives: the message size (the rows are bandwidth-bound sizes)
+};
+
+struct ModelArch;
+struct TrainingSpec;
+struct InferenceSpec;
+struct GpuSpec;
+/// The GPU generation rows are compared by: the first word of the catalog's `arch`, lower case
+/// ("Hopper GH100" -> "hopper"; H100 and H200 alike).
+std::string gpu_generation(const GpuSpec& gpu);
+/// The traits of a training job, a serving deployment and a collective on these GPUs.
+CaseTraits training_case(const ModelArch& m, const TrainingSpec& t, const GpuSpec& gpu,
+                         double gpus);
+CaseTraits serving_case(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu);
+CaseTraits collective_case(const GpuSpec& gpu, double gpus, double bytes);
+
+/// The band of a case: the range of predicted / published - 1 that comparable runs show.
+struct Band {
+    double error_low = 0, error_high = 0; ///< error_low <= 0 <= error_high
+    int rows = 0;                         ///< comparable held-out rows it rests on
+    double median_abs_error = 0, p90_abs_error = 0;
+    std::vector<std::string> far; ///< why the case is far from the validated runs (widened)
+    std::string basis;            ///< one sentence for people: which rows, how many, how far
+};
+
+/// The band for a case from the bundled rows (or `rows`), leaving out rows of `exclude_source`
+/// (the coverage check: a row's own source never sets its band).
+Band band_for(const CaseTraits& c, std::string_view exclude_source = {});
+Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& rows,
+              std::string_view exclude_source = {});
+
+/// How a number moves with the model's speed: a throughput, bandwidth, MFU or FLOP/s rises
+/// with it; a time, cost or GPU count falls with it.
+enum class Scales { with_speed, with_time };
+/// [low, high] for a modelled `value`: a speed v is published as v / (1 + e), a time t as
+/// t * (1 + e), for e over the band.
+std::pair<double, double> band_range(double value, const Band& b, Scales s);
+
+/// Coverage of the held-out rows of one kind by bands built without their own source: the
+/// share whose published value lies inside, and the median relative width (high / low - 1).
+struct Coverage {
+    int rows = 0, covered = 0;
+    double median_width = 0;      ///< of the held-out bands (each without its row's source)
+    double median_width_user = 0; ///< of the bands a user sees (every source)
+};
+Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows);
+
+[[nodiscard]] std::string_view band_kind_name(BandKind k);
+
+} // namespace cl::model
