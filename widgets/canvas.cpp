@@ -705,6 +705,9 @@ void CanvasScene::rebuild() {
     }
     applyFindings(); // the last evaluation's, until this design's arrives
     growSceneRect();
+    // Far out the picture comes from the design, not from items: a rebuild that makes no item
+    // (an undone Delete far out) must still repaint the views.
+    update();
 }
 
 DeviceItem* CanvasScene::addDeviceItem(const std::string& id) {
@@ -864,6 +867,21 @@ void CanvasScene::prune() {
     const auto stays = [&](const QGraphicsItem* it) {
         return it->isSelected() || (!keep.isEmpty() && it->sceneBoundingRect().intersects(keep));
     };
+    std::size_t going = 0;
+    for (const auto& [id, item] : devices_)
+        going += !stays(item);
+    for (const auto& [id, item] : links_)
+        going += !stays(item);
+    if (going > 2000 && going > (devices_.size() + links_.size()) / 2) {
+        // Many at once (after Select All, Esc): Qt removes items one by one from a linear list
+        // (quadratic: 200,000 took 10 s); a rebuild clears them in one pass and makes only
+        // what stays, the selection kept without a selectionChanged (it did not change).
+        const QStringList keepSelected = selectedIds();
+        const QSignalBlocker quiet(this);
+        rebuild();
+        selectIds(keepSelected, /*notify=*/false);
+        return;
+    }
     for (auto it = devices_.begin(); it != devices_.end();) {
         if (stays(it->second)) {
             ++it;
@@ -1007,7 +1025,10 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
         p->setBrush(accentFor(kinds[i]));
         p->drawRects(blocks[i]);
     }
+    // Selected: the selection colour with a dark outline (the highlight is close to the blue of
+    // servers far out).
     p->setBrush(pal.highlight());
+    p->setPen(QPen(pal.text().color(), 0));
     p->drawRects(selectedBlocks);
     p->restore();
 
@@ -1062,6 +1083,8 @@ void CanvasScene::sync(const doc::ChangeEvent& e) {
     // Only the named items change; links and group frames follow their devices.
     hiddenMemo_.clear();
     farDirty_ = true;
+    if (large_)
+        update(); // the far picture (items far from the view do not exist to repaint)
     bool devices = false;
     for (const auto& id : e.ids) {
         const std::string sid = id.toStdString();
@@ -1332,26 +1355,36 @@ bool CanvasScene::paste(const QString& fragment, QPointF offset) {
     return true;
 }
 
-void CanvasScene::selectIds(const QStringList& ids) {
+void CanvasScene::selectIds(const QStringList& ids, bool notify) {
     {
         const QSignalBlocker quiet(this); // one selectionChanged, not one per item
         clearSelection();
         const std::set<QString> wanted(ids.begin(), ids.end());
-        if (large_) // on a virtual canvas, what is selected gets an item
+        if (large_) { // on a virtual canvas, what is selected gets an item
+            // One table for all the ids: Design::device() scans the whole design for an id
+            // that is not there (a deleted one: the selection kept across a Delete), and 9,382
+            // such lookups in 100,000 devices froze the window for a minute.
+            const auto& d = doc_->design();
+            model::IdTable devices, links;
+            devices.build(d.devices);
+            links.build(d.links);
             for (const auto& id : wanted) {
                 const std::string sid = id.toStdString();
-                const auto& d = doc_->design();
-                if (const auto* dev = d.device(sid); dev && dev->kind != model::DeviceKind::group &&
-                                                     !devices_.count(sid) && hiddenBy(sid).empty())
-                    addDeviceItem(sid);
-                else if (!dev && d.link(sid) && !links_.count(sid))
+                if (const std::size_t i = devices.find(d.devices, sid); i != model::IdTable::npos) {
+                    if (d.devices[i].kind != model::DeviceKind::group && !devices_.count(sid) &&
+                        hiddenBy(sid).empty())
+                        addDeviceItem(sid);
+                } else if (links.find(d.links, sid) != model::IdTable::npos && !links_.count(sid)) {
                     addLinkItem(sid);
+                }
             }
+        }
         for (auto* it : items())
             if ((it->flags() & QGraphicsItem::ItemIsSelectable) && wanted.count(idOf(it)))
                 it->setSelected(true);
     }
-    emit selectionChanged();
+    if (notify)
+        emit selectionChanged();
 }
 
 void CanvasScene::deleteSelection() {
@@ -1536,6 +1569,9 @@ bool CanvasView::viewportEvent(QEvent* e) {
 void CanvasView::mousePressEvent(QMouseEvent* e) {
     // Middle button or space + drag pans.
     if (e->button() == Qt::MiddleButton || panning_) {
+        // Not interactive while panning: an item under the pointer (a link) would take the
+        // press and the view would not move.
+        setInteractive(false);
         setDragMode(QGraphicsView::ScrollHandDrag);
         QMouseEvent fake(e->type(), e->position(), e->scenePosition(), e->globalPosition(),
                          Qt::LeftButton, Qt::LeftButton, e->modifiers());
@@ -1556,9 +1592,27 @@ void CanvasView::mouseMoveEvent(QMouseEvent* e) {
     // A rubber band on a large design: the entities under it get items before Qt selects
     // what it covers (Qt selects items, and far from the view there are none).
     auto* cs = static_cast<CanvasScene*>(scene());
-    if (bandFrom_ && (e->buttons() & Qt::LeftButton) && cs->large())
-        cs->materialize(QRectF(*bandFrom_, mapToScene(e->position().toPoint())).normalized());
+    const bool banding = bandFrom_ && (e->buttons() & Qt::LeftButton);
+    const QRectF band =
+        banding ? QRectF(*bandFrom_, mapToScene(e->position().toPoint())).normalized() : QRectF();
+    if (banding && cs->large())
+        cs->materialize(band);
     QGraphicsView::mouseMoveEvent(e);
+    if (!banding)
+        return;
+    // A rubber band takes a link only with both its ends: one crossing the band (or whose label
+    // the band touches) belongs to devices outside it, and deleting what the band took
+    // left those devices unconnected.
+    const QSignalBlocker quiet(cs);
+    bool dropped = false;
+    for (auto* it : cs->selectedItems())
+        if (auto* l = dynamic_cast<LinkItem*>(it);
+            l && !(band.contains(l->line().p1()) && band.contains(l->line().p2()))) {
+            l->setSelected(false);
+            dropped = true;
+        }
+    if (dropped)
+        emit cs->selectionChanged();
 }
 
 void CanvasView::mouseDoubleClickEvent(QMouseEvent* e) {
@@ -1568,7 +1622,14 @@ void CanvasView::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void CanvasView::mouseReleaseEvent(QMouseEvent* e) {
     bandFrom_.reset();
-    QGraphicsView::mouseReleaseEvent(e);
+    if (e->button() == Qt::MiddleButton) { // the pan began as a left press (mousePressEvent)
+        QMouseEvent fake(e->type(), e->position(), e->scenePosition(), e->globalPosition(),
+                         Qt::LeftButton, Qt::NoButton, e->modifiers());
+        QGraphicsView::mouseReleaseEvent(&fake);
+    } else {
+        QGraphicsView::mouseReleaseEvent(e);
+    }
+    setInteractive(true);
     if (dragMode() == QGraphicsView::ScrollHandDrag && !panning_)
         setDragMode(QGraphicsView::RubberBandDrag);
 }

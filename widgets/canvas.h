@@ -84,7 +84,8 @@ public:
     /// Moves the selection by (dx, dy) (arrow keys); `continues` (a held key's auto-repeat)
     /// merges into the previous nudge's undo step.
     void nudgeSelection(double dx, double dy, bool continues = false);
-    void selectIds(const QStringList& ids);
+    /// Selects exactly these entities; `notify`: emit selectionChanged once.
+    void selectIds(const QStringList& ids, bool notify = true);
     /// Groups draw collapsed (one compact frame, members hidden) or expanded; view state only.
     void toggleCollapsed(const QString& groupId);
     [[nodiscard]] bool isCollapsed(const std::string& groupId) const {
