@@ -455,6 +455,19 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                         .arg(t.time_to_train_s / 86400, 0, 'f', 1)
                         .arg(t.gpu_hours, 0, 'f', 0)
                         .arg(t.cost_usd > 0 ? tr(", $%1").arg(t.cost_usd, 0, 'f', 0) : QString());
+        if (w->band) { // issue 19: the band the held-out validation supports, and why
+            using model::Scales;
+            line += tr(". Model's error band: step %1 s, MFU %2%")
+                        .arg(QString::fromStdString(
+                            model::range_text(t.step_time_s, *w->band, Scales::with_time, 3)))
+                        .arg(QString::fromStdString(
+                            model::range_text(t.mfu * 100, *w->band, Scales::with_speed, 1)));
+            if (t.time_to_train_s > 0)
+                line += tr(", %1 days")
+                            .arg(QString::fromStdString(model::range_text(
+                                t.time_to_train_s / 86400, *w->band, Scales::with_time, 1)));
+            line += tr(" (%1)").arg(QString::fromStdString(w->band->basis));
+        }
         lines << line;
     }
     caption_->setText(lines.join(QLatin1Char('\n')) +
@@ -569,6 +582,15 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
             tr(", $%1 per million output tokens").arg(in.usd_per_million_output_tokens, 0, 'f', 3);
     if (in.gpus_needed > 0)
         cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
+    if (w->band) { // issue 19
+        using model::Scales;
+        cap += tr(". Model's error band: TPOT %1 ms, %2 output tokens/s (%3)")
+                   .arg(QString::fromStdString(
+                       model::range_text(in.tpot_s * 1e3, *w->band, Scales::with_time, 1)))
+                   .arg(QString::fromStdString(
+                       model::range_text(in.output_tokens_per_s, *w->band, Scales::with_speed, 0)))
+                   .arg(QString::fromStdString(w->band->basis));
+    }
     caption_->setText(cap + QLatin1Char('.'));
 }
 

@@ -5,6 +5,7 @@
 #include "document/sensitivityrunner.h"
 #include "model/sensitivity.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -407,6 +408,24 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
     auto* t = line(tr("tokens/s (thousands)"), QColor(0x3b, 0x82, 0xf6), tok);
     auto* id = line(tr("linear scaling"), QColor(0x9c, 0xa3, 0xaf), ideal, Qt::DashLine);
     auto* m = line(tr("MFU (%)"), QColor(0xf5, 0x9e, 0x0b), mfu);
+    // Issue 19: the model's error band around tokens/s, shaded (core computed each point's).
+    QAreaSeries* band = nullptr;
+    if (p0.tokens_per_s_high > 0) {
+        auto* upper = new QLineSeries;
+        auto* lower = new QLineSeries;
+        for (const auto& p : w->scaling) {
+            upper->append(p.gpus, p.tokens_per_s_high / 1e3);
+            lower->append(p.gpus, p.tokens_per_s_low / 1e3);
+            ymax = std::max(ymax, p.tokens_per_s_high / 1e3);
+        }
+        band = new QAreaSeries(upper, lower);
+        band->setName(tr("model's error band"));
+        QColor fill(0x3b, 0x82, 0xf6);
+        fill.setAlpha(45);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        chart_->addSeries(band);
+    }
     for (auto* s : {id, t, m})
         chart_->addSeries(s);
     auto* ax = new QLogValueAxis;
@@ -428,6 +447,10 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
+    if (band) {
+        band->attachAxis(ax);
+        band->attachAxis(ay);
+    }
     m->attachAxis(ax);
     m->attachAxis(am);
     for (auto* s : {t, m})
@@ -448,7 +471,10 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
                           .arg(last.tokens_per_s / p0.tokens_per_s, 0, 'f', 1)
                           .arg(last.gpus / p0.gpus, 0, 'f', 0)
                           .arg(p0.mfu * 100, 0, 'f', 1)
-                          .arg(last.mfu * 100, 0, 'f', 1));
+                          .arg(last.mfu * 100, 0, 'f', 1) +
+                      (band ? tr(" Shaded: the model's error band (published runs like this "
+                                 "one came out within it).")
+                            : QString()));
 }
 
 } // namespace cl::ui

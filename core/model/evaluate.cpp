@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace cl::model {
 
@@ -333,6 +334,12 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 if (we.scaling.empty() || we.scaling.back().gpus != we.gpus)
                     we.scaling.push_back(
                         {we.gpus, we.training->tokens_per_s, we.training->mfu, true});
+                // Issue 19: each point's band, from runs comparable at that scale.
+                for (auto& p : we.scaling) {
+                    const Band b = band_for(training_case(*m, w.training, *g, p.gpus));
+                    std::tie(p.tokens_per_s_low, p.tokens_per_s_high) =
+                        band_range(p.tokens_per_s, b, Scales::with_speed);
+                }
             }
             // Reliability of this job: its GPUs, checkpoint, storage and run length -- only for
             // a job that can run (goodput and dollars lost of a job that does not fit or has no

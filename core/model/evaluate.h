@@ -48,6 +48,8 @@ struct WorkloadMemory {
 struct ScalingPoint {
     double gpus = 0, tokens_per_s = 0, mfu = 0;
     bool fits = true;
+    /// The model's error band of tokens_per_s at this scale (uncertainty.h); 0 when none.
+    double tokens_per_s_low = 0, tokens_per_s_high = 0;
 };
 
 struct WorkloadEvaluation {

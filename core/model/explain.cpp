@@ -113,6 +113,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {"FlashAttention efficiency", num(g->attention_efficiency),
                  g->attention_efficiency_source.empty() ? "attention_vs_gemm x GEMM efficiency"
                                                         : g->attention_efficiency_source}};
+            // Issue 19: how far to trust it, from comparable published runs held out.
+            const auto band = [&](Explanation& e, double v, Scales sc, int dec,
+                                  const std::string& unit) {
+                if (!w.band)
+                    return;
+                e.value += " (" + range_text(v, *w.band, sc, dec) + unit + ")";
+                e.inputs.push_back({"the model's error band",
+                                    range_text(v, *w.band, sc, dec) + unit, w.band->basis});
+            };
+            band(step, r.step_time_s, Scales::with_time, 3, " s");
             out.push_back(std::move(step));
             const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;
             Explanation mfu{w.id + ".mfu",
@@ -128,16 +138,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              {"GPUs", fixed(w.gpus, 0), "placement in the design"},
                              {"dense " + std::string(to_string(t.dtype)) + " peak",
                               units::format_si(g->peak(dt), "FLOP/s"), src(g->provenance)}}};
+            band(mfu, r.mfu * 100, Scales::with_speed, 1, " %");
             out.push_back(std::move(mfu));
-            out.push_back(
-                {w.id + ".tokens_per_s",
-                 w.name,
-                 "Tokens/s",
-                 fixed(r.tokens_per_s, 0),
-                 "global batch x sequence length / step time",
-                 {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
-                  {"sequence", std::to_string(t.seq) + " tokens", "design"},
-                  {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"}}});
+            Explanation tps{
+                w.id + ".tokens_per_s",
+                w.name,
+                "Tokens/s",
+                fixed(r.tokens_per_s, 0),
+                "global batch x sequence length / step time",
+                {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
+                 {"sequence", std::to_string(t.seq) + " tokens", "design"},
+                 {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"}}};
+            band(tps, r.tokens_per_s, Scales::with_speed, 0, "");
+            out.push_back(std::move(tps));
             if (t.tokens > 0)
                 out.push_back({w.id + ".time_to_train",
                                w.name,
@@ -195,6 +208,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   {"weights", std::string(to_string(s.weights_dtype)), "design"},
                   {"input / output",
                    std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
+            if (w.band) { // issue 19
+                auto& e = out.back();
+                e.inputs.push_back(
+                    {"the model's error band",
+                     "TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +
+                         " ms, TPOT " + range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, 2) +
+                         " ms",
+                     w.band->basis +
+                         "; from output throughput (no published latency row is validated yet)"});
+            }
             if (r.usd_per_million_output_tokens > 0)
                 out.push_back(
                     {w.id + ".usd_per_mtok",

@@ -91,6 +91,16 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         fixed(inf.tpot_s * 1e3, 1) + " ms, " + fixed(inf.output_tokens_per_s, 0) +
                         " tokens/s per replica, $" + fixed(inf.usd_per_million_output_tokens, 3) +
                         " per M output tokens";
+            if (we->band) { // issue 19: how far to trust them
+                f.metrics = "TPOT " + fixed(inf.tpot_s * 1e3, 1) + " ms, " +
+                            range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) +
+                            " · TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms";
+                f.tooltip += "\nModel's error band: TPOT " +
+                             range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) +
+                             " ms, output " +
+                             range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
+                             " tokens/s (" + we->band->basis + ")";
+            }
         }
         if (we && we->training) {
             const auto& r = *we->training;
@@ -100,6 +110,18 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         " tokens/s, MFU " + fixed(r.mfu * 100, 1) + "%, memory " +
                         units::format_bytes(we->memory.per_gpu.total()) + " of " +
                         units::format_bytes(we->memory.capacity_bytes) + " per GPU";
+            if (we->band) { // issue 19: how far to trust them
+                const int dec = r.step_time_s < 10 ? 2 : 1;
+                f.metrics = "step " + fixed(r.step_time_s, dec) + " s, " +
+                            range_text(r.step_time_s, *we->band, Scales::with_time, dec) +
+                            " · MFU " + fixed(r.mfu * 100, 1) + "%";
+                f.tooltip += "\nModel's error band: step " +
+                             range_text(r.step_time_s, *we->band, Scales::with_time, 3) + " s, " +
+                             range_text(r.tokens_per_s, *we->band, Scales::with_speed, 0) +
+                             " tokens/s, MFU " +
+                             range_text(r.mfu * 100, *we->band, Scales::with_speed, 1) + "% (" +
+                             we->band->basis + ")";
+            }
         }
         // A TP group larger than the scale-up domain has no NVLink path.
         if (w.kind == WorkloadKind::training && ev.fabric.scaleup_domain > 0 &&

@@ -4,6 +4,7 @@
 #include "model/bundled.h"
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -288,6 +289,14 @@ std::pair<double, double> band_range(double value, const Band& b, Scales s) {
     if (s == Scales::with_speed)
         return {value / (1 + b.error_high), value / (1 + b.error_low)};
     return {value * (1 + b.error_low), value * (1 + b.error_high)};
+}
+
+std::string range_text(double value, const Band& b, Scales s, int decimals) {
+    const auto [lo, hi] = band_range(value, b, s);
+    const auto text = [&](double x) {
+        return decimals == 0 ? units::format_count(x) : units::format_fixed(x, decimals);
+    };
+    return text(lo) + "\u2013" + text(hi);
 }
 
 Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {

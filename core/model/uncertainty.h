@@ -80,6 +80,10 @@ enum class Scales { with_speed, with_time };
 /// t * (1 + e), for e over the band.
 std::pair<double, double> band_range(double value, const Band& b, Scales s);
 
+/// "66.2–97.6": the band of `value` as text, both ends with `decimals` decimals (thousands
+/// grouped), for captions, tooltips, explanations and reports.
+std::string range_text(double value, const Band& b, Scales s, int decimals);
+
 /// Coverage of the held-out rows of one kind by bands built without their own source: the
 /// share whose published value lies inside, and the median relative width (high / low - 1).
 struct Coverage {

@@ -595,6 +595,66 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
+    // Issue 19 (CLI.md "Uncertainty"): beside each headline key, <key>_range [low, high]
+    // around the value, and uncertainty.<key> {basis, rows, held_out_median_error} saying why;
+    // a time's band and a speed's band are the same runs seen from both sides.
+    void uncertaintyBands() {
+        const auto check = [](const json& o, const std::vector<const char*>& keys) {
+            for (const char* k : keys) {
+                const std::string key = k;
+                QVERIFY2(o.contains(key + "_range"), k);
+                const double v = o[key].get<double>();
+                const double lo = o[key + "_range"][0].get<double>();
+                const double hi = o[key + "_range"][1].get<double>();
+                QVERIFY2(lo <= v && v <= hi && lo < hi, k);
+                const json& u = o["uncertainty"][key];
+                QVERIFY2(u["rows"].get<int>() >= 6, k);
+                const double med = u["held_out_median_error"].get<double>();
+                QVERIFY2(med > 0 && med < 1, k); // a fraction, not percent
+                QVERIFY2(u["basis"].dump().find("held-out error of") != std::string::npos, k);
+            }
+        };
+        const json t = json::parse(run({"train", "--model", "llama3-70b", "--gpus", "64", "--tp",
+                                        "8", "--pp", "2", "--global-batch", "256", "--tokens",
+                                        "1e10", "--price-per-gpu-hour", "3", "--json"})
+                                       .out)["train"];
+        check(t, {"step_time_s", "tokens_per_s", "model_flops_per_gpu", "mfu", "time_to_train_s",
+                  "gpu_hours", "cost_usd"});
+        // step time and tokens/s: one band, so high step time pairs with low tokens/s.
+        const double s = t["step_time_s"].get<double>(), tps = t["tokens_per_s"].get<double>();
+        QVERIFY(std::abs(t["step_time_s_range"][1].get<double>() / s -
+                         tps / t["tokens_per_s_range"][0].get<double>()) < 1e-9);
+        const json in =
+            json::parse(run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",
+                             "--weights-dtype", "fp8", "--price-per-gpu-hour", "7.9", "--json"})
+                            .out)["infer"];
+        check(in, {"ttft_s", "tpot_s", "output_tokens_per_s", "usd_per_million_output_tokens"});
+        const json c = json::parse(run({"collective", "--op", "allreduce", "--bytes", "1GiB",
+                                        "--gpus", "16", "--gpu", "h100-sxm", "--json"})
+                                       .out)["collective"];
+        check(c, {"time_s", "busbw_Bps"});
+        // Far from every validated run (a small message, latency-bound): wider, and it says so.
+        const json small = json::parse(run({"collective", "--op", "allreduce", "--bytes", "64KiB",
+                                            "--gpus", "16", "--gpu", "h100-sxm", "--json"})
+                                           .out)["collective"];
+        const auto width = [](const json& o, const char* k) {
+            return o[std::string(k) + "_range"][1].get<double>() /
+                   o[std::string(k) + "_range"][0].get<double>();
+        };
+        QVERIFY(width(small, "time_s") > width(c, "time_s"));
+        QVERIFY(small["uncertainty"]["time_s"]["basis"].dump().find("latency-bound") !=
+                std::string::npos);
+        // evaluate carries them per workload too.
+        const json ev = json::parse(run({"evaluate", "llama3-16k-h100", "--json"}).out);
+        bool found = false;
+        for (const auto& w : ev["workloads"])
+            if (w.contains("train")) {
+                check(w["train"], {"step_time_s", "mfu"});
+                found = true;
+            }
+        QVERIFY(found);
+    }
+
     void collectiveKeys() {
         const Run r = run({"collective", "--op", "allgather", "--bytes", "1GiB", "--gpus", "16",
                            "--gpu", "h100-sxm", "--json"});
@@ -827,7 +887,9 @@ private slots:
         }
         r = run({"evaluate", oddPath, "--json"});
         QCOMPARE(r.code, 0);
-        const std::string err = json::parse(r.out)["workloads"][0].value("error", "");
+        // dump(), not value("error", ""): GCC 12's -Wnull-dereference misfires inside
+        // nlohmann's string conversion once this file inlines differently.
+        const std::string err = json::parse(r.out)["workloads"][0]["error"].dump();
         QVERIFY2(err.find("workloads[0].training.tp") != std::string::npos, err.c_str());
         QVERIFY2(err.find("--tp") == std::string::npos, err.c_str());
         // Standard input, as "-" and as a pipe (/dev/stdin), through the real binary.

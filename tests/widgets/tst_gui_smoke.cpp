@@ -15,6 +15,8 @@
 #include "palette.h"
 #include "realinput.h"
 
+#include <QAreaSeries>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -159,6 +161,13 @@ private slots:
         QVERIFY(item);
         QVERIFY(item->text(0).contains(QStringLiteral("MFU")));
         QVERIFY(item->childCount() >= 4); // inputs with their sources
+        // Issue 19: the explanation says how far to trust the number, and why.
+        bool banded = false;
+        for (int i = 0; i < item->childCount(); ++i)
+            banded =
+                banded || (item->child(i)->text(0).contains(QStringLiteral("error band")) &&
+                           item->child(i)->text(2).contains(QStringLiteral("held-out error of")));
+        QVERIFY(banded);
         QTemporaryDir dir;
         const std::pair<QString, QString> exports[] = {
             {QStringLiteral("Report as PDF…"), QStringLiteral("r.pdf")},
@@ -175,6 +184,37 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("r.csv"))).size() > 1000);
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("c.svg"))).size() > 1000);
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("chart.png"))).size() > 1000);
+    }
+
+    // Issue 19: the band beside each headline number, as a person finds it: on the workload
+    // card ("step 6.83 s, 6.29–8.97"), in its tooltip with the reason, in the Training caption,
+    // and shaded on the Scaling chart.
+    void errorBandsOnScreen() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("dgx-h100-4su"));
+        QTRY_VERIFY(w.evaluator()->current() && !w.evaluator()->current()->workloads.empty() &&
+                    w.evaluator()->current()->workloads.front().band);
+        const QString id = QString::fromStdString(w.document()->design().workloads.front().id);
+        const QString tip = hoverToolTip(w, id);
+        QVERIFY2(tip.contains(QStringLiteral("error band")) &&
+                     tip.contains(QStringLiteral("held-out error of")),
+                 qPrintable(tip));
+        const auto captionWith = [&](const QString& text) {
+            for (auto* l : w.charts()->findChildren<QLabel*>())
+                if (l->isVisible() && l->text().contains(text))
+                    return true;
+            return false;
+        };
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Training")));
+        QTRY_VERIFY(captionWith(QStringLiteral("Model's error band: step")));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Scaling")));
+        bool shaded = false;
+        for (auto* view : w.charts()->findChildren<QChartView*>())
+            if (view->isVisible())
+                for (auto* series : view->chart()->series())
+                    shaded = shaded || (qobject_cast<QAreaSeries*>(series) &&
+                                        series->name() == QStringLiteral("model's error band"));
+        QVERIFY(shaded);
     }
 
     // Journey 2 step 4: the tornado ranks the inputs that move owning vs renting.
