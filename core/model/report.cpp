@@ -142,7 +142,42 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                                 f(r.spare_nodes)});
         }
     }
-    for (auto* tab : {&mem, &tr, &inf, &rel})
+    // Issue 19: how far to trust each headline number (uncertainty.h), one row per number.
+    ReportTable bands{"error_bands",
+                      "How far to trust the numbers (the model's error bands)",
+                      {"workload", "quantity", "value", "low", "high", "unit", "rows",
+                       "held_out_median_error", "basis"},
+                      {}};
+    for (const auto& w : ev.workloads) {
+        if (!w.band)
+            continue;
+        const auto row = [&](const char* key, double v, Scales s, const char* unit) {
+            const auto [lo, hi] = band_range(v, *w.band, s);
+            bands.rows.push_back({w.name, key, f(v), f(lo), f(hi), unit,
+                                  std::to_string(w.band->rows), f(w.band->median_abs_error),
+                                  w.band->basis});
+        };
+        if (w.training) {
+            const auto& r = *w.training;
+            row("step_time_s", r.step_time_s, Scales::with_time, "s");
+            row("tokens_per_s", r.tokens_per_s, Scales::with_speed, "tokens/s");
+            row("mfu", r.mfu, Scales::with_speed, "fraction");
+            if (r.time_to_train_s > 0)
+                row("time_to_train_s", r.time_to_train_s, Scales::with_time, "s");
+            if (r.cost_usd > 0)
+                row("cost_usd", r.cost_usd, Scales::with_time, "USD");
+        }
+        if (w.inference) {
+            const auto& r = *w.inference;
+            row("ttft_s", r.ttft_s, Scales::with_time, "s");
+            row("tpot_s", r.tpot_s, Scales::with_time, "s");
+            row("output_tokens_per_s", r.output_tokens_per_s, Scales::with_speed, "tokens/s");
+            if (r.usd_per_million_output_tokens > 0)
+                row("usd_per_million_output_tokens", r.usd_per_million_output_tokens,
+                    Scales::with_time, "USD");
+        }
+    }
+    for (auto* tab : {&mem, &tr, &inf, &bands, &rel})
         if (!tab->rows.empty())
             out.push_back(std::move(*tab));
 

@@ -344,14 +344,23 @@ private slots:
         const std::string csv = dir.filePath(QStringLiteral("r.csv")).toStdString();
         const Run r = run({"report", "llama3-16k-h100", "-o", csv});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.find("9 tables") != std::string::npos);
+        QVERIFY(r.out.find("10 tables") != std::string::npos);
         QFile in(QString::fromStdString(csv));
         QVERIFY(in.open(QIODevice::ReadOnly));
         const std::string text = in.readAll().toStdString();
         for (const char* t :
-             {"topology,", "bill_of_materials,", "memory,", "training,", "reliability,", "tco,",
-              "tco_monthly,", "assumptions,", "explanations,"})
+             {"topology,", "bill_of_materials,", "memory,", "training,", "error_bands,",
+              "reliability,", "tco,", "tco_monthly,", "assumptions,", "explanations,"})
             QVERIFY2(text.find(std::string("\n") + t) != std::string::npos, t);
+        // Issue 19: the band of each headline number, machine-readable, with its basis.
+        const std::string step = "\nerror_bands,row,Llama 3.1 405B pre-training,step_time_s,";
+        const auto at = text.find(step);
+        QVERIFY(at != std::string::npos);
+        std::istringstream cells(text.substr(at + step.size(), 40));
+        double v = 0, lo = 0, hi = 0;
+        char comma = 0;
+        cells >> v >> comma >> lo >> comma >> hi;
+        QVERIFY2(lo <= v && v <= hi && lo < hi, text.substr(at, 200).c_str());
         const std::string d = dir.filePath(QStringLiteral("tables")).toStdString() + "/";
         QCOMPARE(run({"report", "h100-ndr-2node", "-o", d}).code, 0);
         QVERIFY(QFileInfo::exists(QString::fromStdString(d + "assumptions.csv")));
