@@ -472,7 +472,9 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
             r.push_back({{"metric", row.metric},
                          {"unit", row.unit},
                          {"lower_is_better", row.lower_is_better},
-                         {"values", vals}});
+                         {"values", vals},
+                         {"model_error", row.model_error},
+                         {"within_model_error", row.within_model_error}});
         }
         j["compare"] = {{"designs", d}, {"rows", r}};
         print_json(out, j);
@@ -493,7 +495,11 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
         for (std::size_t i = 1; i < row.values.size(); ++i) {
             const auto& a = row.values[0];
             const auto& b = row.values[i];
-            line.push_back(a && b && *a != 0 ? fmt((*b / *a - 1) * 100, 1) + " %" : "-");
+            line.push_back(a && b && *a != 0 ? fmt((*b / *a - 1) * 100, 1) + " %" +
+                                                   (row.within_model_error[i]
+                                                        ? " (within the model's error)"
+                                                        : "")
+                                             : "-");
         }
         t.rows.push_back(std::move(line));
     }

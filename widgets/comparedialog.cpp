@@ -109,8 +109,19 @@ void CompareDialog::refresh() {
                 it->setText(
                     QStringLiteral("%1%2 %").arg(ch >= 0 ? "+" : "").arg(ch * 100, 0, 'f', 1));
                 const bool better = row.lower_is_better ? ch < 0 : ch > 0;
-                if (std::abs(ch) > 1e-9)
+                if (row.within_model_error[static_cast<std::size_t>(c)]) {
+                    // Issue 19: smaller than the model's typical error: not a real difference.
+                    it->setText(it->text() + tr(", within the model's error"));
+                    it->setToolTip(
+                        tr("The model's typical error for this number is %1 % (held-out "
+                           "published runs): a change this small is not a real difference.")
+                            .arg(100 * std::max(row.model_error[0],
+                                                row.model_error[static_cast<std::size_t>(c)]),
+                                 0, 'f', 0));
+                    it->setForeground(palette().placeholderText().color());
+                } else if (std::abs(ch) > 1e-9) {
                     it->setForeground(better ? QColor(0x16, 0xa3, 0x4a) : QColor(0xdc, 0x26, 0x26));
+                }
             }
             table_->setItem(r, n + c, it);
         }

@@ -1,5 +1,7 @@
 #include "model/compare.h"
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace cl::model {
@@ -15,13 +17,25 @@ const WorkloadEvaluation* first(const Evaluation& ev, WorkloadKind k) {
 
 std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& evs) {
     std::vector<CompareRow> rows;
+    // `band`: the workload whose band covers the number (nullptr: not a modelled number).
+    using BandOf = std::function<const WorkloadEvaluation*(const Evaluation&)>;
     auto add = [&](const char* metric, const char* unit, bool lower,
-                   const std::function<std::optional<double>(const Evaluation&)>& get) {
-        CompareRow r{metric, unit, {}, lower};
+                   const std::function<std::optional<double>(const Evaluation&)>& get,
+                   const BandOf& band = nullptr) {
+        CompareRow r{metric, unit, {}, lower, {}, {}};
         bool any = false;
         for (const Evaluation* ev : evs) {
             r.values.push_back(get(*ev));
             any = any || r.values.back().has_value();
+            const WorkloadEvaluation* w = band ? band(*ev) : nullptr;
+            r.model_error.push_back(w && w->band ? w->band->median_abs_error : 0.0);
+        }
+        for (std::size_t i = 0; i < r.values.size(); ++i) {
+            const auto& a = r.values[0];
+            const auto& b = r.values[i];
+            const double err = std::max(r.model_error[0], r.model_error[i]);
+            r.within_model_error.push_back(i > 0 && a && b && *a != 0 && err > 0 &&
+                                           std::abs(*b / *a - 1) < err);
         }
         if (any)
             rows.push_back(std::move(r));
@@ -57,26 +71,26 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
     add("training: step time", "s", true, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->training ? O(w->training->step_time_s) : std::nullopt;
-    });
+    }, tr);
     add("training: tokens/s", "", false, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->training ? O(w->training->tokens_per_s) : std::nullopt;
-    });
+    }, tr);
     add("training: MFU", "fraction", false, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->training ? O(w->training->mfu) : std::nullopt;
-    });
+    }, tr);
     add("training: time to train", "s", true, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->training && w->training->time_to_train_s > 0
                    ? O(w->training->time_to_train_s)
                    : std::nullopt;
-    });
+    }, tr);
     add("training: cost (cloud rate)", "USD", true, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->training && w->training->cost_usd > 0 ? O(w->training->cost_usd)
                                                              : std::nullopt;
-    });
+    }, tr);
     add("training: goodput", "fraction", false, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->reliability ? O(w->reliability->goodput) : std::nullopt;
@@ -85,26 +99,26 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
     add("serving: TTFT", "s", true, [&](const Evaluation& e) -> O {
         const auto* w = inf(e);
         return w && w->inference ? O(w->inference->ttft_s) : std::nullopt;
-    });
+    }, inf);
     add("serving: TPOT", "s", true, [&](const Evaluation& e) -> O {
         const auto* w = inf(e);
         return w && w->inference ? O(w->inference->tpot_s) : std::nullopt;
-    });
+    }, inf);
     add("serving: output tokens/s per GPU", "", false, [&](const Evaluation& e) -> O {
         const auto* w = inf(e);
         return w && w->inference ? O(w->inference->output_tokens_per_s_per_gpu) : std::nullopt;
-    });
+    }, inf);
     add("serving: $ per million output tokens", "USD", true, [&](const Evaluation& e) -> O {
         const auto* w = inf(e);
         return w && w->inference && w->inference->usd_per_million_output_tokens > 0
                    ? O(w->inference->usd_per_million_output_tokens)
                    : std::nullopt;
-    });
+    }, inf);
     add("serving: GPUs needed", "", true, [&](const Evaluation& e) -> O {
         const auto* w = inf(e);
         return w && w->inference && w->inference->gpus_needed > 0 ? O(w->inference->gpus_needed)
                                                                   : std::nullopt;
-    });
+    }, inf);
     return rows;
 }
 

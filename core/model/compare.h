@@ -15,6 +15,12 @@ struct CompareRow {
     std::string metric, unit;
     std::vector<std::optional<double>> values; ///< one per design (nullopt: not applicable)
     bool lower_is_better = false;
+    /// Issue 19, per design: the model's typical error for this number (the held-out median
+    /// |error| of its band; 0 when the number does not rest on the performance model).
+    std::vector<double> model_error;
+    /// Per design (false for the first): the change from the first design is smaller than the
+    /// model's typical error of either -- "within the model's error".
+    std::vector<bool> within_model_error;
 };
 
 /// Rows for the evaluated designs (at least one).

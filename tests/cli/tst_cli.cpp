@@ -379,6 +379,39 @@ private slots:
         QCOMPARE(c["rows"][0]["values"][1].get<double>(), 8.0);
         QCOMPARE(run({"compare", "dgx-h100-4su"}).code, 2);
         QCOMPARE(run({"compare", "dgx-h100-4su", "nope"}).code, 2);
+        // Issue 19: a change smaller than the model's typical error is "within the model's
+        // error"; a large one is not. The same design with its job's sequence 8,192 -> 8,384
+        // (step time +2.8%) and its global batch x 4 (step time about x 4).
+        QTemporaryDir dir;
+        json base = json::parse(cl::model::bundled_file("presets/dgx-h100-4su.json"));
+        std::vector<std::string> paths;
+        for (const int k : {0, 1}) {
+            json d = base;
+            for (auto& w : d["workloads"])
+                if (w.contains("training")) {
+                    if (k == 0)
+                        w["training"]["seq"] = 8384;
+                    else
+                        w["training"]["global_batch"] =
+                            4 * w["training"]["global_batch"].get<long long>();
+                }
+            paths.push_back(dir.filePath(QString::number(k)).toStdString() + ".json");
+            std::ofstream(paths.back()) << d.dump();
+        }
+        const auto stepRow = [](const Run& cmp) {
+            const json all = json::parse(cmp.out);
+            for (const auto& row : all["compare"]["rows"])
+                if (row["metric"] == "training: step time")
+                    return row;
+            return json();
+        };
+        const json near = stepRow(run({"compare", "dgx-h100-4su", paths[0], "--json"}));
+        QVERIFY(near["model_error"][0].get<double>() > 0.02);
+        QCOMPARE(near["within_model_error"][1].get<bool>(), true);
+        const json far = stepRow(run({"compare", "dgx-h100-4su", paths[1], "--json"}));
+        QCOMPARE(far["within_model_error"][1].get<bool>(), false);
+        const Run text = run({"compare", "dgx-h100-4su", paths[0]});
+        QVERIFY(text.out.find("within the model's error") != std::string::npos);
     }
 
     // Issue #11: every numeric flag of every command rejects NaN, infinities and negatives
