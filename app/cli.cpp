@@ -495,11 +495,11 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
         for (std::size_t i = 1; i < row.values.size(); ++i) {
             const auto& a = row.values[0];
             const auto& b = row.values[i];
-            line.push_back(a && b && *a != 0 ? fmt((*b / *a - 1) * 100, 1) + " %" +
-                                                   (row.within_model_error[i]
-                                                        ? " (within the model's error)"
-                                                        : "")
-                                             : "-");
+            line.push_back(
+                a && b && *a != 0
+                    ? fmt((*b / *a - 1) * 100, 1) + " %" +
+                          (row.within_model_error[i] ? " (within the model's error)" : "")
+                    : "-");
         }
         t.rows.push_back(std::move(line));
     }

@@ -324,7 +324,9 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
     // Largest swing on top: horizontal bar categories run bottom-up.
     for (std::size_t k = n; k-- > 0;) {
         const auto& b = r.bars[k];
-        cats << QString::fromStdString(b.input);
+        // Issue 19: a swing smaller than the model's typical error is marked as such.
+        cats << QString::fromStdString(b.input) +
+                    (b.within_model_error ? tr(" (within the model's error)") : QString());
         *down << (b.output_low - r.base) / scale;
         *up << (b.output_high - r.base) / scale;
         lim = std::max({lim, std::abs(b.output_low - r.base) / scale,
@@ -368,7 +370,13 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
                           .arg(r.bars[0].output_low, 0, 'g', 5)
                           .arg(r.bars[0].output_high, 0, 'g', 5)
                           .arg(r.bars[0].low_value, 0, 'g', 4)
-                          .arg(r.bars[0].high_value, 0, 'g', 4));
+                          .arg(r.bars[0].high_value, 0, 'g', 4) +
+                      (r.model_error > 0
+                           ? tr(" The model's typical error of this output is %1 % (held-out "
+                                "published runs): a swing smaller than that is marked \"within "
+                                "the model's error\".")
+                                 .arg(r.model_error * 100, 0, 'f', 0)
+                           : QString()));
 }
 
 } // namespace cl::ui

@@ -68,57 +68,87 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
         const auto* w = tr(e);
         return w && w->has_memory ? O(w->memory.per_gpu.total()) : std::nullopt;
     });
-    add("training: step time", "s", true, [&](const Evaluation& e) -> O {
-        const auto* w = tr(e);
-        return w && w->training ? O(w->training->step_time_s) : std::nullopt;
-    }, tr);
-    add("training: tokens/s", "", false, [&](const Evaluation& e) -> O {
-        const auto* w = tr(e);
-        return w && w->training ? O(w->training->tokens_per_s) : std::nullopt;
-    }, tr);
-    add("training: MFU", "fraction", false, [&](const Evaluation& e) -> O {
-        const auto* w = tr(e);
-        return w && w->training ? O(w->training->mfu) : std::nullopt;
-    }, tr);
-    add("training: time to train", "s", true, [&](const Evaluation& e) -> O {
-        const auto* w = tr(e);
-        return w && w->training && w->training->time_to_train_s > 0
-                   ? O(w->training->time_to_train_s)
-                   : std::nullopt;
-    }, tr);
-    add("training: cost (cloud rate)", "USD", true, [&](const Evaluation& e) -> O {
-        const auto* w = tr(e);
-        return w && w->training && w->training->cost_usd > 0 ? O(w->training->cost_usd)
-                                                             : std::nullopt;
-    }, tr);
+    add(
+        "training: step time", "s", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = tr(e);
+            return w && w->training ? O(w->training->step_time_s) : std::nullopt;
+        },
+        tr);
+    add(
+        "training: tokens/s", "", false,
+        [&](const Evaluation& e) -> O {
+            const auto* w = tr(e);
+            return w && w->training ? O(w->training->tokens_per_s) : std::nullopt;
+        },
+        tr);
+    add(
+        "training: MFU", "fraction", false,
+        [&](const Evaluation& e) -> O {
+            const auto* w = tr(e);
+            return w && w->training ? O(w->training->mfu) : std::nullopt;
+        },
+        tr);
+    add(
+        "training: time to train", "s", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = tr(e);
+            return w && w->training && w->training->time_to_train_s > 0
+                       ? O(w->training->time_to_train_s)
+                       : std::nullopt;
+        },
+        tr);
+    add(
+        "training: cost (cloud rate)", "USD", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = tr(e);
+            return w && w->training && w->training->cost_usd > 0 ? O(w->training->cost_usd)
+                                                                 : std::nullopt;
+        },
+        tr);
     add("training: goodput", "fraction", false, [&](const Evaluation& e) -> O {
         const auto* w = tr(e);
         return w && w->reliability ? O(w->reliability->goodput) : std::nullopt;
     });
     auto inf = [](const Evaluation& e) { return first(e, WorkloadKind::inference); };
-    add("serving: TTFT", "s", true, [&](const Evaluation& e) -> O {
-        const auto* w = inf(e);
-        return w && w->inference ? O(w->inference->ttft_s) : std::nullopt;
-    }, inf);
-    add("serving: TPOT", "s", true, [&](const Evaluation& e) -> O {
-        const auto* w = inf(e);
-        return w && w->inference ? O(w->inference->tpot_s) : std::nullopt;
-    }, inf);
-    add("serving: output tokens/s per GPU", "", false, [&](const Evaluation& e) -> O {
-        const auto* w = inf(e);
-        return w && w->inference ? O(w->inference->output_tokens_per_s_per_gpu) : std::nullopt;
-    }, inf);
-    add("serving: $ per million output tokens", "USD", true, [&](const Evaluation& e) -> O {
-        const auto* w = inf(e);
-        return w && w->inference && w->inference->usd_per_million_output_tokens > 0
-                   ? O(w->inference->usd_per_million_output_tokens)
-                   : std::nullopt;
-    }, inf);
-    add("serving: GPUs needed", "", true, [&](const Evaluation& e) -> O {
-        const auto* w = inf(e);
-        return w && w->inference && w->inference->gpus_needed > 0 ? O(w->inference->gpus_needed)
-                                                                  : std::nullopt;
-    }, inf);
+    add(
+        "serving: TTFT", "s", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = inf(e);
+            return w && w->inference ? O(w->inference->ttft_s) : std::nullopt;
+        },
+        inf);
+    add(
+        "serving: TPOT", "s", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = inf(e);
+            return w && w->inference ? O(w->inference->tpot_s) : std::nullopt;
+        },
+        inf);
+    add(
+        "serving: output tokens/s per GPU", "", false,
+        [&](const Evaluation& e) -> O {
+            const auto* w = inf(e);
+            return w && w->inference ? O(w->inference->output_tokens_per_s_per_gpu) : std::nullopt;
+        },
+        inf);
+    add(
+        "serving: $ per million output tokens", "USD", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = inf(e);
+            return w && w->inference && w->inference->usd_per_million_output_tokens > 0
+                       ? O(w->inference->usd_per_million_output_tokens)
+                       : std::nullopt;
+        },
+        inf);
+    add(
+        "serving: GPUs needed", "", true,
+        [&](const Evaluation& e) -> O {
+            const auto* w = inf(e);
+            return w && w->inference && w->inference->gpus_needed > 0 ? O(w->inference->gpus_needed)
+                                                                      : std::nullopt;
+        },
+        inf);
     return rows;
 }
 

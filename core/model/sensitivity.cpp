@@ -155,6 +155,19 @@ SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutp
             if (x > 0) // a zero input has no relative step
                 move_input(f, "", x);
         }
+    // Issue 19: the model's typical error of a modelled output, and the bars within it.
+    for (const auto& w : ev.workloads) {
+        const bool trains = output == SensitivityOutput::training_cost_usd && w.training &&
+                            w.training->cost_usd > 0;
+        const bool serves = output == SensitivityOutput::usd_per_million_tokens && w.inference &&
+                            w.inference->usd_per_million_output_tokens > 0;
+        if ((trains || serves) && w.band) {
+            r.model_error = w.band->median_abs_error;
+            break;
+        }
+    }
+    for (auto& b : r.bars)
+        b.within_model_error = b.swing() / 2 < r.model_error * std::abs(r.base);
     // Stable: inputs with equal swings keep schema order.
     std::stable_sort(
         r.bars.begin(), r.bars.end(),

@@ -300,6 +300,20 @@ private slots:
         for (const auto& b : train.bars)
             training << QString::fromStdString(b.input);
         QVERIFY(training.contains(label_of(Section::training, "tokens")));
+        // Issue 19: the training cost rests on the step-time model, so the tornado knows its
+        // typical error; tokens to train move the cost by +-20%, more than that error, and a
+        // bar is "within the model's error" exactly when half its swing is below it.
+        QVERIFY(train.model_error > 0.02 && train.model_error < 0.5);
+        for (const auto& b : train.bars) {
+            QCOMPARE(b.within_model_error, b.swing() / 2 < train.model_error * train.base);
+            if (b.input == label_of(Section::training, "tokens").toStdString())
+                QVERIFY(!b.within_model_error);
+        }
+        // TCO outputs do not rest on the performance model: no band, nothing marked.
+        const auto tco = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
+        QCOMPARE(tco.model_error, 0.0);
+        for (const auto& b : tco.bars)
+            QVERIFY(!b.within_model_error);
     }
 
     void badInputs() {
