@@ -352,11 +352,18 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                                   {"fits", p.fits}});
                 e["scaling"] = std::move(sc);
             }
-            if (w.run_cost)
+            if (w.run_cost) {
                 e["run_cost"] = {{"cloud_usd", w.run_cost->cloud_usd},
                                  {"onprem_usd", w.run_cost->onprem_usd},
                                  {"energy_kwh", w.run_cost->energy_kwh},
                                  {"co2_kg", w.run_cost->co2_kg}};
+                if (w.band) // issue 19: the run's cost scales with its modelled length
+                    add_bands(e["run_cost"], *w.band,
+                              {{"cloud_usd", model::Scales::with_time},
+                               {"onprem_usd", model::Scales::with_time},
+                               {"energy_kwh", model::Scales::with_time},
+                               {"co2_kg", model::Scales::with_time}});
+            }
             if (w.onprem_usd_per_million_output_tokens > 0)
                 e["onprem_usd_per_million_output_tokens"] = w.onprem_usd_per_million_output_tokens;
             if (!w.error.empty())

@@ -131,6 +131,9 @@ nlohmann::json infer_json(const model::InferenceResult& r);
 /// present, `<key>_range: [low, high]`, and `"uncertainty": {"<key>": {"basis", "rows",
 /// "held_out_median_error"}}` (CLI.md). `kind` picks the keys and how each moves with speed.
 void add_bands(nlohmann::json& obj, const model::Band& band, model::BandKind kind);
+/// The same for the named keys (a cost that scales with a modelled time: `run_cost`).
+void add_bands(nlohmann::json& obj, const model::Band& band,
+               const std::vector<std::pair<const char*, model::Scales>>& keys);
 
 int cmd_memory(Flags& f, std::ostream& out);
 int cmd_collective(Flags& f, std::ostream& out);

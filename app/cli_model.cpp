@@ -474,6 +474,22 @@ void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
     obj["uncertainty"] = why;
 }
 
+void add_bands(json& obj, const model::Band& band,
+               const std::vector<std::pair<const char*, model::Scales>>& keys) {
+    json why = json::object();
+    for (const auto& [key, scales] : keys) {
+        const auto it = obj.find(key);
+        if (it == obj.end() || !it->is_number())
+            continue;
+        const auto [lo, hi] = model::band_range(it->get<double>(), band, scales);
+        obj[std::string(key) + "_range"] = {lo, hi};
+        why[key] = {{"basis", band.basis},
+                    {"rows", band.rows},
+                    {"held_out_median_error", band.median_abs_error}};
+    }
+    obj["uncertainty"] = why;
+}
+
 int cmd_train(Flags& f, std::ostream& out) {
     const model::Catalog cat = load_catalog(f);
     const model::ModelArch m = resolve_model(f, cat);

@@ -692,6 +692,8 @@ private slots:
         for (const auto& w : ev["workloads"])
             if (w.contains("train")) {
                 check(w["train"], {"step_time_s", "mfu"});
+                // The run's cost and energy scale with its modelled length.
+                check(w["run_cost"], {"cloud_usd", "onprem_usd", "energy_kwh"});
                 found = true;
             }
         QVERIFY(found);
