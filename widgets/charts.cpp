@@ -2,6 +2,7 @@
 #include "chartpage.h"
 #include "explainpanel.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -10,6 +11,7 @@
 #include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -347,6 +349,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     static const QColor colors[] = {QColor(0x16, 0xa3, 0x4a), QColor(0x3b, 0x82, 0xf6),
                                     QColor(0xf5, 0x9e, 0x0b), QColor(0xdc, 0x26, 0x26)};
     int i = 0;
+    bool banded = false;
     for (const auto& c : ev.allreduce_curves) {
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString(c.name));
@@ -356,13 +359,38 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
             top = std::max(top, c.busbw_Bps[k] / 1e9);
         }
         s->replace(pts);
-        QPen p(colors[i++ % 4]);
+        const QColor colour = colors[i++ % 4];
+        // Issue 19: the model's error band around the curve, shaded (computed in core).
+        if (c.busbw_high_Bps.size() == c.bytes.size() && !c.bytes.empty()) {
+            auto* upper = new QLineSeries;
+            auto* lower = new QLineSeries;
+            for (std::size_t k = 0; k < c.bytes.size(); ++k) {
+                upper->append(c.bytes[k], c.busbw_high_Bps[k] / 1e9);
+                lower->append(c.bytes[k], c.busbw_low_Bps[k] / 1e9);
+                top = std::max(top, c.busbw_high_Bps[k] / 1e9);
+            }
+            auto* band = new QAreaSeries(upper, lower);
+            band->setName(tr("%1: model's error band").arg(QString::fromStdString(c.name)));
+            QColor fill = colour;
+            fill.setAlpha(40);
+            band->setBrush(fill);
+            band->setPen(Qt::NoPen);
+            chart_->addSeries(band);
+            band->attachAxis(ax);
+            band->attachAxis(ay);
+            banded = true;
+        }
+        QPen p(colour);
         p.setWidth(2);
         s->setPen(p);
         chart_->addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
+    // One legend entry per tier: the bands are explained in the caption.
+    for (auto* m : chart_->legend()->markers())
+        if (qobject_cast<QAreaSeries*>(m->series()))
+            m->setVisible(false);
     ay->setRange(0, top * 1.1);
     ay->applyNiceNumbers();
     const auto& f = ev.fabric;
@@ -377,6 +405,9 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     else
         cap += tr(" Defaults: NCCL tuning constants and published efficiencies (import nccl-tests "
                   "output to calibrate).");
+    if (banded)
+        cap += tr(" Shaded: the model's error band from held-out published nccl-tests and DeepEP "
+                  "runs (wider below 64 MiB, where none is validated).");
     caption_->setText(cap);
 }
 

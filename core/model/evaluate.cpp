@@ -237,6 +237,22 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         cal[static_cast<std::size_t>(c.tier)] = {c.alpha_s, c.beta_Bps};
     }
     ev.allreduce_curves = allreduce_curves(ev.fabric, ev.collective_assumptions);
+    // Issue 19: each curve's band from comparable published collectives, unless the user's own
+    // measurements (the calibration) stand behind it.
+    if (design.calibration.empty())
+        if (const GpuSpec* g = catalog.gpu(ev.fabric.gpu))
+            for (auto& c : ev.allreduce_curves) {
+                // The band depends on the size only through "latency-bound or not": two bands
+                // per curve (the evaluation stays well under a millisecond).
+                const Band small = band_for(collective_case(*g, c.gpus, 1024));
+                const Band large = band_for(collective_case(*g, c.gpus, 0));
+                for (std::size_t k = 0; k < c.bytes.size(); ++k) {
+                    const Band& b = c.bytes[k] < 64.0 * 1024 * 1024 ? small : large;
+                    const auto [lo, hi] = band_range(c.busbw_Bps[k], b, Scales::with_speed);
+                    c.busbw_low_Bps.push_back(lo);
+                    c.busbw_high_Bps.push_back(hi);
+                }
+            }
 
     // Cost of the whole design (docs/cost.md) and the storage it draws.
     for (const Device& dev : design.devices)

@@ -82,6 +82,9 @@ struct CollectiveCurve {
     int gpus = 0;
     int tier = 0;
     std::vector<double> bytes, busbw_Bps, time_s;
+    /// The model's error band of busbw at each size (uncertainty.h); empty when the fabric is
+    /// calibrated from the user's own measurements.
+    std::vector<double> busbw_low_Bps, busbw_high_Bps;
 };
 
 struct Evaluation {
