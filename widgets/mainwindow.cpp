@@ -23,6 +23,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -30,6 +31,7 @@
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QMap>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -383,15 +385,29 @@ void MainWindow::rebuildRecentMenu() {
     if (!recentMenu_)
         return;
     recentMenu_->clear();
-    const QStringList r = recentFiles();
+    // Files that are gone (moved, deleted, an unmounted disk) are not offered.
+    QStringList r = recentFiles();
+    r.removeIf([](const QString& path) { return !QFileInfo::exists(path); });
+    // By file name; files of the same name in different folders are told apart by their folder
+    // ("two.json — /home/me/a"), and every entry's tooltip is its full path.
+    QMap<QString, int> names;
     for (const QString& path : r)
+        ++names[QFileInfo(path).fileName()];
+    recentMenu_->setToolTipsVisible(true);
+    for (const QString& path : r) {
+        const QFileInfo fi(path);
+        QString label = fi.fileName();
+        if (names.value(label) > 1)
+            label += QStringLiteral(" — ") + QDir::toNativeSeparators(fi.absolutePath());
+        label.replace(QLatin1Char('&'), QStringLiteral("&&")); // not a mnemonic
         recentMenu_
-            ->addAction(QFileInfo(path).fileName(), this,
+            ->addAction(label, this,
                         [this, path] {
                             if (files_->open(path))
                                 addRecent(path);
                         })
             ->setToolTip(plainTip(path));
+    }
     recentMenu_->setEnabled(!r.isEmpty());
 }
 

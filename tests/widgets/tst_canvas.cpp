@@ -265,6 +265,19 @@ private slots:
         QVERIFY(menuPath(again, {QStringLiteral("File"), QStringLiteral("Open Recent"),
                                  QStringLiteral("two.json")}));
         QVERIFY(again.document()->design() == saved);
+        // A file of the same name in another folder: both entries name their folder (the walk
+        // of session 9 found two "flat100000.json" entries that could not be told apart).
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("other")));
+        const QString other = dir.filePath(QStringLiteral("other/two.json"));
+        bool done = false;
+        answerFileDialog(other, &done);
+        QVERIFY(menuPath(again, {QStringLiteral("File"), QStringLiteral("Save As…")}));
+        QVERIFY(done);
+        const QString first = QStringLiteral("two.json — ") +
+                              QDir::toNativeSeparators(QFileInfo(path).absolutePath());
+        QVERIFY(menuPath(again, {QStringLiteral("File"), QStringLiteral("Open Recent"), first}));
+        QCOMPARE(QFileInfo(again.document()->filePath()).absoluteFilePath(),
+                 QFileInfo(path).absoluteFilePath());
     }
 
     // kill -9 after an autosave: the next start offers the autosaved design; Yes recovers it.
