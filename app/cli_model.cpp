@@ -549,24 +549,39 @@ int cmd_train(Flags& f, std::ostream& out) {
     out << m.name << " on " << l.gpus << " x " << gpu->id << " (" << source << "), tp " << t.tp
         << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp << ", micro-batch "
         << r->micro_batch << " x " << r->micro_batches << "\n\n";
+    // Issue 19: the model's error band beside each modelled number, and why below the table.
+    const model::Band band = model::band_for(model::training_case(m, t, *gpu, l.gpus));
+    using model::Scales;
+    const auto within = [&](double v, Scales sc, int decimals, const std::string& unit) {
+        return model::range_text(v, band, sc, decimals) + unit;
+    };
     Table tb;
-    tb.header = {"training", "value"};
-    tb.rows = {{"step time", fmt(r->step_time_s, 3) + " s"},
-               {"tokens/s (job)", fmt(r->tokens_per_s, 0)},
-               {"model TFLOP/s per GPU", fmt(r->model_flops_per_gpu / 1e12, 1)},
-               {"MFU", fmt(r->mfu * 100, 1) + " %"},
-               {"HFU", fmt(r->hfu * 100, 1) + " %"},
-               {"bubble", fmt(r->bubble_fraction * 100, 1) + " %"},
-               {"memory per GPU", units::format_bytes(mem.per_gpu.total()) + " of " +
-                                      units::format_bytes(mem.capacity_bytes) +
-                                      (mem.fits ? " (fits)" : " (does NOT fit)")}};
+    tb.header = {"training", "value", "model's error band"};
+    tb.rows = {
+        {"step time", fmt(r->step_time_s, 3) + " s",
+         within(r->step_time_s, Scales::with_time, 3, " s")},
+        {"tokens/s (job)", fmt(r->tokens_per_s, 0),
+         within(r->tokens_per_s, Scales::with_speed, 0, "")},
+        {"model TFLOP/s per GPU", fmt(r->model_flops_per_gpu / 1e12, 1),
+         within(r->model_flops_per_gpu / 1e12, Scales::with_speed, 1, "")},
+        {"MFU", fmt(r->mfu * 100, 1) + " %", within(r->mfu * 100, Scales::with_speed, 1, " %")},
+        {"HFU", fmt(r->hfu * 100, 1) + " %", within(r->hfu * 100, Scales::with_speed, 1, " %")},
+        {"bubble", fmt(r->bubble_fraction * 100, 1) + " %", ""},
+        {"memory per GPU",
+         units::format_bytes(mem.per_gpu.total()) + " of " +
+             units::format_bytes(mem.capacity_bytes) + (mem.fits ? " (fits)" : " (does NOT fit)"),
+         ""}};
     if (tokens > 0) {
-        tb.rows.push_back({"time to train", fmt(r->time_to_train_s / 86400, 2) + " days"});
-        tb.rows.push_back({"GPU-hours", fmt(r->gpu_hours, 0)});
+        tb.rows.push_back({"time to train", fmt(r->time_to_train_s / 86400, 2) + " days",
+                           within(r->time_to_train_s / 86400, Scales::with_time, 2, " days")});
+        tb.rows.push_back(
+            {"GPU-hours", fmt(r->gpu_hours, 0), within(r->gpu_hours, Scales::with_time, 0, "")});
         if (price > 0)
-            tb.rows.push_back({"cost", "$" + fmt(r->cost_usd, 0)});
+            tb.rows.push_back({"cost", "$" + fmt(r->cost_usd, 0),
+                               "$" + within(r->cost_usd, Scales::with_time, 0, "")});
     }
     tb.print(out);
+    out << "error band: " << band.basis << "\n";
     out << "\n";
     Table bt;
     bt.header = {"breakdown (exposed)", "seconds", "share"};
@@ -772,12 +787,22 @@ int cmd_infer(Flags& f, std::ostream& out) {
         << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode) << ")\n\n";
     Table t;
     t.header = {"inference", "value"};
-    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms"},
-              {"TPOT", fmt(r->tpot_s * 1e3, 2) + " ms"},
+    // Issue 19: the model's error band beside the modelled numbers, and why below the table.
+    const model::Band band = model::band_for(model::serving_case(m, s, *gpu));
+    const auto within = [&](double v, model::Scales sc, int decimals, const std::string& unit) {
+        return model::range_text(v, band, sc, decimals) + unit;
+    };
+    t.header.push_back("model's error band");
+    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms",
+               within(r->ttft_s * 1e3, model::Scales::with_time, 1, " ms")},
+              {"TPOT", fmt(r->tpot_s * 1e3, 2) + " ms",
+               within(r->tpot_s * 1e3, model::Scales::with_time, 2, " ms")},
               {"batch (concurrent sequences)",
                std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
-              {"output tokens/s (replica)", fmt(r->output_tokens_per_s, 0)},
-              {"output tokens/s per GPU", fmt(r->output_tokens_per_s_per_gpu, 0)},
+              {"output tokens/s (replica)", fmt(r->output_tokens_per_s, 0),
+               within(r->output_tokens_per_s, model::Scales::with_speed, 0, "")},
+              {"output tokens/s per GPU", fmt(r->output_tokens_per_s_per_gpu, 0),
+               within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed, 0, "")},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
     if (price > 0) {
@@ -795,6 +820,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
     if (spec.draft)
         t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
     t.print(out);
+    out << "error band: " << band.basis
+        << "; TTFT and TPOT from output throughput (no published latency row is validated yet)\n";
     return 0;
 }
 

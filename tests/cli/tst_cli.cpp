@@ -686,6 +686,17 @@ private slots:
         QVERIFY(width(small, "time_s") > width(c, "time_s"));
         QVERIFY(small["uncertainty"]["time_s"]["basis"].dump().find("latency-bound") !=
                 std::string::npos);
+        // The text tables show them beside the numbers, and why below.
+        for (const auto& args :
+             std::vector<std::vector<std::string>>{{"train", "--model", "llama3-70b", "--gpus",
+                                                    "64", "--tp", "8", "--global-batch", "256"},
+                                                   {"infer", "--model", "llama3-8b"}}) {
+            const Run text = run(args);
+            QCOMPARE(text.code, 0);
+            QVERIFY2(text.out.find("model's error band") != std::string::npos, text.out.c_str());
+            QVERIFY2(text.out.find("error band: held-out error of") != std::string::npos,
+                     text.out.c_str());
+        }
         // evaluate carries them per workload too.
         const json ev = json::parse(run({"evaluate", "llama3-16k-h100", "--json"}).out);
         bool found = false;
