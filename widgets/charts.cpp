@@ -362,14 +362,18 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
         const QColor colour = colors[i++ % 4];
         // Issue 19: the model's error band around the curve, shaded (computed in core).
         if (c.busbw_high_Bps.size() == c.bytes.size() && !c.bytes.empty()) {
-            auto* upper = new QLineSeries;
-            auto* lower = new QLineSeries;
+            // The area series does not own its edge lines: they are its children, so clearing
+            // the chart frees them (LeakSanitizer found them leaked).
+            auto* band = new QAreaSeries;
+            auto* upper = new QLineSeries(band);
+            auto* lower = new QLineSeries(band);
             for (std::size_t k = 0; k < c.bytes.size(); ++k) {
                 upper->append(c.bytes[k], c.busbw_high_Bps[k] / 1e9);
                 lower->append(c.bytes[k], c.busbw_low_Bps[k] / 1e9);
                 top = std::max(top, c.busbw_high_Bps[k] / 1e9);
             }
-            auto* band = new QAreaSeries(upper, lower);
+            band->setUpperSeries(upper);
+            band->setLowerSeries(lower);
             band->setName(tr("%1: model's error band").arg(QString::fromStdString(c.name)));
             QColor fill = colour;
             fill.setAlpha(40);

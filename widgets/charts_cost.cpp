@@ -419,14 +419,18 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
     // Issue 19: the model's error band around tokens/s, shaded (core computed each point's).
     QAreaSeries* band = nullptr;
     if (p0.tokens_per_s_high > 0) {
-        auto* upper = new QLineSeries;
-        auto* lower = new QLineSeries;
+        // The area series does not own its edge lines: they are its children, so clearing the
+        // chart frees them (LeakSanitizer found them leaked).
+        band = new QAreaSeries;
+        auto* upper = new QLineSeries(band);
+        auto* lower = new QLineSeries(band);
         for (const auto& p : w->scaling) {
             upper->append(p.gpus, p.tokens_per_s_high / 1e3);
             lower->append(p.gpus, p.tokens_per_s_low / 1e3);
             ymax = std::max(ymax, p.tokens_per_s_high / 1e3);
         }
-        band = new QAreaSeries(upper, lower);
+        band->setUpperSeries(upper);
+        band->setLowerSeries(lower);
         band->setName(tr("model's error band"));
         QColor fill(0x3b, 0x82, 0xf6);
         fill.setAlpha(45);
