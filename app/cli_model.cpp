@@ -418,39 +418,16 @@ json infer_json(const model::InferenceResult& r) {
             {"speculative_speedup", r.speculative_speedup}};
 }
 
-void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
-    using model::Scales;
-    struct Key {
-        const char* key;
-        Scales scales;
-        bool integer; ///< a count (GPUs): the range in whole units
-    };
-    static const Key training[] = {{"step_time_s", Scales::with_time, false},
-                                   {"tokens_per_s", Scales::with_speed, false},
-                                   {"model_flops_per_gpu", Scales::with_speed, false},
-                                   {"hardware_flops_per_gpu", Scales::with_speed, false},
-                                   {"mfu", Scales::with_speed, false},
-                                   {"hfu", Scales::with_speed, false},
-                                   {"time_to_train_s", Scales::with_time, false},
-                                   {"gpu_hours", Scales::with_time, false},
-                                   {"cost_usd", Scales::with_time, false}};
-    static const Key serving[] = {{"ttft_s", Scales::with_time, false},
-                                  {"tpot_s", Scales::with_time, false},
-                                  {"output_tokens_per_s", Scales::with_speed, false},
-                                  {"output_tokens_per_s_per_gpu", Scales::with_speed, false},
-                                  {"usd_per_million_output_tokens", Scales::with_time, false},
-                                  {"usd_per_million_input_tokens", Scales::with_time, false},
-                                  {"gpus_needed", Scales::with_time, true}};
-    static const Key collective[] = {{"time_s", Scales::with_time, false},
-                                     {"algbw_Bps", Scales::with_speed, false},
-                                     {"busbw_Bps", Scales::with_speed, false}};
-    std::vector<Key> keys;
-    if (kind == model::BandKind::training)
-        keys.assign(std::begin(training), std::end(training));
-    else if (kind == model::BandKind::serving)
-        keys.assign(std::begin(serving), std::end(serving));
-    else
-        keys.assign(std::begin(collective), std::end(collective));
+namespace {
+struct BandKey {
+    const char* key;
+    model::Scales scales;
+    bool integer = false;       ///< a count (GPUs): the range in whole units
+    const char* note = nullptr; ///< added to the basis of this key
+};
+
+/// The one loop behind both add_bands overloads.
+void add_band_keys(json& obj, const model::Band& band, const std::vector<BandKey>& keys) {
     json why = json::object();
     for (const auto& k : keys) {
         const auto it = obj.find(k.key);
@@ -463,31 +440,49 @@ void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
             hi = std::ceil(hi);
         }
         obj[std::string(k.key) + "_range"] = {lo, hi};
-        std::string basis = band.basis;
-        if (kind == model::BandKind::serving &&
-            (std::string_view(k.key) == "ttft_s" || std::string_view(k.key) == "tpot_s"))
-            basis += "; from output throughput (no published latency row is validated yet)";
-        why[k.key] = {{"basis", basis},
+        why[k.key] = {{"basis", k.note ? band.basis + k.note : band.basis},
                       {"rows", band.rows},
                       {"held_out_median_error", band.median_abs_error}};
     }
     obj["uncertainty"] = why;
 }
+} // namespace
+
+void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
+    using model::Scales;
+    const char* latency = "; from output throughput (no published latency row is validated yet)";
+    static const std::vector<BandKey> training = {{"step_time_s", Scales::with_time},
+                                                  {"tokens_per_s", Scales::with_speed},
+                                                  {"model_flops_per_gpu", Scales::with_speed},
+                                                  {"hardware_flops_per_gpu", Scales::with_speed},
+                                                  {"mfu", Scales::with_speed},
+                                                  {"hfu", Scales::with_speed},
+                                                  {"time_to_train_s", Scales::with_time},
+                                                  {"gpu_hours", Scales::with_time},
+                                                  {"cost_usd", Scales::with_time}};
+    static const std::vector<BandKey> serving = {
+        {"ttft_s", Scales::with_time, false, latency},
+        {"tpot_s", Scales::with_time, false, latency},
+        {"output_tokens_per_s", Scales::with_speed},
+        {"output_tokens_per_s_per_gpu", Scales::with_speed},
+        {"usd_per_million_output_tokens", Scales::with_time},
+        {"usd_per_million_input_tokens", Scales::with_time},
+        {"gpus_needed", Scales::with_time, true}};
+    static const std::vector<BandKey> collective = {{"time_s", Scales::with_time},
+                                                    {"algbw_Bps", Scales::with_speed},
+                                                    {"busbw_Bps", Scales::with_speed}};
+    add_band_keys(obj, band,
+                  kind == model::BandKind::training  ? training
+                  : kind == model::BandKind::serving ? serving
+                                                     : collective);
+}
 
 void add_bands(json& obj, const model::Band& band,
                const std::vector<std::pair<const char*, model::Scales>>& keys) {
-    json why = json::object();
-    for (const auto& [key, scales] : keys) {
-        const auto it = obj.find(key);
-        if (it == obj.end() || !it->is_number())
-            continue;
-        const auto [lo, hi] = model::band_range(it->get<double>(), band, scales);
-        obj[std::string(key) + "_range"] = {lo, hi};
-        why[key] = {{"basis", band.basis},
-                    {"rows", band.rows},
-                    {"held_out_median_error", band.median_abs_error}};
-    }
-    obj["uncertainty"] = why;
+    std::vector<BandKey> k;
+    for (const auto& [key, scales] : keys)
+        k.push_back({key, scales});
+    add_band_keys(obj, band, k);
 }
 
 int cmd_train(Flags& f, std::ostream& out) {

@@ -155,72 +155,80 @@ static void BM_SceneRender_100kDevices(benchmark::State& state) {
 }
 BENCHMARK(BM_SceneRender_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(2);
 
+namespace {
+/// The 100,000-device design open in a document, a scene and a 1440 x 900 view (fitted, events
+/// processed), as a user has it after opening the file.
+struct Opened100k {
+    doc::Document doc{catalog()};
+    std::unique_ptr<ui::CanvasScene> scene;
+    std::unique_ptr<ui::CanvasView> view;
+    explicit Opened100k(bool fit = true) {
+        doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
+        scene = std::make_unique<ui::CanvasScene>(&doc);
+        view = std::make_unique<ui::CanvasView>(scene.get());
+        view->resize(1440, 900);
+        if (fit)
+            view->fitAll();
+        QCoreApplication::processEvents();
+    }
+};
+
+/// Times Delete of `ids` (selected untimed first) (the structural edit and the scene's
+/// rebuild); the undo after each iteration is not timed.
+void deleteAndUndo(benchmark::State& state, Opened100k& o, const QStringList& ids) {
+    for (auto _ : state) {
+        state.PauseTiming();
+        o.scene->selectIds(ids);
+        state.ResumeTiming();
+        o.scene->deleteSelection();
+        QCoreApplication::processEvents();
+        state.PauseTiming();
+        o.doc.undoStack()->undo();
+        QCoreApplication::processEvents();
+        state.ResumeTiming();
+    }
+    state.counters["device_items"] = o.scene->deviceItemCount();
+}
+} // namespace
+
 // The main view fitted to the 100,000-device design (what a user sees after opening it): far
 // below the detail level, drawn in one batched pass (CanvasScene::paintFar), against the
 // scene drawn item by item (BM_SceneRender_100kDevices).
 static void BM_ViewPaintFar_100kDevices(benchmark::State& state) {
-    doc::Document doc(catalog());
-    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
-    ui::CanvasScene scene(&doc);
-    ui::CanvasView view(&scene);
-    view.resize(1440, 900);
-    view.fitAll();
-    QCoreApplication::processEvents();
-    if (!view.farMode())
+    Opened100k o;
+    if (!o.view->farMode())
         state.SkipWithError("the fitted view is not below the detail level");
-    QImage img(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    QImage img(o.view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
     for (auto _ : state)
-        view.viewport()->render(&img);
-    state.counters["scale"] = view.transform().m11();
+        o.view->viewport()->render(&img);
+    state.counters["scale"] = o.view->transform().m11();
 }
 BENCHMARK(BM_ViewPaintFar_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 // Deleting one device of the 100,000 (a structural edit: the document swaps the design, the
 // scene rebuilds): before the virtual canvas the rebuild made 200,000 items again (~3 s).
 static void BM_DeleteOneDevice_100kDevices(benchmark::State& state) {
-    doc::Document doc(catalog());
-    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
-    ui::CanvasScene scene(&doc);
-    ui::CanvasView view(&scene);
-    view.resize(1440, 900);
-    view.fitAll();
-    QCoreApplication::processEvents();
-    const QString id = QString::fromStdString(doc.design().devices[50000].id);
-    for (auto _ : state) {
-        state.PauseTiming();
-        scene.selectIds({id});
-        state.ResumeTiming();
-        scene.deleteSelection();
-        QCoreApplication::processEvents();
-        state.PauseTiming();
-        doc.undoStack()->undo();
-        QCoreApplication::processEvents();
-        state.ResumeTiming();
-    }
-    state.counters["device_items"] = scene.deviceItemCount();
+    Opened100k o;
+    deleteAndUndo(state, o, {QString::fromStdString(o.doc.design().devices[50000].id)});
 }
 BENCHMARK(BM_DeleteOneDevice_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // Zooming in from the fitted view to just past the detail level (the step that was ~1 s when
 // every one of the 200,000 items was visited on the first close-up paint).
 static void BM_ZoomPastDetail_100kDevices(benchmark::State& state) {
-    doc::Document doc(catalog());
-    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
-    ui::CanvasScene scene(&doc);
-    ui::CanvasView view(&scene);
-    view.resize(1440, 900);
-    QImage img(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    Opened100k o(/*fit=*/false);
+    QImage img(o.view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
     for (auto _ : state) {
         state.PauseTiming();
-        view.fitAll();
+        o.view->fitAll();
         QCoreApplication::processEvents();
-        view.viewport()->render(&img);
-        const double s = view.transform().m11();
+        o.view->viewport()->render(&img);
+        const double s = o.view->transform().m11();
         state.ResumeTiming();
-        view.zoomBy(0.36 / s); // just past the detail level
-        view.viewport()->render(&img);
+        o.view->zoomBy(0.36 / s); // just past the detail level
+        o.view->viewport()->render(&img);
     }
-    state.counters["device_items"] = scene.deviceItemCount();
+    state.counters["device_items"] = o.scene->deviceItemCount();
 }
 BENCHMARK(BM_ZoomPastDetail_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(3);
 
@@ -228,26 +236,10 @@ BENCHMARK(BM_ZoomPastDetail_100kDevices)->Unit(benchmark::kMillisecond)->Iterati
 // restores the selection that survives, looking up 9,000 ids that are gone. Each missing id
 // made Design::device() scan all 100,000 devices: ~58 s in the helper's walk of session 9.
 static void BM_DeleteBand_100kDevices(benchmark::State& state) {
-    doc::Document doc(catalog());
-    doc.reset(model::design_from_json(flat_100k(), "flat", catalog().get()).value());
-    ui::CanvasScene scene(&doc);
-    ui::CanvasView view(&scene);
-    view.resize(1440, 900);
-    view.fitAll();
-    QCoreApplication::processEvents();
+    Opened100k o;
     QStringList band;
     for (int i = 20000; i < 29000; ++i)
-        band << QString::fromStdString(doc.design().devices[i].id);
-    for (auto _ : state) {
-        state.PauseTiming();
-        scene.selectIds(band);
-        state.ResumeTiming();
-        scene.deleteSelection();
-        QCoreApplication::processEvents();
-        state.PauseTiming();
-        doc.undoStack()->undo();
-        QCoreApplication::processEvents();
-        state.ResumeTiming();
-    }
+        band << QString::fromStdString(o.doc.design().devices[i].id);
+    deleteAndUndo(state, o, band);
 }
 BENCHMARK(BM_DeleteBand_100kDevices)->Unit(benchmark::kMillisecond)->Iterations(2);

@@ -27,6 +27,7 @@
 #include <QTimer>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -867,11 +868,20 @@ void CanvasScene::prune() {
     const auto stays = [&](const QGraphicsItem* it) {
         return it->isSelected() || (!keep.isEmpty() && it->sceneBoundingRect().intersects(keep));
     };
-    std::size_t going = 0;
-    for (const auto& [id, item] : devices_)
-        going += !stays(item);
-    for (const auto& [id, item] : links_)
-        going += !stays(item);
+    // Device and link items are kept in two maps of the same shape: one pass serves both.
+    const auto leaving = [&](const auto& items) {
+        return std::count_if(items.begin(), items.end(),
+                             [&](const auto& entry) { return !stays(entry.second); });
+    };
+    const auto drop = [&](auto& items) {
+        std::erase_if(items, [&](const auto& entry) {
+            if (stays(entry.second))
+                return false;
+            delete entry.second;
+            return true;
+        });
+    };
+    const auto going = static_cast<std::size_t>(leaving(devices_) + leaving(links_));
     if (going > 2000 && going > (devices_.size() + links_.size()) / 2) {
         // Many at once (after Select All, Esc): Qt removes items one by one from a linear list
         // (quadratic: 200,000 took 10 s); a rebuild clears them in one pass and makes only
@@ -882,22 +892,8 @@ void CanvasScene::prune() {
         selectIds(keepSelected, /*notify=*/false);
         return;
     }
-    for (auto it = devices_.begin(); it != devices_.end();) {
-        if (stays(it->second)) {
-            ++it;
-            continue;
-        }
-        delete it->second;
-        it = devices_.erase(it);
-    }
-    for (auto it = links_.begin(); it != links_.end();) {
-        if (stays(it->second)) {
-            ++it;
-            continue;
-        }
-        delete it->second;
-        it = links_.erase(it);
-    }
+    drop(devices_);
+    drop(links_);
 }
 
 void CanvasScene::selectAll() {

@@ -244,10 +244,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             for (auto& c : ev.allreduce_curves) {
                 // The band depends on the size only through "latency-bound or not": two bands
                 // per curve (the evaluation stays well under a millisecond).
-                const Band small = band_for(collective_case(*g, c.gpus, 1024));
+                const Band small = band_for(collective_case(*g, c.gpus, kBandwidthBoundBytes / 2));
                 const Band large = band_for(collective_case(*g, c.gpus, 0));
                 for (std::size_t k = 0; k < c.bytes.size(); ++k) {
-                    const Band& b = c.bytes[k] < 64.0 * 1024 * 1024 ? small : large;
+                    const Band& b = c.bytes[k] < kBandwidthBoundBytes ? small : large;
                     const auto [lo, hi] = band_range(c.busbw_Bps[k], b, Scales::with_speed);
                     c.busbw_low_Bps.push_back(lo);
                     c.busbw_high_Bps.push_back(hi);

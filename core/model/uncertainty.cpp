@@ -23,8 +23,6 @@ constexpr std::size_t kMinRows = 6;
 constexpr double kRunNoise = 0.03;
 /// Each way the case is far from the validated runs widens the band by half (two at most).
 constexpr double kFarWidening = 1.5;
-/// Collective rows are bandwidth-bound sizes (>= 64 MiB): smaller messages are far from them.
-constexpr double kBandwidthBoundBytes = 64.0 * 1024 * 1024;
 
 const char* const kKindNames[] = {"training", "serving", "collective"};
 
@@ -46,18 +44,6 @@ std::string percent(double x) {
     return buf;
 }
 
-std::string count_text(double n) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", n);
-    const std::string s = buf;
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i > 0 && (s.size() - i) % 3 == 0)
-            out += ',';
-        out += s[i];
-    }
-    return out;
-}
 } // namespace
 
 std::string_view band_kind_name(BandKind k) {
@@ -233,8 +219,8 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
                 hi = std::max(hi, r->gpus);
             }
         if (hi > 0 && (c.gpus > 4 * hi || c.gpus < lo / 4))
-            b.far.push_back(count_text(c.gpus) + " GPUs, beyond the validated " + count_text(lo) +
-                            " to " + count_text(hi));
+            b.far.push_back(units::format_count(c.gpus) + " GPUs, beyond the validated " +
+                            units::format_count(lo) + " to " + units::format_count(hi));
     }
     if (c.kind == BandKind::collective && c.bytes > 0 && c.bytes < kBandwidthBoundBytes)
         b.far.push_back("a latency-bound message size (below 64 MiB), where no published row "
@@ -244,8 +230,10 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
         e.push_back(r->error);
     std::sort(e.begin(), e.end());
     const std::size_t n = e.size();
-    // Order statistics: a new exchangeable row falls between the j-th smallest and the j-th
-    // largest of n with probability (n + 1 - 2j) / (n + 1) >= 90% for j = floor((n + 1) / 20)
+    // Order statistics (the distribution-free prediction interval, Wilks 1941; Hahn & Meeker,
+    // Statistical Intervals, 1991, sec. 5.4): a new exchangeable row falls between the j-th
+    // smallest and the j-th largest of n with probability (n + 1 - 2j) / (n + 1) >= 90% for
+    // j = floor((n + 1) / 20)
     // (a 90% band: at 80%, rows of a left-out source fell outside too often -- validation.md).
     // Errors cluster by source (one framework, one cluster, one way of measuring), so the
     // independent evidence is the number of sources, not of rows: the order statistics count

@@ -17,6 +17,10 @@ namespace cl::model {
 
 enum class BandKind { training, serving, collective };
 
+/// Collective rows are bandwidth-bound sizes (>= 64 MiB, where the validated nccl-tests rows
+/// lie): a smaller message is far from them and gets a wider band.
+inline constexpr double kBandwidthBoundBytes = 64.0 * 1024 * 1024;
+
 /// One published configuration's held-out error.
 struct HeldOutRow {
     std::string id, source;
