@@ -13,7 +13,10 @@ namespace cl::model {
 
 enum class TrainingDtype { bf16, fp16, fp8, fp32 };
 enum class Optimizer { adamw, adamw_8bit, sgd };
-enum class Recompute { none, selective, full };
+/// selective: Megatron's (Korthikanti et al. 2022 sec. 5: the attention core); selective-op:
+/// PyTorch/torchtitan per-op selective checkpointing (every second matmul and every elementwise
+/// op recomputed, attention saved: flops.h block_matmuls).
+enum class Recompute { none, selective, full, selective_op };
 enum class Schedule { one_f_one_b, interleaved, gpipe, zero_bubble };
 enum class Finetune { full, lora, qlora };
 enum class Offload { none, optimizer };
@@ -40,7 +43,8 @@ template <> struct ChoiceNames<Optimizer> {
     static constexpr std::array<std::string_view, 3> names{"adamw", "adamw-8bit", "sgd"};
 };
 template <> struct ChoiceNames<Recompute> {
-    static constexpr std::array<std::string_view, 3> names{"none", "selective", "full"};
+    static constexpr std::array<std::string_view, 4> names{"none", "selective", "full",
+                                                           "selective-op"};
 };
 template <> struct ChoiceNames<Schedule> {
     static constexpr std::array<std::string_view, 4> names{"1f1b", "interleaved", "gpipe",

@@ -31,7 +31,59 @@ LayerForwardFlops layer_forward_flops_per_token(const ModelArch& m, int layer, d
     return f;
 }
 
+std::vector<BlockMatmul> block_matmuls(const ModelArch& m, int layer) {
+    std::vector<BlockMatmul> mm;
+    const double h = m.hidden;
+    const double heads = m.heads;
+    if (m.attention() == AttentionKind::mla) {
+        const double qk = static_cast<double>(m.qk_nope_head_dim) + m.qk_rope_head_dim;
+        if (m.q_lora_rank > 0) {
+            mm.push_back({h, static_cast<double>(m.q_lora_rank)});
+            mm.push_back({static_cast<double>(m.q_lora_rank), heads * qk});
+        } else {
+            mm.push_back({h, heads * qk});
+        }
+        mm.push_back({h, static_cast<double>(m.kv_lora_rank) + m.qk_rope_head_dim});
+        mm.push_back({static_cast<double>(m.kv_lora_rank),
+                      heads * (static_cast<double>(m.qk_nope_head_dim) + m.v_head_dim)});
+        mm.push_back({heads * m.v_head_dim, h, 1, false, false});
+    } else {
+        const double q = heads * m.head_dim, kv = static_cast<double>(m.kv_heads) * m.head_dim;
+        mm.push_back({h, q});
+        mm.push_back({h, kv});
+        mm.push_back({h, kv});
+        mm.push_back({q, h, 1, false, false});
+    }
+    const auto mlp = [&](double f, double copies, bool grouped) {
+        mm.push_back({h, f, copies, grouped});
+        if (m.mlp == Mlp::swiglu)
+            mm.push_back({h, f, copies, grouped});
+        mm.push_back({f, h, copies, grouped, false});
+    };
+    if (m.is_moe() && layer >= m.dense_layers) {
+        mm.push_back({h, static_cast<double>(m.experts), 1, false, false}); // router gate
+        if (m.shared_experts > 0)
+            mlp(static_cast<double>(m.moe_ffn) * m.shared_experts, 1, false);
+        mlp(m.moe_ffn, m.top_k, true);
+    } else {
+        mlp(m.ffn, 1, false);
+    }
+    int count = 0;
+    for (auto& x : mm)
+        x.recomputed_by_op_sac = x.grouped || ++count % 2 == 0;
+    return mm;
+}
+
 namespace {
+/// The forward matmul FLOPs per token of one layer that per-op selective checkpointing recomputes.
+double op_sac_recomputed_flops(const ModelArch& m, int layer) {
+    double r = 0;
+    for (const auto& x : block_matmuls(m, layer))
+        if (x.recomputed_by_op_sac)
+            r += x.flops();
+    return r;
+}
+
 double forward_flops_per_token(const ModelArch& m, double seq, double* attention_only) {
     // Dense layers are identical, and so are MoE layers: two evaluations, not one per layer.
     const int moe = m.moe_layers();
@@ -69,6 +121,9 @@ double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq
         extra = layers_fwd; // one more forward of every layer
     else if (recompute == Recompute::selective)
         extra = 3.0 * attn; // Korthikanti eq. 8 counts s/(3h) instead of s/(6h)
+    else if (recompute == Recompute::selective_op)
+        extra = (m.layers - m.moe_layers()) * op_sac_recomputed_flops(m, 0) +
+                m.moe_layers() * op_sac_recomputed_flops(m, m.layers - 1);
     return model_flops_per_iteration(m, batch, seq) + tokens * extra;
 }
 

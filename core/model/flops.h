@@ -9,6 +9,7 @@
 #include "model/choices.h"
 
 #include <string_view>
+#include <vector>
 
 namespace cl::model {
 
@@ -23,6 +24,26 @@ struct LayerForwardFlops {
 LayerForwardFlops layer_forward_flops_per_token(const ModelArch& m, int layer, double seq,
                                                 bool causal = false);
 
+/// One forward matrix multiply of a layer, per token: (1 x k) by (k x n), `copies` times a token
+/// (top_k for routed experts). `grouped`: the routed experts' grouped GEMM; `split_output`:
+/// column-parallel under TP (the output is split; row-parallel ones split the input).
+struct BlockMatmul {
+    double k = 0, n = 0, copies = 1;
+    bool grouped = false, split_output = true;
+    bool recomputed_by_op_sac = false; ///< see block_matmuls
+    [[nodiscard]] double flops() const { return 2.0 * k * n * copies; }
+};
+
+/// A layer's forward matmuls in the order a PyTorch transformer block runs them (torchtitan's
+/// Llama at 9dec370, models/llama/model.py: wq, wk, wv, then wo; w1, w3, w2 of SwiGLU; MLA:
+/// wq_a, wq_b, wkv_a, wkv_b, wo; MoE: the router gate, the shared expert, then the routed
+/// experts as one grouped GEMM per matrix). `recomputed_by_op_sac` marks what torchtitan's
+/// per-op selective activation checkpointing recomputes (parallelisms/parallelize_llama.py,
+/// `_apply_ac_to_transformer_block`, selective_ac_option "op": every op in `_save_list` --
+/// aten.mm, SDPA -- is saved except every second aten.mm counted from the block's start; a
+/// grouped GEMM is not in the list, so the routed experts are recomputed whole).
+std::vector<BlockMatmul> block_matmuls(const ModelArch& m, int layer);
+
 /// Model FLOPs of one training iteration over `batch` sequences of length `seq`:
 /// 3 x (forward of all layers + logits). Reduces to Korthikanti eq. 7,
 /// 72 B L s h^2 (1 + s/(6h) + V/(12hL)), for GPT shapes.
@@ -31,6 +52,7 @@ double model_flops_per_iteration(const ModelArch& m, double batch, double seq);
 /// Hardware FLOPs including recomputation: full recompute adds one forward of every layer
 /// (Narayanan eq. 3: 96 B s l h^2 (1 + s/(6h) + V/(16 l h))); selective adds the attention
 /// term as Korthikanti eq. 8 counts it, 72 B L s h^2 (1 + s/(3h) + V/(12hL)).
+/// Per-op selective (torchtitan) adds the recomputed matmuls of block_matmuls.
 double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq,
                                     Recompute recompute);
 

@@ -1,5 +1,6 @@
 #include "model/memory.h"
 
+#include "model/flops.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -107,6 +108,19 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
         kv_width = static_cast<double>(m.heads) *
                    (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) / 2.0;
     const double q_width = static_cast<double>(m.heads) * m.head_dim;
+    if (t.recompute == Recompute::selective_op) {
+        // PyTorch per-op selective checkpointing keeps the block's input (the checkpoint
+        // wrapper's argument), the outputs of the matmuls it saves and of attention (with the
+        // fp32 log-sum-exp): everything else is recomputed (flops.h block_matmuls).
+        double kept_whole = 2.0 * sbh;
+        double kept_split = 2.0 * s * b * q_width + 4.0 * m.heads * s * b;
+        for (const auto& x : block_matmuls(m, m.is_moe() ? m.layers - 1 : 0))
+            if (!x.recomputed_by_op_sac)
+                (x.split_output ? kept_split : kept_whole) += 2.0 * s * b * x.n * x.copies;
+        if (sp)
+            return (kept_whole + kept_split) / tp;
+        return kept_whole + kept_split / tp;
+    }
     const double whole = sbh * (8.0 + 2.0 * drop);
     // Q, K + V, attention output (the out-projection input); the softmax dropout mask is part
     // of the s^2 core term.

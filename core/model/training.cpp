@@ -143,6 +143,18 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
         lt.recompute = lt.fwd;
     else if (t.recompute == Recompute::selective && !flash)
         lt.recompute = attn_fwd; // Korthikanti et al. 2022: recompute the attention core only
+    else if (t.recompute == Recompute::selective_op) {
+        // PyTorch per-op selective checkpointing (torchtitan): the matmuls it does not save
+        // (their share of the forward matmul FLOPs) and every elementwise kernel run again;
+        // attention is saved unless it ran unfused.
+        double all = 0, again = 0;
+        for (const auto& x : block_matmuls(m, layer)) {
+            all += x.flops();
+            again += x.recomputed_by_op_sac ? x.flops() : 0.0;
+        }
+        lt.recompute =
+            (all > 0 ? gemm_fwd * again / all : 0.0) + elem_fwd + (flash ? 0.0 : attn_fwd);
+    }
     return lt;
 }
 

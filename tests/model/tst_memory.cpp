@@ -1,5 +1,6 @@
 // Training memory: validation against ../shared/validation/published.json.
 #include "model/catalog.h"
+#include "model/flops.h"
 #include "model/memory.h"
 
 #include "fixtures.h"
@@ -104,6 +105,43 @@ private slots:
         const double sbh = 2048.0 * 6144;
         const double got = layer_activation_bytes(*m, t, 1, true);
         QCOMPARE(got, (34.0 * sbh + 4.0 * 64 * 2048) / 8);
+    }
+
+    // torchtitan's per-op selective checkpointing (parallelize_llama.py at 9dec370: aten.mm
+    // and SDPA saved, every second mm recomputed) on Llama 3 8B: the block runs wq, wk, wv, wo,
+    // w1, w3, w2, so wk, wo and w3 are recomputed. Kept per token: the block input (h), wq's
+    // output (q), wv's (kv), attention's (q, and a 4-byte log-sum-exp per head), w1's (f) and
+    // w2's (h), 16 bits each.
+    void perOpSelectiveCheckpointing() {
+        const ModelArch* m = cat_.model("llama3-8b");
+        QVERIFY(m);
+        const double h = 4096, q = 4096, kv = 1024, f = 14336;
+        const auto mm = block_matmuls(*m, 0);
+        QCOMPARE(mm.size(), std::size_t{7});
+        double all = 0, again = 0;
+        for (const auto& x : mm) {
+            all += x.flops();
+            again += x.recomputed_by_op_sac ? x.flops() : 0.0;
+        }
+        QCOMPARE(again / all, (kv + h + f) / (q + 2 * kv + h + 3 * f));
+        TrainingSpec t;
+        t.seq = 8192;
+        t.recompute = Recompute::selective_op;
+        const double s = 8192;
+        QCOMPARE(layer_activation_bytes(*m, t, 2, true),
+                 2.0 * s * 2 * (h + q + kv + q + f + h) + 4.0 * 32 * s * 2);
+        // Less than Megatron's selective recompute keeps (34 sbh-class), more than full.
+        t.recompute = Recompute::selective;
+        const double selective = layer_activation_bytes(*m, t, 2, true);
+        t.recompute = Recompute::full;
+        const double full = layer_activation_bytes(*m, t, 2, true);
+        t.recompute = Recompute::selective_op;
+        const double op = layer_activation_bytes(*m, t, 2, true);
+        QVERIFY(op < selective && op > full);
+        // Hardware FLOPs: the model FLOPs plus the recomputed matmuls of every layer.
+        const double tokens = 16 * s;
+        QCOMPARE(hardware_flops_per_iteration(*m, 16, s, Recompute::selective_op),
+                 model_flops_per_iteration(*m, 16, s) + tokens * 32 * again);
     }
 
     // Uneven stages: Llama 3 405B ran 126 layers on 16 stages with one fewer layer on the first

@@ -378,9 +378,10 @@ const Case kCases[] = {
      1,
      true},
     // torchtitan (2024-12) Llama 3.1 8B, FSDP only (ZeRO-3), local batch 2, seq 8192,
-    // selective activation checkpointing, BF16 with torch.compile (fused elementwise kernels, as
-    // this model assumes). The GPUs are 500 W H100s with 96 GB HBM2e (2.4 TB/s); the catalog's
-    // H100 SXM is the 700 W HBM3 part (a known difference, docs/validation.md).
+    // per-op selective activation checkpointing (llama3_8b.toml: selective_ac_option 'op'),
+    // BF16 with torch.compile (fused elementwise kernels, as this model assumes), on Grand Teton
+    // hosts: 500 W H100s with 96 GB HBM2e (2.4 TB/s; the 500 W limit's clock is not modelled,
+    // docs/validation.md).
     {"A.torchtitan.llama31_8b_fsdp/8gpu",
      "llama3-8b",
      0,
@@ -388,7 +389,7 @@ const Case kCases[] = {
      0,
      0,
      8192,
-     "dgx-h100",
+     "grand-teton-h100",
      8,
      1,
      1,
@@ -397,7 +398,7 @@ const Case kCases[] = {
      16,
      2,
      "bf16",
-     "selective",
+     "selective-op",
      true,
      false,
      false,
@@ -413,7 +414,7 @@ const Case kCases[] = {
      0,
      0,
      8192,
-     "dgx-h100",
+     "grand-teton-h100",
      128,
      1,
      1,
@@ -422,7 +423,7 @@ const Case kCases[] = {
      256,
      2,
      "bf16",
-     "selective",
+     "selective-op",
      true,
      false,
      false,
@@ -600,6 +601,10 @@ private:
                 fs.tiers = 3;
                 fs.oversubscription = 7;
                 fs.pod_nodes = 256;
+            }
+            if (std::string(c.system) == "grand-teton-h100") { // torchtitan: 400G RDMA per GPU
+                fs.link = "roce-400";
+                fs.switch_id = "sn5400";
             }
             auto design = generate_fat_tree(fs, cat_);
             if (!design.ok()) {
@@ -799,7 +804,9 @@ private slots:
             rows, "training", "tests/model/tst_validation_training leaveOneSourceOut");
         QVERIFY2(stale.empty(), stale.c_str());
         QVERIFY2(med <= 0.075, qPrintable(table)); // 6.9% since the all-to-all fill fix (11.0%)
-        QVERIFY2(worst <= 0.60, qPrintable(table));
+        // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
+        // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now.
+        QVERIFY2(worst <= 0.50, qPrintable(table));
     }
 
     // A.korthikanti2022.table4_layer_times_22B -- Korthikanti et al. 2022 Table 4: one layer of
