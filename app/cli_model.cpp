@@ -555,7 +555,7 @@ int cmd_train(Flags& f, std::ostream& out) {
     tb.rows = {
         {"step time", fmt(r->step_time_s, 3) + " s",
          within(r->step_time_s, Scales::with_time, 3, " s")},
-        {"tokens/s (job)", fmt(r->tokens_per_s, 0),
+        {"tokens/s (job)", model::units::format_count(r->tokens_per_s),
          within(r->tokens_per_s, Scales::with_speed, 0, "")},
         {"model TFLOP/s per GPU", fmt(r->model_flops_per_gpu / 1e12, 1),
          within(r->model_flops_per_gpu / 1e12, Scales::with_speed, 1, "")},
@@ -794,9 +794,10 @@ int cmd_infer(Flags& f, std::ostream& out) {
                within(r->tpot_s * 1e3, model::Scales::with_time, 2, " ms")},
               {"batch (concurrent sequences)",
                std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
-              {"output tokens/s (replica)", fmt(r->output_tokens_per_s, 0),
+              {"output tokens/s (replica)", model::units::format_count(r->output_tokens_per_s),
                within(r->output_tokens_per_s, model::Scales::with_speed, 0, "")},
-              {"output tokens/s per GPU", fmt(r->output_tokens_per_s_per_gpu, 0),
+              {"output tokens/s per GPU",
+               model::units::format_count(r->output_tokens_per_s_per_gpu),
                within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed, 0, "")},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};

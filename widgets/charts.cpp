@@ -544,6 +544,28 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     QPen pen(QColor(0x3b, 0x82, 0xf6));
     pen.setWidth(2);
     line->setPen(pen);
+    // Issue 19: the model's error band along the curve (computed in core): each point moves
+    // along its batch's ray, faster edge (more tokens/s, lower TPOT) to slower edge.
+    QAreaSeries* band = nullptr;
+    if (w->band && w->inference_curve.front().output_tokens_per_s_high > 0) {
+        band = new QAreaSeries;
+        auto* fast = new QLineSeries(band); // owned by the area (see FabricChart)
+        auto* slow = new QLineSeries(band);
+        for (const auto& p : w->inference_curve) {
+            fast->append(p.output_tokens_per_s_high, p.tpot_low_s * 1e3);
+            slow->append(p.output_tokens_per_s_low, p.tpot_high_s * 1e3);
+        }
+        // The axes follow the curve, not the band (its far corners would flatten the curve);
+        // the plot area clips what lies beyond.
+        band->setUpperSeries(fast);
+        band->setLowerSeries(slow);
+        band->setName(tr("model's error band"));
+        QColor fill(0x3b, 0x82, 0xf6);
+        fill.setAlpha(40);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        chart_->addSeries(band);
+    }
     auto* op = new QScatterSeries;
     op->setName(tr("operating point"));
     op->setMarkerSize(12);
@@ -555,13 +577,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     ax->setTitleText(tr("output tokens/s per replica"));
     ax->setRange(0, xmax * 1.05);
     ax->applyNiceNumbers();
+    ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("TPOT (ms)"));
+    ay->setLabelFormat(QStringLiteral("%g"));
     ay->setRange(0, std::max(ymax, w->inference->tpot_s * 1e3) * 1.1);
     ay->applyNiceNumbers();
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
-    for (auto* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(op)}) {
+    for (auto* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(op),
+                    static_cast<QAbstractSeries*>(band)}) {
+        if (!s)
+            continue;
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
@@ -619,7 +646,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
         cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
     if (w->band) { // issue 19
         using model::Scales;
-        cap += tr(". Model's error band: TPOT %1 ms, %2 output tokens/s (%3)")
+        cap += tr(". Model's error band (shaded): TPOT %1 ms, %2 output tokens/s (%3)")
                    .arg(QString::fromStdString(
                        model::range_text(in.tpot_s * 1e3, *w->band, Scales::with_time, 1)))
                    .arg(QString::fromStdString(

@@ -423,6 +423,13 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         we.inference_curve =
                             latency_throughput_curve(*m, s, *g, ev.fabric, im.max_batch, 64, price,
                                                      {}, ev.collective_assumptions);
+                        // Issue 19: the band along the curve (the Inference chart shades it).
+                        for (auto& p : we.inference_curve) {
+                            std::tie(p.output_tokens_per_s_low, p.output_tokens_per_s_high) =
+                                band_range(p.output_tokens_per_s, *we.band, Scales::with_speed);
+                            std::tie(p.tpot_low_s, p.tpot_high_s) =
+                                band_range(p.tpot_s, *we.band, Scales::with_time);
+                        }
                     } else {
                         we.error = design_errors(ir.errors(), index, w.kind);
                     }

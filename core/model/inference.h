@@ -59,6 +59,11 @@ double queue_wait_mdc(double lambda, double service_s, int servers);
 struct CurvePoint {
     int batch = 0;
     double tpot_s = 0, ttft_s = 0, output_tokens_per_s = 0, usd_per_million_output_tokens = 0;
+    /// The model's error band at this point (set by evaluate from the workload's band,
+    /// uncertainty.h; 0 when none): the faster edge is (high, tpot_low_s), the slower
+    /// (low, tpot_high_s).
+    double output_tokens_per_s_low = 0, output_tokens_per_s_high = 0;
+    double tpot_low_s = 0, tpot_high_s = 0;
 };
 /// `points` batch sizes spread geometrically from 1 to the largest that fits.
 std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,

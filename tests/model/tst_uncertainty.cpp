@@ -1,7 +1,10 @@
 // Error bars (issue 19): bands from held-out validation errors. The band arithmetic on made-up
 // rows, then the coverage of the bundled rows (resources/validation/held_out_*.json, which the
 // validation tests keep equal to what they compute) by bands built without each row's source.
+#include "model/evaluate.h"
 #include "model/uncertainty.h"
+
+#include "fixtures.h"
 
 #include <QtTest>
 
@@ -105,6 +108,26 @@ private slots:
         const Band bm = band_for(moe, rows);
         QCOMPARE(bm.rows, 13);
         QVERIFY(bm.far.empty());
+    }
+
+    // The Inference chart shades the band along the latency-throughput curve: each point of
+    // the curve carries its own band from the workload's, throughput and TPOT on either side.
+    void bandAlongTheServingCurve() {
+        const Evaluation ev =
+            evaluate(cl::test::preset("h200-inference-8x"), cl::test::bundled_catalog());
+        const WorkloadEvaluation* w = nullptr;
+        for (const auto& x : ev.workloads)
+            if (x.inference && !x.inference_curve.empty())
+                w = &x;
+        QVERIFY(w && w->band);
+        for (const auto& p : w->inference_curve) {
+            QVERIFY(p.output_tokens_per_s_low < p.output_tokens_per_s &&
+                    p.output_tokens_per_s < p.output_tokens_per_s_high);
+            QVERIFY(p.tpot_low_s < p.tpot_s && p.tpot_s < p.tpot_high_s);
+            const auto [lo, hi] = band_range(p.tpot_s, *w->band, Scales::with_time);
+            QCOMPARE(p.tpot_low_s, lo);
+            QCOMPARE(p.tpot_high_s, hi);
+        }
     }
 
     void fileRoundTrip() {

@@ -221,6 +221,28 @@ private slots:
         // The fabric chart shades each tier's busbw band too.
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fabric")));
         QVERIFY(shaded());
+        // A serving design: the Inference chart shades the band along its latency curve.
+        ui::MainWindow serving(cat_);
+        open(serving, QStringLiteral("h200-inference-8x"));
+        QTRY_VERIFY(serving.evaluator()->current() &&
+                    !serving.evaluator()->current()->workloads.empty());
+        QVERIFY(clickTab(serving.charts()->tabs(), QStringLiteral("Inference")));
+        const auto servingShaded = [&] {
+            for (auto* view : serving.charts()->findChildren<QChartView*>())
+                if (view->isVisible())
+                    for (auto* series : view->chart()->series())
+                        if (qobject_cast<QAreaSeries*>(series) &&
+                            series->name() == QStringLiteral("model's error band"))
+                            return true;
+            return false;
+        };
+        QTRY_VERIFY(servingShaded());
+        bool caption = false;
+        for (auto* l : serving.charts()->findChildren<QLabel*>())
+            caption = caption ||
+                      (l->isVisible() &&
+                       l->text().contains(QStringLiteral("Model's error band (shaded): TPOT")));
+        QVERIFY(caption);
     }
 
     // Journey 2 step 4: the tornado ranks the inputs that move owning vs renting.
