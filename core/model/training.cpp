@@ -92,6 +92,43 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     }
     gemm_fwd += (mats - 1) * gemm_time(hw, mlp_tokens, h, f / mlp_split, wb) +
                 gemm_time(hw, mlp_tokens, f / mlp_split, h, wb);
+    // FP8 (Transformer Engine): each linear layer's input is quantised in forward and its
+    // output gradient in backward, each by one fused kernel that reads the 16-bit tensor and
+    // writes the FP8 copy and the copy the other-axis GEMMs of backward read (a transpose on
+    // Hopper, a column-wise quantisation on Blackwell): 2 + 1 + 1 B per element (TE docs,
+    // features/low_precision_training/performance_considerations, "Handling transposes").
+    // Inputs that come out of a norm (QKV, the MLP's first projection) are quantised inside
+    // the fused LayerNormLinear/LayerNormMLP kernel ("Fused layers") and cost nothing extra;
+    // so do routed tokens DeepEP already dispatched in FP8. Weights are quantised once per step
+    // (TE caches them across micro-batches) and not counted; the router stays in 16 bits.
+    double fp8_cast_fwd = 0, fp8_cast_bwd = 0;
+    if (t.dtype == TrainingDtype::fp8) {
+        const double t_in = sp ? T / tp : T; // sequence-parallel shards before the all-gather
+        const double qkv_out = m.attention() == AttentionKind::mla
+                                   ? (m.attention_params_per_layer() -
+                                      static_cast<double>(m.heads) * m.v_head_dim * h) /
+                                         h
+                                   : q + 2 * kv;
+        double in = T * v_width / tp;             // the out-projection's input
+        double out = T * qkv_out / tp + t_in * h; // QKV's and the out-projection's gradients
+        // An MLP over `tokens` (its second projection's gradient over `out_tokens`: the
+        // sequence-parallel shard), `quantised_in` input elements quantised on their own.
+        const auto mlp = [&](double tokens, double width, double split, double quantised_in,
+                             double out_tokens) {
+            in += quantised_in + tokens * width / split;
+            out += tokens * (mats - 1) * width / split + out_tokens * h;
+        };
+        if (moe_layer) {
+            if (m.shared_experts > 0)
+                mlp(T, static_cast<double>(m.moe_ffn) * m.shared_experts, tp, 0.0, t_in);
+            const bool fp8_dispatch = t.moe_dispatcher == MoeDispatcher::deepep;
+            mlp(mlp_tokens, f, mlp_split, fp8_dispatch ? 0.0 : mlp_tokens * h, mlp_tokens);
+        } else {
+            mlp(T, f, tp, 0.0, t_in);
+        }
+        fp8_cast_fwd = 4.0 * in / hw.hbm;
+        fp8_cast_bwd = 4.0 * out / hw.hbm;
+    }
 
     // Attention core.
     double attn_fwd = 0, attn_bwd = 0;
@@ -126,10 +163,10 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
         elem += 2.0 * 2.0 * 2.0 * (q + kv) / tp * T; // rotary on Q and K
     const double elem_fwd = elem / hw.hbm;
 
-    lt.fwd = gemm_fwd + attn_fwd + elem_fwd;
+    lt.fwd = gemm_fwd + attn_fwd + elem_fwd + fp8_cast_fwd;
     // Backward: input and weight gradients (2x the forward GEMMs; 1x for frozen LoRA weights).
     const double gemm_bwd = lora ? gemm_fwd * 1.0 : 2.0 * gemm_fwd;
-    lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd;
+    lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd + fp8_cast_bwd;
     if (t.finetune == Finetune::qlora) {
         // Dequantise NF4 weights to 16 bits in forward and backward: read 0.52 B, write 2 B each.
         const double params =

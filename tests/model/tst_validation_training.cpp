@@ -803,7 +803,9 @@ private slots:
         const std::string stale = cl::test::check_held_out(
             rows, "training", "tests/model/tst_validation_training leaveOneSourceOut");
         QVERIFY2(stale.empty(), stale.c_str());
-        QVERIFY2(med <= 0.075, qPrintable(table)); // 6.9% since the all-to-all fill fix (11.0%)
+        // 6.9% after the all-to-all fill fix (11.0%); 8.1% since FP8 quantisation is charged
+        // (docs/validation.md: the tail improved, the A100 sources' refit factor moved).
+        QVERIFY2(med <= 0.085, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now.
         QVERIFY2(worst <= 0.50, qPrintable(table));
