@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <numeric>
 #include <set>
 
 namespace cl::model {
@@ -77,9 +78,49 @@ double ModelArch::output_params() const {
     return final_norm + (tied_embeddings ? 0.0 : static_cast<double>(vocab) * hidden);
 }
 
+namespace {
+/// Integers x in (lo, hi] divisible by k (k >= 1).
+int multiples(int lo, int hi, int k) {
+    if (hi <= lo)
+        return 0;
+    const auto down = [k](int x) { return x >= 0 ? x / k : -((-x + k - 1) / k); };
+    return down(hi) - down(lo);
+}
+} // namespace
+
+// Closed forms (the layout search calls these per layout): layer i is counted through x = i + 1.
+int ModelArch::moe_layers_in(int first, int n) const {
+    if (!is_moe())
+        return 0;
+    const int lo = std::max(first, dense_layers), hi = std::min(first + n, layers);
+    return multiples(lo, hi, std::max(1, moe_every));
+}
+
+int ModelArch::local_layers_in(int first, int n, int moe) const {
+    if (sliding_window <= 0)
+        return 0;
+    const int lo = std::max(first, 0), hi = std::min(first + n, layers);
+    if (hi <= lo)
+        return 0;
+    const int g = global_every;
+    const auto local_of = [&](int a, int b, int step) { // layers counted by `step` in (a, b]
+        const int all = multiples(a, b, step);
+        if (g <= 0)
+            return all;
+        const int l = std::lcm(step, g);
+        return all - multiples(a, b, l);
+    };
+    const int every = local_of(lo, hi, 1);
+    if (moe < 0)
+        return every;
+    const int moe_local =
+        is_moe() ? local_of(std::max(lo, dense_layers), hi, std::max(1, moe_every)) : 0;
+    return moe == 1 ? moe_local : every - moe_local;
+}
+
 double ModelArch::total_params() const {
-    const int dense = is_moe() ? dense_layers : layers;
     const int moe = moe_layers();
+    const int dense = layers - moe;
     return layers * (attention_params_per_layer() + norm_params_per_layer()) +
            dense * dense_mlp_params_per_layer() + moe * expert_params_per_layer() +
            embedding_params() + output_params() + extra_params;
@@ -93,7 +134,7 @@ double ModelArch::active_params() const {
     const double active_moe =
         per_expert * (top_k + shared_experts) + static_cast<double>(hidden) * experts;
     return layers * (attention_params_per_layer() + norm_params_per_layer()) +
-           dense_layers * dense_mlp_params_per_layer() + moe_layers() * active_moe +
+           (layers - moe_layers()) * dense_mlp_params_per_layer() + moe_layers() * active_moe +
            embedding_params() + output_params() + extra_params;
 }
 
@@ -119,9 +160,13 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
         need(moe_ffn >= 1, "moe_ffn", "must be positive for an MoE model");
         need(dense_layers >= 0 && dense_layers < layers, "dense_layers",
              "must be between 0 and layers - 1");
+        need(moe_every >= 1 && moe_every <= layers, "moe_every", "must be between 1 and layers");
     }
     need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
     need(shared_experts >= 0, "shared_experts", "must not be negative");
+    need(sliding_window >= 0, "sliding_window", "must not be negative");
+    need(global_every >= 0 && global_every <= layers, "global_every",
+         "must be between 0 and layers");
     if (kv_lora_rank > 0) {
         need(qk_rope_head_dim > 0 && qk_nope_head_dim > 0 && v_head_dim > 0, "kv_lora_rank",
              "MLA needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim");
@@ -200,6 +245,9 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("moe_ffn", m.moe_ffn, false, 0);
     geti("shared_experts", m.shared_experts, false, 0);
     geti("dense_layers", m.dense_layers, false, 0);
+    geti("moe_every", m.moe_every, false, 1);
+    geti("sliding_window", m.sliding_window, false, 0, 1 << 30);
+    geti("global_every", m.global_every, false, 0);
     geti("kv_lora_rank", m.kv_lora_rank, false, 0);
     geti("q_lora_rank", m.q_lora_rank, false, 0);
     geti("qk_rope_head_dim", m.qk_rope_head_dim, false, 0);

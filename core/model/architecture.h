@@ -5,6 +5,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,15 @@ struct ModelArch {
     bool dropout = false;    ///< dropout masks stored in training (GPT-style); default = layernorm
     double extra_params = 0; ///< heads outside the blocks (e.g. BERT pooler, token types)
     int max_seq = 0;
-    // Mixture of experts
-    int experts = 0, top_k = 0, moe_ffn = 0, shared_experts = 0, dense_layers = 0;
+    // Mixture of experts. After the first `dense_layers`, every `moe_every`-th layer is an MoE
+    // layer, counted from the model's first layer as Hugging Face does ((i + 1) % k == 0:
+    // Llama 4's interleave_moe_layer_step, Qwen's decoder_sparse_step); 1 = every layer.
+    int experts = 0, top_k = 0, moe_ffn = 0, shared_experts = 0, dense_layers = 0, moe_every = 1;
+    // Local attention (Mistral 7B, Gemma 2/3, gpt-oss, Phi-3; Llama 4's chunked attention):
+    // local layers attend to at most the last `sliding_window` tokens and keep only those in the
+    // KV cache. Layer i is global when global_every > 0 and (i + 1) % global_every == 0
+    // (Gemma 3: 6, gpt-oss: 2); global_every 0 makes every layer local. sliding_window 0: none.
+    int sliding_window = 0, global_every = 0;
     // Multi-head latent attention (DeepSeek-V2/V3)
     int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0,
         v_head_dim = 0;
@@ -51,7 +59,31 @@ struct ModelArch {
         return kv_heads < heads ? AttentionKind::gqa : AttentionKind::mha;
     }
     [[nodiscard]] bool is_moe() const { return experts > 0; }
-    [[nodiscard]] int moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
+    [[nodiscard]] bool is_moe_layer(int i) const {
+        return is_moe() && i >= dense_layers && (moe_every <= 1 || (i + 1) % moe_every == 0);
+    }
+    [[nodiscard]] bool is_local_layer(int i) const {
+        return sliding_window > 0 && (global_every <= 0 || (i + 1) % global_every != 0);
+    }
+    /// MoE layers among layers [first, first + n).
+    [[nodiscard]] int moe_layers_in(int first, int n) const;
+    [[nodiscard]] int moe_layers() const { return moe_layers_in(0, layers); }
+    /// Local-attention layers among [first, first + n), optionally only MoE (1) or dense (0).
+    [[nodiscard]] int local_layers_in(int first, int n, int moe = -1) const;
+    /// Attention context a query of a causal sequence of `seq` tokens sees on average in layer
+    /// kind `local`: seq/2 on global layers; on local ones the window caps it (a query at
+    /// position p sees min(p, w) tokens: w - w^2/(2 seq) once seq > w).
+    [[nodiscard]] double causal_context(double seq, bool local) const {
+        if (!local || sliding_window <= 0 || seq <= sliding_window)
+            return seq / 2.0;
+        const double w = sliding_window;
+        return w - w * w / (2.0 * seq);
+    }
+    /// Tokens of a `seq`-token sequence a layer keeps in its KV cache (and attends to at the end).
+    [[nodiscard]] double kept_context(double seq, bool local) const {
+        return local && sliding_window > 0 ? std::min(seq, static_cast<double>(sliding_window))
+                                           : seq;
+    }
 
     // Parameter counts (elements, not bytes). Sources in architecture.cpp.
     [[nodiscard]] double attention_params_per_layer() const;

@@ -23,6 +23,9 @@ struct LayerForwardFlops {
 /// causal = false. MoE layers count top_k routed plus shared experts.
 LayerForwardFlops layer_forward_flops_per_token(const ModelArch& m, int layer, double seq,
                                                 bool causal = false);
+/// The same for a layer of a kind: MoE or dense, local (sliding-window) or global attention.
+LayerForwardFlops layer_kind_flops_per_token(const ModelArch& m, bool moe, bool local, double seq,
+                                             bool causal = false);
 
 /// One forward matrix multiply of a layer, per token: (1 x k) by (k x n), `copies` times a token
 /// (top_k for routed experts). `grouped`: the routed experts' grouped GEMM; `split_output`:
@@ -42,7 +45,7 @@ struct BlockMatmul {
 /// `_apply_ac_to_transformer_block`, selective_ac_option "op": every op in `_save_list` --
 /// aten.mm, SDPA -- is saved except every second aten.mm counted from the block's start; a
 /// grouped GEMM is not in the list, so the routed experts are recomputed whole).
-std::vector<BlockMatmul> block_matmuls(const ModelArch& m, int layer);
+std::vector<BlockMatmul> block_matmuls(const ModelArch& m, bool moe_layer);
 
 /// Model FLOPs of one training iteration over `batch` sequences of length `seq`:
 /// 3 x (forward of all layers + logits). Reduces to Korthikanti eq. 7,

@@ -88,7 +88,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double attn_params = m.attention_params_per_layer();
     double mlp_params = m.dense_mlp_params_per_layer();
     double mlp_read = mlp_params;
-    auto layer = [&](bool moe) {
+    auto layer = [&](bool moe, bool local) {
         double active = attn_params, read = attn_params;
         if (moe) {
             const double per_expert = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * h * m.moe_ffn;
@@ -116,9 +116,12 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             q_width = static_cast<double>(m.heads) * (m.qk_nope_head_dim + m.qk_rope_head_dim);
             kv_tok = (m.kv_lora_rank + m.qk_rope_head_dim) * r.kv_bytes;
         }
-        const double ctx = context + new_tokens / 2.0;
+        // A local (sliding-window) layer attends to, and keeps, at most its window.
+        const double ctx =
+            local ? std::min(context + new_tokens / 2.0, static_cast<double>(m.sliding_window))
+                  : context + new_tokens / 2.0;
         const double att_flops = 4.0 * T * ctx * q_width / tp;
-        const double kv_read = batch * (context + new_tokens) * kv_tok;
+        const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
         const double attention = std::max(att_flops / r.attention, kv_read / r.hbm);
         // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019).
         double comm = 0;
@@ -130,9 +133,15 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         }
         return gemm + attention + comm;
     };
-    const int moe_layers = m.moe_layers();
-    double total =
-        (m.layers - moe_layers) * layer(false) + (moe_layers > 0 ? moe_layers * layer(true) : 0.0);
+    double total = 0;
+    for (int moe = 0; moe < 2; ++moe) {
+        const int kind = moe ? m.moe_layers() : m.layers - m.moe_layers();
+        const int local = m.local_layers_in(0, m.layers, moe);
+        if (kind - local > 0)
+            total += (kind - local) * layer(moe == 1, false);
+        if (local > 0)
+            total += local * layer(moe == 1, true);
+    }
     // LM head for the last token of each sequence.
     const double vh = static_cast<double>(m.vocab) * h;
     total += std::max(2.0 * batch * vh / tp / r.gemm, vh * 2.0 / tp / r.hbm);
@@ -267,7 +276,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         // Prefill runs on its own pool; the decode pool streams tokens without prefill stalls.
         // TTFT adds the KV transfer over the scale-out network (Zhong et al. 2024, DistServe).
         r.output_tokens_per_s = pp_factor * r.batch / r.decode_step_s;
-        const double kv = L_in * r.memory.kv_bytes_per_token;
+        const double kv = kv_bytes_per_sequence(m, s.kv_dtype, L_in);
         // The prefill pool sends it over the scale-out NICs of the replica's GPUs; when both
         // pools share one scale-up domain (a single server), over NVLink instead.
         const bool same_domain = fabric.scaleup_domain >= 2 * gpus_replica ||

@@ -114,7 +114,7 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
         // fp32 log-sum-exp): everything else is recomputed (flops.h block_matmuls).
         double kept_whole = 2.0 * sbh;
         double kept_split = 2.0 * s * b * q_width + 4.0 * m.heads * s * b;
-        for (const auto& x : block_matmuls(m, m.is_moe() ? m.layers - 1 : 0))
+        for (const auto& x : block_matmuls(m, m.is_moe()))
             if (!x.recomputed_by_op_sac)
                 (x.split_output ? kept_split : kept_whole) += 2.0 * s * b * x.n * x.copies;
         if (sp)
@@ -149,11 +149,11 @@ struct LayerParams {
     double attention = 0, norms = 0, mlp = 0, experts = 0; ///< whole layer, unsharded
 };
 
-LayerParams layer_params(const ModelArch& m, int index) {
+LayerParams layer_params(const ModelArch& m, bool moe) {
     LayerParams p;
     p.attention = m.attention_params_per_layer();
     p.norms = m.norm_params_per_layer();
-    if (m.is_moe() && index >= m.dense_layers)
+    if (moe && m.is_moe())
         p.experts = m.expert_params_per_layer();
     else
         p.mlp = m.dense_mlp_params_per_layer();
@@ -163,12 +163,12 @@ LayerParams layer_params(const ModelArch& m, int index) {
 /// LoRA adapter parameters of one layer: rank r on every linear layer of attention and the
 /// dense / shared-expert MLP (QLoRA paper sec. 4 applies LoRA to all linear block layers);
 /// a d_in x d_out layer gets r(d_in + d_out) (Hu et al. 2021 sec. 4.1).
-double lora_params_per_layer(const ModelArch& m, int index, int r) {
+double lora_params_per_layer(const ModelArch& m, bool moe, int r) {
     const double h = m.hidden;
     const double q = static_cast<double>(m.heads) * m.head_dim;
     const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
     double p = r * ((h + q) + 2.0 * (h + kv) + (q + h));
-    const bool dense = !m.is_moe() || index < m.dense_layers;
+    const bool dense = !moe || !m.is_moe();
     const double f = dense ? m.ffn : static_cast<double>(m.moe_ffn) * m.shared_experts;
     if (f > 0)
         p += r * (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * (h + f);
@@ -273,10 +273,10 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double trainable = lora ? lora_params(m, t.lora_rank) : m.total_params();
     out.trainable_params = trainable;
 
-    const LayerParams lp_dense = layer_params(m, 0);
-    const LayerParams lp_moe = layer_params(m, m.layers - 1);
-    const double lora_dense = lora ? lora_params_per_layer(m, 0, t.lora_rank) : 0.0;
-    const double lora_moe = lora ? lora_params_per_layer(m, m.layers - 1, t.lora_rank) : 0.0;
+    const LayerParams lp_dense = layer_params(m, false);
+    const LayerParams lp_moe = layer_params(m, true);
+    const double lora_dense = lora ? lora_params_per_layer(m, false, t.lora_rank) : 0.0;
+    const double lora_moe = lora ? lora_params_per_layer(m, true, t.lora_rank) : 0.0;
     int first_layer = 0;
     double worst_total = -1;
     // Per-step invariants, resolved once (string compares and copies add up over ~10^5
@@ -296,10 +296,10 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         sm.stage = st;
         sm.layers = nl;
         double dense = 0, experts = 0, adapters = 0, frozen_linear = 0, frozen_other = 0;
-        // Layers [first_layer, first_layer + nl): the first dense_layers of an MoE model are
-        // dense. Counted arithmetically (O(pp), not O(layers)).
-        const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first_layer, 0, nl) : nl;
-        const int n_moe = nl - n_dense;
+        // Layers [first_layer, first_layer + nl): MoE or dense (architecture.h), counted in
+        // closed form (O(pp), not O(layers)).
+        const int n_moe = m.moe_layers_in(first_layer, nl);
+        const int n_dense = nl - n_moe;
         const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
         const double linear = nl * attn + n_dense * lp_dense.mlp / tp;
         const double expert = n_moe * lp_moe.experts / (static_cast<double>(t.expert_tp()) * t.ep);
@@ -434,6 +434,12 @@ double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype) {
     return 2.0 * m.layers * m.kv_heads * static_cast<double>(m.head_dim) * e;
 }
 
+double kv_bytes_per_sequence(const ModelArch& m, KvDtype kv_dtype, double tokens) {
+    const double per_layer_token = kv_bytes_per_token(m, kv_dtype) / m.layers;
+    const int local = m.local_layers_in(0, m.layers);
+    return per_layer_token * ((m.layers - local) * tokens + local * m.kept_context(tokens, true));
+}
+
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
                                          const GpuSpec& gpu, const MemoryAssumptions& a) {
     std::vector<Error> errs;
@@ -483,6 +489,19 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     out.workspace_bytes =
         T * (2.0 * m.hidden + qkv + mlp_w) * 2.0 + std::min(T, 1024.0) * m.vocab / tp * 4.0;
 
+    const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
+    const double block =
+        std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
+                                                        : a.kv_block_tokens.value);
+    if (out.paged)
+        out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
+    else
+        out.tokens_reserved_per_sequence = std::max(seq_tokens, static_cast<double>(m.max_seq));
+    // Local (sliding-window) layers keep at most their window of each sequence: per reserved
+    // token they cost the share window / reserved (vLLM's hybrid KV cache manager and
+    // TensorRT-LLM's per-layer attention windows allocate that much).
+    const double L_res = out.tokens_reserved_per_sequence;
+    const double local_share = L_res > 0 ? m.kept_context(L_res, true) / L_res : 1.0;
     const auto layers = stage_layers(m.layers, s.pp);
     const double vh = static_cast<double>(m.vocab) * m.hidden;
     double worst_weights = 0, min_tokens = 1e300, worst_kv_share = 0;
@@ -491,7 +510,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         const int nl = layers[static_cast<std::size_t>(st)];
         double w = 0;
         for (int i = first; i < first + nl; ++i) {
-            const LayerParams lp = layer_params(m, i);
+            const LayerParams lp = layer_params(m, m.is_moe_layer(i));
             w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
         }
         first += nl;
@@ -501,7 +520,8 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         if (st == s.pp - 1)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
                  ((!m.tied_embeddings || s.pp > 1) ? vh / tp * 2.0 : 0.0);
-        const double kv_share = kv_layer_per_gpu * nl;
+        const int n_local = m.local_layers_in(first - nl, nl);
+        const double kv_share = kv_layer_per_gpu * ((nl - n_local) + n_local * local_share);
         // The KV budget per engine (docs/inference.md):
         //  vLLM: fraction x card - weights - profiled activations - non-torch memory;
         //  SGLang: fraction x card - weights (activations and graphs use the rest of the card);
@@ -526,14 +546,6 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     out.kv_bytes_per_token_per_gpu = worst_kv_share;
     out.kv_capacity_tokens = min_tokens;
 
-    const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
-    const double block =
-        std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
-                                                        : a.kv_block_tokens.value);
-    if (out.paged)
-        out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
-    else
-        out.tokens_reserved_per_sequence = std::max(seq_tokens, static_cast<double>(m.max_seq));
     out.kv_waste_fraction = 1.0 - seq_tokens / out.tokens_reserved_per_sequence;
     const double maxb = std::floor(out.kv_capacity_tokens / out.tokens_reserved_per_sequence);
     out.max_batch = static_cast<int>(std::min(maxb, 1e7));
@@ -569,8 +581,8 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
 
 double lora_params(const ModelArch& m, int rank) {
     const int moe_layers = m.moe_layers();
-    return (m.layers - moe_layers) * lora_params_per_layer(m, 0, rank) +
-           moe_layers * lora_params_per_layer(m, m.layers - 1, rank);
+    return (m.layers - moe_layers) * lora_params_per_layer(m, false, rank) +
+           moe_layers * lora_params_per_layer(m, true, rank);
 }
 
 } // namespace cl::model

@@ -93,6 +93,9 @@ double kv_element_bytes(KvDtype dtype);
 /// plus the decoupled RoPE key: layers x (kv_lora_rank + qk_rope_head_dim) x bytes
 /// (DeepSeek-V2 sec. 2.1.3).
 double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype);
+/// KV-cache bytes of one sequence of `tokens` tokens: local (sliding-window) layers keep at most
+/// their window (architecture.h), every other layer every token.
+double kv_bytes_per_sequence(const ModelArch& m, KvDtype kv_dtype, double tokens);
 
 struct InferenceMemory {
     MemoryBreakdown per_gpu;

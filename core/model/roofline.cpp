@@ -65,10 +65,14 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
     const bool prefill = in.phase == Phase::prefill;
     const double T = prefill ? b * s : b; // tokens in this forward pass
     int layer = in.layer;
-    if (layer < 0)
-        layer = m.is_moe() ? m.dense_layers : 0;
+    if (layer < 0) { // the first MoE layer of an MoE model, else the first layer
+        layer = 0;
+        if (m.is_moe())
+            for (layer = m.dense_layers; layer < m.layers - 1 && !m.is_moe_layer(layer); ++layer) {
+            }
+    }
     layer = std::clamp(layer, 0, m.layers - 1);
-    const bool moe_layer = m.is_moe() && layer >= m.dense_layers;
+    const bool moe_layer = m.is_moe_layer(layer);
 
     auto add = [&](const char* name, double flops, double bytes) {
         OperatorCost op;
@@ -108,12 +112,14 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
     // prefill reads what it just wrote, decode reads the KV cache.
     {
         const double heads_q = q_width / tp;
-        const double ctx = prefill ? s / 2.0 : s;
+        // A local (sliding-window) layer sees and keeps at most its window.
+        const bool local = m.is_local_layer(layer);
+        const double ctx = prefill ? m.causal_context(s, local) : m.kept_context(s, local);
         const double flops = 2.0 * T * ctx * (heads_q + v_width / tp);
         const double kv_cache = m.attention() == AttentionKind::mla
                                     ? kv_width
                                     : std::max(1.0, m.kv_heads / tp) * 2.0 * m.head_dim;
-        const double kv_bytes = b * s * kv_cache * kv_b;
+        const double kv_bytes = b * m.kept_context(s, local) * kv_cache * kv_b;
         const double bytes = kv_bytes + T * heads_q * a + T * v_width / tp * a;
         add("attention", flops, bytes);
     }

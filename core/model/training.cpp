@@ -48,8 +48,8 @@ struct LayerTimes {
 };
 
 /// One transformer layer, one micro-batch, one GPU.
-LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, double b, const Hw& hw,
-                       bool flash, const TrainingAssumptions& ta) {
+LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer, double b,
+                       const Hw& hw, bool flash, const TrainingAssumptions& ta) {
     const double tp = t.tp;
     const double s_local = static_cast<double>(t.seq) / t.cp;
     const double T = s_local * b; // tokens of this GPU's sequence shard
@@ -73,7 +73,6 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     }
     gemm_fwd += gemm_time(hw, T, v_width / tp, h, wb);
     const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
-    const bool moe_layer = m.is_moe() && layer >= m.dense_layers;
     double f = m.ffn;
     double mlp_tokens = T;
     double mlp_split = tp; // the GPUs one MLP's weight matrices are split over
@@ -133,17 +132,24 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
     // Attention core.
     double attn_fwd = 0, attn_bwd = 0;
     const double heads_local = q / tp;
+    // Local (sliding-window) layers attend to at most their window: a layer's attention core is
+    // the model's average over its global and local layers (a stage differs from it by the
+    // attention of the few layers it holds of one kind more than the average).
+    const double seq = t.seq;
+    const int n_local = m.local_layers_in(0, m.layers);
+    const double avg_ctx =
+        ((m.layers - n_local) * seq / 2.0 + n_local * m.causal_context(seq, true)) / m.layers;
+    const double window_share = avg_ctx / (seq / 2.0);
     if (flash) {
         // Causal: each query sees half the (full, CP-gathered) context on average.
-        const double flops =
-            2.0 * T * (static_cast<double>(t.seq) / 2.0) * (heads_local + v_width / tp);
+        const double flops = 2.0 * T * avg_ctx * (heads_local + v_width / tp);
         attn_fwd = flops / hw.attention;
         attn_bwd = 2.5 * attn_fwd; // FA2 backward: 5 GEMMs vs 2 forward (Dao 2023 sec. 3.1.2)
     } else {
         // Megatron-LM 2021/22 style: full s x s scores through GEMMs, then scale+mask+softmax
         // (+dropout) as memory-bound kernels over heads/tp x s x s x b elements.
-        const double flops = 4.0 * T * t.seq * heads_local;
-        const double elems = m.heads / tp * s_local * t.seq * b;
+        const double flops = 4.0 * T * t.seq * heads_local * window_share;
+        const double elems = m.heads / tp * s_local * t.seq * b * window_share;
         const double bytes = elems * (m.dropout ? 9.0 : 4.0);
         attn_fwd = flops / hw.gemm + bytes / hw.hbm;
         attn_bwd = 2.0 * flops / hw.gemm + 1.5 * bytes / hw.hbm;
@@ -185,7 +191,7 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, int layer, dou
         // (their share of the forward matmul FLOPs) and every elementwise kernel run again;
         // attention is saved unless it ran unfused.
         double all = 0, again = 0;
-        for (const auto& x : block_matmuls(m, layer)) {
+        for (const auto& x : block_matmuls(m, moe_layer)) {
             all += x.flops();
             again += x.recomputed_by_op_sac ? x.flops() : 0.0;
         }
@@ -337,11 +343,10 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         for (int kind = 0; kind < 2; ++kind) {
             if (kind == 1 && !m.is_moe())
                 continue;
-            if (kind == 0 && m.is_moe() && m.dense_layers == 0)
+            if (kind == 0 && m.layers == m.moe_layers())
                 continue;
             KindTimes& k = kinds[kind];
-            const LayerTimes lt =
-                layer_times(m, t, kind == 0 ? 0 : m.layers - 1, mb, hw, flash, ta);
+            const LayerTimes lt = layer_times(m, t, kind == 1, mb, hw, flash, ta);
             k.f = lt.fwd;
             k.bwd = lt.bwd;
             k.rec = lt.recompute;
@@ -436,8 +441,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const double loss_bwd = logit_elems * 14.0 / hw.hbm;
         for (int st = 0; st < t.pp; ++st) {
             const int nl = stage_layer_count(m.layers, t.pp, st);
-            const int n_dense = m.is_moe() ? std::clamp(m.dense_layers - first, 0, nl) : nl;
-            const int n_moe = nl - n_dense;
+            const int n_moe = m.moe_layers_in(first, nl);
+            const int n_dense = nl - n_moe;
             first += nl;
             const KindTimes& d = kinds[0];
             const KindTimes& e = kinds[1];

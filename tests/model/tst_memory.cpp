@@ -116,7 +116,7 @@ private slots:
         const ModelArch* m = cat_.model("llama3-8b");
         QVERIFY(m);
         const double h = 4096, q = 4096, kv = 1024, f = 14336;
-        const auto mm = block_matmuls(*m, 0);
+        const auto mm = block_matmuls(*m, false);
         QCOMPARE(mm.size(), std::size_t{7});
         double all = 0, again = 0;
         for (const auto& x : mm) {
@@ -142,6 +142,70 @@ private slots:
         const double tokens = 16 * s;
         QCOMPARE(hardware_flops_per_iteration(*m, 16, s, Recompute::selective_op),
                  model_flops_per_iteration(*m, 16, s) + tokens * 32 * again);
+    }
+
+    // Layer kinds (architecture.h): the closed-form counts of MoE and local-attention layers
+    // agree with counting layer by layer, over every range a pipeline stage can take.
+    void layerKindCounts() {
+        ModelArch m;
+        m.experts = 8;
+        m.top_k = 2;
+        for (int layers : {1, 7, 36, 48, 61})
+            for (int dense : {0, 1, 3})
+                for (int every : {1, 2, 3})
+                    for (int window : {0, 128})
+                        for (int global : {0, 2, 4, 6}) {
+                            if (dense >= layers)
+                                continue;
+                            m.layers = layers;
+                            m.dense_layers = dense;
+                            m.moe_every = every;
+                            m.sliding_window = window;
+                            m.global_every = global;
+                            for (int first = 0; first < layers; ++first)
+                                for (int n = 0; first + n <= layers; ++n) {
+                                    int moe = 0, local = 0, local_moe = 0;
+                                    for (int i = first; i < first + n; ++i) {
+                                        moe += m.is_moe_layer(i);
+                                        local += m.is_local_layer(i);
+                                        local_moe += m.is_local_layer(i) && m.is_moe_layer(i);
+                                    }
+                                    QCOMPARE(m.moe_layers_in(first, n), moe);
+                                    QCOMPARE(m.local_layers_in(first, n), local);
+                                    QCOMPARE(m.local_layers_in(first, n, 1), local_moe);
+                                    QCOMPARE(m.local_layers_in(first, n, 0), local - local_moe);
+                                }
+                        }
+    }
+
+    // Sliding-window KV cache: Mistral 7B v0.1 (every layer local, window 4096: its config.json,
+    // tests/data/hf_configs) keeps 4,096 tokens a sequence however long; a gpt-oss-style model
+    // (every other layer local, window 128) keeps the whole sequence on half its layers.
+    void slidingWindowKvCache() {
+        ModelArch m = *cat_.model("llama3-8b"); // 32 layers, 8 KV heads of 128
+        const double per_token = 2.0 * 32 * 8 * 128 * 2;
+        QCOMPARE(kv_bytes_per_token(m, KvDtype::bf16), per_token);
+        m.sliding_window = 4096;
+        m.global_every = 0;
+        QCOMPARE(kv_bytes_per_sequence(m, KvDtype::bf16, 1000), per_token * 1000);
+        QCOMPARE(kv_bytes_per_sequence(m, KvDtype::bf16, 32768), per_token * 4096);
+        m.sliding_window = 128;
+        m.global_every = 2;
+        QCOMPARE(kv_bytes_per_sequence(m, KvDtype::bf16, 32768),
+                 per_token / 32 * (16 * 32768.0 + 16 * 128.0));
+        // The serving memory holds more sequences than with every layer global.
+        InferenceSpec s;
+        s.input_len = 30000;
+        s.output_len = 2000;
+        const ModelArch full = *cat_.model("llama3-8b");
+        auto a = inference_memory(full, s, *cat_.gpu("h100-sxm"));
+        auto b = inference_memory(m, s, *cat_.gpu("h100-sxm"));
+        QVERIFY(a.ok() && b.ok());
+        QVERIFY(b->max_batch > 1.9 * a->max_batch);
+        // Attention FLOPs: a local layer's causal context is capped by its window.
+        QCOMPARE(m.causal_context(32768, true), 128.0 - 128.0 * 128.0 / (2.0 * 32768));
+        QCOMPARE(m.causal_context(100, true), 50.0);
+        QVERIFY(model_flops_per_iteration(m, 1, 32768) < model_flops_per_iteration(full, 1, 32768));
     }
 
     // Uneven stages: Llama 3 405B ran 126 layers on 16 stages with one fewer layer on the first
