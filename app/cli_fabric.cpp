@@ -169,14 +169,37 @@ int cmd_collective(Flags& f, std::ostream& out) {
     out << model::collective_op_name(op) << " on " << n << " x " << topo.gpu << " (" << source
         << "): " << p.ranks_per_node << " per scale-up domain x " << p.nodes << " domains, tier "
         << p.tier << "\n\n";
+    // Issue 19: the model's error band of busbw beside it (none once calibrated: the user's
+    // measurements stand behind the numbers), and its basis below.
+    const model::GpuSpec* g = cat.gpu(topo.gpu);
+    const bool banded = fit_json.is_null() && g;
     Table t;
-    t.header = {"size", "algorithm", "protocol", "time", "algbw", "busbw", "bottleneck"};
-    for (const auto& r : rows)
-        t.rows.push_back({units::format_bytes(r.bytes),
-                          std::string(model::collective_algo_name(r.algorithm)), r.protocol,
-                          fmt(r.time_s * 1e6, 1) + " us", units::format_si(r.algbw_Bps, "B/s", 2),
-                          units::format_si(r.busbw_Bps, "B/s", 2), r.bottleneck});
+    t.header = {"size", "algorithm", "protocol", "time", "algbw", "busbw"};
+    if (banded)
+        t.header.push_back("busbw band (GB/s)");
+    t.header.push_back("bottleneck");
+    std::string basis;
+    for (const auto& r : rows) {
+        const double us = r.time_s * 1e6;
+        std::vector<std::string> row = {units::format_bytes(r.bytes),
+                                        std::string(model::collective_algo_name(r.algorithm)),
+                                        r.protocol,
+                                        us >= 1000 ? fmt(us / 1000, 3) + " ms" : fmt(us, 1) + " us",
+                                        units::format_si(r.algbw_Bps, "B/s", 2),
+                                        units::format_si(r.busbw_Bps, "B/s", 2)};
+        if (banded) {
+            const model::Band b =
+                model::band_for(model::collective_case(*g, static_cast<double>(n), r.bytes));
+            row.push_back(model::range_text(r.busbw_Bps / 1e9, b, model::Scales::with_speed, 1));
+            if (basis.empty() || basis.size() < b.basis.size())
+                basis = b.basis; // the widest: small messages add why they are far
+        }
+        row.push_back(r.bottleneck);
+        t.rows.push_back(std::move(row));
+    }
     t.print(out);
+    if (banded)
+        out << "\nerror band: " << basis << "\n";
     if (!fit_json.is_null())
         out << "\ncalibration: mean time error "
             << fmt(fit_json["error_before"].get<double>() * 100, 1) << "% before, "

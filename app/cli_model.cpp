@@ -431,7 +431,8 @@ void add_band_keys(json& obj, const model::Band& band, const std::vector<BandKey
     json why = json::object();
     for (const auto& k : keys) {
         const auto it = obj.find(k.key);
-        if (it == obj.end() || !it->is_number())
+        // No band where nothing was modelled (a price not given leaves $ and GPUs-needed at 0).
+        if (it == obj.end() || !it->is_number() || it->get<double>() == 0.0)
             continue;
         const double v = it->get<double>();
         auto [lo, hi] = model::band_range(v, band, k.scales);

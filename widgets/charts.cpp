@@ -2,6 +2,8 @@
 #include "chartpage.h"
 #include "explainpanel.h"
 
+#include "model/units.h"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -481,15 +483,17 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
         QString line = tr("%1: step %2 s, %3 tokens/s, %4 TFLOP/s per GPU, MFU %5%, bubble %6%")
                            .arg(QString::fromStdString(w->name))
                            .arg(t.step_time_s, 0, 'f', 3)
-                           .arg(t.tokens_per_s, 0, 'f', 0)
+                           .arg(QString::fromStdString(model::units::format_count(t.tokens_per_s)))
                            .arg(t.model_flops_per_gpu / 1e12, 0, 'f', 0)
                            .arg(t.mfu * 100, 0, 'f', 1)
                            .arg(t.bubble_fraction * 100, 0, 'f', 1);
         if (t.time_to_train_s > 0)
             line += tr("; to train: %1 days, %2 GPU-hours%3")
                         .arg(t.time_to_train_s / 86400, 0, 'f', 1)
-                        .arg(t.gpu_hours, 0, 'f', 0)
-                        .arg(t.cost_usd > 0 ? tr(", $%1").arg(t.cost_usd, 0, 'f', 0) : QString());
+                        .arg(QString::fromStdString(model::units::format_count(t.gpu_hours)))
+                        .arg(t.cost_usd > 0 ? tr(", $%1").arg(QString::fromStdString(
+                                                  model::units::format_count(t.cost_usd)))
+                                            : QString());
         if (w->band) { // issue 19: the band the held-out validation supports, and why
             using model::Scales;
             line += tr(". Model's error band: step %1 s, MFU %2%")
@@ -498,15 +502,19 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                         .arg(QString::fromStdString(
                             model::range_text(t.mfu * 100, *w->band, Scales::with_speed, 1)));
             if (t.time_to_train_s > 0)
-                line += tr(", %1 days")
+                line += tr(", %1 days, %2 GPU-hours")
                             .arg(QString::fromStdString(model::range_text(
-                                t.time_to_train_s / 86400, *w->band, Scales::with_time, 1)));
+                                     t.time_to_train_s / 86400, *w->band, Scales::with_time, 1)),
+                                 QString::fromStdString(model::range_text(t.gpu_hours, *w->band,
+                                                                          Scales::with_time, 0)));
+            if (t.cost_usd > 0)
+                line += tr(", $%1").arg(QString::fromStdString(
+                    model::range_text(t.cost_usd, *w->band, Scales::with_time, 0)));
             line += tr(" (%1)").arg(QString::fromStdString(w->band->basis));
         }
         lines << line;
     }
-    caption_->setText(lines.join(QLatin1Char('\n')) +
-                      tr("\nTraining model is preliminary (issue 6): see docs/validation.md."));
+    caption_->setText(lines.join(QLatin1Char('\n')));
 }
 
 InferenceChart::InferenceChart(QWidget* parent)
@@ -544,16 +552,17 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     QPen pen(QColor(0x3b, 0x82, 0xf6));
     pen.setWidth(2);
     line->setPen(pen);
-    // Issue 19: the model's error band along the curve (computed in core): each point moves
-    // along its batch's ray, faster edge (more tokens/s, lower TPOT) to slower edge.
+    // Issue 19: the model's TPOT band at each point of the curve (computed in core), shaded
+    // above and below it. (Each point's throughput moves with its TPOT too; drawing both as a
+    // region swept between two shifted curves covered TPOTs far outside the band -- helper-8.)
     QAreaSeries* band = nullptr;
-    if (w->band && w->inference_curve.front().output_tokens_per_s_high > 0) {
+    if (w->band && w->inference_curve.front().tpot_high_s > 0) {
         band = new QAreaSeries;
         auto* fast = new QLineSeries(band); // owned by the area (see FabricChart)
         auto* slow = new QLineSeries(band);
         for (const auto& p : w->inference_curve) {
-            fast->append(p.output_tokens_per_s_high, p.tpot_low_s * 1e3);
-            slow->append(p.output_tokens_per_s_low, p.tpot_high_s * 1e3);
+            fast->append(p.output_tokens_per_s, p.tpot_low_s * 1e3);
+            slow->append(p.output_tokens_per_s, p.tpot_high_s * 1e3);
         }
         // The axes follow the curve, not the band (its far corners would flatten the curve);
         // the plot area clips what lies beyond.
@@ -631,14 +640,16 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
                 tr("%1 tokens/s at TPOT %2 ms").arg(pt.x(), 0, 'f', 0).arg(pt.y(), 0, 'f', 2));
     });
     const auto& in = *w->inference;
+    const auto count = [](double v) {
+        return QString::fromStdString(model::units::format_count(v));
+    };
     QString cap =
         tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
             .arg(QString::fromStdString(w->name))
             .arg(in.ttft_s * 1e3, 0, 'f', 0)
             .arg(in.tpot_s * 1e3, 0, 'f', 1)
             .arg(in.batch)
-            .arg(in.output_tokens_per_s, 0, 'f', 0)
-            .arg(in.output_tokens_per_s_per_gpu, 0, 'f', 0);
+            .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
     if (in.usd_per_million_output_tokens > 0)
         cap +=
             tr(", $%1 per million output tokens").arg(in.usd_per_million_output_tokens, 0, 'f', 3);
@@ -646,12 +657,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
         cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
     if (w->band) { // issue 19
         using model::Scales;
-        cap += tr(". Model's error band (shaded): TPOT %1 ms, %2 output tokens/s (%3)")
-                   .arg(QString::fromStdString(
-                       model::range_text(in.tpot_s * 1e3, *w->band, Scales::with_time, 1)))
-                   .arg(QString::fromStdString(
-                       model::range_text(in.output_tokens_per_s, *w->band, Scales::with_speed, 0)))
-                   .arg(QString::fromStdString(w->band->basis));
+        const auto range = [&](double v, Scales sc, int decimals) {
+            return QString::fromStdString(model::range_text(v, *w->band, sc, decimals));
+        };
+        cap += tr(". Model's error band (TPOT shaded): TTFT %1 ms, TPOT %2 ms, %3 output "
+                  "tokens/s")
+                   .arg(range(in.ttft_s * 1e3, Scales::with_time, 0),
+                        range(in.tpot_s * 1e3, Scales::with_time, 1),
+                        range(in.output_tokens_per_s, Scales::with_speed, 0));
+        if (in.usd_per_million_output_tokens > 0)
+            cap += tr(", $%1 per million output tokens")
+                       .arg(range(in.usd_per_million_output_tokens, Scales::with_time, 3));
+        cap += tr(" (%1)").arg(QString::fromStdString(w->band->basis));
     }
     caption_->setText(cap + QLatin1Char('.'));
 }

@@ -24,18 +24,29 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
                    const BandOf& band = nullptr) {
         CompareRow r{metric, unit, {}, lower, {}, {}};
         bool any = false;
+        std::vector<const Band*> bands;
         for (const Evaluation* ev : evs) {
             r.values.push_back(get(*ev));
             any = any || r.values.back().has_value();
             const WorkloadEvaluation* w = band ? band(*ev) : nullptr;
+            bands.push_back(w && w->band ? &*w->band : nullptr);
             r.model_error.push_back(w && w->band ? w->band->median_abs_error : 0.0);
         }
+        // "Within the model's error" (issue 19): the difference is smaller than the bands --
+        // either value lies inside the other's band. Lower-is-better numbers are times or
+        // costs (they move as a time does), the others throughputs.
+        const Scales sc = lower ? Scales::with_time : Scales::with_speed;
+        const auto inside = [&](double x, double of, const Band* b) {
+            if (!b)
+                return false;
+            const auto [lo, hi] = band_range(of, *b, sc);
+            return x >= lo && x <= hi;
+        };
         for (std::size_t i = 0; i < r.values.size(); ++i) {
             const auto& a = r.values[0];
             const auto& b = r.values[i];
-            const double err = std::max(r.model_error[0], r.model_error[i]);
-            r.within_model_error.push_back(i > 0 && a && b && *a != 0 && err > 0 &&
-                                           std::abs(*b / *a - 1) < err);
+            r.within_model_error.push_back(i > 0 && a && b && *a != 0 &&
+                                           (inside(*b, *a, bands[0]) || inside(*a, *b, bands[i])));
         }
         if (any)
             rows.push_back(std::move(r));

@@ -19,7 +19,8 @@ struct CompareRow {
     /// |error| of its band; 0 when the number does not rest on the performance model).
     std::vector<double> model_error;
     /// Per design (false for the first): the change from the first design is smaller than the
-    /// model's typical error of either -- "within the model's error".
+    /// model's error band -- either value lies inside the other's band (uncertainty.h) --
+    /// "within the model's error".
     std::vector<bool> within_model_error;
 };
 

@@ -151,19 +151,34 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"}}};
             band(tps, r.tokens_per_s, Scales::with_speed, 0, "");
             out.push_back(std::move(tps));
-            if (t.tokens > 0)
-                out.push_back({w.id + ".time_to_train",
-                               w.name,
-                               "Time and cost to train",
-                               fixed(r.time_to_train_s / 86400, 1) + " days, " +
-                                   fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
-                               "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
-                               "GPU-hours x $/GPU-hour",
-                               {{"tokens", num(t.tokens), "design"},
-                                {"tokens/s", fixed(r.tokens_per_s, 0), "above"},
-                                {"$/GPU-hour",
-                                 ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                                 ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+            if (t.tokens > 0) {
+                Explanation ttt{w.id + ".time_to_train",
+                                w.name,
+                                "Time and cost to train",
+                                fixed(r.time_to_train_s / 86400, 1) + " days, " +
+                                    fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
+                                "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
+                                "GPU-hours x $/GPU-hour",
+                                {{"tokens", num(t.tokens), "design"},
+                                 {"tokens/s", fixed(r.tokens_per_s, 0), "above"},
+                                 {"$/GPU-hour",
+                                  ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                                  ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}};
+                if (w.band) { // issue 19: days, GPU-hours and dollars move with the step time
+                    const std::string days =
+                        range_text(r.time_to_train_s / 86400, *w.band, Scales::with_time, 1) +
+                        " days";
+                    const std::string hours =
+                        range_text(r.gpu_hours, *w.band, Scales::with_time, 0) + " GPU-hours";
+                    std::string cost;
+                    if (r.cost_usd > 0)
+                        cost = ", $" + range_text(r.cost_usd, *w.band, Scales::with_time, 0);
+                    ttt.value += " (" + days + ")";
+                    ttt.inputs.push_back(
+                        {"the model's error band", days + ", " + hours + cost, w.band->basis});
+                }
+                out.push_back(std::move(ttt));
+            }
         }
         if (w.reliability) {
             const auto& r = *w.reliability;
@@ -210,6 +225,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
             if (w.band) { // issue 19
                 auto& e = out.back();
+                e.value += " (TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +
+                           " ms, TPOT " +
+                           range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, 2) + " ms)";
                 e.inputs.push_back(
                     {"the model's error band",
                      "TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +
@@ -231,6 +249,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                       {"$/GPU-hour",
                        ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
                        ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+            if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
+                auto& e = out.back();
+                const std::string range = "$" + range_text(r.usd_per_million_output_tokens, *w.band,
+                                                           Scales::with_time, 3);
+                e.value += " (" + range + ")";
+                e.inputs.push_back({"the model's error band", range, w.band->basis});
+            }
         }
     }
     if (ev.tco) {

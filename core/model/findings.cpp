@@ -88,26 +88,36 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         fixed(inf.tpot_s * 1e3, 1) + " ms · " +
                         units::format_si(inf.output_tokens_per_s, "", 0) + "tok/s";
             f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms, TPOT " +
-                        fixed(inf.tpot_s * 1e3, 1) + " ms, " + fixed(inf.output_tokens_per_s, 0) +
-                        " tokens/s per replica, $" + fixed(inf.usd_per_million_output_tokens, 3) +
-                        " per M output tokens";
+                        fixed(inf.tpot_s * 1e3, 1) + " ms, " +
+                        units::format_count(inf.output_tokens_per_s) + " tokens/s per replica";
+            if (inf.usd_per_million_output_tokens > 0)
+                f.tooltip +=
+                    ", $" + fixed(inf.usd_per_million_output_tokens, 3) + " per M output tokens";
             if (we->band) { // issue 19: how far to trust them
                 f.metrics = "TPOT " + fixed(inf.tpot_s * 1e3, 1) + " ms, " +
                             range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) +
                             " · TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms";
-                f.tooltip += "\nModel's error band: TPOT " +
-                             range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) +
-                             " ms, output " +
-                             range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
-                             " tokens/s (" + we->band->basis + ")";
+                f.tooltip +=
+                    "\nModel's error band: TTFT " +
+                    range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time, 0) + " ms, TPOT " +
+                    range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) + " ms, output " +
+                    range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
+                    " tokens/s";
+                if (inf.usd_per_million_output_tokens > 0)
+                    f.tooltip += ", $" +
+                                 range_text(inf.usd_per_million_output_tokens, *we->band,
+                                            Scales::with_time, 3) +
+                                 " per M output tokens";
+                f.tooltip += " (" + we->band->basis + ")";
             }
         }
         if (we && we->training) {
             const auto& r = *we->training;
             f.metrics = "step " + fixed(r.step_time_s, 1) + " s · MFU " + fixed(r.mfu * 100, 1) +
                         "% · " + units::format_si(r.tokens_per_s, "", 0) + "tok/s";
-            f.tooltip = "Step " + fixed(r.step_time_s, 3) + " s, " + fixed(r.tokens_per_s, 0) +
-                        " tokens/s, MFU " + fixed(r.mfu * 100, 1) + "%, memory " +
+            f.tooltip = "Step " + fixed(r.step_time_s, 3) + " s, " +
+                        units::format_count(r.tokens_per_s) + " tokens/s, MFU " +
+                        fixed(r.mfu * 100, 1) + "%, memory " +
                         units::format_bytes(we->memory.per_gpu.total()) + " of " +
                         units::format_bytes(we->memory.capacity_bytes) + " per GPU";
             if (we->band) { // issue 19: how far to trust them

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 namespace cl::model {
 
@@ -163,11 +164,16 @@ SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutp
                             w.inference->usd_per_million_output_tokens > 0;
         if ((trains || serves) && w.band) {
             r.model_error = w.band->median_abs_error;
+            // Both outputs are costs: they move with the modelled time (uncertainty.h).
+            std::tie(r.band_low, r.band_high) = band_range(r.base, *w.band, Scales::with_time);
             break;
         }
     }
+    // A bar whose both ends lie inside the output's band moves it less than the model can tell.
     for (auto& b : r.bars)
-        b.within_model_error = b.swing() / 2 < r.model_error * std::abs(r.base);
+        b.within_model_error = r.band_high > r.band_low &&
+                               std::min(b.output_low, b.output_high) >= r.band_low &&
+                               std::max(b.output_low, b.output_high) <= r.band_high;
     // Stable: inputs with equal swings keep schema order.
     std::stable_sort(
         r.bars.begin(), r.bars.end(),

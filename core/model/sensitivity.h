@@ -23,8 +23,8 @@ struct SensitivityBar {
     std::string input;                    ///< "Utilization", "Server price", ...
     double low_value = 0, high_value = 0; ///< the input at -step and +step
     double output_low = 0, output_high = 0;
-    /// Issue 19: the swing is smaller than the model's typical error of the output (half the
-    /// swing below the held-out median |error| x the base): not a difference the model can tell.
+    /// Issue 19: both ends of the bar lie inside the output's error band (band_low..band_high
+    /// of the result): not a difference the model can tell.
     bool within_model_error = false;
     [[nodiscard]] double swing() const {
         return output_high > output_low ? output_high - output_low : output_low - output_high;
@@ -40,6 +40,8 @@ struct SensitivityResult {
     /// The model's typical error of the output (the held-out median |error| of the workload's
     /// band); 0 for outputs the performance model does not set (the TCO outputs).
     double model_error = 0;
+    /// The output's error band around `base` (0, 0 when it has none).
+    double band_low = 0, band_high = 0;
 };
 
 SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutput output,

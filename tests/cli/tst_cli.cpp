@@ -686,6 +686,20 @@ private slots:
         QVERIFY(width(small, "time_s") > width(c, "time_s"));
         QVERIFY(small["uncertainty"]["time_s"]["basis"].dump().find("latency-bound") !=
                 std::string::npos);
+        // Nothing modelled, no band: without a price the $ keys are 0 and carry none
+        // (helper-8 found [0, 0] ranges with a basis).
+        const json unpriced = json::parse(
+            run({"infer", "--model", "llama3-8b", "--gpu", "h100-sxm", "--json"}).out)["infer"];
+        QCOMPARE(unpriced["usd_per_million_output_tokens"].get<double>(), 0.0);
+        QVERIFY(!unpriced.contains("usd_per_million_output_tokens_range"));
+        QVERIFY(!unpriced["uncertainty"].contains("usd_per_million_output_tokens"));
+        QVERIFY(unpriced.contains("tpot_s_range"));
+        // The collective table has a busbw band column and its basis below.
+        const Run coll = run({"collective", "--op", "allreduce", "--bytes", "1GiB", "--gpus", "16",
+                              "--gpu", "h100-sxm"});
+        QVERIFY2(coll.out.find("busbw band (GB/s)") != std::string::npos, coll.out.c_str());
+        QVERIFY2(coll.out.find("error band: held-out error of") != std::string::npos,
+                 coll.out.c_str());
         // The text tables show them beside the numbers, and why below.
         for (const auto& args :
              std::vector<std::vector<std::string>>{{"train", "--model", "llama3-70b", "--gpus",

@@ -301,17 +301,22 @@ private slots:
             training << QString::fromStdString(b.input);
         QVERIFY(training.contains(label_of(Section::training, "tokens")));
         // Issue 19: the training cost rests on the step-time model, so the tornado knows its
-        // typical error; tokens to train move the cost by +-20%, more than that error, and a
-        // bar is "within the model's error" exactly when half its swing is below it.
+        // error band; tokens to train move the cost by +-20%, further than the band reaches
+        // on the low side, and a bar is "within the model's error" exactly when both its ends
+        // lie inside the band.
         QVERIFY(train.model_error > 0.02 && train.model_error < 0.5);
+        QVERIFY(train.band_low < train.base && train.base < train.band_high);
         for (const auto& b : train.bars) {
-            QCOMPARE(b.within_model_error, b.swing() / 2 < train.model_error * train.base);
+            QCOMPARE(b.within_model_error,
+                     std::min(b.output_low, b.output_high) >= train.band_low &&
+                         std::max(b.output_low, b.output_high) <= train.band_high);
             if (b.input == label_of(Section::training, "tokens").toStdString())
                 QVERIFY(!b.within_model_error);
         }
         // TCO outputs do not rest on the performance model: no band, nothing marked.
         const auto tco = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);
         QCOMPARE(tco.model_error, 0.0);
+        QCOMPARE(tco.band_high, 0.0);
         for (const auto& b : tco.bars)
             QVERIFY(!b.within_model_error);
     }

@@ -239,9 +239,8 @@ private slots:
         QTRY_VERIFY(servingShaded());
         bool caption = false;
         for (auto* l : serving.charts()->findChildren<QLabel*>())
-            caption = caption ||
-                      (l->isVisible() &&
-                       l->text().contains(QStringLiteral("Model's error band (shaded): TPOT")));
+            caption = caption || (l->isVisible() && l->text().contains(QStringLiteral(
+                                                        "Model's error band (TPOT shaded): TTFT")));
         QVERIFY(caption);
     }
 
