@@ -23,7 +23,7 @@ CompareDialog::CompareDialog(const model::Design& current,
                              std::shared_ptr<const model::Catalog> catalog, QWidget* parent)
     : QDialog(parent), catalog_(std::move(catalog)) {
     setWindowTitle(tr("Compare designs"));
-    resize(900, 560);
+    resize(1100, 600);
     auto* v = new QVBoxLayout(this);
     auto* row = new QHBoxLayout;
     auto* presets = new QComboBox;
@@ -110,11 +110,12 @@ void CompareDialog::refresh() {
                     QStringLiteral("%1%2 %").arg(ch >= 0 ? "+" : "").arg(ch * 100, 0, 'f', 1));
                 const bool better = row.lower_is_better ? ch < 0 : ch > 0;
                 if (row.within_model_error[static_cast<std::size_t>(c)]) {
-                    // Issue 19: smaller than the model's typical error: not a real difference.
+                    // Issue 19: inside the bands: not a difference the model can tell.
                     it->setText(it->text() + tr(", within the model's error"));
                     it->setToolTip(
-                        tr("The model's typical error for this number is %1 % (held-out "
-                           "published runs): a change this small is not a real difference.")
+                        tr("Each value lies inside the other's error band (held-out published "
+                           "runs; median error %1 %): a change this small is not a difference "
+                           "the model can tell.")
                             .arg(100 * std::max(row.model_error[0],
                                                 row.model_error[static_cast<std::size_t>(c)]),
                                  0, 'f', 0));

@@ -44,6 +44,12 @@ std::string percent(double x) {
     return buf;
 }
 
+/// "+31%", "-8%": a band end as people read it.
+std::string signed_percent(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.0f%%", x * 100);
+    return buf;
+}
 } // namespace
 
 std::string_view band_kind_name(BandKind k) {
@@ -264,7 +270,9 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
     b.p90_abs_error = quantile_abs(e, 0.9);
     b.basis = "held-out error of " + std::to_string(n) + " comparable published " +
               (n == 1 ? "run" : "runs") + " (" + what + "), median " + percent(b.median_abs_error) +
-              ", 90th percentile " + percent(b.p90_abs_error);
+              ", 90th percentile " + percent(b.p90_abs_error) + "; band " +
+              signed_percent(b.error_low) + " to " + signed_percent(b.error_high) +
+              " of published vs modelled";
     if (!b.far.empty()) {
         b.basis += "; wider because the case is far from them: ";
         for (std::size_t i = 0; i < b.far.size(); ++i)
