@@ -272,7 +272,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
               (n == 1 ? "run" : "runs") + " (" + what + "), median " + percent(b.median_abs_error) +
               ", 90th percentile " + percent(b.p90_abs_error) + "; band " +
               signed_percent(b.error_low) + " to " + signed_percent(b.error_high) +
-              " of published vs modelled";
+              " (model vs published)";
     if (!b.far.empty()) {
         b.basis += "; wider because the case is far from them: ";
         for (std::size_t i = 0; i < b.far.size(); ++i)
