@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -281,60 +282,91 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
     auto parsed = parse_json(text, name);
     if (!parsed)
         return parsed.errors();
-    const nlohmann::json& j = *parsed;
+    const nlohmann::json& top = *parsed;
     std::vector<Error> errors;
     JsonReader r(errors);
     const std::string path(name);
-    if (!r.expect_object(j, path))
+    if (!r.expect_object(top, path))
         return errors;
-    const std::string type = r.string(j, path, "model_type").value_or("");
+    std::string type = r.string(top, path, "model_type").value_or("");
     if (!errors.empty())
         return errors;
-    static const std::set<std::string> llama_like = {
-        "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "deepseek_v3", "deepseek_v2"};
+    // Multimodal wrappers (Llama 4, Gemma 3) keep the language model in "text_config"; the
+    // vision tower is not counted (CLI.md: params are the text model's).
+    const bool wrapped = top.contains("text_config") && top["text_config"].is_object();
+    const nlohmann::json& j = wrapped ? top["text_config"] : top;
+    const std::string jpath = wrapped ? json_member_path(path, "text_config") : path;
+    if (wrapped)
+        if (auto inner = r.string(j, jpath, "model_type", false))
+            type = *inner;
+    // Spellings of one family.
+    static const std::map<std::string, std::string> aliases = {
+        {"llama4_text", "llama4"}, {"gemma3_text", "gemma3"}, {"kimi_k2", "deepseek_v3"}};
+    if (auto a = aliases.find(type); a != aliases.end())
+        type = a->second;
+    static const std::set<std::string> gated = {
+        "llama",  "mistral", "mixtral", "qwen2",  "qwen2_moe",   "qwen3",       "qwen3_moe", "phi3",
+        "gemma2", "gemma3",  "gpt_oss", "llama4", "deepseek_v3", "deepseek_v2", "glm4_moe"};
     static const std::set<std::string> gpt_like = {"gpt2", "gpt_neox", "bloom", "gptj",
                                                    "gpt_bigcode"};
-    if (!llama_like.count(type) && !gpt_like.count(type))
+    if (!gated.count(type) && !gpt_like.count(type))
         return Error{json_member_path(path, "model_type"),
                      "unsupported model_type \"" + type +
-                         "\" (supported: llama, mistral, mixtral, qwen2, qwen2_moe, deepseek_v2, "
-                         "deepseek_v3, gpt2, gpt_neox, gptj, gpt_bigcode, bloom)"};
+                         "\" (supported: llama, llama4, mistral, mixtral, qwen2, qwen2_moe, "
+                         "qwen3, qwen3_moe, phi3, gemma2, gemma3, gpt_oss, glm4_moe, deepseek_v2, "
+                         "deepseek_v3, kimi_k2, gpt2, gpt_neox, gptj, gpt_bigcode, bloom)"};
+    const bool gemma = type == "gemma2" || type == "gemma3";
     ModelArch m;
-    m.id = r.string(j, path, "_name_or_path", false).value_or(type);
+    m.id = r.string(top, path, "_name_or_path", false).value_or(type);
     m.name = m.id;
     auto first_int = [&](std::initializer_list<const char*> keys, bool required, int& out) {
         for (const char* k : keys)
             if (j.contains(k) && !j[k].is_null()) {
-                if (auto v = r.integer(j, path, k, true, 0, 1 << 30))
+                if (auto v = r.integer(j, jpath, k, true, 0, 1 << 30))
                     out = static_cast<int>(*v);
-                return;
+                return true;
             }
         if (required)
-            r.error(json_member_path(path, *keys.begin()),
+            r.error(json_member_path(jpath, *keys.begin()),
                     "missing (required for model_type \"" + type + "\")");
+        return false;
     };
     first_int({"num_hidden_layers", "n_layer", "num_layers"}, true, m.layers);
     first_int({"hidden_size", "n_embd", "d_model"}, true, m.hidden);
     first_int({"num_attention_heads", "n_head"}, true, m.heads);
-    first_int({"vocab_size"}, true, m.vocab);
+    // Gemma 3 configs leave out what Gemma3TextConfig defaults (transformers): vocab 262,208,
+    // 131,072 positions, a global layer every 6, tied embeddings.
+    if (!first_int({"vocab_size"}, type != "gemma3", m.vocab) && type == "gemma3")
+        m.vocab = 262208;
     m.kv_heads = m.heads;
     first_int({"num_key_value_heads", "n_head_kv"}, false, m.kv_heads);
-    if (type == "gpt_bigcode" && r.boolean(j, path, "multi_query", false).value_or(false))
+    if (type == "gpt_bigcode" && r.boolean(j, jpath, "multi_query", false).value_or(false))
         m.kv_heads = 1;
     m.head_dim = m.heads > 0 ? m.hidden / m.heads : 0;
-    first_int({"head_dim"}, false, m.head_dim);
-    first_int({"max_position_embeddings", "n_positions", "seq_length"}, false, m.max_seq);
+    first_int({"head_dim"}, false, m.head_dim); // Qwen3, Gemma, gpt-oss: not hidden / heads
+    if (!first_int({"max_position_embeddings", "n_positions", "seq_length"}, false, m.max_seq) &&
+        type == "gemma3")
+        m.max_seq = 131072;
     // Typed reads: a wrong type is an error with its path, never an exception (found by
     // fuzz_hf_config: "tie_word_embeddings": 32 aborted the import).
+    const bool tie_default = gpt_like.count(type) > 0 || gemma;
     m.tied_embeddings =
-        r.boolean(j, path, "tie_word_embeddings", false).value_or(gpt_like.count(type) > 0);
-    if (llama_like.count(type)) {
-        m.mlp = Mlp::swiglu;
-        if (auto act = r.string(j, path, "hidden_act", false); act && *act != "silu")
-            r.error(json_member_path(path, "hidden_act"),
-                    "unsupported activation \"" + *act + "\" for a gated MLP (expected \"silu\")");
+        r.boolean(j, jpath, "tie_word_embeddings", false)
+            .value_or(wrapped
+                          ? r.boolean(top, path, "tie_word_embeddings", false).value_or(tie_default)
+                          : tie_default);
+    if (gated.count(type)) {
+        m.mlp = Mlp::swiglu; // a gated MLP: gate, up and down projections
+        // Gemma's gate is GeLU (GeGLU), the others' SiLU: the same three matrices.
+        for (const char* key : {"hidden_act", "hidden_activation"})
+            if (auto act = r.string(j, jpath, key, false);
+                act && *act != "silu" && !(gemma && act->rfind("gelu", 0) == 0))
+                r.error(json_member_path(jpath, key),
+                        "unsupported activation \"" + *act + "\" for a gated MLP (expected \"" +
+                            (gemma ? "gelu_pytorch_tanh" : "silu") + "\")");
         first_int({"intermediate_size"}, true, m.ffn);
-        m.qkv_bias = type.rfind("qwen2", 0) == 0;
+        m.qkv_bias =
+            r.boolean(j, jpath, "attention_bias", false).value_or(type.rfind("qwen2", 0) == 0);
     } else {
         m.mlp = Mlp::gelu;
         m.layernorm = true;
@@ -345,16 +377,54 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         if (m.ffn == 0)
             m.ffn = 4 * m.hidden;
     }
-    if (type == "mixtral" || type == "qwen2_moe") {
+    // ---- Mixture of experts ----
+    if (type == "mixtral" || type == "qwen2_moe" || type == "qwen3_moe") {
         first_int({"num_local_experts", "num_experts"}, true, m.experts);
         first_int({"num_experts_per_tok"}, true, m.top_k);
         m.moe_ffn = m.ffn;
         first_int({"moe_intermediate_size"}, false, m.moe_ffn);
         if (type == "qwen2_moe")
             if (auto shared =
-                    r.integer(j, path, "shared_expert_intermediate_size", false, 0, 1 << 30);
+                    r.integer(j, jpath, "shared_expert_intermediate_size", false, 0, 1 << 30);
                 shared && *shared > 0)
                 m.shared_experts = static_cast<int>(*shared / std::max(1, m.moe_ffn));
+        // Qwen: MoE on every decoder_sparse_step-th layer except mlp_only_layers, which must
+        // be the first k layers (the only other arrangement ClusterLens models).
+        first_int({"decoder_sparse_step"}, false, m.moe_every);
+        if (j.contains("mlp_only_layers") && j["mlp_only_layers"].is_array()) {
+            const auto& dense = j["mlp_only_layers"];
+            for (std::size_t i = 0; i < dense.size(); ++i)
+                if (!dense[i].is_number_integer() ||
+                    dense[i].get<long long>() != static_cast<long long>(i)) {
+                    r.error(json_member_path(jpath, "mlp_only_layers"),
+                            "only the first k layers can be dense (found " + dense.dump() + ")");
+                    break;
+                }
+            m.dense_layers = static_cast<int>(dense.size());
+        }
+    }
+    if (type == "gpt_oss") {
+        first_int({"num_local_experts"}, true, m.experts);
+        first_int({"num_experts_per_tok", "experts_per_token"}, true, m.top_k);
+        m.moe_ffn = m.ffn;
+    }
+    if (type == "llama4") {
+        // Llama 4: routed experts of intermediate_size plus one shared expert of the same size
+        // on MoE layers, every interleave_moe_layer_step-th layer; dense layers use
+        // intermediate_size_mlp (transformers Llama4TextConfig).
+        first_int({"num_local_experts"}, true, m.experts);
+        first_int({"num_experts_per_tok"}, true, m.top_k);
+        m.moe_ffn = m.ffn;
+        first_int({"intermediate_size_mlp"}, false, m.ffn);
+        m.shared_experts = 1;
+        first_int({"interleave_moe_layer_step"}, false, m.moe_every);
+    }
+    if (type == "glm4_moe") {
+        first_int({"n_routed_experts"}, true, m.experts);
+        first_int({"num_experts_per_tok"}, true, m.top_k);
+        first_int({"moe_intermediate_size"}, true, m.moe_ffn);
+        first_int({"n_shared_experts"}, false, m.shared_experts);
+        first_int({"first_k_dense_replace"}, false, m.dense_layers);
     }
     if (type == "deepseek_v3" || type == "deepseek_v2") {
         first_int({"n_routed_experts"}, true, m.experts);
@@ -370,10 +440,73 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
         m.kv_heads = m.heads;
     }
-    // Fields we refuse rather than silently ignore: they change the memory or compute model.
-    for (const char* unsupported : {"sliding_window_pattern", "num_experts_per_layer"})
+    // ---- Local attention: sliding windows (chunked attention for Llama 4) ----
+    int window = 0;
+    first_int({type == "llama4" ? "attention_chunk_size" : "sliding_window"}, false, window);
+    if (auto use = r.boolean(j, jpath, "use_sliding_window", false); use && !*use)
+        window = 0; // Qwen: the field is there, switched off
+    else if (use && *use && j.contains("max_window_layers"))
+        r.error(json_member_path(jpath, "use_sliding_window"),
+                "sliding windows on some layers by max_window_layers are not supported yet");
+    if (window > 0) {
+        m.sliding_window = window;
+        // Which layers are global: an explicit list, a period, or the family's rule.
+        const char* list_key = j.contains("layer_types")                          ? "layer_types"
+                               : type == "llama4" && j.contains("no_rope_layers") ? "no_rope_layers"
+                                                                                  : nullptr;
+        if (list_key && j[list_key].is_array() && !j[list_key].empty()) {
+            const auto& l = j[list_key];
+            std::vector<bool> global;
+            for (const auto& x : l)
+                global.push_back(x.is_string() ? x.get<std::string>() == "full_attention"
+                                               : x.is_number() && x.get<double>() == 0.0);
+            int k = 0; // the first global layer sets the period
+            for (std::size_t i = 0; i < global.size() && k == 0; ++i)
+                if (global[i])
+                    k = static_cast<int>(i) + 1;
+            bool periodic = static_cast<int>(global.size()) == m.layers;
+            for (std::size_t i = 0; i < global.size() && periodic; ++i)
+                periodic = global[i] == (k > 0 && (static_cast<int>(i) + 1) % k == 0);
+            if (!periodic)
+                r.error(json_member_path(jpath, list_key),
+                        "only a global layer every k layers (the rest local) is supported, "
+                        "with one entry per layer");
+            if (k == 1)
+                m.sliding_window = 0; // every layer global
+            m.global_every = k;
+        } else if (j.contains("sliding_window_pattern")) {
+            first_int({"sliding_window_pattern"}, false, m.global_every);
+        } else if (type == "gemma3") {
+            m.global_every = 6; // Gemma3TextConfig default
+        } else if (type == "gemma2") {
+            m.global_every = 2; // Gemma 2 alternates local and global layers
+        } else if (type == "llama4") {
+            m.global_every = 4; // Llama4TextConfig no_rope_layer_interval default
+            first_int({"no_rope_layer_interval"}, false, m.global_every);
+        } else if (type == "gpt_oss") {
+            m.global_every = 2; // alternating, as its config's layer_types list
+        }
+    }
+    // ---- What is read but not counted, said so ----
+    if (top.contains("vision_config"))
+        m.provenance.notes.push_back("vision tower (vision_config) not counted");
+    if (int mtp = 0; first_int({"num_nextn_predict_layers"}, false, mtp) && mtp > 0)
+        m.provenance.notes.push_back(std::to_string(mtp) +
+                                     " multi-token-prediction layer(s) not counted");
+    for (const auto* q : {&top, &j})
+        if (q->contains("quantization_config") && (*q)["quantization_config"].is_object()) {
+            const auto& qc = (*q)["quantization_config"];
+            std::string what = qc.contains("quant_method") ? qc["quant_method"].dump() : "{}";
+            m.provenance.notes.push_back("quantization_config " + what +
+                                         " read as a note: choose the weights format to serve");
+            break;
+        }
+    if (j.contains("attention_sinks") || type == "gpt_oss")
+        m.provenance.notes.push_back("attention sinks (one scalar per head) not counted");
+    // Fields refused rather than silently ignored: they change the memory or compute model.
+    for (const char* unsupported : {"num_experts_per_layer"})
         if (j.contains(unsupported))
-            r.error(json_member_path(path, unsupported), "not supported by ClusterLens yet");
+            r.error(json_member_path(jpath, unsupported), "not supported by ClusterLens yet");
     if (!errors.empty())
         return errors;
     for (auto& e : m.validate(path))
@@ -383,7 +516,7 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
     m.provenance.source = {"Hugging Face config.json: " + path};
     m.provenance.confidence = "user";
     m.provenance.user = true;
-    m.raw_json = j.dump();
+    m.raw_json = top.dump();
     return m;
 }
 
