@@ -427,15 +427,25 @@ double kv_element_bytes(KvDtype dtype) {
     return 2.0;
 }
 
-double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype) {
+namespace {
+/// One layer's KV bytes per cached token.
+double kv_bytes_per_layer_token(const ModelArch& m, KvDtype kv_dtype) {
     const double e = kv_element_bytes(kv_dtype);
     if (m.attention() == AttentionKind::mla)
-        return static_cast<double>(m.layers) * (m.kv_lora_rank + m.qk_rope_head_dim) * e;
-    return 2.0 * m.layers * m.kv_heads * static_cast<double>(m.head_dim) * e;
+        return (m.kv_lora_rank + m.qk_rope_head_dim) * e;
+    return 2.0 * m.kv_heads * static_cast<double>(m.head_dim) * e;
+}
+} // namespace
+
+double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype) {
+    // Sliding-window models: the average over layers at the model's full context (CLI.md).
+    if (m.sliding_window > 0 && m.max_seq > 0)
+        return kv_bytes_per_sequence(m, kv_dtype, m.max_seq) / m.max_seq;
+    return m.layers * kv_bytes_per_layer_token(m, kv_dtype);
 }
 
 double kv_bytes_per_sequence(const ModelArch& m, KvDtype kv_dtype, double tokens) {
-    const double per_layer_token = kv_bytes_per_token(m, kv_dtype) / m.layers;
+    const double per_layer_token = kv_bytes_per_layer_token(m, kv_dtype);
     const int local = m.local_layers_in(0, m.layers);
     return per_layer_token * ((m.layers - local) * tokens + local * m.kept_context(tokens, true));
 }

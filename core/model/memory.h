@@ -91,7 +91,8 @@ double kv_element_bytes(KvDtype dtype);
 /// KV-cache bytes per token for the whole model: 2 x layers x kv_heads x head_dim x bytes
 /// (Kwon et al. 2023 sec. 3 with the GQA generalisation); MLA caches the compressed latent
 /// plus the decoupled RoPE key: layers x (kv_lora_rank + qk_rope_head_dim) x bytes
-/// (DeepSeek-V2 sec. 2.1.3).
+/// (DeepSeek-V2 sec. 2.1.3). Sliding-window models: the average over layers at the model's
+/// full context (CLI.md), kv_bytes_per_sequence(max_seq) / max_seq.
 double kv_bytes_per_token(const ModelArch& m, KvDtype kv_dtype);
 /// KV-cache bytes of one sequence of `tokens` tokens: local (sliding-window) layers keep at most
 /// their window (architecture.h), every other layer every token.

@@ -235,6 +235,10 @@ private slots:
         QCOMPARE(oss->local_layers_in(0, oss->layers), 18);
         QCOMPARE(kv_bytes_per_sequence(*oss, KvDtype::bf16, 32768),
                  2048.0 * (18 * 32768.0 + 18 * 128.0));
+        // kv_bytes_per_token of a sliding-window model: the average over layers at its full
+        // context (CLI.md), 131,072 tokens for gpt-oss.
+        QCOMPARE(kv_bytes_per_token(*oss, KvDtype::bf16),
+                 2048.0 * (18 * 131072.0 + 18 * 128.0) / 131072.0);
         // Gemma 3 27B: window 1,024 on 5 of every 6 layers (Gemma3TextConfig default), the
         // vocabulary its config leaves out from the same defaults.
         const auto gemma = load("google__gemma-3-27b-it");
