@@ -68,9 +68,16 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
         it->setToolTip(0, plainTip(sourceTip(s.provenance)));
     }
     auto* gpus = group(tr("GPUs"));
+    QTreeWidgetItem* edge = nullptr; // workstation and edge devices, their own group (issue 20)
     for (const auto& g : catalog.gpus()) {
+        QTreeWidgetItem* home = gpus;
+        if (!g.device_class.empty()) {
+            if (!edge)
+                edge = group(tr("Workstation and edge devices"));
+            home = edge;
+        }
         auto* it = new QTreeWidgetItem(
-            gpus, {QStringLiteral("%1 · %2")
+            home, {QStringLiteral("%1 · %2")
                        .arg(QString::fromStdString(g.name))
                        .arg(QString::fromStdString(model::units::format_bytes(g.memory_bytes)))});
         it->setData(0, Qt::UserRole, QStringLiteral("gpu:%1").arg(QString::fromStdString(g.id)));

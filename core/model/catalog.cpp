@@ -130,6 +130,9 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.l2_bytes = num(r, j, p, "l2_bytes");
     g.sm_count = integer(r, j, p, "sm_count");
     g.reference_system = str(r, j, p, "reference_system");
+    g.device_class = str(r, j, p, "device_class");
+    g.unified_memory = r.boolean(j, p, "unified_memory", false).value_or(false);
+    g.host_link_Bps = num(r, j, p, "host_link_Bps");
     g.gpus_per_node =
         static_cast<int>(r.integer(j, p, "gpus_per_node", false, 1, 1024).value_or(8));
     g.scaleup_domain =

@@ -53,8 +53,13 @@ struct GpuSpec {
     double l2_bytes = 0;
     int sm_count = 0;
     std::string reference_system; ///< system id used for CLI defaults
-    int gpus_per_node = 8;        ///< CLI.md default --gpus-per-node
-    int scaleup_domain = 1;       ///< CLI.md default --scaleup-domain
+    /// "" for data-centre accelerators; "workstation_gpu", "edge_soc", ... for the devices
+    /// people size workstations and edge boxes with (the palette groups them apart).
+    std::string device_class;
+    bool unified_memory = false; ///< memory shared with the CPU (Jetson, Apple silicon)
+    double host_link_Bps = 0;    ///< host link one way (PCIe) for a discrete card; 0 unknown
+    int gpus_per_node = 8;       ///< CLI.md default --gpus-per-node
+    int scaleup_domain = 1;      ///< CLI.md default --scaleup-domain
     std::string default_scaleout_link;
     int default_nics_per_node = 0;
     double price_usd = 0; ///< street price estimate; 0 = unknown

@@ -144,7 +144,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     }
     // LM head for the last token of each sequence.
     const double vh = static_cast<double>(m.vocab) * h;
-    total += std::max(2.0 * batch * vh / tp / r.gemm, vh * 2.0 / tp / r.hbm);
+    const double head_bytes = quantises_embeddings(s.weights_dtype) ? r.wbytes : 2.0;
+    total += std::max(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);

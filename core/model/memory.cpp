@@ -409,8 +409,40 @@ double weight_bits(WeightsDtype dtype) {
         return 4.0 + 32.0 / 128.0; // AWQ/GPTQ group size 128, fp16 scale + zero point
     case WeightsDtype::fp4:
         return 4.0 + 8.0 / 16.0; // NVFP4: an FP8 E4M3 scale per 16-value block
+    // llama.cpp GGUF: the whole-file average bits per weight of Llama-3.1-8B as the quantize
+    // tool reports them (llama.cpp tools/quantize/README.md @311c2c9): K-quant super-blocks of
+    // 256 with 6-bit sub-block scales, and the mix of formats each preset puts on each tensor
+    // (Q4_K_M keeps some tensors at Q6_K).
+    case WeightsDtype::q4_k_m:
+        return 4.8944;
+    case WeightsDtype::q5_k_m:
+        return 5.7036;
+    case WeightsDtype::q6_k:
+        return 6.5633;
+    case WeightsDtype::q8_0:
+        return 8.5008; // 32 int8 values + one fp16 scale per block (ggml-common.h block_q8_0)
+    // MLX affine quantisation, group 64 (mlx-lm's default): one 16-bit scale and one 16-bit
+    // bias per group (mlx @846d176, mlx-lm @d78bf58): +32/64 bits per weight.
+    case WeightsDtype::mlx4:
+        return 4.5;
+    case WeightsDtype::mlx8:
+        return 8.5;
     }
     return 16.0;
+}
+
+bool quantises_embeddings(WeightsDtype dtype) {
+    switch (dtype) {
+    case WeightsDtype::q4_k_m:
+    case WeightsDtype::q5_k_m:
+    case WeightsDtype::q6_k:
+    case WeightsDtype::q8_0:
+    case WeightsDtype::mlx4:
+    case WeightsDtype::mlx8:
+        return true;
+    default:
+        return false;
+    }
 }
 
 double kv_element_bytes(KvDtype dtype) {
@@ -524,12 +556,14 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
             w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
         }
         first += nl;
-        // Embedding and LM head stay in 16 bits (AWQ/GPTQ/FP8 recipes quantise block linears).
+        // Embedding and LM head stay in 16 bits (AWQ/GPTQ/FP8 recipes quantise block linears);
+        // GGUF and MLX files quantise them too, and their bits per weight average over them.
+        const double eb = quantises_embeddings(s.weights_dtype) ? wbytes : 2.0;
         if (st == 0)
-            w += (m.embedding_params() - vh + vh / tp) * 2.0;
+            w += (m.embedding_params() - vh + vh / tp) * eb;
         if (st == s.pp - 1)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
-                 ((!m.tied_embeddings || s.pp > 1) ? vh / tp * 2.0 : 0.0);
+                 ((!m.tied_embeddings || s.pp > 1) ? vh / tp * eb : 0.0);
         const int n_local = m.local_layers_in(first - nl, nl);
         const double kv_share = kv_layer_per_gpu * ((nl - n_local) + n_local * local_share);
         // The KV budget per engine (docs/inference.md):

@@ -86,6 +86,8 @@ std::string explain_training_memory(const TrainingMemory& mem);
 /// scales ~0), int4 4.25 (group 128 with fp16 scale + zero, AWQ/GPTQ default), fp4 4.5 (NVFP4:
 /// one FP8 scale per 16 values).
 double weight_bits(WeightsDtype dtype);
+/// Formats that quantise the embedding and LM head too (GGUF, MLX), not only block linears.
+bool quantises_embeddings(WeightsDtype dtype);
 /// Bytes per KV element: bf16/fp16 2, fp8 1, int8 1, fp4 0.5625 (NVFP4 block scales).
 double kv_element_bytes(KvDtype dtype);
 /// KV-cache bytes per token for the whole model: 2 x layers x kv_heads x head_dim x bytes

@@ -485,6 +485,15 @@ Result<Topology> shape_topology(const GpuSpec& g, const ClusterShape& shape, con
     set_scaleup(t, &g, c.system(g.reference_system), c);
     const std::string& link_id =
         shape.scaleout_link.empty() ? g.default_scaleout_link : shape.scaleout_link;
+    if (link_id.empty()) {
+        // A device without a scale-out network (a workstation card, an edge module): one box,
+        // no path to another (collectives that would need one say so).
+        if (shape.gpus > 0) {
+            t.gpus = shape.gpus;
+            t.nodes = std::ceil(shape.gpus / std::max(1, t.gpus_per_node));
+        }
+        return t;
+    }
     const LinkSpec* link = c.link(link_id);
     if (!link || link->cls != LinkClass::scaleout) {
         std::string what = "\"" + link_id + "\" is not a scale-out link type";

@@ -139,6 +139,32 @@ private slots:
     }
 
     // Drag a device with the mouse: it moves (snapped to the grid); undo puts it back.
+    // Issue 20: workstation and edge devices sit in their own palette group and drop onto the
+    // canvas like any GPU (found by typing in the palette's search box, dragged with QDrag).
+    void workstationDevicesInPalette() {
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("New")}));
+        QTest::qWait(20);
+        auto* tree = w.palette()->tree();
+        QTreeWidgetItem* group = nullptr;
+        for (int g = 0; g < tree->topLevelItemCount(); ++g)
+            if (tree->topLevelItem(g)->text(0) == QStringLiteral("Workstation and edge devices"))
+                group = tree->topLevelItem(g);
+        QVERIFY(group);
+        QStringList ids;
+        for (int k = 0; k < group->childCount(); ++k)
+            ids << group->child(k)->data(0, Qt::UserRole).toString();
+        for (const char* id : {"gpu:rtx-4090", "gpu:rtx-5090", "gpu:rtx-6000-ada",
+                               "gpu:rtx-pro-6000", "gpu:jetson-agx-orin-64gb", "gpu:jetson-thor"})
+            QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
+        w.canvas()->resetTransform();
+        w.canvas()->centerOn(100, 30);
+        QVERIFY(drop(w, QStringLiteral("RTX 4090"), QStringLiteral("gpu:rtx-4090"), {0, 0}));
+        QCOMPARE(w.document()->design().devices.size(), std::size_t{1});
+        QCOMPARE(w.document()->design().devices[0].catalog, std::string("rtx-4090"));
+    }
+
     void moveAndUndo() {
         ui::MainWindow w(cat_);
         twoDevices(w);
