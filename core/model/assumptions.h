@@ -87,6 +87,10 @@ struct InferenceAssumptions {
     Assumption sustained_vs_best_gemm{0.85, "ratio", "training calibration (docs/validation.md)"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
+    /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
+    /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
+    Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",
+                                         "dual-channel DDR5-5600: 2 x 5600 MT/s x 8 B"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
     Assumption draft_cost_ratio{0.0, "ratio", "unset: the draft model's own step time"};
     /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)

@@ -105,8 +105,11 @@ struct InferenceSpec {
     double request_rate = 0, ttft_slo_s = 0.5, tpot_slo_s = 0.05;
     std::string speculative_draft; ///< draft model id; empty = no speculative decoding
     int speculative_k = 4;         ///< draft tokens per step (gamma)
-    double acceptance = 0.7;       ///< draft token acceptance rate (alpha)
-    std::string extra_json;        ///< unknown fields (a newer minor version), kept verbatim
+    /// Layers whose weights (and KV cache) live in system memory and run on the CPU, the rest
+    /// on the device: llama.cpp's partial offload (--n-gpu-layers = layers - offload_layers).
+    int offload_layers = 0;
+    double acceptance = 0.7; ///< draft token acceptance rate (alpha)
+    std::string extra_json;  ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const InferenceSpec&) const = default;
 };
 

@@ -133,14 +133,42 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         }
         return gemm + attention + comm;
     };
+    // Layers on the device, and (llama.cpp partial offload) the first offload_layers in system
+    // memory on the CPU: their weights and KV cache read at the host's memory bandwidth in
+    // decode; prompts of 32 tokens or more stream those weights to the device over its host
+    // link instead (llama.cpp offloads large-batch matmuls, GGML_CUDA op offload). Layers run
+    // one after the other, so the two parts add.
+    const int off = std::clamp(s.offload_layers, 0, m.layers);
     double total = 0;
+    const int moe_on_device = m.moe_layers_in(off, m.layers - off);
     for (int moe = 0; moe < 2; ++moe) {
-        const int kind = moe ? m.moe_layers() : m.layers - m.moe_layers();
-        const int local = m.local_layers_in(0, m.layers, moe);
+        const int kind = moe ? moe_on_device : (m.layers - off) - moe_on_device;
+        const int local = m.local_layers_in(off, m.layers - off, moe);
         if (kind - local > 0)
             total += (kind - local) * layer(moe == 1, false);
         if (local > 0)
             total += local * layer(moe == 1, true);
+    }
+    if (off > 0) {
+        double bytes = 0;
+        const double kv_tok =
+            kv_bytes_per_sequence(m, s.kv_dtype, context + new_tokens) / std::max(1, m.layers);
+        for (int i = 0; i < off; ++i) {
+            const bool moe = m.is_moe_layer(i);
+            double params = attn_params;
+            if (moe) {
+                const double per_expert = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * h * m.moe_ffn;
+                const double E = m.experts, k = m.top_k;
+                params += per_expert * (E * (1.0 - std::pow(1.0 - k / E, T)) + m.shared_experts);
+            } else {
+                params += mlp_params;
+            }
+            bytes += params * r.wbytes;
+        }
+        const double host = ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value;
+        const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;
+        total += T >= 32 ? bytes / link + off * batch * kv_tok / host
+                         : (bytes + off * batch * kv_tok) / host;
     }
     // LM head for the last token of each sequence.
     const double vh = static_cast<double>(m.vocab) * h;

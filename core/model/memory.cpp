@@ -497,6 +497,16 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         errs.push_back({"--input-len/--output-len", "must be at least 1 token"});
     if (s.batch < 0)
         errs.push_back({"--batch", "must not be negative"});
+    if (s.offload_layers < 0 || s.offload_layers >= m.layers)
+        errs.push_back({"--offload-layers", "must be between 0 and the model's " +
+                                                std::to_string(m.layers) +
+                                                " layers - 1 (one layer stays on the device)"});
+    else if (s.offload_layers > 0 && s.pp > 1)
+        errs.push_back({"--offload-layers", "needs pp 1 (llama.cpp splits layers between one "
+                                            "device and the CPU)"});
+    else if (s.offload_layers > 0 && gpu.unified_memory)
+        errs.push_back({"--offload-layers", gpu.id + " shares its memory with the CPU: there is "
+                                                     "no system memory to offload to"});
     if (!errs.empty())
         return errs;
 
@@ -551,7 +561,10 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     for (int st = 0; st < s.pp; ++st) {
         const int nl = layers[static_cast<std::size_t>(st)];
         double w = 0;
-        for (int i = first; i < first + nl; ++i) {
+        // Offloaded layers (llama.cpp keeps the first ones on the CPU) hold neither weights
+        // nor KV cache on the device.
+        const int off = st == 0 ? s.offload_layers : 0;
+        for (int i = first + off; i < first + nl; ++i) {
             const LayerParams lp = layer_params(m, m.is_moe_layer(i));
             w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
         }
@@ -564,8 +577,8 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         if (st == s.pp - 1)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
                  ((!m.tied_embeddings || s.pp > 1) ? vh / tp * eb : 0.0);
-        const int n_local = m.local_layers_in(first - nl, nl);
-        const double kv_share = kv_layer_per_gpu * ((nl - n_local) + n_local * local_share);
+        const int n_local = m.local_layers_in(first - nl + off, nl - off);
+        const double kv_share = kv_layer_per_gpu * ((nl - off - n_local) + n_local * local_share);
         // The KV budget per engine (docs/inference.md):
         //  vLLM: fraction x card - weights - profiled activations - non-torch memory;
         //  SGLang: fraction x card - weights (activations and graphs use the rest of the card);

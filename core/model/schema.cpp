@@ -374,6 +374,10 @@ std::vector<Field> build_schema() {
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::draft_models;
     }
+    add(I(CL_REF(offload_layers))
+            .make("offload_layers", "Layers in system memory", "", 0, 1 << 20,
+                  "0: every layer on the device (llama.cpp --n-gpu-layers = layers - this)",
+                  "layers whose weights and KV cache stay in system memory and run on the CPU"));
     add(I(CL_REF(speculative_k))
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
                   "4: vLLM num_speculative_tokens examples", "gamma"));
@@ -569,6 +573,9 @@ std::vector<Field> build_schema() {
           1e-3, "ms", 2);
     A("inference.draft_cost_ratio", "Draft cost ratio", 0, 10, CL_REF(inference.draft_cost_ratio))
         .unset = "the draft model's own step time (roofline)";
+    shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,
+            CL_REF(inference.host_memory_bandwidth_Bps)),
+          1e-9, "GB/s", 1);
     A("inference.dequant_ops_per_weight", "Dequantisation ops per weight", 0, 100,
       CL_REF(inference.dequant_ops_per_weight), 1);
     A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,
