@@ -151,7 +151,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     }
     if (off > 0) {
         double bytes = 0;
-        const double kv_tok =
+        // One offloaded layer's KV cache of one sequence (the layers' average).
+        const double kv_layer =
             kv_bytes_per_sequence(m, s.kv_dtype, context + new_tokens) / std::max(1, m.layers);
         for (int i = 0; i < off; ++i) {
             const bool moe = m.is_moe_layer(i);
@@ -167,8 +168,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         }
         const double host = ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value;
         const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;
-        total += T >= 32 ? bytes / link + off * batch * kv_tok / host
-                         : (bytes + off * batch * kv_tok) / host;
+        total += T >= 32 ? bytes / link + off * batch * kv_layer / host
+                         : (bytes + off * batch * kv_layer) / host;
     }
     // LM head for the last token of each sequence.
     const double vh = static_cast<double>(m.vocab) * h;
