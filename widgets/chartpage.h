@@ -1,9 +1,13 @@
 #pragma once
 // The common frame of every chart tab (used by charts.cpp and charts_cost.cpp).
 
+#include <QList>
+#include <QPointF>
 #include <QString>
 
+class QAreaSeries;
 class QChart;
+class QColor;
 class QChartView;
 class QLabel;
 class QWidget;
@@ -18,5 +22,11 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
 /// Removes every series and axis of a chart (and deletes the axes: QChart::removeAxis hands
 /// their ownership back, so removing alone leaks them on every update).
 void clearChart(QChart* c);
+
+/// Issue 19: a model's error band as a shaded area between `upper` and `lower` (core computes
+/// both), `colour` at `alpha`, no outline, added to `chart`. The edge lines are the area's
+/// children (QAreaSeries does not own them; clearing the chart frees them -- LeakSanitizer).
+QAreaSeries* addBandArea(QChart* chart, const QList<QPointF>& upper, const QList<QPointF>& lower,
+                         const QString& name, const QColor& colour, int alpha);
 
 } // namespace cl::ui

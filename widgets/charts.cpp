@@ -81,6 +81,24 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     stack->setCurrentWidget(empty);
 }
 
+QAreaSeries* addBandArea(QChart* chart, const QList<QPointF>& upper, const QList<QPointF>& lower,
+                         const QString& name, const QColor& colour, int alpha) {
+    auto* band = new QAreaSeries;
+    auto* up = new QLineSeries(band);
+    auto* low = new QLineSeries(band);
+    up->replace(upper);
+    low->replace(lower);
+    band->setUpperSeries(up);
+    band->setLowerSeries(low);
+    band->setName(name);
+    QColor fill = colour;
+    fill.setAlpha(alpha);
+    band->setBrush(fill);
+    band->setPen(Qt::NoPen);
+    chart->addSeries(band);
+    return band;
+}
+
 void clearChart(QChart* c) {
     c->removeAllSeries();
     for (auto* a : c->axes()) {
@@ -364,24 +382,15 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
         const QColor colour = colors[i++ % 4];
         // Issue 19: the model's error band around the curve, shaded (computed in core).
         if (c.busbw_high_Bps.size() == c.bytes.size() && !c.bytes.empty()) {
-            // The area series does not own its edge lines: they are its children, so clearing
-            // the chart frees them (LeakSanitizer found them leaked).
-            auto* band = new QAreaSeries;
-            auto* upper = new QLineSeries(band);
-            auto* lower = new QLineSeries(band);
+            QList<QPointF> upper, lower;
             for (std::size_t k = 0; k < c.bytes.size(); ++k) {
-                upper->append(c.bytes[k], c.busbw_high_Bps[k] / 1e9);
-                lower->append(c.bytes[k], c.busbw_low_Bps[k] / 1e9);
+                upper << QPointF(c.bytes[k], c.busbw_high_Bps[k] / 1e9);
+                lower << QPointF(c.bytes[k], c.busbw_low_Bps[k] / 1e9);
                 top = std::max(top, c.busbw_high_Bps[k] / 1e9);
             }
-            band->setUpperSeries(upper);
-            band->setLowerSeries(lower);
-            band->setName(tr("%1: model's error band").arg(QString::fromStdString(c.name)));
-            QColor fill = colour;
-            fill.setAlpha(40);
-            band->setBrush(fill);
-            band->setPen(Qt::NoPen);
-            chart_->addSeries(band);
+            auto* band = addBandArea(
+                chart_, upper, lower,
+                tr("%1: model's error band").arg(QString::fromStdString(c.name)), colour, 40);
             band->attachAxis(ax);
             band->attachAxis(ay);
             banded = true;
@@ -557,23 +566,15 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev) {
     // region swept between two shifted curves covered TPOTs far outside the band -- helper-8.)
     QAreaSeries* band = nullptr;
     if (w->band && w->inference_curve.front().tpot_high_s > 0) {
-        band = new QAreaSeries;
-        auto* fast = new QLineSeries(band); // owned by the area (see FabricChart)
-        auto* slow = new QLineSeries(band);
+        QList<QPointF> fast, slow;
         for (const auto& p : w->inference_curve) {
-            fast->append(p.output_tokens_per_s, p.tpot_low_s * 1e3);
-            slow->append(p.output_tokens_per_s, p.tpot_high_s * 1e3);
+            fast << QPointF(p.output_tokens_per_s, p.tpot_low_s * 1e3);
+            slow << QPointF(p.output_tokens_per_s, p.tpot_high_s * 1e3);
         }
         // The axes follow the curve, not the band (its far corners would flatten the curve);
         // the plot area clips what lies beyond.
-        band->setUpperSeries(fast);
-        band->setLowerSeries(slow);
-        band->setName(tr("model's error band"));
-        QColor fill(0x3b, 0x82, 0xf6);
-        fill.setAlpha(40);
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
-        chart_->addSeries(band);
+        band =
+            addBandArea(chart_, fast, slow, tr("model's error band"), QColor(0x3b, 0x82, 0xf6), 40);
     }
     auto* op = new QScatterSeries;
     op->setName(tr("operating point"));

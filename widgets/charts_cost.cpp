@@ -419,24 +419,14 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev) {
     // Issue 19: the model's error band around tokens/s, shaded (core computed each point's).
     QAreaSeries* band = nullptr;
     if (p0.tokens_per_s_high > 0) {
-        // The area series does not own its edge lines: they are its children, so clearing the
-        // chart frees them (LeakSanitizer found them leaked).
-        band = new QAreaSeries;
-        auto* upper = new QLineSeries(band);
-        auto* lower = new QLineSeries(band);
+        QList<QPointF> upper, lower;
         for (const auto& p : w->scaling) {
-            upper->append(p.gpus, p.tokens_per_s_high / 1e3);
-            lower->append(p.gpus, p.tokens_per_s_low / 1e3);
+            upper << QPointF(p.gpus, p.tokens_per_s_high / 1e3);
+            lower << QPointF(p.gpus, p.tokens_per_s_low / 1e3);
             ymax = std::max(ymax, p.tokens_per_s_high / 1e3);
         }
-        band->setUpperSeries(upper);
-        band->setLowerSeries(lower);
-        band->setName(tr("model's error band"));
-        QColor fill(0x3b, 0x82, 0xf6);
-        fill.setAlpha(45);
-        band->setBrush(fill);
-        band->setPen(Qt::NoPen);
-        chart_->addSeries(band);
+        band = addBandArea(chart_, upper, lower, tr("model's error band"), QColor(0x3b, 0x82, 0xf6),
+                           45);
     }
     for (auto* s : {id, t, m})
         chart_->addSeries(s);
