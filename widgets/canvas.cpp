@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/edit.h"
 #include "model/units.h"
+#include "modelimport.h"
 
 #include <QGraphicsLineItem>
 #include <QGraphicsObject>
@@ -1426,13 +1427,49 @@ void CanvasScene::nudgeSelection(double dx, double dy, bool continues) {
     doc_->moveItems(std::move(moves), continues ? dragCounter_ : ++dragCounter_);
 }
 
+namespace {
+/// The local .json file a drag carries (a config.json from a file manager), or empty.
+QString droppedConfig(const QMimeData* md) {
+    if (!md->hasUrls() || md->urls().size() != 1 || !md->urls().front().isLocalFile())
+        return {};
+    const QString path = md->urls().front().toLocalFile();
+    return isConfigFile(path) ? path : QString();
+}
+} // namespace
+
+std::string CanvasScene::workloadAt(QPointF scenePos) const {
+    for (auto* it : items(scenePos))
+        if (auto* wi = dynamic_cast<WorkloadItem*>(it))
+            return wi->id();
+    return {};
+}
+
 void CanvasScene::dragEnterEvent(QGraphicsSceneDragDropEvent* e) {
-    e->setAccepted(e->mimeData()->hasFormat(kCatalogMime));
+    e->setAccepted(e->mimeData()->hasFormat(kCatalogMime) ||
+                   !droppedConfig(e->mimeData()).isEmpty());
 }
 void CanvasScene::dragMoveEvent(QGraphicsSceneDragDropEvent* e) {
-    e->setAccepted(e->mimeData()->hasFormat(kCatalogMime));
+    if (e->mimeData()->hasFormat(kCatalogMime)) {
+        e->accept();
+        return;
+    }
+    // A config.json is taken by a workload card only.
+    materializeAt(e->scenePos());
+    e->setAccepted(!droppedConfig(e->mimeData()).isEmpty() && !workloadAt(e->scenePos()).empty());
 }
 void CanvasScene::dropEvent(QGraphicsSceneDragDropEvent* e) {
+    if (const QString path = droppedConfig(e->mimeData()); !path.isEmpty()) {
+        const std::string wid = workloadAt(e->scenePos());
+        if (wid.empty()) {
+            emit statusMessage(tr("Drop a model's config.json on a workload card"));
+            return;
+        }
+        const ImportOutcome out = importHfConfig(*doc_, path, wid);
+        emit statusMessage(out.text);
+        if (out.ok)
+            e->acceptProposedAction();
+        return;
+    }
     const QString entry = QString::fromUtf8(e->mimeData()->data(kCatalogMime));
     if (dropCatalogEntry(entry, e->scenePos() - QPointF(kDeviceW / 2, kDeviceH / 2)))
         e->acceptProposedAction();

@@ -31,6 +31,8 @@ public:
     explicit CanvasScene(doc::Document* doc, QObject* parent = nullptr);
 
     [[nodiscard]] doc::Document* document() const { return doc_; }
+    /// The id of the workload card at a scene position, or empty.
+    [[nodiscard]] std::string workloadAt(QPointF scenePos) const;
     /// Drops a catalog entry ("system:dgx-h100") at a scene position: one AddDevices command.
     bool dropCatalogEntry(const QString& entry, QPointF pos);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);

@@ -1,5 +1,8 @@
 #include "inspector.h"
 
+#include "modelimport.h"
+
+#include "model/design.h"
 #include "model/findings.h"
 #include "model/schema.h"
 #include "model/units.h"
@@ -9,6 +12,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -115,6 +119,13 @@ void Inspector::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     updateDerived();
 }
 
+std::vector<std::string> Inspector::modelIds(const model::Design& d) {
+    std::vector<std::string> ids;
+    for (const auto& m : d.models)
+        ids.push_back(m.id);
+    return ids;
+}
+
 void Inspector::onChanged(const doc::ChangeEvent& e) {
     // Drop ids that no longer exist (deleted, undone add).
     const auto& d = doc_->design();
@@ -131,14 +142,24 @@ void Inspector::onChanged(const doc::ChangeEvent& e) {
     }
     // The same fields: update values in place (the editor being used keeps its focus and is
     // never deleted under its own key handler). Different fields: rebuild, later.
-    if (currentFields() != shownFields_) {
-        QMetaObject::invokeMethod(this, &Inspector::rebuild, Qt::QueuedConnection);
+    // Different fields, or other models to choose from (an imported model joins the choices
+    // and shows what was read): rebuild, later -- unless a rebuild happens before then.
+    if (currentFields() != shownFields_ || modelIds(d) != shownModels_) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, at = rebuilds_] {
+                if (rebuilds_ == at)
+                    rebuild();
+            },
+            Qt::QueuedConnection);
         return;
     }
     refreshValues();
 }
 
 void Inspector::rebuild() {
+    ++rebuilds_;
+    shownModels_ = modelIds(doc_->design());
     editors_.clear();
     derived_ = nullptr;
     error_ = nullptr;
@@ -184,6 +205,42 @@ void Inspector::rebuild() {
                     [this, wid = w->id] { emit findLayoutRequested(qs(wid)); });
             form_->addRow(find);
         }
+        // A Hugging Face config.json as this workload's model (also: drop it on the card).
+        auto* import = new QPushButton(tr("Import Hugging Face config…"));
+        import->setObjectName(QStringLiteral("importHfButton"));
+        import->setToolTip(tr("Read a model's config.json (Qwen3, gpt-oss, Llama 4, Gemma 3, "
+                              "DeepSeek, Kimi K2, ...) and use it for this workload; the design "
+                              "file keeps it. You can also drop the file on the workload card."));
+        connect(import, &QPushButton::clicked, this, [this, wid = w->id] {
+            QFileDialog dlg(this, tr("Import Hugging Face config"), QString(),
+                            tr("Model config (*.json);;All files (*)"));
+            dlg.setObjectName(QStringLiteral("importHfDialog"));
+            dlg.setFileMode(QFileDialog::ExistingFile);
+            dlg.setOption(QFileDialog::DontUseNativeDialog);
+            if (dlg.exec() != QDialog::Accepted || dlg.selectedFiles().isEmpty())
+                return;
+            // After this click returns: the edit rebuilds the inspector and its buttons.
+            QMetaObject::invokeMethod(
+                this,
+                [this, wid, path = dlg.selectedFiles().front()] {
+                    const ImportOutcome out = importHfConfig(*doc_, path, wid);
+                    emit statusMessage(out.text);
+                    if (!out.ok && error_) {
+                        error_->setText(out.text);
+                        error_->show();
+                    }
+                },
+                Qt::QueuedConnection);
+        });
+        form_->addRow(import);
+        // What was read, when the model is one the design carries.
+        for (const auto& m : d.models)
+            if (m.id == w->model) {
+                auto* read = plainLabel(qs(model::describe_model(m)));
+                read->setObjectName(QStringLiteral("importedModel"));
+                read->setWordWrap(true);
+                form_->addRow(tr("Imported"), read);
+            }
     }
     derived_ = plainLabel();
     derived_->setObjectName(QStringLiteral("verdict"));

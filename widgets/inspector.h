@@ -32,6 +32,8 @@ signals:
     void explainRequested(const QString& key);
     /// "Find a layout…" for a training workload.
     void findLayoutRequested(const QString& workloadId);
+    /// A line for the status bar (what an import read, or why it was refused).
+    void statusMessage(const QString& text);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -62,6 +64,9 @@ private:
     QLabel* error_ = nullptr;   ///< why the last edit was refused
     std::vector<Editor> editors_;
     std::vector<const model::Field*> shownFields_;
+    std::vector<std::string> shownModels_; ///< the design's models when the rows were built
+    int rebuilds_ = 0;                     ///< a queued rebuild skips when one ran since
+    static std::vector<std::string> modelIds(const model::Design& d);
 };
 
 } // namespace cl::ui

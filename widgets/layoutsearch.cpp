@@ -80,7 +80,8 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
         for (const auto& x : ev.workloads)
             if (x.id == id)
                 we = &x;
-        if (!w || !we || !catalog->model(w->model) || !catalog->gpu(we->gpu) || we->gpus < 1) {
+        const model::ModelArch* arch = w ? model::find_model(design, *catalog, w->model) : nullptr;
+        if (!w || !we || !arch || !catalog->gpu(we->gpu) || we->gpus < 1) {
             *result = model::Error{"workload", "place the workload on GPUs and pick a model first"};
         } else {
             model::TrainingSpec base = w->training;
@@ -89,9 +90,9 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
             model::SearchOptions opt;
             opt.top_k = 20;
             opt.cancel = &cancel_;
-            *result = model::search_layouts(*catalog->model(w->model), base,
-                                            static_cast<int>(we->gpus), *catalog->gpu(we->gpu),
-                                            ev.fabric, {}, opt, {}, ev.collective_assumptions);
+            *result = model::search_layouts(*arch, base, static_cast<int>(we->gpus),
+                                            *catalog->gpu(we->gpu), ev.fabric, {}, opt, {},
+                                            ev.collective_assumptions);
         }
         emit searchFinished();
     });

@@ -31,6 +31,7 @@
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QLocale>
 #include <QMap>
 #include <QMenu>
 #include <QMenuBar>
@@ -91,6 +92,9 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     autosave_ = new Autosave(doc_, std::max(100, autosaveMs), this);
     connect(autosave_, &Autosave::failed, this,
             [this](const QString& err) { statusBar()->showMessage(err, 10000); });
+    topologySummary_ = new QLabel(this);
+    topologySummary_->setObjectName(QStringLiteral("topologySummary"));
+    statusBar()->addPermanentWidget(topologySummary_);
     setAcceptDrops(true); // drop a design file onto the window to open it
     buildMenus();
     // "How is this computed?" from the inspector's button or an entity's context menu.
@@ -122,16 +126,23 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 charts_->setEvaluation(ev);
                 charts_->explainPanel()->setEvaluation(doc_->design(), *ev, doc_->catalog());
                 charts_->sensitivityChart()->markStale();
+                // The design's size stays in the status bar's right corner; messages of what the
+                // user just did (imports, refusals, saves) take the left and are not overwritten.
                 const auto& t = ev->topology;
-                statusBar()->showMessage(tr("%1 GPUs · %2 nodes · %3 switches")
-                                             .arg(t.gpus, 0, 'f', 0)
-                                             .arg(t.nodes, 0, 'f', 0)
-                                             .arg(t.switches, 0, 'f', 0));
+                const auto count = [](double n, const char* one, const char* many) {
+                    return QLocale().toString(n, 'f', 0) + QLatin1Char(' ') +
+                           QString::fromLatin1(n == 1 ? one : many);
+                };
+                topologySummary_->setText(count(t.gpus, "GPU", "GPUs") + QStringLiteral(" · ") +
+                                          count(t.nodes, "node", "nodes") + QStringLiteral(" · ") +
+                                          count(t.switches, "switch", "switches"));
             });
     connect(scene_, &QGraphicsScene::selectionChanged, this,
             [this] { inspector_->setSelection(scene_->selectedIds()); });
     connect(scene_, &CanvasScene::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+    connect(inspector_, &Inspector::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(files_, &FileController::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);

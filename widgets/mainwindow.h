@@ -10,6 +10,8 @@
 
 #include <memory>
 
+class QLabel;
+
 namespace cl::ui {
 
 class Actions;
@@ -82,6 +84,7 @@ private:
     Autosave* autosave_;
     OverviewView* overview_;
     class QMenu* recentMenu_ = nullptr;
+    QLabel* topologySummary_ = nullptr; ///< "8 GPUs · 1 node · 1 switch", bottom right
     int pasteCount_ = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <set>
@@ -261,6 +262,76 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
         r.errors().push_back(std::move(e));
     m.raw_json = j.dump();
     return r.errors().size() == before;
+}
+
+std::string model_arch_to_json(const ModelArch& m) {
+    nlohmann::json j = {{"id", m.id},
+                        {"name", m.name},
+                        {"layers", m.layers},
+                        {"hidden", m.hidden},
+                        {"heads", m.heads},
+                        {"kv_heads", m.kv_heads},
+                        {"head_dim", m.head_dim},
+                        {"ffn", m.ffn},
+                        {"vocab", m.vocab},
+                        {"mlp", m.mlp == Mlp::gelu ? "gelu" : "swiglu"},
+                        {"tied_embeddings", m.tied_embeddings},
+                        {"norm", m.layernorm ? "layernorm" : "rmsnorm"},
+                        {"position", m.learned_positions ? "learned" : "rope"},
+                        {"qkv_bias", m.qkv_bias},
+                        {"dropout", m.dropout}};
+    const std::pair<const char*, int> ints[] = {{"max_seq", m.max_seq},
+                                                {"experts", m.experts},
+                                                {"top_k", m.top_k},
+                                                {"moe_ffn", m.moe_ffn},
+                                                {"shared_experts", m.shared_experts},
+                                                {"dense_layers", m.dense_layers},
+                                                {"sliding_window", m.sliding_window},
+                                                {"global_every", m.global_every},
+                                                {"kv_lora_rank", m.kv_lora_rank},
+                                                {"q_lora_rank", m.q_lora_rank},
+                                                {"qk_rope_head_dim", m.qk_rope_head_dim},
+                                                {"qk_nope_head_dim", m.qk_nope_head_dim},
+                                                {"v_head_dim", m.v_head_dim}};
+    for (const auto& [k, v] : ints)
+        if (v != 0)
+            j[k] = v;
+    if (m.moe_every != 1)
+        j["moe_every"] = m.moe_every;
+    if (m.extra_params != 0)
+        j["extra_params"] = m.extra_params;
+    j["source"] = m.provenance.source;
+    if (!m.provenance.as_of.empty())
+        j["as_of"] = m.provenance.as_of;
+    j["confidence"] = m.provenance.confidence;
+    if (!m.provenance.notes.empty())
+        j["notes"] = m.provenance.notes;
+    return j.dump();
+}
+
+std::string describe_model(const ModelArch& m) {
+    char buf[512];
+    const auto billions = [](double p) { return p / 1e9; };
+    std::string s = m.name + ": " + std::to_string(m.layers) + " layers, hidden " +
+                    std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " query / " +
+                    std::to_string(m.kv_heads) + " KV heads";
+    if (m.attention() == AttentionKind::mla)
+        s += " (latent attention, KV rank " + std::to_string(m.kv_lora_rank) + ")";
+    if (m.is_moe())
+        s += ", " + std::to_string(m.experts) + " experts (top " + std::to_string(m.top_k) + ")";
+    if (m.sliding_window > 0)
+        s += ", sliding window " + std::to_string(m.sliding_window) + " tokens" +
+             (m.global_every > 0 ? " (every " + std::to_string(m.global_every) + "th layer global)"
+                                 : std::string());
+    std::snprintf(buf, sizeof buf, ", %.1f B parameters", billions(m.total_params()));
+    s += buf;
+    if (m.is_moe()) {
+        std::snprintf(buf, sizeof buf, " (%.1f B active)", billions(m.active_params()));
+        s += buf;
+    }
+    for (const auto& n : m.provenance.notes)
+        s += "; " + n;
+    return s;
 }
 
 Result<ModelArch> model_from_json_text(std::string_view text, std::string_view name) {

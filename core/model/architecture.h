@@ -22,6 +22,7 @@ struct Provenance {
     std::string confidence = "sourced";
     std::vector<std::string> notes;
     bool user = false; ///< entry comes from (or was overridden by) the user's catalog file
+    bool operator==(const Provenance&) const = default;
 };
 
 /// A decoder-only transformer. Dense when experts == 0; MoE layers otherwise.
@@ -97,6 +98,7 @@ struct ModelArch {
 
     /// Checks ranges and consistency; errors name the field with `path` as prefix.
     [[nodiscard]] std::vector<Error> validate(std::string_view path = {}) const;
+    bool operator==(const ModelArch&) const = default;
 };
 
 class JsonReader;
@@ -107,6 +109,14 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
 
 /// Reads one zoo entry (our own schema, see docs/catalog.md).
 Result<ModelArch> model_from_json_text(std::string_view text, std::string_view name);
+
+/// Writes a model as one zoo entry (JSON text, our schema): every field read_model_arch reads,
+/// provenance included. Reading it back gives the same model.
+std::string model_arch_to_json(const ModelArch& m);
+
+/// What an import read, in a line a person reads: "Qwen3-30B-A3B: 48 layers, hidden 2048, 32
+/// query / 4 KV heads, 128 experts (top 8), 30.5 B parameters (3.3 B active)", then the notes.
+std::string describe_model(const ModelArch& m);
 
 /// Imports a Hugging Face config.json (llama, mistral, mixtral, qwen2, deepseek_v3, gpt2,
 /// gpt_neox, bloom-like). Unsupported fields or model types give an error naming the field.

@@ -43,6 +43,18 @@ struct MemoryAssumptions {
     /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
     /// default 2048); auto batch never exceeds it.
     Assumption max_num_seqs{2048, "sequences", "TensorRT-LLM max_batch_size default 2048"};
+    /// llama.cpp: tokens in one compute graph (the physical batch; its compute buffer holds
+    /// that many tokens' activations and logits in fp32).
+    Assumption llamacpp_ubatch_tokens{512, "tokens",
+                                      "llama.cpp common/common.h: n_ubatch = 512 (physical batch)"};
+    /// llama.cpp has no framework memory pools: the device keeps the CUDA/Metal context only.
+    Assumption llamacpp_runtime_bytes{0.5e9, "bytes",
+                                      "CUDA context 0.1-0.6 GB (docs/assumptions.md); llama.cpp "
+                                      "allocates weights, KV and one compute buffer"};
+    /// Devices whose memory the CPU shares (Apple silicon, Jetson, CPU servers): the share the
+    /// model may fill; the operating system keeps the rest (macOS caps the GPU's working set).
+    Assumption unified_memory_gpu_fraction{
+        0.75, "fraction", "macOS Metal recommendedMaxWorkingSetSize ~75% of unified memory"};
     bool operator==(const MemoryAssumptions&) const = default;
 };
 
@@ -91,6 +103,12 @@ struct InferenceAssumptions {
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",
                                          "dual-channel DDR5-5600: 2 x 5600 MT/s x 8 B"};
+    /// NUMA nodes (sockets in NPS1) whose memory a CPU server's model is spread over. llama.cpp
+    /// loads the weights from one thread, so without --numa distribute they sit on one node and
+    /// every core reads them at that node's bandwidth.
+    Assumption numa_nodes_used{1, "nodes",
+                               "llama.cpp default placement (README: --numa distribute "
+                               "spreads the model over the nodes)"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
     Assumption draft_cost_ratio{0.0, "ratio", "unset: the draft model's own step time"};
     /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)

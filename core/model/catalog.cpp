@@ -133,6 +133,10 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.device_class = str(r, j, p, "device_class");
     g.unified_memory = r.boolean(j, p, "unified_memory", false).value_or(false);
     g.host_link_Bps = num(r, j, p, "host_link_Bps");
+    g.sockets = static_cast<int>(r.integer(j, p, "sockets", false, 0, 64).value_or(0));
+    g.numa_nodes = static_cast<int>(r.integer(j, p, "numa_nodes", false, 1, 1024).value_or(1));
+    g.memory_channels =
+        static_cast<int>(r.integer(j, p, "memory_channels", false, 0, 4096).value_or(0));
     g.gpus_per_node =
         static_cast<int>(r.integer(j, p, "gpus_per_node", false, 1, 1024).value_or(8));
     g.scaleup_domain =

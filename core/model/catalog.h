@@ -58,6 +58,9 @@ struct GpuSpec {
     std::string device_class;
     bool unified_memory = false; ///< memory shared with the CPU (Jetson, Apple silicon)
     double host_link_Bps = 0;    ///< host link one way (PCIe) for a discrete card; 0 unknown
+    int sockets = 0;             ///< CPU servers: sockets (0 = not a CPU server)
+    int numa_nodes = 1;          ///< NUMA nodes the memory is split over (CPU servers)
+    int memory_channels = 0;     ///< DDR channels, all sockets (0 = not stated)
     int gpus_per_node = 8;       ///< CLI.md default --gpus-per-node
     int scaleup_domain = 1;      ///< CLI.md default --scaleup-domain
     std::string default_scaleout_link;

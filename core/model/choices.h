@@ -24,7 +24,7 @@ enum class Offload { none, optimizer };
 /// every routed copy in 16 bits, or DeepEP's normal kernels (one copy per destination node over
 /// RDMA, forwarded over NVLink; FP8 dispatch when training in FP8).
 enum class MoeDispatcher { alltoall, deepep };
-/// q4_k_m ... q8_0: llama.cpp GGUF formats; mlx4/mlx8: MLX affine quantisation (group 64).
+/// q4_k_m ... q8_0, q4_0: llama.cpp GGUF formats; mlx4/mlx8: MLX affine quantisation (group 64).
 /// Both quantise the whole model, embeddings and LM head included (memory.h weight_bits).
 enum class WeightsDtype {
     bf16,
@@ -38,12 +38,13 @@ enum class WeightsDtype {
     q6_k,
     q8_0,
     mlx4,
-    mlx8
+    mlx8,
+    q4_0
 };
 enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
 /// The serving engine: how it budgets GPU memory for the KV cache (docs/inference.md).
-enum class ServingEngine { vllm, sglang, trtllm };
+enum class ServingEngine { vllm, sglang, trtllm, llamacpp };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
@@ -75,9 +76,9 @@ template <> struct ChoiceNames<MoeDispatcher> {
     static constexpr std::array<std::string_view, 2> names{"alltoall", "deepep"};
 };
 template <> struct ChoiceNames<WeightsDtype> {
-    static constexpr std::array<std::string_view, 12> names{"bf16", "fp16", "fp8",    "int8",
-                                                            "int4", "fp4",  "q4_k_m", "q5_k_m",
-                                                            "q6_k", "q8_0", "mlx4",   "mlx8"};
+    static constexpr std::array<std::string_view, 13> names{
+        "bf16",   "fp16", "fp8",  "int8", "int4", "fp4", "q4_k_m",
+        "q5_k_m", "q6_k", "q8_0", "mlx4", "mlx8", "q4_0"};
 };
 template <> struct ChoiceNames<KvDtype> {
     static constexpr std::array<std::string_view, 5> names{"bf16", "fp16", "fp8", "int8", "fp4"};
@@ -87,7 +88,7 @@ template <> struct ChoiceNames<Batching> {
                                                            "disaggregated"};
 };
 template <> struct ChoiceNames<ServingEngine> {
-    static constexpr std::array<std::string_view, 3> names{"vllm", "sglang", "trtllm"};
+    static constexpr std::array<std::string_view, 4> names{"vllm", "sglang", "trtllm", "llamacpp"};
 };
 template <> struct ChoiceNames<ServingMode> {
     static constexpr std::array<std::string_view, 2> names{"offline", "online"};

@@ -526,7 +526,7 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
             if (!idx.device(w.placement[k]))
                 err(json_index_path(p + ".placement", k),
                     "unknown device \"" + w.placement[k] + "\"");
-        if (catalog && !catalog->model(w.model)) {
+        if (catalog && !find_model(d, *catalog, w.model)) {
             std::string msg = "unknown model \"" + w.model + "\"";
             if (auto s = catalog->closest_id(CatalogKind::models, w.model); !s.empty())
                 msg += " (did you mean \"" + s + "\"?)";
@@ -534,12 +534,19 @@ std::vector<Error> validate_design(const Design& d, const Catalog* catalog) {
         }
         const auto& draft = w.inference.speculative_draft;
         if (catalog && w.kind == WorkloadKind::inference && !draft.empty() &&
-            !catalog->model(draft))
+            !find_model(d, *catalog, draft))
             err(p + ".inference.speculative_draft", "unknown model \"" + draft + "\"");
     }
     if (catalog && !d.economics.cloud_offer.empty() && !catalog->cloud(d.economics.cloud_offer))
         err("economics.cloud_offer", "unknown cloud offer \"" + d.economics.cloud_offer + "\"");
     return errors;
+}
+
+const ModelArch* find_model(const Design& d, const Catalog& catalog, std::string_view id) {
+    for (const auto& m : d.models)
+        if (m.id == id)
+            return &m;
+    return catalog.model(id);
 }
 
 namespace {
@@ -930,10 +937,26 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             d.calibration.push_back(fc);
         }
     }
+    if (const json* ms = r.member(root, "", "models", false); ms && r.expect_array(*ms, "models")) {
+        for (std::size_t i = 0; i < ms->size(); ++i) {
+            const std::string p = json_index_path("models", i);
+            ModelArch m;
+            if (!read_model_arch((*ms)[i], p, r, m))
+                continue;
+            m.provenance.user = true; // the design's own, as imported
+            bool dup = false;
+            for (const auto& o : d.models)
+                dup = dup || o.id == m.id;
+            if (dup)
+                r.error(p + ".id", "a second model with id \"" + m.id + "\"");
+            else
+                d.models.push_back(std::move(m));
+        }
+    }
     d.extra_json =
         keep_extras(root,
                     {"format", "version", "name", "description", "devices", "links", "workloads",
-                     "economics", "reliability", "calibration", "assumptions"},
+                     "economics", "reliability", "calibration", "assumptions", "models"},
                     "");
     if (!errors.empty())
         return errors;
@@ -1016,6 +1039,12 @@ std::string design_to_json(const Design& d) {
                            {"error_before", c.error_before},
                            {"error_after", c.error_after}});
         root["calibration"] = std::move(cal);
+    }
+    if (!d.models.empty()) {
+        json ms = json::array();
+        for (const auto& m : d.models)
+            ms.push_back(json::parse(model_arch_to_json(m)));
+        root["models"] = std::move(ms);
     }
     merge_extras(root, d.extra_json);
     return root.dump(2) + "\n";

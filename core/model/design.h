@@ -4,6 +4,7 @@
 // Stable string ids; unknown JSON fields are kept and written back (forward compatibility).
 // See docs/design-format.md for the annotated file format.
 
+#include "model/architecture.h"
 #include "model/assumptions.h"
 #include "model/choices.h"
 #include "model/error.h"
@@ -21,10 +22,11 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 3; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 4; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
-                                       ///< moe_dispatcher and ep_overlap
+                                       ///< moe_dispatcher and ep_overlap;
+                                       ///< 1.4: models (imported configs)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -275,6 +277,9 @@ struct Design {
     Economics economics;
     ReliabilityInputs reliability;
     std::vector<FabricCalibration> calibration;
+    /// Models the design carries (imported Hugging Face configs): workloads name them by id like
+    /// zoo models, and they travel with the file. One with a zoo id replaces that entry here.
+    std::vector<ModelArch> models;
     ModelAssumptions assumptions; ///< efficiency factors and overheads (defaults are sourced)
     std::string extra_json;       ///< unknown top-level fields
     IdCache device_ids, link_ids; ///< lookup caches for device() and link() (no data)
@@ -317,6 +322,10 @@ private:
     std::vector<double> multiplicity_; ///< by position in design.devices
     std::vector<char> cycle_;
 };
+
+/// The model a workload names: the design's own first, then the catalog's zoo; nullptr when
+/// neither has it.
+const ModelArch* find_model(const Design& d, const Catalog& catalog, std::string_view id);
 
 /// Reads a design from JSON text. Every error names its JSON path and what was expected,
 /// e.g. `links[3].to: unknown device "leaf9"`. When `catalog` is given, catalog ids are

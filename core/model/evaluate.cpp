@@ -281,7 +281,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     we.gpus += gpus_in(idx, catalog, *dev, &we.gpu);
         }
         we.model = w.model;
-        const ModelArch* m = catalog.model(w.model);
+        const ModelArch* m = find_model(design, catalog, w.model);
         const GpuSpec* g = catalog.gpu(we.gpu);
         if (!m)
             we.error = "unknown model \"" + w.model + "\"";
@@ -406,7 +406,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     const double price = gpu_hour_price(design, catalog, ev);
                     // Speculative decoding with the draft model of the design (Leviathan 2023).
                     SpeculativeSpec spec;
-                    if (const ModelArch* dm = catalog.model(s.speculative_draft)) {
+                    if (const ModelArch* dm = find_model(design, catalog, s.speculative_draft)) {
                         spec.draft = dm;
                         spec.k = s.speculative_k;
                         spec.acceptance = s.acceptance;

@@ -61,6 +61,10 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
         g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(Dtype::bf16) * 0.83;
     r.attention = g.peak(Dtype::bf16) * att * ia.sustained_vs_best_gemm.value;
     r.hbm = g.memory_bandwidth_Bps * ia.memory_efficiency.value;
+    // A NUMA machine reads the model at the bandwidth of the nodes that hold it.
+    if (g.numa_nodes > 1)
+        r.hbm *= std::clamp(ia.numa_nodes_used.value, 1.0, static_cast<double>(g.numa_nodes)) /
+                 g.numa_nodes;
     r.wbytes = weight_bits(s.weights_dtype) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
@@ -171,10 +175,15 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         total += T >= 32 ? bytes / link + off * batch * kv_layer / host
                          : (bytes + off * batch * kv_layer) / host;
     }
-    // LM head for the last token of each sequence.
+    // LM head for the last token of each sequence: on the CPU, from system memory, when
+    // llama.cpp keeps layers there (it offloads the output layer only with every layer).
     const double vh = static_cast<double>(m.vocab) * h;
     const double head_bytes = quantises_embeddings(s.weights_dtype) ? r.wbytes : 2.0;
-    total += std::max(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
+    if (off > 0 && s.engine == ServingEngine::llamacpp)
+        total +=
+            vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value);
+    else
+        total += std::max(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);

@@ -421,6 +421,10 @@ double weight_bits(WeightsDtype dtype) {
         return 6.5633;
     case WeightsDtype::q8_0:
         return 8.5008; // 32 int8 values + one fp16 scale per block (ggml-common.h block_q8_0)
+    case WeightsDtype::q4_0:
+        // 32 4-bit values + one fp16 scale per block (ggml-common.h block_q4_0); the preset's
+        // Q6_K output tensor adds about 1% on a 7B model, not counted.
+        return 4.5;
     // MLX affine quantisation, group 64 (mlx-lm's default): one 16-bit scale and one 16-bit
     // bias per group (mlx @846d176, mlx-lm @d78bf58): +32/64 bits per weight.
     case WeightsDtype::mlx4:
@@ -437,6 +441,7 @@ bool quantises_embeddings(WeightsDtype dtype) {
     case WeightsDtype::q5_k_m:
     case WeightsDtype::q6_k:
     case WeightsDtype::q8_0:
+    case WeightsDtype::q4_0:
     case WeightsDtype::mlx4:
     case WeightsDtype::mlx8:
         return true;
@@ -515,9 +520,14 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     out.capacity_bytes = gpu.memory_bytes;
     // What the engine may fill: vLLM a fraction of the whole card (gpu_memory_utilization);
     // SGLang and TensorRT-LLM the whole card, with the KV budget rule below.
+    // llama.cpp allocates what it needs from the whole device. On unified memory the operating
+    // system keeps a share (assumption unified_memory_gpu_fraction).
+    const double device_bytes =
+        gpu.memory_bytes * (gpu.unified_memory ? a.unified_memory_gpu_fraction.value : 1.0);
+    const bool llamacpp = s.engine == ServingEngine::llamacpp;
     out.usable_bytes = s.engine == ServingEngine::vllm
-                           ? gpu.memory_bytes * a.gpu_memory_utilization.value
-                           : gpu.memory_bytes;
+                           ? device_bytes * a.gpu_memory_utilization.value
+                           : device_bytes;
     out.kv_bytes_per_token = kv_bytes_per_token(m, s.kv_dtype);
     const double tp = s.tp;
     const double wbytes = weight_bits(s.weights_dtype) / 8.0;
@@ -533,18 +543,24 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     // Workspace: the transient activations of one forward pass over max_batched_tokens
     // tokens (what vLLM's profiling run measures): residual + norm output, QKV, MLP
     // intermediates, in 16 bits, plus fp32 logits for the sampled rows.
-    const double T = a.max_batched_tokens.value;
+    // llama.cpp's compute buffer holds one physical batch (n_ubatch tokens) in fp32, logits of
+    // every token of it included.
+    const double T = llamacpp ? a.llamacpp_ubatch_tokens.value : a.max_batched_tokens.value;
     const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim / tp;
     const double f = m.is_moe() ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
                                 : static_cast<double>(m.ffn);
     const double mlp_w = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * f / tp;
-    out.workspace_bytes =
-        T * (2.0 * m.hidden + qkv + mlp_w) * 2.0 + std::min(T, 1024.0) * m.vocab / tp * 4.0;
+    out.workspace_bytes = T * (2.0 * m.hidden + qkv + mlp_w) * (llamacpp ? 4.0 : 2.0) +
+                          (llamacpp ? T : std::min(T, 1024.0)) * m.vocab / tp * 4.0;
+    const double runtime_bytes =
+        llamacpp ? a.llamacpp_runtime_bytes.value : a.framework_overhead_bytes.value;
 
     const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
+    // llama.cpp's KV cache is one buffer of cells, a token each (no blocks).
     const double block =
-        std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
-                                                        : a.kv_block_tokens.value);
+        llamacpp ? 1.0
+                 : std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
+                                                                   : a.kv_block_tokens.value);
     if (out.paged)
         out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
     else
@@ -572,11 +588,15 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         // Embedding and LM head stay in 16 bits (AWQ/GPTQ/FP8 recipes quantise block linears);
         // GGUF and MLX files quantise them too, and their bits per weight average over them.
         const double eb = quantises_embeddings(s.weights_dtype) ? wbytes : 2.0;
-        if (st == 0)
+        // llama.cpp keeps the token embeddings on the CPU (the input layer is never offloaded),
+        // and the output layer with the last layers only when every layer is on the device
+        // (src/llama-model.cpp, load_tensors).
+        if (st == 0 && !llamacpp)
             w += (m.embedding_params() - vh + vh / tp) * eb;
-        if (st == s.pp - 1)
+        const bool head_here = !llamacpp || s.offload_layers == 0;
+        if (st == s.pp - 1 && head_here)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
-                 ((!m.tied_embeddings || s.pp > 1) ? vh / tp * eb : 0.0);
+                 ((!m.tied_embeddings || s.pp > 1 || llamacpp) ? vh / tp * eb : 0.0);
         const int n_local = m.local_layers_in(first - nl + off, nl - off);
         const double kv_share = kv_layer_per_gpu * ((nl - off - n_local) + n_local * local_share);
         // The KV budget per engine (docs/inference.md):
@@ -584,8 +604,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         //  SGLang: fraction x card - weights (activations and graphs use the rest of the card);
         //  TensorRT-LLM: fraction x (card - weights - activations - runtime), the memory free
         //  once the engine is loaded.
-        const double after_load =
-            out.usable_bytes - w - out.workspace_bytes - a.framework_overhead_bytes.value;
+        const double after_load = out.usable_bytes - w - out.workspace_bytes - runtime_bytes;
         double budget = after_load;
         if (s.engine == ServingEngine::sglang)
             budget = gpu.memory_bytes * a.sglang_mem_fraction_static.value - w;
@@ -613,7 +632,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     b.weights = out.weights_bytes_per_gpu;
     b.activations = out.workspace_bytes;
     b.kv_cache = out.batch * out.tokens_reserved_per_sequence * out.kv_bytes_per_token_per_gpu;
-    b.other = a.framework_overhead_bytes.value;
+    b.other = runtime_bytes;
     out.headroom_bytes = out.usable_bytes - b.total();
     out.fits = out.max_batch >= std::max(1, out.batch) && out.headroom_bytes >= -1.0;
     char buf[320];

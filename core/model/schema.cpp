@@ -348,7 +348,8 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(engine))
             .make("engine", "Serving engine", "", 0, 0, "vllm",
                   "how the KV cache is budgeted: vLLM and SGLang take a fraction of the whole "
-                  "card, TensorRT-LLM a fraction of what is free after weights and activations"));
+                  "card, TensorRT-LLM a fraction of what is free after weights and activations, "
+                  "llama.cpp what the weights, one compute buffer and the context leave"));
     add(I(CL_REF(mode))
             .make("mode", "Mode", "", 0, 0, "offline",
                   "offline = max throughput; online = the request rate under the SLOs"));
@@ -564,6 +565,13 @@ std::vector<Field> build_schema() {
     A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7, CL_REF(memory.max_batched_tokens),
       0);
     A("memory.max_num_seqs", "Max concurrent sequences", 1, 1e7, CL_REF(memory.max_num_seqs), 0);
+    A("memory.llamacpp_ubatch_tokens", "llama.cpp physical batch (tokens)", 1, 1e6,
+      CL_REF(memory.llamacpp_ubatch_tokens), 0);
+    shown(A("memory.llamacpp_runtime_bytes", "llama.cpp runtime memory", 0, 1e12,
+            CL_REF(memory.llamacpp_runtime_bytes)),
+          1e9, "GB", 2);
+    A("memory.unified_memory_gpu_fraction", "Unified memory the model may use", 0.05, 1,
+      CL_REF(memory.unified_memory_gpu_fraction));
     A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
       CL_REF(inference.memory_efficiency));
     A("inference.sustained_vs_best_gemm", "Serving GEMM: sustained vs best", 0.05, 1.5,
@@ -576,6 +584,8 @@ std::vector<Field> build_schema() {
     shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,
             CL_REF(inference.host_memory_bandwidth_Bps)),
           1e-9, "GB/s", 1);
+    A("inference.numa_nodes_used", "NUMA nodes holding the model", 1, 1024,
+      CL_REF(inference.numa_nodes_used), 0);
     A("inference.dequant_ops_per_weight", "Dequantisation ops per weight", 0, 100,
       CL_REF(inference.dequant_ops_per_weight), 1);
     A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,
@@ -664,13 +674,19 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
             out.emplace_back(c, c.empty() ? std::string("(derived)") : c);
         break;
     case ChoiceSource::models:
-        for (const auto& m : cat.models())
-            out.emplace_back(m.id, m.name);
-        break;
     case ChoiceSource::draft_models:
-        out.emplace_back("", "none");
-        for (const auto& m : cat.models())
-            out.emplace_back(m.id, m.name);
+        // The design's own (imported) models first, then the zoo entries they do not replace.
+        if (f.choices_from == ChoiceSource::draft_models)
+            out.emplace_back("", "none");
+        for (const auto& m : d.models)
+            out.emplace_back(m.id, m.name + " (imported)");
+        for (const auto& m : cat.models()) {
+            bool shadowed = false;
+            for (const auto& o : d.models)
+                shadowed = shadowed || o.id == m.id;
+            if (!shadowed)
+                out.emplace_back(m.id, m.name);
+        }
         break;
     case ChoiceSource::cloud_offers:
         out.emplace_back("", "cheapest for the GPU");

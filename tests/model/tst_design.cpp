@@ -9,6 +9,7 @@
 
 #include "fixtures.h"
 
+#include <QFile>
 #include <QtTest>
 
 #include <set>
@@ -244,7 +245,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.3\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.4\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -446,7 +447,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.3")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.4")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
@@ -457,6 +458,56 @@ private slots:
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
+    }
+
+    // Issue 20: an imported model travels in the design (format 1.4, "models"): a workload
+    // names it, evaluation uses it, a save and a load give the same design, and a model the
+    // design does not carry is an unknown model with the path of the workload's field.
+    void importedModelsTravelWithTheDesign() {
+        QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR
+                               "/tests/data/hf_configs/Qwen__Qwen3-30B-A3B.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        auto m = import_hf_config(std::string_view(text.constData(), text.size()), "config.json");
+        QVERIFY2(m.ok(), m.error_text().c_str());
+        m->id = "my-qwen3-moe";
+        Design d = cl::test::preset("h100-ndr-2node");
+        QVERIFY(!d.workloads.empty());
+        d.models.push_back(*m);
+        d.workloads[0].model = "my-qwen3-moe";
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"models\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.4\"") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back->models.size(), std::size_t{1});
+        ModelArch a = back->models[0], b = *m;
+        a.raw_json.clear();
+        b.raw_json.clear();
+        QVERIFY(a == b); // every field and the provenance notes
+        QCOMPARE(back->models[0].total_params(), m->total_params());
+        QVERIFY(design_to_json(*back) == saved);
+        const Evaluation ev = evaluate(*back, cat_);
+        QVERIFY(ev.workloads[0].error.empty());
+        QCOMPARE(ev.workloads[0].model, std::string("my-qwen3-moe"));
+        // Without the model the file names an unknown model at the workload's field.
+        Design without = *back;
+        without.models.clear();
+        auto bad = design_from_json(design_to_json(without), "t.json", &cat_);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("workloads[0].model: unknown model \"my-qwen3-moe\"") !=
+                     std::string::npos,
+                 bad.error_text().c_str());
+        // Two models with one id are refused.
+        std::string twice = saved;
+        const auto at = twice.find("\"models\": [") + 12;
+        const auto end = twice.find("\n  ]", at);
+        const std::string entry = twice.substr(at, end - at);
+        twice.insert(end, "," + entry);
+        auto dup = design_from_json(twice, "t.json", &cat_);
+        QVERIFY(!dup.ok());
+        QVERIFY2(dup.error_text().find("models[1].id: a second model") != std::string::npos,
+                 dup.error_text().c_str());
     }
 
     // Devices and links are read and written through the schema: every field of those

@@ -194,6 +194,93 @@ private slots:
         QVERIFY(!r.ok() && r.error_text().find("shares its memory") != std::string::npos);
     }
 
+    // Issue 20: "70B Q4_K_M with half the layers offloaded on an RTX 4090". llama.cpp's memory
+    // rule: the whole card, the weights of the layers it holds (token embeddings stay on the CPU,
+    // the output layer too while any layer does), one compute buffer of n_ubatch tokens in fp32,
+    // the KV cells of the context, and the CUDA context. vLLM's rule (90% of the card, 2 GB of
+    // framework pools, an 8,192-token workspace) refuses the same layout.
+    void llamaCppMemoryRule() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& g = *cat_.gpu("rtx-4090");
+        auto topo = shape_topology(g, ClusterShape{}, cat_);
+        QVERIFY(topo.ok());
+        InferenceSpec s;
+        s.batch = 1;
+        s.input_len = 512;
+        s.output_len = 128;
+        s.weights_dtype = WeightsDtype::q4_k_m;
+        s.offload_layers = 40;
+        QVERIFY(!infer(m, s, g, *topo).ok()); // vLLM's budget: does not fit
+        s.engine = ServingEngine::llamacpp;
+        const MemoryAssumptions a;
+        const auto mem = inference_memory(m, s, g, a);
+        QVERIFY2(mem.ok(), mem.ok() ? "" : mem.error_text().c_str());
+        QVERIFY2(mem->fits, mem->explanation.c_str());
+        const double bits = weight_bits(WeightsDtype::q4_k_m) / 8.0;
+        const double layer =
+            (m.attention_params_per_layer() + m.dense_mlp_params_per_layer()) * bits +
+            m.norm_params_per_layer() * 2.0;
+        // 40 layers; no embeddings, no output layer (nor its final norm).
+        QVERIFY2(std::abs(mem->weights_bytes_per_gpu - 40 * layer) < 1.0,
+                 qPrintable(QString::number(mem->weights_bytes_per_gpu - 40 * layer)));
+        QCOMPARE(mem->per_gpu.other, a.llamacpp_runtime_bytes.value);
+        QCOMPARE(mem->tokens_reserved_per_sequence, 640.0); // one cell per token
+        const double ub = a.llamacpp_ubatch_tokens.value;
+        QVERIFY(mem->workspace_bytes > ub * m.vocab * 4.0); // fp32 logits of a physical batch
+        QVERIFY(mem->workspace_bytes < 1e9);
+        auto r = infer(m, s, g, *topo);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error_text().c_str());
+        // Decode is bound by the 40 layers and the output layer read from system memory.
+        const InferenceAssumptions ia;
+        const double host = ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value;
+        const double cpu_bytes =
+            40 * (m.attention_params_per_layer() + m.dense_mlp_params_per_layer()) * bits +
+            static_cast<double>(m.vocab) * m.hidden * bits;
+        QVERIFY(r->decode_step_s > cpu_bytes / host);
+        QVERIFY(r->decode_step_s < 1.3 * cpu_bytes / host);
+        // Every layer on the card: 42 GB of weights cannot fit in 24 GB.
+        s.offload_layers = 0;
+        QVERIFY(!inference_memory(m, s, g, a)->fits);
+        // The user's physical batch is used as given: a larger one takes more memory.
+        MemoryAssumptions big = a;
+        big.llamacpp_ubatch_tokens.value = 2048;
+        s.offload_layers = 40;
+        QVERIFY(inference_memory(m, s, g, big)->workspace_bytes > 3.9 * mem->workspace_bytes);
+    }
+
+    // Unified memory: the model may fill the share the operating system leaves (macOS caps the
+    // GPU's working set at about 75% on large Macs); a CPU server reads the model at the
+    // bandwidth of the NUMA nodes that hold it.
+    void unifiedMemoryAndNuma() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& mac = *cat_.gpu("apple-m3-max");
+        QVERIFY(mac.unified_memory);
+        InferenceSpec s;
+        s.batch = 1;
+        s.engine = ServingEngine::llamacpp;
+        s.weights_dtype = WeightsDtype::q8_0; // 75 GB: fits in 96 of 128 GB
+        MemoryAssumptions a;
+        auto mem = inference_memory(m, s, mac, a);
+        QVERIFY(mem.ok());
+        QCOMPARE(mem->usable_bytes, 0.75 * mac.memory_bytes);
+        QVERIFY(mem->fits);
+        a.unified_memory_gpu_fraction.value = 0.5; // 64 GB: refused
+        QVERIFY(!inference_memory(m, s, mac, a)->fits);
+
+        const GpuSpec& cpu = *cat_.gpu("cpu-2s-ddr5");
+        QCOMPARE(cpu.numa_nodes, 2);
+        QCOMPARE(cpu.sockets, 2);
+        auto topo = shape_topology(cpu, ClusterShape{}, cat_);
+        QVERIFY(topo.ok());
+        InferenceAssumptions ia;
+        auto one = infer(m, s, cpu, *topo, 0, {}, ia);
+        ia.numa_nodes_used.value = 2; // llama.cpp --numa distribute
+        auto both = infer(m, s, cpu, *topo, 0, {}, ia);
+        QVERIFY2(one.ok() && both.ok(),
+                 one.ok() ? both.error_text().c_str() : one.error_text().c_str());
+        QVERIFY(one->decode_step_s > 1.8 * (both->decode_step_s - ia.step_overhead_s.value));
+    }
+
     void disaggregated() {
         InferenceSpec s;
         s.batch = 64;

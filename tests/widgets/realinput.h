@@ -16,10 +16,13 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabBar>
@@ -29,6 +32,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QtTest>
 
 #include <functional>
@@ -475,6 +479,73 @@ inline bool dragFromPalette(cl::ui::MainWindow& w, const QString& search, const 
         QTest::mouseMove(src, from + QPoint(i * step, i));
     if (!QTest::qWaitFor([&released] { return released; }, 15000))
         return false;
+    return dragged;
+}
+
+/// A file manager's file, as far as a drag goes: pressing and moving the mouse on it starts a
+/// QDrag carrying the file's URL (text/uri-list), as dragging from a file manager does.
+class FileDragSource : public QLabel {
+public:
+    explicit FileDragSource(QString path) : QLabel(path), path_(std::move(path)) {
+        setWindowFlag(Qt::Tool);
+        resize(260, 40);
+    }
+
+protected:
+    void mouseMoveEvent(QMouseEvent* e) override {
+        if (!(e->buttons() & Qt::LeftButton) || started_)
+            return;
+        started_ = true;
+        auto* drag = new QDrag(this);
+        auto* md = new QMimeData;
+        md->setUrls({QUrl::fromLocalFile(path_)});
+        drag->setMimeData(md);
+        drag->exec(Qt::CopyAction);
+    }
+
+private:
+    QString path_;
+    bool started_ = false;
+};
+
+/// Drags the file at `path` from a file-manager-like source onto the canvas viewport at `to`
+/// with a real QDrag (press, move past the drag distance, then inside QDrag::exec()'s loop move
+/// over the canvas and release). True when the drag ran and was released there.
+inline bool dropFile(cl::ui::MainWindow& w, const QString& path, QPoint to) {
+    FileDragSource src(path);
+    src.move(w.geometry().topLeft() + QPoint(20, 20));
+    src.show();
+    if (!QTest::qWaitForWindowExposed(&src))
+        return false;
+    QWidget* dst = w.canvas()->viewport();
+    bool released = false, dragged = false;
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    int polls = 0;
+    QObject::connect(poll, &QTimer::timeout, [=, &src, &released, &dragged, &polls] {
+        const bool running = src.findChild<QDrag*>() != nullptr;
+        if (!running && ++polls < 500)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        dragged = running;
+        QTest::mouseMove(dst, to - QPoint(30, 20));
+        QTest::mouseMove(dst, to - QPoint(10, 5));
+        QTest::mouseMove(dst, to);
+        QTest::qWait(50);
+        QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
+        released = true;
+    });
+    poll->start();
+    const QPoint from(40, 20);
+    QTest::mouseMove(&src, from);
+    QTest::mousePress(&src, Qt::LeftButton, {}, from);
+    const int step = QApplication::startDragDistance() + 4;
+    for (int i = 1; i <= 4 && !released && !src.findChild<QDrag*>(); ++i)
+        QTest::mouseMove(&src, from + QPoint(i * step, i));
+    if (!QTest::qWaitFor([&released] { return released; }, 15000))
+        return false;
+    w.activateWindow();
     return dragged;
 }
 

@@ -155,8 +155,10 @@ private slots:
         QStringList ids;
         for (int k = 0; k < group->childCount(); ++k)
             ids << group->child(k)->data(0, Qt::UserRole).toString();
-        for (const char* id : {"gpu:rtx-4090", "gpu:rtx-5090", "gpu:rtx-6000-ada",
-                               "gpu:rtx-pro-6000", "gpu:jetson-agx-orin-64gb", "gpu:jetson-thor"})
+        for (const char* id :
+             {"gpu:rtx-4090", "gpu:rtx-5090", "gpu:rtx-6000-ada", "gpu:rtx-pro-6000",
+              "gpu:jetson-agx-orin-64gb", "gpu:jetson-thor", "gpu:apple-m3-max", "gpu:apple-m4-max",
+              "gpu:apple-m3-ultra", "gpu:snapdragon-x-elite", "gpu:cpu-2s-ddr5"})
             QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
         w.canvas()->resetTransform();
         w.canvas()->centerOn(100, 30);
@@ -244,6 +246,77 @@ private slots:
         QCOMPARE(wl[0].placement[0], w.document()->design().devices[0].id);
         QVERIFY(drop(w, QStringLiteral("Storage"), QStringLiteral("storage:generic"), {450, 150}));
         QCOMPARE(w.document()->design().devices.back().kind, model::DeviceKind::storage);
+    }
+
+    // Issue 20: a Hugging Face config.json becomes a workload's model by "Import Hugging Face
+    // config…" in the inspector (a real file dialog, typed into) or by dropping the file on the
+    // workload card (a real QDrag carrying the file's URL, as a file manager starts it). The
+    // inspector shows what was read; undo takes it back; a bad file is refused with the reason
+    // and changes nothing.
+    void importHfConfigByButtonAndDrop() {
+        ui::MainWindow w(cat_);
+        twoDevices(w);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(dragFromPalette(w, QStringLiteral("Training"), QStringLiteral("workload:training"),
+                                at(w, {90, 35})));
+        const auto& d = w.document()->design();
+        QCOMPARE(d.workloads.size(), std::size_t{1});
+        const std::string wid = d.workloads[0].id;
+        const std::string before = d.workloads[0].model;
+        QVERIFY(clickEntity(w, QString::fromStdString(wid)));
+        const QString data = QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/hf_configs/");
+        // 1. The button and the file dialog.
+        auto* button = w.inspector()->findChild<QPushButton*>(QStringLiteral("importHfButton"));
+        QVERIFY(button && button->isVisible());
+        bool answered = false;
+        answerFileDialog(data + QStringLiteral("Qwen__Qwen3-30B-A3B.json"), &answered);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(QTest::qWaitFor([&answered] { return answered; }, 15000));
+        QTRY_COMPARE(d.models.size(), std::size_t{1});
+        QCOMPARE(d.workloads[0].model, std::string("Qwen__Qwen3-30B-A3B"));
+        QCOMPARE(d.models[0].experts, 128);
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Imported")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QLabel* read = nullptr;
+        QTRY_VERIFY((read = w.inspector()->findChild<QLabel*>(QStringLiteral("importedModel"))));
+        QVERIFY2(read->text().contains(QStringLiteral("48 layers")) &&
+                     read->text().contains(QStringLiteral("128 experts (top 8)")),
+                 qPrintable(read->text()));
+        // The model picker offers it, and shows it chosen.
+        QTRY_VERIFY(field<QComboBox>(w, "model") &&
+                    field<QComboBox>(w, "model")->currentText() ==
+                        QStringLiteral("Qwen__Qwen3-30B-A3B (imported)"));
+        // The evaluation uses it: the card's verdict is a step time, not an unknown model.
+        QTRY_VERIFY(w.scene()->evaluation() && !w.scene()->evaluation()->workloads.empty() &&
+                    w.scene()->evaluation()->workloads[0].model == d.workloads[0].model &&
+                    w.scene()->evaluation()->workloads[0].error.empty());
+        undo(w);
+        QCOMPARE(d.workloads[0].model, before);
+        QCOMPARE(d.models.size(), std::size_t{0});
+
+        // 2. Dropping the file on the card.
+        const auto card = clickPoint(w, QString::fromStdString(wid));
+        QVERIFY(card);
+        QVERIFY(dropFile(w, data + QStringLiteral("openai__gpt-oss-120b.json"), *card));
+        QTRY_COMPARE(d.workloads[0].model, std::string("openai__gpt-oss-120b"));
+        QCOMPARE(d.models.size(), std::size_t{1});
+        QCOMPARE(d.models[0].sliding_window, 128);
+
+        // 3. A broken file: refused with the file and the problem; nothing changes.
+        QTemporaryDir tmp;
+        const QString bad = tmp.filePath(QStringLiteral("config.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"model_type\": \"llama\", \"hidden_size\": ");
+        }
+        const auto n = w.document()->undoStack()->count();
+        QVERIFY(dropFile(w, bad, *card));
+        QTRY_VERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("config.json")),
+                     qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(w.document()->undoStack()->count(), n);
+        QCOMPARE(d.workloads[0].model, std::string("openai__gpt-oss-120b"));
     }
 
     // Click one device, Ctrl+click another: one count edit changes both, one undo step.
