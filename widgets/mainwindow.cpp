@@ -142,7 +142,7 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     connect(scene_, &CanvasScene::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(inspector_, &Inspector::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+            [this](const QString& m) { statusBar()->showMessage(m, 10000); });
     connect(files_, &FileController::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);

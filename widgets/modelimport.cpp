@@ -8,6 +8,9 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+#include <cmath>
+
 namespace cl::ui {
 
 namespace {
@@ -36,8 +39,9 @@ ImportOutcome importHfConfig(doc::Document& doc, const QString& path,
     if (!f.open(QIODevice::ReadOnly))
         return {false, QObject::tr("%1: cannot be read (%2)").arg(shown, f.errorString())};
     const QByteArray bytes = f.read(kMaxConfigBytes + 1);
+    // Errors name the file as the user has it (folder included: every config is config.json).
     auto imported = model::import_hf_config(std::string_view(bytes.constData(), bytes.size()),
-                                            shown.toStdString());
+                                            QDir::toNativeSeparators(path).toStdString());
     if (!imported)
         return {false, QString::fromStdString(imported.error_text())};
     model::ModelArch m = std::move(imported).value();
@@ -64,10 +68,28 @@ ImportOutcome importHfConfig(doc::Document& doc, const QString& path,
         }
     if (!replaced)
         after.models.push_back(m);
+    QString note;
     for (auto& w : after.workloads)
-        if (w.id == workloadId)
+        if (w.id == workloadId) {
+            // Layers kept in system memory (llama.cpp offload) were set for the previous model:
+            // keep their share of this model's layers, one at least on the device, and say so.
+            auto& off = w.inference.offload_layers;
+            const model::ModelArch* old = model::find_model(doc.design(), doc.catalog(), w.model);
+            if (off > 0 && old && old->layers != m.layers) {
+                const int scaled =
+                    std::clamp(static_cast<int>(
+                                   std::lround(static_cast<double>(off) * m.layers / old->layers)),
+                               1, m.layers - 1);
+                note = QObject::tr("; layers in system memory %1 of %2 → %3 of %4")
+                           .arg(off)
+                           .arg(old->layers)
+                           .arg(scaled)
+                           .arg(m.layers);
+                off = scaled;
+            }
             w.model = m.id;
-    const QString what = QString::fromStdString(model::describe_model(m));
+        }
+    const QString what = QString::fromStdString(model::describe_model(m)) + note;
     doc.editStructure(std::move(after),
                       QObject::tr("Import model %1").arg(QString::fromStdString(m.name)));
     return {true, QObject::tr("Imported %1").arg(what)};

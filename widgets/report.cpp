@@ -6,6 +6,7 @@
 #include "document/document.h"
 #include "model/explain.h"
 #include "model/report.h"
+#include "model/sensitivity.h"
 #include "model/units.h"
 
 #include <QBuffer>
@@ -17,6 +18,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
+#include <QStackedLayout>
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextDocument>
@@ -32,32 +34,74 @@ QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-QString tableHtml(const model::ReportTable& t, int maxRows = 400) {
+/// A table for people: its labels and human cells (ReportTable::display). A heading and its
+/// table are one block: the heading sits in the table's first row, so a page break never
+/// strands it (QTextDocument moves a row that does not fit to the next page).
+QString tableHtml(const model::ReportTable& in, int maxRows = 400) {
+    // Columns with nothing to show (the CSV's unit column of a key-value table) are left out.
+    model::ReportTable t = in;
+    if (t.display.empty())
+        t.display = t.rows;
+    if (t.labels.size() != t.header.size())
+        t.labels = t.header;
+    for (std::size_t c = t.labels.size(); c-- > 0;) {
+        bool empty = true;
+        for (const auto& r : t.display)
+            empty = empty && (c >= r.size() || r[c].empty());
+        if (!empty || t.display.empty())
+            continue;
+        t.labels.erase(t.labels.begin() + static_cast<std::ptrdiff_t>(c));
+        for (auto& r : t.display)
+            if (c < r.size())
+                r.erase(r.begin() + static_cast<std::ptrdiff_t>(c));
+    }
+    const auto& rows = t.display;
+    const auto& labels = t.labels;
+    bool hasLabels = false;
+    for (const auto& l : labels)
+        hasLabels = hasLabels || !l.empty();
+    const QString head = QStringLiteral("<h3>%1</h3>").arg(esc(t.title));
     // Wide tables (one row per workload, many columns) read better turned: field | value.
-    if (t.header.size() > 6 && t.rows.size() <= 8) {
-        QString h = QStringLiteral("<h3>%1</h3>").arg(esc(t.title));
-        for (const auto& r : t.rows) {
+    if (labels.size() > 6 && rows.size() <= 8) {
+        QString h;
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const auto& r = rows[k];
             h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
-                                "width=\"70%\">");
-            for (std::size_t i = 0; i < t.header.size() && i < r.size(); ++i)
-                h += QStringLiteral("<tr><td bgcolor=\"#f3f4f6\">%1</td><td>%2</td></tr>")
-                         .arg(esc(t.header[i]), esc(r[i]));
+                                "width=\"75%\">");
+            // The heading as the table's header row: the layout keeps a header row with the
+            // first body row on its page.
+            if (k == 0)
+                h += QStringLiteral("<thead><tr><td colspan=\"2\" style=\"border: none\">%1</td>"
+                                    "</tr></thead>")
+                         .arg(head);
+            for (std::size_t i = 0; i < labels.size() && i < r.size(); ++i)
+                h += QStringLiteral("<tr><td bgcolor=\"#f3f4f6\" width=\"45%\">%1</td>"
+                                    "<td align=\"%3\">%2</td></tr>")
+                         .arg(esc(labels[i]), esc(r[i]),
+                              i == 0 ? QStringLiteral("left") : QStringLiteral("right"));
             h += QStringLiteral("</table><p></p>");
         }
         return h;
     }
-    QString h = QStringLiteral("<h3>%1</h3><table border=\"1\" cellspacing=\"0\" "
-                               "cellpadding=\"3\" width=\"100%\"><tr>")
-                    .arg(esc(t.title));
-    for (const auto& c : t.header)
-        h += QStringLiteral("<th bgcolor=\"#e5e7eb\">%1</th>").arg(esc(c));
-    h += QStringLiteral("</tr>");
+    const int cols = static_cast<int>(labels.size());
+    QString h = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                               "width=\"100%\"><thead><tr><td colspan=\"%1\" style=\"border: "
+                               "none\">%2</td></tr>")
+                    .arg(cols)
+                    .arg(head);
+    if (hasLabels) {
+        h += QStringLiteral("<tr>");
+        for (const auto& c : labels)
+            h += QStringLiteral("<th bgcolor=\"#e5e7eb\">%1</th>").arg(esc(c));
+        h += QStringLiteral("</tr>");
+    }
+    h += QStringLiteral("</thead>");
     int n = 0;
-    for (const auto& r : t.rows) {
+    for (const auto& r : rows) {
         if (++n > maxRows) {
             h += QStringLiteral("<tr><td colspan=\"%1\">… %2 more rows in the CSV export</td></tr>")
-                     .arg(t.header.size())
-                     .arg(static_cast<qsizetype>(t.rows.size()) - maxRows);
+                     .arg(cols)
+                     .arg(static_cast<qsizetype>(rows.size()) - maxRows);
             break;
         }
         h += QStringLiteral("<tr>");
@@ -65,7 +109,15 @@ QString tableHtml(const model::ReportTable& t, int maxRows = 400) {
             h += QStringLiteral("<td>%1</td>").arg(esc(c));
         h += QStringLiteral("</tr>");
     }
-    return h + QStringLiteral("</table>");
+    return h + QStringLiteral("</table><p></p>");
+}
+
+/// Whether a chart tab shows a chart (its stacked page 0) rather than its "nothing to show"
+/// hint (page 1).
+bool hasChart(QWidget* tab) {
+    if (auto* stack = qobject_cast<QStackedLayout*>(tab->layout()))
+        return stack->currentIndex() == 0;
+    return true;
 }
 
 QImage renderCanvas(const model::Design& design, const model::Evaluation& ev,
@@ -94,48 +146,129 @@ QImage renderCanvas(const model::Design& design, const model::Evaluation& ev,
 QString writeReportPdf(const QString& path, const model::Design& design,
                        const model::Evaluation& ev, std::shared_ptr<const model::Catalog> catalog) {
     const auto tables = model::report_tables(design, ev, *catalog);
+    const auto summary = model::report_summary(design, ev, *catalog);
     QTextDocument doc;
     doc.setDefaultStyleSheet(QStringLiteral(
         "body { font-family: sans-serif; font-size: 9pt; } h1 { font-size: 20pt; } "
-        "h2 { font-size: 14pt; } h3 { font-size: 11pt; } td, th { font-size: 8pt; }"));
-    // Title page.
-    QString html = QStringLiteral("<h1>%1</h1><p>%2</p><p>ClusterLens report, %3.</p>")
-                       .arg(esc(design.name.empty() ? "Untitled design" : design.name),
-                            esc(model::units::excerpt(design.description)),
-                            QDateTime::currentDateTime().toString(Qt::ISODate));
-    html += QStringLiteral("<h2>Key numbers</h2><ul>");
-    const auto explanations = model::explain(design, ev, *catalog);
-    for (const auto& e : explanations)
-        html += QStringLiteral("<li><b>%1 — %2:</b> %3</li>")
-                    .arg(esc(e.subject), esc(e.title), esc(e.value));
+        "h2 { font-size: 14pt; } h3 { font-size: 11pt; } td, th { font-size: 8pt; } "
+        ".ok { color: #15803d; } .bad { color: #b91c1c; } .lead { font-size: 10pt; }"));
+    // Page 1: what was asked, the verdict and the headline numbers, and the design's picture.
+    QString html = QStringLiteral("<h1>%1</h1>")
+                       .arg(esc(design.name.empty() ? "Untitled design" : design.name));
+    if (!design.description.empty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(model::units::excerpt(design.description)));
+    html += QStringLiteral("<p>ClusterLens report, %1.</p><h2>Summary</h2>")
+                .arg(QDate::currentDate().toString(Qt::ISODate));
+    for (const auto& it : summary.workloads) {
+        html += QStringLiteral("<p class=\"lead\"><b>%1.</b> %2.<br><span class=\"%3\">%4</span>"
+                               "</p><ul>")
+                    .arg(esc(it.heading), esc(it.asked),
+                         it.ok ? QStringLiteral("ok") : QStringLiteral("bad"), esc(it.verdict));
+        for (const auto& l : it.lines)
+            html += QStringLiteral("<li>%1</li>").arg(esc(l));
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<p class=\"lead\"><b>The cluster.</b></p><ul>");
+    for (const auto& l : summary.design)
+        html += QStringLiteral("<li>%1</li>").arg(esc(l));
     html += QStringLiteral("</ul>");
-    // The canvas.
+    if (!summary.sensitivity.empty()) {
+        html += QStringLiteral("<p class=\"lead\"><b>What moves the cost most</b> (each input "
+                               "20% down and up):</p><ol>");
+        for (const auto& l : summary.sensitivity)
+            html += QStringLiteral("<li>%1</li>").arg(esc(l));
+        html += QStringLiteral("</ol>");
+    }
     doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")),
                     renderCanvas(design, ev, catalog));
-    html += QStringLiteral("<h2 style=\"page-break-before: always\">The design</h2>"
-                           "<p><img src=\"img:canvas\" width=\"520\"></p>");
-    // Charts, as the GUI shows them.
+    html += QStringLiteral("<table width=\"100%\"><tr><td><h2>The design</h2>"
+                           "<img src=\"img:canvas\" width=\"500\"></td></tr></table>");
+    // Charts, as the GUI shows them; those with nothing to show are left out, Sensitivity and
+    // Explain are tables below. Each heading sits with its chart in one table cell.
     ChartPanel panel;
     panel.setEvaluation(std::make_shared<const model::Evaluation>(ev));
     auto* tabs = panel.tabs();
-    html += QStringLiteral("<h2 style=\"page-break-before: always\">Charts</h2>");
+    // Two charts to a page, each titled inside its own image, so a title never sits on one
+    // page and its chart on the next.
+    int shown = 0;
     for (int i = 0; i < tabs->count(); ++i) {
         QWidget* w = tabs->widget(i);
+        const QString title = tabs->tabText(i).remove(QLatin1Char('&'));
+        if (title == QStringLiteral("Sensitivity") || title == QStringLiteral("Explain") ||
+            !hasChart(w))
+            continue;
         w->resize(1100, 620);
         w->ensurePolished();
-        const QImage img = w->grab().toImage();
+        const QImage chart = w->grab().toImage();
+        QImage img(chart.width(), chart.height() + 70, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        {
+            QPainter p(&img);
+            QFont font = p.font();
+            font.setPixelSize(34);
+            font.setBold(true);
+            p.setFont(font);
+            p.setPen(Qt::black);
+            p.drawText(QRect(0, 0, img.width(), 60), Qt::AlignLeft | Qt::AlignVCenter,
+                       shown == 0 ? QObject::tr("Charts: %1").arg(title) : title);
+            p.drawImage(0, 70, chart);
+        }
         const QString url = QStringLiteral("img:chart%1").arg(i);
         doc.addResource(QTextDocument::ImageResource, QUrl(url), img);
-        html += QStringLiteral("<h3>%1</h3><p><img src=\"%2\" width=\"520\"></p>")
-                    .arg(tabs->tabText(i).toHtmlEscaped(), url);
+        html +=
+            QStringLiteral("<p style=\"%1\"><img src=\"%2\" width=\"500\"></p>")
+                .arg(shown % 2 == 0 ? QStringLiteral("page-break-before: always") : QString(), url);
+        ++shown;
     }
-    // Tables (assumptions and explanations included).
+    // Sensitivity of the cost verdict, as a table.
+    {
+        const auto sens =
+            model::sensitivity(design, *catalog, model::SensitivityOutput::onprem_minus_cloud_usd);
+        if (sens.error.empty() && !sens.bars.empty()) {
+            model::ReportTable t;
+            t.title = "What moves on-prem minus cloud cost (each input 20% down and up; base " +
+                      model::report_human(sens.base, model::ReportFormat::usd) + ")";
+            t.labels = {"Input", "Input low", "Input high", "Cost difference low",
+                        "Cost difference high"};
+            t.header = t.labels;
+            for (const auto& b : sens.bars)
+                t.display.push_back({b.input, model::report_value(b.low_value, b.unit),
+                                     model::report_value(b.high_value, b.unit),
+                                     model::report_human(b.output_low, model::ReportFormat::usd),
+                                     model::report_human(b.output_high, model::ReportFormat::usd)});
+            t.rows = t.display;
+            html += QStringLiteral("<h2 style=\"page-break-before: always\">Sensitivity</h2>") +
+                    tableHtml(t);
+        }
+    }
+    // Tables (assumptions included; explanations below).
     html += QStringLiteral("<h2 style=\"page-break-before: always\">Tables</h2>");
     for (const auto& t : tables) {
         if (t.id == "explanations")
             continue;
+        if (t.id == "error_bands") {
+            // One line per number: value and band; the basis once per workload below.
+            model::ReportTable b;
+            b.title = t.title;
+            b.labels = {"Workload", "Number", "Value", "Error band"};
+            b.header = b.labels;
+            std::vector<std::pair<std::string, std::string>> bases;
+            for (const auto& r : t.display) {
+                if (r.size() < 9)
+                    continue;
+                b.display.push_back({r[0], r[1], r[2], r[3] + " to " + r[4]});
+                if (bases.empty() || bases.back().first != r[0])
+                    bases.emplace_back(r[0], r[8]);
+            }
+            b.rows = b.display;
+            html += tableHtml(b);
+            for (const auto& [w, basis] : bases)
+                html += QStringLiteral("<p><i>%1:</i> %2</p>").arg(esc(w), esc(basis));
+            continue;
+        }
         html += tableHtml(t, t.id == "tco_monthly" ? 61 : 400);
     }
+    const auto explanations = model::explain(design, ev, *catalog);
     html += QStringLiteral(
         "<h2 style=\"page-break-before: always\">How the key numbers are computed</h2>");
     for (const auto& e : explanations) {

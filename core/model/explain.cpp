@@ -3,16 +3,20 @@
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
+#include "model/report.h"
 #include "model/schema.h"
 #include "model/training.h"
 #include "model/units.h"
+
+#include <cmath>
 
 namespace cl::model {
 
 namespace {
 
-std::string num(double v, int prec = 3) {
-    return units::format_g(v, prec);
+/// A number for people: separators, never scientific notation (issue 21).
+std::string num(double v, int = 3) {
+    return report_human(v, ReportFormat::number);
 }
 std::string fixed(double v, int prec) {
     return units::format_fixed(v, prec);
@@ -21,13 +25,13 @@ std::string pct(double v) {
     return fixed(v * 100, 1) + " %";
 }
 std::string usd(double v) {
-    return "$" + fixed(v, v < 100 ? 2 : 0);
+    return report_human(v, std::fabs(v) < 100 ? ReportFormat::usd_rate : ReportFormat::usd);
 }
 std::string src(const Provenance& p) {
     return p.source.empty() ? "catalog" : "catalog: " + p.source.front();
 }
 ExplainedInput assumption(const char* name, const Assumption& a) {
-    return {name, num(a.value) + " " + a.unit, a.source};
+    return {name, report_value(a.value, a.unit), a.source};
 }
 
 } // namespace
@@ -111,8 +115,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 assumption("HBM efficiency", ta.memory_efficiency),
                 assumption("SM contention when overlapping", ta.overlap_sm_contention),
                 {"FlashAttention efficiency", num(g->attention_efficiency),
-                 g->attention_efficiency_source.empty() ? "attention_vs_gemm x GEMM efficiency"
-                                                        : g->attention_efficiency_source}};
+                 g->attention_efficiency_source.empty()
+                     ? "attention vs GEMM efficiency x GEMM efficiency (assumption)"
+                     : g->attention_efficiency_source}};
             // Issue 19: how far to trust it, from comparable published runs held out.
             const auto band = [&](Explanation& e, double v, Scales sc, int dec,
                                   const std::string& unit) {
@@ -132,7 +137,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                             "MFU = model FLOPs per step / (step time x GPUs x dense peak); model "
                             "FLOPs = 72 B s L h^2 (1 + s/6h + V/12hL) for GPT shapes, counted per "
                             "operator in general (no recomputation; Korthikanti et al. 2022 eq. 7)",
-                            {{"model FLOPs per step", num(model_flops),
+                            {{"model FLOPs per step", units::format_si(model_flops, "FLOP", 1),
                               "Korthikanti eq. 7 / per-operator count"},
                              {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
                              {"GPUs", fixed(w.gpus, 0), "placement in the design"},
@@ -159,7 +164,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                     fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
                                 "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
                                 "GPU-hours x $/GPU-hour",
-                                {{"tokens", num(t.tokens), "design"},
+                                {{"tokens", units::format_si(t.tokens, "tokens", 1), "design"},
                                  {"tokens/s", fixed(r.tokens_per_s, 0), "above"},
                                  {"$/GPU-hour",
                                   ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
@@ -200,7 +205,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    d.reliability.async_checkpoint ? "async: snapshot over PCIe (CheckFreq)"
                                                   : "sync: the whole write"},
                   {"restart R", fixed(d.reliability.restart_s, 0) + " s",
-                   "reliability.restart_s"}}});
+                   "reliability input: restart time"}}});
         }
         if (w.inference && g) {
             const auto& r = *w.inference;
@@ -212,7 +217,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  fixed(r.ttft_s * 1e3, 1) + " ms / " + fixed(r.tpot_s * 1e3, 2) + " ms",
                  "decode step = per layer max(2 x tokens x weights / GEMM rate, weight bytes / "
                  "HBM rate) + max(attention FLOPs / rate, KV bytes / HBM rate) + TP all-reduces "
-                 "+ step overhead; TPOT = (batched prefill + output_len x step) / output_len with "
+                 "+ step overhead; TPOT = (batched prefill + output tokens x step) / output tokens "
+                 "with "
                  "continuous batching; TTFT = prefill + one step (+ queueing online)",
                  {{"batch", std::to_string(r.batch) + " sequences",
                    "largest that fits (paged KV) or the SLO"},
@@ -220,7 +226,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    src(g->provenance)},
                   assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
-                  {"weights", std::string(to_string(s.weights_dtype)), "design"},
+                  {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",
                    std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
             if (w.band) { // issue 19
@@ -288,6 +294,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
     return out;
 }
 
+namespace {
+/// A field's value as a report shows it: the inspector's display unit, human formats.
+std::string shown_value(const Field& f, const FieldValue& v) {
+    if (!std::holds_alternative<double>(v))
+        return format_value(f, v);
+    const double x = std::get<double>(v);
+    if (f.unit != "bytes" && f.unit != "B/s" && f.unit != "s" && !f.display_unit.empty() &&
+        f.display_scale != 0 && f.display_scale != 1)
+        return report_human(x / f.display_scale, ReportFormat::number) + " " + f.display_unit;
+    return report_value(x, f.unit);
+}
+} // namespace
+
 std::vector<AssumptionRow> assumptions(const Design& d) {
     // From the schema: the model's assumptions, then the design's cost and reliability inputs.
     // Inputs that differ from their default come first (issue #21 asks reports to lead with
@@ -300,18 +319,27 @@ std::vector<AssumptionRow> assumptions(const Design& d) {
             std::string group = sec == Section::economics     ? "cost"
                                 : sec == Section::reliability ? "reliability"
                                                               : f->key.substr(0, f->key.find('.'));
-            std::string value = std::holds_alternative<double>(v) ? num(std::get<double>(v), 4)
-                                                                  : format_value(*f, v);
-            AssumptionRow row{std::move(group), f->label, std::move(value), f->unit,
-                              is_default ? f->source : f->source + " (changed in this design)"};
+            // The CSV's value: SI number or the choice's spelling (machine-readable); `shown` is
+            // the report's.
+            std::string value = std::holds_alternative<double>(v)
+                                    ? units::format_g(std::get<double>(v), 10)
+                                : std::holds_alternative<std::string>(v) ? std::get<std::string>(v)
+                                                                         : format_value(*f, v);
+            AssumptionRow row{std::move(group),
+                              f->label,
+                              std::move(value),
+                              f->unit,
+                              is_default ? f->source : f->source + " (changed in this design)",
+                              shown_value(*f, v)};
             (is_default ? unchanged : changed).push_back(std::move(row));
         }
     }
     std::vector<AssumptionRow> rows = std::move(changed);
     rows.insert(rows.end(), unchanged.begin(), unchanged.end());
-    rows.push_back({"reliability", "default failure rate", num(kLlama3FailuresPerGpuDay, 3),
-                    "per GPU-day",
-                    "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)"});
+    rows.push_back(
+        {"reliability", "default failure rate", num(kLlama3FailuresPerGpuDay, 3), "per GPU-day",
+         "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)",
+         units::format_fixed(kLlama3FailuresPerGpuDay * 1e6, 1) + " per million GPU-days"});
     return rows;
 }
 

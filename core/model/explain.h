@@ -30,6 +30,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
 /// unit and source: the report's "assumptions" table.
 struct AssumptionRow {
     std::string group, name, value, unit, source;
+    std::string shown; ///< the value as people read it, unit included ("2.00 GB", "85.0 %")
 };
 std::vector<AssumptionRow> assumptions(const Design& d);
 

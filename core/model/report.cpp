@@ -1,6 +1,7 @@
 #include "model/report.h"
 
 #include "model/explain.h"
+#include "model/sensitivity.h"
 #include "model/units.h"
 
 #include <charconv>
@@ -50,190 +51,518 @@ std::string csv_line(const std::vector<std::string>& cells) {
 
 } // namespace
 
+std::string report_human(double v, ReportFormat fmt) {
+    if (!std::isfinite(v))
+        return "-";
+    switch (fmt) {
+    case ReportFormat::text:
+        return units::format_g(v, 6);
+    case ReportFormat::count:
+        return units::format_count(v);
+    case ReportFormat::bytes:
+        return units::format_bytes(v);
+    case ReportFormat::flops:
+        return units::format_si(v, "FLOP/s", 1);
+    case ReportFormat::bytes_rate:
+        return units::format_si(v, "B/s", 1);
+    case ReportFormat::seconds: {
+        const double a = std::fabs(v);
+        if (a == 0)
+            return "0 s";
+        if (a < 1e-3)
+            return units::format_fixed(v * 1e6, 1) + " \u00b5s";
+        if (a < 1)
+            return units::format_fixed(v * 1e3, a < 0.1 ? 2 : 1) + " ms";
+        if (a < 120)
+            return units::format_fixed(v, a < 10 ? 2 : 1) + " s";
+        if (a < 7200)
+            return units::format_fixed(v / 60, 1) + " min";
+        if (a < 3 * 86400)
+            return units::format_fixed(v / 3600, 1) + " h";
+        return (a / 86400 < 10000 ? units::format_fixed(v / 86400, 1)
+                                  : units::format_count(v / 86400)) +
+               " days";
+    }
+    case ReportFormat::hours:
+        return (std::fabs(v) < 100 ? units::format_fixed(v, 1) : units::format_count(v)) + " h";
+    case ReportFormat::usd:
+        return (v < 0 ? "-$" : "$") + units::format_count(std::fabs(v));
+    case ReportFormat::usd_rate:
+        return (v < 0 ? "-$" : "$") + units::format_fixed(std::fabs(v), std::fabs(v) < 10 ? 2 : 0);
+    case ReportFormat::percent:
+        return units::format_fixed(v * 100, 1) + " %";
+    case ReportFormat::ratio:
+        return units::format_fixed(v, 2);
+    case ReportFormat::number: {
+        const double a = std::fabs(v);
+        if (a >= 10000)
+            return units::format_count(v);
+        if (a == 0)
+            return "0";
+        const int decimals = a >= 100 ? 1 : a >= 1 ? 2 : a >= 0.01 ? 3 : 5;
+        return units::format_fixed(v, decimals);
+    }
+    }
+    return units::format_g(v, 4);
+}
+
+std::string report_value(double x, const std::string& u) {
+    if (u == "bool")
+        return x > 0.5 ? "on" : "off";
+    if (u == "fraction")
+        return report_human(x, ReportFormat::percent);
+    if (u.rfind("of ", 0) == 0) // "of server capex": a share
+        return report_human(x, ReportFormat::percent) + " " + u;
+    if (u == "h")
+        return report_human(x, ReportFormat::hours);
+    if (u == "bytes")
+        return report_human(x, ReportFormat::bytes);
+    if (u == "B/s")
+        return report_human(x, ReportFormat::bytes_rate);
+    if (u == "FLOP/s")
+        return report_human(x, ReportFormat::flops);
+    if (u == "s")
+        return report_human(x, ReportFormat::seconds);
+    if (u.rfind("USD", 0) == 0)
+        return report_human(x, std::fabs(x) >= 100 ? ReportFormat::usd : ReportFormat::usd_rate) +
+               u.substr(3);
+    return report_human(x, ReportFormat::number) + (u.empty() ? "" : " " + u);
+}
+
+namespace {
+
+/// A table built column by column: each column's key, label and unit, each cell as the CSV
+/// writes it (SI) and as a person reads it.
+struct Builder {
+    ReportTable t;
+    struct Col {
+        const char* key;
+        const char* label;
+        const char* unit;
+        ReportFormat fmt;
+    };
+    std::vector<Col> cols;
+    Builder(std::string id, std::string title, std::vector<Col> c) : cols(std::move(c)) {
+        t.id = std::move(id);
+        t.title = std::move(title);
+        for (const auto& col : cols) {
+            t.header.emplace_back(col.key);
+            t.labels.emplace_back(col.label);
+            t.units.emplace_back(col.unit);
+        }
+    }
+    /// One row: text cells (the first column, "yes") and numbers, in column order.
+    struct Cell {
+        bool is_text;
+        std::string text;
+        double v;
+        Cell(const char* x) : is_text(true), text(x), v(0) {}
+        Cell(std::string x) : is_text(true), text(std::move(x)), v(0) {}
+        Cell(double x) : is_text(false), v(x) {}
+    };
+    void row(std::vector<Cell> cells) {
+        std::vector<std::string> raw, shown;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const Cell& c = cells[i];
+            const ReportFormat fmt = i < cols.size() ? cols[i].fmt : ReportFormat::number;
+            raw.push_back(c.is_text ? c.text : f(c.v, 10));
+            shown.push_back(c.is_text ? c.text : report_human(c.v, fmt));
+        }
+        t.rows.push_back(std::move(raw));
+        t.display.push_back(std::move(shown));
+    }
+};
+
+using RF = ReportFormat;
+
+/// A "quantity | value | unit" table: each row says its own unit and format.
+struct KeyValue {
+    ReportTable t;
+    KeyValue(std::string id, std::string title) {
+        t.id = std::move(id);
+        t.title = std::move(title);
+        t.header = {"quantity", "value", "unit"};
+        t.labels = {"", "", ""};
+        t.units = {"", "", ""};
+    }
+    void add(const std::string& label, double v, const char* unit, RF fmt) {
+        t.rows.push_back({label, f(v, 10), unit});
+        t.display.push_back({label, report_human(v, fmt), ""});
+    }
+    void text(const std::string& label, const std::string& value) {
+        t.rows.push_back({label, value, ""});
+        t.display.push_back({label, value, ""});
+    }
+};
+
+} // namespace
+
 std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, const Catalog& c) {
     std::vector<ReportTable> out;
     const auto& t = ev.topology;
-    ReportTable topo{"topology", "Cluster", {"quantity", "value", "unit"}, {}};
-    topo.rows = {{"GPUs", f(t.gpus, 10), ""},
-                 {"GPU type", t.gpu, ""},
-                 {"nodes", f(t.nodes, 10), ""},
-                 {"switches", f(t.switches, 10), ""},
-                 {"total HBM", f(t.hbm_bytes), "bytes"},
-                 {"peak BF16 (dense)", f(t.peak_bf16_flops), "FLOP/s"},
-                 {"scale-up domain", std::to_string(t.scaleup_domain_size), "GPUs"},
-                 {"scale-up per GPU", f(ev.fabric.scaleup_Bps_per_gpu), "B/s"},
-                 {"scale-out per GPU", f(ev.fabric.scaleout_Bps_per_gpu), "B/s"},
-                 {"bisection (one way)", f(ev.fabric.bisection_Bps), "B/s"},
-                 {"oversubscription", f(ev.fabric.oversubscription), ":1"}};
-    for (const auto& st : ev.fabric.tiers)
-        topo.rows.push_back({st.name + " tier",
-                             f(st.switches, 10) + " switches, " + f(st.oversubscription) + ":1",
-                             ""});
+    KeyValue topo("topology", "Cluster");
+    topo.add("GPUs", t.gpus, "", RF::count);
+    topo.text("GPU type", t.gpu);
+    topo.add("Nodes", t.nodes, "", RF::count);
+    topo.add("Switches", t.switches, "", RF::count);
+    topo.add("Total GPU memory", t.hbm_bytes, "bytes", RF::bytes);
+    topo.add("Peak BF16 (dense)", t.peak_bf16_flops, "FLOP/s", RF::flops);
+    topo.add("Scale-up domain", t.scaleup_domain_size, "GPUs", RF::count);
+    topo.add("Scale-up bandwidth per GPU", ev.fabric.scaleup_Bps_per_gpu, "B/s", RF::bytes_rate);
+    topo.add("Scale-out bandwidth per GPU", ev.fabric.scaleout_Bps_per_gpu, "B/s", RF::bytes_rate);
+    topo.add("Bisection bandwidth (one way)", ev.fabric.bisection_Bps, "B/s", RF::bytes_rate);
+    topo.add("Oversubscription", ev.fabric.oversubscription, ":1", RF::ratio);
+    topo.t.display.back()[1] += ":1";
+    for (const auto& st : ev.fabric.tiers) {
+        const std::string raw = f(st.switches, 10) + " switches, " + f(st.oversubscription) + ":1";
+        topo.t.rows.push_back({st.name + " tier", raw, ""});
+        topo.t.display.push_back({st.name + " tier",
+                                  units::format_count(st.switches) +
+                                      (st.switches == 1 ? " switch, " : " switches, ") +
+                                      report_human(st.oversubscription, RF::ratio) + ":1",
+                                  ""});
+    }
     for (const auto& w : t.warnings)
-        topo.rows.push_back({"warning", w, ""});
-    out.push_back(std::move(topo));
+        topo.text("Warning", w);
+    out.push_back(std::move(topo.t));
 
     if (ev.tco) {
         const auto& inv = ev.tco->inventory;
         const auto& b = ev.tco->onprem_breakdown;
-        out.push_back({"bill_of_materials",
-                       "Bill of materials",
-                       {"item", "count", "usd"},
-                       {{"servers", f(inv.servers, 10), f(b.servers, 10)},
-                        {"switches", f(inv.switches, 10), f(inv.switch_capex_usd, 10)},
-                        {"cables with optics", f(inv.cables, 10), f(inv.cable_capex_usd, 10)},
-                        {"NICs (in server price)", f(inv.nics, 10), "0"},
-                        {"storage", "", f(b.storage, 10)},
-                        {"IT power (kW, nameplate)", f(ev.tco->it_power_peak_kw, 6), ""},
-                        {"racks", f(ev.tco->racks, 10), ""}}});
+        Builder bom("bill_of_materials", "Bill of materials",
+                    {{"item", "Item", "", RF::text},
+                     {"count", "Count", "", RF::count},
+                     {"usd", "Cost", "USD", RF::usd}});
+        bom.row({"Servers", inv.servers, b.servers});
+        bom.row({"Switches", inv.switches, inv.switch_capex_usd});
+        bom.row({"Cables with optics", inv.cables, inv.cable_capex_usd});
+        bom.row({"NICs (in the server price)", inv.nics, 0.0});
+        bom.row({"Storage", "", b.storage});
+        bom.row({"Racks", ev.tco->racks, ""});
+        out.push_back(std::move(bom.t));
     }
 
-    ReportTable mem{"memory",
-                    "Memory per GPU (worst stage)",
-                    {"workload", "weights", "gradients", "optimizer", "activations", "kv_cache",
-                     "other", "total", "capacity", "fits"},
-                    {}};
-    ReportTable tr{"training",
-                   "Training",
-                   {"workload", "step_time_s", "tokens_per_s", "mfu", "hfu", "compute_s",
-                    "recompute_s", "tp_comm_s", "cp_comm_s", "ep_comm_s", "pp_comm_s", "dp_comm_s",
-                    "optimizer_s", "bubble_s", "time_to_train_s", "gpu_hours", "cost_usd"},
-                   {}};
-    ReportTable inf{"inference",
-                    "Serving",
-                    {"workload", "ttft_s", "tpot_s", "batch", "output_tokens_per_s",
-                     "output_tokens_per_s_per_gpu", "usd_per_million_output_tokens",
-                     "usd_per_million_input_tokens", "gpus_needed"},
-                    {}};
-    ReportTable rel{"reliability",
-                    "Reliability",
-                    {"workload", "job_mtbf_h", "interruptions_per_day", "checkpoint_bytes",
-                     "checkpoint_write_s", "young_interval_s", "daly_interval_s", "goodput",
-                     "lost_gpu_hours", "lost_usd", "spare_nodes"},
-                    {}};
+    Builder mem("memory", "Memory per GPU (worst stage)",
+                {{"workload", "Workload", "", RF::text},
+                 {"weights", "Weights", "bytes", RF::bytes},
+                 {"gradients", "Gradients", "bytes", RF::bytes},
+                 {"optimizer", "Optimizer", "bytes", RF::bytes},
+                 {"activations", "Activations", "bytes", RF::bytes},
+                 {"kv_cache", "KV cache", "bytes", RF::bytes},
+                 {"other", "Other", "bytes", RF::bytes},
+                 {"total", "Total", "bytes", RF::bytes},
+                 {"capacity", "Capacity", "bytes", RF::bytes},
+                 {"fits", "Fits", "", RF::text}});
+    Builder tr("training", "Training",
+               {{"workload", "Workload", "", RF::text},
+                {"step_time_s", "Step time", "s", RF::seconds},
+                {"tokens_per_s", "Tokens per second", "tokens/s", RF::count},
+                {"mfu", "MFU", "fraction", RF::percent},
+                {"hfu", "HFU", "fraction", RF::percent},
+                {"compute_s", "Compute", "s", RF::seconds},
+                {"recompute_s", "Recompute", "s", RF::seconds},
+                {"tp_comm_s", "TP communication", "s", RF::seconds},
+                {"cp_comm_s", "CP communication", "s", RF::seconds},
+                {"ep_comm_s", "EP communication", "s", RF::seconds},
+                {"pp_comm_s", "PP communication", "s", RF::seconds},
+                {"dp_comm_s", "DP communication", "s", RF::seconds},
+                {"optimizer_s", "Optimizer step", "s", RF::seconds},
+                {"bubble_s", "Pipeline bubble", "s", RF::seconds},
+                {"time_to_train_s", "Time to train", "s", RF::seconds},
+                {"gpu_hours", "GPU-hours", "h", RF::hours},
+                {"cost_usd", "Cost at the cloud rate", "USD", RF::usd}});
+    Builder inf(
+        "inference", "Serving",
+        {{"workload", "Workload", "", RF::text},
+         {"ttft_s", "Time to first token", "s", RF::seconds},
+         {"tpot_s", "Time per output token", "s", RF::seconds},
+         {"batch", "Concurrent sequences", "", RF::count},
+         {"output_tokens_per_s", "Output tokens per second", "tokens/s", RF::count},
+         {"output_tokens_per_s_per_gpu", "Output tokens per second per GPU", "tokens/s", RF::count},
+         {"usd_per_million_output_tokens", "Per million output tokens", "USD", RF::usd_rate},
+         {"usd_per_million_input_tokens", "Per million input tokens", "USD", RF::usd_rate},
+         {"gpus_needed", "GPUs needed", "", RF::count}});
+    Builder rel("reliability", "Reliability",
+                {{"workload", "Workload", "", RF::text},
+                 {"job_mtbf_h", "Job MTBF", "h", RF::hours},
+                 {"interruptions_per_day", "Interruptions per day", "1/day", RF::number},
+                 {"checkpoint_bytes", "Checkpoint size", "bytes", RF::bytes},
+                 {"checkpoint_write_s", "Checkpoint write", "s", RF::seconds},
+                 {"young_interval_s", "Young interval", "s", RF::seconds},
+                 {"daly_interval_s", "Daly interval", "s", RF::seconds},
+                 {"goodput", "Goodput", "fraction", RF::percent},
+                 {"lost_gpu_hours", "GPU-hours lost", "h", RF::hours},
+                 {"lost_usd", "Cost of lost work", "USD", RF::usd},
+                 {"spare_nodes", "Spare nodes", "", RF::number}});
     for (const auto& w : ev.workloads) {
         if (w.has_memory) {
             const auto& b = w.memory.per_gpu;
-            mem.rows.push_back({w.name, f(b.weights), f(b.gradients), f(b.optimizer),
-                                f(b.activations), f(b.kv_cache), f(b.other), f(b.total()),
-                                f(w.memory.capacity_bytes), w.memory.fits ? "yes" : "no"});
+            mem.row({w.name, b.weights, b.gradients, b.optimizer, b.activations, b.kv_cache,
+                     b.other, b.total(), w.memory.capacity_bytes, w.memory.fits ? "yes" : "no"});
         }
         if (w.training) {
             const auto& r = *w.training;
             const auto& bd = r.breakdown;
-            tr.rows.push_back({w.name, f(r.step_time_s), f(r.tokens_per_s), f(r.mfu), f(r.hfu),
-                               f(bd.compute), f(bd.recompute), f(bd.tp_comm), f(bd.cp_comm),
-                               f(bd.ep_comm), f(bd.pp_comm), f(bd.dp_comm), f(bd.optimizer),
-                               f(bd.bubble), f(r.time_to_train_s), f(r.gpu_hours), f(r.cost_usd)});
+            tr.row({w.name, r.step_time_s, r.tokens_per_s, r.mfu, r.hfu, bd.compute, bd.recompute,
+                    bd.tp_comm, bd.cp_comm, bd.ep_comm, bd.pp_comm, bd.dp_comm, bd.optimizer,
+                    bd.bubble, r.time_to_train_s, r.gpu_hours, r.cost_usd});
         }
         if (w.inference) {
             const auto& r = *w.inference;
-            inf.rows.push_back({w.name, f(r.ttft_s), f(r.tpot_s), std::to_string(r.batch),
-                                f(r.output_tokens_per_s), f(r.output_tokens_per_s_per_gpu),
-                                f(r.usd_per_million_output_tokens),
-                                f(r.usd_per_million_input_tokens), f(r.gpus_needed)});
+            inf.row({w.name, r.ttft_s, r.tpot_s, static_cast<double>(r.batch),
+                     r.output_tokens_per_s, r.output_tokens_per_s_per_gpu,
+                     r.usd_per_million_output_tokens, r.usd_per_million_input_tokens,
+                     r.gpus_needed});
         }
         if (w.reliability) {
             const auto& r = *w.reliability;
-            rel.rows.push_back({w.name, f(r.job_mtbf_s / 3600), f(r.expected_interruptions_per_day),
-                                f(r.checkpoint_bytes), f(r.checkpoint_write_s),
-                                f(r.young_interval_s), f(r.optimal_checkpoint_interval_s),
-                                f(r.goodput), f(r.lost_gpu_hours), f(r.lost_usd),
-                                f(r.spare_nodes)});
+            rel.row({w.name, r.job_mtbf_s / 3600, r.expected_interruptions_per_day,
+                     r.checkpoint_bytes, r.checkpoint_write_s, r.young_interval_s,
+                     r.optimal_checkpoint_interval_s, r.goodput, r.lost_gpu_hours, r.lost_usd,
+                     r.spare_nodes});
         }
     }
     // Issue 19: how far to trust each headline number (uncertainty.h), one row per number.
-    ReportTable bands{"error_bands",
-                      "How far to trust the numbers (the model's error bands)",
-                      {"workload", "quantity", "value", "low", "high", "unit", "rows",
-                       "held_out_median_error", "basis"},
-                      {}};
+    Builder bands("error_bands", "How far to trust the numbers (the model's error bands)",
+                  {{"workload", "Workload", "", RF::text},
+                   {"quantity", "Number", "", RF::text},
+                   {"value", "Value", "", RF::number},
+                   {"low", "Low", "", RF::number},
+                   {"high", "High", "", RF::number},
+                   {"unit", "Unit", "", RF::text},
+                   {"rows", "Published runs", "", RF::count},
+                   {"held_out_median_error", "Median error (held out)", "fraction", RF::percent},
+                   {"basis", "Basis", "", RF::text}});
     for (const auto& w : ev.workloads) {
         if (!w.band)
             continue;
-        const auto row = [&](const char* key, double v, Scales s, const char* unit) {
-            const auto [lo, hi] = band_range(v, *w.band, s);
-            bands.rows.push_back({w.name, key, f(v), f(lo), f(hi), unit,
-                                  std::to_string(w.band->rows), f(w.band->median_abs_error),
-                                  w.band->basis});
+        const auto row = [&](const char* key, const char* label, double v, Scales sc,
+                             const char* unit, RF fmt) {
+            const auto [lo, hi] = band_range(v, *w.band, sc);
+            bands.t.rows.push_back({w.name, key, f(v), f(lo), f(hi), unit,
+                                    std::to_string(w.band->rows), f(w.band->median_abs_error),
+                                    w.band->basis});
+            bands.t.display.push_back({w.name, label, report_human(v, fmt), report_human(lo, fmt),
+                                       report_human(hi, fmt), "", units::format_count(w.band->rows),
+                                       report_human(w.band->median_abs_error, RF::percent),
+                                       w.band->basis});
         };
         if (w.training) {
             const auto& r = *w.training;
-            row("step_time_s", r.step_time_s, Scales::with_time, "s");
-            row("tokens_per_s", r.tokens_per_s, Scales::with_speed, "tokens/s");
-            row("mfu", r.mfu, Scales::with_speed, "fraction");
+            row("step_time_s", "Step time", r.step_time_s, Scales::with_time, "s", RF::seconds);
+            row("tokens_per_s", "Tokens per second", r.tokens_per_s, Scales::with_speed, "tokens/s",
+                RF::count);
+            row("mfu", "MFU", r.mfu, Scales::with_speed, "fraction", RF::percent);
             if (r.time_to_train_s > 0)
-                row("time_to_train_s", r.time_to_train_s, Scales::with_time, "s");
+                row("time_to_train_s", "Time to train", r.time_to_train_s, Scales::with_time, "s",
+                    RF::seconds);
             if (r.cost_usd > 0)
-                row("cost_usd", r.cost_usd, Scales::with_time, "USD");
+                row("cost_usd", "Cost to train", r.cost_usd, Scales::with_time, "USD", RF::usd);
         }
         if (w.inference) {
             const auto& r = *w.inference;
-            row("ttft_s", r.ttft_s, Scales::with_time, "s");
-            row("tpot_s", r.tpot_s, Scales::with_time, "s");
-            row("output_tokens_per_s", r.output_tokens_per_s, Scales::with_speed, "tokens/s");
+            row("ttft_s", "Time to first token", r.ttft_s, Scales::with_time, "s", RF::seconds);
+            row("tpot_s", "Time per output token", r.tpot_s, Scales::with_time, "s", RF::seconds);
+            row("output_tokens_per_s", "Output tokens per second", r.output_tokens_per_s,
+                Scales::with_speed, "tokens/s", RF::count);
             if (r.usd_per_million_output_tokens > 0)
-                row("usd_per_million_output_tokens", r.usd_per_million_output_tokens,
-                    Scales::with_time, "USD");
+                row("usd_per_million_output_tokens", "Per million output tokens",
+                    r.usd_per_million_output_tokens, Scales::with_time, "USD", RF::usd_rate);
         }
     }
     for (auto* tab : {&mem, &tr, &inf, &bands, &rel})
-        if (!tab->rows.empty())
-            out.push_back(std::move(*tab));
+        if (!tab->t.rows.empty())
+            out.push_back(std::move(tab->t));
 
     if (ev.tco) {
         const auto& t2 = *ev.tco;
         const auto& b = t2.onprem_breakdown;
-        out.push_back(
-            {"tco",
-             "Cost over the horizon",
-             {"quantity", "value", "unit"},
-             {{"cloud", f(t2.cloud_usd, 10), "USD"},
-              {"on-prem", f(t2.onprem_usd, 10), "USD"},
-              {"on-prem servers", f(b.servers, 10), "USD"},
-              {"on-prem network", f(b.network, 10), "USD"},
-              {"on-prem storage", f(b.storage, 10), "USD"},
-              {"on-prem power", f(b.power, 10), "USD"},
-              {"on-prem facility", f(b.facility, 10), "USD"},
-              {"on-prem staff", f(b.staff, 10), "USD"},
-              {"on-prem maintenance", f(b.maintenance, 10), "USD"},
-              {"break-even month",
-               t2.breakeven_months >= 0 ? std::to_string(t2.breakeven_months) : "never", ""},
-              {"break-even utilization",
-               t2.breakeven_utilization >= 0 ? f(t2.breakeven_utilization) : "-", "fraction"},
-              {"cloud price", f(t2.cloud_price_per_gpu_hour), "USD/GPU-hour"},
-              {"on-prem per GPU-hour used", f(t2.onprem_usd_per_gpu_hour), "USD/GPU-hour"},
-              {"on-prem amortized", f(t2.amortized_usd_per_gpu_hour), "USD/GPU-hour"},
-              {"facility power (average)", f(t2.power_kw), "kW"},
-              {"energy", f(t2.energy_kwh), "kWh"},
-              {"CO2", f(t2.co2_kg), "kg"}}});
-        ReportTable monthly{
-            "tco_monthly", "Cumulative cost by month", {"month", "cloud_usd", "onprem_usd"}, {}};
+        KeyValue tco("tco", "Cost over the horizon");
+        tco.add("Cloud", t2.cloud_usd, "USD", RF::usd);
+        tco.add("On-prem", t2.onprem_usd, "USD", RF::usd);
+        tco.add("On-prem: servers", b.servers, "USD", RF::usd);
+        tco.add("On-prem: network", b.network, "USD", RF::usd);
+        tco.add("On-prem: storage", b.storage, "USD", RF::usd);
+        tco.add("On-prem: power", b.power, "USD", RF::usd);
+        tco.add("On-prem: facility", b.facility, "USD", RF::usd);
+        tco.add("On-prem: staff", b.staff, "USD", RF::usd);
+        tco.add("On-prem: maintenance", b.maintenance, "USD", RF::usd);
+        if (t2.breakeven_months >= 0)
+            tco.add("Break-even month", t2.breakeven_months, "month", RF::count);
+        else
+            tco.text("Break-even month", "never");
+        if (t2.breakeven_utilization >= 0)
+            tco.add("Break-even utilization", t2.breakeven_utilization, "fraction", RF::percent);
+        else
+            tco.text("Break-even utilization", "-");
+        tco.add("Cloud price", t2.cloud_price_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
+        tco.add("On-prem per GPU-hour used", t2.onprem_usd_per_gpu_hour, "USD/GPU-hour",
+                RF::usd_rate);
+        tco.add("On-prem amortized", t2.amortized_usd_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
+        tco.add("IT power (nameplate)", t2.it_power_peak_kw * 1000, "W", RF::number);
+        tco.t.display.back()[1] = units::format_fixed(t2.it_power_peak_kw, 1) + " kW";
+        tco.add("Facility power (average)", t2.power_kw * 1000, "W", RF::number);
+        tco.t.display.back()[1] = units::format_fixed(t2.power_kw, 1) + " kW";
+        tco.add("Energy", t2.energy_kwh, "kWh", RF::count);
+        tco.t.display.back()[1] += " kWh";
+        tco.add("CO2", t2.co2_kg, "kg", RF::count);
+        tco.t.display.back()[1] = units::format_count(t2.co2_kg / 1000) + " t";
+        out.push_back(std::move(tco.t));
+        Builder monthly("tco_monthly", "Cumulative cost by month",
+                        {{"month", "Month", "", RF::count},
+                         {"cloud_usd", "Cloud", "USD", RF::usd},
+                         {"onprem_usd", "On-prem", "USD", RF::usd}});
         for (const auto& m : t2.monthly)
-            monthly.rows.push_back(
-                {std::to_string(m.month), f(m.cloud_usd, 10), f(m.onprem_usd, 10)});
-        out.push_back(std::move(monthly));
+            monthly.row({static_cast<double>(m.month), m.cloud_usd, m.onprem_usd});
+        out.push_back(std::move(monthly.t));
     }
 
-    ReportTable as{
-        "assumptions", "Assumptions and sources", {"group", "name", "value", "unit", "source"}, {}};
-    for (const auto& a : assumptions(d))
-        as.rows.push_back({a.group, a.name, a.value, a.unit, a.source});
-    out.push_back(std::move(as));
+    Builder as("assumptions", "Assumptions and sources (changed inputs first)",
+               {{"group", "Group", "", RF::text},
+                {"name", "Input", "", RF::text},
+                {"value", "Value", "", RF::text},
+                {"unit", "Unit", "", RF::text},
+                {"source", "Source", "", RF::text}});
+    for (const auto& a : assumptions(d)) {
+        as.t.rows.push_back({a.group, a.name, a.value, a.unit, a.source});
+        as.t.display.push_back({a.group, a.name, a.shown, "", a.source});
+    }
+    out.push_back(std::move(as.t));
 
-    ReportTable ex{"explanations",
-                   "How the key numbers are computed",
-                   {"subject", "number", "value", "formula", "inputs"},
-                   {}};
+    Builder ex("explanations", "How the key numbers are computed",
+               {{"subject", "Subject", "", RF::text},
+                {"number", "Number", "", RF::text},
+                {"value", "Value", "", RF::text},
+                {"formula", "Formula", "", RF::text},
+                {"inputs", "Inputs", "", RF::text}});
     for (const auto& e : explain(d, ev, c)) {
         std::string inputs;
         for (const auto& in : e.inputs)
             inputs +=
                 (inputs.empty() ? "" : "; ") + in.name + " = " + in.value + " [" + in.source + "]";
-        ex.rows.push_back({e.subject, e.title, e.value, e.formula, inputs});
+        ex.t.rows.push_back({e.subject, e.title, e.value, e.formula, inputs});
+        ex.t.display.push_back(ex.t.rows.back());
     }
-    out.push_back(std::move(ex));
+    out.push_back(std::move(ex.t));
     return out;
+}
+
+ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalog& c) {
+    ReportSummary s;
+    const auto banded = [](const WorkloadEvaluation& w, double v, Scales sc, RF fmt) {
+        std::string out = report_human(v, fmt);
+        if (w.band) {
+            const auto [lo, hi] = band_range(v, *w.band, sc);
+            out += " (" + report_human(lo, fmt) + " to " + report_human(hi, fmt) +
+                   ", the model's error band)";
+        }
+        return out;
+    };
+    for (const auto& w : ev.workloads) {
+        ReportSummary::Item it;
+        it.heading = w.name.empty() ? w.id : w.name;
+        const ModelArch* m = find_model(d, c, w.model);
+        const GpuSpec* g = c.gpu(w.gpu);
+        const std::string model = m ? m->name : w.model;
+        const std::string gpus = units::format_count(w.gpus) + " " +
+                                 (g               ? g->name
+                                  : w.gpu.empty() ? "GPUs"
+                                                  : w.gpu);
+        const Workload* spec = d.workload(w.id);
+        if (w.kind == WorkloadKind::training) {
+            it.asked = "Train " + model + " on " + gpus;
+            if (spec) {
+                const auto& t = spec->training;
+                it.asked += ": global batch " +
+                            units::format_count(static_cast<double>(t.global_batch)) +
+                            " sequences of " + units::format_count(t.seq) + " tokens";
+                if (t.tokens > 0)
+                    it.asked += ", " + units::format_si(t.tokens, "", 1) + " tokens in all";
+            }
+        } else {
+            it.asked = "Serve " + model + " on " + gpus;
+            if (spec)
+                it.asked += ": " + units::format_count(spec->inference.input_len) + " input and " +
+                            units::format_count(spec->inference.output_len) +
+                            " output tokens per request";
+        }
+        if (!w.error.empty()) {
+            it.ok = false;
+            it.verdict = "Not computed: " + w.error;
+        } else if (w.has_memory) {
+            it.ok = w.memory.fits;
+            it.verdict = (w.memory.fits ? "Fits: " : "Does not fit: ") +
+                         report_human(w.memory.per_gpu.total(), RF::bytes) + " of " +
+                         report_human(w.memory.capacity_bytes, RF::bytes) +
+                         " per GPU on the most loaded GPU";
+            if (!w.memory.fits && !w.memory.explanation.empty())
+                it.verdict += " (" + w.memory.explanation + ")";
+        }
+        if (w.training) {
+            const auto& r = *w.training;
+            it.lines.push_back("Step time: " +
+                               banded(w, r.step_time_s, Scales::with_time, RF::seconds));
+            it.lines.push_back("MFU: " + banded(w, r.mfu, Scales::with_speed, RF::percent));
+            if (r.time_to_train_s > 0) {
+                it.lines.push_back("Time to train: " +
+                                   banded(w, r.time_to_train_s, Scales::with_time, RF::seconds));
+                it.lines.push_back("GPU-hours: " + report_human(r.gpu_hours, RF::hours));
+            }
+            if (r.cost_usd > 0)
+                it.lines.push_back("Cost at the cloud rate: " +
+                                   banded(w, r.cost_usd, Scales::with_time, RF::usd));
+        }
+        if (w.inference) {
+            const auto& r = *w.inference;
+            it.lines.push_back("Output tokens per second: " +
+                               banded(w, r.output_tokens_per_s, Scales::with_speed, RF::count));
+            it.lines.push_back("Time to first token " + report_human(r.ttft_s, RF::seconds) +
+                               ", time per output token " + report_human(r.tpot_s, RF::seconds));
+            if (r.usd_per_million_output_tokens > 0)
+                it.lines.push_back(
+                    "Cost per million output tokens: " +
+                    banded(w, r.usd_per_million_output_tokens, Scales::with_time, RF::usd_rate));
+        }
+        if (w.reliability) {
+            const auto& r = *w.reliability;
+            it.lines.push_back("Goodput " + report_human(r.goodput, RF::percent) +
+                               " with a failure every " + report_human(r.job_mtbf_s, RF::seconds) +
+                               " (job MTBF)");
+        }
+        s.workloads.push_back(std::move(it));
+    }
+    const auto& t = ev.topology;
+    const GpuSpec* tg = c.gpu(t.gpu);
+    s.design.push_back(units::format_count(t.gpus) + " " +
+                       (tg              ? tg->name
+                        : t.gpu.empty() ? "GPUs"
+                                        : t.gpu) +
+                       " in " + units::format_count(t.nodes) + (t.nodes == 1 ? " node" : " nodes") +
+                       ", " + units::format_count(t.switches) +
+                       (t.switches == 1 ? " switch" : " switches"));
+    if (ev.tco) {
+        const auto& tc = *ev.tco;
+        s.design.push_back("Over " + std::to_string(d.economics.months) + " months: on-prem " +
+                           report_human(tc.onprem_usd, RF::usd) + ", cloud " +
+                           report_human(tc.cloud_usd, RF::usd) + " (" +
+                           report_human(tc.cloud_price_per_gpu_hour, RF::usd_rate) +
+                           " per GPU-hour)");
+        s.design.push_back(tc.breakeven_months >= 0
+                               ? "Owning breaks even with renting in month " +
+                                     std::to_string(tc.breakeven_months)
+                               : "Owning does not break even with renting within the horizon");
+        const auto sens = sensitivity(d, c, SensitivityOutput::onprem_minus_cloud_usd);
+        if (sens.error.empty())
+            for (std::size_t i = 0; i < sens.bars.size() && i < 3; ++i) {
+                const auto& b = sens.bars[i];
+                s.sensitivity.push_back(b.input + " " + report_value(b.low_value, b.unit) + " to " +
+                                        report_value(b.high_value, b.unit) +
+                                        ": on-prem minus cloud " +
+                                        report_human(b.output_low, RF::usd) + " to " +
+                                        report_human(b.output_high, RF::usd));
+            }
+    }
+    return s;
 }
 
 std::string table_to_csv(const ReportTable& t) {
@@ -255,6 +584,12 @@ std::string tables_to_csv(const std::vector<ReportTable>& tables) {
         std::vector<std::string> h{t.id, "header"};
         h.insert(h.end(), t.header.begin(), t.header.end());
         s += csv_line(h);
+        // Each column's unit (SI: bytes, s, B/s, FLOP/s, USD; "fraction" for shares).
+        if (!t.units.empty()) {
+            std::vector<std::string> u{t.id, "unit"};
+            u.insert(u.end(), t.units.begin(), t.units.end());
+            s += csv_line(u);
+        }
         for (const auto& r : t.rows) {
             std::vector<std::string> line{t.id, "row"};
             line.insert(line.end(), r.begin(), r.end());

@@ -671,7 +671,7 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
     switch (f.choices_from) {
     case ChoiceSource::fixed:
         for (const auto& c : f.choices)
-            out.emplace_back(c, c.empty() ? std::string("(derived)") : c);
+            out.emplace_back(c, c.empty() ? std::string("(derived)") : choice_label(c));
         break;
     case ChoiceSource::models:
     case ChoiceSource::draft_models:
@@ -788,11 +788,65 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
     return v;
 }
 
+std::string choice_label(std::string_view v) {
+    static const std::pair<std::string_view, std::string_view> labels[] = {
+        {"bf16", "BF16"},
+        {"fp16", "FP16"},
+        {"fp32", "FP32"},
+        {"fp8", "FP8"},
+        {"int8", "INT8"},
+        {"int4", "INT4 (AWQ/GPTQ, group 128)"},
+        {"fp4", "FP4 (NVFP4)"},
+        {"q4_k_m", "GGUF Q4_K_M"},
+        {"q5_k_m", "GGUF Q5_K_M"},
+        {"q6_k", "GGUF Q6_K"},
+        {"q8_0", "GGUF Q8_0"},
+        {"q4_0", "GGUF Q4_0"},
+        {"mlx4", "MLX 4-bit"},
+        {"mlx8", "MLX 8-bit"},
+        {"vllm", "vLLM"},
+        {"sglang", "SGLang"},
+        {"trtllm", "TensorRT-LLM"},
+        {"llamacpp", "llama.cpp"},
+        {"adamw", "AdamW"},
+        {"adamw-8bit", "AdamW 8-bit"},
+        {"sgd", "SGD"},
+        {"none", "None"},
+        {"selective", "Selective (attention core)"},
+        {"full", "Full"},
+        {"selective-op", "Selective per op (PyTorch)"},
+        {"1f1b", "1F1B"},
+        {"interleaved", "Interleaved 1F1B"},
+        {"gpipe", "GPipe"},
+        {"zero-bubble", "Zero bubble (ZB-H1)"},
+        {"lora", "LoRA"},
+        {"qlora", "QLoRA"},
+        {"optimizer", "Optimizer states in CPU memory"},
+        {"alltoall", "All-to-all (Megatron)"},
+        {"deepep", "DeepEP"},
+        {"static", "Static"},
+        {"continuous", "Continuous"},
+        {"chunked", "Chunked prefill"},
+        {"disaggregated", "Disaggregated prefill and decode"},
+        {"offline", "Offline (maximum throughput)"},
+        {"online", "Online (at the request rate)"},
+        {"on-demand", "On demand"},
+        {"1y", "1-year commitment"},
+        {"3y", "3-year commitment"},
+        {"spot", "Spot"},
+        {"infiniband", "InfiniBand"},
+        {"ethernet", "Ethernet"}};
+    for (const auto& [k, label] : labels)
+        if (k == v)
+            return std::string(label);
+    return std::string(v);
+}
+
 std::string format_value(const Field& f, const FieldValue& v) {
     if (const bool* b = std::get_if<bool>(&v))
         return *b ? "on" : "off";
     if (const auto* s = std::get_if<std::string>(&v))
-        return *s;
+        return f.type == FieldType::choice ? choice_label(*s) : *s;
     const double x = std::get<double>(v) / f.display_scale;
     std::string out = f.type == FieldType::integer ? units::format_fixed(x, 0)
                                                    : units::format_fixed(x, f.decimals);

@@ -100,4 +100,9 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
 /// A value as text for people (a number with the field's display unit).
 std::string format_value(const Field& f, const FieldValue& v);
 
+/// How a choice's file/flag spelling reads for people: "llamacpp" -> "llama.cpp", "q4_k_m" ->
+/// "GGUF Q4_K_M", "selective-op" -> "Selective per op (PyTorch)"; the spelling itself when it
+/// has no other name.
+std::string choice_label(std::string_view value);
+
 } // namespace cl::model

@@ -89,6 +89,7 @@ SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutp
     if (d.economics.price_per_gpu_hour <= 0 && ev.tco) {
         SensitivityBar bar;
         bar.input = "Cloud price";
+        bar.unit = "USD/GPU-hour";
         bar.low_value = ev.tco->cloud_price_per_gpu_hour * (1 - step);
         bar.high_value = ev.tco->cloud_price_per_gpu_hour * (1 + step);
         Catalog lo = c, hi = c;
@@ -108,6 +109,7 @@ SensitivityResult sensitivity(const Design& d, const Catalog& c, SensitivityOutp
     auto move_input = [&](const Field& f, std::string_view id, double v) {
         SensitivityBar bar;
         bar.input = f.label;
+        bar.unit = f.unit;
         bar.low_value = std::clamp(v * (1 - step), f.min, f.max);
         bar.high_value = std::clamp(v * (1 + step), f.min, f.max);
         Design lo = d, hi = d;

@@ -21,6 +21,7 @@ const char* sensitivity_output_name(SensitivityOutput o);
 
 struct SensitivityBar {
     std::string input;                    ///< "Utilization", "Server price", ...
+    std::string unit;                     ///< the input's unit ("fraction", "USD/server", ...)
     double low_value = 0, high_value = 0; ///< the input at -step and +step
     double output_low = 0, output_high = 0;
     /// Issue 19: both ends of the bar lie inside the output's error band (band_low..band_high

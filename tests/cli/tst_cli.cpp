@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <QFileInfo>
@@ -997,6 +998,64 @@ private slots:
                          8 ||
                      bytes.size() > 200000,
                  "expected a multi-page PDF with images");
+        // Issue 21: the PDF reads as a document. Its text (poppler's pdftotext) has no scientific
+        // notation, no snake_case labels (engine settings quoted by name in a source are the
+        // exceptions listed), no empty-chart hints or placeholders, and starts with the summary.
+        for (const char* preset : {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation"}) {
+            const QString out = dir.filePath(QString::fromLatin1(preset) + QStringLiteral(".pdf"));
+            QProcess gen;
+            gen.start(
+                QStringLiteral(CLUSTERLENS_CLI_EXE),
+                {QStringLiteral("report"), QString::fromLatin1(preset), QStringLiteral("-o"), out});
+            QVERIFY(gen.waitForFinished(60000));
+            QCOMPARE(gen.exitCode(), 0);
+            QProcess toText;
+            toText.start(QStringLiteral("pdftotext"), {out, QStringLiteral("-")});
+            QVERIFY2(toText.waitForFinished(60000), "pdftotext (poppler-utils) did not run");
+            QCOMPARE(toText.exitCode(), 0);
+            const QString text = QString::fromUtf8(toText.readAllStandardOutput());
+            QVERIFY2(text.size() > 2000, preset);
+            const QRegularExpression sci(QStringLiteral("\\d[eE][+-]\\d"));
+            const auto m = sci.match(text);
+            QVERIFY2(
+                !m.hasMatch(),
+                qPrintable(QStringLiteral("%1: scientific notation near \"%2\"")
+                               .arg(QString::fromLatin1(preset),
+                                    text.mid(std::max<qsizetype>(0, m.capturedStart() - 40), 80))));
+            // Settings of other programs named in sources (vLLM, TensorRT-LLM, SGLang, llama.cpp):
+            // a cited name may be cut where the PDF wraps the line, so a piece of one counts.
+            const QStringList quoted = {QStringLiteral("gpu_memory_utilization"),
+                                        QStringLiteral("max_num_batched_tokens"),
+                                        QStringLiteral("block_size"),
+                                        QStringLiteral("free_gpu_memory_fraction"),
+                                        QStringLiteral("tokens_per_block"),
+                                        QStringLiteral("max_batch_size"),
+                                        QStringLiteral("n_ubatch"),
+                                        QStringLiteral("mem_fraction_static"),
+                                        QStringLiteral("max_num_seqs"),
+                                        QStringLiteral("kv_cache_free_gpu_mem_fraction"),
+                                        QStringLiteral("inference_results_v4"),
+                                        QStringLiteral("--tp-comm-overlap")};
+            const QRegularExpression snake(QStringLiteral("\\b[a-z][a-z0-9]*(_[a-z0-9]+)+\\b"));
+            for (auto it = snake.globalMatch(text); it.hasNext();) {
+                const QString word = it.next().captured(0);
+                bool cited = false;
+                for (const auto& q : quoted)
+                    cited = cited || q.contains(word) || word.contains(q);
+                QVERIFY2(cited, qPrintable(QString::fromLatin1(preset) +
+                                           QStringLiteral(": snake_case label \"") + word +
+                                           QStringLiteral("\"")));
+            }
+            for (const char* placeholder :
+                 {"Add a training workload", "Add a workload", "Add an inference workload",
+                  "not run yet", "Nothing to explain"})
+                QVERIFY2(!text.contains(QString::fromLatin1(placeholder)),
+                         qPrintable(QString::fromLatin1(preset) + QStringLiteral(": ") +
+                                    QString::fromLatin1(placeholder)));
+            QVERIFY2(text.indexOf(QStringLiteral("Summary")) >= 0 &&
+                         text.indexOf(QStringLiteral("Summary")) < 2500,
+                     preset);
+        }
 #else
         QSKIP("clusterlens-cli built without the GUI libraries");
 #endif

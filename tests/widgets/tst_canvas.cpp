@@ -258,13 +258,17 @@ private slots:
         twoDevices(w);
         if (QTest::currentTestFailed())
             return;
-        QVERIFY(dragFromPalette(w, QStringLiteral("Training"), QStringLiteral("workload:training"),
-                                at(w, {90, 35})));
+        QVERIFY(dragFromPalette(w, QStringLiteral("Inference"),
+                                QStringLiteral("workload:inference"), at(w, {90, 35})));
         const auto& d = w.document()->design();
         QCOMPARE(d.workloads.size(), std::size_t{1});
         const std::string wid = d.workloads[0].id;
         const std::string before = d.workloads[0].model;
         QVERIFY(clickEntity(w, QString::fromStdString(wid)));
+        // 40 of Llama 3 70B's 80 layers in system memory; the imported model has 48 layers:
+        // the import keeps the share (24 of 48) and says so.
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "offload_layers"), QStringLiteral("40")));
+        QTRY_COMPARE(d.workloads[0].inference.offload_layers, 40);
         const QString data = QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/hf_configs/");
         // 1. The button and the file dialog.
         auto* button = w.inspector()->findChild<QPushButton*>(QStringLiteral("importHfButton"));
@@ -276,8 +280,11 @@ private slots:
         QTRY_COMPARE(d.models.size(), std::size_t{1});
         QCOMPARE(d.workloads[0].model, std::string("Qwen__Qwen3-30B-A3B"));
         QCOMPARE(d.models[0].experts, 128);
-        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Imported")),
-                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(
+            w.statusBar()->currentMessage().startsWith(QStringLiteral("Imported")) &&
+                w.statusBar()->currentMessage().contains(QStringLiteral("40 of 80 → 24 of 48")),
+            qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(d.workloads[0].inference.offload_layers, 24);
         QLabel* read = nullptr;
         QTRY_VERIFY((read = w.inspector()->findChild<QLabel*>(QStringLiteral("importedModel"))));
         QVERIFY2(read->text().contains(QStringLiteral("48 layers")) &&
