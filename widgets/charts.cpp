@@ -357,10 +357,11 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     showChart(true);
     clearChart(chart_);
     auto* ax = new QLogValueAxis;
-    ax->setTitleText(tr("Message size (bytes, nccl-tests size)"));
-    ax->setLabelFormat(QStringLiteral("%.0e"));
+    // In MB so the log axis reads 0.001 ... 10000, not in scientific notation.
+    ax->setTitleText(tr("Message size (MB, nccl-tests size)"));
+    ax->setLabelFormat(QStringLiteral("%g"));
     ax->setBase(10);
-    ax->setRange(1e3, 2e10);
+    ax->setRange(1e-3, 2e4);
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("busbw (GB/s)"));
     chart_->addAxis(ax, Qt::AlignBottom);
@@ -375,7 +376,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
         s->setName(QString::fromStdString(c.name));
         QList<QPointF> pts;
         for (std::size_t k = 0; k < c.bytes.size(); ++k) {
-            pts << QPointF(c.bytes[k], c.busbw_Bps[k] / 1e9);
+            pts << QPointF(c.bytes[k] / 1e6, c.busbw_Bps[k] / 1e9);
             top = std::max(top, c.busbw_Bps[k] / 1e9);
         }
         s->replace(pts);
@@ -384,8 +385,8 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
         if (c.busbw_high_Bps.size() == c.bytes.size() && !c.bytes.empty()) {
             QList<QPointF> upper, lower;
             for (std::size_t k = 0; k < c.bytes.size(); ++k) {
-                upper << QPointF(c.bytes[k], c.busbw_high_Bps[k] / 1e9);
-                lower << QPointF(c.bytes[k], c.busbw_low_Bps[k] / 1e9);
+                upper << QPointF(c.bytes[k] / 1e6, c.busbw_high_Bps[k] / 1e9);
+                lower << QPointF(c.bytes[k] / 1e6, c.busbw_low_Bps[k] / 1e9);
                 top = std::max(top, c.busbw_high_Bps[k] / 1e9);
             }
             auto* band = addBandArea(

@@ -3,6 +3,7 @@
 #include "charts.h"
 
 #include "document/sensitivityrunner.h"
+#include "model/report.h"
 #include "model/sensitivity.h"
 
 #include <QAreaSeries>
@@ -360,19 +361,24 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
             if (on)
                 QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2 %3")
                                                        .arg(cats.value(i), set->label())
-                                                       .arg(set->at(i), 0, 'g', 4));
+                                                       .arg(set->at(i), 0, 'f', 2));
         });
-    caption_->setText(tr("Each input −20% / +20% with the rest held. Base %1 = %2. Largest: %3 "
-                         "(%4 → %5 as the input goes %6 → %7).")
-                          .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
-                          .arg(r.base, 0, 'g', 5)
-                          .arg(QString::fromStdString(r.bars[0].input))
-                          .arg(r.bars[0].output_low, 0, 'g', 5)
-                          .arg(r.bars[0].output_high, 0, 'g', 5)
-                          .arg(r.bars[0].low_value, 0, 'g', 4)
-                          .arg(r.bars[0].high_value, 0, 'g', 4) +
-                      (r.model_error > 0
-                           ? tr(" The model's typical error of this output is %1 % (held-out "
+    const auto money = [](double v) {
+        return QString::fromStdString(model::report_human(
+            v, std::abs(v) >= 100 ? model::ReportFormat::usd : model::ReportFormat::usd_rate));
+    };
+    caption_->setText(
+        tr("Each input −20% / +20% with the rest held. Base %1 = %2. Largest: %3 "
+           "(%4 → %5 as the input goes %6 → %7).")
+            .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
+            .arg(money(r.base))
+            .arg(QString::fromStdString(r.bars[0].input))
+            .arg(money(r.bars[0].output_low))
+            .arg(money(r.bars[0].output_high))
+            .arg(QString::fromStdString(model::report_value(r.bars[0].low_value, r.bars[0].unit)))
+            .arg(
+                QString::fromStdString(model::report_value(r.bars[0].high_value, r.bars[0].unit))) +
+        (r.model_error > 0 ? tr(" The model's typical error of this output is %1 % (held-out "
                                 "published runs): a swing smaller than that is marked \"within "
                                 "the model's error\".")
                                  .arg(r.model_error * 100, 0, 'f', 0)

@@ -495,15 +495,22 @@ void Inspector::updateDerived() {
         QStringList lines;
         if (!d.description.empty())
             lines << qs(model::units::excerpt(d.description));
-        lines << tr("GPUs %L1 · nodes %L2 · switches %L3")
-                     .arg(t.gpus, 0, 'f', 0)
-                     .arg(t.nodes, 0, 'f', 0)
-                     .arg(t.switches, 0, 'f', 0);
-        lines << tr("GPU type %1 · total HBM %2")
-                     .arg(qs(t.gpu), qs(model::units::format_bytes(t.hbm_bytes)));
-        lines << tr("Peak BF16 (dense) %1 · max power %2")
-                     .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),
-                          qs(model::units::format_si(t.power_w, "W")));
+        if (t.gpus <= 0) {
+            lines << tr("No GPUs yet: drag a server, a GPU or a workstation device from the "
+                        "palette onto the canvas.");
+        } else {
+            lines << tr("GPUs %L1 · nodes %L2 · switches %L3")
+                         .arg(t.gpus, 0, 'f', 0)
+                         .arg(t.nodes, 0, 'f', 0)
+                         .arg(t.switches, 0, 'f', 0);
+            const auto* g = doc_->catalog().gpu(t.gpu);
+            lines << tr("GPU type %1 · total memory %2")
+                         .arg(g ? qs(g->name) : qs(t.gpu),
+                              qs(model::units::format_bytes(t.hbm_bytes)));
+            lines << tr("Peak BF16 (dense) %1 · max power %2")
+                         .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),
+                              qs(model::units::format_si(t.power_w, "W")));
+        }
         for (const auto& warn : t.warnings)
             lines << QStringLiteral("⚠ ") + qs(warn);
         if (eval_->tco) {

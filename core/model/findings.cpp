@@ -84,9 +84,11 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         f.tooltip = f.verdict;
         if (we && we->inference) {
             const auto& inf = *we->inference;
-            f.metrics = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms · TPOT " +
-                        fixed(inf.tpot_s * 1e3, 1) + " ms · " +
-                        units::format_si(inf.output_tokens_per_s, "", 0) + "tok/s";
+            f.metrics =
+                (inf.output_tokens_per_s < 100 ? fixed(inf.output_tokens_per_s, 1)
+                                               : units::format_count(inf.output_tokens_per_s)) +
+                " tok/s · TPOT " + fixed(inf.tpot_s * 1e3, 1) + " ms · TTFT " +
+                fixed(inf.ttft_s * 1e3, 0) + " ms";
             f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms, TPOT " +
                         fixed(inf.tpot_s * 1e3, 1) + " ms, " +
                         units::format_count(inf.output_tokens_per_s) + " tokens/s per replica";
@@ -94,9 +96,12 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 f.tooltip +=
                     ", $" + fixed(inf.usd_per_million_output_tokens, 3) + " per M output tokens";
             if (we->band) { // issue 19: how far to trust them
-                f.metrics = "TPOT " + fixed(inf.tpot_s * 1e3, 1) + " ms, " +
-                            range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) +
-                            " · TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms";
+                // Output tokens/s first (what the service delivers), with its band; TPOT after.
+                const double tps = inf.output_tokens_per_s;
+                const int dec = tps < 100 ? 1 : 0;
+                f.metrics = (dec ? fixed(tps, 1) : units::format_count(tps)) + " tok/s, " +
+                            range_text(tps, *we->band, Scales::with_speed, dec) + " · TPOT " +
+                            fixed(inf.tpot_s * 1e3, 1) + " ms";
                 f.tooltip +=
                     "\nModel's error band: TTFT " +
                     range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time, 0) + " ms, TPOT " +

@@ -645,11 +645,14 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                       units::format_bytes(out.usable_bytes).c_str());
     else
         std::snprintf(buf, sizeof buf,
-                      "%s: weights %s + KV %s (%d sequences of %.0f tokens, max %d) + workspace %s "
+                      "%s: weights %s + KV %s (%s %s of %s tokens, max %s) + workspace %s "
                       "per GPU",
                       out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
-                      units::format_bytes(b.kv_cache).c_str(), out.batch,
-                      out.tokens_reserved_per_sequence, out.max_batch,
+                      units::format_bytes(b.kv_cache).c_str(),
+                      units::format_count(out.batch).c_str(),
+                      out.batch == 1 ? "sequence" : "sequences",
+                      units::format_count(out.tokens_reserved_per_sequence).c_str(),
+                      units::format_count(out.max_batch).c_str(),
                       units::format_bytes(b.activations).c_str());
     out.explanation = buf;
     return out;
