@@ -8,10 +8,33 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 
 namespace cl::model {
 
 namespace {
+/// An error as a card shows it: a design path of a workload field ("workloads[0].inference.
+/// offload_layers: ...") reads as the field's label ("Layers in system memory: ..."), line by
+/// line (issue 21: errors show field labels, not paths or flags).
+std::string for_people(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) {
+        const auto colon = line.find(": ");
+        if (line.rfind("workloads[", 0) == 0 && colon != std::string::npos) {
+            const std::string path = line.substr(0, colon);
+            const auto dot = path.rfind('.');
+            const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+            const Section sec = path.find(".training.") != std::string::npos    ? Section::training
+                                : path.find(".inference.") != std::string::npos ? Section::inference
+                                                                                : Section::workload;
+            if (const Field* f = find_field(sec, key))
+                line = f->label + line.substr(colon);
+        }
+        out += (out.empty() ? "" : "\n") + line;
+    }
+    return out;
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -73,13 +96,13 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         f.verdict = "not evaluated";
         if (we && we->has_memory && we->memory.fits && !we->error.empty()) {
             f.status = WorkloadStatus::error; // fits in memory but cannot run (no network path)
-            f.verdict = we->error;
+            f.verdict = for_people(we->error);
         } else if (we && we->has_memory) {
             f.status = we->memory.fits ? WorkloadStatus::fits : WorkloadStatus::does_not_fit;
             f.verdict = we->memory.explanation;
         } else if (we && !we->error.empty()) {
             f.status = WorkloadStatus::error;
-            f.verdict = we->error;
+            f.verdict = for_people(we->error);
         }
         f.tooltip = f.verdict;
         if (we && we->inference) {

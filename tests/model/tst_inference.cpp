@@ -3,6 +3,8 @@
 // a closed form.
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/evaluate.h"
+#include "model/findings.h"
 #include "model/inference.h"
 #include "model/topology.h"
 
@@ -279,6 +281,22 @@ private slots:
         QVERIFY2(one.ok() && both.ok(),
                  one.ok() ? both.error_text().c_str() : one.error_text().c_str());
         QVERIFY(one->decode_step_s > 1.8 * (both->decode_step_s - ia.step_overhead_s.value));
+    }
+
+    // Issue 21: a workload's error on its card names the field as the inspector labels it,
+    // not the design path ("workloads[0].inference.offload_layers") or a CLI flag.
+    void cardErrorsNameFields() {
+        Design d = cl::test::preset("rtx4090-workstation");
+        QVERIFY(!d.workloads.empty());
+        d.workloads[0].inference.offload_layers = 40; // Llama 3 8B has 32 layers
+        const Evaluation ev = evaluate(d, cat_);
+        QVERIFY(!ev.workloads[0].error.empty());
+        QVERIFY(ev.workloads[0].error.find("workloads[0].inference.offload_layers") !=
+                std::string::npos); // the CLI and the file keep the path
+        const Findings f = find_problems(d, ev);
+        const std::string& v = f.workloads.at(d.workloads[0].id).verdict;
+        QVERIFY2(v.rfind("Layers in system memory: must be between", 0) == 0, v.c_str());
+        QVERIFY(v.find("workloads[") == std::string::npos);
     }
 
     void disaggregated() {
