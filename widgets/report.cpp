@@ -6,7 +6,6 @@
 #include "document/document.h"
 #include "model/explain.h"
 #include "model/report.h"
-#include "model/sensitivity.h"
 #include "model/units.h"
 
 #include <QBuffer>
@@ -222,8 +221,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     }
     // Sensitivity of the cost verdict, as a table.
     {
-        const auto sens =
-            model::sensitivity(design, *catalog, model::SensitivityOutput::onprem_minus_cloud_usd);
+        const auto& sens = summary.cost_sensitivity; // computed once, for the summary too
         if (sens.error.empty() && !sens.bars.empty()) {
             model::ReportTable t;
             t.title = "What moves on-prem minus cloud cost (each input 20% down and up; base " +

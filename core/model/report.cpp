@@ -551,7 +551,8 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                                ? "Owning breaks even with renting in month " +
                                      std::to_string(tc.breakeven_months)
                                : "Owning does not break even with renting within the horizon");
-        const auto sens = sensitivity(d, c, SensitivityOutput::onprem_minus_cloud_usd);
+        s.cost_sensitivity = sensitivity(d, c, SensitivityOutput::onprem_minus_cloud_usd);
+        const auto& sens = s.cost_sensitivity;
         if (sens.error.empty())
             for (std::size_t i = 0; i < sens.bars.size() && i < 3; ++i) {
                 const auto& b = sens.bars[i];

@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/sensitivity.h"
 
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ struct ReportSummary {
     std::vector<Item> workloads;
     std::vector<std::string> design;      ///< cluster, cost verdict, goodput
     std::vector<std::string> sensitivity; ///< the top three inputs that move the cost
+    /// The analysis behind `sensitivity` (on-prem minus cloud), kept for the report's table so
+    /// it is computed once per export.
+    SensitivityResult cost_sensitivity;
 };
 ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalog& c);
 

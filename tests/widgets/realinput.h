@@ -416,6 +416,41 @@ inline bool clickTab(QTabWidget* tabs, const QString& title) {
     return false;
 }
 
+/// Presses at `from` on `src`, moves past the drag distance to start the widget's QDrag, then --
+/// inside QDrag::exec()'s loop -- moves over `dst` to `to` and releases. `dragRunning` says
+/// whether the drag has started. Polled rather than timed, so a slow run (sanitizers) cannot
+/// release before the drag. True when the drag ran and was released.
+inline bool dragAndRelease(QWidget* src, QPoint from, QWidget* dst, QPoint to,
+                           std::function<bool()> dragRunning) {
+    bool released = false, dragged = false;
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    int polls = 0;
+    QObject::connect(poll, &QTimer::timeout, [=, &released, &dragged, &polls] {
+        const bool running = dragRunning();
+        if (!running && ++polls < 500)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        dragged = running;
+        QTest::mouseMove(dst, to - QPoint(30, 20));
+        QTest::mouseMove(dst, to - QPoint(10, 5));
+        QTest::mouseMove(dst, to);
+        QTest::qWait(50);
+        QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
+        released = true;
+    });
+    poll->start();
+    QTest::mouseMove(src, from);
+    QTest::mousePress(src, Qt::LeftButton, {}, from);
+    const int step = QApplication::startDragDistance() + 4;
+    for (int i = 1; i <= 4 && !released && !dragRunning(); ++i)
+        QTest::mouseMove(src, from + QPoint(i * step, i));
+    if (!QTest::qWaitFor([&released] { return released; }, 15000))
+        return false;
+    return dragged;
+}
+
 /// Drags a palette entry (found by typing `search` in the palette's search box, as a person
 /// does) onto the canvas viewport at `to` with a real QDrag: press on the entry, move past the
 /// drag distance, then -- inside QDrag::exec()'s loop -- move over the canvas and release.
@@ -444,42 +479,13 @@ inline bool dragFromPalette(cl::ui::MainWindow& w, const QString& search, const 
     const QPoint from = tree->visualItemRect(item).center();
     QWidget* src = tree->viewport();
     QWidget* dst = w.canvas()->viewport();
-    // Inside QDrag::exec() (the view's QDrag exists then): move over the canvas and release.
-    // Polled rather than timed, so a slow run (sanitizers) cannot release before the drag.
-    bool released = false, dragged = false;
     const QList<QDrag*> earlier = tree->findChildren<QDrag*>(); // finished drags linger
-    const auto dragRunning = [tree, earlier] {
+    return dragAndRelease(src, from, dst, to, [tree, earlier] {
         for (auto* d : tree->findChildren<QDrag*>())
             if (!earlier.contains(d))
                 return true;
         return false;
-    };
-    auto* poll = new QTimer;
-    poll->setInterval(20);
-    int polls = 0;
-    QObject::connect(poll, &QTimer::timeout, [=, &released, &dragged, &polls] {
-        const bool running = dragRunning();
-        if (!running && ++polls < 500)
-            return;
-        poll->stop();
-        poll->deleteLater();
-        dragged = running;
-        QTest::mouseMove(dst, to - QPoint(30, 20));
-        QTest::mouseMove(dst, to - QPoint(10, 5));
-        QTest::mouseMove(dst, to);
-        QTest::qWait(50);
-        QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
-        released = true;
     });
-    poll->start();
-    QTest::mouseMove(src, from);
-    QTest::mousePress(src, Qt::LeftButton, {}, from);
-    const int step = QApplication::startDragDistance() + 4;
-    for (int i = 1; i <= 4 && !released && !dragRunning(); ++i)
-        QTest::mouseMove(src, from + QPoint(i * step, i));
-    if (!QTest::qWaitFor([&released] { return released; }, 15000))
-        return false;
-    return dragged;
 }
 
 /// A file manager's file, as far as a drag goes: pressing and moving the mouse on it starts a
@@ -517,34 +523,8 @@ inline bool dropFile(cl::ui::MainWindow& w, const QString& path, QPoint to) {
     src.show();
     if (!QTest::qWaitForWindowExposed(&src))
         return false;
-    QWidget* dst = w.canvas()->viewport();
-    bool released = false, dragged = false;
-    auto* poll = new QTimer;
-    poll->setInterval(20);
-    int polls = 0;
-    QObject::connect(poll, &QTimer::timeout, [=, &src, &released, &dragged, &polls] {
-        const bool running = src.findChild<QDrag*>() != nullptr;
-        if (!running && ++polls < 500)
-            return;
-        poll->stop();
-        poll->deleteLater();
-        dragged = running;
-        QTest::mouseMove(dst, to - QPoint(30, 20));
-        QTest::mouseMove(dst, to - QPoint(10, 5));
-        QTest::mouseMove(dst, to);
-        QTest::qWait(50);
-        QTest::mouseRelease(dst, Qt::LeftButton, {}, to);
-        released = true;
-    });
-    poll->start();
-    const QPoint from(40, 20);
-    QTest::mouseMove(&src, from);
-    QTest::mousePress(&src, Qt::LeftButton, {}, from);
-    const int step = QApplication::startDragDistance() + 4;
-    for (int i = 1; i <= 4 && !released && !src.findChild<QDrag*>(); ++i)
-        QTest::mouseMove(&src, from + QPoint(i * step, i));
-    if (!QTest::qWaitFor([&released] { return released; }, 15000))
-        return false;
+    const bool dragged = dragAndRelease(&src, QPoint(40, 20), w.canvas()->viewport(), to,
+                                        [&src] { return src.findChild<QDrag*>() != nullptr; });
     w.activateWindow();
     return dragged;
 }
