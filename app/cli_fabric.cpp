@@ -5,6 +5,8 @@
 #include "model/topology.h"
 #include "model/units.h"
 
+#include <sstream>
+
 namespace cl::cli {
 
 using nlohmann::json;
@@ -57,6 +59,40 @@ json result_json(const model::CollectiveResult& r) {
             {"bottleneck", r.bottleneck}};
 }
 
+/// What the fit read and found, for people: runs, skipped rows, each tier's size ranges.
+std::string fit_summary(const model::NcclTestsOutput& in, const model::CalibrationFit& fit) {
+    std::ostringstream o;
+    o << "calibration from " << in.runs.size() << (in.runs.size() == 1 ? " run" : " runs") << ":\n";
+    for (const auto& r : in.runs)
+        o << "  line " << r.first_line << ": "
+          << (!r.test_name.empty() ? r.test_name
+                                   : (r.op_name.empty() ? std::string("(test not named)")
+                                                        : r.op_name + " (test not named)"))
+          << ", " << (r.ranks > 0 ? std::to_string(r.ranks) : std::string("?")) << " ranks"
+          << (r.ranks_inferred ? " (from busbw/algbw)" : "")
+          << (r.nodes > 0 ? " on " + std::to_string(r.nodes) + " hosts" : std::string()) << ", "
+          << r.rows.size() << " sizes " << units::format_bytes(r.rows.front().bytes) << " to "
+          << units::format_bytes(r.rows.back().bytes) << "\n";
+    for (const auto& s : fit.skipped)
+        o << "  line " << s.line << " skipped: " << s.reason << "\n";
+    Table t;
+    t.header = {"tier",          "sizes",        "model runs", "latency",
+                "bus bandwidth", "error before", "error after"};
+    for (const auto& tf : fit.tiers)
+        for (const auto& sf : tf.segments)
+            t.rows.push_back(
+                {tf.name + " (" + std::to_string(tf.ranks) + " GPUs)",
+                 units::format_bytes(sf.min_bytes) + " to " + units::format_bytes(sf.max_bytes),
+                 sf.algorithm + " " + sf.protocol, fmt(sf.alpha_s * 1e6, 1) + " us",
+                 units::format_si(sf.beta_Bps, "B/s", 3), fmt(sf.error_before * 100, 1) + "%",
+                 fmt(sf.error_after * 100, 1) + "%"});
+    t.print(o);
+    o << "mean time error " << fmt(fit.error_before * 100, 1) << "% before, "
+      << fmt(fit.error_after * 100, 1) << "% after the fit (" << fmt(fit.error_before_1mib * 100, 1)
+      << "% and " << fmt(fit.error_after_1mib * 100, 1) << "% for sizes of 1 MiB and more)\n";
+    return o.str();
+}
+
 } // namespace
 
 int cmd_collective(Flags& f, std::ostream& out) {
@@ -78,37 +114,75 @@ int cmd_collective(Flags& f, std::ostream& out) {
     f.record("net_efficiency", a.net_efficiency,
              "NVIDIA, nccl-tests issue #290 (46-48 GB/s per NDR NIC)");
     json fit_json;
+    std::string fit_text;
     if (const std::string* file = f.raw("--calibrate")) {
         auto text = model::read_text_file(*file, 16u * 1024u * 1024u);
         if (!text)
             throw UsageError{"--calibrate: " + text.errors().front().message()};
-        auto run = model::parse_nccl_tests(*text);
-        if (!run)
-            throw UsageError{"--calibrate: " + *file + ": " + run.errors().front().message()};
-        model::CollectiveOp fit_op = op;
-        if (!run->op_name.empty())
-            fit_op = model::collective_op_from_name(run->op_name).value_or(op);
-        model::GroupPlacement fp = p;
-        if (run->ranks > 0)
-            fp = model::place_group(topo, run->ranks, 1);
-        auto fit = model::calibrate(*run, fit_op, topo, fp, a);
+        auto parsed = model::parse_nccl_tests(*text);
+        if (!parsed)
+            throw UsageError{"--calibrate: " + *file + ": " + parsed.errors().front().message()};
+        auto fit = model::calibrate(*parsed, op, topo, a);
         if (!fit)
-            throw UsageError{fit.errors().front().message()};
-        a.calibration.resize(2);
-        a.calibration[static_cast<std::size_t>(fit->tier_index)] = fit->tier;
+            throw UsageError{"--calibrate: " + *file + ": " + fit.errors().front().what};
+        a = fit->applied;
         f.record("--calibrate", *file, "flag");
         json tiers = json::array();
-        for (std::size_t i = 0; i < a.calibration.size(); ++i)
-            tiers.push_back({{"tier", i},
-                             {"alpha_s", a.calibration[i].alpha_s},
-                             {"beta_Bps", a.calibration[i].beta_Bps},
-                             {"fitted", static_cast<int>(i) == fit->tier_index}});
+        for (const auto& tf : fit->tiers) {
+            json segs = json::array();
+            for (const auto& sf : tf.segments)
+                segs.push_back({{"algorithm", sf.algorithm},
+                                {"protocol", sf.protocol},
+                                {"min_bytes", sf.min_bytes},
+                                {"max_bytes", sf.max_bytes},
+                                {"rows", sf.rows},
+                                {"alpha_s", sf.alpha_s},
+                                {"beta_Bps", sf.beta_Bps},
+                                {"alpha_scale", sf.scales.alpha_scale},
+                                {"beta_scale", sf.scales.beta_scale},
+                                {"error_before", sf.error_before},
+                                {"error_after", sf.error_after}});
+            tiers.push_back({{"tier", tf.tier},
+                             {"name", tf.name},
+                             {"fitted", true},
+                             {"op", tf.op},
+                             {"ranks", tf.ranks},
+                             {"nodes", tf.nodes},
+                             {"rows", tf.rows},
+                             {"oversubscription", tf.oversubscription},
+                             {"segments", segs},
+                             {"alpha_s", tf.segments.back().alpha_s},
+                             {"beta_Bps", tf.segments.back().beta_Bps},
+                             {"error_before", tf.error_before},
+                             {"error_after", tf.error_after}});
+        }
+        json skipped = json::array();
+        for (const auto& sk : fit->skipped)
+            skipped.push_back({{"line", sk.line}, {"reason", sk.reason}});
+        json runs = json::array();
+        for (const auto& r : parsed->runs)
+            runs.push_back(
+                {{"op", r.op_name.empty() ? std::string(model::collective_op_name(op)) : r.op_name},
+                 {"test", r.test_name},
+                 {"ranks", r.ranks},
+                 {"ranks_inferred", r.ranks_inferred},
+                 {"nodes", r.nodes},
+                 {"rows", r.rows.size()},
+                 {"min_bytes", r.rows.front().bytes},
+                 {"max_bytes", r.rows.back().bytes},
+                 {"first_line", r.first_line}});
         fit_json = {{"tiers", tiers},
-                    {"rows", run->rows.size()},
-                    {"ranks", fp.ranks},
-                    {"op", model::collective_op_name(fit_op)},
+                    {"runs", runs},
+                    {"skipped", skipped},
+                    {"rows", fit->rows},
+                    {"ranks", fit->ranks},
+                    {"nodes", fit->nodes},
+                    {"op", fit->op},
                     {"error_before", fit->error_before},
-                    {"error_after", fit->error_after}};
+                    {"error_after", fit->error_after},
+                    {"error_before_1mib", fit->error_before_1mib},
+                    {"error_after_1mib", fit->error_after_1mib}};
+        fit_text = fit_summary(*parsed, *fit);
     }
     std::vector<double> sizes;
     if (const std::string* sw = f.raw("--sweep")) {
@@ -200,10 +274,8 @@ int cmd_collective(Flags& f, std::ostream& out) {
     t.print(out);
     if (banded)
         out << "\nerror band: " << basis << "\n";
-    if (!fit_json.is_null())
-        out << "\ncalibration: mean time error "
-            << fmt(fit_json["error_before"].get<double>() * 100, 1) << "% before, "
-            << fmt(fit_json["error_after"].get<double>() * 100, 1) << "% after the fit\n";
+    if (!fit_text.empty())
+        out << "\n" << fit_text;
     return 0;
 }
 

@@ -23,14 +23,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto run = parse_nccl_tests(text);
     if (!run.ok())
         return 0;
-    for (const int ranks : {8, 128}) {
-        const int n = run->ranks > 0 ? run->ranks : ranks;
-        if (n < 2 || n > 1 << 20)
-            continue;
-        auto fit = calibrate(*run, CollectiveOp::allreduce, topo, place_group(topo, n, 1));
-        if (fit.ok() && (!std::isfinite(fit->tier.alpha_s) || !std::isfinite(fit->tier.beta_Bps) ||
-                         !std::isfinite(fit->error_before) || !std::isfinite(fit->error_after)))
+    auto fit = calibrate(*run, CollectiveOp::allreduce, topo);
+    if (!fit.ok())
+        return 0;
+    if (!std::isfinite(fit->error_before) || !std::isfinite(fit->error_after))
+        std::abort();
+    for (const auto& tf : fit->tiers)
+        for (const auto& sf : tf.segments)
+            if (!(sf.scales.alpha_scale > 0) || !(sf.scales.beta_scale > 0) ||
+                !std::isfinite(sf.alpha_s) || !std::isfinite(sf.beta_Bps))
+                std::abort();
+    // The fitted model answers every size without NaN.
+    for (double bytes : {8.0, 1e6, 1e9})
+        if (auto r = collective_time(CollectiveOp::allreduce, bytes, topo, place_group(topo, 16, 1),
+                                     CollectiveAlgo::automatic, fit->applied);
+            r.ok() && !std::isfinite(r->time_s))
             std::abort();
-    }
     return 0;
 }

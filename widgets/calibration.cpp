@@ -4,6 +4,9 @@
 #include "document/commands.h"
 #include "model/collective.h"
 #include "model/topology.h"
+#include "model/units.h"
+
+#include <algorithm>
 
 #include <QDateTime>
 #include <QFile>
@@ -41,46 +44,83 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
         return fail(QObject::tr("%1: %2").arg(QFileInfo(path).fileName(),
                                               QString::fromStdString(run.error_text())));
     const model::Topology topo = model::analyze_topology(doc->design(), doc->catalog());
-    const int ranks = run->ranks > 0 ? run->ranks : std::max(2, topo.scaleup_domain);
-    if (ranks > topo.gpus)
-        return fail(QObject::tr("The measurement used %1 GPUs but the design has %2")
-                        .arg(ranks)
-                        .arg(topo.gpus));
-    const auto op =
-        model::collective_op_from_name(run->op_name).value_or(model::CollectiveOp::allreduce);
-    const model::GroupPlacement p = model::place_group(topo, ranks, 1);
-    auto fit = model::calibrate(*run, op, topo, p);
+    auto fit = model::calibrate(*run, model::CollectiveOp::allreduce, topo);
     if (!fit)
-        return fail(QString::fromStdString(fit.error_text()));
-    const QString summary =
-        QObject::tr("%1 rows of %2 on %3 GPUs (tier %4).\nFitted latency %5 us per step, bandwidth "
-                    "%6 GB/s.\n"
-                    "Mean time error %7% with the defaults, %8% after the fit.")
-            .arg(run->rows.size())
-            .arg(QString::fromStdString(std::string(model::collective_op_name(op))))
-            .arg(ranks)
-            .arg(fit->tier_index)
-            .arg(fit->tier.alpha_s * 1e6, 0, 'f', 2)
-            .arg(fit->tier.beta_Bps / 1e9, 0, 'f', 1)
-            .arg(fit->error_before * 100, 0, 'f', 1)
-            .arg(fit->error_after * 100, 0, 'f', 1);
+        return fail(QObject::tr("%1: %2").arg(QFileInfo(path).fileName(),
+                                              QString::fromStdString(fit.errors().front().what)));
+    // What was read, what was skipped and why, and each tier's fit by size range.
+    QString summary;
+    for (const auto& r : run->runs)
+        summary +=
+            QObject::tr("Line %1: %2, %3 GPUs%4, %5 sizes from %6 to %7.\n")
+                .arg(r.first_line)
+                .arg(r.test_name.empty() ? QObject::tr("test not named (all-reduce assumed)")
+                                         : QString::fromStdString(r.test_name))
+                .arg(r.ranks > 0 ? QString::number(r.ranks) : QObject::tr("?"))
+                .arg(r.nodes > 0 ? QObject::tr(" on %1 hosts").arg(r.nodes) : QString())
+                .arg(r.rows.size())
+                .arg(QString::fromStdString(model::units::format_bytes(r.rows.front().bytes)))
+                .arg(QString::fromStdString(model::units::format_bytes(r.rows.back().bytes)));
+    int shown = 0;
+    for (const auto& sk : fit->skipped) {
+        if (++shown > 6) {
+            summary += QObject::tr("… and %1 more lines skipped.\n").arg(fit->skipped.size() - 6);
+            break;
+        }
+        summary += QObject::tr("Line %1 skipped: %2.\n")
+                       .arg(sk.line)
+                       .arg(QString::fromStdString(sk.reason));
+    }
+    for (const auto& tf : fit->tiers) {
+        summary += QObject::tr("\n%1 tier (%2 GPUs):\n")
+                       .arg(QString::fromStdString(tf.name))
+                       .arg(tf.ranks);
+        for (const auto& sf : tf.segments)
+            summary +=
+                QObject::tr("  %1 to %2: latency %3 µs, bus bandwidth %4 GB/s; error %5% → %6%\n")
+                    .arg(QString::fromStdString(model::units::format_bytes(sf.min_bytes)))
+                    .arg(QString::fromStdString(model::units::format_bytes(sf.max_bytes)))
+                    .arg(sf.alpha_s * 1e6, 0, 'f', 1)
+                    .arg(sf.beta_Bps / 1e9, 0, 'f', 1)
+                    .arg(sf.error_before * 100, 0, 'f', 1)
+                    .arg(sf.error_after * 100, 0, 'f', 1);
+    }
+    summary += QObject::tr("\nMean time error %1% with the defaults, %2% after the fit (%3% and "
+                           "%4% for sizes of 1 MiB and more).")
+                   .arg(fit->error_before * 100, 0, 'f', 1)
+                   .arg(fit->error_after * 100, 0, 'f', 1)
+                   .arg(fit->error_before_1mib * 100, 0, 'f', 1)
+                   .arg(fit->error_after_1mib * 100, 0, 'f', 1);
     if (confirm &&
         QMessageBox::question(parent, QObject::tr("Apply calibration?"),
                               summary + QObject::tr("\n\nStore the fit in the design?")) !=
             QMessageBox::Yes)
         return {};
     model::Design next = doc->design();
-    std::erase_if(next.calibration,
-                  [&](const model::FabricCalibration& c) { return c.tier == fit->tier_index; });
-    model::FabricCalibration c;
-    c.tier = fit->tier_index;
-    c.alpha_s = fit->tier.alpha_s;
-    c.beta_Bps = fit->tier.beta_Bps;
-    c.source = QFileInfo(path).fileName().toStdString() + ", " +
-               QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-    c.error_before = fit->error_before;
-    c.error_after = fit->error_after;
-    next.calibration.push_back(c);
+    const std::string source = QFileInfo(path).fileName().toStdString() + ", " +
+                               QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    for (const auto& tf : fit->tiers) {
+        std::erase_if(next.calibration,
+                      [&](const model::FabricCalibration& c) { return c.tier == tf.tier; });
+        model::FabricCalibration c;
+        c.tier = tf.tier;
+        c.alpha_s = tf.segments.back().alpha_s;
+        c.beta_Bps = tf.segments.back().beta_Bps;
+        c.source = source;
+        c.error_before = tf.error_before;
+        c.error_after = tf.error_after;
+        c.op = tf.op;
+        c.ranks = tf.ranks;
+        c.oversubscription = tf.oversubscription;
+        c.points = tf.points;
+        for (const auto& sf : tf.segments)
+            c.segments.push_back({sf.min_bytes, sf.max_bytes, sf.scales.alpha_scale,
+                                  sf.scales.beta_scale, sf.algorithm, sf.protocol, sf.alpha_s,
+                                  sf.beta_Bps});
+        next.calibration.push_back(std::move(c));
+    }
+    std::sort(next.calibration.begin(), next.calibration.end(),
+              [](const auto& x, const auto& y) { return x.tier < y.tier; });
     doc->editSettings(std::move(next), QObject::tr("Calibrate fabric"));
     return summary;
 }

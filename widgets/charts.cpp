@@ -416,7 +416,8 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
             .arg(f.scaleout_Bps_per_gpu / 1e9, 0, 'f', 0)
             .arg(f.oversubscription, 0, 'f', 2);
     const auto& cal = ev.collective_assumptions.calibration;
-    if (!cal.empty() && (cal[0].beta_Bps > 0 || (cal.size() > 1 && cal[1].beta_Bps > 0)))
+    if (std::any_of(cal.begin(), cal.end(),
+                    [](const auto& c) { return c.beta_Bps > 0 || !c.segments.empty(); }))
         cap += tr(" Calibrated from nccl-tests measurements.");
     else
         cap += tr(" Defaults: NCCL tuning constants and published efficiencies (import nccl-tests "

@@ -2,11 +2,12 @@
 
 #include "model/units.h"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace cl::model {
@@ -87,7 +88,8 @@ struct Fabric {
     const char* intra_name = "NVLink";
 };
 
-Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAssumptions& a) {
+Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAssumptions& a,
+                 bool legacy = true) {
     Fabric f;
     const bool pcie = t.pcie_only;
     f.intra_name = pcie ? "PCIe" : (t.scaleup_link.rfind("xgmi", 0) == 0 ? "xGMI" : "NVLink");
@@ -103,11 +105,11 @@ Fabric fabric_of(const Topology& t, const GroupPlacement& p, const CollectiveAss
     const double per_gpu = t.scaleout_Bps_per_gpu;
     f.wire_net = per_gpu * std::max(1, p.ranks_per_node);
     f.eff_net = f.wire_net * a.net_efficiency / std::max(1.0, p.oversubscription);
-    if (!a.calibration.empty() && a.calibration[0].beta_Bps > 0) {
+    if (legacy && !a.calibration.empty() && a.calibration[0].beta_Bps > 0) {
         f.eff_intra = a.calibration[0].beta_Bps;
         f.eff_pair = std::min(f.eff_pair, f.eff_intra);
     }
-    if (a.calibration.size() > 1 && a.calibration[1].beta_Bps > 0)
+    if (legacy && a.calibration.size() > 1 && a.calibration[1].beta_Bps > 0)
         f.eff_net = a.calibration[1].beta_Bps * std::max(1, p.ranks_per_node) /
                     std::max(1.0, p.oversubscription);
     return f;
@@ -127,16 +129,18 @@ struct Candidate {
     double time = 0;
     const char* bottleneck = "";
     bool uplinks = false; ///< the bottleneck is an oversubscribed tier (formatted at the end)
+    double lat = 0;       ///< the latency part of `time` (the rest moves the bytes)
 };
 
 /// Fixed-capacity candidate list: the hot path (training model, search) allocates nothing.
 struct Candidates {
     std::array<Candidate, 8> items;
     int n = 0;
-    void push(CollectiveAlgo algo, const char* protocol, double time, const char* neck,
-              bool uplinks = false) {
+    void push(CollectiveAlgo algo, const char* protocol, double lat, double transfer,
+              const char* neck, bool uplinks = false) {
         if (n < static_cast<int>(items.size()))
-            items[static_cast<std::size_t>(n++)] = {algo, protocol, time, neck, uplinks};
+            items[static_cast<std::size_t>(n++)] = {algo, protocol, lat + transfer,
+                                                    neck, uplinks,  lat};
     }
 };
 
@@ -147,10 +151,39 @@ enum class CoreStatus { ok, bad_bytes, bad_ranks, no_network, no_scaleup, no_alg
 
 namespace {
 
+/// The highest tier a group crosses, as calibrations are indexed: 0 = inside one scale-up
+/// domain, 1 = leaf, 2 = spine, 3 = core.
+int group_tier(const GroupPlacement& p) {
+    return std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3);
+}
+
+/// The issue-22 fit that applies to a group on tier `ti`: its own, else the nearest fitted
+/// network tier below it, then above it (the scales are measured / modelled, so the model's own
+/// oversubscription and NIC share still apply); the scale-up fit only to scale-up groups.
+const TierCalibration* segment_fit(const CollectiveAssumptions& a, int ti) {
+    const auto at = [&](int i) -> const TierCalibration* {
+        return static_cast<std::size_t>(i) < a.calibration.size() &&
+                       !a.calibration[static_cast<std::size_t>(i)].segments.empty()
+                   ? &a.calibration[static_cast<std::size_t>(i)]
+                   : nullptr;
+    };
+    if (ti == 0)
+        return at(0);
+    for (int i = ti; i >= 1; --i)
+        if (const TierCalibration* c = at(i))
+            return c;
+    for (int i = ti + 1; i <= 3; ++i)
+        if (const TierCalibration* c = at(i))
+            return c;
+    return nullptr;
+}
+
 /// The model itself, allocation-free: fills `best` and returns ok, or a status to report.
+/// `calibrated` false gives the uncalibrated model (what a fit scales).
 CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
                            const GroupPlacement& p, CollectiveAlgo algo,
-                           const CollectiveAssumptions& a, Candidate& best) {
+                           const CollectiveAssumptions& a, Candidate& best,
+                           bool calibrated = true) {
     if (!(bytes >= 0) || !std::isfinite(bytes) || bytes > 1e18)
         return CoreStatus::bad_bytes;
     if (p.ranks < 1)
@@ -158,7 +191,11 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
     const int n = p.ranks;
     const int k = std::max(1, p.nodes);
     const int g = std::max(1, p.ranks_per_node);
-    const Fabric f = fabric_of(t, p, a);
+    const TierCalibration* fitted = calibrated ? segment_fit(a, group_tier(p)) : nullptr;
+    // Legacy per-tier values apply only where no issue-22 fit does (and never to the model a
+    // fit scales).
+    const bool legacy = calibrated && !fitted;
+    const Fabric f = fabric_of(t, p, a, legacy);
     if (k > 1 && f.eff_net <= 0)
         return CoreStatus::no_network;
     if (f.eff_intra <= 0 && g > 1)
@@ -166,8 +203,8 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
     const double factor = busbw_factor(op, n);
     if (n == 1)
         return CoreStatus::single;
-    const bool cal0 = !a.calibration.empty() && a.calibration[0].alpha_s > 0;
-    const bool cal1 = a.calibration.size() > 1 && a.calibration[1].alpha_s > 0;
+    const bool cal0 = legacy && !a.calibration.empty() && a.calibration[0].alpha_s > 0;
+    const bool cal1 = legacy && a.calibration.size() > 1 && a.calibration[1].alpha_s > 0;
     const double hop_net_simple = cal1 ? a.calibration[1].alpha_s : a.simple_net_hop_s;
     const double hop_intra_simple = cal0 ? a.calibration[0].alpha_s : f.hop_intra_simple;
     const int steps = ring_steps(op, n);
@@ -210,7 +247,7 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
             a.simple_base_s + intra_steps * hop_intra_simple + inter_steps * hop_net_simple;
         const double chunk = std::min(a.nccl_buffsize, bytes / n);
         const double fill = wire > 0 ? fill_steps(op, n) * chunk / wire : 0;
-        cands.push(CollectiveAlgo::ring, "Simple", lat + fill + factor * bytes / ring_bw, ring_neck,
+        cands.push(CollectiveAlgo::ring, "Simple", lat, fill + factor * bytes / ring_bw, ring_neck,
                    ring_uplinks);
         if (!cal0 && !cal1) {
             // LL: 8-byte stores carry 4 bytes of data (half the bandwidth), capped by NCCL's
@@ -218,7 +255,7 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
             const double ll_bw = std::min(0.5 * ring_bw, ll_cap);
             const double ll_lat =
                 a.ll_base_s + intra_steps * f.hop_intra_ll + inter_steps * a.ll_net_hop_s;
-            cands.push(CollectiveAlgo::ring, "LL", ll_lat + factor * bytes / ll_bw, ring_neck,
+            cands.push(CollectiveAlgo::ring, "LL", ll_lat, factor * bytes / ll_bw, ring_neck,
                        ring_uplinks);
         }
     }
@@ -228,7 +265,7 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
         const double lat = a.simple_base_s + 2.0 * ((g - 1) * hop_intra_simple +
                                                     std::ceil(std::log2(k)) *
                                                         (cal1 ? hop_net_simple : a.tree_net_hop_s));
-        cands.push(CollectiveAlgo::tree, "Simple", lat + factor * bytes / ring_bw, ring_neck,
+        cands.push(CollectiveAlgo::tree, "Simple", lat, factor * bytes / ring_bw, ring_neck,
                    ring_uplinks);
         // Hierarchical: reduce-scatter inside the domain, all-reduce of S/g across nodes over
         // each GPU's own NIC, all-gather inside the domain. NCCL pipelines chunks through the
@@ -240,16 +277,16 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
         const double net_bw = f.eff_net / g;
         const double lat_net = 2.0 * (k - 1) * hop_net_simple;
         const double t_net = 2.0 * (k - 1.0) / k * shard / net_bw;
-        cands.push(CollectiveAlgo::hierarchical, "Simple",
-                   2 * lat_intra + lat_net + std::max(t_intra, t_net),
-                   t_net > t_intra ? ring_neck : f.intra_name, t_net > t_intra && ring_uplinks);
+        cands.push(CollectiveAlgo::hierarchical, "Simple", 2 * lat_intra + lat_net,
+                   std::max(t_intra, t_net), t_net > t_intra ? ring_neck : f.intra_name,
+                   t_net > t_intra && ring_uplinks);
     }
     if (op == CollectiveOp::allreduce && k == 1 && t.nvls && g > 2) {
         // NVLink SHARP: each GPU sends its buffer to the switch once and receives the reduced
         // result once; algbw ~ 0.61 x wire on 8xH100 (NCCL maintainer, nccl-tests #212).
         const double bw =
             (cal0 ? a.calibration[0].beta_Bps / 0.82 : f.wire_intra) * a.nvls_algbw_efficiency;
-        cands.push(CollectiveAlgo::nvls, "Simple", a.nvls_latency_s + bytes / bw, "NVSwitch");
+        cands.push(CollectiveAlgo::nvls, "Simple", a.nvls_latency_s, bytes / bw, "NVSwitch");
     }
     if (op == CollectiveOp::allreduce && k > 1 && algo == CollectiveAlgo::nvls &&
         t.scaleout_link.rfind("ib-", 0) == 0 && t.scaleout_link != "ib-hdr") {
@@ -261,7 +298,7 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
             2.0 * (a.simple_base_s + (g - 1) * hop_intra_simple) + 2.0 * hop_net_simple;
         const double t_intra = 2.0 * (g - 1.0) / g * bytes / f.eff_intra;
         const double t_net = (bytes / g) / (f.eff_net / g);
-        cands.push(CollectiveAlgo::nvls, "Simple", lat + std::max(t_intra, t_net),
+        cands.push(CollectiveAlgo::nvls, "Simple", lat, std::max(t_intra, t_net),
                    t_net > t_intra ? "NIC (SHARP)" : f.intra_name);
     }
     const Candidate* chosen = nullptr;
@@ -280,6 +317,17 @@ CoreStatus collective_core(CollectiveOp op, double bytes, const Topology& t,
     if (!chosen)
         return CoreStatus::no_algorithm;
     best = *chosen;
+    if (fitted) {
+        // Issue 22: the measured curve of this tier, as scales of the model's own latency and
+        // transfer terms for the size range `bytes` falls in (the nearest range outside them).
+        const auto& segs = fitted->segments;
+        const CalibrationSegment* s = &segs.front();
+        for (const auto& c : segs)
+            if (bytes >= c.min_bytes)
+                s = &c;
+        best.time = s->alpha_scale * best.lat + s->beta_scale * (best.time - best.lat);
+        best.lat *= s->alpha_scale;
+    }
     return CoreStatus::ok;
 }
 
@@ -339,139 +387,599 @@ Result<CollectiveResult> collective_time(CollectiveOp op, double bytes, const To
     return r;
 }
 
-// ---- nccl-tests parsing ----------------------------------------------------------------------
+// ---- nccl-tests parsing (issue 22) -----------------------------------------------------------
 
-Result<NcclTestsRun> parse_nccl_tests(std::string_view text) {
-    NcclTestsRun run;
-    std::vector<Error> errs;
-    std::size_t line_no = 0;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', pos), text.size());
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++line_no;
-        if (line.size() > 4096)
-            return Error{"line " + std::to_string(line_no), "line longer than 4096 characters"};
-        std::string l(line);
-        if (l.find("Rank") != std::string::npos && l.find("Group") != std::string::npos &&
-            l.rfind("#", 0) == 0)
-            ++run.ranks;
-        for (const char* name :
-             {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "sendrecv"})
-            if (l.find(std::string(name) + "_perf") != std::string::npos && run.op_name.empty()) {
-                std::string s(name);
-                s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
-                run.op_name = s;
-            }
-        std::istringstream in(l);
-        in.imbue(std::locale::classic());
-        std::vector<std::string> tok;
-        for (std::string w; in >> w;)
-            tok.push_back(w);
-        if (tok.empty() || tok[0][0] == '#')
-            continue;
-        // A data row starts with the size in bytes and ends with
-        // time algbw busbw #wrong time algbw busbw #wrong (out-of-place, then in-place).
-        double size = 0;
-        auto [p1, ec1] = std::from_chars(tok[0].data(), tok[0].data() + tok[0].size(), size);
-        if (ec1 != std::errc() || p1 != tok[0].data() + tok[0].size())
-            continue; // not a data row (banner, "Avg bus bandwidth", ...)
-        if (tok.size() < 9) {
-            errs.push_back({"line " + std::to_string(line_no),
-                            "expected at least 9 columns, found " + std::to_string(tok.size())});
-            continue;
-        }
-        const std::size_t base = tok.size() - 8;
-        double v[3];
-        bool ok = true;
-        for (int i = 0; i < 3; ++i) {
-            const std::string& w = tok[base + static_cast<std::size_t>(i)];
-            auto [pp, ec] = std::from_chars(w.data(), w.data() + w.size(), v[i]);
-            ok = ok && ec == std::errc() && pp == w.data() + w.size() && std::isfinite(v[i]) &&
-                 v[i] >= 0;
-        }
-        if (!ok || !(size >= 0) || !std::isfinite(size)) {
-            errs.push_back(
-                {"line " + std::to_string(line_no), "expected numbers for time, algbw and busbw"});
-            continue;
-        }
-        if (v[0] <= 0)
-            continue; // zero-time rows carry no information
-        run.rows.push_back({size, v[0] * 1e-6, v[1] * 1e9, v[2] * 1e9});
-        if (run.rows.size() > 100000)
-            return Error{"input", "more than 100000 data rows"};
-    }
-    if (!errs.empty())
-        return errs;
-    if (run.rows.empty())
-        return Error{"input", "no nccl-tests data rows found (expected lines starting with a size "
-                              "in bytes)"};
-    return run;
+std::size_t NcclTestsOutput::rows() const {
+    std::size_t n = 0;
+    for (const auto& r : runs)
+        n += r.rows.size();
+    return n;
 }
 
-Result<CalibrationFit> calibrate(const NcclTestsRun& run, CollectiveOp op, const Topology& t,
-                                 const GroupPlacement& p, const CollectiveAssumptions& a) {
-    if (run.rows.size() < 2)
-        return Error{"--calibrate", "need at least two data rows to fit latency and bandwidth"};
-    CalibrationFit fit;
-    fit.tier_index = p.nodes > 1 ? 1 : 0;
-    const int n = p.ranks;
-    const int steps = ring_steps(op, n);
-    const double factor = busbw_factor(op, n);
-    const Fabric f = fabric_of(t, p, a);
-    const double wire = p.nodes > 1 ? std::min(f.wire_intra, f.wire_net) : f.wire_intra;
-    // The fitted tier's steps carry alpha; the other tier's steps keep their defaults.
-    // time - base - fill - other = fitted_steps x alpha + factor x S x (1/beta_bus); rows are
-    // weighted by 1/time so the fit minimises relative error.
-    const int k = std::max(1, p.nodes);
-    const int passes = op == CollectiveOp::allreduce ? 2 : 1;
-    const int inter_steps = k > 1 ? passes * (k - 1) : 0;
-    const int intra_steps = std::max(0, steps - inter_steps);
-    const int fitted_steps = fit.tier_index == 1 ? inter_steps : intra_steps;
-    const double other = fit.tier_index == 1 ? intra_steps * f.hop_intra_simple : 0.0;
-    const auto m = static_cast<Eigen::Index>(run.rows.size());
-    Eigen::MatrixXd A(m, 2);
-    Eigen::VectorXd y(m);
-    for (Eigen::Index i = 0; i < m; ++i) {
-        const auto& row = run.rows[static_cast<std::size_t>(i)];
-        const double w = 1.0 / row.time_s;
-        const double fill =
-            wire > 0 ? fill_steps(op, n) * std::min(a.nccl_buffsize, row.bytes / n) / wire : 0;
-        A(i, 0) = w * std::max(1, fitted_steps);
-        A(i, 1) = w * factor * row.bytes;
-        y(i) = w * (row.time_s - a.simple_base_s - fill - other);
-    }
-    Eigen::Vector2d x = A.colPivHouseholderQr().solve(y);
-    if (x(0) < 0) { // latency cannot be negative: refit the bandwidth alone
-        x(0) = 0;
-        const double num = A.col(1).dot(y), den = A.col(1).squaredNorm();
-        x(1) = den > 0 ? num / den : 0;
-    }
-    if (!(x(1) > 0) || !std::isfinite(x(1)))
-        return Error{"--calibrate", "the measurements do not determine a positive bandwidth"};
-    fit.tier.alpha_s = std::max(x(0), 1e-9);
-    // Tier 0 stores the bus bandwidth; tier 1 the per-GPU network share it implies
-    // (fabric_of multiplies by ranks per node and divides by the oversubscription).
-    const double beta_bus = 1.0 / x(1);
-    fit.tier.beta_Bps = fit.tier_index == 1 ? beta_bus * std::max(1.0, p.oversubscription) /
-                                                  std::max(1, p.ranks_per_node)
-                                            : beta_bus;
-    auto mean_error = [&](const CollectiveAssumptions& as) {
-        double sum = 0;
-        for (const auto& row : run.rows) {
-            auto r = collective_time(op, row.bytes, t, p, CollectiveAlgo::automatic, as);
-            if (!r)
-                return 1e9;
-            sum += std::abs(r->time_s - row.time_s) / row.time_s;
+namespace {
+
+/// Removes what launchers put in front of (or, with `[0]`, inside) each line: `[1,0]<stdout>:`,
+/// `[0]`, `(head, rank=0, pid=3808)`, srun's ` 0: ` label.
+std::string strip_launcher_tags(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    for (std::size_t i = 0; i < line.size();) {
+        if (line[i] == '[') {
+            std::size_t j = i + 1;
+            while (j < line.size() &&
+                   (std::isdigit(static_cast<unsigned char>(line[j])) || line[j] == ','))
+                ++j;
+            if (j > i + 1 && j < line.size() && line[j] == ']') {
+                ++j;
+                for (std::string_view tag : {"<stdout>:", "<stderr>:"})
+                    if (line.substr(j, tag.size()) == tag)
+                        j += tag.size();
+                out += ' ';
+                i = j;
+                continue;
+            }
         }
-        return sum / static_cast<double>(run.rows.size());
+        out += line[i++];
+    }
+    // `(head, rank=0, pid=3808) ...` prefixes (Ray / SkyPilot) before the nccl-tests text.
+    std::size_t b = out.find_first_not_of(" \t\r");
+    while (b != std::string::npos && out[b] == '(') {
+        const std::size_t e = out.find(')', b);
+        if (e == std::string::npos)
+            break;
+        b = out.find_first_not_of(" \t\r", e + 1);
+    }
+    if (b == std::string::npos)
+        return {};
+    out.erase(0, b);
+    // srun --label: "12: text".
+    std::size_t d = 0;
+    while (d < out.size() && std::isdigit(static_cast<unsigned char>(out[d])))
+        ++d;
+    if (d > 0 && d + 1 < out.size() && out[d] == ':' && (out[d + 1] == ' ' || out[d + 1] == '#'))
+        out.erase(0, d + 1);
+    return out;
+}
+
+std::vector<std::string> words(std::string_view s) {
+    std::vector<std::string> w;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
+            ++i;
+        std::size_t j = i;
+        while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j])))
+            ++j;
+        if (j > i)
+            w.emplace_back(s.substr(i, j - i));
+        i = j;
+    }
+    return w;
+}
+
+bool to_number(const std::string& w, double& v) {
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    return ec == std::errc() && p == w.data() + w.size() && std::isfinite(v);
+}
+
+bool is_integer(const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+}
+
+/// nccl-tests' data types (src/common.cu test_typenames) and the ones older versions printed.
+bool is_type_name(const std::string& w) {
+    static constexpr std::array<std::string_view, 14> kTypes = {
+        "int8",  "uint8",  "int32",    "uint32", "int64",  "uint64",   "half",
+        "float", "double", "bfloat16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"};
+    return std::find(kTypes.begin(), kTypes.end(), w) != kTypes.end();
+}
+
+/// "all_reduce_perf" / "alltoall_perf_mpi" -> "allreduce" / "alltoall".
+std::string op_of_test(const std::string& name) {
+    for (const char* t :
+         {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "sendrecv"})
+        if (name.rfind(std::string(t) + "_perf", 0) == 0) {
+            std::string s(t);
+            s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+            return s;
+        }
+    return {};
+}
+
+/// Column positions from a column-header line, relative to `size`.
+struct Columns {
+    int width = 0; ///< tokens in a data row (0 = unknown: read from the end)
+    int time = -1, algbw = -1, busbw = -1, wrong = -1, in_time = -1, in_wrong = -1;
+};
+
+} // namespace
+
+Result<NcclTestsOutput> parse_nccl_tests(std::string_view text) {
+    NcclTestsOutput out;
+    NcclTestsRun run;
+    Columns cols;
+    std::set<int> rank_ids;
+    std::set<std::string> hosts;
+    const auto close_run = [&]() {
+        if (!rank_ids.empty()) {
+            run.ranks = *rank_ids.rbegin() + 1;
+            // Hosts count only when every rank's line is there (people trim long lists).
+            if (static_cast<int>(rank_ids.size()) == run.ranks)
+                run.nodes = static_cast<int>(hosts.size());
+        }
+        if (!run.rows.empty())
+            out.runs.push_back(std::move(run));
+        run = NcclTestsRun{};
+        rank_ids.clear();
+        hosts.clear();
     };
-    fit.error_before = mean_error(a);
-    CollectiveAssumptions fitted = a;
-    fitted.calibration.resize(2);
-    fitted.calibration[static_cast<std::size_t>(fit.tier_index)] = fit.tier;
-    fit.error_after = mean_error(fitted);
+    std::size_t line_no = 0, pos = 0, total_rows = 0;
+    std::string pending_test; // a test name seen before its run's header
+    while (pos <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        std::string_view raw = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+        const int ln = static_cast<int>(line_no);
+        if (raw.size() > 4096) {
+            out.skipped.push_back({ln, "line longer than 4096 characters"});
+            continue;
+        }
+        const std::string line = strip_launcher_tags(raw);
+        const bool comment = !line.empty() && line[0] == '#';
+        std::vector<std::string> w = words(comment ? std::string_view(line).substr(1) : line);
+        if (w.empty())
+            continue;
+        // The test's name: the command line, or "# Collective test starting: all_reduce_perf"
+        // (any *_perf binary: gather_perf and others are named, then refused by the fit).
+        for (const auto& word : w) {
+            const std::string base = word.substr(word.find_last_of('/') + 1);
+            const std::size_t perf = base.find("_perf");
+            if (perf != std::string::npos && perf > 0 &&
+                (perf + 5 == base.size() || base.compare(perf + 5, 1, "_") == 0)) {
+                if (run.rows.empty() && run.test_name.empty()) {
+                    run.op_name = op_of_test(base);
+                    run.test_name = base;
+                } else {
+                    pending_test = base;
+                }
+                break;
+            }
+        }
+        // A run's header starts the next run.
+        if (w[0] == "nThread") {
+            if (!run.rows.empty())
+                close_run();
+            if (run.first_line == 0)
+                run.first_line = ln;
+            if (!pending_test.empty() && run.test_name.empty()) {
+                run.op_name = op_of_test(pending_test);
+                run.test_name = pending_test;
+            }
+            pending_test.clear();
+            cols = Columns{};
+            continue;
+        }
+        // "Rank 12 Group 0 Pid 4711 on host-3 device 4 [0x..] NVIDIA H100" (older: no Group).
+        if (w.size() >= 5 && w[0] == "Rank" && is_integer(w[1])) {
+            const auto on = std::find(w.begin(), w.end(), "on");
+            if (on != w.end() && on + 1 != w.end()) {
+                if (!run.rows.empty())
+                    close_run(); // rank lines after data: a run without its own header
+                const long long id = std::strtoll(w[1].c_str(), nullptr, 10);
+                if (id >= 0 && id < (1 << 24))
+                    rank_ids.insert(static_cast<int>(id));
+                if (hosts.size() < 100000)
+                    hosts.insert(*(on + 1));
+            }
+            continue;
+        }
+        if (comment && w.size() >= 4 && w[0] == "Avg" && w[1] == "bus" && w[2] == "bandwidth") {
+            double v = 0;
+            if (to_number(w.back(), v) && v >= 0)
+                run.avg_busbw_Bps = v * 1e9;
+            continue;
+        }
+        // The column header: positions of time / algbw / busbw / #wrong, out-of-place first.
+        if (comment && std::find(w.begin(), w.end(), "size") != w.end() &&
+            std::find(w.begin(), w.end(), "time") != w.end()) {
+            cols = Columns{};
+            const auto first = std::find(w.begin(), w.end(), "size");
+            int k = 0;
+            for (auto it = first; it != w.end(); ++it, ++k) {
+                const std::string& c = *it;
+                const bool second = cols.time >= 0 && c == "time";
+                if (c == "time")
+                    (second ? cols.in_time : cols.time) = k;
+                else if (c == "algbw" && cols.algbw < 0)
+                    cols.algbw = k;
+                else if (c == "busbw" && cols.busbw < 0)
+                    cols.busbw = k;
+                else if (c == "#wrong" || c == "error" || c == "wrong")
+                    (cols.wrong < 0 ? cols.wrong : cols.in_wrong) = k;
+            }
+            cols.width = k;
+            continue;
+        }
+        if (comment)
+            continue;
+        // A data row: size (integer), count (integer), type name, ... (anything before it is a
+        // prompt or a launcher prefix the tags above did not cover).
+        std::size_t at = w.size();
+        for (std::size_t i = 0; i + 2 < w.size(); ++i)
+            if (is_integer(w[i]) && is_integer(w[i + 1]) && is_type_name(w[i + 2])) {
+                at = i;
+                break;
+            }
+        if (at == w.size())
+            continue; // prose, NCCL INFO lines, prompts
+        const std::vector<std::string> d(w.begin() + static_cast<std::ptrdiff_t>(at), w.end());
+        Columns c = cols;
+        if (c.width == 0 || static_cast<int>(d.size()) != c.width) {
+            // No (matching) column header: time algbw busbw wrong, twice, at the end.
+            if (d.size() < 7) {
+                out.skipped.push_back({ln, "a data row with " + std::to_string(d.size()) +
+                                               " columns, fewer than nccl-tests prints"});
+                continue;
+            }
+            const int n = static_cast<int>(d.size());
+            c = Columns{n, n - 8, n - 7, n - 6, n - 5, n - 4, n - 1};
+            if (n < 9)
+                c = Columns{n, n - 4, n - 3, n - 2, n - 1, -1, -1};
+        }
+        double size = 0, t = 0, alg = 0, bus = 0;
+        const auto at_col = [&](int k) -> const std::string& {
+            static const std::string none;
+            return k >= 0 && k < static_cast<int>(d.size()) ? d[static_cast<std::size_t>(k)] : none;
+        };
+        if (!to_number(d[0], size) || size < 0 || size > 1e15) {
+            out.skipped.push_back({ln, "size \"" + d[0] + "\" is not a byte count"});
+            continue;
+        }
+        if (!to_number(at_col(c.time), t) || !to_number(at_col(c.algbw), alg) ||
+            !to_number(at_col(c.busbw), bus) || t < 0 || alg < 0 || bus < 0) {
+            out.skipped.push_back({ln, "time, algbw or busbw is not a number (\"" + at_col(c.time) +
+                                           "\", \"" + at_col(c.algbw) + "\", \"" + at_col(c.busbw) +
+                                           "\")"});
+            continue;
+        }
+        // `#wrong` counts wrong values (N/A with -c 0); older versions print the largest error.
+        const std::string& wrong = at_col(c.wrong);
+        if (is_integer(wrong) && std::strtoll(wrong.c_str(), nullptr, 10) > 0) {
+            out.skipped.push_back({ln, "nccl-tests found " + wrong + " wrong values"});
+            continue;
+        }
+        if (t <= 0 || size <= 0) {
+            out.skipped.push_back({ln, "zero size or time carries no information"});
+            continue;
+        }
+        NcclTestsRow row{size, t * 1e-6, alg * 1e9, bus * 1e9, 0, ln};
+        if (d.size() > 3 && run.redop.empty() && std::isalpha(static_cast<unsigned char>(d[3][0])))
+            run.redop = d[3];
+        double tin = 0;
+        if (to_number(at_col(c.in_time), tin) && tin > 0)
+            row.inplace_time_s = tin * 1e-6;
+        if (run.first_line == 0)
+            run.first_line = ln;
+        run.rows.push_back(row);
+        if (++total_rows > 100000)
+            return Error{"input", "more than 100000 data rows"};
+    }
+    close_run();
+    // No rank lines: the ranks follow from busbw / algbw (nccl-tests doc/PERFORMANCE.md) for the
+    // operations whose factor depends on them, from the row with the clearest ratio.
+    // A run whose test is not named but whose busbw exceeds its algbw is an all-reduce: only its
+    // factor, 2(n-1)/n, is above 1.
+    for (auto& r : out.runs) {
+        if (r.ranks > 0 || r.op_name == "broadcast" || r.op_name == "sendrecv" ||
+            (r.op_name.empty() && !r.test_name.empty()))
+            continue;
+        const auto best = std::max_element(r.rows.begin(), r.rows.end(), [](auto& x, auto& y) {
+            return x.algbw_Bps < y.algbw_Bps;
+        });
+        if (best->algbw_Bps < 1e9)
+            continue; // two-decimal GB/s columns: too coarse below 1 GB/s
+        const double ratio = best->busbw_Bps / best->algbw_Bps;
+        if (r.op_name.empty()) {
+            if (ratio < 1.05)
+                continue;
+            r.op_name = "allreduce";
+        }
+        const double per = r.op_name == "allreduce" ? ratio / 2.0 : ratio; // (n-1)/n
+        if (per > 0 && per < 0.97) {
+            r.ranks = static_cast<int>(std::lround(1.0 / (1.0 - per)));
+            r.ranks_inferred = true;
+        }
+    }
+    if (out.runs.empty()) {
+        std::string why =
+            "no nccl-tests data rows found (expected lines with size, count and type, "
+            "e.g. \"1048576 262144 float sum -1 ...\")";
+        if (!out.skipped.empty())
+            why += "; line " + std::to_string(out.skipped.front().line) + ": " +
+                   out.skipped.front().reason;
+        return Error{"input", why};
+    }
+    return out;
+}
+
+// ---- the fit (issue 22) ----------------------------------------------------------------------
+
+namespace {
+
+struct FitRow {
+    double bytes, time, lat, transfer; ///< measured time; the model's latency and transfer terms
+    const char* algo;
+    const char* protocol;
+};
+
+/// Non-negative least squares of t = a x lat + b x transfer in relative error, with a > 0 kept
+/// physical (at least 1% of the model's latency) and b > 0. Returns the sum of squared relative
+/// errors.
+double fit_scales(const std::vector<FitRow>& r, std::size_t i0, std::size_t i1,
+                  CalibrationSegment& s) {
+    constexpr double kMinScale = 0.01;
+    double s11 = 0, s12 = 0, s22 = 0, y1 = 0, y2 = 0;
+    for (std::size_t i = i0; i < i1; ++i) {
+        const double u = r[i].lat / r[i].time, v = r[i].transfer / r[i].time;
+        s11 += u * u;
+        s12 += u * v;
+        s22 += v * v;
+        y1 += u;
+        y2 += v;
+    }
+    double a = 0, b = 0;
+    const double det = s11 * s22 - s12 * s12;
+    if (det > 1e-12 * std::max(1e-300, s11 * s22)) {
+        a = (y1 * s22 - y2 * s12) / det;
+        b = (y2 * s11 - y1 * s12) / det;
+    }
+    if (!(a >= kMinScale) || !(b >= kMinScale)) {
+        // One term at its bound: fit the other alone, keep the better of the two.
+        const auto sse = [&](double aa, double bb) {
+            double e = 0;
+            for (std::size_t i = i0; i < i1; ++i) {
+                const double d = (aa * r[i].lat + bb * r[i].transfer) / r[i].time - 1.0;
+                e += d * d;
+            }
+            return e;
+        };
+        const double b1 = s22 > 0 ? std::max(kMinScale, (y2 - kMinScale * s12) / s22) : 1.0;
+        const double a2 = s11 > 0 ? std::max(kMinScale, (y1 - kMinScale * s12) / s11) : 1.0;
+        if (sse(kMinScale, b1) <= sse(a2, kMinScale)) {
+            a = kMinScale;
+            b = b1;
+        } else {
+            a = a2;
+            b = kMinScale;
+        }
+    }
+    s.alpha_scale = a;
+    s.beta_scale = b;
+    double e = 0;
+    for (std::size_t i = i0; i < i1; ++i) {
+        const double d = (a * r[i].lat + b * r[i].transfer) / r[i].time - 1.0;
+        e += d * d;
+    }
+    return e;
+}
+
+const char* tier_name(int tier, const Topology& t) {
+    switch (tier) {
+    case 0:
+        return t.pcie_only ? "scale-up (PCIe)" : "scale-up (NVLink)";
+    case 1:
+        return "leaf";
+    case 2:
+        return "spine";
+    default:
+        return "core";
+    }
+}
+
+} // namespace
+
+Result<CalibrationFit> calibrate(const NcclTestsOutput& out, CollectiveOp fallback_op,
+                                 const Topology& t, const CollectiveAssumptions& base) {
+    CalibrationFit fit;
+    fit.skipped = out.skipped;
+    fit.applied = base;
+    std::map<int, std::vector<FitRow>> by_tier;
+    std::map<int, TierFit> info;
+    std::size_t largest = 0;
+    for (const auto& run : out.runs) {
+        if (run.op_name.empty() && !run.test_name.empty()) {
+            fit.skipped.push_back({run.first_line, run.test_name +
+                                                       ": not a collective the model has "
+                                                       "(all_reduce, all_gather, reduce_scatter, "
+                                                       "alltoall, broadcast, sendrecv)"});
+            continue;
+        }
+        // Unnamed and without a reduction: allgather, alltoall, broadcast or sendrecv, which a
+        // reduction fallback would misread.
+        if (run.op_name.empty() && run.redop == "none" &&
+            (fallback_op == CollectiveOp::allreduce ||
+             fallback_op == CollectiveOp::reducescatter)) {
+            fit.skipped.push_back({run.first_line,
+                                   "the output does not name its test and has no reduction "
+                                   "(all_gather, alltoall, broadcast or sendrecv): keep the "
+                                   "command line or the \"Collective test starting\" line in "
+                                   "the file, or give the operation (--op)"});
+            continue;
+        }
+        const CollectiveOp op = collective_op_from_name(run.op_name).value_or(fallback_op);
+        // A drawn design bounds the group; a fabric from shape flags (gpus 0) does not.
+        const int design_gpus = t.gpus > 0 ? static_cast<int>(std::min(t.gpus, 1e9)) : 1 << 24;
+        const int n =
+            run.ranks > 0 ? run.ranks : std::min(design_gpus, std::max(2, t.scaleup_domain));
+        if (n > design_gpus || n < 2) {
+            fit.skipped.push_back({run.first_line, "the run used " + std::to_string(n) +
+                                                       " GPUs; the design has " +
+                                                       std::to_string(design_gpus)});
+            continue;
+        }
+        const GroupPlacement p = place_group(t, n, 1);
+        const int tier = group_tier(p);
+        if (run.nodes > 0 && run.nodes != p.nodes)
+            fit.skipped.push_back(
+                {run.first_line, "note: the run's ranks sit on " + std::to_string(run.nodes) +
+                                     " hosts; the design places " + std::to_string(n) +
+                                     " GPUs on " + std::to_string(p.nodes) +
+                                     " scale-up domains (fitted as the design places them)"});
+        TierFit& ti = info[tier];
+        if (run.rows.size() >= largest) {
+            largest = run.rows.size();
+            fit.op = std::string(collective_op_name(op));
+            fit.ranks = n;
+            fit.nodes = p.nodes;
+        }
+        if (static_cast<int>(run.rows.size()) >= ti.rows) {
+            ti.ranks = n;
+            ti.nodes = p.nodes;
+            ti.op = std::string(collective_op_name(op));
+            ti.oversubscription = p.oversubscription;
+        }
+        for (const auto& r : run.rows) {
+            Candidate c;
+            const CoreStatus st = collective_core(op, r.bytes, t, p, CollectiveAlgo::automatic,
+                                                  base, c, /*calibrated=*/false);
+            if (st != CoreStatus::ok) {
+                fit.skipped.push_back({r.line, "the model cannot run " +
+                                                   std::string(collective_op_name(op)) + " on " +
+                                                   std::to_string(n) + " GPUs of this design"});
+                continue;
+            }
+            by_tier[tier].push_back({r.bytes, r.time_s, c.lat, c.time - c.lat,
+                                     collective_algo_name(c.algo).data(), c.protocol});
+            ti.rows++;
+            if (ti.points.size() < 4096)
+                ti.points.push_back({r.bytes, r.time_s});
+        }
+    }
+    if (by_tier.empty())
+        return Error{"--calibrate",
+                     "no usable rows: " + (fit.skipped.empty() ? std::string("none parsed")
+                                                               : fit.skipped.front().reason)};
+    double sum_b = 0, sum_a = 0, sum_b1 = 0, sum_a1 = 0;
+    int n_all = 0, n_1m = 0;
+    for (auto& [tier, rows] : by_tier) {
+        TierFit& tf = info[tier];
+        tf.tier = tier;
+        tf.name = tier_name(tier, t);
+        if (rows.size() < 2)
+            return Error{"--calibrate", "need at least two data rows on the " + tf.name +
+                                            " tier to fit latency and bandwidth"};
+        std::stable_sort(rows.begin(), rows.end(),
+                         [](const FitRow& x, const FitRow& y) { return x.bytes < y.bytes; });
+        // Up to three size ranges, each of at least three rows (two when there are few), chosen
+        // by dynamic programming; the number of ranges by the small-sample corrected AIC
+        // (Hurvich & Tsai 1989): n ln(SSE/n) + 2p + 2p(p+1)/(n-p-1), p = two scales per range
+        // plus one breakpoint between ranges.
+        const std::size_t m = rows.size();
+        const std::size_t min_len = m >= 9 ? 3 : 2;
+        constexpr std::size_t kMaxRanges = 3;
+        std::vector<std::vector<double>> cost(m + 1, std::vector<double>(m + 1, 1e300));
+        for (std::size_t i = 0; i < m; ++i)
+            for (std::size_t j = i + min_len; j <= m; ++j) {
+                CalibrationSegment s;
+                cost[i][j] = fit_scales(rows, i, j, s);
+            }
+        // best[k][j]: k ranges over rows [0, j); from[k][j]: start of the last range.
+        std::vector<std::vector<double>> best(kMaxRanges + 1, std::vector<double>(m + 1, 1e300));
+        std::vector<std::vector<std::size_t>> from(kMaxRanges + 1,
+                                                   std::vector<std::size_t>(m + 1, 0));
+        best[0][0] = 0;
+        for (std::size_t k = 1; k <= kMaxRanges; ++k)
+            for (std::size_t j = 1; j <= m; ++j)
+                for (std::size_t i = 0; i + min_len <= j; ++i)
+                    if (best[k - 1][i] < 1e299 && cost[i][j] < 1e299 &&
+                        best[k - 1][i] + cost[i][j] < best[k][j]) {
+                        best[k][j] = best[k - 1][i] + cost[i][j];
+                        from[k][j] = i;
+                    }
+        std::size_t ranges = 1;
+        double best_aic = 1e300;
+        for (std::size_t k = 1; k <= kMaxRanges; ++k) {
+            if (best[k][m] >= 1e299)
+                continue;
+            const double sse = std::max(best[k][m], 1e-12 * static_cast<double>(m));
+            const double np = 3.0 * static_cast<double>(k) - 1.0, nm = static_cast<double>(m);
+            if (nm - np - 1.0 <= 0)
+                continue;
+            const double aic =
+                nm * std::log(sse / nm) + 2.0 * np + 2.0 * np * (np + 1) / (nm - np - 1);
+            if (aic < best_aic - 1e-9) {
+                best_aic = aic;
+                ranges = k;
+            }
+        }
+        std::vector<std::pair<std::size_t, std::size_t>> bounds;
+        for (std::size_t k = ranges, j = m; k > 0; --k) {
+            const std::size_t i = from[k][j];
+            bounds.emplace_back(i, j);
+            j = i;
+        }
+        std::reverse(bounds.begin(), bounds.end());
+        double tb = 0, ta = 0;
+        const CollectiveOp top = collective_op_from_name(tf.op).value_or(fallback_op);
+        const double bus_factor = busbw_factor(top, tf.ranks);
+        for (const auto& [i0, i1] : bounds) {
+            SegmentFit sf;
+            fit_scales(rows, i0, i1, sf.scales);
+            sf.min_bytes = rows[i0].bytes;
+            sf.max_bytes = rows[i1 - 1].bytes;
+            sf.scales.min_bytes = sf.min_bytes;
+            sf.scales.max_bytes = sf.max_bytes;
+            sf.rows = static_cast<int>(i1 - i0);
+            const FitRow& last = rows[i1 - 1];
+            const FitRow& first = rows[i0];
+            sf.algorithm = last.algo;
+            sf.protocol = last.protocol;
+            sf.alpha_s = sf.scales.alpha_scale * first.lat;
+            const double transfer = sf.scales.beta_scale * last.transfer;
+            sf.beta_Bps = transfer > 0 ? bus_factor * last.bytes / transfer : 0;
+            double eb = 0, ea = 0;
+            for (std::size_t i = i0; i < i1; ++i) {
+                const FitRow& r = rows[i];
+                const double before = std::abs(r.lat + r.transfer - r.time) / r.time;
+                const double after = std::abs(sf.scales.alpha_scale * r.lat +
+                                              sf.scales.beta_scale * r.transfer - r.time) /
+                                     r.time;
+                eb += before;
+                ea += after;
+                sum_b += before;
+                sum_a += after;
+                ++n_all;
+                if (r.bytes >= 1048576) {
+                    sum_b1 += before;
+                    sum_a1 += after;
+                    ++n_1m;
+                }
+            }
+            tb += eb;
+            ta += ea;
+            sf.error_before = eb / sf.rows;
+            sf.error_after = ea / sf.rows;
+            tf.segments.push_back(sf);
+        }
+        tf.error_before = tb / static_cast<double>(m);
+        tf.error_after = ta / static_cast<double>(m);
+        auto& cal = fit.applied.calibration;
+        if (cal.size() < static_cast<std::size_t>(tier) + 1)
+            cal.resize(static_cast<std::size_t>(tier) + 1);
+        TierCalibration tc;
+        for (const auto& sf : tf.segments)
+            tc.segments.push_back(sf.scales);
+        cal[static_cast<std::size_t>(tier)] = std::move(tc);
+        fit.rows += static_cast<int>(m);
+        fit.tiers.push_back(std::move(tf));
+    }
+    fit.error_before = n_all ? sum_b / n_all : 0;
+    fit.error_after = n_all ? sum_a / n_all : 0;
+    fit.error_before_1mib = n_1m ? sum_b1 / n_1m : 0;
+    fit.error_after_1mib = n_1m ? sum_a1 / n_1m : 0;
     return fit;
 }
 

@@ -26,10 +26,23 @@ std::optional<CollectiveAlgo> collective_algo_from_name(std::string_view name);
 /// (n-1)/n; broadcast, reduce, sendrecv 1 (doc/PERFORMANCE.md).
 double busbw_factor(CollectiveOp op, int n);
 
+/// One size range of a tier's fit (issue 22): the measured curve as the model's own latency and
+/// bandwidth terms scaled, t = alpha_scale x latency + beta_scale x transfer, both > 0. The
+/// scales anchor the model to the measurement: on the measured group they reproduce the fitted
+/// curve; on other groups, sizes and fabrics (another spine ratio, more nodes) the model's own
+/// mechanisms carry the change.
+struct CalibrationSegment {
+    double min_bytes = 0, max_bytes = 0; ///< the measured sizes it covers
+    double alpha_scale = 1;              ///< measured / modelled latency
+    double beta_scale = 1;               ///< measured / modelled transfer time
+};
+
 /// Per-tier fitted values that replace the defaults (from --calibrate / a design).
 struct TierCalibration {
-    double alpha_s = 0;  ///< latency per algorithm step on this tier (0 = default)
-    double beta_Bps = 0; ///< effective bus bandwidth of this tier (0 = default)
+    double alpha_s = 0;  ///< legacy: latency per algorithm step on this tier (0 = default)
+    double beta_Bps = 0; ///< legacy: effective bus bandwidth of this tier (0 = default)
+    /// Issue 22: size ranges of the fit, smallest first (empty: the legacy values, if any).
+    std::vector<CalibrationSegment> segments;
 };
 
 /// Sourced defaults. Latencies are NCCL's tuning constants (src/graph/tuning.cc, as quoted in
@@ -58,7 +71,9 @@ struct CollectiveAssumptions {
     /// NCCL llMaxBws (GB/s) for one node / two / four+: Ampere, Hopper, Blackwell rows.
     std::array<std::array<double, 3>, 3> ll_max_Bps{
         {{87.7e9, 22.5e9, 19.0e9}, {141.0e9, 45.0e9, 35.0e9}, {282.0e9, 90.0e9, 70.0e9}}};
-    std::vector<TierCalibration> calibration; ///< index 0 = scale-up, 1 = scale-out
+    /// Index = the highest tier a group crosses: 0 = scale-up domain, 1 = leaf, 2 = spine,
+    /// 3 = core. A group uses its own tier's fit, else the nearest fitted tier below it.
+    std::vector<TierCalibration> calibration;
 };
 
 struct CollectiveResult {
@@ -87,25 +102,74 @@ double collective_seconds(CollectiveOp op, double bytes, const Topology& t, cons
 // ---- Calibration from nccl-tests output ----------------------------------------------------
 
 struct NcclTestsRow {
-    double bytes = 0, time_s = 0, algbw_Bps = 0, busbw_Bps = 0;
+    double bytes = 0, time_s = 0, algbw_Bps = 0, busbw_Bps = 0; ///< out-of-place columns
+    double inplace_time_s = 0; ///< in-place time (0 when the output has none)
+    int line = 0;              ///< 1-based line in the file
 };
+/// One test run: everything between one "# nThread ..." header and the next.
 struct NcclTestsRun {
-    std::string op_name; ///< "allreduce", ... when the output names it, else empty
-    int ranks = 0;       ///< from the "Rank" lines (0 when absent)
+    std::string op_name;         ///< "allreduce", ... when the output says (test name), else empty
+    std::string test_name;       ///< as printed: "all_reduce_perf", "alltoall_perf_mpi", ...
+    int ranks = 0;               ///< from the "Rank" lines (highest rank + 1), 0 when absent
+    int nodes = 0;               ///< distinct hosts in the "Rank" lines, 0 when absent
+    bool ranks_inferred = false; ///< ranks come from busbw / algbw, not from "Rank" lines
+    int first_line = 0;
+    double avg_busbw_Bps = 0; ///< the "# Avg bus bandwidth" footer, 0 when absent
+    std::string redop;        ///< the rows' reduction column ("sum", "none", ...) when present
     std::vector<NcclTestsRow> rows;
 };
-/// Parses nccl-tests output as printed (out-of-place columns). Errors name the line.
-Result<NcclTestsRun> parse_nccl_tests(std::string_view text);
-
-struct CalibrationFit {
-    TierCalibration tier;    ///< fitted latency per step and bus bandwidth
-    int tier_index = 0;      ///< 0 = scale-up, 1 = scale-out
-    double error_before = 0; ///< mean |predicted - measured| / measured time, defaults
-    double error_after = 0;  ///< same with the fitted values
+struct NcclTestsSkip {
+    int line = 0;
+    std::string reason;
 };
-/// Least-squares fit (Eigen) of time = steps x alpha + factor x bytes / beta, weighted to
-/// minimise relative error, for the tier the run's group crosses.
-Result<CalibrationFit> calibrate(const NcclTestsRun& run, CollectiveOp op, const Topology& t,
-                                 const GroupPlacement& p, const CollectiveAssumptions& a = {});
+struct NcclTestsOutput {
+    std::vector<NcclTestsRun> runs; ///< runs with at least one data row
+    std::vector<NcclTestsSkip> skipped;
+    std::size_t rows() const;
+};
+/// Parses nccl-tests output as people paste it: any version's columns (read from the column
+/// header: with or without `root`, `#wrong` or `error`, N/A), any number of rank lines, several
+/// runs concatenated, and launcher prefixes (`[1,0]<stdout>:`, ` 0: `, `(head, rank=0, ...)`).
+/// Rows it cannot use are listed in `skipped` with the reason; it fails only when no row is
+/// usable.
+Result<NcclTestsOutput> parse_nccl_tests(std::string_view text);
+
+struct SegmentFit {
+    std::string algorithm, protocol; ///< what the model runs over that range at the measured group
+    double min_bytes = 0, max_bytes = 0;
+    int rows = 0;
+    double alpha_s = 0;  ///< fitted latency of one collective at the measured group
+    double beta_Bps = 0; ///< fitted bus bandwidth at the range's largest size
+    double error_before = 0, error_after = 0;
+    CalibrationSegment scales;
+};
+struct TierFit {
+    int tier = 0;     ///< 0 scale-up, 1 leaf, 2 spine, 3 core
+    std::string name; ///< "scale-up (NVLink)", "leaf", "spine"...
+    int ranks = 0, nodes = 0, rows = 0;
+    std::string op;
+    double oversubscription = 1;
+    std::vector<SegmentFit> segments;
+    double error_before = 0, error_after = 0;
+    std::vector<std::array<double, 2>> points; ///< measured (bytes, seconds), for the chart
+};
+struct CalibrationFit {
+    std::string op; ///< of the largest run
+    int ranks = 0, nodes = 0, rows = 0;
+    std::vector<TierFit> tiers; ///< fitted tiers, lowest first
+    std::vector<NcclTestsSkip> skipped;
+    double error_before = 0, error_after = 0;           ///< every row
+    double error_before_1mib = 0, error_after_1mib = 0; ///< rows of 1 MiB and more
+    /// `base` with the fitted tiers applied (every model that uses collectives takes this).
+    CollectiveAssumptions applied;
+};
+/// Fits each run to the tier its group crosses on fabric `t` (placed as the design would place
+/// that many ranks): the sizes are split into up to three ranges where the measured curve
+/// changes shape (NCCL switches protocol, LL -> LL128 -> Simple, and algorithm by size; the
+/// number of ranges is chosen by the Akaike information criterion), and each range is a
+/// non-negative least-squares fit, in relative error, of the model's latency and transfer
+/// terms. `fallback_op` is used for runs whose output does not name the test.
+Result<CalibrationFit> calibrate(const NcclTestsOutput& out, CollectiveOp fallback_op,
+                                 const Topology& t, const CollectiveAssumptions& base = {});
 
 } // namespace cl::model

@@ -926,14 +926,55 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
             if (!r.expect_object(j, p))
                 continue;
             FabricCalibration fc;
-            keep_extras(j, {"tier", "alpha_s", "beta_Bps", "source", "error_before", "error_after"},
+            keep_extras(j,
+                        {"tier", "alpha_s", "beta_Bps", "source", "error_before", "error_after",
+                         "segments", "op", "ranks", "oversubscription", "points"},
                         p);
-            read_int(j, p, r, "tier", fc.tier, 0, 8);
+            read_int(j, p, r, "tier", fc.tier, 0, 3);
             read_double(j, p, r, "alpha_s", fc.alpha_s, 0, 1.0);
             read_double(j, p, r, "beta_Bps", fc.beta_Bps, 0, kMaxQuantity);
             fc.source = r.string(j, p, "source", false).value_or("");
             read_double(j, p, r, "error_before", fc.error_before, 0, 1e6);
             read_double(j, p, r, "error_after", fc.error_after, 0, 1e6);
+            fc.op = r.string(j, p, "op", false).value_or("");
+            read_int(j, p, r, "ranks", fc.ranks, 0, 1 << 24);
+            read_double(j, p, r, "oversubscription", fc.oversubscription, 1, 1000);
+            if (const json* segs = r.member(j, p, "segments", false);
+                segs && r.expect_array(*segs, p + ".segments")) {
+                for (std::size_t k = 0; k < segs->size() && k < 16; ++k) {
+                    const json& sj = (*segs)[k];
+                    const std::string sp = json_index_path(p + ".segments", k);
+                    if (!r.expect_object(sj, sp))
+                        continue;
+                    keep_extras(sj,
+                                {"min_bytes", "max_bytes", "alpha_scale", "beta_scale", "algorithm",
+                                 "protocol", "alpha_s", "beta_Bps"},
+                                sp);
+                    FabricCalibrationSegment s;
+                    read_double(sj, sp, r, "min_bytes", s.min_bytes, 0, 1e15);
+                    read_double(sj, sp, r, "max_bytes", s.max_bytes, 0, 1e15);
+                    read_double(sj, sp, r, "alpha_scale", s.alpha_scale, 1e-3, 1e3);
+                    read_double(sj, sp, r, "beta_scale", s.beta_scale, 1e-3, 1e3);
+                    s.algorithm = r.string(sj, sp, "algorithm", false).value_or("");
+                    s.protocol = r.string(sj, sp, "protocol", false).value_or("");
+                    read_double(sj, sp, r, "alpha_s", s.alpha_s, 0, 1e3);
+                    read_double(sj, sp, r, "beta_Bps", s.beta_Bps, 0, kMaxQuantity);
+                    fc.segments.push_back(std::move(s));
+                }
+            }
+            if (const json* pts = r.member(j, p, "points", false);
+                pts && r.expect_array(*pts, p + ".points")) {
+                for (std::size_t k = 0; k < pts->size() && k < 4096; ++k) {
+                    const json& q = (*pts)[k];
+                    if (q.is_array() && q.size() == 2 && q[0].is_number() && q[1].is_number() &&
+                        std::isfinite(q[0].get<double>()) && std::isfinite(q[1].get<double>()) &&
+                        q[0].get<double>() > 0 && q[1].get<double>() > 0)
+                        fc.points.push_back({q[0].get<double>(), q[1].get<double>()});
+                    else
+                        r.error(json_index_path(p + ".points", k),
+                                "expected [bytes, seconds] with both positive");
+                }
+            }
             d.calibration.push_back(fc);
         }
     }
@@ -1031,13 +1072,35 @@ std::string design_to_json(const Design& d) {
         root["assumptions"] = std::move(aj);
     if (!d.calibration.empty()) {
         json cal = json::array();
-        for (const auto& c : d.calibration)
-            cal.push_back({{"tier", c.tier},
-                           {"alpha_s", c.alpha_s},
-                           {"beta_Bps", c.beta_Bps},
-                           {"source", c.source},
-                           {"error_before", c.error_before},
-                           {"error_after", c.error_after}});
+        for (const auto& c : d.calibration) {
+            json cj = {{"tier", c.tier},
+                       {"alpha_s", c.alpha_s},
+                       {"beta_Bps", c.beta_Bps},
+                       {"source", c.source},
+                       {"error_before", c.error_before},
+                       {"error_after", c.error_after}};
+            if (!c.segments.empty()) {
+                json segs = json::array();
+                for (const auto& s : c.segments)
+                    segs.push_back({{"min_bytes", s.min_bytes},
+                                    {"max_bytes", s.max_bytes},
+                                    {"alpha_scale", s.alpha_scale},
+                                    {"beta_scale", s.beta_scale},
+                                    {"algorithm", s.algorithm},
+                                    {"protocol", s.protocol},
+                                    {"alpha_s", s.alpha_s},
+                                    {"beta_Bps", s.beta_Bps}});
+                cj["segments"] = std::move(segs);
+                cj["op"] = c.op;
+                cj["ranks"] = c.ranks;
+                cj["oversubscription"] = c.oversubscription;
+                json pts = json::array();
+                for (const auto& q : c.points)
+                    pts.push_back({q[0], q[1]});
+                cj["points"] = std::move(pts);
+            }
+            cal.push_back(std::move(cj));
+        }
         root["calibration"] = std::move(cal);
     }
     if (!d.models.empty()) {

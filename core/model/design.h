@@ -9,6 +9,7 @@
 #include "model/choices.h"
 #include "model/error.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -171,14 +172,30 @@ struct ReliabilityInputs {
     bool operator==(const ReliabilityInputs&) const = default;
 };
 
+/// One size range of a tier's fit (issue 22; model/collective.h CalibrationSegment).
+struct FabricCalibrationSegment {
+    double min_bytes = 0, max_bytes = 0;
+    double alpha_scale = 1, beta_scale = 1; ///< measured / modelled latency and transfer time
+    std::string algorithm, protocol;        ///< what the model runs over the range (shown)
+    double alpha_s = 0, beta_Bps = 0;       ///< fitted latency and bus bandwidth (shown)
+    bool operator==(const FabricCalibrationSegment&) const = default;
+};
+
 /// Fitted per-tier collective latency and bandwidth (from nccl-tests measurements); every model
-/// that uses the fabric uses them. tier 0 = scale-up domain, 1 = scale-out network.
+/// that uses the fabric uses them. tier 0 = scale-up domain, 1 = leaf, 2 = spine, 3 = core.
+/// Entries with `segments` (issue 22) scale the model's own terms per size range; older files'
+/// entries (tiers 0 and 1, no segments) keep their meaning.
 struct FabricCalibration {
     int tier = 0;
-    double alpha_s = 0;  ///< latency per algorithm step
-    double beta_Bps = 0; ///< effective bandwidth (tier 0: bus; tier 1: per GPU)
+    double alpha_s = 0;  ///< legacy: latency per algorithm step; with segments: the largest's
+    double beta_Bps = 0; ///< legacy: bandwidth (tier 0 bus, tier 1 per GPU); with segments: bus
     std::string source;  ///< file and date it was fitted from
     double error_before = 0, error_after = 0;
+    std::vector<FabricCalibrationSegment> segments;
+    std::string op;                            ///< the measured collective
+    int ranks = 0;                             ///< GPUs in the measured group
+    double oversubscription = 1;               ///< of the tiers it crossed when measured
+    std::vector<std::array<double, 2>> points; ///< measured (bytes, seconds), for the chart
     bool operator==(const FabricCalibration&) const = default;
 };
 

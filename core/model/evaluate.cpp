@@ -230,11 +230,19 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         t.scaleup_domain_size = ev.fabric.scaleup_domain;
     t.warnings.insert(t.warnings.end(), ev.fabric.warnings.begin(), ev.fabric.warnings.end());
     for (const auto& c : design.calibration) {
-        if (c.tier < 0 || c.tier > 1)
+        if (c.tier < 0 || c.tier > 3 || (c.segments.empty() && c.tier > 1))
             continue;
         auto& cal = ev.collective_assumptions.calibration;
-        cal.resize(2);
-        cal[static_cast<std::size_t>(c.tier)] = {c.alpha_s, c.beta_Bps};
+        if (cal.size() < static_cast<std::size_t>(c.tier) + 1)
+            cal.resize(static_cast<std::size_t>(c.tier) + 1);
+        TierCalibration tc;
+        if (c.segments.empty()) {
+            tc.alpha_s = c.alpha_s;
+            tc.beta_Bps = c.beta_Bps;
+        }
+        for (const auto& s : c.segments)
+            tc.segments.push_back({s.min_bytes, s.max_bytes, s.alpha_scale, s.beta_scale});
+        cal[static_cast<std::size_t>(c.tier)] = std::move(tc);
     }
     ev.allreduce_curves = allreduce_curves(ev.fabric, ev.collective_assumptions);
     // Issue 19: each curve's band from comparable published collectives, unless the user's own
