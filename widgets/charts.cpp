@@ -371,6 +371,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
                                     QColor(0xf5, 0x9e, 0x0b), QColor(0xdc, 0x26, 0x26)};
     int i = 0;
     bool banded = false;
+    measured_ = false;
     for (const auto& c : ev.allreduce_curves) {
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString(c.name));
@@ -402,6 +403,42 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
         chart_->addSeries(s);
         s->attachAxis(ax);
         s->attachAxis(ay);
+        // Issue 22: before calibration (dashed) and the measured points, in the curve's colour.
+        if (!c.measured_bytes.empty()) {
+            if (c.uncalibrated_busbw_Bps.size() == c.bytes.size()) {
+                auto* before = new QLineSeries;
+                before->setName(tr("%1, before calibration").arg(QString::fromStdString(c.name)));
+                QList<QPointF> bp;
+                for (std::size_t k = 0; k < c.bytes.size(); ++k) {
+                    bp << QPointF(c.bytes[k] / 1e6, c.uncalibrated_busbw_Bps[k] / 1e9);
+                    top = std::max(top, c.uncalibrated_busbw_Bps[k] / 1e9);
+                }
+                before->replace(bp);
+                QPen dp(colour);
+                dp.setWidth(1);
+                dp.setStyle(Qt::DashLine);
+                before->setPen(dp);
+                chart_->addSeries(before);
+                before->attachAxis(ax);
+                before->attachAxis(ay);
+            }
+            auto* measured = new QScatterSeries;
+            measured->setName(tr("%1, measured").arg(QString::fromStdString(c.name)));
+            measured->setMarkerSize(7);
+            measured->setColor(colour);
+            measured->setBorderColor(colour.darker(140));
+            QList<QPointF> mp;
+            for (std::size_t k = 0; k < c.measured_bytes.size(); ++k)
+                if (c.measured_bytes[k] / 1e6 >= 1e-3) {
+                    mp << QPointF(c.measured_bytes[k] / 1e6, c.measured_busbw_Bps[k] / 1e9);
+                    top = std::max(top, c.measured_busbw_Bps[k] / 1e9);
+                }
+            measured->replace(mp);
+            chart_->addSeries(measured);
+            measured->attachAxis(ax);
+            measured->attachAxis(ay);
+            measured_ = true;
+        }
     }
     // One legend entry per tier: the bands are explained in the caption.
     for (auto* m : chart_->legend()->markers())
@@ -418,7 +455,9 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     const auto& cal = ev.collective_assumptions.calibration;
     if (std::any_of(cal.begin(), cal.end(),
                     [](const auto& c) { return c.beta_Bps > 0 || !c.segments.empty(); }))
-        cap += tr(" Calibrated from nccl-tests measurements.");
+        cap += measured_ ? tr(" Calibrated from nccl-tests measurements: dots measured, dashed "
+                              "the model before the fit, solid after.")
+                         : tr(" Calibrated from nccl-tests measurements.");
     else
         cap += tr(" Defaults: NCCL tuning constants and published efficiencies (import nccl-tests "
                   "output to calibrate).");

@@ -86,9 +86,12 @@ public:
     explicit FabricChart(QWidget* parent = nullptr);
     void setEvaluation(const model::Evaluation& ev);
     [[nodiscard]] int curveCount() const { return curves_; }
+    /// Measured nccl-tests points are drawn (a calibrated design, issue 22).
+    [[nodiscard]] bool measuredShown() const { return measured_; }
 
 private:
     int curves_ = 0;
+    bool measured_ = false; ///< measured nccl-tests points are drawn
 };
 
 /// Where a training step's time goes: exposed seconds per part, one bar per workload.

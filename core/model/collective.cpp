@@ -436,8 +436,10 @@ std::string strip_launcher_tags(std::string_view line) {
     std::size_t d = 0;
     while (d < out.size() && std::isdigit(static_cast<unsigned char>(out[d])))
         ++d;
-    if (d > 0 && d + 1 < out.size() && out[d] == ':' && (out[d + 1] == ' ' || out[d + 1] == '#'))
+    if (d > 0 && d + 1 < out.size() && out[d] == ':' && (out[d + 1] == ' ' || out[d + 1] == '#')) {
         out.erase(0, d + 1);
+        out.erase(0, std::min(out.size(), out.find_first_not_of(" \t")));
+    }
     return out;
 }
 
@@ -671,22 +673,18 @@ Result<NcclTestsOutput> parse_nccl_tests(std::string_view text) {
     // No rank lines: the ranks follow from busbw / algbw (nccl-tests doc/PERFORMANCE.md) for the
     // operations whose factor depends on them, from the row with the clearest ratio.
     // A run whose test is not named but whose busbw exceeds its algbw is an all-reduce: only its
-    // factor, 2(n-1)/n, is above 1.
+    // factor, 2(n-1)/n, is above 1. Without "Rank" lines the ranks follow from the factor.
     for (auto& r : out.runs) {
-        if (r.ranks > 0 || r.op_name == "broadcast" || r.op_name == "sendrecv" ||
-            (r.op_name.empty() && !r.test_name.empty()))
-            continue;
         const auto best = std::max_element(r.rows.begin(), r.rows.end(), [](auto& x, auto& y) {
             return x.algbw_Bps < y.algbw_Bps;
         });
         if (best->algbw_Bps < 1e9)
             continue; // two-decimal GB/s columns: too coarse below 1 GB/s
         const double ratio = best->busbw_Bps / best->algbw_Bps;
-        if (r.op_name.empty()) {
-            if (ratio < 1.05)
-                continue;
+        if (r.op_name.empty() && r.test_name.empty() && ratio > 1.05)
             r.op_name = "allreduce";
-        }
+        if (r.ranks > 0 || r.op_name.empty() || r.op_name == "broadcast" || r.op_name == "sendrecv")
+            continue;
         const double per = r.op_name == "allreduce" ? ratio / 2.0 : ratio; // (n-1)/n
         if (per > 0 && per < 0.97) {
             r.ranks = static_cast<int>(std::lround(1.0 / (1.0 - per)));

@@ -245,6 +245,56 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         cal[static_cast<std::size_t>(c.tier)] = std::move(tc);
     }
     ev.allreduce_curves = allreduce_curves(ev.fabric, ev.collective_assumptions);
+    // Issue 22: with a calibration, each measured group gets its curve (the spine group of a
+    // 256-GPU run even where the tiers' own curves stop below it), the model before the fit
+    // beside it, and the measured points on it.
+    if (!design.calibration.empty()) {
+        for (const auto& c : design.calibration) {
+            if (c.ranks < 2 || c.points.empty() || c.ranks > ev.fabric.gpus)
+                continue;
+            const bool have =
+                std::any_of(ev.allreduce_curves.begin(), ev.allreduce_curves.end(),
+                            [&](const CollectiveCurve& k) { return k.gpus == c.ranks; });
+            if (!have) {
+                CollectiveCurve k;
+                k.gpus = c.ranks;
+                const GroupPlacement p = place_group(ev.fabric, c.ranks, 1);
+                k.tier = p.tier;
+                k.name = "measured group (" + std::to_string(c.ranks) + " GPUs)";
+                for (double b = 1024; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) {
+                    auto r = collective_time(CollectiveOp::allreduce, b, ev.fabric, p,
+                                             CollectiveAlgo::automatic, ev.collective_assumptions);
+                    if (!r)
+                        break;
+                    k.bytes.push_back(b);
+                    k.busbw_Bps.push_back(r->busbw_Bps);
+                    k.time_s.push_back(r->time_s);
+                }
+                if (!k.bytes.empty())
+                    ev.allreduce_curves.push_back(std::move(k));
+            }
+        }
+        CollectiveAssumptions plain = ev.collective_assumptions;
+        plain.calibration.clear();
+        for (auto& k : ev.allreduce_curves) {
+            const GroupPlacement p = place_group(ev.fabric, k.gpus, 1);
+            for (const double b : k.bytes) {
+                auto r = collective_time(CollectiveOp::allreduce, b, ev.fabric, p,
+                                         CollectiveAlgo::automatic, plain);
+                k.uncalibrated_busbw_Bps.push_back(r ? r->busbw_Bps : 0.0);
+            }
+            for (const auto& c : design.calibration) {
+                if (c.ranks != k.gpus)
+                    continue;
+                const auto op = collective_op_from_name(c.op).value_or(CollectiveOp::allreduce);
+                const double factor = busbw_factor(op, c.ranks);
+                for (const auto& q : c.points) {
+                    k.measured_bytes.push_back(q[0]);
+                    k.measured_busbw_Bps.push_back(factor * q[0] / q[1]);
+                }
+            }
+        }
+    }
     // Issue 19: each curve's band from comparable published collectives, unless the user's own
     // measurements (the calibration) stand behind it.
     if (design.calibration.empty())

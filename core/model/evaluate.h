@@ -85,6 +85,11 @@ struct CollectiveCurve {
     /// The model's error band of busbw at each size (uncertainty.h); empty when the fabric is
     /// calibrated from the user's own measurements.
     std::vector<double> busbw_low_Bps, busbw_high_Bps;
+    /// Issue 22, when the design is calibrated: the uncalibrated model at the same sizes, and the
+    /// measured points of this group size (bytes, busbw), so the chart shows before, after and
+    /// the measurement together.
+    std::vector<double> uncalibrated_busbw_Bps;
+    std::vector<double> measured_bytes, measured_busbw_Bps;
 };
 
 struct Evaluation {

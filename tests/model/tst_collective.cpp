@@ -538,14 +538,15 @@ private slots:
             {"a100_g8_sendrecv_NA_inplace_partial", "sendrecv", 0, 0, 4},
             {"dgx2h_superpod_old_error_NA", "allreduce", 0, 0, 31}, // too many ranks to infer
             {"dgxa100_k8s_old_error_crlf", "allreduce", 16, 0, 30}, // ranks from busbw/algbw
-            {"gb200_1440rank_20rack_lastrankonly_coreweave", "", 1440, 0, 6}, // one rank line kept
-            {"h100_16rank_2node_mpi_noise_nccltests309", "", 16, 2, 32},
-            {"h100_16rank_srun_label_NA_nccltests290", "allreduce", 16, 0, 11},
-            {"h100_64rank_8node_nccltests309", "", 64, 8, 14},
-            {"h100_g8_single_node_nccltests290", "", 8, 1, 6},
-            {"h100_np1024_100ranklines_failure_nccltests322", "", 100, 13, 5},
+            {"gb200_1440rank_20rack_lastrankonly_coreweave", "allreduce", 1440, 0,
+             6}, // one rank line kept
+            {"h100_16rank_2node_mpi_noise_nccltests309", "allreduce", 16, 2, 32},
+            {"h100_16rank_srun_label_NA_nccltests290", "allreduce", 16, 2, 11},
+            {"h100_64rank_8node_nccltests309", "allreduce", 64, 8, 14},
+            {"h100_g8_single_node_nccltests290", "allreduce", 8, 1, 6},
+            {"h100_np1024_100ranklines_failure_nccltests322", "allreduce", 100, 13, 5},
             {"h200_allgather_16rank_skypilot_double_prefix", "", 16, 2, 24},
-            {"journey4_256rank_allreduce_synthetic", "", 256, 32, 31},
+            {"journey4_256rank_allreduce_synthetic", "allreduce", 256, 32, 31},
             {"p5_aws_batch_ompi_tag_prefix", "allreduce", 8, 0, 32},
             {"rtx5090_2rank_broadcast_v2_18", "broadcast", 2, 1, 9},
             {"v100_g8_old_error_col", "allreduce", 8, 1, 25},
@@ -568,6 +569,18 @@ private slots:
                      (std::string(c.file) + ": rows " + std::to_string(r.rows.size())).c_str());
             for (const auto& row : r.rows)
                 QVERIFY(row.bytes > 0 && row.time_s > 0 && std::isfinite(row.busbw_Bps));
+        }
+        // The footer behind each launcher's prefix is read (srun's " 0: ", Open MPI's tag, Ray's).
+        const std::pair<const char*, double> footers[] = {
+            {"h100_16rank_srun_label_NA_nccltests290", 142.735e9},
+            {"h200_allgather_16rank_skypilot_double_prefix", 122.073e9},
+            {"p5_aws_batch_ompi_tag_prefix", 156.742e9}};
+        for (const auto& [file, avg] : footers) {
+            auto text = read_text_file(std::string(CLUSTERLENS_SOURCE_DIR) +
+                                           "/tests/data/nccl-tests/" + file + ".txt",
+                                       16u << 20);
+            auto out = parse_nccl_tests(*text);
+            QVERIFY2(out.ok() && std::abs(out->runs[0].avg_busbw_Bps / avg - 1) < 1e-6, file);
         }
         // gather_perf is named and refused by the fit with the reason; an unnamed run without a
         // reduction is not read as an all-reduce.

@@ -510,6 +510,11 @@ private slots:
         QVERIFY(confirmed);
         QVERIFY2(summary.contains(QStringLiteral("after")), qPrintable(summary));
         QCOMPARE(w.document()->design().calibration.size(), std::size_t{1});
+        // Issue 22: what was read and each tier's fit are in the summary; the Fabric chart
+        // overlays the measured points on the calibrated curve, beside the model before the fit.
+        QVERIFY2(summary.contains(QStringLiteral("16 GPUs on 2 hosts")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("bus bandwidth")), qPrintable(summary));
+        QTRY_VERIFY(w.charts()->fabricChart()->measuredShown());
 
         // 4. Oversubscription 1:1 (twice the spine switches): step time and network cost move.
         const double step =
