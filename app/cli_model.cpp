@@ -394,7 +394,33 @@ json train_json(const model::TrainingResult& r) {
               {"bubble", b.bubble + b.other}}},
             {"time_to_train_s", r.time_to_train_s},
             {"gpu_hours", r.gpu_hours},
-            {"cost_usd", r.cost_usd}};
+            {"cost_usd", r.cost_usd},
+            {"traffic",
+             [&] {
+                 json a = json::array();
+                 for (const auto& g : r.traffic)
+                     a.push_back({{"group", g.group},
+                                  {"what", g.what},
+                                  {"ranks", g.ranks},
+                                  {"tier", g.tier},
+                                  {"oversubscription", g.oversubscription},
+                                  {"bytes", g.bytes},
+                                  {"busy_s", g.busy_s}});
+                 return a;
+             }()},
+            {"tiers",
+             [&] {
+                 json a = json::array();
+                 for (const auto& t : r.tiers)
+                     a.push_back({{"tier", t.tier},
+                                  {"name", t.name},
+                                  {"busy", t.busy},
+                                  {"bytes", t.bytes},
+                                  {"oversubscription", t.oversubscription},
+                                  {"groups", t.groups}});
+                 return a;
+             }()},
+            {"bottleneck", r.bottleneck}};
 }
 
 json infer_json(const model::InferenceResult& r) {
@@ -594,6 +620,20 @@ int cmd_train(Flags& f, std::ostream& out) {
     row("optimizer", b.optimizer);
     row("bubble", b.bubble + b.other);
     bt.print(out);
+    // Issue 22: where each group's traffic goes, and the busiest network tier.
+    if (!r->traffic.empty()) {
+        out << "\n";
+        Table gt;
+        gt.header = {"group", "GPUs", "crosses", "per GPU per step", "busy (before overlap)"};
+        static const char* kTier[] = {"scale-up domain", "leaf", "spine", "core"};
+        for (const auto& g : r->traffic)
+            gt.rows.push_back({g.group + ": " + g.what, std::to_string(g.ranks),
+                               kTier[std::clamp(g.tier, 0, 3)], units::format_bytes(g.bytes),
+                               fmt(g.busy_s, 4) + " s"});
+        gt.print(out);
+        if (!r->bottleneck.empty())
+            out << "busiest network tier: " << r->bottleneck << "\n";
+    }
     return 0;
 }
 

@@ -339,7 +339,10 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // many layers of each kind they hold and in the LM head on the last stage.
         struct KindTimes {
             double f = 0, bwd = 0, rec = 0, tpc = 0, cpc = 0, epc = 0;
+            // Before overlap, and the buffers moved (issue 22: traffic per group).
+            double tp_raw = 0, cp_raw = 0, ep_raw = 0, tp_bytes = 0, cp_bytes = 0, ep_bytes = 0;
         } kinds[2];
+        KindTimes stage_raw; // the slowest stage's collectives before overlap, and their bytes
         for (int kind = 0; kind < 2; ++kind) {
             if (kind == 1 && !m.is_moe())
                 continue;
@@ -365,8 +368,13 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 const double fwd_comm = sp ? 2.0 * (ag + rs) : 2.0 * ar;
                 const double bwd_comm = sp ? 4.0 * ag + 2.0 * rs : 2.0 * ar;
                 double per_layer = fwd_comm + bwd_comm;
-                if (t.recompute == Recompute::full)
+                double colls = sp ? 10.0 : 4.0;
+                if (t.recompute == Recompute::full) {
                     per_layer += fwd_comm; // the recomputed forward repeats its collectives
+                    colls += sp ? 4.0 : 2.0;
+                }
+                k.tp_raw = per_layer;
+                k.tp_bytes = colls * act;
                 // The hidden part still slows the GEMMs it overlaps (SM contention).
                 k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
                                      ta.tp_overlap.value * ta.overlap_sm_contention.value);
@@ -384,6 +392,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
                 k.cpc = std::max(0.0, ring - lt.attention_fwd) +
                         std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
+                k.cp_raw = 3.0 * ring;
+                k.cp_bytes = 3.0 * (t.cp - 1) * block;
             }
             // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
             // is the other's pattern on gradients).
@@ -394,6 +404,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     // Megatron-Core alltoall dispatcher: every copy in 16 bits.
                     k.epc =
                         4.0 * collective(CollectiveOp::alltoall, copies * h * 2.0, topo, ep_g, ca);
+                    k.ep_bytes = 4.0 * copies * h * 2.0;
                 } else {
                     // DeepEP normal kernels (deepseek-ai/DeepEP README): a token goes once to
                     // each node holding one of its experts, over RDMA, and is forwarded over
@@ -419,7 +430,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     k.epc =
                         collective(CollectiveOp::alltoall, elems * dispatch_bytes, topo, ep_g, ca) +
                         3.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
+                    k.ep_bytes = elems * dispatch_bytes + 3.0 * elems * 2.0;
                 }
+                k.ep_raw = k.epc;
                 if (t.ep_overlap) {
                     // One micro-batch's all-to-alls run under another's forward and backward of
                     // the same layer (Megatron-Core EP overlap; DeepSeek-V3 report sec. 3.2.1,
@@ -464,6 +477,14 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 stage_tp = tpc;
                 stage_cp = cpc;
                 stage_ep = epc;
+                if (explain) {
+                    stage_raw.tp_raw = n_dense * d.tp_raw + n_moe * e.tp_raw;
+                    stage_raw.cp_raw = n_dense * d.cp_raw + n_moe * e.cp_raw;
+                    stage_raw.ep_raw = n_moe * e.ep_raw;
+                    stage_raw.tp_bytes = n_dense * d.tp_bytes + n_moe * e.tp_bytes;
+                    stage_raw.cp_bytes = n_dense * d.cp_bytes + n_moe * e.cp_bytes;
+                    stage_raw.ep_bytes = n_moe * e.ep_bytes;
+                }
             }
         }
         TrainingBreakdown& bd = r.breakdown;
@@ -527,6 +548,40 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         bd.other = ta.step_overhead_s.value;
         r.step_time_s = bd.total();
         r.bubble_fraction = r.step_time_s > 0 ? bd.bubble / r.step_time_s : 0;
+        if (explain) {
+            // Issue 22: what each group puts on the fabric per step, and where.
+            const auto add = [&](const char* g, const char* what, const GroupPlacement& p,
+                                 double bytes, double busy) {
+                if (bytes > 0 && p.ranks > 1)
+                    r.traffic.push_back({g, what, p.ranks,
+                                         std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3),
+                                         p.oversubscription, bytes, busy});
+            };
+            add("TP",
+                sp ? "all-gathers and reduce-scatters of activations"
+                   : "all-reduces of activations",
+                tp_g, M * stage_raw.tp_bytes, M * stage_raw.tp_raw);
+            add("CP", "K/V ring exchange", cp_g, M * stage_raw.cp_bytes, M * stage_raw.cp_raw);
+            add("EP", "token dispatch and combine (all-to-all)", ep_g, M * stage_raw.ep_bytes,
+                M * stage_raw.ep_raw);
+            if (t.pp > 1) {
+                const double act = T * h * 2.0 / (sp ? t.tp : 1.0);
+                add("PP", "activations and their gradients", pp_g, M * 2.0 * act, bd.pp_comm);
+            }
+            if (dp * t.cp > 1) {
+                double bytes = grad_bytes * (t.zero == 0 ? 1.0 : 2.0);
+                double busy = dp_time;
+                if (t.zero >= 3 && !lora) {
+                    bytes += M * 2.0 * grad_bytes;
+                    busy +=
+                        M * 2.0 * collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+                }
+                add("DP",
+                    t.zero == 0 ? "all-reduce of gradients"
+                                : "reduce-scatter of gradients, all-gather of weights",
+                    dp_g, bytes, busy);
+            }
+        }
         const double tokens = static_cast<double>(t.global_batch) * t.seq;
         r.tokens_per_s = tokens / r.step_time_s;
         double model_flops =
@@ -559,6 +614,51 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                       static_cast<long long>(best->micro_batches));
         best->explanation = buf;
         best->memory.explanation = explain_training_memory(best->memory);
+        // Tier loads: a tier carries every group that crosses it or a tier above it.
+        int top = 0;
+        double neck_busy = -1;
+        for (const auto& g : best->traffic)
+            top = std::max(top, g.tier);
+        for (int tier = 1; tier <= top; ++tier) {
+            TierLoad tl;
+            tl.tier = tier;
+            tl.name = tier - 1 < static_cast<int>(topo.tiers.size())
+                          ? topo.tiers[static_cast<std::size_t>(tier - 1)].name
+                          : (tier == 1   ? "leaf"
+                             : tier == 2 ? "spine"
+                                         : "core");
+            // Reaching tier k means crossing the uplinks of the tiers below it (place_group).
+            tl.oversubscription = 1.0;
+            for (int i = 0; i + 1 < tier && i < static_cast<int>(topo.tiers.size()); ++i)
+                tl.oversubscription = std::max(
+                    tl.oversubscription, topo.tiers[static_cast<std::size_t>(i)].oversubscription);
+            const GroupTraffic* most = nullptr;
+            for (const auto& g : best->traffic) {
+                if (g.tier < tier)
+                    continue;
+                tl.busy += g.busy_s;
+                tl.bytes += g.bytes;
+                tl.groups += (tl.groups.empty() ? "" : ", ") + g.group;
+                if (!most || g.busy_s > most->busy_s)
+                    most = &g;
+            }
+            tl.busy = best->step_time_s > 0 ? std::min(1.0, tl.busy / best->step_time_s) : 0;
+            best->tiers.push_back(tl);
+            // The busiest network tier, in words (ties go to the higher tier).
+            if (most && tl.busy >= neck_busy) {
+                neck_busy = tl.busy;
+                char b[64];
+                std::snprintf(b, sizeof b, ", %.0f%% busy", tl.busy * 100);
+                std::string text = tl.name + " carries " + most->group + " " + most->what + b;
+                if (tl.oversubscription > 1.0 + 1e-9) {
+                    std::snprintf(b, sizeof b, ", %.3g:1 oversubscribed", tl.oversubscription);
+                    text += b;
+                }
+                best->bottleneck = text;
+            }
+        }
+        if (!best->bottleneck.empty())
+            best->explanation += "; " + best->bottleneck;
     }
     return std::move(*best);
 }

@@ -8,6 +8,7 @@
 #include "model/generators.h"
 #include "model/json_read.h"
 #include "model/topology.h"
+#include "model/training.h"
 
 #include "fixtures.h"
 
@@ -687,6 +688,43 @@ private slots:
                           << "(>= 1 MiB:" << fit->error_before_1mib << "->" << fit->error_after_1mib
                           << "); 1 GiB at 2:1" << t1g * 1e3 << "ms, 1:1"
                           << at(t11, 1073741824.0) * 1e3 << "ms";
+    }
+
+    // Issue 22: which groups cross which tier, how busy each tier is, the bottleneck named, and
+    // a 1:1 spine changing the step time where the DP traffic crossed the 2:1 one.
+    void trafficPerTierAndSpineRatio() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        TrainingSpec t;
+        t.tp = 1;
+        t.global_batch = 256;
+        const auto run = [&](double ratio) {
+            ClusterShape shape;
+            shape.gpus = 256;
+            shape.oversubscription = ratio;
+            const Topology topo = shape_topology(g, shape, cat_).value();
+            return train_step(m, t, 256, g, topo).value();
+        };
+        const TrainingResult two = run(2), one = run(1);
+        QVERIFY(!two.traffic.empty());
+        const auto dp = std::find_if(two.traffic.begin(), two.traffic.end(),
+                                     [](const GroupTraffic& x) { return x.group == "DP"; });
+        QVERIFY(dp != two.traffic.end());
+        QCOMPARE(dp->tier, 2);
+        QCOMPARE(dp->ranks, 256);
+        QVERIFY(dp->bytes > 1e9 && dp->busy_s > 0);
+        QVERIFY2(two.bottleneck.find("spine carries DP") == 0, two.bottleneck.c_str());
+        QVERIFY2(two.bottleneck.find("2:1 oversubscribed") != std::string::npos,
+                 two.bottleneck.c_str());
+        QVERIFY(two.explanation.find(two.bottleneck) != std::string::npos);
+        QVERIFY(!two.tiers.empty() && two.tiers.back().busy > 0 && two.tiers.back().busy <= 1);
+        // 1:1: the DP exchange takes half the time on the wire, and the exposed part shrinks.
+        QVERIFY2(one.step_time_s < two.step_time_s,
+                 qPrintable(QString("%1 vs %2").arg(one.step_time_s).arg(two.step_time_s)));
+        QVERIFY(one.breakdown.dp_comm < two.breakdown.dp_comm);
+        qInfo().noquote() << "Llama 3 8B on 256 H100, DP 256:" << two.step_time_s << "s at 2:1 ("
+                          << QString::fromStdString(two.bottleneck) << "), " << one.step_time_s
+                          << "s at 1:1";
     }
 
     // Issue 19: the collective rows above are held out (the collective model fits nothing to
