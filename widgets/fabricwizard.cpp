@@ -4,6 +4,7 @@
 #include "model/topology.h"
 #include "model/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -48,6 +49,14 @@ FabricWizard::FabricWizard(const model::Catalog& catalog, QWidget* parent)
     oversubscription->setDecimals(1);
     oversubscription->setSuffix(QStringLiteral(":1"));
     form->addRow(tr("Oversubscription"), oversubscription);
+    railOptimized = new QCheckBox(tr("Rail-optimized leaves"));
+    railOptimized->setObjectName(QStringLiteral("rail_optimized"));
+    railOptimized->setChecked(true);
+    railOptimized->setToolTip(
+        tr("NIC i of every node goes to the rail-i leaves (NVIDIA DGX SuperPOD layout): a rail's "
+           "traffic stays under its leaf. Off: each node's NICs share one leaf, and groups wider "
+           "than a leaf cross the spine."));
+    form->addRow(QString(), railOptimized);
     units = new QSpinBox;
     units->setObjectName(QStringLiteral("units"));
     units->setRange(1, 4);
@@ -66,6 +75,7 @@ FabricWizard::FabricWizard(const model::Catalog& catalog, QWidget* parent)
     for (auto* sb : {nodes, tiers, units})
         connect(sb, &QSpinBox::valueChanged, this, &FabricWizard::refresh);
     connect(oversubscription, &QDoubleSpinBox::valueChanged, this, &FabricWizard::refresh);
+    connect(railOptimized, &QCheckBox::toggled, this, &FabricWizard::refresh);
     refresh();
 }
 
@@ -83,6 +93,7 @@ model::Result<model::Design> FabricWizard::generate() const {
     s.nodes = nodes->value();
     s.tiers = tiers->value();
     s.oversubscription = oversubscription->value();
+    s.rail_optimized = railOptimized->isChecked();
     return model::generate_fat_tree(s, catalog_);
 }
 
@@ -92,6 +103,7 @@ void FabricWizard::refresh() {
     system->setEnabled(!sp && !nvl);
     nodes->setEnabled(!sp && !nvl);
     tiers->setEnabled(k == QLatin1String("fattree"));
+    railOptimized->setEnabled(k == QLatin1String("fattree"));
     oversubscription->setEnabled(!sp && !nvl);
     units->setEnabled(sp || nvl);
     units->setMaximum(sp ? 4 : 1000);

@@ -7,6 +7,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -26,6 +27,10 @@ public:
     QSpinBox* nodes;
     QSpinBox* tiers;
     QDoubleSpinBox* oversubscription;
+    /// Rail-optimized leaves (NIC i of every node on the rail-i leaves, the SuperPOD layout): a
+    /// rail's traffic stays under its leaf; off, each node's NICs share one leaf and groups wider
+    /// than a leaf cross the spine.
+    QCheckBox* railOptimized;
     QSpinBox* units; ///< scalable units (SuperPOD) or racks (NVL72)
 
 private:

@@ -327,9 +327,15 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
             t.warnings.push_back(buf);
         }
         if (i == 0) {
+            // Rail-optimised (at least as many leaves as NICs per node, as in step 5 below): a
+            // node's NICs spread one per leaf. Fewer leaves than NICs: a node's NICs share one
+            // leaf (the generator's non-rail fat tree), so a leaf reaches down / NICs nodes.
+            // (A drawn non-rail tree with more leaves than NICs reads as rail-optimised.)
             const double per_node = nics > 0 ? nics : 1.0;
             const double links_per_node_per_leaf =
-                std::max(1.0, per_node / std::max(1.0, st.switches));
+                nics >= 2 && st.switches < nics
+                    ? per_node
+                    : std::max(1.0, per_node / std::max(1.0, st.switches));
             st.nodes_below_one_switch =
                 st.switches > 0 ? std::min(total_nodes_entries,
                                            down_links[i] / st.switches / links_per_node_per_leaf)
