@@ -491,10 +491,23 @@ public:
     }
     /// The scene calls it just before Qt shows the tooltip (plain text: it holds file text).
     void refreshToolTip() {
-        setToolTip(
-            plainTip(finding_.note.empty() ? label() : QString::fromStdString(finding_.note)));
+        QString tip = finding_.note.empty() ? label() : QString::fromStdString(finding_.note);
+        if (!loadNote_.isEmpty())
+            tip += QLatin1Char('\n') + loadNote_;
+        setToolTip(plainTip(tip));
     }
     [[nodiscard]] QLineF line() const { return {a_, b_}; }
+    /// Issue 22: the share of the shown workload's step this link is busy (-1: not shown).
+    void setLoad(double busy, const QString& note) {
+        if (busy == load_ && note == loadNote_)
+            return;
+        load_ = busy;
+        loadNote_ = note;
+        if (!toolTip().isEmpty())
+            setToolTip({});
+        update();
+    }
+    [[nodiscard]] double load() const { return load_; }
     [[nodiscard]] bool bottleneck() const { return finding_.bottleneck; }
     /// What the evaluation found about this link (core/model/findings.h); null: nothing.
     void setFinding(const model::LinkFinding* f) {
@@ -530,6 +543,14 @@ protected:
             lineColor = QColor(0xdc, 0x26, 0x26);
             width = 4;
         }
+        // Issue 22: coloured by how busy the shown workload keeps it (the legend's thresholds),
+        // thicker the busier.
+        if (load_ > 0) {
+            lineColor = load_ >= 0.7   ? QColor(0xdc, 0x26, 0x26)
+                        : load_ >= 0.3 ? QColor(0xf5, 0x9e, 0x0b)
+                                       : QColor(0x16, 0xa3, 0x4a);
+            width = 3 + static_cast<int>(std::lround(4 * std::min(1.0, load_)));
+        }
         if (seg) {
             p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
             p->drawLine(*seg);
@@ -548,6 +569,8 @@ private:
     QPointF a_, b_;
     QString label_;
     model::LinkFinding finding_;
+    double load_ = -1;
+    QString loadNote_;
 };
 
 /// A workload card: model, layout and the memory verdict from the evaluation.
@@ -660,6 +683,16 @@ CanvasScene::CanvasScene(doc::Document* doc, QObject* parent)
     connect(pruneTimer_, &QTimer::timeout, this, &CanvasScene::prune);
     // A deselected entity far from the view gives its item back.
     connect(this, &QGraphicsScene::selectionChanged, this, &CanvasScene::schedulePrune);
+    // Issue 22: selecting a training workload colours the links by its traffic.
+    connect(this, &QGraphicsScene::selectionChanged, this, [this] {
+        const std::string before = loadWorkload_;
+        updateLoadWorkload();
+        if (loadWorkload_ != before) {
+            applyFindings();
+            for (auto* v : views())
+                v->viewport()->update();
+        }
+    });
     connect(doc_, &doc::Document::changed, this, &CanvasScene::sync);
     rebuild();
 }
@@ -734,6 +767,9 @@ LinkItem* CanvasScene::addLinkItem(const std::string& id) {
         const auto& f = eval_->findings.links;
         const auto it = f.find(id);
         item->setFinding(it == f.end() ? nullptr : &it->second);
+        if (!loadWorkload_.empty())
+            if (const auto load = model::link_load(*eval_, loadWorkload_, id))
+                item->setLoad(load->busy, QString::fromStdString(load->note));
     }
     return item;
 }
@@ -1173,7 +1209,35 @@ void CanvasScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* e) {
 void CanvasScene::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     eval_ = std::move(ev);
     farDirty_ = true; // bottleneck links
+    updateLoadWorkload();
     applyFindings();
+}
+
+void CanvasScene::updateLoadWorkload() {
+    if (!eval_) {
+        loadWorkload_.clear();
+        loadLegend_.clear();
+        return;
+    }
+    // A selected training workload with a step time is the one shown; otherwise keep the one
+    // shown while it still has one, else the first with network traffic.
+    std::string pick;
+    for (auto* it : selectedItems())
+        if (const std::string id = idOf(it).toStdString(); workloads_.count(id))
+            if (!model::load_legend(*eval_, id).empty())
+                pick = id;
+    if (pick.empty() && !loadWorkload_.empty() &&
+        !model::load_legend(*eval_, loadWorkload_).empty())
+        pick = loadWorkload_;
+    if (pick.empty())
+        pick = model::default_load_workload(*eval_);
+    loadWorkload_ = pick;
+    loadLegend_ = QString::fromStdString(model::load_legend(*eval_, pick));
+}
+
+double CanvasScene::linkLoad(const std::string& id) const {
+    const auto it = links_.find(id);
+    return it == links_.end() ? -1.0 : it->second->load();
 }
 
 void CanvasScene::applyFindings() {
@@ -1185,8 +1249,13 @@ void CanvasScene::applyFindings() {
     };
     for (auto& [id, item] : workloads_)
         item->setFinding(find(f.workloads, id));
-    for (auto& [id, l] : links_)
+    for (auto& [id, l] : links_) {
         l->setFinding(find(f.links, id));
+        const auto load = eval_ && !loadWorkload_.empty()
+                              ? model::link_load(*eval_, loadWorkload_, id)
+                              : std::optional<model::LinkLoad>{};
+        l->setLoad(load ? load->busy : -1.0, load ? QString::fromStdString(load->note) : QString());
+    }
     for (auto& [id, item] : devices_)
         item->setFinding(find(f.devices, id));
 }
@@ -1528,6 +1597,43 @@ void CanvasView::resizeEvent(QResizeEvent* e) {
     updateLiveRegion();
 }
 
+void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
+    QGraphicsView::drawForeground(p, rect);
+    const auto* cs = qobject_cast<const CanvasScene*>(scene());
+    if (!cs || cs->loadLegend().isEmpty())
+        return;
+    const QString& legend = cs->loadLegend();
+    // In view pixels, top-left, whatever the zoom: a box with the three colours and the text.
+    p->save();
+    p->resetTransform();
+    p->setFont(font());
+    const QFontMetrics fm = p->fontMetrics();
+    const QStringList lines = legend.split(QLatin1Char('\n'));
+    int w = 0;
+    for (const QString& l : lines)
+        w = std::max(w, fm.horizontalAdvance(l));
+    const int pad = 6, swatch = 15;
+    const QRect box(8, 8, std::min(w + 3 * pad + swatch + 8, viewport()->width() - 16),
+                    static_cast<int>(lines.size()) * fm.lineSpacing() + 2 * pad);
+    p->setPen(palette().mid().color());
+    p->setBrush(palette().base());
+    p->drawRect(box);
+    const QColor colours[] = {QColor(0x16, 0xa3, 0x4a), QColor(0xf5, 0x9e, 0x0b),
+                              QColor(0xdc, 0x26, 0x26)};
+    for (int i = 0; i < 3; ++i)
+        p->fillRect(
+            QRect(box.left() + pad, box.top() + pad + i * (swatch / 3 + 1) + 1, swatch, swatch / 3),
+            colours[i]);
+    p->setPen(palette().text().color());
+    int y = box.top() + pad + fm.ascent();
+    for (const QString& l : lines) {
+        p->drawText(box.left() + 2 * pad + swatch, y,
+                    fm.elidedText(l, Qt::ElideRight, box.width() - 3 * pad - swatch));
+        y += fm.lineSpacing();
+    }
+    p->restore();
+}
+
 bool CanvasView::farMode() const {
     const auto* cs = static_cast<const CanvasScene*>(scene());
     return transform().m11() < kFarDetail && cs->large();
@@ -1712,6 +1818,11 @@ void CanvasView::keyReleaseEvent(QKeyEvent* e) {
 
 void CanvasView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
+    // The link-load legend is fixed to the view: repaint its corner where scrolling moved it.
+    // (qobject_cast: while the scene is being destroyed it is no longer a CanvasScene.)
+    if (const auto* cs = qobject_cast<const CanvasScene*>(scene());
+        cs && !cs->loadLegend().isEmpty())
+        viewport()->update(QRect(0, 0, viewport()->width(), 80));
     emit viewChanged();
 }
 

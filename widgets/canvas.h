@@ -37,6 +37,12 @@ public:
     bool dropCatalogEntry(const QString& entry, QPointF pos);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
     [[nodiscard]] const model::Evaluation* evaluation() const { return eval_.get(); }
+    /// Issue 22: the training workload whose traffic colours the links (the selected one, else
+    /// the first with network traffic), and the legend for it (empty: no colouring).
+    [[nodiscard]] const std::string& loadWorkload() const { return loadWorkload_; }
+    [[nodiscard]] const QString& loadLegend() const { return loadLegend_; }
+    /// The busy fraction a link item is coloured by (-1: none, or no item).
+    [[nodiscard]] double linkLoad(const std::string& id) const;
     /// The id of the entity an item shows (device, group, link or workload), or empty.
     [[nodiscard]] static QString idOf(const QGraphicsItem* item);
     /// Ids of the selected entities.
@@ -156,6 +162,10 @@ private:
 
     doc::Document* doc_;
     std::shared_ptr<const model::Evaluation> eval_;
+    std::string loadWorkload_; ///< issue 22: whose traffic colours the links
+    QString loadLegend_;
+    /// Follows the selection: a selected training workload becomes the one shown.
+    void updateLoadWorkload();
     std::unordered_map<std::string, DeviceItem*> devices_;
     std::unordered_map<std::string, WorkloadItem*> workloads_;
     std::unordered_map<std::string, LinkItem*> links_;
@@ -191,6 +201,8 @@ signals:
     void viewChanged();
 
 protected:
+    /// Issue 22: the link-load legend, fixed in the view's top-left corner.
+    void drawForeground(QPainter* p, const QRectF& rect) override;
     void wheelEvent(QWheelEvent* e) override;
     bool viewportEvent(QEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;

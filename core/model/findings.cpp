@@ -81,6 +81,19 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         }
     }
 
+    // Issue 22: each switch link's tier: an uplink from tier L to L + 1 is tier L + 1 (2 = leaf
+    // to spine); a link from a tier-L switch to a node is tier L (1 = node to leaf).
+    for (const auto& l : d.links) {
+        int lo = 0, hi = 0;
+        for (const auto& st : tiers)
+            if (contains(st.device_ids, l.from) || contains(st.device_ids, l.to)) {
+                lo = lo == 0 ? st.level : std::min(lo, st.level);
+                hi = std::max(hi, st.level);
+            }
+        if (hi > 0)
+            out.link_tiers[l.id] = hi > lo ? hi : lo;
+    }
+
     for (const auto& w : d.workloads) {
         WorkloadFinding f;
         const WorkloadEvaluation* we = nullptr;
@@ -210,6 +223,62 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     // Short units fit the inspector's field ("Auto: 3.09 h"); long ones go in the tooltip.
     return {"Auto: " + value + (unit.size() <= 6 ? unit : ""),
             "Auto: " + value + unit + ", " + f.unset};
+}
+
+namespace {
+const WorkloadEvaluation* training_of(const Evaluation& ev, const std::string& workload) {
+    for (const auto& w : ev.workloads)
+        if (w.id == workload && w.training && w.training->step_time_s > 0)
+            return &w;
+    return nullptr;
+}
+std::string percent(double f) {
+    return fixed(f * 100, 0) + "%";
+}
+} // namespace
+
+std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workload,
+                                  const std::string& link) {
+    const auto t = ev.findings.link_tiers.find(link);
+    const WorkloadEvaluation* w = training_of(ev, workload);
+    if (t == ev.findings.link_tiers.end() || !w)
+        return std::nullopt;
+    LinkLoad out;
+    std::string where = t->second == 1   ? "node to leaf"
+                        : t->second == 2 ? "leaf to spine"
+                                         : "spine to core";
+    for (const auto& tl : w->training->tiers)
+        if (tl.tier == t->second) {
+            out.busy = tl.busy;
+            out.note = where + ": carries " + tl.groups + " of " + w->name + ", " +
+                       units::format_bytes(tl.bytes) + " per GPU per step, busy " +
+                       percent(tl.busy) + " of the step";
+            if (tl.oversubscription > 1.0 + 1e-9)
+                out.note += " (" + fixed(tl.oversubscription, 2) + ":1 oversubscribed)";
+            return out;
+        }
+    out.note = where + ": no traffic of " + w->name + " (its groups stay below this tier)";
+    return out;
+}
+
+std::string load_legend(const Evaluation& ev, const std::string& workload) {
+    const WorkloadEvaluation* w = training_of(ev, workload);
+    if (!w)
+        return {};
+    std::string s = "Link load of " + w->name +
+                    ": green under 30%, amber 30-70%, red 70% or more of the step busy";
+    if (!w->training->bottleneck.empty())
+        s += "\nBusiest: " + w->training->bottleneck;
+    else
+        s += "\nIts groups stay inside the scale-up domains";
+    return s;
+}
+
+std::string default_load_workload(const Evaluation& ev) {
+    for (const auto& w : ev.workloads)
+        if (w.training && !w.training->tiers.empty())
+            return w.id;
+    return {};
 }
 
 } // namespace cl::model

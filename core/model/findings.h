@@ -4,6 +4,7 @@
 // to decide warnings and set tooltips while painting, so an item never painted had none).
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace cl::model {
@@ -42,10 +43,28 @@ struct Findings {
     std::map<std::string, LinkFinding> links;         ///< only links with something to say
     std::map<std::string, DeviceFinding> devices;     ///< only flagged devices
     std::map<std::string, WorkloadFinding> workloads; ///< every workload
+    /// Issue 22: the fabric tier each switch link belongs to (1 = node to leaf, 2 = leaf to
+    /// spine, 3 = spine to core); links not listed carry no network tier.
+    std::map<std::string, int> link_tiers;
 };
 
 /// The findings of an evaluated design (`ev` must be the evaluation of `d`).
 Findings find_problems(const Design& d, const Evaluation& ev);
+
+/// Issue 22: how much of a training workload's step a link is busy with its groups' traffic.
+struct LinkLoad {
+    double busy = 0;  ///< fraction of the step (0..1)
+    std::string note; ///< "leaf to spine: DP of Llama 3 70B pre-training, 26% of the step ..."
+};
+/// The load `workload` (a training workload's id) puts on `link`; nullopt when the link is not
+/// on a network tier or the workload has no step time.
+std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workload,
+                                  const std::string& link);
+/// The legend for the canvas colouring by `workload`'s load; empty when it has none.
+std::string load_legend(const Evaluation& ev, const std::string& workload);
+/// The training workload whose load the canvas shows by default: the first with traffic on a
+/// network tier; empty when none.
+std::string default_load_workload(const Evaluation& ev);
 
 /// What an unset field (Field::unset) stands for right now, for the inspector: `shown` is
 /// "Auto: 2.64" (the value the evaluation used, in the field's display unit) or "Auto" when

@@ -476,6 +476,20 @@ private slots:
         QVERIFY2(workloadEval(w, job)->training->bottleneck.find("spine carries DP") == 0,
                  workloadEval(w, job)->training->bottleneck.c_str());
         QCOMPARE(workloadEval(w, job)->training->dp_group.tier, 2);
+        // Issue 22: the canvas colours the links by the job's traffic (the job is selected), the
+        // legend names the spine for the DP group, and the leaf-to-spine link carries load.
+        QTRY_COMPARE(w.scene()->loadWorkload(), job);
+        QVERIFY2(w.scene()->loadLegend().contains(QStringLiteral("spine carries DP")),
+                 qPrintable(w.scene()->loadLegend()));
+        for (const auto& l : w.document()->design().links)
+            if (l.id.find("leaf-spine") != std::string::npos) {
+                QTRY_VERIFY(w.scene()->linkLoad(l.id) > 0);
+                QVERIFY2(hoverToolTip(w, QString::fromStdString(l.id))
+                             .contains(QStringLiteral("leaf to spine: carries DP")),
+                         qPrintable(hoverToolTip(w, QString::fromStdString(l.id))));
+            }
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) // for looking at it
+            w.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") + "/journey4_load.png");
 
         // 3. The spine is coloured as the bottleneck; the fabric chart shows busbw per tier.
         // The pointer resting on an uplink the model calls the bottleneck shows why.
