@@ -36,6 +36,27 @@ ExplainedInput assumption(const char* name, const Assumption& a) {
 
 } // namespace
 
+namespace {
+/// Issue 22: where the collectives' latency and bandwidth come from: the design's nccl-tests fit
+/// (per tier, with the file and the error after the fit) or the defaults.
+ExplainedInput collectives_input(const Design& d) {
+    if (d.calibration.empty())
+        return {"collectives", "defaults",
+                "NCCL tuning constants and published efficiencies (docs/collectives.md); import "
+                "nccl-tests output to calibrate"};
+    std::string v, from;
+    static const char* kTier[] = {"scale-up", "leaf", "spine", "core"};
+    for (const auto& c : d.calibration) {
+        v += (v.empty() ? "" : ", ") + std::string(kTier[std::clamp(c.tier, 0, 3)]) +
+             (c.segments.empty() ? "" : " (" + std::to_string(c.segments.size()) + " size ranges)");
+        if (from.empty())
+            from = c.source;
+    }
+    return {"collectives", "calibrated: " + v,
+            "nccl-tests measurements " + from + " (Tools > Import nccl-tests Output)"};
+}
+} // namespace
+
 std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Catalog& c) {
     std::vector<Explanation> out;
     const TrainingAssumptions& ta = d.assumptions.training;
@@ -127,6 +148,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 e.inputs.push_back({"the model's error band",
                                     range_text(v, *w.band, sc, dec) + unit, w.band->basis});
             };
+            step.inputs.push_back(collectives_input(d));
+            if (!r.bottleneck.empty())
+                step.inputs.push_back({"busiest network tier", r.bottleneck,
+                                       "groups placed on the fabric (issue 22)"});
             band(step, r.step_time_s, Scales::with_time, 3, " s");
             out.push_back(std::move(step));
             const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;
@@ -228,7 +253,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   assumption("step overhead", ia.step_overhead_s),
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",
-                   std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"}}});
+                   std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"},
+                  collectives_input(d)}});
             if (w.band) { // issue 19
                 auto& e = out.back();
                 e.value += " (TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +

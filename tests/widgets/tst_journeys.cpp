@@ -11,6 +11,7 @@
 #include "inspector.h"
 #include "layoutsearch.h"
 #include "mainwindow.h"
+#include "model/explain.h"
 #include "model/schema.h"
 #include "realinput.h"
 
@@ -543,6 +544,17 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("16 GPUs on 2 hosts")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("bus bandwidth")), qPrintable(summary));
         QTRY_VERIFY(w.charts()->fabricChart()->measuredShown());
+        // Every number that depends on collectives uses the fit, and its explanation says so.
+        {
+            bool said = false;
+            for (const auto& e : model::explain(w.document()->design(), *current(w), *cat_))
+                if (e.key == job + ".step")
+                    for (const auto& in : e.inputs)
+                        said = said || (in.name == "collectives" &&
+                                        in.value.rfind("calibrated: ", 0) == 0 &&
+                                        in.source.find("allreduce.txt") != std::string::npos);
+            QVERIFY(said);
+        }
 
         // 4. Oversubscription 1:1 (twice the spine switches): step time and network cost move.
         const double step =
