@@ -85,6 +85,16 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
                     .arg(sf.error_before * 100, 0, 'f', 1)
                     .arg(sf.error_after * 100, 0, 'f', 1);
     }
+    // A tier fitted before is replaced: say so, with where the old fit came from.
+    for (const auto& tf : fit->tiers)
+        for (const auto& old : doc->design().calibration)
+            if (old.tier == tf.tier)
+                summary +=
+                    QObject::tr("\nReplaces the %1 tier's fit from %2 (%3 GPUs).")
+                        .arg(QString::fromStdString(tf.name))
+                        .arg(QString::fromStdString(
+                            old.source.empty() ? std::string("an earlier import") : old.source))
+                        .arg(old.ranks);
     summary += QObject::tr("\nMean time error %1% with the defaults, %2% after the fit (%3% and "
                            "%4% for sizes of 1 MiB and more).")
                    .arg(fit->error_before * 100, 0, 'f', 1)

@@ -545,11 +545,16 @@ protected:
         }
         // Issue 22: coloured by how busy the shown workload keeps it (the legend's thresholds),
         // thicker the busier.
+        // While a workload's load is shown, colour means load only: an oversubscribed uplink it
+        // does not use is grey (its tooltip still says it is oversubscribed).
         if (load_ > 0) {
             lineColor = load_ >= 0.7   ? QColor(0xdc, 0x26, 0x26)
                         : load_ >= 0.3 ? QColor(0xf5, 0x9e, 0x0b)
                                        : QColor(0x16, 0xa3, 0x4a);
             width = 3 + static_cast<int>(std::lround(4 * std::min(1.0, load_)));
+        } else if (load_ == 0) {
+            lineColor = pal.mid().color();
+            width = 2;
         }
         if (seg) {
             p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
@@ -593,7 +598,12 @@ public:
         finding_ = f ? *f : model::WorkloadFinding{};
         if (finding_.verdict.empty())
             finding_.verdict = tr("not evaluated").toStdString();
-        setToolTip(plainTip(QString::fromStdString(finding_.tooltip)));
+        // The full name first: the card cuts long names (issue 21).
+        const auto* w = scene_->document()->design().workload(id_);
+        setToolTip(plainTip(
+            (w ? QString::fromStdString(w->name.empty() ? w->id : w->name) + QLatin1Char('\n')
+               : QString()) +
+            QString::fromStdString(finding_.tooltip)));
         update();
     }
     QPointF dragStart;
@@ -1232,7 +1242,13 @@ void CanvasScene::updateLoadWorkload() {
     if (pick.empty())
         pick = model::default_load_workload(*eval_);
     loadWorkload_ = pick;
-    loadLegend_ = QString::fromStdString(model::load_legend(*eval_, pick));
+    const QString legend = QString::fromStdString(model::load_legend(*eval_, pick));
+    if (legend != loadLegend_) {
+        loadLegend_ = legend;
+        // The legend is drawn over the view: repaint it now, not at the next resize.
+        for (auto* v : views())
+            v->viewport()->update();
+    }
 }
 
 double CanvasScene::linkLoad(const std::string& id) const {

@@ -437,7 +437,8 @@ void Inspector::edit(const model::Field& f, const model::FieldValue& v) {
                                               : doc_->setProperty(entityId(), f, v);
     if (!error_)
         return;
-    error_->setText(why);
+    // Issue 21: the field's label, not the design path ("Tensor parallel (TP): must be ...").
+    error_->setText(QString::fromStdString(model::errors_for_people(why.toStdString())));
     error_->setVisible(!why.isEmpty());
     if (!why.isEmpty()) // refused: the editor shows the design's value again
         for (const auto& e : editors_)

@@ -81,7 +81,9 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     overviewDock->setWidget(overview_);
     addDockWidget(Qt::LeftDockWidgetArea, overviewDock);
     resizeDocks({paletteDock, overviewDock}, {500, 160}, Qt::Vertical);
-    resizeDocks({paletteDock, inspectorDock}, {240, 300}, Qt::Horizontal);
+    // The inspector wide enough for its longest choices ("All-to-all (Megatron)", model names:
+    // issue 21 found them cut at 300 px).
+    resizeDocks({paletteDock, inspectorDock}, {240, 360}, Qt::Horizontal);
     resizeDocks({chartDock}, {340}, Qt::Vertical);
 
     actions_ = new Actions(this, doc_->undoStack());
@@ -133,9 +135,14 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                     return QLocale().toString(n, 'f', 0) + QLatin1Char(' ') +
                            QString::fromLatin1(n == 1 ? one : many);
                 };
-                topologySummary_->setText(count(t.gpus, "GPU", "GPUs") + QStringLiteral(" · ") +
-                                          count(t.nodes, "node", "nodes") + QStringLiteral(" · ") +
-                                          count(t.switches, "switch", "switches"));
+                // Parts that are zero are left out ("1 GPU", not "1 GPU · 0 nodes · 0 switches"
+                // for a card on its own: issue 21).
+                QString summary = count(t.gpus, "GPU", "GPUs");
+                if (t.nodes > 0)
+                    summary += QStringLiteral(" · ") + count(t.nodes, "node", "nodes");
+                if (t.switches > 0)
+                    summary += QStringLiteral(" · ") + count(t.switches, "switch", "switches");
+                topologySummary_->setText(summary);
             });
     connect(scene_, &QGraphicsScene::selectionChanged, this,
             [this] { inspector_->setSelection(scene_->selectedIds()); });

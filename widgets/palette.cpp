@@ -65,7 +65,8 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
     for (const auto& s : catalog.systems()) {
         auto* it = new QTreeWidgetItem(systems, {QString::fromStdString(s.name)});
         it->setData(0, Qt::UserRole, QStringLiteral("system:%1").arg(QString::fromStdString(s.id)));
-        it->setToolTip(0, plainTip(sourceTip(s.provenance)));
+        it->setToolTip(0, plainTip(QString::fromStdString(s.name) + QLatin1Char('\n') +
+                                   sourceTip(s.provenance)));
     }
     auto* gpus = group(tr("GPUs"));
     QTreeWidgetItem* edge = nullptr; // workstation and edge devices, their own group (issue 20)
@@ -81,13 +82,15 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
                        .arg(QString::fromStdString(g.name))
                        .arg(QString::fromStdString(model::units::format_bytes(g.memory_bytes)))});
         it->setData(0, Qt::UserRole, QStringLiteral("gpu:%1").arg(QString::fromStdString(g.id)));
-        it->setToolTip(0, plainTip(sourceTip(g.provenance)));
+        it->setToolTip(0, plainTip(QString::fromStdString(g.name) + QLatin1Char('\n') +
+                                   sourceTip(g.provenance)));
     }
     auto* switches = group(tr("Switches"));
     for (const auto& s : catalog.switches()) {
         auto* it = new QTreeWidgetItem(switches, {QString::fromStdString(s.name)});
         it->setData(0, Qt::UserRole, QStringLiteral("switch:%1").arg(QString::fromStdString(s.id)));
-        it->setToolTip(0, plainTip(sourceTip(s.provenance)));
+        it->setToolTip(0, plainTip(QString::fromStdString(s.name) + QLatin1Char('\n') +
+                                   sourceTip(s.provenance)));
     }
     auto* links = group(tr("Link types"));
     links->setToolTip(0,

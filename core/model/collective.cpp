@@ -157,25 +157,17 @@ int group_tier(const GroupPlacement& p) {
     return std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3);
 }
 
-/// The issue-22 fit that applies to a group on tier `ti`: its own, else the nearest fitted
-/// network tier below it, then above it (the scales are measured / modelled, so the model's own
-/// oversubscription and NIC share still apply); the scale-up fit only to scale-up groups.
+/// The issue-22 fit that applies to a group on tier `ti`: its own tier's only. The scales are
+/// measured / modelled on the fabric the measurement was fitted on; applied to a group on another
+/// tier they would count that tier's oversubscription twice or not at all (a helper's Journey 4
+/// walk: a leaf fit applied to the spine group after the fabric changed gave half the measured
+/// bandwidth), so such groups keep the uncalibrated model and the explanation says the fit
+/// does not cover them.
 const TierCalibration* segment_fit(const CollectiveAssumptions& a, int ti) {
-    const auto at = [&](int i) -> const TierCalibration* {
-        return static_cast<std::size_t>(i) < a.calibration.size() &&
-                       !a.calibration[static_cast<std::size_t>(i)].segments.empty()
-                   ? &a.calibration[static_cast<std::size_t>(i)]
-                   : nullptr;
-    };
-    if (ti == 0)
-        return at(0);
-    for (int i = ti; i >= 1; --i)
-        if (const TierCalibration* c = at(i))
-            return c;
-    for (int i = ti + 1; i <= 3; ++i)
-        if (const TierCalibration* c = at(i))
-            return c;
-    return nullptr;
+    return static_cast<std::size_t>(ti) < a.calibration.size() &&
+                   !a.calibration[static_cast<std::size_t>(ti)].segments.empty()
+               ? &a.calibration[static_cast<std::size_t>(ti)]
+               : nullptr;
 }
 
 /// The model itself, allocation-free: fills `best` and returns ok, or a status to report.

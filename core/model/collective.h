@@ -72,7 +72,7 @@ struct CollectiveAssumptions {
     std::array<std::array<double, 3>, 3> ll_max_Bps{
         {{87.7e9, 22.5e9, 19.0e9}, {141.0e9, 45.0e9, 35.0e9}, {282.0e9, 90.0e9, 70.0e9}}};
     /// Index = the highest tier a group crosses: 0 = scale-up domain, 1 = leaf, 2 = spine,
-    /// 3 = core. A group uses its own tier's fit, else the nearest fitted tier below it.
+    /// 3 = core. A group uses its own tier's fit only (issue-22 fits; legacy entries as before).
     std::vector<TierCalibration> calibration;
 };
 

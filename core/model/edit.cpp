@@ -273,7 +273,13 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
         w.kind = serving ? WorkloadKind::inference : WorkloadKind::training;
         w.id = d.unique_id(serving ? "serving" : "training");
         w.model = serving ? "llama3-70b" : "llama3-8b";
-        w.name = serving ? "Inference service" : "Training job";
+        // Issue 21: a second service is "Inference service 2", not a second one of the same name.
+        const std::string base = serving ? "Inference service" : "Training job";
+        w.name = base;
+        for (int n = 2; std::any_of(d.workloads.begin(), d.workloads.end(),
+                                    [&](const Workload& x) { return x.name == w.name; });
+             ++n)
+            w.name = base + " " + std::to_string(n);
         if (!serving) {
             w.training.global_batch = 512;
             w.training.tokens = 1e10;

@@ -39,7 +39,7 @@ ExplainedInput assumption(const char* name, const Assumption& a) {
 namespace {
 /// Issue 22: where the collectives' latency and bandwidth come from: the design's nccl-tests fit
 /// (per tier, with the file and the error after the fit) or the defaults.
-ExplainedInput collectives_input(const Design& d) {
+ExplainedInput collectives_input(const Design& d, const TrainingResult* r = nullptr) {
     if (d.calibration.empty())
         return {"collectives", "defaults",
                 "NCCL tuning constants and published efficiencies (docs/collectives.md); import "
@@ -51,6 +51,21 @@ ExplainedInput collectives_input(const Design& d) {
              (c.segments.empty() ? "" : " (" + std::to_string(c.segments.size()) + " size ranges)");
         if (from.empty())
             from = c.source;
+    }
+    // A fit covers only groups on its own tier: name the tiers this job's groups cross that no
+    // measurement covers (they keep the defaults).
+    if (r) {
+        std::string uncovered;
+        for (const auto& g : r->traffic) {
+            const bool covered =
+                std::any_of(d.calibration.begin(), d.calibration.end(),
+                            [&](const FabricCalibration& c) { return c.tier == g.tier; });
+            const std::string name = kTier[std::clamp(g.tier, 0, 3)];
+            if (!covered && uncovered.find(name) == std::string::npos)
+                uncovered += (uncovered.empty() ? "" : ", ") + name;
+        }
+        if (!uncovered.empty())
+            v += "; defaults on " + uncovered + " (no measurement of that tier)";
     }
     return {"collectives", "calibrated: " + v,
             "nccl-tests measurements " + from + " (Tools > Import nccl-tests Output)"};
@@ -148,7 +163,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 e.inputs.push_back({"the model's error band",
                                     range_text(v, *w.band, sc, dec) + unit, w.band->basis});
             };
-            step.inputs.push_back(collectives_input(d));
+            step.inputs.push_back(collectives_input(d, &r));
             if (!r.bottleneck.empty())
                 step.inputs.push_back({"busiest network tier", r.bottleneck,
                                        "groups placed on the fabric (issue 22)"});

@@ -12,11 +12,7 @@
 
 namespace cl::model {
 
-namespace {
-/// An error as a card shows it: a design path of a workload field ("workloads[0].inference.
-/// offload_layers: ...") reads as the field's label ("Layers in system memory: ..."), line by
-/// line (issue 21: errors show field labels, not paths or flags).
-std::string for_people(const std::string& text) {
+std::string errors_for_people(const std::string& text) {
     std::istringstream in(text);
     std::string line, out;
     while (std::getline(in, line)) {
@@ -34,6 +30,11 @@ std::string for_people(const std::string& text) {
         out += (out.empty() ? "" : "\n") + line;
     }
     return out;
+}
+
+namespace {
+std::string for_people(const std::string& text) {
+    return errors_for_people(text);
 }
 
 std::string fixed(double v, int decimals) {

@@ -48,6 +48,11 @@ struct Findings {
     std::map<std::string, int> link_tiers;
 };
 
+/// An error as a person reads it: a design path of a workload field ("workloads[0].inference.
+/// offload_layers: ...") reads as the field's label ("Layers in system memory: ..."), line by
+/// line (issue 21: errors show field labels, not paths or flags). Other lines are unchanged.
+std::string errors_for_people(const std::string& text);
+
 /// The findings of an evaluated design (`ev` must be the evaluation of `d`).
 Findings find_problems(const Design& d, const Evaluation& ev);
 

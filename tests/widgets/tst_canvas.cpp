@@ -244,6 +244,12 @@ private slots:
         QCOMPARE(wl.size(), std::size_t{1});
         QCOMPARE(wl[0].placement.size(), std::size_t{1});
         QCOMPARE(wl[0].placement[0], w.document()->design().devices[0].id);
+        QCOMPARE(wl[0].name, std::string("Training job"));
+        // Issue 21: a second one gets its own name, not a copy of the first's.
+        QVERIFY(dragFromPalette(w, QStringLiteral("Training"), QStringLiteral("workload:training"),
+                                at(w, {90, 35})));
+        QCOMPARE(wl.size(), std::size_t{2});
+        QCOMPARE(wl[1].name, std::string("Training job 2"));
         QVERIFY(drop(w, QStringLiteral("Storage"), QStringLiteral("storage:generic"), {450, 150}));
         QCOMPARE(w.document()->design().devices.back().kind, model::DeviceKind::storage);
     }

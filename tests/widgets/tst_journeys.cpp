@@ -505,25 +505,13 @@ private slots:
         QTRY_VERIFY(w.charts()->fabricChart()->curveCount() >= 2);
 
         // 2. nccl-tests output the team measured: fitted, error before and after shown.
+        // The team's all_reduce_perf over all 256 GPUs (-b 8 -e 8G -f 2 -g 1), in nccl-tests'
+        // format with its 256 rank lines (tests/data/nccl-tests/README.md).
         const QString log = dir_.filePath(QStringLiteral("allreduce.txt"));
-        {
-            QFile f(log);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            QByteArray text = "# all_reduce_perf\n";
-            for (int r = 0; r < 16; ++r)
-                text += QByteArray("#  Rank ") + QByteArray::number(r) + " Group  0 Pid 1 on n" +
-                        QByteArray::number(r / 8) + " device " + QByteArray::number(r % 8) +
-                        " [0x07] NVIDIA H100 80GB HBM3\n";
-            const double rows[][3] = {{1048576, 120.5, 16.3},
-                                      {67108864, 1450.2, 86.8},
-                                      {1073741824, 14950.0, 134.7},
-                                      {8589934592, 117500.0, 137.1}};
-            for (const auto& r : rows)
-                text += QByteArray::number(static_cast<qint64>(r[0])) + " 1 float sum -1 " +
-                        QByteArray::number(r[1]) + " 1.0 " + QByteArray::number(r[2]) + " 0 " +
-                        QByteArray::number(r[1]) + " 1.0 1.0 0\n";
-            f.write(text);
-        }
+        QVERIFY(QFile::copy(QStringLiteral(CLUSTERLENS_SOURCE_DIR) +
+                                QStringLiteral("/tests/data/nccl-tests/"
+                                               "journey4_256rank_allreduce_synthetic.txt"),
+                            log));
         bool picked = false, confirmed = false;
         QString summary;
         answerFileDialog(log, &picked);
@@ -541,7 +529,8 @@ private slots:
         QCOMPARE(w.document()->design().calibration.size(), std::size_t{1});
         // Issue 22: what was read and each tier's fit are in the summary; the Fabric chart
         // overlays the measured points on the calibrated curve, beside the model before the fit.
-        QVERIFY2(summary.contains(QStringLiteral("16 GPUs on 2 hosts")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("256 GPUs on 32 hosts")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("spine tier (256 GPUs)")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("bus bandwidth")), qPrintable(summary));
         QTRY_VERIFY(w.charts()->fabricChart()->measuredShown());
         // Every number that depends on collectives uses the fit, and its explanation says so.
