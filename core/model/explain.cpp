@@ -165,8 +165,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             };
             step.inputs.push_back(collectives_input(d, &r));
             if (!r.bottleneck.empty())
-                step.inputs.push_back({"busiest network tier", r.bottleneck,
-                                       "groups placed on the fabric (issue 22)"});
+                step.inputs.push_back(
+                    {"busiest network tier", r.bottleneck,
+                     "each parallel group placed on the fabric, its collectives before overlap"});
             band(step, r.step_time_s, Scales::with_time, 3, " s");
             out.push_back(std::move(step));
             const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;

@@ -58,7 +58,8 @@ Result<Design> generate_fat_tree(const FatTreeSpec& s, const Catalog& c) {
         std::to_string(nics) + " NICs each) on " + sw->name + " switches, " +
         std::to_string(s.tiers) + " tiers, " +
         std::to_string(static_cast<int>(s.oversubscription * 100) / 100.0).substr(0, 4) +
-        ":1 at the top crossing.";
+        ":1 asked at the top crossing (whole switch ports can make the built ratio a little "
+        "different: the topology summary shows it).";
     const double R2 = s.tiers == 2 ? s.oversubscription : 1.0;
     // Leaf ports split down:up = R:1.
     const int down = std::max(1, static_cast<int>(std::floor(P * R2 / (R2 + 1.0))));
