@@ -371,6 +371,48 @@ int cmd_roofline(Flags& f, std::ostream& out) {
     return 0;
 }
 
+/// Issue 22: each group's traffic and each tier's load (train and infer --json).
+json traffic_json(const std::vector<model::GroupTraffic>& traffic) {
+    json a = json::array();
+    for (const auto& g : traffic)
+        a.push_back({{"group", g.group},
+                     {"what", g.what},
+                     {"ranks", g.ranks},
+                     {"tier", g.tier},
+                     {"oversubscription", g.oversubscription},
+                     {"bytes", g.bytes},
+                     {"busy_s", g.busy_s}});
+    return a;
+}
+json tier_loads_json(const std::vector<model::TierLoad>& tiers) {
+    json a = json::array();
+    for (const auto& t : tiers)
+        a.push_back({{"tier", t.tier},
+                     {"name", t.name},
+                     {"busy", t.busy},
+                     {"bytes", t.bytes},
+                     {"oversubscription", t.oversubscription},
+                     {"groups", t.groups}});
+    return a;
+}
+/// The traffic table of `train` and `infer`, and the busiest network tier.
+void print_traffic(std::ostream& out, const std::vector<model::GroupTraffic>& traffic,
+                   const std::string& bottleneck, const char* per) {
+    if (traffic.empty())
+        return;
+    out << "\n";
+    Table gt;
+    gt.header = {"group", "GPUs", "crosses", std::string("per GPU per ") + per,
+                 "busy (before overlap)"};
+    for (const auto& g : traffic)
+        gt.rows.push_back({g.group + ": " + g.what, std::to_string(g.ranks),
+                           model::tier_short_name(g.tier), units::format_bytes(g.bytes),
+                           fmt(g.busy_s, 4) + " s"});
+    gt.print(out);
+    if (!bottleneck.empty())
+        out << "busiest network tier: " << bottleneck << "\n";
+}
+
 json train_json(const model::TrainingResult& r) {
     const auto& b = r.breakdown;
     return {{"step_time_s", r.step_time_s},
@@ -395,31 +437,8 @@ json train_json(const model::TrainingResult& r) {
             {"time_to_train_s", r.time_to_train_s},
             {"gpu_hours", r.gpu_hours},
             {"cost_usd", r.cost_usd},
-            {"traffic",
-             [&] {
-                 json a = json::array();
-                 for (const auto& g : r.traffic)
-                     a.push_back({{"group", g.group},
-                                  {"what", g.what},
-                                  {"ranks", g.ranks},
-                                  {"tier", g.tier},
-                                  {"oversubscription", g.oversubscription},
-                                  {"bytes", g.bytes},
-                                  {"busy_s", g.busy_s}});
-                 return a;
-             }()},
-            {"tiers",
-             [&] {
-                 json a = json::array();
-                 for (const auto& t : r.tiers)
-                     a.push_back({{"tier", t.tier},
-                                  {"name", t.name},
-                                  {"busy", t.busy},
-                                  {"bytes", t.bytes},
-                                  {"oversubscription", t.oversubscription},
-                                  {"groups", t.groups}});
-                 return a;
-             }()},
+            {"traffic", traffic_json(r.traffic)},
+            {"tiers", tier_loads_json(r.tiers)},
             {"bottleneck", r.bottleneck}};
 }
 
@@ -621,19 +640,7 @@ int cmd_train(Flags& f, std::ostream& out) {
     row("bubble", b.bubble + b.other);
     bt.print(out);
     // Issue 22: where each group's traffic goes, and the busiest network tier.
-    if (!r->traffic.empty()) {
-        out << "\n";
-        Table gt;
-        gt.header = {"group", "GPUs", "crosses", "per GPU per step", "busy (before overlap)"};
-        static const char* kTier[] = {"scale-up domain", "leaf", "spine", "core"};
-        for (const auto& g : r->traffic)
-            gt.rows.push_back({g.group + ": " + g.what, std::to_string(g.ranks),
-                               kTier[std::clamp(g.tier, 0, 3)], units::format_bytes(g.bytes),
-                               fmt(g.busy_s, 4) + " s"});
-        gt.print(out);
-        if (!r->bottleneck.empty())
-            out << "busiest network tier: " << r->bottleneck << "\n";
-    }
+    print_traffic(out, r->traffic, r->bottleneck, "step");
     return 0;
 }
 
@@ -797,6 +804,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
         const auto& e = r.errors().front();
         throw UsageError{e.where + ": " + e.what};
     }
+    // Issue 22: where one replica's decode step sends its traffic.
+    r->traffic = model::serving_traffic(m, s, topo, r->batch);
+    r->tiers = model::tier_loads(r->traffic, topo, r->decode_step_s, &r->bottleneck);
     const auto& mem = r->memory;
     if (f.has("--json")) {
         json j = envelope(f);
@@ -804,6 +814,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
         json in = infer_json(*r);
         in["batch"] = r->batch;
         in["speculative_speedup"] = r->speculative_speedup;
+        in["traffic"] = traffic_json(r->traffic);
+        in["tiers"] = tier_loads_json(r->tiers);
+        in["bottleneck"] = r->bottleneck;
         json curve = json::array();
         for (const auto& c :
              model::latency_throughput_curve(m, s, *gpu, topo, mem.max_batch, 64, price))
@@ -857,6 +870,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     if (spec.draft)
         t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
     t.print(out);
+    print_traffic(out, r->traffic, r->bottleneck, "decode step");
     out << "error band: " << band.basis
         << "; TTFT and TPOT from output throughput (no published latency row is validated yet)\n";
     return 0;

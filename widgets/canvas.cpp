@@ -42,6 +42,22 @@ namespace {
 constexpr qreal kDeviceW = 180, kDeviceH = 70;
 /// Below this zoom (level of detail), items draw plain blocks and hairlines.
 constexpr qreal kFarDetail = 0.35;
+
+/// A link's colour class (issue 22): while a workload's load is shown (`load` >= 0), its
+/// band -- 1 green under 30%, 2 amber 30-70%, 3 red 70% or more of the step busy, 0 plain when
+/// unused; otherwise 3 for an oversubscribed tier's uplink (the bottleneck), else 0.
+std::uint8_t linkColourClass(double load, bool bottleneck) {
+    if (load > 0)
+        return load >= 0.7 ? 3 : load >= 0.3 ? 2 : 1;
+    if (load == 0)
+        return 0;
+    return bottleneck ? 3 : 0;
+}
+QColor linkColour(std::uint8_t cls, const QPalette& pal) {
+    static const QColor kColour[] = {QColor(0x16, 0xa3, 0x4a), QColor(0xf5, 0x9e, 0x0b),
+                                     QColor(0xdc, 0x26, 0x26)};
+    return cls == 0 ? pal.mid().color() : kColour[std::min<int>(cls, 3) - 1];
+}
 /// From this many devices, links and groups, a view zoomed out below kFarDetail draws the
 /// design in one batched pass (CanvasScene::paintFar) instead of item by item.
 constexpr std::size_t kLargeDesignItems = 5000;
@@ -172,13 +188,16 @@ protected:
         f.setBold(true);
         p->setFont(f);
         const QString title = QString::fromStdString(d->name.empty() ? d->id : d->name);
-        p->drawText(QRectF(12, 6, kDeviceW - 60, 22), Qt::AlignLeft | Qt::AlignVCenter,
+        p->drawText(QRectF(12, 4, kDeviceW - 60, 22), Qt::AlignLeft | Qt::AlignVCenter,
                     p->fontMetrics().elidedText(title, Qt::ElideRight, int(kDeviceW - 60)));
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
-        p->drawText(QRectF(12, 30, kDeviceW - 24, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                    subtitle(*d, scene_->document()->catalog()));
+        // The subtitle's row ends above the problem badge's (issue 21: a leaf's "⚠ 2.0:1" badge
+        // covered its port rate).
+        p->drawText(QRectF(12, 25, kDeviceW - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                    p->fontMetrics().elidedText(subtitle(*d, scene_->document()->catalog()),
+                                                Qt::ElideRight, int(kDeviceW - 24)));
         if (d->count > 1) {
             const QString badge = QStringLiteral("× %1").arg(d->count);
             QRectF r(kDeviceW - 58, 6, 46, 20);
@@ -188,17 +207,21 @@ protected:
             p->setPen(Qt::white);
             p->drawText(r, Qt::AlignCenter, badge);
         }
-        // Problem badge: the model flagged this device (an oversubscribed tier it belongs to).
+        // Problem badge: the model flagged this device (an oversubscribed tier it belongs to, a
+        // tier short of ports), as wide as its text, on its own row.
         if (!finding_.badge.empty()) {
-            QRectF r(kDeviceW - 70, kDeviceH - 26, 58, 16);
+            QFont sf = p->font();
+            sf.setPointSizeF(sf.pointSizeF() * 0.8);
+            p->setFont(sf);
+            const QString text = QString::fromStdString(finding_.badge);
+            const qreal w =
+                std::min<qreal>(kDeviceW - 24, p->fontMetrics().horizontalAdvance(text) + 14);
+            QRectF r(kDeviceW - 12 - w, kDeviceH - 25, w, 16);
             p->setPen(Qt::NoPen);
             p->setBrush(QColor(0xd9, 0x77, 0x06));
             p->drawRoundedRect(r, 7, 7);
             p->setPen(Qt::white);
-            QFont sf = p->font();
-            sf.setPointSizeF(sf.pointSizeF() * 0.8);
-            p->setFont(sf);
-            p->drawText(r, Qt::AlignCenter, QString::fromStdString(finding_.badge));
+            p->drawText(r, Qt::AlignCenter, text);
         }
         if (hovered_ || isSelected()) {
             p->setPen(QPen(accent, 1.5));
@@ -525,37 +548,28 @@ protected:
         const QRectF exposed = opt->exposedRect.adjusted(-8, -8, 8, 8);
         const std::optional<QLineF> seg = clipLine(QLineF(a_, b_), exposed);
         if (opt->levelOfDetailFromTransform(p->worldTransform()) < kFarDetail) {
-            // Far out: a hairline, red for a bottleneck; the label is unreadable at this size.
+            // Far out: a hairline in the link's load colour (or red for a bottleneck); the
+            // label is unreadable at this size.
             if (!seg)
                 return;
-            p->setPen(QPen(isSelected()          ? pal.highlight().color()
-                           : finding_.bottleneck ? QColor(0xdc, 0x26, 0x26)
-                                                 : pal.mid().color(),
+            p->setPen(QPen(isSelected()
+                               ? pal.highlight().color()
+                               : linkColour(linkColourClass(load_, finding_.bottleneck), pal),
                            0));
             p->drawLine(*seg);
             return;
         }
         p->setRenderHint(QPainter::Antialiasing);
         // Uplinks of an oversubscribed tier are the fabric's bottleneck: drawn in red.
-        QColor lineColor = pal.mid().color();
+        // Issue 22: while a workload's load is shown, colour means load only (the legend's
+        // thresholds, thicker the busier); an oversubscribed uplink it does not use is grey (its
+        // tooltip still says it is oversubscribed).
+        const QColor lineColor = linkColour(linkColourClass(load_, finding_.bottleneck), pal);
         int width = 2;
-        if (finding_.bottleneck) {
-            lineColor = QColor(0xdc, 0x26, 0x26);
-            width = 4;
-        }
-        // Issue 22: coloured by how busy the shown workload keeps it (the legend's thresholds),
-        // thicker the busier.
-        // While a workload's load is shown, colour means load only: an oversubscribed uplink it
-        // does not use is grey (its tooltip still says it is oversubscribed).
-        if (load_ > 0) {
-            lineColor = load_ >= 0.7   ? QColor(0xdc, 0x26, 0x26)
-                        : load_ >= 0.3 ? QColor(0xf5, 0x9e, 0x0b)
-                                       : QColor(0x16, 0xa3, 0x4a);
+        if (load_ > 0)
             width = 3 + static_cast<int>(std::lround(4 * std::min(1.0, load_)));
-        } else if (load_ == 0) {
-            lineColor = pal.mid().color();
-            width = 2;
-        }
+        else if (load_ < 0 && finding_.bottleneck)
+            width = 4;
         if (seg) {
             p->setPen(QPen(isSelected() ? pal.highlight().color() : lineColor, width));
             p->drawLine(*seg);
@@ -698,6 +712,7 @@ CanvasScene::CanvasScene(doc::Document* doc, QObject* parent)
         const std::string before = loadWorkload_;
         updateLoadWorkload();
         if (loadWorkload_ != before) {
+            farDirty_ = true; // far-out link colours
             applyFindings();
             for (auto* v : views())
                 v->viewport()->update();
@@ -834,10 +849,15 @@ void CanvasScene::ensureFarCache() const {
         if (!line || line->p1() == line->p2())
             continue;
         const auto f = findings.find(d.links[i].id);
+        // Issue 22: far out too, links show the shown workload's load (or the bottleneck).
+        const auto load = eval_ && !loadWorkload_.empty()
+                              ? model::link_load(*eval_, loadWorkload_, d.links[i].id)
+                              : std::optional<model::LinkLoad>{};
         farLinks_.push_back({static_cast<float>(line->x1()), static_cast<float>(line->y1()),
                              static_cast<float>(line->x2()), static_cast<float>(line->y2()),
                              static_cast<std::uint32_t>(i),
-                             f != findings.end() && f->second.bottleneck});
+                             linkColourClass(load ? load->busy : -1.0,
+                                             f != findings.end() && f->second.bottleneck)});
     }
 }
 
@@ -1018,21 +1038,23 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
     p->setBrush(Qt::NoBrush);
     p->drawRects(selectedFrames);
 
-    QVector<QLineF> lines, red, selectedLines;
+    // One batch per link colour class (linkColourClass), selected links last.
+    std::array<QVector<QLineF>, 4> lines;
+    QVector<QLineF> selectedLines;
     for (const auto& fl : farLinks_) {
         if (!selected.empty() && selected.count(d.links[fl.index].id))
             continue;
         if (const auto seg = clipLine(fl.line(), exposed))
-            (fl.bottleneck ? red : lines).push_back(*seg);
+            lines[std::min<std::size_t>(fl.colour, 3)].push_back(*seg);
     }
     for (const auto& [id, item] : links_)
         if (item->isSelected() && item->isVisible())
             if (const auto seg = clipLine(item->line(), exposed))
                 selectedLines.push_back(*seg);
-    p->setPen(QPen(pal.mid().color(), 0));
-    p->drawLines(lines);
-    p->setPen(QPen(QColor(0xdc, 0x26, 0x26), 0));
-    p->drawLines(red);
+    for (std::uint8_t c = 0; c < 4; ++c) {
+        p->setPen(QPen(linkColour(c, pal), 0));
+        p->drawLines(lines[c]);
+    }
     p->setPen(QPen(pal.highlight().color(), 0));
     p->drawLines(selectedLines);
 
@@ -1229,8 +1251,8 @@ void CanvasScene::updateLoadWorkload() {
         loadLegend_.clear();
         return;
     }
-    // A selected training workload with a step time is the one shown; otherwise keep the one
-    // shown while it still has one, else the first with network traffic.
+    // A selected workload with a step (training) or decode step (serving) is the one shown;
+    // otherwise keep the one shown while it still has one, else the first with network traffic.
     std::string pick;
     for (auto* it : selectedItems())
         if (const std::string id = idOf(it).toStdString(); workloads_.count(id))

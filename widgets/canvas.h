@@ -155,7 +155,7 @@ private:
     struct FarLink {
         float x1, y1, x2, y2;
         std::uint32_t index;
-        bool bottleneck;
+        std::uint8_t colour; ///< 0 plain, 1 green, 2 amber, 3 red (linkColourClass)
         [[nodiscard]] QLineF line() const { return {x1, y1, x2, y2}; }
     };
     void ensureFarCache() const;

@@ -13,6 +13,7 @@
 #include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -440,6 +441,9 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
             measured_ = true;
         }
     }
+    // Issue 22: each legend entry drawn as its series is (a solid line, a dashed line, a dot),
+    // so one tier's calibrated curve, its curve before the fit and its measurements differ.
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     // One legend entry per tier: the bands are explained in the caption.
     for (auto* m : chart_->legend()->markers())
         if (qobject_cast<QAreaSeries*>(m->series()))
@@ -739,6 +743,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(sensitivity_, tr("Sensitivity"));
     explain_ = new ExplainPanel(tabs_);
     tabs_->addTab(explain_, tr("Explain"));
+    // Below this a chart's axes and legend are not drawn at all (issue 21).
+    tabs_->setMinimumHeight(260);
     layout->addWidget(tabs_);
 }
 

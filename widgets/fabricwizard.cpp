@@ -143,8 +143,32 @@ void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
 
 void runFabricWizard(doc::Document* doc, QWidget* parent) {
     FabricWizard w(doc->catalog(), parent);
+    // The last choices made for this design come back (issue 22: a helper re-opening the wizard
+    // to change one value had to re-enter all of them); the server defaults to the design's.
+    static constexpr const char* kKey = "fabricWizardChoices";
+    const QVariantList last = doc->QObject::property(kKey).toList();
+    if (last.size() == 7) {
+        w.kind->setCurrentIndex(w.kind->findData(last[0]));
+        w.system->setCurrentIndex(w.system->findData(last[1]));
+        w.nodes->setValue(last[2].toInt());
+        w.tiers->setValue(last[3].toInt());
+        w.oversubscription->setValue(last[4].toDouble());
+        w.railOptimized->setChecked(last[5].toBool());
+        w.units->setValue(last[6].toInt());
+    } else {
+        for (const auto& dev : doc->design().devices)
+            if (dev.kind == model::DeviceKind::system) {
+                if (const int i = w.system->findData(QString::fromStdString(dev.catalog)); i >= 0)
+                    w.system->setCurrentIndex(i);
+                break;
+            }
+    }
     if (w.exec() != QDialog::Accepted)
         return;
+    doc->QObject::setProperty(kKey, QVariantList{w.kind->currentData(), w.system->currentData(),
+                                                 w.nodes->value(), w.tiers->value(),
+                                                 w.oversubscription->value(),
+                                                 w.railOptimized->isChecked(), w.units->value()});
     if (auto d = w.generate())
         applyGeneratedFabric(doc, std::move(d).value());
 }

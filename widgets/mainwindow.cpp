@@ -38,6 +38,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -478,6 +479,17 @@ void MainWindow::updateTitle() {
                                         : QFileInfo(path).fileName();
     setWindowTitle(QStringLiteral("%1[*] — ClusterLens").arg(name));
     setWindowModified(doc_->isModified());
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    // Issue 21: the charts got ~200 px of a 1000 px window (the Fabric chart's axes and legend
+    // were not drawn at that height): on first show they get 40% of the window's height.
+    if (!sized_) {
+        sized_ = true;
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("chartDock")))
+            resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -63,10 +63,12 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
 private:
+    bool sized_ = false; ///< the docks were given their first-show sizes
     void buildMenus();
     void updateTitle();
     void addRecent(const QString& path);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -149,13 +150,70 @@ enum class CoreStatus { ok, bad_bytes, bad_ranks, no_network, no_scaleup, no_alg
 
 } // namespace
 
-namespace {
-
-/// The highest tier a group crosses, as calibrations are indexed: 0 = inside one scale-up
-/// domain, 1 = leaf, 2 = spine, 3 = core.
 int group_tier(const GroupPlacement& p) {
     return std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3);
 }
+
+const char* tier_short_name(int tier) {
+    static const char* kName[] = {"scale-up domain", "leaf", "spine", "core"};
+    return kName[std::clamp(tier, 0, 3)];
+}
+
+std::string tier_link_name(int tier) {
+    tier = std::clamp(tier, 1, 3);
+    return std::string(tier == 1 ? "node" : tier_short_name(tier - 1)) + " to " +
+           tier_short_name(tier);
+}
+
+std::vector<TierLoad> tier_loads(const std::vector<GroupTraffic>& traffic, const Topology& t,
+                                 double period_s, std::string* bottleneck) {
+    std::vector<TierLoad> out;
+    if (bottleneck)
+        bottleneck->clear();
+    int top = 0;
+    double neck_busy = -1;
+    for (const auto& g : traffic)
+        top = std::max(top, g.tier);
+    for (int tier = 1; tier <= top; ++tier) {
+        TierLoad tl;
+        tl.tier = tier;
+        tl.name = tier - 1 < static_cast<int>(t.tiers.size())
+                      ? t.tiers[static_cast<std::size_t>(tier - 1)].name
+                      : tier_short_name(tier);
+        // Reaching tier k means crossing the uplinks of the tiers below it (place_group).
+        tl.oversubscription = 1.0;
+        for (int i = 0; i + 1 < tier && i < static_cast<int>(t.tiers.size()); ++i)
+            tl.oversubscription = std::max(tl.oversubscription,
+                                           t.tiers[static_cast<std::size_t>(i)].oversubscription);
+        const GroupTraffic* most = nullptr;
+        for (const auto& g : traffic) {
+            if (g.tier < tier)
+                continue;
+            tl.busy += g.busy_s;
+            tl.bytes += g.bytes;
+            tl.groups += (tl.groups.empty() ? "" : ", ") + g.group;
+            if (!most || g.busy_s > most->busy_s)
+                most = &g;
+        }
+        tl.busy = period_s > 0 ? std::min(1.0, tl.busy / period_s) : 0;
+        out.push_back(tl);
+        // The busiest network tier, in words (ties go to the higher tier).
+        if (most && tl.busy >= neck_busy && bottleneck) {
+            neck_busy = tl.busy;
+            char b[64];
+            std::snprintf(b, sizeof b, ", %.0f%% busy", tl.busy * 100);
+            std::string text = tl.name + " carries " + most->group + " " + most->what + b;
+            if (tl.oversubscription > 1.0 + 1e-9) {
+                std::snprintf(b, sizeof b, ", %.3g:1 oversubscribed", tl.oversubscription);
+                text += b;
+            }
+            *bottleneck = text;
+        }
+    }
+    return out;
+}
+
+namespace {
 
 /// The issue-22 fit that applies to a group on tier `ti`: its own tier's only. The scales are
 /// measured / modelled on the fabric the measurement was fitted on; applied to a group on another
@@ -757,16 +815,9 @@ double fit_scales(const std::vector<FitRow>& r, std::size_t i0, std::size_t i1,
 }
 
 const char* tier_name(int tier, const Topology& t) {
-    switch (tier) {
-    case 0:
+    if (tier == 0)
         return t.pcie_only ? "scale-up (PCIe)" : "scale-up (NVLink)";
-    case 1:
-        return "leaf";
-    case 2:
-        return "spine";
-    default:
-        return "core";
-    }
+    return tier_short_name(tier);
 }
 
 } // namespace

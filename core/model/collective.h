@@ -76,6 +76,45 @@ struct CollectiveAssumptions {
     std::vector<TierCalibration> calibration;
 };
 
+/// What one parallel group puts on the fabric per step (issue 22): the tier it crosses, the
+/// collective buffers per GPU (nccl-tests sizes) and the time its collectives take before any
+/// overlap hides them.
+struct GroupTraffic {
+    std::string group; ///< "TP", "CP", "EP", "PP", "DP"
+    std::string what;  ///< "all-reduce of gradients", ...
+    int ranks = 0;
+    int tier = 0; ///< 0 scale-up, 1 leaf, 2 spine, 3 core
+    double oversubscription = 1;
+    double bytes = 0;
+    double busy_s = 0;
+};
+
+/// How busy each fabric tier is during a step: the groups that cross it, their share of the step.
+struct TierLoad {
+    int tier = 0;
+    std::string name; ///< "scale-up (NVLink)", "leaf", "spine"...
+    double busy = 0;  ///< fraction of the step some group's collectives cross it (at most 1)
+    double bytes = 0; ///< per GPU per step
+    double oversubscription = 1;
+    std::string groups; ///< "DP, PP"
+};
+
+/// The highest tier a group crosses, as calibrations and traffic are indexed: 0 = inside one
+/// scale-up domain, 1 = leaf, 2 = spine, 3 = core.
+int group_tier(const GroupPlacement& p);
+/// A tier's short name: "scale-up domain", "leaf", "spine", "core" (index clamped to 0..3).
+const char* tier_short_name(int tier);
+/// The links of a network tier (1..3) as the canvas names them: "node to leaf", "leaf to
+/// spine", "spine to core".
+std::string tier_link_name(int tier);
+
+/// How busy each network tier is when `traffic`'s groups run once per `period_s` (a training
+/// step or a decode step): a tier carries every group that crosses it or a tier above it
+/// (place_group). `bottleneck` gets the busiest tier in words ("spine carries DP all-reduce of
+/// gradients, 83% busy, 2:1 oversubscribed"), empty when no group leaves a scale-up domain.
+std::vector<TierLoad> tier_loads(const std::vector<GroupTraffic>& traffic, const Topology& t,
+                                 double period_s, std::string* bottleneck);
+
 struct CollectiveResult {
     CollectiveOp op = CollectiveOp::allreduce;
     double bytes = 0; ///< nccl-tests `size`

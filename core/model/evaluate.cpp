@@ -473,6 +473,12 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                             infer(*m, s, *g, ev.fabric, price, spec, design.assumptions.inference,
                                   ev.collective_assumptions, design.assumptions.memory)) {
                         we.inference = ir.value();
+                        // Issue 22: where one replica's decode step sends its traffic.
+                        InferenceResult& inf = *we.inference;
+                        inf.traffic =
+                            serving_traffic(*m, s, ev.fabric, inf.batch, ev.collective_assumptions);
+                        inf.tiers =
+                            tier_loads(inf.traffic, ev.fabric, inf.decode_step_s, &inf.bottleneck);
                         we.band = band_for(serving_case(*m, s, *g));
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =

@@ -39,28 +39,28 @@ ExplainedInput assumption(const char* name, const Assumption& a) {
 namespace {
 /// Issue 22: where the collectives' latency and bandwidth come from: the design's nccl-tests fit
 /// (per tier, with the file and the error after the fit) or the defaults.
-ExplainedInput collectives_input(const Design& d, const TrainingResult* r = nullptr) {
+ExplainedInput collectives_input(const Design& d,
+                                 const std::vector<GroupTraffic>* traffic = nullptr) {
     if (d.calibration.empty())
         return {"collectives", "defaults",
                 "NCCL tuning constants and published efficiencies (docs/collectives.md); import "
                 "nccl-tests output to calibrate"};
     std::string v, from;
-    static const char* kTier[] = {"scale-up", "leaf", "spine", "core"};
     for (const auto& c : d.calibration) {
-        v += (v.empty() ? "" : ", ") + std::string(kTier[std::clamp(c.tier, 0, 3)]) +
+        v += (v.empty() ? "" : ", ") + std::string(tier_short_name(c.tier)) +
              (c.segments.empty() ? "" : " (" + std::to_string(c.segments.size()) + " size ranges)");
         if (from.empty())
             from = c.source;
     }
     // A fit covers only groups on its own tier: name the tiers this job's groups cross that no
     // measurement covers (they keep the defaults).
-    if (r) {
+    if (traffic) {
         std::string uncovered;
-        for (const auto& g : r->traffic) {
+        for (const auto& g : *traffic) {
             const bool covered =
                 std::any_of(d.calibration.begin(), d.calibration.end(),
                             [&](const FabricCalibration& c) { return c.tier == g.tier; });
-            const std::string name = kTier[std::clamp(g.tier, 0, 3)];
+            const std::string name = tier_short_name(g.tier);
             if (!covered && uncovered.find(name) == std::string::npos)
                 uncovered += (uncovered.empty() ? "" : ", ") + name;
         }
@@ -163,7 +163,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 e.inputs.push_back({"the model's error band",
                                     range_text(v, *w.band, sc, dec) + unit, w.band->basis});
             };
-            step.inputs.push_back(collectives_input(d, &r));
+            step.inputs.push_back(collectives_input(d, &r.traffic));
             if (!r.bottleneck.empty())
                 step.inputs.push_back(
                     {"busiest network tier", r.bottleneck,
@@ -270,7 +270,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",
                    std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"},
-                  collectives_input(d)}});
+                  collectives_input(d, &r.traffic)}});
+            if (!r.bottleneck.empty())
+                out.back().inputs.push_back(
+                    {"busiest network tier", r.bottleneck,
+                     "one replica's TP and PP groups placed on the fabric, per decode step"});
             if (w.band) { // issue 19
                 auto& e = out.back();
                 e.value += " (TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +

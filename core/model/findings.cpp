@@ -82,6 +82,28 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         }
     }
 
+    // A switch tier that needs more ports than its switches have (issue 22: a leaf using 74 of
+    // 64 ports only showed as a line in the design inspector): the card says so first.
+    for (const auto& st : tiers) {
+        if (st.ports_per_switch <= 0 || st.ports_used_per_switch <= st.ports_per_switch + 1e-9)
+            continue;
+        const std::string used = fixed(st.ports_used_per_switch, 0);
+        const std::string has = std::to_string(st.ports_per_switch);
+        for (const auto& id : st.device_ids) {
+            auto& f = out.devices[id];
+            const std::string before = f.note;
+            f.badge = "⚠ " + used + "/" + has + " ports";
+            f.note = "Each " + st.name + " switch needs " + used +
+                     " ports (links down and up) "
+                     "but has " +
+                     has +
+                     ": add switches of this tier or use fewer links per "
+                     "switch; until then the links cannot all be cabled";
+            if (!before.empty())
+                f.note += "\n" + before;
+        }
+    }
+
     // Issue 22: each switch link's tier: an uplink from tier L to L + 1 is tier L + 1 (2 = leaf
     // to spine); a link from a tier-L switch to a node is tier L (1 = node to leaf).
     for (const auto& l : d.links) {
@@ -93,6 +115,46 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
             }
         if (hi > 0)
             out.link_tiers[l.id] = hi > lo ? hi : lo;
+    }
+
+    // Issue 22: a workload placed on some servers loads only the links on their way up: the
+    // node-to-leaf links of those servers, then the uplinks of the leaves they reach, and so on.
+    // (A link between replicated entries stands for all their cables: it stays on the way.)
+    if (!out.link_tiers.empty()) {
+        const DesignIndex idx(d);
+        for (const auto& w : d.workloads) {
+            if (w.placement.empty())
+                continue;
+            const std::set<std::string> placed(w.placement.begin(), w.placement.end());
+            std::set<std::string> on; // devices on the way
+            for (const auto& dev : d.devices) {
+                // Placed: the device, a group or server containing it, or a GPU inside it.
+                std::vector<const Device*> chain;
+                bool hit = false;
+                for (const Device* p = &dev; p && chain.size() < 64;
+                     p = p->parent.empty() ? nullptr : idx.device(p->parent)) {
+                    chain.push_back(p);
+                    hit = hit || placed.count(p->id) > 0;
+                }
+                if (hit)
+                    for (const Device* p : chain)
+                        on.insert(p->id);
+            }
+            auto& links = out.placed_links[w.id];
+            for (int tier = 1; tier <= 3; ++tier) {
+                std::vector<std::string> reached;
+                for (const auto& l : d.links) {
+                    const auto t = out.link_tiers.find(l.id);
+                    if (t == out.link_tiers.end() || t->second != tier ||
+                        (!on.count(l.from) && !on.count(l.to)))
+                        continue;
+                    links.insert(l.id);
+                    reached.push_back(l.from);
+                    reached.push_back(l.to);
+                }
+                on.insert(reached.begin(), reached.end());
+            }
+        }
     }
 
     for (const auto& w : d.workloads) {
@@ -227,11 +289,24 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
 }
 
 namespace {
-const WorkloadEvaluation* training_of(const Evaluation& ev, const std::string& workload) {
-    for (const auto& w : ev.workloads)
-        if (w.id == workload && w.training && w.training->step_time_s > 0)
-            return &w;
-    return nullptr;
+/// The traffic a workload puts on the fabric: a training job's per step, a serving
+/// deployment's per decode step (one replica).
+struct LoadOf {
+    const WorkloadEvaluation* w = nullptr;
+    const std::vector<TierLoad>* tiers = nullptr;
+    const std::string* bottleneck = nullptr;
+    const char* period = "";
+};
+LoadOf load_of(const Evaluation& ev, const std::string& workload) {
+    for (const auto& w : ev.workloads) {
+        if (w.id != workload)
+            continue;
+        if (w.training && w.training->step_time_s > 0)
+            return {&w, &w.training->tiers, &w.training->bottleneck, "the step"};
+        if (w.inference && w.inference->decode_step_s > 0)
+            return {&w, &w.inference->tiers, &w.inference->bottleneck, "the decode step"};
+    }
+    return {};
 }
 std::string percent(double f) {
     return fixed(f * 100, 0) + "%";
@@ -241,35 +316,39 @@ std::string percent(double f) {
 std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workload,
                                   const std::string& link) {
     const auto t = ev.findings.link_tiers.find(link);
-    const WorkloadEvaluation* w = training_of(ev, workload);
-    if (t == ev.findings.link_tiers.end() || !w)
+    const LoadOf l = load_of(ev, workload);
+    if (t == ev.findings.link_tiers.end() || !l.w)
         return std::nullopt;
     LinkLoad out;
-    std::string where = t->second == 1   ? "node to leaf"
-                        : t->second == 2 ? "leaf to spine"
-                                         : "spine to core";
-    for (const auto& tl : w->training->tiers)
+    const std::string where = tier_link_name(t->second);
+    if (const auto pl = ev.findings.placed_links.find(workload);
+        pl != ev.findings.placed_links.end() && !pl->second.count(link)) {
+        out.note = where + ": no traffic of " + l.w->name + " (not on its servers' way)";
+        return out;
+    }
+    for (const auto& tl : *l.tiers)
         if (tl.tier == t->second) {
             out.busy = tl.busy;
-            out.note = where + ": carries " + tl.groups + " of " + w->name + ", " +
-                       units::format_bytes(tl.bytes) + " per GPU per step, busy " +
-                       percent(tl.busy) + " of the step";
+            out.note = where + ": carries " + tl.groups + " of " + l.w->name + ", " +
+                       units::format_bytes(tl.bytes) + " per GPU per " +
+                       (l.w->training ? "step" : "decode step") + ", busy " + percent(tl.busy) +
+                       " of " + l.period;
             if (tl.oversubscription > 1.0 + 1e-9)
                 out.note += " (" + fixed(tl.oversubscription, 2) + ":1 oversubscribed)";
             return out;
         }
-    out.note = where + ": no traffic of " + w->name + " (its groups stay below this tier)";
+    out.note = where + ": no traffic of " + l.w->name + " (its groups stay below this tier)";
     return out;
 }
 
 std::string load_legend(const Evaluation& ev, const std::string& workload) {
-    const WorkloadEvaluation* w = training_of(ev, workload);
-    if (!w)
+    const LoadOf l = load_of(ev, workload);
+    if (!l.w)
         return {};
-    std::string s = "Link load of " + w->name +
-                    ": green under 30%, amber 30-70%, red 70% or more of the step busy";
-    if (!w->training->bottleneck.empty())
-        s += "\nBusiest: " + w->training->bottleneck;
+    std::string s = "Link load of " + l.w->name +
+                    ": green under 30%, amber 30-70%, red 70% or more of " + l.period + " busy";
+    if (!l.bottleneck->empty())
+        s += "\nBusiest: " + *l.bottleneck;
     else
         s += "\nIts groups stay inside the scale-up domains";
     return s;
@@ -277,7 +356,8 @@ std::string load_legend(const Evaluation& ev, const std::string& workload) {
 
 std::string default_load_workload(const Evaluation& ev) {
     for (const auto& w : ev.workloads)
-        if (w.training && !w.training->tiers.empty())
+        if ((w.training && !w.training->tiers.empty()) ||
+            (w.inference && !w.inference->tiers.empty()))
             return w.id;
     return {};
 }

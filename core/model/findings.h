@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace cl::model {
@@ -46,6 +47,10 @@ struct Findings {
     /// Issue 22: the fabric tier each switch link belongs to (1 = node to leaf, 2 = leaf to
     /// spine, 3 = spine to core); links not listed carry no network tier.
     std::map<std::string, int> link_tiers;
+    /// Issue 22: for a workload placed on some devices, the network links on its servers' way
+    /// up (their node-to-leaf links, their leaves' uplinks, ...); other links carry none of its
+    /// traffic. Workloads on every GPU are not listed (every link is on their way).
+    std::map<std::string, std::set<std::string>> placed_links;
 };
 
 /// An error as a person reads it: a design path of a workload field ("workloads[0].inference.
@@ -56,19 +61,20 @@ std::string errors_for_people(const std::string& text);
 /// The findings of an evaluated design (`ev` must be the evaluation of `d`).
 Findings find_problems(const Design& d, const Evaluation& ev);
 
-/// Issue 22: how much of a training workload's step a link is busy with its groups' traffic.
+/// Issue 22: how much of a workload's step (a training step, or a serving replica's decode step)
+/// a link is busy with its groups' traffic.
 struct LinkLoad {
     double busy = 0;  ///< fraction of the step (0..1)
     std::string note; ///< "leaf to spine: DP of Llama 3 70B pre-training, 26% of the step ..."
 };
-/// The load `workload` (a training workload's id) puts on `link`; nullopt when the link is not
-/// on a network tier or the workload has no step time.
+/// The load `workload` (a training or serving workload's id) puts on `link`; nullopt when the
+/// link is not on a network tier or the workload has no step time.
 std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workload,
                                   const std::string& link);
 /// The legend for the canvas colouring by `workload`'s load; empty when it has none.
 std::string load_legend(const Evaluation& ev, const std::string& workload);
-/// The training workload whose load the canvas shows by default: the first with traffic on a
-/// network tier; empty when none.
+/// The workload whose load the canvas shows by default: the first (training or serving) with
+/// traffic on a network tier; empty when none.
 std::string default_load_workload(const Evaluation& ev);
 
 /// What an unset field (Field::unset) stands for right now, for the inspector: `shown` is

@@ -196,6 +196,30 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
 
 } // namespace
 
+std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpec& s,
+                                          const Topology& fabric, int batch,
+                                          const CollectiveAssumptions& ca) {
+    std::vector<GroupTraffic> out;
+    const double T = std::max(1, batch); // one new token per sequence
+    const double act = T * m.hidden * 2.0;
+    const int on_device = m.layers - std::clamp(s.offload_layers, 0, m.layers);
+    if (s.tp > 1 && on_device > 0) {
+        const GroupPlacement p = place_group(fabric, s.tp, 1);
+        const double each = std::max(0.0, collective_seconds(CollectiveOp::allreduce, act, fabric,
+                                                             p, CollectiveAlgo::automatic, ca));
+        out.push_back({"TP", "all-reduces of activations (two per layer)", p.ranks, group_tier(p),
+                       p.oversubscription, 2.0 * on_device * act, 2.0 * on_device * each});
+    }
+    if (s.pp > 1) {
+        const GroupPlacement p = place_group(fabric, 2, s.tp);
+        const double hop = std::max(0.0, collective_seconds(CollectiveOp::sendrecv, act, fabric, p,
+                                                            CollectiveAlgo::automatic, ca));
+        out.push_back({"PP", "activations between stages", s.pp, group_tier(p), p.oversubscription,
+                       s.pp * act, s.pp * hop});
+    }
+    return out;
+}
+
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
                         const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {

@@ -29,6 +29,12 @@ struct InferenceResult {
     double capacity_rps = 0;    ///< requests/s one replica completes at the operating batch
     bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
     InferenceMemory memory;
+    /// Issue 22 (set by evaluate, serving_traffic): what one replica's groups put on the fabric
+    /// per decode step at the operating batch, how busy each network tier is during that step,
+    /// and the busiest tier in words (empty when TP and PP stay in one scale-up domain).
+    std::vector<GroupTraffic> traffic;
+    std::vector<TierLoad> tiers;
+    std::string bottleneck;
 };
 
 struct SpeculativeSpec {
@@ -49,6 +55,15 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                               const SpeculativeSpec& spec = {}, const InferenceAssumptions& ia = {},
                               const CollectiveAssumptions& ca = {},
                               const MemoryAssumptions& ma = {});
+
+/// Issue 22: the traffic of one replica's groups in one decode step of `batch` sequences, as
+/// the decode step charges it (forward_time): TP two all-reduces of the layer's activations per
+/// layer on the device (Shoeybi et al. 2019), PP the activations between stages, with `pp`
+/// micro-batches in flight each crossing every stage boundary once per step. Buffers per GPU
+/// (nccl-tests sizes) and the time before overlap.
+std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpec& s,
+                                          const Topology& fabric, int batch,
+                                          const CollectiveAssumptions& ca = {});
 
 /// Mean queueing delay of an M/D/c queue (Poisson arrivals at `lambda`/s, `servers` slots each
 /// busy `service_s` per request): half the M/M/c (Erlang C) wait, the usual approximation

@@ -553,9 +553,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             const auto add = [&](const char* g, const char* what, const GroupPlacement& p,
                                  double bytes, double busy) {
                 if (bytes > 0 && p.ranks > 1)
-                    r.traffic.push_back({g, what, p.ranks,
-                                         std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3),
-                                         p.oversubscription, bytes, busy});
+                    r.traffic.push_back(
+                        {g, what, p.ranks, group_tier(p), p.oversubscription, bytes, busy});
             };
             add("TP",
                 sp ? "all-gathers and reduce-scatters of activations"
@@ -614,49 +613,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                       static_cast<long long>(best->micro_batches));
         best->explanation = buf;
         best->memory.explanation = explain_training_memory(best->memory);
-        // Tier loads: a tier carries every group that crosses it or a tier above it.
-        int top = 0;
-        double neck_busy = -1;
-        for (const auto& g : best->traffic)
-            top = std::max(top, g.tier);
-        for (int tier = 1; tier <= top; ++tier) {
-            TierLoad tl;
-            tl.tier = tier;
-            tl.name = tier - 1 < static_cast<int>(topo.tiers.size())
-                          ? topo.tiers[static_cast<std::size_t>(tier - 1)].name
-                          : (tier == 1   ? "leaf"
-                             : tier == 2 ? "spine"
-                                         : "core");
-            // Reaching tier k means crossing the uplinks of the tiers below it (place_group).
-            tl.oversubscription = 1.0;
-            for (int i = 0; i + 1 < tier && i < static_cast<int>(topo.tiers.size()); ++i)
-                tl.oversubscription = std::max(
-                    tl.oversubscription, topo.tiers[static_cast<std::size_t>(i)].oversubscription);
-            const GroupTraffic* most = nullptr;
-            for (const auto& g : best->traffic) {
-                if (g.tier < tier)
-                    continue;
-                tl.busy += g.busy_s;
-                tl.bytes += g.bytes;
-                tl.groups += (tl.groups.empty() ? "" : ", ") + g.group;
-                if (!most || g.busy_s > most->busy_s)
-                    most = &g;
-            }
-            tl.busy = best->step_time_s > 0 ? std::min(1.0, tl.busy / best->step_time_s) : 0;
-            best->tiers.push_back(tl);
-            // The busiest network tier, in words (ties go to the higher tier).
-            if (most && tl.busy >= neck_busy) {
-                neck_busy = tl.busy;
-                char b[64];
-                std::snprintf(b, sizeof b, ", %.0f%% busy", tl.busy * 100);
-                std::string text = tl.name + " carries " + most->group + " " + most->what + b;
-                if (tl.oversubscription > 1.0 + 1e-9) {
-                    std::snprintf(b, sizeof b, ", %.3g:1 oversubscribed", tl.oversubscription);
-                    text += b;
-                }
-                best->bottleneck = text;
-            }
-        }
+        best->tiers = tier_loads(best->traffic, topo, best->step_time_s, &best->bottleneck);
         if (!best->bottleneck.empty())
             best->explanation += "; " + best->bottleneck;
     }

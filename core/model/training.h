@@ -21,29 +21,6 @@ struct TrainingBreakdown {
     }
 };
 
-/// What one parallel group puts on the fabric per step (issue 22): the tier it crosses, the
-/// collective buffers per GPU (nccl-tests sizes) and the time its collectives take before any
-/// overlap hides them.
-struct GroupTraffic {
-    std::string group; ///< "TP", "CP", "EP", "PP", "DP"
-    std::string what;  ///< "all-reduce of gradients", ...
-    int ranks = 0;
-    int tier = 0; ///< 0 scale-up, 1 leaf, 2 spine, 3 core
-    double oversubscription = 1;
-    double bytes = 0;
-    double busy_s = 0;
-};
-
-/// How busy each fabric tier is during a step: the groups that cross it, their share of the step.
-struct TierLoad {
-    int tier = 0;
-    std::string name; ///< "scale-up (NVLink)", "leaf", "spine"...
-    double busy = 0;  ///< fraction of the step some group's collectives cross it (at most 1)
-    double bytes = 0; ///< per GPU per step
-    double oversubscription = 1;
-    std::string groups; ///< "DP, PP"
-};
-
 struct TrainingResult {
     double step_time_s = 0;
     double tokens_per_s = 0;           ///< whole job

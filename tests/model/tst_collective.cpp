@@ -5,7 +5,10 @@
 #include "model/collective.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/explain.h"
+#include "model/findings.h"
 #include "model/generators.h"
+#include "model/inference.h"
 #include "model/json_read.h"
 #include "model/topology.h"
 #include "model/training.h"
@@ -792,6 +795,86 @@ private slots:
         qInfo().noquote() << "Llama 3 8B on 256 H100, DP 256:" << two.step_time_s << "s at 2:1 ("
                           << QString::fromStdString(two.bottleneck) << "), " << one.step_time_s
                           << "s at 1:1";
+    }
+
+    // Issue 22: a serving replica's groups on the fabric -- TP 16 over two servers crosses the
+    // leaf twice per layer per decode step; the canvas colours the leaf links by it; TP 8 stays
+    // in the server and the links are not coloured by it.
+    void servingTrafficOnTheCanvas() {
+        Design d = preset(cat_, "h100-ndr-2node");
+        Workload w;
+        w.id = "serve";
+        w.name = "Llama serving";
+        w.kind = WorkloadKind::inference;
+        w.model = "llama3-70b";
+        w.inference.tp = 16;
+        d.workloads = {w};
+        Evaluation ev = evaluate(d, cat_);
+        const auto& we = ev.workloads[0];
+        QVERIFY2(we.inference.has_value(), we.error.c_str());
+        const InferenceResult& r = *we.inference;
+        QCOMPARE(r.traffic.size(), std::size_t{1});
+        const GroupTraffic& tp = r.traffic[0];
+        QCOMPARE(tp.group, std::string("TP"));
+        QCOMPARE(tp.ranks, 16);
+        QCOMPARE(tp.tier, 1);
+        // Two all-reduces of batch x hidden x 2 bytes per layer (what the decode step charges).
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const double act = r.batch * m.hidden * 2.0;
+        QCOMPARE(tp.bytes, 2.0 * m.layers * act);
+        const double each = collective_seconds(
+            CollectiveOp::allreduce, act, ev.fabric, place_group(ev.fabric, 16, 1),
+            CollectiveAlgo::automatic, ev.collective_assumptions);
+        QVERIFY(std::abs(tp.busy_s - 2.0 * m.layers * each) <= 1e-12 + 1e-9 * tp.busy_s);
+        QCOMPARE(r.tiers.size(), std::size_t{1});
+        QVERIFY(r.tiers[0].busy > 0 && r.tiers[0].busy < 1);
+        QVERIFY(std::abs(r.tiers[0].busy - tp.busy_s / r.decode_step_s) < 1e-12);
+        QVERIFY2(r.bottleneck.find("leaf carries TP all-reduces") == 0, r.bottleneck.c_str());
+        // The canvas: this workload is the one shown, its node-to-leaf links carry its load.
+        QCOMPARE(default_load_workload(ev), std::string("serve"));
+        QVERIFY2(load_legend(ev, "serve").find("of the decode step busy") != std::string::npos,
+                 load_legend(ev, "serve").c_str());
+        int coloured = 0;
+        for (const auto& [link, tier] : ev.findings.link_tiers)
+            if (const auto load = link_load(ev, "serve", link); load && tier == 1) {
+                QCOMPARE(load->busy, r.tiers[0].busy);
+                QVERIFY2(load->note.find("node to leaf: carries TP of Llama serving") == 0,
+                         load->note.c_str());
+                ++coloured;
+            }
+        QVERIFY(coloured > 0);
+        // The TPOT's explanation names the busiest tier.
+        bool named = false;
+        for (const auto& e : explain(d, ev, cat_))
+            if (e.title == "TTFT and TPOT")
+                for (const auto& in : e.inputs)
+                    named =
+                        named || (in.name == "busiest network tier" && in.value == r.bottleneck);
+        QVERIFY(named);
+        // TP 8: inside one server; nothing on the network, nothing coloured.
+        d.workloads[0].inference.tp = 8;
+        ev = evaluate(d, cat_);
+        QVERIFY(ev.workloads[0].inference.has_value());
+        QCOMPARE(ev.workloads[0].inference->traffic.size(), std::size_t{1});
+        QCOMPARE(ev.workloads[0].inference->traffic[0].tier, 0);
+        QVERIFY(ev.workloads[0].inference->tiers.empty());
+        QVERIFY(ev.workloads[0].inference->bottleneck.empty());
+        QVERIFY(default_load_workload(ev).empty());
+    }
+
+    // Issue 22: a switch tier short of ports says so on its card (it was a line in the design
+    // inspector only, and the card showed nothing).
+    void portOverflowOnTheCard() {
+        Design d = preset(cat_, "h100-ndr-2node");
+        Evaluation ev = evaluate(d, cat_);
+        QVERIFY(!ev.findings.devices.count("leaf"));
+        d.devices[0].count = 10; // 10 servers x 8 NICs into one 64-port leaf
+        ev = evaluate(d, cat_);
+        QVERIFY(ev.findings.devices.count("leaf"));
+        const DeviceFinding& f = ev.findings.devices.at("leaf");
+        QCOMPARE(f.badge, std::string("⚠ 80/64 ports"));
+        QVERIFY2(f.note.find("needs 80 ports") != std::string::npos, f.note.c_str());
+        QVERIFY(!ev.findings.devices.count("node"));
     }
 
     // Issue 19: the collective rows above are held out (the collective model fits nothing to

@@ -53,6 +53,38 @@ private:
     static QString deviceId(ui::MainWindow& w, std::size_t i) {
         return QString::fromStdString(w.document()->design().devices.at(i).id);
     }
+    /// 70 leaves over 4,900 single-server entries in a 70-wide grid, server i cabled to leaf
+    /// i % 70 (link "l<i>"): a large design, drawn in one batched pass far out.
+    static QByteArray largeDesign(const QByteArray& workloads = {}) {
+        QByteArray s = "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
+        for (int i = 0; i < 70; ++i)
+            s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
+                                "\"qm9700\", \"position\": [%2, -600]},")
+                     .arg(i)
+                     .arg(i * 240)
+                     .toUtf8();
+        for (int i = 0; i < 4900; ++i)
+            s += QStringLiteral("%1{\"id\": \"s%2\", \"kind\": \"system\", \"catalog\": "
+                                "\"dgx-h100\", \"position\": [%3, %4]}")
+                     .arg(i ? QStringLiteral(",") : QString())
+                     .arg(i)
+                     .arg((i % 70) * 240)
+                     .arg((i / 70) * 120)
+                     .toUtf8();
+        s += "], \"links\": [";
+        for (int i = 0; i < 4900; ++i)
+            s += QStringLiteral("%1{\"id\": \"l%2\", \"from\": \"s%2\", \"to\": \"leaf%3\", "
+                                "\"type\": \"ib-ndr\"}")
+                     .arg(i ? QStringLiteral(",") : QString())
+                     .arg(i)
+                     .arg(i % 70)
+                     .toUtf8();
+        s += "]";
+        if (!workloads.isEmpty())
+            s += ", \"workloads\": " + workloads;
+        s += "}";
+        return s;
+    }
     static void undo(ui::MainWindow& w) { QTest::mouseClick(undoButton(w), Qt::LeftButton); }
     /// Drags a palette entry so that the card lands with its top-left corner at `topLeft`.
     static bool drop(ui::MainWindow& w, const QString& search, const QString& entry,
@@ -613,30 +645,7 @@ private slots:
     void largeDesignZoomedOut() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("large.json"));
-        QByteArray s = "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
-        for (int i = 0; i < 70; ++i)
-            s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
-                                "\"qm9700\", \"position\": [%2, -600]},")
-                     .arg(i)
-                     .arg(i * 240)
-                     .toUtf8();
-        for (int i = 0; i < 4900; ++i)
-            s += QStringLiteral("%1{\"id\": \"s%2\", \"kind\": \"system\", \"catalog\": "
-                                "\"dgx-h100\", \"position\": [%3, %4]}")
-                     .arg(i ? QStringLiteral(",") : QString())
-                     .arg(i)
-                     .arg((i % 70) * 240)
-                     .arg((i / 70) * 120)
-                     .toUtf8();
-        s += "], \"links\": [";
-        for (int i = 0; i < 4900; ++i)
-            s += QStringLiteral("%1{\"id\": \"l%2\", \"from\": \"s%2\", \"to\": \"leaf%3\", "
-                                "\"type\": \"ib-ndr\"}")
-                     .arg(i ? QStringLiteral(",") : QString())
-                     .arg(i)
-                     .arg(i % 70)
-                     .toUtf8();
-        s += "]}";
+        const QByteArray s = largeDesign();
         ui::MainWindow w(cat_);
         show(w);
         QVERIFY(openFile(w, path, s));
@@ -748,6 +757,79 @@ private slots:
             }
         QVERIFY(!near.isEmpty());
         QVERIFY(clickEntity(w, near));
+    }
+
+    // Issue 22: a serving replica whose TP group spans two servers loads their leaf links; far
+    // out (the batched drawing of a large design) those links keep the load colour, the others
+    // stay plain; the legend says it is the decode step's load.
+    void servingLoadFarOut() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("serving.json"));
+        // Two more servers, left of the grid, on their own leaf: TP 16 over them crosses it.
+        // Their long links run through empty canvas (the grid's links end under blocks).
+        const QByteArray serving =
+            "[{\"id\": \"serve\", \"kind\": \"inference\", \"name\": \"Llama serving\", "
+            "\"model\": \"llama3-70b\", \"placement\": [\"a\", \"b\"], \"inference\": "
+            "{\"tp\": 16}, \"position\": [-3000, 8000]}]";
+        QByteArray text = largeDesign(serving);
+        text.replace("\"devices\": [",
+                     "\"devices\": [{\"id\": \"a\", \"kind\": \"system\", \"catalog\": "
+                     "\"dgx-h100\", \"position\": [-1500, 6000]}, {\"id\": \"b\", \"kind\": "
+                     "\"system\", \"catalog\": \"dgx-h100\", \"position\": [-3000, 6000]}, "
+                     "{\"id\": \"lf\", \"kind\": \"switch\", \"catalog\": \"qm9700\", "
+                     "\"position\": [-2250, 0]}, {\"id\": \"c\", \"kind\": \"system\", "
+                     "\"catalog\": \"dgx-h100\", \"position\": [-750, 6000]},");
+        text.replace("\"links\": [",
+                     "\"links\": [{\"id\": \"la\", \"from\": \"a\", \"to\": "
+                     "\"lf\", \"type\": \"ib-ndr\"}, {\"id\": \"lb\", \"from\": "
+                     "\"b\", \"to\": \"lf\", \"type\": \"ib-ndr\"}, {\"id\": \"lc\", "
+                     "\"from\": \"c\", \"to\": \"lf\", \"type\": \"ib-ndr\"},");
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(openFile(w, path, text));
+        QTRY_VERIFY(w.canvas()->farMode());
+        QTRY_COMPARE(w.scene()->loadWorkload(), std::string("serve"));
+        QVERIFY2(w.scene()->loadLegend().contains(QStringLiteral("of the decode step busy")),
+                 qPrintable(w.scene()->loadLegend()));
+        QVERIFY2(w.scene()->loadLegend().contains(QStringLiteral("leaf carries TP")),
+                 qPrintable(w.scene()->loadLegend()));
+        // The colour the legend gives the leaf tier's load.
+        const auto* ev = w.scene()->evaluation();
+        QVERIFY(ev && !ev->workloads.empty() && ev->workloads[0].inference);
+        const double busy = ev->workloads[0].inference->tiers.at(0).busy;
+        QVERIFY(busy > 0);
+        const QColor load = busy >= 0.7   ? QColor(0xdc, 0x26, 0x26)
+                            : busy >= 0.3 ? QColor(0xf5, 0x9e, 0x0b)
+                                          : QColor(0x16, 0xa3, 0x4a);
+        // Look along a link for its colour (a hairline: a few pixels either side).
+        auto* vp = w.canvas()->viewport();
+        const QImage img = vp->grab().toImage();
+        const auto colourOn = [&](const QString& server, const QString& leaf, const QColor& want) {
+            const auto* a = w.document()->design().device(server.toStdString());
+            const auto* b = w.document()->design().device(leaf.toStdString());
+            int hits = 0;
+            for (double t = 0.3; t <= 0.7; t += 0.05) {
+                const QPointF sp(a->position.x + 90 + t * (b->position.x - a->position.x),
+                                 a->position.y + 35 + t * (b->position.y - a->position.y));
+                const QPoint c = at(w, sp) * vp->devicePixelRatioF();
+                for (int dx = -2; dx <= 2; ++dx)
+                    for (int dy = -2; dy <= 2; ++dy)
+                        if (img.rect().contains(c + QPoint(dx, dy)) &&
+                            img.pixel(c + QPoint(dx, dy)) == want.rgb()) {
+                            ++hits;
+                            dx = dy = 3;
+                        }
+            }
+            return hits;
+        };
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
+            w.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") + "/serving_load_far.png");
+        QVERIFY2(colourOn(QStringLiteral("a"), QStringLiteral("lf"), load) >= 5,
+                 "the loaded link a-lf is not drawn in its load colour far out");
+        // Server c hangs off the same leaf but serves nothing: its link is drawn plain.
+        const QColor plain = w.scene()->palette().mid().color();
+        QCOMPARE(colourOn(QStringLiteral("c"), QStringLiteral("lf"), load), 0);
+        QVERIFY(colourOn(QStringLiteral("c"), QStringLiteral("lf"), plain) >= 5);
     }
 };
 

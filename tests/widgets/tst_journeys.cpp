@@ -533,6 +533,10 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("spine tier (256 GPUs)")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("bus bandwidth")), qPrintable(summary));
         QTRY_VERIFY(w.charts()->fabricChart()->measuredShown());
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) {
+            QTest::qWait(300); // the chart lays out on the next event-loop passes
+            w.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") + "/journey4_fabric.png");
+        }
         // Every number that depends on collectives uses the fit, and its explanation says so.
         {
             bool said = false;
