@@ -3,6 +3,7 @@
 
 #include "document/commands.h"
 #include "model/collective.h"
+#include "model/evaluate.h"
 #include "model/topology.h"
 #include "model/units.h"
 
@@ -109,28 +110,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
     model::Design next = doc->design();
     const std::string source = QFileInfo(path).fileName().toStdString() + ", " +
                                QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-    for (const auto& tf : fit->tiers) {
-        std::erase_if(next.calibration,
-                      [&](const model::FabricCalibration& c) { return c.tier == tf.tier; });
-        model::FabricCalibration c;
-        c.tier = tf.tier;
-        c.alpha_s = tf.segments.back().alpha_s;
-        c.beta_Bps = tf.segments.back().beta_Bps;
-        c.source = source;
-        c.error_before = tf.error_before;
-        c.error_after = tf.error_after;
-        c.op = tf.op;
-        c.ranks = tf.ranks;
-        c.oversubscription = tf.oversubscription;
-        c.points = tf.points;
-        for (const auto& sf : tf.segments)
-            c.segments.push_back({sf.min_bytes, sf.max_bytes, sf.scales.alpha_scale,
-                                  sf.scales.beta_scale, sf.algorithm, sf.protocol, sf.alpha_s,
-                                  sf.beta_Bps});
-        next.calibration.push_back(std::move(c));
-    }
-    std::sort(next.calibration.begin(), next.calibration.end(),
-              [](const auto& x, const auto& y) { return x.tier < y.tier; });
+    model::store_fit(next, *fit, source);
     doc->editSettings(std::move(next), QObject::tr("Calibrate fabric"));
     return summary;
 }

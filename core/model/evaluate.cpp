@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -119,27 +120,62 @@ double gpus_in(const Design& d, const Catalog& c, const Device& dev, std::string
     return gpus_in(DesignIndex(d), c, dev, gpu_id);
 }
 
+namespace {
+/// busbw of an allreduce over `gpus` GPUs placed on `f`, 1 KiB to 16 GiB in powers of two;
+/// nothing when some size cannot run.
+std::optional<CollectiveCurve> allreduce_curve(const Topology& f, const CollectiveAssumptions& a,
+                                               std::string name, int gpus) {
+    CollectiveCurve c;
+    c.name = std::move(name);
+    c.gpus = gpus;
+    const GroupPlacement p = place_group(f, gpus, 1);
+    c.tier = p.tier;
+    for (double b = 1024; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) {
+        auto r = collective_time(CollectiveOp::allreduce, b, f, p, CollectiveAlgo::automatic, a);
+        if (!r)
+            return std::nullopt;
+        c.bytes.push_back(b);
+        c.busbw_Bps.push_back(r->busbw_Bps);
+        c.time_s.push_back(r->time_s);
+    }
+    return c;
+}
+} // namespace
+
+void store_fit(Design& d, const CalibrationFit& fit, const std::string& source) {
+    for (const auto& tf : fit.tiers) {
+        if (tf.segments.empty())
+            continue;
+        std::erase_if(d.calibration, [&](const FabricCalibration& c) { return c.tier == tf.tier; });
+        FabricCalibration c;
+        c.tier = tf.tier;
+        c.alpha_s = tf.segments.back().alpha_s;
+        c.beta_Bps = tf.segments.back().beta_Bps;
+        c.source = source;
+        c.error_before = tf.error_before;
+        c.error_after = tf.error_after;
+        c.op = tf.op;
+        c.ranks = tf.ranks;
+        c.oversubscription = tf.oversubscription;
+        c.points = tf.points;
+        for (const auto& sf : tf.segments)
+            c.segments.push_back({sf.min_bytes, sf.max_bytes, sf.scales.alpha_scale,
+                                  sf.scales.beta_scale, sf.algorithm, sf.protocol, sf.alpha_s,
+                                  sf.beta_Bps});
+        d.calibration.push_back(std::move(c));
+    }
+    std::sort(d.calibration.begin(), d.calibration.end(),
+              [](const auto& x, const auto& y) { return x.tier < y.tier; });
+}
+
 std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const CollectiveAssumptions& a) {
     std::vector<CollectiveCurve> out;
     if (f.gpus < 2)
         return out;
     const int domain = std::max(1, f.scaleup_domain);
     auto curve = [&](const std::string& name, int gpus) {
-        CollectiveCurve c;
-        c.name = name;
-        c.gpus = gpus;
-        const GroupPlacement p = place_group(f, gpus, 1);
-        c.tier = p.tier;
-        for (double b = 1024; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) {
-            auto r =
-                collective_time(CollectiveOp::allreduce, b, f, p, CollectiveAlgo::automatic, a);
-            if (!r)
-                return;
-            c.bytes.push_back(b);
-            c.busbw_Bps.push_back(r->busbw_Bps);
-            c.time_s.push_back(r->time_s);
-        }
-        out.push_back(std::move(c));
+        if (auto c = allreduce_curve(f, a, name, gpus))
+            out.push_back(std::move(*c));
     };
     const int total = static_cast<int>(std::min(f.gpus, 1e7));
     if (domain > 1)
@@ -255,24 +291,11 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             const bool have =
                 std::any_of(ev.allreduce_curves.begin(), ev.allreduce_curves.end(),
                             [&](const CollectiveCurve& k) { return k.gpus == c.ranks; });
-            if (!have) {
-                CollectiveCurve k;
-                k.gpus = c.ranks;
-                const GroupPlacement p = place_group(ev.fabric, c.ranks, 1);
-                k.tier = p.tier;
-                k.name = "measured group (" + std::to_string(c.ranks) + " GPUs)";
-                for (double b = 1024; b <= 16.0 * 1024 * 1024 * 1024; b *= 2) {
-                    auto r = collective_time(CollectiveOp::allreduce, b, ev.fabric, p,
-                                             CollectiveAlgo::automatic, ev.collective_assumptions);
-                    if (!r)
-                        break;
-                    k.bytes.push_back(b);
-                    k.busbw_Bps.push_back(r->busbw_Bps);
-                    k.time_s.push_back(r->time_s);
-                }
-                if (!k.bytes.empty())
-                    ev.allreduce_curves.push_back(std::move(k));
-            }
+            if (!have)
+                if (auto k = allreduce_curve(
+                        ev.fabric, ev.collective_assumptions,
+                        "measured group (" + std::to_string(c.ranks) + " GPUs)", c.ranks))
+                    ev.allreduce_curves.push_back(std::move(*k));
         }
         CollectiveAssumptions plain = ev.collective_assumptions;
         plain.calibration.clear();

@@ -106,6 +106,10 @@ struct Evaluation {
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);
 
+/// Issue 22: stores an nccl-tests fit in the design: each fitted tier's entry replaces the
+/// design's entry for that tier (ranges, measured points, errors); `source` names the file.
+void store_fit(Design& d, const CalibrationFit& fit, const std::string& source);
+
 /// Allreduce busbw curves for a group inside one domain, under one switch of each tier, and
 /// across the whole fabric.
 std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const CollectiveAssumptions& a);
