@@ -619,7 +619,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_compare(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
                  p.command == "train" || p.command == "search" || p.command == "infer" ||
-                 p.command == "tco" || p.command == "reliability") {
+                 p.command == "tco" || p.command == "reliability" || p.command == "fleet") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
@@ -636,6 +636,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_tco(f, buffer);
             else if (p.command == "reliability")
                 code = cmd_reliability(f, buffer);
+            else if (p.command == "fleet")
+                code = cmd_fleet(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

@@ -393,6 +393,15 @@ std::vector<FlagSpec> build_specs() {
     add_schema_flags(f, model::Section::economics);
     f.insert(f.end(), {
         {"--run-gpu-hours", T::Number, "GPU-hours", "-", "Cost, energy and CO2 of one run of this many GPU-hours.", {}, {"tco"}},
+        // Fleet (issue 23): one class of whole-GPU jobs on a generated cluster.
+        {"--gpus-per-job", T::Int, "GPUs", "8", "GPUs each job holds (fleet).", {}, {"fleet"}},
+        {"--arrival-rate-per-hour", T::Number, "jobs/h", "-", "Poisson arrival rate of jobs (fleet).", {}, {"fleet"}},
+        {"--mean-duration-h", T::Number, "h", "-", "Mean of the exponential job durations (fleet).", {}, {"fleet"}},
+        {"--horizon-days", T::Number, "days", "30", "Simulated time (fleet).", {}, {"fleet"}},
+        {"--warmup-days", T::Number, "days", "3", "Simulated time left out of every statistic (fleet).", {}, {"fleet"}},
+        {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
+        {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill.", {"fifo", "priority", "backfill"}, {"fleet"}},
+        {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
     });
@@ -401,11 +410,13 @@ std::vector<FlagSpec> build_specs() {
     // Flags shared with the cost and reliability commands.
     for (FlagSpec& s : f) {
         if (s.name == "--gpus" || s.name == "--gpus-per-node")
-            s.commands.insert(s.commands.end(), {"tco", "reliability"});
+            s.commands.insert(s.commands.end(), {"tco", "reliability", "fleet"});
         if (s.name == "--gpu" || s.name == "--fabric")
             s.commands.emplace_back("tco");
+        if (s.name == "--gpu")
+            s.commands.emplace_back("fleet");
         if (s.name == "--price-per-gpu-hour")
-            s.commands.emplace_back("reliability");
+            s.commands.insert(s.commands.end(), {"reliability", "fleet"});
     }
     return f;
 }
@@ -756,6 +767,8 @@ Usage:
   clusterlens-cli tco      --gpu G --gpus N [--cloud-offer ID | --cloud-price-per-gpu-hour P]
                   [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
+  clusterlens-cli fleet    --gpu G --gpus N --gpus-per-job K --arrival-rate-per-hour R
+                  --mean-duration-h H [--horizon-days D] [--policy fifo|priority|backfill]
   clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/
   clusterlens-cli compare  DESIGN DESIGN [...] [--json]
 
@@ -779,6 +792,9 @@ Commands:
                 per table in a directory.
   reliability   Job MTBF, checkpoint size and write time, Young/Daly intervals, goodput,
                 GPU-hours and dollars lost to failures, spares, stragglers.
+  fleet         Many jobs on one cluster: a discrete-event simulation of a job class's
+                arrivals, queue and placement; utilization, waits, fragmentation (Erlang C
+                beside it when the run is an M/M/c queue).
 
 Units: SI base units in JSON (bytes, seconds, FLOP/s, bytes/s, W, USD). Sizes accept
 K M G T (10^3..) and Ki Mi Gi Ti (2^10..), optionally ending in B: 1GiB, 400GB, 1e9.

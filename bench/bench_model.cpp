@@ -5,6 +5,7 @@
 #include "model/collective.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/fleet.h"
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
@@ -212,6 +213,28 @@ static void BM_Evaluate_Llama3_16k(benchmark::State& state) {
         benchmark::DoNotOptimize(evaluate(d, catalog()));
 }
 BENCHMARK(BM_Evaluate_Llama3_16k)->Unit(benchmark::kMillisecond);
+
+// Issue 23: 90 days of about 100,000 jobs on 16,384 GPUs (2,048 nodes of 8) simulate in under
+// 2 s on one core. A mix of one-GPU, one-node and 64-node jobs at ~85% load, backfill.
+static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
+    FleetSpec s;
+    s.nodes = 2048;
+    s.gpus_per_node = 8;
+    s.policy = FleetPolicy::backfill;
+    s.horizon_days = 90;
+    s.warmup_days = 0;
+    // 46 jobs/h in all over 90 days: ~99,000 jobs; offered load 14,312 of 16,384 GPUs.
+    s.classes = {
+        {"notebook", 1, 30, 4, 0}, {"fine-tune", 8, 15, 50, 0}, {"pre-train", 512, 1.0, 16, 0}};
+    std::int64_t jobs = 0;
+    for (auto _ : state) {
+        auto r = simulate_fleet(s);
+        jobs = r ? r->jobs_arrived : 0;
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["jobs"] = static_cast<double>(jobs);
+}
+BENCHMARK(BM_Fleet_90d_100kJobs_16k)->Unit(benchmark::kMillisecond);
 
 // Issue 17 item 8: large designs load and evaluate in linear time. Targets: 100,000 devices
 // and a 10,000-deep chain of groups each load (parse + validate) and evaluate in < 1 s, in

@@ -217,6 +217,51 @@ private slots:
         QCOMPARE(ok.code, 0);
     }
 
+    // Issue 23: fleet on a generated cluster -- CLI.md's keys, the Erlang C answer beside the
+    // simulated wait of an M/M/c run, the same run for the same seed, bad input refused.
+    void fleetKeys() {
+        const std::vector<std::string> args = {"fleet",    "--gpu",
+                                               "h100-sxm", "--gpus",
+                                               "64",       "--gpus-per-job",
+                                               "8",        "--arrival-rate-per-hour",
+                                               "6",        "--mean-duration-h",
+                                               "1",        "--horizon-days",
+                                               "2000",     "--warmup-days",
+                                               "100",      "--json"};
+        const Run r = run(args);
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["fleet"];
+        for (const char* k :
+             {"utilization", "allocated_fraction", "wait_mean_s", "wait_p50_s", "wait_p95_s",
+              "jobs_completed", "gpu_hours_used", "gpu_hours_lost_preemption",
+              "gpu_hours_lost_failures", "fragmentation_fraction", "burst_gpu_hours",
+              "useful_gpu_hour_usd", "classes", "erlang_c_wait_s"})
+            QVERIFY2(j.contains(k), k);
+        // M/M/8 at load 0.75: the simulated mean wait within 10% of Erlang C over 2,000 days.
+        const double sim = j["wait_mean_s"].get<double>(), ec = j["erlang_c_wait_s"].get<double>();
+        QVERIFY2(std::abs(sim / ec - 1) < 0.1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
+        QVERIFY(std::abs(j["utilization"].get<double>() - 0.75) < 0.02);
+        QCOMPARE(run(args).out, r.out); // deterministic
+        const Run text = run({"fleet", "--gpus", "64", "--arrival-rate-per-hour", "6",
+                              "--mean-duration-h", "1", "--policy", "backfill"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.find("Erlang C") != std::string::npos, text.out.c_str());
+        QCOMPARE(run({"fleet", "--gpus", "64", "--mean-duration-h", "1"}).code, 2);
+        QCOMPARE(
+            run({"fleet", "--gpus", "60", "--arrival-rate-per-hour", "6", "--mean-duration-h", "1"})
+                .code,
+            2); // not whole nodes
+        QCOMPARE(run({"fleet", "--gpus", "64", "--gpus-per-job", "65", "--arrival-rate-per-hour",
+                      "6", "--mean-duration-h", "1"})
+                     .code,
+                 2);
+        QCOMPARE(run({"fleet", "--gpus", "64", "--arrival-rate-per-hour", "6", "--mean-duration-h",
+                      "1", "--policy", "lifo"})
+                     .code,
+                 2);
+    }
+
     void reliabilityKeys() {
         const Run r = run({"reliability", "--gpus", "16384", "--model", "llama3.1-405b", "--days",
                            "54", "--price-per-gpu-hour", "2", "--json"});

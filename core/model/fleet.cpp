@@ -1,0 +1,376 @@
+#include "model/fleet.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <queue>
+#include <random>
+
+namespace cl::model {
+
+std::string_view fleet_policy_name(FleetPolicy p) {
+    switch (p) {
+    case FleetPolicy::fifo:
+        return "fifo";
+    case FleetPolicy::priority:
+        return "priority";
+    case FleetPolicy::backfill:
+        return "backfill";
+    }
+    return "fifo";
+}
+
+std::optional<FleetPolicy> fleet_policy_from_name(std::string_view name) {
+    for (FleetPolicy p : {FleetPolicy::fifo, FleetPolicy::priority, FleetPolicy::backfill})
+        if (fleet_policy_name(p) == name)
+            return p;
+    return std::nullopt;
+}
+
+double erlang_c(int c, double a) {
+    if (c < 1 || !(a >= 0))
+        return 1;
+    if (a >= c)
+        return 1;
+    // Erlang B by its stable recursion B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)); then
+    // C = B / (1 - rho (1 - B)) with rho = a / c (Kleinrock 1975 vol. 1, sec. 3.5).
+    double b = 1;
+    for (int k = 1; k <= c; ++k)
+        b = a * b / (k + a * b);
+    const double rho = a / c;
+    return b / (1 - rho * (1 - b));
+}
+
+double erlang_c_wait(int c, double lambda, double mu) {
+    if (!(lambda < c * mu))
+        return std::numeric_limits<double>::infinity();
+    return erlang_c(c, lambda / mu) / (c * mu - lambda);
+}
+
+namespace {
+
+struct Job {
+    std::int64_t seq = 0;
+    int cls = 0;
+    int gpus = 0;
+    double arrival = 0, duration = 0;
+};
+
+struct Running {
+    double end = 0;
+    std::int64_t id = 0; ///< index into allocations
+    bool operator>(const Running& o) const { return end > o.end || (end == o.end && id > o.id); }
+};
+
+/// Nodes bucketed by their free GPUs: best-fit placement in O(GPUs per node).
+class Nodes {
+public:
+    Nodes(int nodes, int per) : per_(per), free_(static_cast<std::size_t>(nodes), per) {
+        buckets_.resize(static_cast<std::size_t>(per) + 1);
+        pos_.resize(static_cast<std::size_t>(nodes));
+        for (int n = 0; n < nodes; ++n) {
+            pos_[static_cast<std::size_t>(n)] = buckets_.back().size();
+            buckets_.back().push_back(n);
+        }
+        total_free_ = static_cast<std::int64_t>(nodes) * per;
+    }
+    [[nodiscard]] std::int64_t total_free() const { return total_free_; }
+    [[nodiscard]] std::size_t empty_nodes() const { return buckets_.back().size(); }
+    /// Takes `g` GPUs; fills `out` with (node, gpus) and returns true, or changes nothing.
+    bool take(int g, bool topology_aware, std::vector<std::pair<int, int>>& out) {
+        out.clear();
+        if (g > total_free_)
+            return false;
+        if (topology_aware) {
+            if (g <= per_) { // best fit: the node with the fewest free GPUs that still has g
+                for (int k = g; k <= per_; ++k)
+                    if (!buckets_[static_cast<std::size_t>(k)].empty()) {
+                        const int n = buckets_[static_cast<std::size_t>(k)].back();
+                        move(n, k - g);
+                        out.emplace_back(n, g);
+                        total_free_ -= g;
+                        return true;
+                    }
+                return false;
+            }
+            // Whole nodes (a partial last node when g is not a multiple of a node).
+            const int whole = g / per_, rest = g % per_;
+            if (static_cast<int>(buckets_.back().size()) < whole + (rest > 0 ? 1 : 0))
+                return false;
+            for (int i = 0; i < whole + (rest > 0 ? 1 : 0); ++i) {
+                const int n = buckets_.back().back();
+                const int use = i < whole ? per_ : rest;
+                move(n, per_ - use);
+                out.emplace_back(n, use);
+            }
+            total_free_ -= g;
+            return true;
+        }
+        // Anywhere: the fullest nodes first (keeps empty nodes for large jobs).
+        int left = g;
+        for (int k = 1; k <= per_ && left > 0; ++k)
+            while (left > 0 && !buckets_[static_cast<std::size_t>(k)].empty()) {
+                const int n = buckets_[static_cast<std::size_t>(k)].back();
+                const int use = std::min(left, k);
+                move(n, k - use);
+                out.emplace_back(n, use);
+                left -= use;
+            }
+        total_free_ -= g;
+        return true;
+    }
+    void give(const std::vector<std::pair<int, int>>& parts) {
+        for (const auto& [n, g] : parts) {
+            move(n, free_[static_cast<std::size_t>(n)] + g);
+            total_free_ += g;
+        }
+    }
+
+private:
+    void move(int n, int to) {
+        const auto un = static_cast<std::size_t>(n);
+        auto& from = buckets_[static_cast<std::size_t>(free_[un])];
+        const std::size_t p = pos_[un];
+        from[p] = from.back();
+        pos_[static_cast<std::size_t>(from[p])] = p;
+        from.pop_back();
+        free_[un] = to;
+        auto& dst = buckets_[static_cast<std::size_t>(to)];
+        pos_[un] = dst.size();
+        dst.push_back(n);
+    }
+    int per_;
+    std::vector<int> free_;
+    std::vector<std::vector<int>> buckets_;
+    std::vector<std::size_t> pos_;
+    std::int64_t total_free_ = 0;
+};
+
+double percentile(std::vector<double>& v, double q) {
+    if (v.empty())
+        return 0;
+    const auto k = static_cast<std::size_t>(
+        std::min<double>(static_cast<double>(v.size() - 1),
+                         std::floor(q * static_cast<double>(v.size() - 1) + 0.5)));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+} // namespace
+
+Result<FleetResult> simulate_fleet(const FleetSpec& s) {
+    if (s.nodes < 1 || s.nodes > 10000000)
+        return Error{"nodes", "must be between 1 and 10000000"};
+    if (s.gpus_per_node < 1 || s.gpus_per_node > 1024)
+        return Error{"gpus_per_node", "must be between 1 and 1024"};
+    if (!(s.horizon_days > 0) || s.horizon_days > 1e6)
+        return Error{"horizon_days", "must be more than 0 and at most 1000000"};
+    if (!(s.warmup_days >= 0) || s.warmup_days >= s.horizon_days)
+        return Error{"warmup_days", "must be at least 0 and less than the horizon"};
+    if (s.classes.empty())
+        return Error{"classes", "no job class"};
+    const std::int64_t cluster = static_cast<std::int64_t>(s.nodes) * s.gpus_per_node;
+    double expected = 0;
+    for (std::size_t i = 0; i < s.classes.size(); ++i) {
+        const auto& c = s.classes[i];
+        const std::string at = "classes[" + std::to_string(i) + "].";
+        if (c.gpus_per_job < 1 || c.gpus_per_job > cluster)
+            return Error{at + "gpus_per_job", "must be between 1 and the cluster's " +
+                                                  std::to_string(cluster) + " GPUs"};
+        if (!(c.arrival_rate_per_hour > 0) || !std::isfinite(c.arrival_rate_per_hour))
+            return Error{at + "arrival_rate_per_hour", "must be a positive number"};
+        if (!(c.mean_duration_h > 0) || !std::isfinite(c.mean_duration_h))
+            return Error{at + "mean_duration_h", "must be a positive number"};
+        expected += c.arrival_rate_per_hour * s.horizon_days * 24;
+    }
+    if (expected > 5e7)
+        return Error{"horizon_days", "about " + std::to_string(static_cast<long long>(expected)) +
+                                         " arrivals: more than the 50 million a run simulates"};
+
+    const double warm = s.warmup_days * 86400, end = s.horizon_days * 86400;
+    std::mt19937_64 rng(s.seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const auto exponential = [&](double mean) { return -std::log1p(-unit(rng)) * mean; };
+    const std::size_t nc = s.classes.size();
+    std::vector<double> next_arrival(nc);
+    for (std::size_t i = 0; i < nc; ++i)
+        next_arrival[i] = exponential(3600.0 / s.classes[i].arrival_rate_per_hour);
+
+    Nodes nodes(s.nodes, s.gpus_per_node);
+    // The queue: one FIFO per priority level (one level unless the policy is priority).
+    std::map<int, std::deque<Job>, std::greater<>> queue;
+    std::size_t waiting = 0;
+    std::priority_queue<Running, std::vector<Running>, std::greater<>> running;
+    std::vector<std::vector<std::pair<int, int>>> alloc;
+    std::vector<int> alloc_class;
+    std::vector<std::int64_t> free_slots;
+    std::int64_t busy = 0, seq = 0;
+
+    FleetResult r;
+    r.classes.resize(nc);
+    for (std::size_t i = 0; i < nc; ++i)
+        r.classes[i].name = s.classes[i].name;
+    std::vector<std::vector<double>> waits(nc);
+    std::vector<double> all_waits;
+    double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
+    double gpu_seconds_by_jobs = 0;
+    std::int64_t arrived_window = 0;
+    double t = 0;
+
+    const auto advance = [&](double to) {
+        const double a = std::max(t, warm), b = std::min(to, end);
+        if (b > a) {
+            busy_integral += static_cast<double>(busy) * (b - a);
+            queue_integral += static_cast<double>(waiting) * (b - a);
+            if (waiting > 0)
+                frag_integral += static_cast<double>(nodes.total_free()) * (b - a);
+        }
+        t = to;
+    };
+    std::vector<std::pair<int, int>> parts;
+    const auto start = [&](const Job& j) {
+        std::int64_t id;
+        if (!free_slots.empty()) {
+            id = free_slots.back();
+            free_slots.pop_back();
+            alloc[static_cast<std::size_t>(id)] = parts;
+            alloc_class[static_cast<std::size_t>(id)] = j.cls;
+        } else {
+            id = static_cast<std::int64_t>(alloc.size());
+            alloc.push_back(parts);
+            alloc_class.push_back(j.cls);
+        }
+        busy += j.gpus;
+        running.push({t + j.duration, id});
+        // The same GPU-hours counted job by job (the conservation check against the integral).
+        const double in_window = std::min(t + j.duration, end) - std::max(t, warm);
+        if (in_window > 0)
+            gpu_seconds_by_jobs += j.gpus * in_window;
+        const double w = t - j.arrival;
+        if (j.arrival >= warm) {
+            waits[static_cast<std::size_t>(j.cls)].push_back(w);
+            all_waits.push_back(w);
+            ++r.classes[static_cast<std::size_t>(j.cls)].jobs_started;
+            ++r.jobs_started;
+            wait_sum_window += w;
+        }
+    };
+    const auto schedule = [&] {
+        for (auto& [prio, q] : queue) {
+            if (s.policy == FleetPolicy::backfill) {
+                // Any job that fits now starts, in arrival order (first fit).
+                for (auto it = q.begin(); it != q.end() && nodes.total_free() > 0;) {
+                    if (nodes.take(it->gpus, s.topology_aware, parts)) {
+                        start(*it);
+                        it = q.erase(it);
+                        --waiting;
+                    } else {
+                        ++it;
+                    }
+                }
+            } else {
+                while (!q.empty() && nodes.take(q.front().gpus, s.topology_aware, parts)) {
+                    start(q.front());
+                    q.pop_front();
+                    --waiting;
+                }
+                if (!q.empty())
+                    return; // the head of the line blocks everyone behind it
+            }
+        }
+    };
+
+    for (;;) {
+        std::size_t ci = 0;
+        for (std::size_t i = 1; i < nc; ++i)
+            if (next_arrival[i] < next_arrival[ci])
+                ci = i;
+        const double ta = next_arrival[ci];
+        const double tc =
+            running.empty() ? std::numeric_limits<double>::infinity() : running.top().end;
+        const double tn = std::min(ta, tc);
+        if (tn >= end) {
+            advance(end);
+            break;
+        }
+        advance(tn);
+        ++r.events;
+        if (tc <= ta) {
+            const Running done = running.top();
+            running.pop();
+            const auto id = static_cast<std::size_t>(done.id);
+            std::int64_t g = 0;
+            for (const auto& p : alloc[id])
+                g += p.second;
+            busy -= g;
+            nodes.give(alloc[id]);
+            free_slots.push_back(done.id);
+            if (t >= warm) {
+                ++r.jobs_completed;
+                ++r.classes[static_cast<std::size_t>(alloc_class[id])].jobs_completed;
+            }
+        } else {
+            const FleetClass& c = s.classes[ci];
+            Job j;
+            j.seq = seq++;
+            j.cls = static_cast<int>(ci);
+            j.gpus = c.gpus_per_job;
+            j.arrival = t;
+            j.duration = exponential(c.mean_duration_h * 3600);
+            if (t >= warm) {
+                ++arrived_window;
+                ++r.jobs_arrived;
+            }
+            queue[s.policy == FleetPolicy::priority ? c.priority : 0].push_back(j);
+            ++waiting;
+            next_arrival[ci] = t + exponential(3600.0 / c.arrival_rate_per_hour);
+        }
+        schedule();
+    }
+    // Jobs still waiting at the horizon: their wait so far counts towards Little's law.
+    double censored = 0;
+    for (const auto& [prio, q] : queue)
+        for (const Job& j : q)
+            if (j.arrival >= warm)
+                censored += end - j.arrival;
+
+    const double window = end - warm;
+    r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
+    r.gpu_hours_used = busy_integral / 3600;
+    r.gpu_hours_by_jobs = gpu_seconds_by_jobs / 3600;
+    r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
+    r.allocated_fraction = r.utilization;
+    r.fragmentation_fraction =
+        r.gpu_hours_available > 0 ? frag_integral / 3600 / r.gpu_hours_available : 0;
+    r.mean_queue_length = queue_integral / window;
+    r.little_queue_length =
+        arrived_window > 0
+            ? static_cast<double>(arrived_window) / window *
+                  ((wait_sum_window + censored) / static_cast<double>(arrived_window))
+            : 0;
+    if (!all_waits.empty()) {
+        double sum = 0;
+        for (double w : all_waits)
+            sum += w;
+        r.wait_mean_s = sum / static_cast<double>(all_waits.size());
+        r.wait_p50_s = percentile(all_waits, 0.5);
+        r.wait_p95_s = percentile(all_waits, 0.95);
+    }
+    for (std::size_t i = 0; i < nc; ++i) {
+        auto& w = waits[i];
+        if (w.empty())
+            continue;
+        double sum = 0;
+        for (double x : w)
+            sum += x;
+        r.classes[i].wait_mean_s = sum / static_cast<double>(w.size());
+        r.classes[i].wait_p50_s = percentile(w, 0.5);
+        r.classes[i].wait_p95_s = percentile(w, 0.95);
+    }
+    if (s.usd_per_gpu_hour > 0 && r.gpu_hours_used > 0)
+        r.useful_gpu_hour_usd = s.usd_per_gpu_hour * r.gpu_hours_available / r.gpu_hours_used;
+    return r;
+}
+
+} // namespace cl::model

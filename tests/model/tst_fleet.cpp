@@ -1,0 +1,194 @@
+// Issue 23: the fleet simulation against known answers -- M/M/c (Erlang C) for one class of
+// one-node jobs with Poisson arrivals and exponential durations, Little's law on every run,
+// GPU-hours conserved -- and the policies' defining behaviour.
+#include "model/fleet.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace cl::model;
+
+class TestFleet : public QObject {
+    Q_OBJECT
+private:
+    /// c nodes of 8 GPUs, one class of one-node jobs at load rho (mean duration 1 h).
+    static FleetSpec mmc(int c, double rho, double days, std::uint64_t seed = 7) {
+        FleetSpec s;
+        s.nodes = c;
+        s.gpus_per_node = 8;
+        FleetClass k;
+        k.gpus_per_job = 8;
+        k.mean_duration_h = 1;
+        k.arrival_rate_per_hour = rho * c;
+        s.classes = {k};
+        s.horizon_days = days;
+        s.warmup_days = days / 20;
+        s.seed = seed;
+        return s;
+    }
+
+private slots:
+    void erlangCKnownValues() {
+        // A classic check: c = 2, a = 1 Erlang: C = 1/3; c = 1 is M/M/1: C = rho.
+        QVERIFY(std::abs(erlang_c(2, 1.0) - 1.0 / 3.0) < 1e-12);
+        QVERIFY(std::abs(erlang_c(1, 0.7) - 0.7) < 1e-12);
+        QCOMPARE(erlang_c(4, 4.0), 1.0);
+        // M/M/1: Wq = rho / (mu - lambda).
+        QVERIFY(std::abs(erlang_c_wait(1, 0.5, 1.0) - 1.0) < 1e-12);
+        QVERIFY(std::isinf(erlang_c_wait(3, 3.0, 1.0)));
+    }
+
+    // The simulated mean wait of M/M/c matches Erlang C within 5% over a long horizon with the
+    // warm-up excluded, at loads up to 0.95; utilization matches rho; Little's law holds.
+    void mmcMatchesErlangC() {
+        struct Case {
+            int c;
+            double rho, days;
+        };
+        const Case cases[] = {
+            {1, 0.5, 10000}, {4, 0.7, 10000}, {8, 0.8, 10000}, {8, 0.9, 20000}, {16, 0.95, 20000}};
+        for (const auto& k : cases) {
+            const FleetSpec s = mmc(k.c, k.rho, k.days);
+            const auto r = simulate_fleet(s);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double lambda = k.rho * k.c / 3600.0, mu = 1 / 3600.0;
+            const double want = erlang_c_wait(k.c, lambda, mu);
+            const double err = r->wait_mean_s / want - 1;
+            qInfo().noquote() << QStringLiteral(
+                                     "M/M/%1 at rho %2: wait %3 s simulated, %4 s Erlang C "
+                                     "(%5%), utilization %6, %7 jobs")
+                                     .arg(k.c)
+                                     .arg(k.rho)
+                                     .arg(r->wait_mean_s, 0, 'f', 1)
+                                     .arg(want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(r->utilization, 0, 'f', 4)
+                                     .arg(r->jobs_started);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            QVERIFY(std::abs(r->utilization - k.rho) <= 0.02 * k.rho);
+            QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                    0.02 * std::max(0.01, r->mean_queue_length));
+        }
+    }
+
+    // Deterministic for a seed; another seed gives another run.
+    void deterministic() {
+        const auto a = simulate_fleet(mmc(4, 0.8, 200, 3));
+        const auto b = simulate_fleet(mmc(4, 0.8, 200, 3));
+        const auto c = simulate_fleet(mmc(4, 0.8, 200, 4));
+        QVERIFY(a.ok() && b.ok() && c.ok());
+        QCOMPARE(a->wait_mean_s, b->wait_mean_s);
+        QCOMPARE(a->events, b->events);
+        QVERIFY(a->wait_mean_s != c->wait_mean_s);
+    }
+
+    // GPU-hours are conserved: what the jobs started and finished in the window used, plus
+    // what is still running, equals the busy integral; used never exceeds available.
+    void gpuHoursConserved() {
+        FleetSpec s;
+        s.nodes = 16;
+        s.gpus_per_node = 8;
+        s.classes = {{"small", 1, 40, 2, 0}, {"node", 8, 4, 6, 0}, {"big", 32, 0.5, 12, 0}};
+        s.horizon_days = 60;
+        s.warmup_days = 0; // every GPU-hour from time 0 is in the window
+        s.policy = FleetPolicy::backfill;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY(r->gpu_hours_used <= r->gpu_hours_available + 1e-6);
+        QVERIFY(r->utilization > 0.3 && r->utilization < 1);
+        // Offered load: sum over classes of rate x GPUs x duration, per available GPU-hour.
+        const double offered = (40 * 1 * 2 + 4 * 8 * 6 + 0.5 * 32 * 12) / 128.0;
+        QVERIFY2(r->utilization <= offered * 1.05,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(r->utilization).arg(offered)));
+        QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                0.02 * std::max(0.01, r->mean_queue_length));
+        QCOMPARE(r->classes.size(), std::size_t{3});
+        for (const auto& k : r->classes)
+            QVERIFY(k.jobs_completed > 0);
+        // Conservation: job by job, the same GPU-hours as the busy integral.
+        QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(r->gpu_hours_by_jobs, 0, 'f', 6)
+                                .arg(r->gpu_hours_used, 0, 'f', 6)));
+    }
+
+    // Backfill lets small jobs past a big one that waits for whole nodes: shorter waits for
+    // the small ones and higher utilization than FIFO on the same arrivals.
+    void backfillBeatsFifoOnAMix() {
+        FleetSpec s;
+        s.nodes = 8;
+        s.gpus_per_node = 8;
+        s.classes = {{"small", 2, 12, 1, 0}, {"big", 48, 0.3, 4, 0}};
+        s.horizon_days = 400;
+        s.warmup_days = 20;
+        s.policy = FleetPolicy::fifo;
+        const auto fifo = simulate_fleet(s);
+        s.policy = FleetPolicy::backfill;
+        const auto back = simulate_fleet(s);
+        QVERIFY(fifo.ok() && back.ok());
+        QVERIFY2(back->classes[0].wait_mean_s < fifo->classes[0].wait_mean_s,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(back->classes[0].wait_mean_s)
+                                .arg(fifo->classes[0].wait_mean_s)));
+        QVERIFY(back->utilization >= fifo->utilization);
+        // FIFO idles GPUs behind the blocked big job: fragmentation.
+        QVERIFY(fifo->fragmentation_fraction > back->fragmentation_fraction);
+    }
+
+    // Priority: the high class waits less than the low class under the same load.
+    void priorityOrdersTheQueue() {
+        FleetSpec s;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.classes = {{"low", 8, 1.6, 1, 0}, {"high", 8, 1.6, 1, 5}};
+        s.horizon_days = 2000;
+        s.warmup_days = 50;
+        s.policy = FleetPolicy::priority;
+        const auto r = simulate_fleet(s);
+        QVERIFY(r.ok());
+        QVERIFY(r->classes[1].wait_mean_s < 0.5 * r->classes[0].wait_mean_s);
+    }
+
+    // Topology-aware placement keeps a one-node job in one node: with 4 GPUs free in each of
+    // two nodes an 8-GPU job waits; placed anywhere it runs across them.
+    void topologyAwarePlacement() {
+        FleetSpec s;
+        s.nodes = 2;
+        s.gpus_per_node = 8;
+        s.classes = {{"half", 4, 3, 1, 0}, {"node", 8, 1, 1, 0}};
+        s.horizon_days = 2000;
+        s.warmup_days = 50;
+        s.policy = FleetPolicy::backfill;
+        const auto aware = simulate_fleet(s);
+        s.topology_aware = false;
+        const auto anywhere = simulate_fleet(s);
+        QVERIFY(aware.ok() && anywhere.ok());
+        QVERIFY(aware->classes[1].wait_mean_s > anywhere->classes[1].wait_mean_s);
+        QVERIFY(aware->fragmentation_fraction > anywhere->fragmentation_fraction);
+    }
+
+    void refusesBadInput() {
+        FleetSpec s = mmc(2, 0.5, 10);
+        s.classes[0].gpus_per_job = 17;
+        auto r = simulate_fleet(s);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error_text().find("gpus_per_job") != std::string::npos, r.error_text().c_str());
+        s = mmc(2, 0.5, 10);
+        s.classes[0].arrival_rate_per_hour = std::nan("");
+        QVERIFY(!simulate_fleet(s).ok());
+        s = mmc(2, 0.5, 10);
+        s.warmup_days = 10;
+        QVERIFY(!simulate_fleet(s).ok());
+        s = mmc(2, 0.5, 10);
+        s.classes[0].arrival_rate_per_hour = 1e9;
+        r = simulate_fleet(s);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error_text().find("50 million") != std::string::npos, r.error_text().c_str());
+        QCOMPARE(fleet_policy_from_name("backfill"), std::optional{FleetPolicy::backfill});
+        QVERIFY(!fleet_policy_from_name("lifo"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFleet)
+#include "tst_fleet.moc"
