@@ -39,6 +39,9 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     fitView = make(tr("&Fit to View"), QKeySequence(Qt::CTRL | Qt::Key_0), "actionFit");
     zoomIn = make(tr("Zoom &In"), QKeySequence::ZoomIn, "actionZoomIn");
     zoomOut = make(tr("Zoom &Out"), QKeySequence::ZoomOut, "actionZoomOut");
+    largeCharts = make(tr("&Large Charts"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
+                       "actionLargeCharts");
+    largeCharts->setCheckable(true);
     about = make(tr("&About ClusterLens"), {}, "actionAbout");
     importNccl = make(tr("Import &nccl-tests Output…"), {}, "actionImportNccl");
     fabricWizard = make(tr("&Fabric Wizard…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),

@@ -18,6 +18,8 @@ public:
     QAction *cut, *copy, *paste, *duplicate, *selectAll;
     QAction *alignLeft, *alignRight, *alignTop, *alignBottom, *alignCenterH, *alignCenterV;
     QAction *fitView, *zoomIn, *zoomOut;
+    /// Issue 21: the charts take most of the window's height (checked) or their usual 40%.
+    QAction* largeCharts;
     QAction *importNccl, *fabricWizard;
     QAction* about;
 };

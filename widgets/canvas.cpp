@@ -660,15 +660,37 @@ protected:
         p->drawText(QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
                     p->fontMetrics().elidedText(QString::fromStdString(finding_.layout),
                                                 Qt::ElideRight, 220));
-        p->setPen(status);
-        p->drawText(QRectF(10, 46, 220, 54), Qt::AlignLeft | Qt::TextWordWrap,
-                    QString::fromStdString(finding_.verdict));
+        // The metrics on one line, or on two split at a " · " when one is too short (issue 21:
+        // "11,431 tok/s, 8,513–15,771 · TPOT …" was cut); the verdict takes the rest, clipped
+        // to its box (the tooltip has it whole).
+        QStringList metrics;
         if (!finding_.metrics.empty()) {
-            p->setPen(pal.text().color());
-            p->drawText(QRectF(10, 100, 220, 20), Qt::AlignLeft | Qt::AlignVCenter,
-                        p->fontMetrics().elidedText(QString::fromStdString(finding_.metrics),
-                                                    Qt::ElideRight, 220));
+            const QString m = QString::fromStdString(finding_.metrics);
+            const QFontMetrics fm = p->fontMetrics();
+            if (fm.horizontalAdvance(m) <= 220) {
+                metrics << m;
+            } else {
+                const QStringList parts = m.split(QStringLiteral(" · "));
+                QString first = parts.front();
+                int i = 1;
+                while (i < parts.size() &&
+                       fm.horizontalAdvance(first + QStringLiteral(" · ") + parts[i]) <= 220)
+                    first += QStringLiteral(" · ") + parts[i++];
+                metrics << first << parts.mid(i).join(QStringLiteral(" · "));
+            }
         }
+        const qreal verdictBottom = metrics.size() > 1 ? 84 : 100;
+        p->setPen(status);
+        p->save();
+        p->setClipRect(QRectF(10, 46, 220, verdictBottom - 46));
+        p->drawText(QRectF(10, 46, 220, verdictBottom - 46), Qt::AlignLeft | Qt::TextWordWrap,
+                    QString::fromStdString(finding_.verdict));
+        p->restore();
+        p->setPen(pal.text().color());
+        for (int i = 0; i < metrics.size(); ++i)
+            p->drawText(QRectF(10, verdictBottom + 18 * i, 220, 18),
+                        Qt::AlignLeft | Qt::AlignVCenter,
+                        p->fontMetrics().elidedText(metrics[i], Qt::ElideRight, 220));
         // Problem badge (e.g. a TP group larger than the scale-up domain).
         if (!finding_.badge.empty()) {
             QRectF r(150, 4, 84, 18);
@@ -1264,7 +1286,10 @@ void CanvasScene::updateLoadWorkload() {
     if (pick.empty())
         pick = model::default_load_workload(*eval_);
     loadWorkload_ = pick;
-    const QString legend = QString::fromStdString(model::load_legend(*eval_, pick));
+    QString legend = QString::fromStdString(model::load_legend(*eval_, pick));
+    legendBottleneck_ = legend.isEmpty();
+    if (legend.isEmpty())
+        legend = QString::fromStdString(model::bottleneck_legend(*eval_));
     if (legend != loadLegend_) {
         loadLegend_ = legend;
         // The legend is drawn over the view: repaint it now, not at the next resize.
@@ -1658,10 +1683,14 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     p->drawRect(box);
     const QColor colours[] = {QColor(0x16, 0xa3, 0x4a), QColor(0xf5, 0x9e, 0x0b),
                               QColor(0xdc, 0x26, 0x26)};
-    for (int i = 0; i < 3; ++i)
-        p->fillRect(
-            QRect(box.left() + pad, box.top() + pad + i * (swatch / 3 + 1) + 1, swatch, swatch / 3),
-            colours[i]);
+    if (cs->legendIsBottleneck()) // red only: the oversubscribed uplinks
+        p->fillRect(QRect(box.left() + pad, box.top() + pad + 1, swatch, swatch / 3 * 3 + 2),
+                    colours[2]);
+    else
+        for (int i = 0; i < 3; ++i)
+            p->fillRect(QRect(box.left() + pad, box.top() + pad + i * (swatch / 3 + 1) + 1, swatch,
+                              swatch / 3),
+                        colours[i]);
     p->setPen(palette().text().color());
     int y = box.top() + pad + fm.ascent();
     for (const QString& l : lines) {

@@ -41,6 +41,8 @@ public:
     /// the first with network traffic), and the legend for it (empty: no colouring).
     [[nodiscard]] const std::string& loadWorkload() const { return loadWorkload_; }
     [[nodiscard]] const QString& loadLegend() const { return loadLegend_; }
+    /// The legend explains the red bottleneck uplinks (no workload's load is shown).
+    [[nodiscard]] bool legendIsBottleneck() const { return legendBottleneck_; }
     /// The busy fraction a link item is coloured by (-1: none, or no item).
     [[nodiscard]] double linkLoad(const std::string& id) const;
     /// The id of the entity an item shows (device, group, link or workload), or empty.
@@ -164,6 +166,7 @@ private:
     std::shared_ptr<const model::Evaluation> eval_;
     std::string loadWorkload_; ///< issue 22: whose traffic colours the links
     QString loadLegend_;
+    bool legendBottleneck_ = false;
     /// Follows the selection: a selected training workload becomes the one shown.
     void updateLoadWorkload();
     std::unordered_map<std::string, DeviceItem*> devices_;

@@ -5,6 +5,8 @@
 #include <QPointF>
 #include <QString>
 
+#include <string>
+
 class QAreaSeries;
 class QChart;
 class QColor;
@@ -28,5 +30,21 @@ void clearChart(QChart* c);
 /// children (QAreaSeries does not own them; clearing the chart frees them -- LeakSanitizer).
 QAreaSeries* addBandArea(QChart* chart, const QList<QPointF>& upper, const QList<QPointF>& lower,
                          const QString& name, const QColor& colour, int alpha);
+
+/// Issue 21: the workload a one-workload chart shows: the selected one (`focus`, a workload id)
+/// when it has what the chart needs, else the first that has it; null when none has.
+template <class Evaluation, class Has>
+auto pickWorkload(const Evaluation& ev, const std::string& focus, Has has)
+    -> decltype(&ev.workloads.front()) {
+    decltype(&ev.workloads.front()) first = nullptr;
+    for (const auto& x : ev.workloads)
+        if (has(x)) {
+            if (x.id == focus)
+                return &x;
+            if (!first)
+                first = &x;
+        }
+    return first;
+}
 
 } // namespace cl::ui

@@ -228,13 +228,9 @@ int RooflineChart::pointCount() const {
     return n;
 }
 
-void RooflineChart::setEvaluation(const model::Evaluation& ev) {
-    const model::WorkloadEvaluation* w = nullptr;
-    for (const auto& x : ev.workloads)
-        if (x.roofline) {
-            w = &x;
-            break;
-        }
+void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string& focus) {
+    const model::WorkloadEvaluation* w =
+        pickWorkload(ev, focus, [](const auto& x) { return x.roofline.has_value(); });
     if (!w) {
         showChart(false);
         return;
@@ -424,7 +420,10 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
                 before->attachAxis(ay);
             }
             auto* measured = new QScatterSeries;
-            measured->setName(tr("%1, measured").arg(QString::fromStdString(c.name)));
+            measured->setName(c.measured_on.empty()
+                                  ? tr("%1, measured").arg(QString::fromStdString(c.name))
+                                  : tr("%1, %2").arg(QString::fromStdString(c.name),
+                                                     QString::fromStdString(c.measured_on)));
             measured->setMarkerSize(7);
             measured->setColor(colour);
             measured->setBorderColor(colour.darker(140));
@@ -577,15 +576,27 @@ InferenceChart::InferenceChart(QWidget* parent)
           tr("Add an inference workload that fits in memory to see its latency and throughput."),
           parent) {}
 
-void InferenceChart::setEvaluation(const model::Evaluation& ev) {
-    const model::WorkloadEvaluation* w = nullptr;
-    for (const auto& x : ev.workloads)
-        if (x.inference && !x.inference_curve.empty()) {
-            w = &x;
-            break;
-        }
+void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::string& focus) {
+    const model::WorkloadEvaluation* w = pickWorkload(
+        ev, focus, [](const auto& x) { return x.inference && !x.inference_curve.empty(); });
     points_ = w ? static_cast<int>(w->inference_curve.size()) : 0;
+    shown_ = w ? w->id : std::string();
     if (!w) {
+        // Issue 21 (helper-15): a service that cannot run says why, not "add one that fits".
+        QString hint = tr("Add an inference workload that fits in memory to see its latency and "
+                          "throughput.");
+        const auto serving = pickWorkload(
+            ev, focus, [](const auto& x) { return x.kind == model::WorkloadKind::inference; });
+        if (serving && !serving->error.empty())
+            hint = tr("%1 has no latency or throughput: %2")
+                       .arg(QString::fromStdString(serving->name),
+                            QString::fromStdString(model::errors_for_people(serving->error)));
+        else if (serving && serving->has_memory && !serving->memory.fits)
+            hint = tr("%1 does not fit in memory: %2")
+                       .arg(QString::fromStdString(serving->name),
+                            QString::fromStdString(serving->memory.explanation));
+        empty_->setText(hint);
+        empty_->setWordWrap(true);
         showChart(false);
         return;
     }
@@ -751,14 +762,27 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
 void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     if (!ev)
         return;
+    ev_ = ev;
     memory_->setEvaluation(*ev);
-    roofline_->setEvaluation(*ev);
+    roofline_->setEvaluation(*ev, focus_);
     fabric_->setEvaluation(*ev);
     training_->setEvaluation(*ev);
-    inference_->setEvaluation(*ev);
+    inference_->setEvaluation(*ev, focus_);
     cost_->setEvaluation(*ev);
-    scaling_->setEvaluation(*ev);
-    reliability_->setEvaluation(*ev);
+    scaling_->setEvaluation(*ev, focus_);
+    reliability_->setEvaluation(*ev, focus_);
+}
+
+void ChartPanel::setFocusWorkload(const std::string& id) {
+    if (id == focus_)
+        return;
+    focus_ = id;
+    if (!ev_)
+        return;
+    roofline_->setEvaluation(*ev_, focus_);
+    inference_->setEvaluation(*ev_, focus_);
+    scaling_->setEvaluation(*ev_, focus_);
+    reliability_->setEvaluation(*ev_, focus_);
 }
 
 } // namespace cl::ui

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 class QChart;
 class QChartView;
@@ -75,7 +76,7 @@ class RooflineChart : public ChartPage {
     Q_OBJECT
 public:
     explicit RooflineChart(QWidget* parent = nullptr);
-    void setEvaluation(const model::Evaluation& ev);
+    void setEvaluation(const model::Evaluation& ev, const std::string& focus = {});
     [[nodiscard]] int pointCount() const;
 };
 
@@ -111,11 +112,14 @@ class InferenceChart : public ChartPage {
     Q_OBJECT
 public:
     explicit InferenceChart(QWidget* parent = nullptr);
-    void setEvaluation(const model::Evaluation& ev);
+    void setEvaluation(const model::Evaluation& ev, const std::string& focus = {});
     [[nodiscard]] int pointCount() const { return points_; }
+    /// The workload the chart shows (its id).
+    [[nodiscard]] const std::string& shownWorkload() const { return shown_; }
 
 private:
     int points_ = 0;
+    std::string shown_;
 };
 
 /// Cumulative cost over the months: cloud vs on-prem, the break-even marked; the breakdown and
@@ -139,7 +143,7 @@ class ReliabilityChart : public ChartPage {
     Q_OBJECT
 public:
     explicit ReliabilityChart(QWidget* parent = nullptr);
-    void setEvaluation(const model::Evaluation& ev);
+    void setEvaluation(const model::Evaluation& ev, const std::string& focus = {});
     [[nodiscard]] int pointCount() const { return points_; }
     [[nodiscard]] double shownGoodput() const { return goodput_; }
 
@@ -154,7 +158,7 @@ class ScalingChart : public ChartPage {
     Q_OBJECT
 public:
     explicit ScalingChart(QWidget* parent = nullptr);
-    void setEvaluation(const model::Evaluation& ev);
+    void setEvaluation(const model::Evaluation& ev, const std::string& focus = {});
     [[nodiscard]] int pointCount() const { return points_; }
 
 private:
@@ -198,6 +202,9 @@ class ChartPanel : public QWidget {
 public:
     explicit ChartPanel(QWidget* parent = nullptr);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
+    /// Issue 21: the charts that show one workload (roofline, inference, reliability, scaling)
+    /// show this one (a workload id, the canvas's selection) when it has their numbers.
+    void setFocusWorkload(const std::string& id);
     [[nodiscard]] MemoryChart* memoryChart() const { return memory_; }
     [[nodiscard]] RooflineChart* rooflineChart() const { return roofline_; }
     [[nodiscard]] FabricChart* fabricChart() const { return fabric_; }
@@ -222,6 +229,8 @@ private:
     class ExplainPanel* explain_;
     SensitivityChart* sensitivity_;
     ScalingChart* scaling_;
+    std::shared_ptr<const model::Evaluation> ev_;
+    std::string focus_;
 };
 
 } // namespace cl::ui

@@ -156,13 +156,9 @@ ReliabilityChart::ReliabilityChart(QWidget* parent)
     : ChartPage(tr("Goodput vs checkpoint interval"),
                 tr("Add a training workload to see failures, checkpoints and goodput."), parent) {}
 
-void ReliabilityChart::setEvaluation(const model::Evaluation& ev) {
-    const model::WorkloadEvaluation* w = nullptr;
-    for (const auto& x : ev.workloads)
-        if (x.reliability && !x.reliability->curve.empty()) {
-            w = &x;
-            break;
-        }
+void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::string& focus) {
+    const model::WorkloadEvaluation* w = pickWorkload(
+        ev, focus, [](const auto& x) { return x.reliability && !x.reliability->curve.empty(); });
     points_ = w ? static_cast<int>(w->reliability->curve.size()) : 0;
     if (!w) {
         showChart(false);
@@ -395,13 +391,9 @@ ScalingChart::ScalingChart(QWidget* parent)
                    "scales with GPUs."),
                 parent) {}
 
-void ScalingChart::setEvaluation(const model::Evaluation& ev) {
-    const model::WorkloadEvaluation* w = nullptr;
-    for (const auto& x : ev.workloads)
-        if (x.scaling.size() >= 2) {
-            w = &x;
-            break;
-        }
+void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string& focus) {
+    const model::WorkloadEvaluation* w =
+        pickWorkload(ev, focus, [](const auto& x) { return x.scaling.size() >= 2; });
     points_ = w ? static_cast<int>(w->scaling.size()) : 0;
     if (!w) {
         showChart(false);

@@ -1,5 +1,6 @@
 #include "comparedialog.h"
 #include "messages.h"
+#include "report.h"
 
 #include "document/document.h"
 #include "model/compare.h"
@@ -41,9 +42,25 @@ CompareDialog::CompareDialog(const model::Design& current,
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     v->addWidget(table_, 1);
+    // Issue 21: a report can carry the comparison (a section after its summary).
+    auto* report = new QPushButton(tr("Report with This Comparison…"));
+    report->setObjectName(QStringLiteral("compareReportButton"));
+    report->setToolTip(tr("Export this design's PDF report with the table above in it"));
     auto* close = new QPushButton(tr("Close"));
     connect(close, &QPushButton::clicked, this, &QDialog::accept);
-    v->addWidget(close, 0, Qt::AlignRight);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(report);
+    buttons->addWidget(close);
+    v->addLayout(buttons);
+    connect(report, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export report"), {}, tr("PDF (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        if (const QString err = writeReport(path); !err.isEmpty())
+            showWarning(this, tr("Cannot export"), err);
+    });
     connect(presets, &QComboBox::activated, this, [this, presets](int i) {
         if (i > 0)
             if (const QString err = addDesign(presets->itemText(i)); !err.isEmpty())
@@ -57,9 +74,28 @@ CompareDialog::CompareDialog(const model::Design& current,
             if (const QString err = addDesign(path); !err.isEmpty())
                 showWarning(this, tr("Cannot compare"), err);
     });
-    names_.push_back(tr("this design"));
+    // Each column named by its design (issue 21: both columns read "this design").
+    current_ = current;
+    names_.push_back(current.name.empty()
+                         ? tr("this design")
+                         : tr("%1 (this design)").arg(QString::fromStdString(current.name)));
     evs_.push_back(model::evaluate(current, *catalog_));
     refresh();
+}
+
+model::ReportTable CompareDialog::comparison() const {
+    std::vector<std::string> names;
+    std::vector<const model::Evaluation*> ptrs;
+    for (std::size_t i = 0; i < evs_.size(); ++i) {
+        names.push_back(names_[i].toStdString());
+        ptrs.push_back(&evs_[i]);
+    }
+    return model::comparison_table(names, ptrs);
+}
+
+QString CompareDialog::writeReport(const QString& path) const {
+    const model::ReportTable t = comparison();
+    return writeReportPdf(path, current_, evs_.front(), catalog_, &t);
 }
 
 QString CompareDialog::addDesign(const QString& pathOrPreset) {
@@ -78,6 +114,8 @@ void CompareDialog::refresh() {
     for (const auto& e : evs_)
         ptrs.push_back(&e);
     const auto rows = model::compare_designs(ptrs);
+    // The texts as the report prints them (human units: "1,016", "$92,461,417", "+12.3 %").
+    const model::ReportTable shown = comparison();
     const int n = static_cast<int>(evs_.size());
     table_->clear();
     table_->setRowCount(static_cast<int>(rows.size()));
@@ -86,32 +124,28 @@ void CompareDialog::refresh() {
     for (const auto& name : names_)
         head << name;
     for (int i = 1; i < n; ++i)
-        head << tr("change (%1)").arg(i + 1);
+        head << tr("change, %1").arg(names_[static_cast<std::size_t>(i)]);
     table_->setHorizontalHeaderLabels(head);
-    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+    for (int r = 0; r < static_cast<int>(rows.size()) && r < static_cast<int>(shown.display.size());
+         ++r) {
         const auto& row = rows[static_cast<std::size_t>(r)];
-        table_->setItem(r, 0,
-                        new QTableWidgetItem(QString::fromStdString(
-                            row.metric + (row.unit.empty() ? "" : " (" + row.unit + ")"))));
-        for (int c = 0; c < n; ++c) {
-            const auto& val = row.values[static_cast<std::size_t>(c)];
+        const auto& text = shown.display[static_cast<std::size_t>(r)];
+        // text: metric, unit (empty: in the values), one per design, one change per other design
+        table_->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(text[0])));
+        for (int c = 0; c < n; ++c)
             table_->setItem(r, 1 + c,
                             new QTableWidgetItem(
-                                val ? QString::fromStdString(model::units::format_si(*val, "", 3))
-                                    : QStringLiteral("–")));
-        }
+                                QString::fromStdString(text[static_cast<std::size_t>(2 + c)])));
         for (int c = 1; c < n; ++c) {
+            auto* it = new QTableWidgetItem(
+                QString::fromStdString(text[static_cast<std::size_t>(1 + n + c)]));
             const auto& a = row.values[0];
             const auto& b = row.values[static_cast<std::size_t>(c)];
-            auto* it = new QTableWidgetItem(QStringLiteral("–"));
             if (a && b && *a != 0) {
                 const double ch = *b / *a - 1;
-                it->setText(
-                    QStringLiteral("%1%2 %").arg(ch >= 0 ? "+" : "").arg(ch * 100, 0, 'f', 1));
                 const bool better = row.lower_is_better ? ch < 0 : ch > 0;
                 if (row.within_model_error[static_cast<std::size_t>(c)]) {
                     // Issue 19: inside the bands: not a difference the model can tell.
-                    it->setText(it->text() + tr(", within the model's error"));
                     it->setToolTip(
                         tr("Each value lies inside the other's error band (held-out published "
                            "runs; median error %1 %): a change this small is not a difference "

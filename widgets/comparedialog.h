@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/report.h"
 
 #include <QDialog>
 
@@ -23,9 +24,14 @@ public:
     /// Adds a design file or preset id as a column; returns an error text.
     QString addDesign(const QString& pathOrPreset);
     [[nodiscard]] QTableWidget* table() const { return table_; }
+    /// The comparison as the report prints it (model::comparison_table).
+    [[nodiscard]] model::ReportTable comparison() const;
+    /// Writes this design's PDF report with the comparison in it; an error text or empty.
+    QString writeReport(const QString& path) const;
 
 private:
     void refresh();
+    model::Design current_;
     std::shared_ptr<const model::Catalog> catalog_;
     std::vector<QString> names_;
     std::vector<model::Evaluation> evs_;

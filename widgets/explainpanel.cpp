@@ -5,6 +5,8 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
+#include <QSet>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -43,6 +45,16 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
 
 void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation& ev,
                                  const model::Catalog& c) {
+    // Issue 21: a recalculation keeps what the reader opened, the row they were on and where
+    // they had scrolled (every edit used to collapse the tree back to the top).
+    QSet<QString> open;
+    QString current;
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->isExpanded())
+            open.insert(tree_->topLevelItem(i)->data(0, Qt::UserRole).toString());
+    if (auto* cur = tree_->currentItem())
+        current = (cur->parent() ? cur->parent() : cur)->data(0, Qt::UserRole).toString();
+    const int scrolled = tree_->verticalScrollBar()->value();
     tree_->clear();
     const auto entries = model::explain(d, ev, c);
     for (const auto& e : entries) {
@@ -61,6 +73,15 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
             it->setToolTip(2, plainTip(QString::fromStdString(in.source)));
         }
     }
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        auto* it = tree_->topLevelItem(i);
+        const QString key = it->data(0, Qt::UserRole).toString();
+        if (open.contains(key))
+            it->setExpanded(true);
+        if (!current.isEmpty() && key == current)
+            tree_->setCurrentItem(it);
+    }
+    tree_->verticalScrollBar()->setValue(scrolled);
     empty_->setVisible(entries.empty());
     tree_->setVisible(!entries.empty());
 }

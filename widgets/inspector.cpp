@@ -159,6 +159,11 @@ void Inspector::onChanged(const doc::ChangeEvent& e) {
 
 void Inspector::rebuild() {
     ++rebuilds_;
+    // Issue 21: a rebuild of the same entity's fields (an edit that shows or hides fields) keeps
+    // the place the user was reading; it used to jump back to the top.
+    const QString entity = entityId() + QString::number(selection_.size());
+    const int keep = entity == shownEntity_ ? scroll_->verticalScrollBar()->value() : 0;
+    shownEntity_ = entity;
     shownModels_ = modelIds(doc_->design());
     editors_.clear();
     derived_ = nullptr;
@@ -266,6 +271,14 @@ void Inspector::rebuild() {
     form_->addRow(error_);
     refreshValues();
     updateDerived();
+    if (keep > 0)
+        QMetaObject::invokeMethod(
+            this,
+            [this, keep, at = rebuilds_] {
+                if (rebuilds_ == at)
+                    scroll_->verticalScrollBar()->setValue(keep);
+            },
+            Qt::QueuedConnection);
 }
 
 void Inspector::addField(const model::Field& f) {

@@ -65,7 +65,8 @@ private:
     std::vector<Editor> editors_;
     std::vector<const model::Field*> shownFields_;
     std::vector<std::string> shownModels_; ///< the design's models when the rows were built
-    int rebuilds_ = 0;                     ///< a queued rebuild skips when one ran since
+    QString shownEntity_; ///< whose fields the last rebuild showed (its scroll is kept)
+    int rebuilds_ = 0;    ///< a queued rebuild skips when one ran since
     static std::vector<std::string> modelIds(const model::Design& d);
 };
 

@@ -145,8 +145,16 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                     summary += QStringLiteral(" · ") + count(t.switches, "switch", "switches");
                 topologySummary_->setText(summary);
             });
-    connect(scene_, &QGraphicsScene::selectionChanged, this,
-            [this] { inspector_->setSelection(scene_->selectedIds()); });
+    connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
+        const QStringList ids = scene_->selectedIds();
+        inspector_->setSelection(ids);
+        // Issue 21: the one-workload charts follow a selected workload.
+        for (const auto& id : ids)
+            if (doc_->design().workload(id.toStdString())) {
+                charts_->setFocusWorkload(id.toStdString());
+                break;
+            }
+    });
     connect(scene_, &CanvasScene::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(inspector_, &Inspector::statusMessage, this,
@@ -219,6 +227,7 @@ void MainWindow::buildMenus() {
     viewMenu->addAction(actions_->fitView);
     viewMenu->addAction(actions_->zoomIn);
     viewMenu->addAction(actions_->zoomOut);
+    viewMenu->addAction(actions_->largeCharts);
     viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         viewMenu->addAction(dock->toggleViewAction());
@@ -282,6 +291,14 @@ void MainWindow::buildMenus() {
         connect(a, &QAction::triggered, this,
                 [this, al = al] { scene_->alignSelection(static_cast<int>(al)); });
     connect(actions_->fitView, &QAction::triggered, view_, &CanvasView::fitAll);
+    // Issue 21: the charts on demand with room to read them: 70% of the window's height, back
+    // to 40% when unchecked (a floating Charts dock can be sized freely too).
+    connect(actions_->largeCharts, &QAction::toggled, this, [this](bool on) {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("chartDock"))) {
+            dock->show();
+            resizeDocks({dock}, {height() * (on ? 7 : 4) / 10}, Qt::Vertical);
+        }
+    });
     connect(actions_->zoomIn, &QAction::triggered, view_, [this] { view_->zoomBy(1.25); });
     connect(actions_->zoomOut, &QAction::triggered, view_, [this] { view_->zoomBy(0.8); });
     connect(actions_->importNccl, &QAction::triggered, this, [this] {

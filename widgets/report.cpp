@@ -143,7 +143,8 @@ QImage renderCanvas(const model::Design& design, const model::Evaluation& ev,
 } // namespace
 
 QString writeReportPdf(const QString& path, const model::Design& design,
-                       const model::Evaluation& ev, std::shared_ptr<const model::Catalog> catalog) {
+                       const model::Evaluation& ev, std::shared_ptr<const model::Catalog> catalog,
+                       const model::ReportTable* comparison) {
     const auto tables = model::report_tables(design, ev, *catalog);
     const auto summary = model::report_summary(design, ev, *catalog);
     QTextDocument doc;
@@ -178,6 +179,9 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             html += QStringLiteral("<li>%1</li>").arg(esc(l));
         html += QStringLiteral("</ol>");
     }
+    // Issue 21: the designs the user compared, side by side, right after the summary.
+    if (comparison && !comparison->display.empty())
+        html += QStringLiteral("<h2>Compared with other designs</h2>") + tableHtml(*comparison);
     doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")),
                     renderCanvas(design, ev, catalog));
     html += QStringLiteral("<table width=\"100%\"><tr><td><h2>The design</h2>"

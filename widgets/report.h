@@ -6,6 +6,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/report.h"
 
 #include <QString>
 
@@ -18,8 +19,11 @@ namespace cl::ui {
 class CanvasScene;
 
 /// Writes the PDF report; returns an error text (empty on success). Needs a QApplication.
+/// `comparison` (model::comparison_table, Tools > Compare) becomes a section after the summary
+/// when it has rows.
 QString writeReportPdf(const QString& path, const model::Design& design,
-                       const model::Evaluation& ev, std::shared_ptr<const model::Catalog> catalog);
+                       const model::Evaluation& ev, std::shared_ptr<const model::Catalog> catalog,
+                       const model::ReportTable* comparison = nullptr);
 
 /// Writes one CSV (FILE.csv, with a table column) or a directory of CSVs (DIR/).
 QString writeReportCsv(const QString& path, const model::Design& design,

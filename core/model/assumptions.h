@@ -19,7 +19,7 @@ struct MemoryAssumptions {
     /// (~2 GB in a LLaMA-7B breakdown) -- see docs/assumptions.md.
     Assumption framework_overhead_bytes{2.0e9, "bytes",
                                         "CUDA context 0.1-0.6 GB + ~2 GB workspaces/buffers "
-                                        "(docs/assumptions.md)"};
+                                        "(ClusterLens guide, Assumptions)"};
     /// FlashAttention stores no s x s score matrix (Dao et al. 2022, sec. 3.1); on by default in
     /// Megatron-Core, Transformer Engine, vLLM and TensorRT-LLM.
     Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
@@ -48,9 +48,10 @@ struct MemoryAssumptions {
     Assumption llamacpp_ubatch_tokens{512, "tokens",
                                       "llama.cpp common/common.h: n_ubatch = 512 (physical batch)"};
     /// llama.cpp has no framework memory pools: the device keeps the CUDA/Metal context only.
-    Assumption llamacpp_runtime_bytes{0.5e9, "bytes",
-                                      "CUDA context 0.1-0.6 GB (docs/assumptions.md); llama.cpp "
-                                      "allocates weights, KV and one compute buffer"};
+    Assumption llamacpp_runtime_bytes{
+        0.5e9, "bytes",
+        "CUDA context 0.1-0.6 GB (ClusterLens guide, Assumptions); llama.cpp "
+        "allocates weights, KV and one compute buffer"};
     /// Devices whose memory the CPU shares (Apple silicon, Jetson, CPU servers): the share the
     /// model may fill; the operating system keeps the rest (macOS caps the GPU's working set).
     Assumption unified_memory_gpu_fraction{
@@ -65,11 +66,11 @@ struct TrainingAssumptions {
     Assumption attention_vs_gemm{0.83, "ratio",
                                  "Dao 2023 (FlashAttention-2) sec. 4.1 / mamf-finder"};
     /// Achieved fraction of HBM bandwidth for elementwise kernels (norms, activations, softmax).
-    Assumption memory_efficiency{0.85, "fraction", "assumption (docs/training.md)"};
+    Assumption memory_efficiency{0.85, "fraction", "assumption (ClusterLens guide, Training)"};
     /// Fraction of tensor-parallel communication hidden behind GEMMs.
     Assumption tp_overlap{0.0, "fraction",
                           "Megatron-LM runs TP collectives on the critical path unless "
-                          "--tp-comm-overlap (docs/training.md)"};
+                          "--tp-comm-overlap (ClusterLens guide, Training)"};
     /// Fraction of the last micro-batch's backward that hides the DP gradient reduction
     /// (Megatron --overlap-grad-reduce; PyTorch DDP buckets).
     Assumption dp_overlap{1.0, "fraction",
@@ -81,11 +82,11 @@ struct TrainingAssumptions {
     /// (mamf-finder): clocks under sustained multi-GPU load, mixed shapes, fused epilogues.
     /// One global factor fitted across all published runs in docs/validation.md.
     Assumption sustained_vs_best_gemm{
-        0.85, "ratio", "global calibration over published runs (docs/validation.md)"};
+        0.85, "ratio", "global calibration over published runs (ClusterLens guide, Validation)"};
     /// Compute slowdown while communication kernels overlap it: NCCL runs one CTA per channel
     /// on its own SM (16-32 channels of 108-132 SMs).
     Assumption overlap_sm_contention{0.2, "fraction",
-                                     "NCCL channels occupy SMs (docs/training.md)"};
+                                     "NCCL channels occupy SMs (ClusterLens guide, Training)"};
     /// Fixed per-step overhead (data loading, logging, launch gaps).
     Assumption step_overhead_s{0.0, "s", "assumption: none by default"};
     bool operator==(const TrainingAssumptions&) const = default;
@@ -94,11 +95,13 @@ struct TrainingAssumptions {
 struct InferenceAssumptions {
     /// Fraction of HBM bandwidth decode kernels sustain (weights and KV streaming).
     Assumption memory_efficiency{0.85, "fraction",
-                                 "same as training elementwise (docs/inference.md)"};
+                                 "same as training elementwise (ClusterLens guide, Inference)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
-    Assumption sustained_vs_best_gemm{0.85, "ratio", "training calibration (docs/validation.md)"};
+    Assumption sustained_vs_best_gemm{0.85, "ratio",
+                                      "training calibration (ClusterLens guide, Validation)"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
-    Assumption step_overhead_s{1e-3, "s", "assumption: ~1 ms per engine step (docs/inference.md)"};
+    Assumption step_overhead_s{1e-3, "s",
+                               "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};
     /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",

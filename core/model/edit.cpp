@@ -287,6 +287,24 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
         if (!target.empty())
             w.placement = {target};
         w.position = at;
+        // Issue 21: a workload dropped on a server covered the server's card and its link
+        // label. Its card goes beside the server instead, below any card already there. Sizes
+        // are the canvas's cards (widgets/canvas.cpp: devices 180 x 70, workloads 244 x 128).
+        if (const Device* t = target.empty() ? nullptr : d.device(target)) {
+            const auto overlaps = [&](Point p) {
+                const auto hit = [&](Point q, double w2, double h2) {
+                    return p.x < q.x + w2 && q.x < p.x + 244 && p.y < q.y + h2 && q.y < p.y + 128;
+                };
+                return std::any_of(d.devices.begin(), d.devices.end(),
+                                   [&](const Device& x) { return hit(x.position, 180, 70); }) ||
+                       std::any_of(d.workloads.begin(), d.workloads.end(),
+                                   [&](const Workload& x) { return hit(x.position, 244, 128); });
+            };
+            Point p{t->position.x + 200, t->position.y};
+            for (int i = 0; i < 50 && overlaps(p); ++i)
+                p.y += 140;
+            w.position = p;
+        }
         out.id = w.id;
         out.undo_text = "Add " + w.name;
         out.message = target.empty() ? w.name + " runs on every GPU of the design"

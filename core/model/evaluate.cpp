@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -61,6 +62,32 @@ double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
 } // namespace
 
 namespace {
+
+/// Issue 22: a switch tier that needs more ports than its switches have cannot be cabled (a
+/// helper doubled the spine links and got a 13% shorter step on leaves needing 75 of 64
+/// ports). Groups that reach that tier (`top`: the highest tier a group crosses) do not run on
+/// it; the reason, or empty.
+std::string cabling_error(const Topology& f, int top) {
+    for (const auto& st : f.tiers)
+        if (st.level <= top && st.ports_per_switch > 0 &&
+            st.ports_used_per_switch > st.ports_per_switch + 1e-9) {
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "the %s switches need %.0f ports each (links down and up) but have %d: "
+                          "add %s switches or use fewer links per switch",
+                          st.name.c_str(), st.ports_used_per_switch, st.ports_per_switch,
+                          st.name.c_str());
+            return buf;
+        }
+    return {};
+}
+int top_tier(const std::vector<GroupPlacement>& groups) {
+    int top = 0;
+    for (const auto& g : groups)
+        if (g.ranks > 1)
+            top = std::max(top, group_tier(g));
+    return top;
+}
 
 /// Whether `inner` is `outer` or lies inside it (through parents).
 bool inside(const Design& design, const DesignIndex& d, const std::string& inner,
@@ -311,6 +338,15 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     continue;
                 const auto op = collective_op_from_name(c.op).value_or(CollectiveOp::allreduce);
                 const double factor = busbw_factor(op, c.ranks);
+                // The points were measured on the fabric of the time; say so when it changed
+                // (helper-15: dots at 180 GB/s under a 1:1 curve at 340 read as a misfit).
+                if (std::abs(c.oversubscription - p.oversubscription) >
+                    0.01 * std::max(1.0, p.oversubscription)) {
+                    char buf[96];
+                    std::snprintf(buf, sizeof buf, "measured at %.2f:1, before the fabric changed",
+                                  c.oversubscription);
+                    k.measured_on = buf;
+                }
                 for (const auto& q : c.points) {
                     k.measured_bytes.push_back(q[0]);
                     k.measured_busbw_Bps.push_back(factor * q[0] / q[1]);
@@ -404,8 +440,18 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 if (auto tr = train_step(*m, w.training, static_cast<int>(we.gpus), *g, ev.fabric,
                                          design.assumptions.training, ev.collective_assumptions,
                                          design.assumptions.memory, price)) {
-                    we.training = tr.value();
-                    we.band = band_for(training_case(*m, w.training, *g, we.gpus));
+                    const TrainingResult& r = tr.value();
+                    if (const std::string why = cabling_error(
+                            ev.fabric,
+                            top_tier({r.tp_group, r.cp_group, r.dp_group,
+                                      w.training.ep > 1 ? r.ep_group : GroupPlacement{},
+                                      w.training.pp > 1 ? r.pp_group : GroupPlacement{}}));
+                        !why.empty()) {
+                        we.error = "does not run: " + why;
+                    } else {
+                        we.training = tr.value();
+                        we.band = band_for(training_case(*m, w.training, *g, we.gpus));
+                    }
                 } else
                     we.error = design_errors(tr.errors(), index, w.kind); // e.g. no network path
             }
@@ -474,9 +520,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             const InferenceSpec& s = w.inference;
             const int replica = s.tp * s.pp;
             if (replica > we.gpus)
-                we.error = "a replica needs tp*pp = " + std::to_string(replica) +
+                we.error = "a replica needs TP x PP = " + std::to_string(replica) +
                            " GPUs but the workload is placed on " +
-                           std::to_string(static_cast<long long>(we.gpus));
+                           std::to_string(static_cast<long long>(we.gpus)) +
+                           ": lower TP or PP, or place it on more GPUs";
             else if (auto mem = inference_memory(*m, s, *g, design.assumptions.memory)) {
                 const InferenceMemory& im = mem.value();
                 we.memory = {im.per_gpu, im.usable_bytes, im.headroom_bytes, im.fits,
@@ -503,13 +550,25 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         inf.tiers =
                             tier_loads(inf.traffic, ev.fabric, inf.decode_step_s, &inf.bottleneck);
                         we.band = band_for(serving_case(*m, s, *g));
+                        int top = 0;
+                        for (const auto& gt : inf.traffic)
+                            top = std::max(top, gt.tier);
+                        if (const std::string why = cabling_error(ev.fabric, top); !why.empty()) {
+                            we.error = "does not run: " + why;
+                            we.inference.reset();
+                            we.band.reset();
+                        }
+                    } else {
+                        we.error = design_errors(ir.errors(), index, w.kind);
+                    }
+                    if (we.inference) {
                         if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =
                                 ev.tco->amortized_usd_per_gpu_hour / 3600.0 /
                                 we.inference->output_tokens_per_s_per_gpu * 1e6;
-                        we.inference_curve =
-                            latency_throughput_curve(*m, s, *g, ev.fabric, im.max_batch, 64, price,
-                                                     {}, ev.collective_assumptions);
+                        we.inference_curve = latency_throughput_curve(
+                            *m, s, *g, ev.fabric, im.max_batch, 64, price,
+                            design.assumptions.inference, ev.collective_assumptions);
                         // Issue 19: the band along the curve (the Inference chart shades it).
                         for (auto& p : we.inference_curve) {
                             std::tie(p.output_tokens_per_s_low, p.output_tokens_per_s_high) =
@@ -517,8 +576,6 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                             std::tie(p.tpot_low_s, p.tpot_high_s) =
                                 band_range(p.tpot_s, *we.band, Scales::with_time);
                         }
-                    } else {
-                        we.error = design_errors(ir.errors(), index, w.kind);
                     }
                 }
             } else {
@@ -535,6 +592,30 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         }
         ev.workloads.push_back(std::move(we));
     }
+    // Issue 21: separate machines each running their own workloads (workstations side by side)
+    // are not a wiring mistake: when every workload is placed on GPUs that reach each other, the
+    // design-wide "no path" warning goes (a workload that spans unconnected GPUs keeps its own
+    // error).
+    if (!design.workloads.empty() &&
+        std::all_of(design.workloads.begin(), design.workloads.end(), [&](const Workload& w) {
+            if (w.placement.empty())
+                return false;
+            std::vector<std::string> entries;
+            for (const auto& r : ev.fabric.reach)
+                for (const auto& pid : w.placement)
+                    if (related(design, idx, r.id, pid)) {
+                        entries.push_back(r.id);
+                        break;
+                    }
+            double gpus = 0;
+            for (const auto& r : ev.fabric.reach)
+                if (std::find(entries.begin(), entries.end(), r.id) != entries.end())
+                    gpus += r.replicas * r.gpus_per_replica;
+            return !entries.empty() && unreachable(ev.fabric, entries, gpus).empty();
+        }))
+        std::erase_if(ev.topology.warnings, [](const std::string& x) {
+            return x.rfind("some GPUs have no path between them", 0) == 0;
+        });
     ev.findings = find_problems(design, ev);
     return ev;
 }

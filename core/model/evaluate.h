@@ -90,6 +90,9 @@ struct CollectiveCurve {
     /// the measurement together.
     std::vector<double> uncalibrated_busbw_Bps;
     std::vector<double> measured_bytes, measured_busbw_Bps;
+    /// Issue 22: when the fabric changed since the measurement (another oversubscription on the
+    /// measured group's way), what it was measured on: "measured at 1.92:1"; else empty.
+    std::string measured_on;
 };
 
 struct Evaluation {

@@ -43,7 +43,8 @@ ExplainedInput collectives_input(const Design& d,
                                  const std::vector<GroupTraffic>* traffic = nullptr) {
     if (d.calibration.empty())
         return {"collectives", "defaults",
-                "NCCL tuning constants and published efficiencies (docs/collectives.md); import "
+                "NCCL tuning constants and published efficiencies (ClusterLens guide, "
+                "Collectives); import "
                 "nccl-tests output to calibrate"};
     std::string v, from;
     for (const auto& c : d.calibration) {
@@ -132,7 +133,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      " sequences",
                  "global batch / DP / micro-batch"},
                 {"compute", fixed(bd.compute, 3) + " s",
-                 "FLOPs / achieved rates (docs/training.md)"},
+                 "FLOPs / achieved rates (ClusterLens guide, Training)"},
                 {"recompute", fixed(bd.recompute, 3) + " s", "Korthikanti et al. 2022 sec. 5"},
                 {"TP comm (exposed)", fixed(bd.tp_comm, 3) + " s",
                  "Korthikanti sec. 4.2.2: all-gather + reduce-scatter per layer on the placed "
@@ -190,7 +191,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 w.id + ".tokens_per_s",
                 w.name,
                 "Tokens/s",
-                fixed(r.tokens_per_s, 0),
+                units::format_count(r.tokens_per_s),
                 "global batch x sequence length / step time",
                 {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
                  {"sequence", std::to_string(t.seq) + " tokens", "design"},
@@ -206,7 +207,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                 "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
                                 "GPU-hours x $/GPU-hour",
                                 {{"tokens", units::format_si(t.tokens, "tokens", 1), "design"},
-                                 {"tokens/s", fixed(r.tokens_per_s, 0), "above"},
+                                 {"tokens/s", units::format_count(r.tokens_per_s), "above"},
                                  {"$/GPU-hour",
                                   ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
                                   ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}};
@@ -328,7 +329,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
              {{"cloud rate", usd(t.cloud_price_per_gpu_hour) + "/GPU-hour", t.cloud_price_source},
               {"servers", usd(t.onprem_breakdown.servers), "catalog system prices"},
               {"network", usd(t.onprem_breakdown.network),
-               "drawn switches and cables (docs/cost.md)"},
+               "drawn switches and cables (ClusterLens guide, Cost)"},
               {"IT power", fixed(t.it_power_peak_kw, 0) + " kW", "catalog system power"},
               {"PUE", num(e.pue), "economics (default: new large facilities, Uptime Institute)"},
               {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},

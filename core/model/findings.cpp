@@ -354,6 +354,18 @@ std::string load_legend(const Evaluation& ev, const std::string& workload) {
     return s;
 }
 
+std::string bottleneck_legend(const Evaluation& ev) {
+    const LinkFinding* worst = nullptr;
+    for (const auto& [id, f] : ev.findings.links)
+        if (f.bottleneck && (!worst || f.oversubscription > worst->oversubscription))
+            worst = &f;
+    if (!worst)
+        return {};
+    return "Red links: uplinks of the " + worst->tier + " tier, oversubscribed " +
+           fixed(worst->oversubscription, 2) +
+           ":1 (the fabric's bottleneck)\nA workload that runs colours the links by its traffic";
+}
+
 std::string default_load_workload(const Evaluation& ev) {
     for (const auto& w : ev.workloads)
         if ((w.training && !w.training->tiers.empty()) ||

@@ -73,6 +73,9 @@ std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workl
                                   const std::string& link);
 /// The legend for the canvas colouring by `workload`'s load; empty when it has none.
 std::string load_legend(const Evaluation& ev, const std::string& workload);
+/// The legend for the red uplinks when no workload's load is shown (helper-15: red meant
+/// "bottleneck" with no legend, and "70% busy" with one); empty when no link is a bottleneck.
+std::string bottleneck_legend(const Evaluation& ev);
 /// The workload whose load the canvas shows by default: the first (training or serving) with
 /// traffic on a network tier; empty when none.
 std::string default_load_workload(const Evaluation& ev);

@@ -573,6 +573,60 @@ std::string table_to_csv(const ReportTable& t) {
     return s;
 }
 
+ReportTable comparison_table(const std::vector<std::string>& names,
+                             const std::vector<const Evaluation*>& evs) {
+    ReportTable t;
+    t.id = "comparison";
+    t.title = "Designs compared";
+    const std::size_t n = std::min(names.size(), evs.size());
+    t.header = {"metric", "unit"};
+    t.labels = {"Number", "Unit"};
+    t.units = {"", ""};
+    for (std::size_t i = 0; i < n; ++i) {
+        t.header.push_back("design_" + std::to_string(i + 1));
+        t.labels.push_back(names[i]);
+        t.units.emplace_back();
+    }
+    for (std::size_t i = 1; i < n; ++i) {
+        t.header.push_back("change_" + std::to_string(i + 1));
+        t.labels.push_back("Change, " + names[i]);
+        t.units.emplace_back("fraction");
+    }
+    if (n == 0)
+        return t;
+    const auto rows = compare_designs({evs.begin(), evs.begin() + static_cast<std::ptrdiff_t>(n)});
+    for (const auto& r : rows) {
+        std::vector<std::string> csv{r.metric, r.unit}, shown{r.metric, ""};
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto& v = r.values[i];
+            csv.push_back(v ? f(*v, 10) : "");
+            // Whole counts (GPUs, racks) as counts: "1,024", not "1024" or "1.02 k".
+            shown.push_back(!v ? std::string("–")
+                            : r.unit.empty() && *v == std::round(*v)
+                                ? report_human(*v, ReportFormat::count)
+                                : report_value(*v, r.unit));
+        }
+        for (std::size_t i = 1; i < n; ++i) {
+            const auto& a = r.values[0];
+            const auto& b = r.values[i];
+            if (!a || !b || *a == 0) {
+                csv.emplace_back();
+                shown.emplace_back("–");
+                continue;
+            }
+            const double ch = *b / *a - 1;
+            csv.push_back(f(ch, 10));
+            std::string text = (ch >= 0 ? "+" : "") + report_human(ch, ReportFormat::percent);
+            if (r.within_model_error[i])
+                text += ", within the model's error";
+            shown.push_back(text);
+        }
+        t.rows.push_back(std::move(csv));
+        t.display.push_back(std::move(shown));
+    }
+    return t;
+}
+
 std::string tables_to_csv(const std::vector<ReportTable>& tables) {
     std::size_t width = 0;
     for (const auto& t : tables)

@@ -3,6 +3,7 @@
 // evaluated design, and CSV writing (RFC 4180 quoting). PDF layout lives in widgets/report.
 
 #include "model/catalog.h"
+#include "model/compare.h"
 #include "model/design.h"
 #include "model/evaluate.h"
 #include "model/sensitivity.h"
@@ -68,6 +69,12 @@ struct ReportSummary {
     SensitivityResult cost_sensitivity;
 };
 ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalog& c);
+
+/// Issue 21: designs compared side by side (Tools > Compare) as a report table: each design's
+/// key numbers (compare.h) in human units, and each design's change from the first ("+12.3 %",
+/// "+0.4 %, within the model's error"). `names` one per evaluation.
+ReportTable comparison_table(const std::vector<std::string>& names,
+                             const std::vector<const Evaluation*>& evs);
 
 /// One CSV with a leading "table" column (CLI.md `report -o FILE.csv`).
 std::string tables_to_csv(const std::vector<ReportTable>& tables);

@@ -402,8 +402,8 @@ std::vector<Field> build_schema() {
             .make("commitment", "Commitment", "", 0, 0, "on-demand",
                   "cloud billing: on-demand and spot bill hours used, commitments every hour"));
     add(E(CL_REF(months))
-            .make("months", "Horizon", "months", 1, 1200, "36: a 3-year budget (docs/cost.md)",
-                  "TCO horizon"));
+            .make("months", "Horizon", "months", 1, 1200,
+                  "36: a 3-year budget (ClusterLens guide, Cost)", "TCO horizon"));
     // The numeric cost inputs (defaults and sources: docs/cost.md); zero means "derive it"
     // where the label says so. Each is a sensitivity input.
     const auto money = [&](Field f) -> Field& {
@@ -411,7 +411,7 @@ std::vector<Field> build_schema() {
         f.sensitivity = true;
         return add(std::move(f));
     };
-    const std::string cost = "docs/cost.md";
+    const std::string cost = "ClusterLens guide, Cost";
     money(E(CL_REF(power_usd_per_kwh))
               .make("power_usd_per_kwh", "Electricity price", "USD/kWh", 0, 100, cost,
                     "EIA 2023 US industrial 0.06-0.09"));
@@ -489,7 +489,7 @@ std::vector<Field> build_schema() {
             f.decimals = f.max <= 10 ? 3 : 2;
         return add(std::move(f));
     };
-    const std::string rsrc = "docs/reliability.md";
+    const std::string rsrc = "ClusterLens guide, Reliability";
     const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
     rel(R(CL_REF(node_failures_per_1000_node_days))
             .make("node_failures_per_1000_node_days", "Node failures", "per 1000 node-days", 0, 1e6,

@@ -862,6 +862,45 @@ private slots:
         QVERIFY(default_load_workload(ev).empty());
     }
 
+    // Issue 21: two machines side by side, each running its own workload, are not a wiring
+    // mistake: no "no path" warning. A workload across both keeps it (and its own error).
+    void separateMachinesAreNotAWarning() {
+        Design d = preset(cat_, "h100-ndr-2node");
+        d.links.clear();
+        d.devices.resize(1);
+        d.devices[0].count = 1;
+        Device other = d.devices[0];
+        other.id = "node2";
+        other.position = {400, 0};
+        d.devices.push_back(other);
+        const auto noPath = [](const Evaluation& ev) {
+            return std::any_of(
+                ev.topology.warnings.begin(), ev.topology.warnings.end(), [](const std::string& w) {
+                    return w.find("no path") == 0 || w.find("some GPUs have no path") == 0;
+                });
+        };
+        d.workloads.resize(1);
+        d.workloads[0].model = "llama3-8b";
+        d.workloads[0].training.zero = 1;
+        d.workloads[0].placement = {"node"};
+        Workload second = d.workloads[0];
+        second.id = "second";
+        second.placement = {"node2"};
+        d.workloads.push_back(second);
+        Evaluation ev = evaluate(d, cat_);
+        QVERIFY(!noPath(ev));
+        QVERIFY2(ev.workloads[0].error.empty(), ev.workloads[0].error.c_str());
+        QVERIFY2(ev.workloads[1].error.empty(), ev.workloads[1].error.c_str());
+        d.workloads[1].placement = {"node", "node2"};
+        ev = evaluate(d, cat_);
+        QVERIFY(noPath(ev));
+        QVERIFY2(ev.workloads[1].error.find("does not run") != std::string::npos,
+                 ev.workloads[1].error.c_str());
+        d.workloads[1].placement.clear(); // on every GPU: the warning stays
+        ev = evaluate(d, cat_);
+        QVERIFY(noPath(ev));
+    }
+
     // Issue 22: a switch tier short of ports says so on its card (it was a line in the design
     // inspector only, and the card showed nothing).
     void portOverflowOnTheCard() {
@@ -875,6 +914,22 @@ private slots:
         QCOMPARE(f.badge, std::string("⚠ 80/64 ports"));
         QVERIFY2(f.note.find("needs 80 ports") != std::string::npos, f.note.c_str());
         QVERIFY(!ev.findings.devices.count("node"));
+        // That fabric cannot be cabled: a service whose TP group crosses the leaf does not run
+        // on it (helper-15 got a shorter step from such a fabric); one inside a server does.
+        Workload w;
+        w.id = "serve";
+        w.kind = WorkloadKind::inference;
+        w.model = "llama3-70b";
+        w.inference.tp = 16;
+        d.workloads = {w};
+        ev = evaluate(d, cat_);
+        QVERIFY(!ev.workloads[0].inference);
+        QVERIFY2(ev.workloads[0].error.find("leaf switches need 80 ports each") !=
+                     std::string::npos,
+                 ev.workloads[0].error.c_str());
+        d.workloads[0].inference.tp = 8;
+        ev = evaluate(d, cat_);
+        QVERIFY2(ev.workloads[0].inference.has_value(), ev.workloads[0].error.c_str());
     }
 
     // Issue 19: the collective rows above are held out (the collective model fits nothing to

@@ -53,11 +53,13 @@ private:
     static QString deviceId(ui::MainWindow& w, std::size_t i) {
         return QString::fromStdString(w.document()->design().devices.at(i).id);
     }
-    /// 70 leaves over 4,900 single-server entries in a 70-wide grid, server i cabled to leaf
-    /// i % 70 (link "l<i>"): a large design, drawn in one batched pass far out.
-    static QByteArray largeDesign(const QByteArray& workloads = {}) {
+    /// `leaves` leaves over 4,900 single-server entries in a 70-wide grid, server i cabled to leaf
+    /// i % leaves (link "l<i>"): a large design, drawn in one batched pass far out. (70 leaves
+    /// take 70 links each, more than a QM9700's 64 ports: a fabric that cannot be cabled, where
+    /// no workload runs.)
+    static QByteArray largeDesign(const QByteArray& workloads = {}, int leaves = 70) {
         QByteArray s = "{\"format\": \"clusterlens-design\", \"version\": \"1.1\", \"devices\": [";
-        for (int i = 0; i < 70; ++i)
+        for (int i = 0; i < leaves; ++i)
             s += QStringLiteral("{\"id\": \"leaf%1\", \"kind\": \"switch\", \"catalog\": "
                                 "\"qm9700\", \"position\": [%2, -600]},")
                      .arg(i)
@@ -77,7 +79,7 @@ private:
                                 "\"type\": \"ib-ndr\"}")
                      .arg(i ? QStringLiteral(",") : QString())
                      .arg(i)
-                     .arg(i % 70)
+                     .arg(i % leaves)
                      .toUtf8();
         s += "]";
         if (!workloads.isEmpty())
@@ -282,6 +284,18 @@ private slots:
                                 at(w, {90, 35})));
         QCOMPARE(wl.size(), std::size_t{2});
         QCOMPARE(wl[1].name, std::string("Training job 2"));
+        // Issue 21: the cards go beside the server, one below the other, not over it: a click
+        // on the server's middle selects the server.
+        const auto& server = w.document()->design().devices[0];
+        for (const auto& x : wl) {
+            const QRectF card(x.position.x, x.position.y, 244, 128);
+            QVERIFY2(!card.intersects(QRectF(server.position.x, server.position.y, 180, 70)),
+                     x.id.c_str());
+        }
+        QVERIFY(!QRectF(wl[0].position.x, wl[0].position.y, 244, 128)
+                     .intersects(QRectF(wl[1].position.x, wl[1].position.y, 244, 128)));
+        QTest::mouseClick(w.canvas()->viewport(), Qt::LeftButton, {}, at(w, {90, 35}));
+        QCOMPARE(w.scene()->selectedIds(), QStringList{QString::fromStdString(server.id)});
         QVERIFY(drop(w, QStringLiteral("Storage"), QStringLiteral("storage:generic"), {450, 150}));
         QCOMPARE(w.document()->design().devices.back().kind, model::DeviceKind::storage);
     }
@@ -771,7 +785,7 @@ private slots:
             "[{\"id\": \"serve\", \"kind\": \"inference\", \"name\": \"Llama serving\", "
             "\"model\": \"llama3-70b\", \"placement\": [\"a\", \"b\"], \"inference\": "
             "{\"tp\": 16}, \"position\": [-3000, 8000]}]";
-        QByteArray text = largeDesign(serving);
+        QByteArray text = largeDesign(serving, 80); // 62 links per leaf: it can be cabled
         text.replace("\"devices\": [",
                      "\"devices\": [{\"id\": \"a\", \"kind\": \"system\", \"catalog\": "
                      "\"dgx-h100\", \"position\": [-1500, 6000]}, {\"id\": \"b\", \"kind\": "

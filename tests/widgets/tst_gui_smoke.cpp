@@ -24,7 +24,9 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegend>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -78,6 +80,74 @@ private slots:
         QTRY_COMPARE(chart->barCount(), 1);
         QCOMPARE(chart->shownCapacity(), 80e9);
         QVERIFY(std::abs(chart->shownTotal(0) - ev->workloads[0].memory.per_gpu.total()) < 1.0);
+    }
+
+    // Issue 21: at 1280 x 800 every chart has room on demand: View > Large Charts gives each
+    // tab's chart at least 300 px of plot, with its legend and axes whole; unchecking it gives
+    // the canvas its room back.
+    void chartsHaveRoomAt1280x800() {
+        ui::MainWindow w(cat_);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("llama3-16k-h100")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        const int canvasBefore = w.canvas()->height();
+        QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
+        QTRY_VERIFY(w.canvas()->height() < canvasBefore);
+        auto* tabs = w.charts()->tabs();
+        int checked = 0;
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString title = tabs->tabText(i);
+            QVERIFY(clickTab(tabs, title));
+            QTest::qWait(50); // the chart lays out on the next passes of the event loop
+            for (auto* view : tabs->currentWidget()->findChildren<QChartView*>()) {
+                if (!view->isVisible())
+                    continue;
+                QChart* c = view->chart();
+                QTRY_VERIFY2(c->plotArea().height() >= 300,
+                             qPrintable(QStringLiteral("%1: %2 px of plot")
+                                            .arg(title)
+                                            .arg(c->plotArea().height())));
+                // The legend gets the room it asks for (a clipped one elides names: "Oth...").
+                QLegend* l = c->legend();
+                if (l->isVisible() && !l->markers().isEmpty()) {
+                    const QSizeF want = l->effectiveSizeHint(Qt::PreferredSize);
+                    QVERIFY2(l->geometry().height() + 1 >= want.height(),
+                             qPrintable(QStringLiteral("%1: legend %2 of %3 px high")
+                                            .arg(title)
+                                            .arg(l->geometry().height())
+                                            .arg(want.height())));
+                }
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 6);
+        QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
+        QTRY_VERIFY(w.canvas()->height() >= canvasBefore - 2);
+    }
+
+    // Issue 21: the Inference chart shows the selected service (it always showed the first).
+    void inferenceChartFollowsSelection() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h200-inference-8x"));
+        const std::string first = w.document()->design().workloads.at(0).id;
+        QVERIFY(dragFromPalette(w, QStringLiteral("Inference"),
+                                QStringLiteral("workload:inference"), *emptyPoint(w)));
+        QCOMPARE(w.document()->design().workloads.size(), std::size_t{2});
+        const std::string second = w.document()->design().workloads.at(1).id;
+        // Llama 3 70B in BF16 needs the eight GPUs: TP 8, typed in.
+        QVERIFY(clickEntity(w, QString::fromStdString(second)));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tp"), QStringLiteral("8")));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), second);
+        QVERIFY(clickEntity(w, QString::fromStdString(first)));
+        QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), first);
+        QVERIFY(clickEntity(w, QString::fromStdString(second)));
+        QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), second);
     }
 
     void paletteDropAddsDeviceAndUndo() {
@@ -168,6 +238,24 @@ private slots:
                 banded || (item->child(i)->text(0).contains(QStringLiteral("error band")) &&
                            item->child(i)->text(2).contains(QStringLiteral("held-out error of")));
         QVERIFY(banded);
+        // Issue 21: a recalculation keeps the explanation open where the reader is; sources name
+        // the guide, not a path in the source tree.
+        QVERIFY(item->isExpanded());
+        const QString key = item->data(0, Qt::UserRole).toString();
+        const auto* evBefore = w.evaluator()->current().get();
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "global_batch"),
+                           QString::number(2 * wl.training.global_batch)));
+        QTRY_VERIFY(w.evaluator()->current().get() != evBefore);
+        QTRY_VERIFY(w.charts()->explainPanel()->tree()->currentItem() != nullptr);
+        auto* again = w.charts()->explainPanel()->tree()->currentItem();
+        QCOMPARE(again->data(0, Qt::UserRole).toString(), key);
+        QVERIFY(again->isExpanded());
+        auto* tree = w.charts()->explainPanel()->tree();
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            for (int k = 0; k < tree->topLevelItem(i)->childCount(); ++k)
+                QVERIFY2(
+                    !tree->topLevelItem(i)->child(k)->text(2).contains(QStringLiteral("docs/")),
+                    qPrintable(tree->topLevelItem(i)->child(k)->text(2)));
         QTemporaryDir dir;
         const std::pair<QString, QString> exports[] = {
             {QStringLiteral("Report as PDF…"), QStringLiteral("r.pdf")},
@@ -294,6 +382,29 @@ private slots:
                 QVERIFY(picked);
                 QTRY_VERIFY(warned);
                 QCOMPARE(table->columnCount(), 1 + 2 + 1); // nothing added
+                // Issue 21: each column names its design; numbers read as people write them.
+                QVERIFY2(table->horizontalHeaderItem(1)->text().contains(
+                             QStringLiteral("(this design)")),
+                         qPrintable(table->horizontalHeaderItem(1)->text()));
+                QVERIFY(table->horizontalHeaderItem(1)->text() !=
+                        table->horizontalHeaderItem(2)->text());
+                QCOMPARE(table->item(0, 1)->text(), QStringLiteral("1,016")); // not "1.02 k"
+                // The report carries the comparison: a section after the summary.
+                auto* report = dlg->findChild<QPushButton*>(QStringLiteral("compareReportButton"));
+                QVERIFY(report);
+                bool saved = false;
+                answerFileDialog(dir.filePath(QStringLiteral("compared.pdf")), &saved);
+                QTest::mouseClick(report, Qt::LeftButton);
+                QVERIFY(saved);
+                QTRY_VERIFY(QFileInfo(dir.filePath(QStringLiteral("compared.pdf"))).size() > 10000);
+                QProcess toText;
+                toText.start(QStringLiteral("pdftotext"),
+                             {dir.filePath(QStringLiteral("compared.pdf")), QStringLiteral("-")});
+                QVERIFY(toText.waitForFinished(60000));
+                const QString text = QString::fromUtf8(toText.readAllStandardOutput());
+                QVERIFY2(text.contains(QStringLiteral("Compared with other designs")),
+                         qPrintable(text.left(2000)));
+                QVERIFY(text.contains(QStringLiteral("-99.2 %")));
                 QTest::keyClick(dlg, Qt::Key_Escape);
             },
             &done);

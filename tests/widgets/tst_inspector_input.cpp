@@ -21,10 +21,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <cmath>
@@ -282,6 +284,53 @@ private slots:
         QVERIFY(typeNumber(mtbf, QStringLiteral("0")));
         QCOMPARE(w.document()->design().reliability.mtbf_hours, 0.0);
         QTRY_VERIFY2(mtbf->text().startsWith(QStringLiteral("Auto")), qPrintable(mtbf->text()));
+    }
+
+    // Issue 21: the inspector keeps its place after an edit (a helper saw it jump as the
+    // evaluation came back). The wheel scrolls down to a field near the end; a number typed
+    // there leaves the field where it was.
+    void scrollStaysAfterEdit() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("llama3-16k-h100")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        const QString job = QString::fromStdString(w.document()->design().workloads.at(0).id);
+        QVERIFY(clickEntity(w, job));
+        auto* sa = w.inspector()->findChild<QScrollArea*>();
+        QVERIFY(sa);
+        auto* e = field<QAbstractSpinBox>(w, "tokens");
+        QVERIFY(e);
+        const auto shown = [&] {
+            const QRect r(e->mapTo(sa->viewport(), QPoint(0, 0)), e->size());
+            return sa->viewport()->rect().contains(r);
+        };
+        // The wheel over the labels' column scrolls the inspector (over an editor it would
+        // change the editor's value).
+        for (int i = 0; i < 60 && !shown(); ++i) {
+            const QPoint at(4, sa->viewport()->height() / 2);
+            QWheelEvent ev(at, sa->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120),
+                           Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(sa->viewport(), &ev);
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(shown());
+        const int before = sa->verticalScrollBar()->value();
+        QVERIFY(before > 0);
+        const QPoint where = e->mapTo(sa->viewport(), QPoint(0, 0));
+        const auto* evBefore = w.evaluator()->current().get();
+        QVERIFY(typeNumber(e, QStringLiteral("2e12")));
+        QTRY_VERIFY(w.evaluator()->current().get() != evBefore);
+        QTest::qWait(100); // the results and any queued rebuild land
+        e = field<QAbstractSpinBox>(w, "tokens");
+        QVERIFY(e);
+        const QPoint after = e->mapTo(sa->viewport(), QPoint(0, 0));
+        QVERIFY2(std::abs(after.y() - where.y()) <= 4,
+                 qPrintable(QStringLiteral("the field moved from y %1 to %2 (scroll %3 -> %4)")
+                                .arg(where.y())
+                                .arg(after.y())
+                                .arg(before)
+                                .arg(sa->verticalScrollBar()->value())));
     }
 
     void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }

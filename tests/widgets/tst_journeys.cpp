@@ -357,7 +357,12 @@ private slots:
                 auto* table = dlg->findChild<QTableWidget*>(QStringLiteral("compareTable"));
                 QVERIFY(table);
                 QCOMPARE(table->columnCount(), 1 + 2 + 1);
-                QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("this design"));
+                // Each column names its design (issue 21: both read "this design").
+                QVERIFY2(table->horizontalHeaderItem(1)->text().endsWith(
+                             QStringLiteral("(this design)")),
+                         qPrintable(table->horizontalHeaderItem(1)->text()));
+                QVERIFY(table->horizontalHeaderItem(2)->text() !=
+                        table->horizontalHeaderItem(1)->text());
                 if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
                     dlg->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
                                      QStringLiteral("/compare.png"));
@@ -579,6 +584,39 @@ private slots:
         QVERIFY(clickEntity(w, uplinks));
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "count"), QString::number(2 * cables)));
         QTRY_VERIFY(current(w)->fabric.oversubscription < 1.05);
+        // Issue 22 (helper-15): twice the uplinks on the same seven leaves needs more ports than
+        // a leaf has. That fabric cannot be cabled: the job does not run on it, and says why.
+        QTRY_VERIFY(workloadEval(w, job) && !workloadEval(w, job)->training);
+        QVERIFY2(workloadEval(w, job)->error.find("ports each") != std::string::npos,
+                 workloadEval(w, job)->error.c_str());
+        // The way to 1:1 that can be built: the wizard again (it remembers the other choices),
+        // 1:1 typed in; the job, its ZeRO stage and the calibration stay.
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        bool again = false;
+        onModal<ui::FabricWizard>(
+            [](ui::FabricWizard* wiz) {
+                QCOMPARE(wiz->kind->currentData().toString(), QStringLiteral("fattree"));
+                QVERIFY(!wiz->railOptimized->isChecked());
+                QCOMPARE(wiz->nodes->value(), 32);
+                QVERIFY(typeNumber(wiz->oversubscription, QStringLiteral("1"), Qt::Key_Tab));
+                QTest::mouseClick(wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                                  Qt::LeftButton);
+            },
+            &again);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Fabric Wizard…")}));
+        QVERIFY(again);
+        QTRY_VERIFY(current(w)->fabric.oversubscription < 1.05);
+        QCOMPARE(w.document()->design().calibration.size(), std::size_t{1});
+        QTRY_VERIFY(workloadEval(w, job) && workloadEval(w, job)->training);
+        // The measured points stay on the chart, marked as measured on the 2:1 fabric.
+        bool marked = false;
+        for (const auto& k : current(w)->allreduce_curves)
+            marked = marked || k.measured_on.find("measured at 1.92:1") == 0;
+        QVERIFY(marked);
+        QVERIFY(current(w)->tco->inventory.switch_capex_usd +
+                    current(w)->tco->inventory.cable_capex_usd >
+                network);
         // Issue 22: the DP group crossed the 2:1 spine, so the step is shorter now, and the
         // spine is no longer named as oversubscribed.
         QVERIFY(step > 0);
