@@ -681,11 +681,34 @@ protected:
         }
         const qreal verdictBottom = metrics.size() > 1 ? 84 : 100;
         p->setPen(status);
-        p->save();
-        p->setClipRect(QRectF(10, 46, 220, verdictBottom - 46));
-        p->drawText(QRectF(10, 46, 220, verdictBottom - 46), Qt::AlignLeft | Qt::TextWordWrap,
-                    QString::fromStdString(finding_.verdict));
-        p->restore();
+        {
+            // Whole lines only, the last one elided when the verdict is longer.
+            const QFontMetrics fm = p->fontMetrics();
+            const int room = std::max(1, static_cast<int>((verdictBottom - 46) / fm.lineSpacing()));
+            const QStringList words = QString::fromStdString(finding_.verdict)
+                                          .split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            QStringList lines;
+            QString line;
+            for (const QString& word : words) {
+                const QString next = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+                if (line.isEmpty() || fm.horizontalAdvance(next) <= 220) {
+                    line = next;
+                } else {
+                    lines << line;
+                    line = word;
+                }
+            }
+            if (!line.isEmpty())
+                lines << line;
+            if (lines.size() > room) {
+                lines = lines.mid(0, room);
+                lines.last() =
+                    fm.elidedText(lines.last() + QStringLiteral(" …"), Qt::ElideRight, 220);
+            }
+            for (int i = 0; i < lines.size(); ++i)
+                p->drawText(QRectF(10, 46 + i * fm.lineSpacing(), 220, fm.lineSpacing()),
+                            Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+        }
         p->setPen(pal.text().color());
         for (int i = 0; i < metrics.size(); ++i)
             p->drawText(QRectF(10, verdictBottom + 18 * i, 220, 18),

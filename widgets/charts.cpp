@@ -647,12 +647,34 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("TPOT (ms)"));
     ay->setLabelFormat(QStringLiteral("%g"));
-    ay->setRange(0, std::max(ymax, w->inference->tpot_s * 1e3) * 1.1);
+    // Issue 21: the axis shows the region that matters -- the operating point and the TPOT
+    // target with room above -- not the last batches' climb (0-50 ms was squashed under a
+    // 400 ms axis); the caption says where the curve goes beyond.
+    const double slo_ms = w->tpot_slo_s * 1e3;
+    const double region = 2.5 * std::max(w->inference->tpot_s * 1e3, slo_ms);
+    const double ytop =
+        std::min(std::max(ymax, w->inference->tpot_s * 1e3) * 1.1, std::max(region, 1e-3));
+    const bool cut = ymax * 1.1 > ytop * 1.001;
+    ay->setRange(0, ytop);
     ay->applyNiceNumbers();
+    axisTop_ = ay->max();
+    slo_ = slo_ms;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
+    QLineSeries* slo = nullptr;
+    if (slo_ms > 0) { // the TPOT target, dashed across the chart
+        slo = new QLineSeries;
+        slo->setName(tr("TPOT target %1 ms").arg(slo_ms, 0, 'g', 4));
+        QPen sp(QColor(0xdc, 0x26, 0x26));
+        sp.setWidth(1);
+        sp.setStyle(Qt::DashLine);
+        slo->setPen(sp);
+        slo->append(0, slo_ms);
+        slo->append(xmax * 1.05, slo_ms);
+        chart_->addSeries(slo);
+    }
     for (auto* s : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(op),
-                    static_cast<QAbstractSeries*>(band)}) {
+                    static_cast<QAbstractSeries*>(band), static_cast<QAbstractSeries*>(slo)}) {
         if (!s)
             continue;
         s->attachAxis(ax);
@@ -712,6 +734,14 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             tr(", $%1 per million output tokens").arg(in.usd_per_million_output_tokens, 0, 'f', 3);
     if (in.gpus_needed > 0)
         cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
+    if (w->ttft_slo_s > 0)
+        cap += tr("; targets TTFT %1 ms, TPOT %2 ms (dashed)")
+                   .arg(w->ttft_slo_s * 1e3, 0, 'g', 4)
+                   .arg(w->tpot_slo_s * 1e3, 0, 'g', 4);
+    if (cut)
+        cap += tr("; TPOT axis cut at %1 ms (the largest batch reaches %2 ms)")
+                   .arg(ay->max(), 0, 'f', 0)
+                   .arg(ymax, 0, 'f', 0);
     if (w->band) { // issue 19
         using model::Scales;
         const auto range = [&](double v, Scales sc, int decimals) {

@@ -141,7 +141,7 @@ void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
     doc->editStructure(std::move(generated), QObject::tr("Fabric wizard"));
 }
 
-void runFabricWizard(doc::Document* doc, QWidget* parent) {
+bool runFabricWizard(doc::Document* doc, QWidget* parent) {
     FabricWizard w(doc->catalog(), parent);
     // The last choices made for this design come back (issue 22: a helper re-opening the wizard
     // to change one value had to re-enter all of them); the server defaults to the design's.
@@ -164,13 +164,16 @@ void runFabricWizard(doc::Document* doc, QWidget* parent) {
             }
     }
     if (w.exec() != QDialog::Accepted)
-        return;
+        return false;
     doc->QObject::setProperty(kKey, QVariantList{w.kind->currentData(), w.system->currentData(),
                                                  w.nodes->value(), w.tiers->value(),
                                                  w.oversubscription->value(),
                                                  w.railOptimized->isChecked(), w.units->value()});
-    if (auto d = w.generate())
-        applyGeneratedFabric(doc, std::move(d).value());
+    auto d = w.generate();
+    if (!d)
+        return false;
+    applyGeneratedFabric(doc, std::move(d).value());
+    return true;
 }
 
 } // namespace cl::ui

@@ -43,7 +43,7 @@ private:
 /// economics and reliability inputs: one undo step.
 void applyGeneratedFabric(doc::Document* doc, model::Design generated);
 
-/// Shows the wizard and applies the result on OK.
-void runFabricWizard(doc::Document* doc, QWidget* parent);
+/// Shows the wizard and applies the result on OK; whether it applied one.
+bool runFabricWizard(doc::Document* doc, QWidget* parent);
 
 } // namespace cl::ui

@@ -30,6 +30,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLocale>
 #include <QMap>
@@ -37,6 +38,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
@@ -76,6 +78,9 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     chartDock->setObjectName(QStringLiteral("chartDock"));
     chartDock->setWidget(charts_);
     addDockWidget(Qt::BottomDockWidgetArea, chartDock);
+    // The inspector keeps the window's full height (issue 21: with the charts given room, a
+    // bottom dock across the whole width left the inspector a few fields).
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     overview_ = new OverviewView(scene_, view_, this);
     auto* overviewDock = new QDockWidget(tr("Overview"), this);
     overviewDock->setObjectName(QStringLiteral("overviewDock"));
@@ -168,7 +173,12 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
             QTimer::singleShot(0, view_, &CanvasView::fitAll);
         updateTitle();
     });
-    resize(1440, 900);
+    // 1440 x 900, or less on a smaller screen (helper-16: at 1280 x 800 the window opened
+    // larger than the screen, the inspector and charts cut off).
+    QSize size(1440, 900);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 0.95);
+    resize(size);
     updateTitle();
 }
 
@@ -306,8 +316,11 @@ void MainWindow::buildMenus() {
         if (!msg.isEmpty())
             statusBar()->showMessage(msg.section(QLatin1Char('\n'), 0, 0), 8000);
     });
-    connect(actions_->fabricWizard, &QAction::triggered, this,
-            [this] { runFabricWizard(doc_, this); });
+    connect(actions_->fabricWizard, &QAction::triggered, this, [this] {
+        // The new fabric in view (helper-15: the job's card was off-screen after it).
+        if (runFabricWizard(doc_, this))
+            QMetaObject::invokeMethod(view_, &CanvasView::fitAll, Qt::QueuedConnection);
+    });
     connect(actions_->about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About ClusterLens"),
                            tr("<b>ClusterLens %1</b><p>A desktop explorer for GPU infrastructure "

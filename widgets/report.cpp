@@ -8,6 +8,7 @@
 #include "model/report.h"
 #include "model/units.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
 #include <QDateTime>
 #include <QDir>
@@ -21,9 +22,11 @@
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QUrl>
 
 #include <functional>
+#include <memory>
 
 namespace cl::ui {
 
@@ -111,6 +114,50 @@ QString tableHtml(const model::ReportTable& in, int maxRows = 400) {
     return h + QStringLiteral("</table><p></p>");
 }
 
+/// Issue 21 (helper-16: a table's first rows at the foot of one page, the rest on the next; the
+/// design's heading alone on a page): a table shorter than a page that would straddle a page
+/// boundary starts on the next page instead. QTextDocument has no "keep together", so the
+/// document is laid out as QTextDocument::print lays it out (a clone on the printer, its page
+/// size and 2 cm margins) and each straddling table gets a page break before it; repeated,
+/// since each break moves what follows.
+void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
+    for (int pass = 0; pass < 60; ++pass) {
+        std::unique_ptr<QTextDocument> clone(doc.clone());
+        QAbstractTextDocumentLayout* layout = clone->documentLayout();
+        layout->setPaintDevice(&printer);
+        QTextFrameFormat fmt = clone->rootFrame()->frameFormat();
+        // As print() does: 2 cm margins in the source DPI, the page in device pixels.
+        const qreal margin = 2 / 2.54 * 96;
+        fmt.setMargin(margin);
+        clone->rootFrame()->setFrameFormat(fmt);
+        clone->setPageSize(QSizeF(printer.width(), printer.height()));
+        const qreal page = clone->pageSize().height();
+        if (page <= 0)
+            return;
+        const QList<QTextFrame*> mine = doc.rootFrame()->childFrames();
+        const QList<QTextFrame*> theirs = clone->rootFrame()->childFrames();
+        bool moved = false;
+        for (qsizetype i = 0; i < theirs.size() && i < mine.size(); ++i) {
+            const QRectF r = layout->frameBoundingRect(theirs[i]);
+            const int first = static_cast<int>(r.top() / page);
+            const int last = static_cast<int>((r.bottom() - 1) / page);
+            // A long table may run over pages, but not start with a row or two at a page's foot.
+            const qreal left = (first + 1) * page - r.top();
+            if (first == last || (r.height() > 0.85 * page && left > 0.25 * page))
+                continue;
+            QTextFrameFormat f = mine[i]->frameFormat();
+            if (f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+                continue;
+            f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+            mine[i]->setFrameFormat(f);
+            moved = true;
+            break; // what follows moves: lay out again
+        }
+        if (!moved)
+            return;
+    }
+}
+
 /// Whether a chart tab shows a chart (its stacked page 0) rather than its "nothing to show"
 /// hint (page 1).
 bool hasChart(QWidget* tab) {
@@ -182,10 +229,25 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     // Issue 21: the designs the user compared, side by side, right after the summary.
     if (comparison && !comparison->display.empty())
         html += QStringLiteral("<h2>Compared with other designs</h2>") + tableHtml(*comparison);
-    doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")),
-                    renderCanvas(design, ev, catalog));
-    html += QStringLiteral("<table width=\"100%\"><tr><td><h2>The design</h2>"
-                           "<img src=\"img:canvas\" width=\"500\"></td></tr></table>");
+    // The heading drawn into the picture, so the two never part (helper-16: "The design" alone
+    // on one page, the picture on the next).
+    {
+        const QImage canvas = renderCanvas(design, ev, catalog);
+        QImage img(canvas.width(), canvas.height() + 90, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        QFont font = p.font();
+        font.setPixelSize(48);
+        font.setBold(true);
+        p.setFont(font);
+        p.setPen(Qt::black);
+        p.drawText(QRect(0, 0, img.width(), 80), Qt::AlignLeft | Qt::AlignVCenter,
+                   QObject::tr("The design"));
+        p.drawImage(0, 90, canvas);
+        p.end();
+        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")), img);
+    }
+    html += QStringLiteral("<p><img src=\"img:canvas\" width=\"500\"></p>");
     // Charts, as the GUI shows them; those with nothing to show are left out, Sensitivity and
     // Explain are tables below. Each heading sits with its chart in one table cell.
     ChartPanel panel;
@@ -292,6 +354,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     pdf.setPageSize(QPageSize(QPageSize::A4));
     pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     pdf.setResolution(150);
+    keepTablesWhole(doc, pdf);
     // QTextDocument::print paginates and numbers the pages.
     doc.print(&pdf);
     buffer.close();

@@ -211,7 +211,9 @@ std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const Collectiv
               std::min(domain, total));
     if (total > domain && !f.tiers.empty()) {
         for (std::size_t i = 0; i < f.tiers.size(); ++i) {
-            const double reach = f.tiers[i].nodes_below_one_switch * domain;
+            // Whole servers under one switch (seven leaves for 32 servers reach 4.6 on average:
+            // the curve is of 4 servers, 32 GPUs, not of 36 -- helper-15).
+            const double reach = std::floor(f.tiers[i].nodes_below_one_switch) * domain;
             int gpus = static_cast<int>(std::min<double>(total, reach));
             if (i + 1 == f.tiers.size())
                 gpus = total;
@@ -518,6 +520,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 we.roofline = rl.value();
         } else {
             const InferenceSpec& s = w.inference;
+            if (s.mode == ServingMode::online) {
+                we.ttft_slo_s = s.ttft_slo_s;
+                we.tpot_slo_s = s.tpot_slo_s;
+            }
             const int replica = s.tp * s.pp;
             if (replica > we.gpus)
                 we.error = "a replica needs TP x PP = " + std::to_string(replica) +

@@ -73,6 +73,9 @@ struct WorkloadEvaluation {
     std::vector<ScalingPoint> scaling; ///< training: tokens/s and MFU vs GPU count (DP 1, 2, 4..)
     std::optional<RunCost> run_cost;   ///< training: the run at cloud / on-prem rates
     double onprem_usd_per_million_output_tokens = 0; ///< inference at the amortized rate
+    /// Serving in online mode: the service's latency targets (0 offline or when not set), for
+    /// the Inference chart's SLO lines (issue 21).
+    double ttft_slo_s = 0, tpot_slo_s = 0;
     std::string error; ///< why no numbers could be computed (empty when fine)
 };
 

@@ -354,7 +354,7 @@ std::string shown_value(const Field& f, const FieldValue& v) {
 }
 } // namespace
 
-std::vector<AssumptionRow> assumptions(const Design& d) {
+std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
     // From the schema: the model's assumptions, then the design's cost and reliability inputs.
     // Inputs that differ from their default come first (issue #21 asks reports to lead with
     // what the user changed) and say so in their source.
@@ -378,6 +378,13 @@ std::vector<AssumptionRow> assumptions(const Design& d) {
                               f->unit,
                               is_default ? f->source : f->source + " (changed in this design)",
                               shown_value(*f, v)};
+            if (ev && !f->unset.empty() && std::holds_alternative<double>(v) &&
+                std::get<double>(v) == 0) {
+                if (const auto used = unset_value(*f, *ev))
+                    row.shown = "Auto: " + report_value(*used, f->unit) + ", " + f->unset;
+                else
+                    row.shown = "Auto: " + f->unset;
+            }
             (is_default ? unchanged : changed).push_back(std::move(row));
         }
     }

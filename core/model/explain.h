@@ -32,6 +32,9 @@ struct AssumptionRow {
     std::string group, name, value, unit, source;
     std::string shown; ///< the value as people read it, unit included ("2.00 GB", "85.0 %")
 };
-std::vector<AssumptionRow> assumptions(const Design& d);
+/// With `ev` (the design's evaluation), an input left unset (stored as 0: "derive it") shows the
+/// value the evaluation used and where it came from ("Auto: 3,167 h, from the failure rate"),
+/// not 0 (issue 21: the report listed "Job MTBF 0.0 h" beside a 3,167 h result).
+std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev = nullptr);
 
 } // namespace cl::model

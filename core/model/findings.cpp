@@ -251,9 +251,9 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
     return out;
 }
 
-UnsetText unset_text(const Field& f, const Evaluation& ev) {
+std::optional<double> unset_value(const Field& f, const Evaluation& ev) {
     if (f.unset.empty())
-        return {};
+        return std::nullopt;
     std::optional<double> v; // the value the evaluation used, in the field's stored unit
     const ReliabilityResult* rel = nullptr;
     for (const auto& w : ev.workloads)
@@ -279,7 +279,16 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     else if (ev.tco && k == "network_usd_per_gpu" && ev.tco->inventory.gpus > 0)
         v = (ev.tco->inventory.switch_capex_usd + ev.tco->inventory.cable_capex_usd) /
             ev.tco->inventory.gpus;
-    if (!v || !std::isfinite(*v))
+    if (v && !std::isfinite(*v))
+        v.reset();
+    return v;
+}
+
+UnsetText unset_text(const Field& f, const Evaluation& ev) {
+    if (f.unset.empty())
+        return {};
+    const std::optional<double> v = unset_value(f, ev);
+    if (!v)
         return {f.unset.size() <= 12 ? "Auto (" + f.unset + ")" : "Auto", "Auto: " + f.unset};
     const std::string value = fixed(*v / f.display_scale, f.decimals);
     const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;

@@ -88,5 +88,8 @@ struct UnsetText {
     std::string shown, full;
 };
 UnsetText unset_text(const Field& f, const Evaluation& ev);
+/// The number behind unset_text: the value the evaluation used for an unset field, in the
+/// field's stored unit; nullopt when there is none (or the field cannot be unset).
+std::optional<double> unset_value(const Field& f, const Evaluation& ev);
 
 } // namespace cl::model

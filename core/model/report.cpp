@@ -95,10 +95,10 @@ std::string report_human(double v, ReportFormat fmt) {
         return units::format_fixed(v, 2);
     case ReportFormat::number: {
         const double a = std::fabs(v);
-        if (a >= 10000)
+        // Whole numbers as whole numbers ("16 tokens", "36 months", "8,192"; issue 21 found
+        // "16.00 tokens" and "8192.0 tokens"), separators from 1,000.
+        if (a >= 1000 || (a < 1e15 && v == std::round(v)))
             return units::format_count(v);
-        if (a == 0)
-            return "0";
         const int decimals = a >= 100 ? 1 : a >= 1 ? 2 : a >= 0.01 ? 3 : 5;
         return units::format_fixed(v, decimals);
     }
@@ -423,7 +423,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 {"value", "Value", "", RF::text},
                 {"unit", "Unit", "", RF::text},
                 {"source", "Source", "", RF::text}});
-    for (const auto& a : assumptions(d)) {
+    for (const auto& a : assumptions(d, &ev)) {
         as.t.rows.push_back({a.group, a.name, a.value, a.unit, a.source});
         as.t.display.push_back({a.group, a.name, a.shown, "", a.source});
     }

@@ -144,6 +144,13 @@ private slots:
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "tp"), QStringLiteral("8")));
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
         QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), second);
+        // The preset's service runs online with a 50 ms TPOT target: the chart draws it and its
+        // TPOT axis shows the region around it (it ran to 400 ms, squashing 0-50 ms).
+        QVERIFY(clickEntity(w, QString::fromStdString(first)));
+        QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), first);
+        QCOMPARE(w.charts()->inferenceChart()->sloMs(), 50.0);
+        QVERIFY2(w.charts()->inferenceChart()->axisTopMs() <= 200,
+                 qPrintable(QString::number(w.charts()->inferenceChart()->axisTopMs())));
         QVERIFY(clickEntity(w, QString::fromStdString(first)));
         QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), first);
         QVERIFY(clickEntity(w, QString::fromStdString(second)));
