@@ -661,6 +661,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     slo_ = slo_ms;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
+    // Each legend entry drawn as its series is: the target's dashed line is not the operating
+    // point's red dot.
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     QLineSeries* slo = nullptr;
     if (slo_ms > 0) { // the TPOT target, dashed across the chart
         slo = new QLineSeries;

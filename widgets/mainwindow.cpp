@@ -176,7 +176,10 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     // 1440 x 900, or less on a smaller screen (helper-16: at 1280 x 800 the window opened
     // larger than the screen, the inspector and charts cut off).
     QSize size(1440, 900);
-    if (const QScreen* screen = QGuiApplication::primaryScreen())
+    // (Not offscreen: its 800 x 600 "screen" is no screen, and screenshots and reports drawn
+    // there want the full layout.)
+    if (const QScreen* screen = QGuiApplication::primaryScreen();
+        screen && QGuiApplication::platformName() != QLatin1String("offscreen"))
         size = size.boundedTo(screen->availableGeometry().size() * 0.95);
     resize(size);
     updateTitle();

@@ -262,21 +262,23 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         if (title == QStringLiteral("Sensitivity") || title == QStringLiteral("Explain") ||
             !hasChart(w))
             continue;
-        w->resize(1100, 620);
+        // Drawn at about the printed size, so its text prints readable (helper-16: ~4 pt at
+        // 1100 px shrunk to the page).
+        w->resize(820, 470);
         w->ensurePolished();
         const QImage chart = w->grab().toImage();
-        QImage img(chart.width(), chart.height() + 70, QImage::Format_ARGB32_Premultiplied);
+        QImage img(chart.width(), chart.height() + 52, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::white);
         {
             QPainter p(&img);
             QFont font = p.font();
-            font.setPixelSize(34);
+            font.setPixelSize(26);
             font.setBold(true);
             p.setFont(font);
             p.setPen(Qt::black);
-            p.drawText(QRect(0, 0, img.width(), 60), Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(QRect(0, 0, img.width(), 46), Qt::AlignLeft | Qt::AlignVCenter,
                        shown == 0 ? QObject::tr("Charts: %1").arg(title) : title);
-            p.drawImage(0, 70, chart);
+            p.drawImage(0, 52, chart);
         }
         const QString url = QStringLiteral("img:chart%1").arg(i);
         doc.addResource(QTextDocument::ImageResource, QUrl(url), img);

@@ -263,9 +263,12 @@ std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const Infer
             (colocated ? prefill_time(m, s, gpu, fabric, b, L_in, ia, ca) : 0.0) + L_out * step;
         p.tpot_s = cohort / L_out; // includes the interleaved prefill work (see infer)
         p.output_tokens_per_s = s.pp * b * L_out / cohort;
+        // As infer() prices the operating point: the GPU time of the prompts is the input
+        // tokens' cost, the decode time the output tokens' (helper-16: the chart's $/M curve
+        // charged everything to output tokens and sat above the caption's operating point).
         if (price > 0)
             p.usd_per_million_output_tokens =
-                price * s.tp * s.pp / 3600.0 / p.output_tokens_per_s * 1e6;
+                price * s.tp * s.pp / 3600.0 * (L_out * step) / (s.pp * b * L_out) * 1e6;
         out.push_back(p);
     }
     return out;

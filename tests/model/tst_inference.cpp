@@ -35,6 +35,35 @@ private slots:
         node_ = cl::test::single_system("dgx-h100");
     }
 
+    // Issue 21 (helper-16): the latency-throughput curve prices output tokens as the operating
+    // point does (the prompts' GPU time is the input tokens' cost): at the same batch the
+    // chart's $/M output tokens equals the result's.
+    void curvePricesAsTheOperatingPoint() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        const auto mem = inference_memory(m, s, g);
+        QVERIFY(mem.ok());
+        const auto curve = latency_throughput_curve(m, s, g, node_, mem->max_batch, 16, 3.0);
+        QVERIFY(curve.size() > 4);
+        for (const auto& p : {curve[2], curve[curve.size() / 2], curve.back()}) {
+            InferenceSpec at = s;
+            at.batch = p.batch;
+            const auto r = infer(m, at, g, node_, 3.0);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            QCOMPARE(r->batch, p.batch);
+            QVERIFY2(std::abs(p.usd_per_million_output_tokens / r->usd_per_million_output_tokens -
+                              1) < 1e-9,
+                     qPrintable(QStringLiteral("batch %1: curve $%2, operating point $%3")
+                                    .arg(p.batch)
+                                    .arg(p.usd_per_million_output_tokens)
+                                    .arg(r->usd_per_million_output_tokens)));
+            QVERIFY(std::abs(p.tpot_s / r->tpot_s - 1) < 1e-9);
+        }
+    }
+
     // M/D/1 is exact (Pollaczek-Khinchine): Wq = rho / (2 mu (1 - rho)).
     // Issue 18: engines budget the KV cache differently (their docs). Llama 2 70B in BF16 on two
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card leaves no
