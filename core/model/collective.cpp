@@ -150,10 +150,6 @@ enum class CoreStatus { ok, bad_bytes, bad_ranks, no_network, no_scaleup, no_alg
 
 } // namespace
 
-int group_tier(const GroupPlacement& p) {
-    return std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3);
-}
-
 const char* tier_short_name(int tier) {
     static const char* kName[] = {"scale-up domain", "leaf", "spine", "core"};
     return kName[std::clamp(tier, 0, 3)];

@@ -7,6 +7,7 @@
 #include "model/error.h"
 #include "model/topology.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -101,7 +102,9 @@ struct TierLoad {
 
 /// The highest tier a group crosses, as calibrations and traffic are indexed: 0 = inside one
 /// scale-up domain, 1 = leaf, 2 = spine, 3 = core.
-int group_tier(const GroupPlacement& p);
+inline int group_tier(const GroupPlacement& p) {
+    return std::max(1, p.nodes) == 1 ? 0 : std::clamp(p.tier, 1, 3);
+}
 /// A tier's short name: "scale-up domain", "leaf", "spine", "core" (index clamped to 0..3).
 const char* tier_short_name(int tier);
 /// The links of a network tier (1..3) as the canvas names them: "node to leaf", "leaf to
