@@ -206,6 +206,18 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
         rate =
             listed > 0 ? listed : od * (1.0 - (one ? e.commit_1y_discount : e.commit_3y_discount));
         bills_every_hour = true;
+        // Say which rate is billed (helper-16: "$3.03 (... on-demand)" beside a 3-year term).
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s %s", one ? "1-year" : "3-year",
+                      listed > 0 ? "commitment price" : "");
+        if (listed > 0)
+            r.cloud_price_source += std::string(", billed at the ") + buf;
+        else {
+            std::snprintf(buf, sizeof buf, ", billed at the %s commitment: %.0f%% off",
+                          one ? "1-year" : "3-year",
+                          100 * (one ? e.commit_1y_discount : e.commit_3y_discount));
+            r.cloud_price_source += buf;
+        }
     } else if (e.commitment == Commitment::spot) {
         double spot = offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
                           ? offer->spot_usd_per_hour / offer->gpus
@@ -213,6 +225,7 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
         if (spot <= 0)
             return Error{"--commitment", "spot needs an offer with a spot price (catalog cloud)"};
         rate = spot;
+        r.cloud_price_source += ", billed at the spot price";
         // Preemptions: the job loses the work since its last checkpoint (half an interval on
         // average) plus the restart, on every preemption of any of its nodes.
         const double per_hour = e.spot_preemptions_per_node_day * std::max(1.0, inv.servers) / 24.0;
