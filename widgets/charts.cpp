@@ -288,8 +288,9 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
             }))
             continue; // same roof as bf16 (all catalog GPUs but Gaudi 3)
         auto* line = new QLineSeries;
-        line->setName(QString::fromStdString(c.name) +
-                      QStringLiteral(" %1 TFLOP/s").arg(c.flops / 1e12, 0, 'f', 0));
+        line->setName(
+            QString::fromStdString(c.name).toUpper().replace(QStringLiteral(" PEAK"), tr(" peak")) +
+            QStringLiteral(" %1 TFLOP/s").arg(c.flops / 1e12, 0, 'f', 0));
         line->append(c.flops / r.memory_bandwidth_Bps, c.flops / 1e12);
         line->append(xmax, c.flops / 1e12);
         QPen p(dtypeColors[colorIndex++ % 6]);
@@ -322,19 +323,20 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
             if (std::abs(std::log10(std::max(op.intensity, 1e-2)) - std::log10(p.x())) < 0.02)
                 QToolTip::showText(QCursor::pos(),
                                    tr("%1: %2 FLOP/byte, %3 TFLOP/s (%4-bound)")
-                                       .arg(QString::fromStdString(op.name))
+                                       .arg(QString::fromStdString(op.label))
                                        .arg(op.intensity, 0, 'f', 1)
                                        .arg(op.attainable_flops / 1e12, 0, 'f', 1)
                                        .arg(op.compute_bound ? tr("compute") : tr("memory")));
     });
     const bool decode = w->kind == model::WorkloadKind::inference;
     chart_->setTitle(tr("Roofline: %1 on %2 (%3)")
-                         .arg(QString::fromStdString(w->model), QString::fromStdString(w->gpu),
+                         .arg(QString::fromStdString(r.model_name),
+                              QString::fromStdString(r.gpu_name),
                               decode ? tr("decode") : tr("prefill / training forward")));
     QStringList parts;
     for (const auto& op : r.operators)
         parts << QStringLiteral("%1 %2 (%3)")
-                     .arg(QString::fromStdString(op.name))
+                     .arg(QString::fromStdString(op.label))
                      .arg(op.intensity, 0, 'f', 0)
                      .arg(op.compute_bound ? tr("compute") : tr("memory"));
     caption_->setText(tr("FLOP/byte per operator: ") + parts.join(QStringLiteral(" · ")) +
@@ -535,7 +537,7 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
         const auto& t = *w->training;
         QString line = tr("%1: step %2 s, %3 tokens/s, %4 TFLOP/s per GPU, MFU %5%, bubble %6%")
                            .arg(QString::fromStdString(w->name))
-                           .arg(t.step_time_s, 0, 'f', 3)
+                           .arg(t.step_time_s, 0, 'f', t.step_time_s >= 10 ? 1 : 2)
                            .arg(QString::fromStdString(model::units::format_count(t.tokens_per_s)))
                            .arg(t.model_flops_per_gpu / 1e12, 0, 'f', 0)
                            .arg(t.mfu * 100, 0, 'f', 1)
@@ -733,8 +735,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(in.batch)
             .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
     if (in.usd_per_million_output_tokens > 0)
-        cap +=
-            tr(", $%1 per million output tokens").arg(in.usd_per_million_output_tokens, 0, 'f', 3);
+        cap += tr(", $%1 per million output tokens")
+                   .arg(in.usd_per_million_output_tokens, 0, 'f',
+                        in.usd_per_million_output_tokens >= 10 ? 2 : 3);
     if (in.gpus_needed > 0)
         cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
     if (w->ttft_slo_s > 0)

@@ -4,7 +4,9 @@
 
 #include "document/sensitivityrunner.h"
 #include "model/report.h"
+#include "model/schema.h"
 #include "model/sensitivity.h"
+#include "model/units.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -80,25 +82,52 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         onprem << QPointF(m.month, m.onprem_usd / 1e6);
         ymax = std::max({ymax, m.cloud_usd / 1e6, m.onprem_usd / 1e6});
     }
-    auto* c = line(tr("cloud (%1, $%2/GPU-h)")
-                       .arg(QString::fromStdString(
-                           t.cloud_price_source.substr(0, t.cloud_price_source.find(' '))))
+    // The billed way of renting solid, the others the offer allows dashed beside it (issue 21:
+    // on-demand, 1-year, 3-year and spot side by side with on-prem).
+    const auto rent_label = [](const model::CloudOption& opt) {
+        return QString::fromStdString(model::choice_label(model::to_string(opt.commitment)));
+    };
+    const QString billed =
+        QString::fromStdString(model::choice_label(model::to_string(t.commitment)));
+    auto* c = line(tr("%1, %2: $%3/GPU-h")
+                       .arg(QString::fromStdString(t.cloud_offer_name), billed)
                        .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
                    QColor(0x3b, 0x82, 0xf6), cloud);
     auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
                    QColor(0xf5, 0x9e, 0x0b), onprem);
     chart_->addSeries(c);
     chart_->addSeries(o);
-    for (auto* s : {c, o})
-        connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
-            if (on)
-                QToolTip::showText(QCursor::pos(),
-                                   tr("month %1: %2 $%3M")
-                                       .arg(pt.x(), 0, 'f', 0)
-                                       .arg(s->name().section(QLatin1Char(' '), 0, 0))
-                                       .arg(pt.y(), 0, 'f', 2));
-        });
     QList<QAbstractSeries*> all{c, o};
+    const QColor others[] = {QColor(0x64, 0x74, 0x8b), QColor(0x0d, 0x94, 0x88),
+                             QColor(0x7c, 0x3a, 0xed), QColor(0x06, 0xb6, 0xd4)};
+    for (const auto& opt : t.cloud_options) {
+        if (opt.commitment == t.commitment)
+            continue;
+        QList<QPointF> pts;
+        for (const auto& m : t.monthly) {
+            const double usd = opt.usd * m.month / std::max(1, months_);
+            pts << QPointF(m.month, usd / 1e6);
+            ymax = std::max(ymax, usd / 1e6);
+        }
+        auto* s =
+            line(tr("%1: $%2/GPU-h").arg(rent_label(opt)).arg(opt.rate_per_gpu_hour, 0, 'f', 2),
+                 others[static_cast<int>(opt.commitment)], pts, Qt::DashLine);
+        QPen pen = s->pen();
+        pen.setWidth(1);
+        s->setPen(pen);
+        chart_->addSeries(s);
+        all << s;
+    }
+    for (auto* s : all)
+        if (auto* l = qobject_cast<QLineSeries*>(s))
+            connect(l, &QLineSeries::hovered, this, [l](const QPointF& pt, bool on) {
+                if (on)
+                    QToolTip::showText(QCursor::pos(),
+                                       tr("month %1: %2, $%3M")
+                                           .arg(pt.x(), 0, 'f', 0)
+                                           .arg(l->name().section(QLatin1Char(':'), 0, 0))
+                                           .arg(pt.y(), 0, 'f', 2));
+            });
     if (t.breakeven_months >= 0) {
         auto* be = new QScatterSeries;
         be->setName(tr("break-even: month %1").arg(t.breakeven_months));
@@ -140,15 +169,32 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
     if (t.breakeven_utilization >= 0)
         cap += tr(" Break-even utilization %1%.").arg(t.breakeven_utilization * 100, 0, 'f', 0);
+    else if (t.commitment == model::Commitment::one_year ||
+             t.commitment == model::Commitment::three_year)
+        cap += tr(" A commitment bills every hour, used or not: owning wins at any utilization "
+                  "once the lines cross.");
+    const auto count = [](double v) {
+        return QString::fromStdString(model::units::format_count(v));
+    };
+    // The other ways of renting: their horizon cost and break-even with owning.
+    QStringList alts;
+    for (const auto& opt : t.cloud_options)
+        if (opt.commitment != t.commitment)
+            alts << tr("%1 %2 (%3)")
+                        .arg(QString::fromStdString(
+                                 model::choice_label(model::to_string(opt.commitment))),
+                             money(opt.usd),
+                             opt.breakeven_months >= 0
+                                 ? tr("break-even month %1").arg(opt.breakeven_months)
+                                 : tr("no break-even within the horizon"));
+    if (!alts.isEmpty())
+        cap += tr(" Renting otherwise: %1.").arg(alts.join(QStringLiteral("; ")));
     cap += tr(" %1 kW IT nameplate, %2 kW facility average, racks: %3, %4 MWh and %5 t CO₂ over "
               "the horizon.")
-               .arg(t.it_power_peak_kw, 0, 'f', 0)
-               .arg(t.power_kw, 0, 'f', 0)
-               .arg(t.racks, 0, 'f', 0)
-               .arg(t.energy_kwh / 1e3, 0, 'f', 0)
-               .arg(t.co2_kg / 1e3, 0, 'f', 0);
+               .arg(count(t.it_power_peak_kw), count(t.power_kw), count(t.racks),
+                    count(t.energy_kwh / 1e3), count(t.co2_kg / 1e3));
     if (t.max_gpus_under_cap >= 0)
-        cap += tr(" The facility cap allows %1 GPUs.").arg(t.max_gpus_under_cap, 0, 'f', 0);
+        cap += tr(" The facility cap allows %1 GPUs.").arg(count(t.max_gpus_under_cap));
     caption_->setText(cap);
 }
 
@@ -218,7 +264,7 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
            "%12 lost to failures; %13 spare nodes; stragglers +%14%.")
             .arg(QString::fromStdString(w->name))
             .arg(w->gpus, 0, 'f', 0)
-            .arg(r.job_mtbf_s / 3600, 0, 'f', 2)
+            .arg(r.job_mtbf_s / 3600, 0, 'f', r.job_mtbf_s >= 100 * 3600 ? 0 : 1)
             .arg(r.expected_interruptions_per_day, 0, 'f', 1)
             .arg(r.checkpoint_bytes / 1e9, 0, 'f', 0)
             .arg(r.checkpoint_write_s, 0, 'f', 1)
@@ -226,10 +272,18 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
             .arg(r.goodput * 100, 0, 'f', 2)
             .arg(r.interval_used_s / 60, 0, 'f', 1)
             .arg(r.run_days, 0, 'f', 0)
-            .arg(r.lost_gpu_hours, 0, 'f', 0)
+            .arg(QString::fromStdString(model::units::format_count(r.lost_gpu_hours)))
             .arg(money(r.lost_usd))
             .arg(r.spare_nodes, 0, 'f', 0)
             .arg((r.straggler_slowdown - 1) * 100, 0, 'f', 1));
+    // What the model assumed or adjusted (a run length assumed, an interval raised, an optimum
+    // checkpoints cannot keep up with), said beside the numbers it changed.
+    QStringList notes;
+    for (const auto& n : r.notes)
+        notes << QString::fromStdString(n);
+    if (!notes.isEmpty())
+        caption_->setText(caption_->text() +
+                          tr(" Notes: %1.").arg(notes.join(QStringLiteral("; "))));
 }
 
 } // namespace cl::ui

@@ -181,7 +181,13 @@ void Inspector::rebuild() {
     else if (dev)
         title_->setText(qs(dev->name.empty() ? dev->id : dev->name));
     else if (link)
-        title_->setText(tr("Link %1").arg(qs(link->id)));
+        title_->setText(tr("Link: %1 to %2")
+                            .arg(qs(d.device(link->from) && !d.device(link->from)->name.empty()
+                                        ? d.device(link->from)->name
+                                        : link->from),
+                                 qs(d.device(link->to) && !d.device(link->to)->name.empty()
+                                        ? d.device(link->to)->name
+                                        : link->to)));
     else if (w)
         title_->setText(qs(w->name.empty() ? w->id : w->name));
     else
@@ -189,10 +195,19 @@ void Inspector::rebuild() {
 
     if (dev) {
         form_->addRow(tr("Id"), plainLabel(qs(dev->id)));
-        form_->addRow(tr("Kind"), plainLabel(qs(std::string(model::device_kind_name(dev->kind)))));
+        const QString kinds[] = {tr("GPU"),          tr("System"),  tr("Server"), tr("Switch"),
+                                 tr("Network card"), tr("Storage"), tr("Group")};
+        form_->addRow(tr("Kind"), plainLabel(kinds[static_cast<int>(dev->kind)]));
     } else if (link) {
-        form_->addRow(tr("From"), plainLabel(qs(link->from)));
-        form_->addRow(tr("To"), plainLabel(qs(link->to)));
+        // Ends by the names a person gave them (the ids stay in the tooltip).
+        const auto end = [&d](const std::string& end_id) {
+            const auto* e = d.device(end_id);
+            auto* l = plainLabel(qs(e && !e->name.empty() ? e->name : end_id));
+            l->setToolTip(qs(end_id));
+            return l;
+        };
+        form_->addRow(tr("From"), end(link->from));
+        form_->addRow(tr("To"), end(link->to));
     } else if (w) {
         auto* how = new QPushButton(tr("How is this computed?"));
         how->setObjectName(QStringLiteral("explainButton"));
@@ -301,6 +316,7 @@ void Inspector::addField(const model::Field& f) {
     case model::FieldType::number: {
         auto* sb = new QDoubleSpinBox;
         sb->setDecimals(f.decimals);
+        sb->setGroupSeparatorShown(true); // 310,000.00, not 310000.00
         sb->setRange(f.min / f.display_scale, f.max / f.display_scale);
         if (!f.display_unit.empty() && f.display_unit != "bool")
             sb->setSuffix(QLatin1Char(' ') + qs(f.display_unit));
@@ -366,8 +382,16 @@ void Inspector::addField(const model::Field& f) {
     const QString label = multi ? tr("%1 (all selected)").arg(qs(f.label)) : qs(f.label);
     if (f.type == model::FieldType::boolean)
         form_->addRow(QString(), w);
-    else
-        form_->addRow(label, w);
+    else {
+        // Labels wrap onto a second line rather than take the width the numbers need for
+        // their units ("184.00 USD/kW-month" was cut to "184.00 USD" beside a long label).
+        auto* l = new QLabel(label);
+        l->setWordWrap(true);
+        l->setMaximumWidth(150);
+        l->setMinimumWidth(std::min(l->fontMetrics().horizontalAdvance(label) + 2, 120));
+        l->setBuddy(w);
+        form_->addRow(l, w);
+    }
 }
 
 bool Inspector::eventFilter(QObject* watched, QEvent* event) {
@@ -490,17 +514,23 @@ void Inspector::updateDerived() {
                 }
     } else if (const auto* dev = d.device(id)) {
         const model::Provenance* prov = nullptr;
+        std::string entry;
         const auto& cat = doc_->catalog();
-        if (const auto* s = cat.system(dev->catalog); s && dev->kind == model::DeviceKind::system)
+        if (const auto* s = cat.system(dev->catalog); s && dev->kind == model::DeviceKind::system) {
             prov = &s->provenance;
-        else if (const auto* g = cat.gpu(dev->catalog); g && dev->kind == model::DeviceKind::gpu)
+            entry = s->name;
+        } else if (const auto* g = cat.gpu(dev->catalog);
+                   g && dev->kind == model::DeviceKind::gpu) {
             prov = &g->provenance;
-        else if (const auto* sw = cat.switch_spec(dev->catalog);
-                 sw && dev->kind == model::DeviceKind::switch_)
+            entry = g->name;
+        } else if (const auto* sw = cat.switch_spec(dev->catalog);
+                   sw && dev->kind == model::DeviceKind::switch_) {
             prov = &sw->provenance;
+            entry = sw->name;
+        }
         if (prov)
-            text = tr("Catalog: %1\nSource: %2\nAs of: %3%4 · confidence %5")
-                       .arg(qs(dev->catalog),
+            text = tr("Catalog entry: %1\nSource: %2\nAs of: %3%4 · confidence %5")
+                       .arg(qs(entry.empty() ? dev->catalog : entry),
                             prov->source.empty() ? QStringLiteral("-") : qs(prov->source.front()),
                             qs(prov->as_of), prov->user ? tr(" (your catalog)") : QString(),
                             qs(prov->confidence));

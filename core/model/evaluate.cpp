@@ -401,6 +401,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         }
         we.model = w.model;
         const ModelArch* m = find_model(design, catalog, w.model);
+        we.model_name = m && !m->name.empty() ? m->name : w.model;
         const GpuSpec* g = catalog.gpu(we.gpu);
         if (!m)
             we.error = "unknown model \"" + w.model + "\"";

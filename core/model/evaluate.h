@@ -55,9 +55,10 @@ struct ScalingPoint {
 struct WorkloadEvaluation {
     std::string id, name;
     WorkloadKind kind = WorkloadKind::training;
-    double gpus = 0;   ///< GPUs the workload is placed on
-    std::string gpu;   ///< GPU type it runs on
-    std::string model; ///< zoo id
+    double gpus = 0;        ///< GPUs the workload is placed on
+    std::string gpu;        ///< GPU type it runs on
+    std::string model;      ///< zoo id
+    std::string model_name; ///< as people read it ("Llama 3 / 3.1 70B"); the id when unknown
     bool has_memory = false;
     WorkloadMemory memory;
     std::optional<TrainingMemory> training_memory;

@@ -163,12 +163,14 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         for (const auto& x : ev.workloads)
             if (x.id == w.id)
                 we = &x;
+        // The model by its name (the zoo id is for files and flags).
+        const std::string model = we && !we->model_name.empty() ? we->model_name : w.model;
         if (w.kind == WorkloadKind::training)
-            f.layout = w.model + " · TP " + std::to_string(w.training.tp) + " PP " +
+            f.layout = model + " · TP " + std::to_string(w.training.tp) + " PP " +
                        std::to_string(w.training.pp) + " · seq " + std::to_string(w.training.seq) +
                        " · ZeRO " + std::to_string(w.training.zero);
         else
-            f.layout = w.model + " · TP " + std::to_string(w.inference.tp) + " · serving";
+            f.layout = model + " · TP " + std::to_string(w.inference.tp) + " · serving";
         f.verdict = "not evaluated";
         if (we && we->has_memory && we->memory.fits && !we->error.empty()) {
             f.status = WorkloadStatus::error; // fits in memory but cannot run (no network path)
@@ -290,7 +292,10 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     const std::optional<double> v = unset_value(f, ev);
     if (!v)
         return {f.unset.size() <= 12 ? "Auto (" + f.unset + ")" : "Auto", "Auto: " + f.unset};
-    const std::string value = fixed(*v / f.display_scale, f.decimals);
+    const double shown = *v / f.display_scale;
+    // Large values read whole with separators ("Auto: 310,000", not "310000.00").
+    const std::string value =
+        std::abs(shown) >= 1000 ? units::format_count(shown) : fixed(shown, f.decimals);
     const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;
     // Short units fit the inspector's field ("Auto: 3.09 h"); long ones go in the tooltip.
     return {"Auto: " + value + (unit.size() <= 6 ? unit : ""),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -119,6 +120,18 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
         r.notes.push_back("async: interval raised to the checkpoint write time");
     }
     r.interval_used_s = tau;
+    if (r.optimal_checkpoint_interval_s < r.checkpoint_write_s) {
+        // Daly's optimum assumes a checkpoint finishes before the next starts; here it would
+        // not (helper-16: the chart showed such an optimum without a word).
+        char buf[200];
+        std::snprintf(
+            buf, sizeof buf,
+            "the Daly optimum (%.1f min) is shorter than one checkpoint write (%.1f min): "
+            "checkpoints could not keep up; faster storage or fewer bytes per checkpoint "
+            "would let the interval fall that far",
+            r.optimal_checkpoint_interval_s / 60, r.checkpoint_write_s / 60);
+        r.notes.emplace_back(buf);
+    }
     r.goodput = daly_goodput(tau, delta, M, restart);
     r.optimal_goodput = daly_goodput(r.optimal_checkpoint_interval_s, delta, M, restart);
 
@@ -169,8 +182,11 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
                              "bandwidth or write time is too small or too large to compute"};
 
     // Goodput vs interval: 48 points spread geometrically around the optimum.
-    const double lo = std::max(1.0, r.optimal_checkpoint_interval_s / 20.0);
-    const double hi = std::max(lo * 2, r.optimal_checkpoint_interval_s * 20.0);
+    // The chosen interval stays on the curve's axis however far it is from the optimum.
+    const double lo =
+        std::max(1.0, std::min(r.optimal_checkpoint_interval_s / 20.0, r.interval_used_s / 1.5));
+    const double hi =
+        std::max(lo * 2, std::max(r.optimal_checkpoint_interval_s * 20.0, r.interval_used_s * 1.5));
     for (int i = 0; i < 48; ++i) {
         const double t = lo * std::pow(hi / lo, i / 47.0);
         r.curve.push_back({t, daly_goodput(t, delta, M, restart)});

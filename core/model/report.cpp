@@ -1,6 +1,7 @@
 #include "model/report.h"
 
 #include "model/explain.h"
+#include "model/schema.h"
 #include "model/sensitivity.h"
 #include "model/units.h"
 
@@ -394,7 +395,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         if (t2.breakeven_utilization >= 0)
             tco.add("Break-even utilization", t2.breakeven_utilization, "fraction", RF::percent);
         else
-            tco.text("Break-even utilization", "-");
+            tco.text("Break-even utilization",
+                     t2.commitment == Commitment::one_year ||
+                             t2.commitment == Commitment::three_year
+                         ? "none: a commitment bills every hour, used or not"
+                         : "none: renting costs less at any utilization");
         tco.add("Cloud price", t2.cloud_price_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
         tco.add("On-prem per GPU-hour used", t2.onprem_usd_per_gpu_hour, "USD/GPU-hour",
                 RF::usd_rate);
@@ -408,6 +413,26 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         tco.add("CO2", t2.co2_kg, "kg", RF::count);
         tco.t.display.back()[1] = units::format_count(t2.co2_kg / 1000) + " t";
         out.push_back(std::move(tco.t));
+        // Every way of renting the offer allows, side by side (issue 21).
+        Builder ways("cloud_options", "Ways of renting the same GPUs",
+                     {{"option", "Option", "", RF::text},
+                      {"rate", "Billed rate", "USD/GPU-hour", RF::usd_rate},
+                      {"cost", "Over the horizon", "USD", RF::usd},
+                      {"per_hour_used", "Per GPU-hour used", "USD/GPU-hour", RF::usd_rate},
+                      {"breakeven_month", "Owning costs less from", "month", RF::text}});
+        for (const auto& o : t2.cloud_options) {
+            std::string name = choice_label(to_string(o.commitment));
+            if (o.commitment == t2.commitment)
+                name += " (billed)";
+            ways.row({name, o.rate_per_gpu_hour, o.usd, o.usd_per_gpu_hour,
+                      o.breakeven_months >= 0 ? "month " + std::to_string(o.breakeven_months)
+                                              : std::string("not within the horizon")});
+            // The CSV keeps a number (empty when owning never costs less within the horizon).
+            ways.t.rows.back()[4] =
+                o.breakeven_months >= 0 ? std::to_string(o.breakeven_months) : std::string();
+        }
+        if (t2.cloud_options.size() > 1)
+            out.push_back(std::move(ways.t));
         Builder monthly("tco_monthly", "Cumulative cost by month",
                         {{"month", "Month", "", RF::count},
                          {"cloud_usd", "Cloud", "USD", RF::usd},

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 namespace cl::model {
 
@@ -26,6 +28,27 @@ double dtype_bytes(Dtype d) {
 }
 } // namespace
 
+namespace {
+/// The operator names of the CLI's table, as a person reads them.
+const char* operator_label(std::string_view name) {
+    constexpr std::pair<std::string_view, const char*> kLabels[] = {
+        {"qkv", "QKV projection"},
+        {"attention", "Attention core"},
+        {"out_proj", "Output projection"},
+        {"router", "Router"},
+        {"experts", "Experts"},
+        {"mlp_up", "MLP up"},
+        {"mlp_gate", "MLP gate"},
+        {"mlp_down", "MLP down"},
+        {"norm", "Norms"},
+        {"logits", "LM head"}};
+    for (const auto& [k, label] : kLabels)
+        if (k == name)
+            return label;
+    return "operator";
+}
+} // namespace
+
 Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const RooflineInputs& in) {
     std::vector<Error> errs;
     if (in.batch < 1)
@@ -44,6 +67,8 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
         return errs;
 
     Roofline r;
+    r.model_name = m.name.empty() ? m.id : m.name;
+    r.gpu_name = gpu.name.empty() ? gpu.id : gpu.name;
     r.peak_flops = peak;
     r.memory_bandwidth_Bps = gpu.memory_bandwidth_Bps;
     r.ridge = peak / gpu.memory_bandwidth_Bps;
@@ -77,6 +102,7 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
     auto add = [&](const char* name, double flops, double bytes) {
         OperatorCost op;
         op.name = name;
+        op.label = operator_label(name);
         op.flops = flops;
         op.backward_flops = 2.0 * flops; // dX and dW GEMMs (Narayanan et al. 2021 sec. 5.1)
         op.bytes = bytes;

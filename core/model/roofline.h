@@ -30,8 +30,9 @@ struct Ceiling {
 };
 
 struct OperatorCost {
-    std::string name; ///< qkv, attention, out_proj, mlp_up, mlp_gate, mlp_down, norm, logits,
-                      ///< router, experts
+    std::string name;  ///< qkv, attention, out_proj, mlp_up, mlp_gate, mlp_down, norm, logits,
+                       ///< router, experts
+    std::string label; ///< for people: "QKV projection", "Attention core", ... (screens, reports)
     double flops = 0, bytes = 0; ///< forward pass
     double backward_flops = 0;   ///< training backward: input and weight gradients, 2x forward
     double intensity = 0;        ///< FLOP per byte
@@ -44,7 +45,8 @@ struct Roofline {
     double peak_flops = 0, memory_bandwidth_Bps = 0, ridge = 0;
     std::vector<Ceiling> ceilings;
     std::vector<OperatorCost> operators;
-    double layer_time_s = 0; ///< sum over the layer's operators (excludes logits)
+    std::string model_name, gpu_name; ///< the catalog's names, for titles
+    double layer_time_s = 0;          ///< sum over the layer's operators (excludes logits)
 };
 
 /// Per-operator roofline on one GPU of a tp-way group. Errors name the flag at fault.

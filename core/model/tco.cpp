@@ -169,6 +169,66 @@ const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu) 
     return best;
 }
 
+namespace {
+
+/// The rate one way of renting bills (docs/cost.md): the offer's on-demand price per GPU (or
+/// the typed price); a commitment's listed price, else the discount off on-demand; spot's
+/// price with the work redone after preemptions.
+Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
+                                 const CloudOffer* offer, Commitment commitment) {
+    CloudOption o;
+    o.commitment = commitment;
+    double od = e.price_per_gpu_hour;
+    if (od > 0)
+        o.source = "economics.price_per_gpu_hour";
+    else if (offer && offer->gpus > 0 && offer->on_demand_usd_per_hour > 0) {
+        od = offer->on_demand_usd_per_hour / offer->gpus;
+        o.source = offer->id + " on-demand (" + offer->price_as_of + ")";
+    }
+    if (od <= 0)
+        return Error{"--cloud-price-per-gpu-hour",
+                     "no cloud price: give a cloud offer (catalog cloud) or a price per GPU-hour"};
+    o.rate_per_gpu_hour = od;
+    if (commitment == Commitment::one_year || commitment == Commitment::three_year) {
+        const bool one = commitment == Commitment::one_year;
+        const double listed =
+            offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
+                ? (one ? offer->commit_1y_usd_per_hour : offer->commit_3y_usd_per_hour) /
+                      offer->gpus
+                : 0.0;
+        // Listed commitment price, else the discount off on-demand (docs/cost.md: median of
+        // AWS, GCP, Azure and Lambda published 1-/3-year discounts).
+        o.rate_per_gpu_hour =
+            listed > 0 ? listed : od * (1.0 - (one ? e.commit_1y_discount : e.commit_3y_discount));
+        o.bills_every_hour = true;
+        // Say which rate is billed (helper-16: "$3.03 (... on-demand)" beside a 3-year term).
+        char buf[96];
+        if (listed > 0)
+            std::snprintf(buf, sizeof buf, ", billed at the %s commitment price",
+                          one ? "1-year" : "3-year");
+        else
+            std::snprintf(buf, sizeof buf, ", billed at the %s commitment: %.0f%% off",
+                          one ? "1-year" : "3-year",
+                          100 * (one ? e.commit_1y_discount : e.commit_3y_discount));
+        o.source += buf;
+    } else if (commitment == Commitment::spot) {
+        const double spot = offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
+                                ? offer->spot_usd_per_hour / offer->gpus
+                                : 0.0;
+        if (spot <= 0)
+            return Error{"--commitment", "spot needs an offer with a spot price (catalog cloud)"};
+        o.rate_per_gpu_hour = spot;
+        o.source += ", billed at the spot price";
+        // Preemptions: the job loses the work since its last checkpoint (half an interval on
+        // average) plus the restart, on every preemption of any of its nodes.
+        const double per_hour = e.spot_preemptions_per_node_day * std::max(1.0, inv.servers) / 24.0;
+        o.spot_overhead = 1.0 + per_hour * e.spot_lost_hours_per_preemption;
+    }
+    return o;
+}
+
+} // namespace
+
 Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
                               const CloudOffer* offer) {
     if (!(inv.gpus >= 1))
@@ -180,58 +240,26 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     const double gpus = inv.gpus;
     const double u = std::clamp(e.utilization, 0.0, 1.0);
 
-    // Cloud: the billed rate per GPU-hour.
-    double od = e.price_per_gpu_hour;
-    if (od > 0)
-        r.cloud_price_source = "economics.price_per_gpu_hour";
-    else if (offer && offer->gpus > 0 && offer->on_demand_usd_per_hour > 0) {
-        od = offer->on_demand_usd_per_hour / offer->gpus;
-        r.cloud_price_source = offer->id + " on-demand (" + offer->price_as_of + ")";
-    }
-    if (od <= 0)
-        return Error{"--cloud-price-per-gpu-hour",
-                     "no cloud price: give a cloud offer (catalog cloud) or a price per GPU-hour"};
-    double rate = od;
-    bool bills_every_hour = false;
-    double spot_overhead = 1.0;
-    if (e.commitment == Commitment::one_year || e.commitment == Commitment::three_year) {
-        const bool one = e.commitment == Commitment::one_year;
-        const double listed =
-            offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
-                ? (one ? offer->commit_1y_usd_per_hour : offer->commit_3y_usd_per_hour) /
-                      offer->gpus
-                : 0.0;
-        // Listed commitment price, else the discount off on-demand (docs/cost.md: median of
-        // AWS, GCP, Azure and Lambda published 1-/3-year discounts).
-        rate =
-            listed > 0 ? listed : od * (1.0 - (one ? e.commit_1y_discount : e.commit_3y_discount));
-        bills_every_hour = true;
-        // Say which rate is billed (helper-16: "$3.03 (... on-demand)" beside a 3-year term).
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%s %s", one ? "1-year" : "3-year",
-                      listed > 0 ? "commitment price" : "");
-        if (listed > 0)
-            r.cloud_price_source += std::string(", billed at the ") + buf;
-        else {
-            std::snprintf(buf, sizeof buf, ", billed at the %s commitment: %.0f%% off",
-                          one ? "1-year" : "3-year",
-                          100 * (one ? e.commit_1y_discount : e.commit_3y_discount));
-            r.cloud_price_source += buf;
-        }
-    } else if (e.commitment == Commitment::spot) {
-        double spot = offer && offer->gpus > 0 && e.price_per_gpu_hour <= 0
-                          ? offer->spot_usd_per_hour / offer->gpus
-                          : 0.0;
-        if (spot <= 0)
-            return Error{"--commitment", "spot needs an offer with a spot price (catalog cloud)"};
-        rate = spot;
-        r.cloud_price_source += ", billed at the spot price";
-        // Preemptions: the job loses the work since its last checkpoint (half an interval on
-        // average) plus the restart, on every preemption of any of its nodes.
-        const double per_hour = e.spot_preemptions_per_node_day * std::max(1.0, inv.servers) / 24.0;
-        spot_overhead = 1.0 + per_hour * e.spot_lost_hours_per_preemption;
-    }
+    // Cloud: the billed rate per GPU-hour of the chosen way to rent, and of every other way
+    // the offer (or typed price) allows, for the chart and report to set side by side.
+    auto chosen = cloud_option(inv, e, offer, e.commitment);
+    if (!chosen)
+        return chosen.errors();
+    r.cloud_price_source = chosen.value().source;
+    const double rate = chosen.value().rate_per_gpu_hour;
+    const bool bills_every_hour = chosen.value().bills_every_hour;
+    const double spot_overhead = chosen.value().spot_overhead;
     r.cloud_price_per_gpu_hour = rate;
+    r.commitment = e.commitment;
+    r.cloud_offer_name = e.price_per_gpu_hour > 0 || !offer
+                             ? std::string("typed price")
+                             : offer->provider + " " + offer->instance;
+    for (Commitment c :
+         {Commitment::on_demand, Commitment::one_year, Commitment::three_year, Commitment::spot}) {
+        auto o = c == e.commitment ? chosen : cloud_option(inv, e, offer, c);
+        if (o)
+            r.cloud_options.push_back(o.value());
+    }
 
     // On-prem capex.
     TcoBreakdown& b = r.onprem_breakdown;
@@ -284,6 +312,17 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
         r.monthly.push_back(row);
     }
     r.cloud_usd = cloud_month * M;
+    for (CloudOption& o : r.cloud_options) {
+        const double month = gpus * kHoursPerMonth * o.rate_per_gpu_hour *
+                             (o.bills_every_hour ? 1.0 : u) * o.spot_overhead;
+        o.usd = month * M;
+        o.usd_per_gpu_hour = o.usd / std::max(1e-9, gpus * kHoursPerMonth * M * u);
+        for (int m = 1; m <= e.months; ++m)
+            if (r.capex_usd + opex_month * m <= month * m) {
+                o.breakeven_months = m;
+                break;
+            }
+    }
     r.onprem_usd = b.total();
     const double gpu_hours_used = gpus * kHoursPerMonth * M * u;
     r.onprem_usd_per_gpu_hour = r.onprem_usd / gpu_hours_used;

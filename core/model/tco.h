@@ -50,6 +50,18 @@ struct TcoMonth {
     double cloud_usd = 0, onprem_usd = 0; ///< cumulative
 };
 
+/// One way of renting the same GPUs: on-demand, a 1- or 3-year commitment, or spot.
+struct CloudOption {
+    Commitment commitment = Commitment::on_demand;
+    double rate_per_gpu_hour = 0;  ///< the billed rate
+    bool bills_every_hour = false; ///< commitments bill every hour, used or not
+    double spot_overhead = 1.0;    ///< spot: work redone after preemptions (x GPU-hours)
+    double usd = 0;                ///< over the horizon
+    double usd_per_gpu_hour = 0;   ///< per GPU-hour used
+    int breakeven_months = -1;     ///< when owning costs less; -1 = not within the horizon
+    std::string source;
+};
+
 struct TcoResult {
     double cloud_usd = 0, onprem_usd = 0;  ///< over the horizon
     int breakeven_months = -1;             ///< -1 = never within the horizon
@@ -59,8 +71,10 @@ struct TcoResult {
     double amortized_usd_per_gpu_hour = 0; ///< on-prem, capex over depreciation, per GPU-hour
     double cloud_price_per_gpu_hour = 0;   ///< the billed rate of the chosen option
     std::string cloud_price_source;
-    double power_kw = 0;         ///< facility average: IT average x PUE
-    double it_power_peak_kw = 0; ///< nameplate IT load
+    Commitment commitment = Commitment::on_demand; ///< the billed way of renting
+    std::string cloud_offer_name; ///< "AWS p5.48xlarge", or "typed price" (economics)
+    double power_kw = 0;          ///< facility average: IT average x PUE
+    double it_power_peak_kw = 0;  ///< nameplate IT load
     double racks = 0;
     double servers_per_rack = 0;
     double energy_kwh = 0; ///< over the horizon
@@ -69,6 +83,9 @@ struct TcoResult {
     TcoBreakdown onprem_breakdown;
     double capex_usd = 0;
     std::vector<TcoMonth> monthly; ///< month 0..months
+    /// Every way of renting the offer (or the typed price) allows, the billed one included, in
+    /// the order on-demand, 1-year, 3-year, spot (issue 21: the cost chart sets them side by side).
+    std::vector<CloudOption> cloud_options;
     CostInventory inventory;
 };
 

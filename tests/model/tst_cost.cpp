@@ -229,6 +229,76 @@ private slots:
         QVERIFY(near(cap->co2_kg, cap->energy_kwh * e.grid_kg_co2_per_kwh, 1e-12));
     }
 
+    // Issue 21: every way of renting the offer allows, side by side. Each option is what the
+    // TCO would bill had it been chosen: its rate, horizon cost and break-even month.
+    void cloudOptionsSideBySide() {
+        auto inv = gpu_inventory(*cat_.gpu("h100-sxm"), cat_, 1024, 0);
+        Economics e;
+        const CloudOffer* offer = cat_.cloud("aws-p5.48xlarge");
+        QVERIFY(offer && offer->spot_usd_per_hour > 0);
+        auto billed = compute_tco(*inv, e, offer);
+        QVERIFY2(billed.ok(), billed.error_text().c_str());
+        QCOMPARE(static_cast<int>(billed->cloud_options.size()), 4);
+        QCOMPARE(billed->cloud_offer_name, std::string("AWS p5.48xlarge"));
+        for (auto c : {cl::model::Commitment::on_demand, cl::model::Commitment::one_year,
+                       cl::model::Commitment::three_year, cl::model::Commitment::spot}) {
+            Economics ec = e;
+            ec.commitment = c;
+            auto one = compute_tco(*inv, ec, offer);
+            QVERIFY2(one.ok(), one.error_text().c_str());
+            const auto& o = billed->cloud_options[static_cast<std::size_t>(c)];
+            QCOMPARE(o.commitment, c);
+            QVERIFY(near(o.rate_per_gpu_hour, one->cloud_price_per_gpu_hour, 1e-12));
+            QVERIFY(near(o.usd, one->cloud_usd, 1e-12));
+            QVERIFY(near(o.usd_per_gpu_hour, one->cloud_usd_per_gpu_hour, 1e-12));
+            QCOMPARE(o.breakeven_months, one->breakeven_months);
+            QCOMPARE(o.source, one->cloud_price_source);
+        }
+        // Cheaper terms break even later (or never); on-demand is the dearest rate.
+        const auto& opts = billed->cloud_options;
+        QVERIFY(opts[0].rate_per_gpu_hour > opts[1].rate_per_gpu_hour);
+        QVERIFY(opts[1].rate_per_gpu_hour > opts[2].rate_per_gpu_hour);
+        QVERIFY(
+            opts[0].breakeven_months >= 0 &&
+            (opts[2].breakeven_months < 0 || opts[2].breakeven_months > opts[0].breakeven_months));
+        // A typed price has no spot price: three options, none of them spot.
+        e.price_per_gpu_hour = 2.5;
+        auto typed = compute_tco(*inv, e, offer);
+        QCOMPARE(static_cast<int>(typed->cloud_options.size()), 3);
+        QCOMPARE(typed->cloud_offer_name, std::string("typed price"));
+    }
+
+    // Issue 21: the chosen interval stays on the goodput curve's axis, and an optimum shorter
+    // than one checkpoint write is said, not just drawn.
+    void reliabilityCurveKeepsTheChoice() {
+        ReliabilityInputs in;
+        ReliabilityContext ctx;
+        ctx.gpus = 16384;
+        ctx.checkpoint_bytes = 5.67e12;
+        ctx.run_days = 54;
+        in.checkpoint_interval_s = 40 * 3600; // far beyond 20x the optimum
+        auto r = compute_reliability(in, ctx);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY(r->curve.back().interval_s >= in.checkpoint_interval_s);
+        QVERIFY(r->curve.front().interval_s <= r->optimal_checkpoint_interval_s);
+        const auto said = [&](const auto& x) {
+            for (const auto& n : x->notes)
+                if (n.find("shorter than one checkpoint write") != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(!said(r));
+        // Slow storage with asynchronous snapshots: Daly's optimum (from the short stall) falls
+        // below the write time, and the note says so.
+        in.checkpoint_interval_s = 0;
+        in.async_checkpoint = true;
+        in.storage_bandwidth_Bps = 2e10;
+        auto slow = compute_reliability(in, ctx);
+        QVERIFY2(slow.ok(), slow.error_text().c_str());
+        QVERIFY(slow->optimal_checkpoint_interval_s < slow->checkpoint_write_s);
+        QVERIFY(said(slow));
+    }
+
     // Journey 2: for ~1,000 H100 over three years, utilization and the GPU (server) price
     // dominate owning vs renting.
     void sensitivityTornado() {

@@ -340,7 +340,7 @@ private slots:
             w.inspector()
                 ->findChild<QLabel*>(QStringLiteral("verdict"))
                 ->text()
-                .contains(QStringLiteral("Catalog: dgx-h200")),
+                .contains(QStringLiteral("Catalog entry: DGX H200")),
             qPrintable(w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"))->text()));
         bool compared = false;
         onModal<QDialog>(
