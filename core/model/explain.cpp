@@ -369,7 +369,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
             // The CSV's value: SI number or the choice's spelling (machine-readable); `shown` is
             // the report's.
             std::string value = std::holds_alternative<double>(v)
-                                    ? units::format_g(std::get<double>(v), 10)
+                                    ? units::format_plain(std::get<double>(v))
                                 : std::holds_alternative<std::string>(v) ? std::get<std::string>(v)
                                                                          : format_value(*f, v);
             AssumptionRow row{std::move(group),

@@ -5,6 +5,7 @@
 #include "model/sensitivity.h"
 #include "model/units.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -16,6 +17,10 @@ namespace {
 
 std::string f(double v, int prec = 4) {
     return units::format_g(v, prec);
+}
+
+std::string csv_number(double v) {
+    return units::format_plain(v);
 }
 
 /// A whole cell that reads as a number ("-12.5", "3e9"; C locale): left as it is.
@@ -166,7 +171,7 @@ struct Builder {
         for (std::size_t i = 0; i < cells.size(); ++i) {
             const Cell& c = cells[i];
             const ReportFormat fmt = i < cols.size() ? cols[i].fmt : ReportFormat::number;
-            raw.push_back(c.is_text ? c.text : f(c.v, 10));
+            raw.push_back(c.is_text ? c.text : csv_number(c.v));
             shown.push_back(c.is_text ? c.text : report_human(c.v, fmt));
         }
         t.rows.push_back(std::move(raw));
@@ -187,7 +192,7 @@ struct KeyValue {
         t.units = {"", "", ""};
     }
     void add(const std::string& label, double v, const char* unit, RF fmt) {
-        t.rows.push_back({label, f(v, 10), unit});
+        t.rows.push_back({label, csv_number(v), unit});
         t.display.push_back({label, report_human(v, fmt), ""});
     }
     void text(const std::string& label, const std::string& value) {
@@ -215,7 +220,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     topo.add("Oversubscription", ev.fabric.oversubscription, ":1", RF::ratio);
     topo.t.display.back()[1] += ":1";
     for (const auto& st : ev.fabric.tiers) {
-        const std::string raw = f(st.switches, 10) + " switches, " + f(st.oversubscription) + ":1";
+        const std::string raw = csv_number(st.switches) + " switches, " + f(st.oversubscription) + ":1";
         topo.t.rows.push_back({st.name + " tier", raw, ""});
         topo.t.display.push_back({st.name + " tier",
                                   units::format_count(st.switches) +
@@ -340,8 +345,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         const auto row = [&](const char* key, const char* label, double v, Scales sc,
                              const char* unit, RF fmt) {
             const auto [lo, hi] = band_range(v, *w.band, sc);
-            bands.t.rows.push_back({w.name, key, f(v), f(lo), f(hi), unit,
-                                    std::to_string(w.band->rows), f(w.band->median_abs_error),
+            bands.t.rows.push_back({w.name, key, csv_number(v), csv_number(lo), csv_number(hi),
+                                    unit, std::to_string(w.band->rows),
+                                    csv_number(w.band->median_abs_error),
                                     w.band->basis});
             bands.t.display.push_back({w.name, label, report_human(v, fmt), report_human(lo, fmt),
                                        report_human(hi, fmt), "", units::format_count(w.band->rows),
@@ -624,7 +630,7 @@ ReportTable comparison_table(const std::vector<std::string>& names,
         std::vector<std::string> csv{r.metric, r.unit}, shown{r.metric, ""};
         for (std::size_t i = 0; i < n; ++i) {
             const auto& v = r.values[i];
-            csv.push_back(v ? f(*v, 10) : "");
+            csv.push_back(v ? csv_number(*v) : "");
             // Whole counts (GPUs, racks) as counts: "1,024", not "1024" or "1.02 k".
             shown.push_back(!v ? std::string("–")
                             : r.unit.empty() && *v == std::round(*v)
@@ -640,7 +646,7 @@ ReportTable comparison_table(const std::vector<std::string>& names,
                 continue;
             }
             const double ch = *b / *a - 1;
-            csv.push_back(f(ch, 10));
+            csv.push_back(csv_number(ch));
             std::string text = (ch >= 0 ? "+" : "") + report_human(ch, ReportFormat::percent);
             if (r.within_model_error[i])
                 text += ", within the model's error";

@@ -26,6 +26,7 @@ struct Hw {
     double gemm = 0;      ///< achievable GEMM FLOP/s
     double attention = 0; ///< achievable FlashAttention FLOP/s
     double hbm = 0;       ///< achievable bytes/s for elementwise kernels
+    int sms = 0;          ///< streaming multiprocessors (wave quantisation); 0 = unknown
 };
 
 /// Time of one GEMM of (m x k) by (k x n): compute at measured efficiency with tile
@@ -37,7 +38,14 @@ double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes
     // Each output tile runs a K-loop of 64-deep steps behind a multistage pipeline whose fill
     // and drain cost about four steps (CUTLASS multistage mainloop): efficiency K / (K + 256).
     constexpr double kK0 = 256.0;
-    const double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
+    double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
+    if (hw.sms > 0) {
+        // Wave quantisation: the output tiles run in waves of one tile per SM; the last wave
+        // leaves SMs idle (NVIDIA Deep Learning Performance Guide, "Wave Quantization").
+        const double tiles = std::ceil(m / 128.0) * std::ceil(n / 128.0);
+        const double waves = std::ceil(tiles / hw.sms);
+        eff *= tiles / (waves * hw.sms);
+    }
     const double bytes = k * n * weight_bytes + (m * k + m * n) * 2.0;
     return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
 }
@@ -167,6 +175,20 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     elem += 2.0 * (3.0 * 2.0 + (m.dropout ? 1.0 : 0.0)) * h * tok_norm;
     if (!m.learned_positions)
         elem += 2.0 * 2.0 * 2.0 * (q + kv) / tp * T; // rotary on Q and K
+    if (moe_layer) {
+        // Token movement around the experts (Megatron-Core token_dispatcher.py): the routed
+        // copies are gathered into expert order before the experts (permute: read and write
+        // each copy) and scattered back and summed with their router weights after them
+        // (unpermute: read each copy, write each token). The alltoall dispatcher also sorts the
+        // received chunks by local expert and back (sort_chunks_by_idxs) when a GPU holds
+        // several experts of an EP group. Each pass moves h 16-bit values per row; backward
+        // moves the gradients through the same passes.
+        const double local_experts = static_cast<double>(m.experts) / std::max(1, t.ep);
+        double rows = 2.0 * mlp_tokens + (mlp_tokens + T); // permute + unpermute
+        if (t.moe_dispatcher == MoeDispatcher::alltoall && t.ep > 1 && local_experts > 1)
+            rows += 2.0 * 2.0 * mlp_tokens; // sort the chunks by expert and back
+        elem += rows * h * 2.0;
+    }
     const double elem_fwd = elem / hw.hbm;
 
     lt.fwd = gemm_fwd + attn_fwd + elem_fwd + fp8_cast_fwd;
@@ -249,6 +271,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
 
     Hw hw;
     hw.peak = peak;
+    hw.sms = gpu.sm_count;
     hw.gemm = peak * gpu.gemm_efficiency(dt) * ta.sustained_vs_best_gemm.value;
     // Attention kernels run in 16 bits even in FP8 training (Transformer Engine FP8 recipes keep
     // the attention core in bf16).

@@ -1,5 +1,6 @@
 #include "model/units.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +82,21 @@ std::string format_fixed(double value, int decimals) {
 
 std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
+}
+
+std::string format_plain(double value) {
+    const double a = std::abs(value);
+    if (!std::isfinite(value) || value == 0 || a < 1e-6 || a >= 1e21)
+        return format_g(value, 10);
+    const int digits = static_cast<int>(std::floor(std::log10(a))) + 1;
+    std::string out = format_fixed(value, std::clamp(10 - digits, 0, 16));
+    if (out.find('.') != std::string::npos) {
+        while (out.back() == '0')
+            out.pop_back();
+        if (out.back() == '.')
+            out.pop_back();
+    }
+    return out;
 }
 
 std::string format_count(double value) {

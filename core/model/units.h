@@ -33,6 +33,10 @@ std::string format_fixed(double value, int decimals);
 /// Formats a rate with SI prefix and unit: format_si(989.4e12, "FLOP/s") = "989.4 TFLOP/s".
 std::string format_si(double value, std::string_view unit, int precision = 1);
 
+/// A number for machines (CSV): SI, C locale, ten significant digits, never in e-notation
+/// between 1e-6 and 1e21 ("81280000000000", not "8.128e+13": a spreadsheet shows what it reads).
+std::string format_plain(double value);
+
 /// A whole number with thousands separators: format_count(1234567) = "1,234,567" (rounded).
 std::string format_count(double value);
 

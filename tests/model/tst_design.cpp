@@ -48,6 +48,20 @@ private:
     }
 
 private slots:
+    // CSV numbers (issue 21): machine-readable SI, no e-notation a spreadsheet would show as
+    // "8.13E+13", ten significant digits, whole numbers whole.
+    void plainNumbers() {
+        QCOMPARE(units::format_plain(8.128e13), std::string("81280000000000"));
+        QCOMPARE(units::format_plain(1.0052304e18), std::string("1005230400000000000"));
+        QCOMPARE(units::format_plain(0.08145), std::string("0.08145"));
+        QCOMPARE(units::format_plain(-3.25), std::string("-3.25"));
+        QCOMPARE(units::format_plain(1016), std::string("1016"));
+        QCOMPARE(units::format_plain(2.0 / 3.0), std::string("0.6666666667"));
+        QCOMPARE(units::format_plain(0), std::string("0"));
+        QCOMPARE(units::format_plain(1e-9), std::string("1e-09")); // beyond: as before
+        QCOMPARE(units::format_plain(5e21), std::string("5e+21"));
+    }
+
     // Text from a file as screens and reports show it (issue 17): whole when short, else its
     // start cut at a character boundary and the whole size.
     void excerptOfLongText() {
