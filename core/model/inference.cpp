@@ -105,6 +105,17 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             read += mlp_read;
         }
         double gemm = std::max(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
+        if (moe) {
+            // Token movement around the experts (TensorRT-LLM's MoE plugin kernels, as vLLM's
+            // fused MoE and llama.cpp do in kind): expandInputRowsKernel gathers each token's
+            // top-k copies into expert order (read and write h values per copy),
+            // doActivationKernel gates the first GEMM's output (2f/tp in, f/tp out per copy), and
+            // finalizeMoeRoutingKernel reads every copy's output back, weights and sums it per
+            // token. With TP-split experts every GPU moves every copy at the full width h.
+            const double copies = T * m.top_k;
+            const double act_width = m.moe_ffn / tp;
+            gemm += ((3.0 * copies + T) * h + copies * 3.0 * act_width) * 2.0 / r.hbm;
+        }
         // Weight-only low-bit: every weight is dequantised on the CUDA cores once per tile of
         // tokens. The conversion shares the SMs' issue slots with the loads and MMAs of the same
         // warps, so it is counted on top of the roofline time: at batch 1 an INT4 8B model on

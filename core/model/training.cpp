@@ -26,7 +26,6 @@ struct Hw {
     double gemm = 0;      ///< achievable GEMM FLOP/s
     double attention = 0; ///< achievable FlashAttention FLOP/s
     double hbm = 0;       ///< achievable bytes/s for elementwise kernels
-    int sms = 0;          ///< streaming multiprocessors (wave quantisation); 0 = unknown
 };
 
 /// Time of one GEMM of (m x k) by (k x n): compute at measured efficiency with tile
@@ -38,14 +37,7 @@ double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes
     // Each output tile runs a K-loop of 64-deep steps behind a multistage pipeline whose fill
     // and drain cost about four steps (CUTLASS multistage mainloop): efficiency K / (K + 256).
     constexpr double kK0 = 256.0;
-    double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
-    if (hw.sms > 0) {
-        // Wave quantisation: the output tiles run in waves of one tile per SM; the last wave
-        // leaves SMs idle (NVIDIA Deep Learning Performance Guide, "Wave Quantization").
-        const double tiles = std::ceil(m / 128.0) * std::ceil(n / 128.0);
-        const double waves = std::ceil(tiles / hw.sms);
-        eff *= tiles / (waves * hw.sms);
-    }
+    const double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
     const double bytes = k * n * weight_bytes + (m * k + m * n) * 2.0;
     return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
 }
@@ -271,7 +263,6 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
 
     Hw hw;
     hw.peak = peak;
-    hw.sms = gpu.sm_count;
     hw.gemm = peak * gpu.gemm_efficiency(dt) * ta.sustained_vs_best_gemm.value;
     // Attention kernels run in 16 bits even in FP8 training (Transformer Engine FP8 recipes keep
     // the attention core in bf16).

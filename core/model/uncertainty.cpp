@@ -310,7 +310,14 @@ Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {
         t.gpus = r.gpus;
         const Band b = band_for(t, rows, r.source);
         ++c.rows;
-        c.covered += r.error >= b.error_low && r.error <= b.error_high;
+        const bool inside = r.error >= b.error_low && r.error <= b.error_high;
+        c.covered += inside;
+        if (!inside) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, " %+.0f%% (band %+.0f%% to %+.0f%%)", 100 * r.error,
+                          100 * b.error_low, 100 * b.error_high);
+            c.missed.push_back(r.id + buf);
+        }
         widths.push_back((1 + b.error_high) / (1 + b.error_low) - 1);
         const Band u = band_for(t, rows);
         user.push_back((1 + u.error_high) / (1 + u.error_low) - 1);

@@ -168,6 +168,9 @@ private slots:
                      .arg(rows_all)
                      .arg(covered_all)
                      .arg(100.0 * covered_all / rows_all, 0, 'f', 0);
+        for (const BandKind k : {BandKind::training, BandKind::serving, BandKind::collective})
+            for (const auto& m : coverage(k, rows).missed)
+                table += QStringLiteral("outside: %1\n").arg(QString::fromStdString(m));
         qInfo().noquote() << table;
         for (const BandKind k : {BandKind::training, BandKind::serving, BandKind::collective}) {
             const Coverage c = coverage(k, rows);

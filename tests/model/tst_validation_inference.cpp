@@ -159,8 +159,10 @@ private slots:
                      .arg(med * 100, 0, 'f', 1)
                      .arg(abs_errs.back() * 100, 0, 'f', 1);
         qInfo().noquote() << table;
-        QVERIFY2(med <= 0.40, qPrintable(table));
-        QVERIFY2(abs_errs.back() <= 0.55, qPrintable(table));
+        // Issue 18's serving target, met since session 14 charged the MoE token movement
+        // (expand, activation, finalize): median 32% -> 8.4%, worst 49% -> 18.5%.
+        QVERIFY2(med <= 0.12, qPrintable(table));
+        QVERIFY2(abs_errs.back() <= 0.25, qPrintable(table));
     }
 
     // Issue 19: the serving rows above are held out (no factor is fitted to serving rows), and
