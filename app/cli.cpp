@@ -617,9 +617,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             code = cmd_report(f, p.positional, buffer);
         else if (p.command == "compare")
             code = cmd_compare(f, p.positional, buffer);
+        else if (p.command == "fleet")
+            code = cmd_fleet(f, p.positional, buffer);
         else if (p.command == "memory" || p.command == "roofline" || p.command == "collective" ||
                  p.command == "train" || p.command == "search" || p.command == "infer" ||
-                 p.command == "tco" || p.command == "reliability" || p.command == "fleet") {
+                 p.command == "tco" || p.command == "reliability") {
             if (!p.positional.empty())
                 throw UsageError{"unexpected argument \"" + p.positional.front() + "\""};
             if (p.command == "memory")
@@ -636,8 +638,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 code = cmd_tco(f, buffer);
             else if (p.command == "reliability")
                 code = cmd_reliability(f, buffer);
-            else if (p.command == "fleet")
-                code = cmd_fleet(f, buffer);
             else
                 code = cmd_collective(f, buffer);
         } else

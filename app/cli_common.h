@@ -143,6 +143,6 @@ int cmd_infer(Flags& f, std::ostream& out);
 int cmd_roofline(Flags& f, std::ostream& out);
 int cmd_tco(Flags& f, std::ostream& out);
 int cmd_reliability(Flags& f, std::ostream& out);
-int cmd_fleet(Flags& f, std::ostream& out);
+int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out);
 
 } // namespace cl::cli

@@ -401,6 +401,7 @@ std::vector<FlagSpec> build_specs() {
         {"--warmup-days", T::Number, "days", "3", "Simulated time left out of every statistic (fleet).", {}, {"fleet"}},
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
         {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill.", {"fifo", "priority", "backfill"}, {"fleet"}},
+        {"--trace", T::String, "file", "-", "A job trace to replay, in the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration); its jobs replace the random class (fleet).", {}, {"fleet"}},
         {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
@@ -767,8 +768,9 @@ Usage:
   clusterlens-cli tco      --gpu G --gpus N [--cloud-offer ID | --cloud-price-per-gpu-hour P]
                   [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
-  clusterlens-cli fleet    --gpu G --gpus N --gpus-per-job K --arrival-rate-per-hour R
-                  --mean-duration-h H [--horizon-days D] [--policy fifo|priority|backfill]
+  clusterlens-cli fleet    [DESIGN | --gpu G --gpus N] (--trace HELIOS.csv | --gpus-per-job K
+                  --arrival-rate-per-hour R --mean-duration-h H) [--horizon-days D]
+                  [--policy fifo|priority|backfill]
   clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/
   clusterlens-cli compare  DESIGN DESIGN [...] [--json]
 

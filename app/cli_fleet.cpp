@@ -1,10 +1,15 @@
 // clusterlens-cli fleet (issue 23): one class of whole-GPU jobs (Poisson arrivals, exponential
-// durations) on a generated cluster, simulated by core/model/fleet; keys in ../shared/CLI.md.
+// durations), or a recorded trace (Helios format), on a generated or drawn cluster, simulated by
+// core/model/fleet; keys in ../shared/CLI.md.
 #include "cli_common.h"
 
 #include "model/catalog.h"
+#include "model/evaluate.h"
 #include "model/fleet.h"
 #include "model/units.h"
+
+#include <cmath>
+#include <memory>
 
 namespace cl::cli {
 
@@ -19,43 +24,109 @@ std::string hours(double s) {
 
 } // namespace
 
-int cmd_fleet(Flags& f, std::ostream& out) {
+int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
+    if (pos.size() > 1)
+        throw UsageError{"fleet takes at most one design file or preset id"};
     const model::Catalog cat = load_catalog(f);
     model::FleetSpec s;
-    const std::string gpu = f.get_string("--gpu", "h100-sxm");
-    const model::GpuSpec* g = cat.gpu(gpu);
-    if (!g)
-        throw UsageError{"--gpu: unknown GPU \"" + gpu + "\""};
-    // A node as the GPU's reference system has it, unless given.
-    int per = 8;
-    std::string per_source = "default";
-    if (const model::SystemSpec* sys = cat.system(g->reference_system); sys && sys->gpus > 0) {
-        per = sys->gpus;
-        per_source = "the GPU's reference system (" + sys->id + ")";
+    std::string gpu_id;
+    long long gpus = 0;
+    std::string where;
+    std::optional<model::FleetSpec> mix; // the design's own job mix
+    if (pos.size() == 1) {
+        // The drawn cluster: its nodes of whole GPUs.
+        const model::Design d = load_design_arg(pos[0], cat);
+        const model::Evaluation ev = model::evaluate(d, cat);
+        const model::TopologySummary& t = ev.topology;
+        if (t.gpus < 1 || t.nodes < 1)
+            throw UsageError{"design: it has no GPUs to schedule jobs on"};
+        const double per = t.gpus / t.nodes;
+        if (per != std::floor(per) || per > 1024)
+            throw UsageError{"design: its " + units::format_count(t.gpus) + " GPUs are not " +
+                             "whole nodes of equal size (" + units::format_count(t.nodes) +
+                             " nodes)"};
+        s.gpus_per_node = static_cast<int>(per);
+        s.nodes = static_cast<int>(t.nodes);
+        gpus = static_cast<long long>(t.gpus);
+        gpu_id = t.gpu;
+        where = d.name.empty() ? pos[0] : d.name;
+        f.record("design", pos[0], "argument");
+        if (d.fleet.active() && !f.has("--trace") && !f.has("--arrival-rate-per-hour")) {
+            auto spec = model::fleet_spec(d, t);
+            if (!spec)
+                throw UsageError{"design: " + spec.error_text()};
+            mix = std::move(spec).value();
+        }
+    } else {
+        gpu_id = f.get_string("--gpu", "h100-sxm");
+        const model::GpuSpec* g = cat.gpu(gpu_id);
+        if (!g)
+            throw UsageError{"--gpu: unknown GPU \"" + gpu_id + "\""};
+        // A node as the GPU's reference system has it, unless given.
+        int per = 8;
+        std::string per_source = "default";
+        if (const model::SystemSpec* sys = cat.system(g->reference_system); sys && sys->gpus > 0) {
+            per = sys->gpus;
+            per_source = "the GPU's reference system (" + sys->id + ")";
+        }
+        s.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", per, 1, 1024, per_source));
+        gpus = f.get_int("--gpus", 8LL * s.gpus_per_node, 1, 100000000);
+        if (gpus % s.gpus_per_node != 0)
+            throw UsageError{"--gpus: " + std::to_string(gpus) + " is not whole nodes of " +
+                             std::to_string(s.gpus_per_node) + " GPUs"};
+        s.nodes = static_cast<int>(gpus / s.gpus_per_node);
     }
-    s.gpus_per_node = static_cast<int>(f.get_int("--gpus-per-node", per, 1, 1024, per_source));
-    const long long gpus = f.get_int("--gpus", 8LL * s.gpus_per_node, 1, 100000000);
-    if (gpus % s.gpus_per_node != 0)
-        throw UsageError{"--gpus: " + std::to_string(gpus) + " is not whole nodes of " +
-                         std::to_string(s.gpus_per_node) + " GPUs"};
-    s.nodes = static_cast<int>(gpus / s.gpus_per_node);
-    for (const char* need : {"--arrival-rate-per-hour", "--mean-duration-h"})
-        if (!f.has(need))
-            throw UsageError{std::string(need) + ": required (the job class's arrivals and "
-                                                 "durations)"};
+    // A recorded trace (Helios format), or one class of random jobs.
     model::FleetClass c;
-    c.name = "jobs";
-    c.gpus_per_job = static_cast<int>(f.get_int("--gpus-per-job", 8, 1, gpus));
-    c.arrival_rate_per_hour = f.get_number("--arrival-rate-per-hour", 1, 1e-9, 1e9);
-    c.mean_duration_h = f.get_number("--mean-duration-h", 1, 1e-9, 1e7);
-    s.classes = {c};
-    s.horizon_days = f.get_number("--horizon-days", 30, 1e-6, 36500);
-    s.warmup_days =
-        f.get_number("--warmup-days", std::min(3.0, s.horizon_days / 10), 0, s.horizon_days);
-    s.seed = static_cast<std::uint64_t>(f.get_int("--seed", 1, 0, 1LL << 62));
-    const std::string policy = f.get_choice("--policy", "fifo");
+    std::vector<std::string> notes;
+    const std::string trace_path = f.get_string("--trace", "", "none");
+    if (mix) {
+        const model::FleetSpec keep = s;
+        s = *mix;
+        s.nodes = keep.nodes;
+        s.gpus_per_node = keep.gpus_per_node;
+    } else if (!trace_path.empty()) {
+        auto text = model::read_text_file(trace_path, 1024u * 1024u * 1024u);
+        if (!text)
+            throw UsageError{"--trace: " + text.errors().front().message()};
+        auto tr = model::parse_helios_trace(*text, s.gpus_per_node);
+        if (!tr)
+            throw UsageError{"--trace: " + trace_path + ": " + tr.error_text()};
+        notes = tr->notes;
+        s.trace = std::make_shared<model::FleetTrace>(std::move(tr).value());
+    } else {
+        for (const char* need : {"--arrival-rate-per-hour", "--mean-duration-h"})
+            if (!f.has(need))
+                throw UsageError{std::string(need) + ": required (the job class's arrivals and "
+                                                     "durations), or --trace FILE"};
+        c.name = "jobs";
+        c.gpus_per_job = static_cast<int>(f.get_int("--gpus-per-job", 8, 1, gpus));
+        c.arrival_rate_per_hour = f.get_number("--arrival-rate-per-hour", 1, 1e-9, 1e9);
+        c.mean_duration_h = f.get_number("--mean-duration-h", 1, 1e-9, 1e7);
+        s.classes = {c};
+    }
+    if (mix) {
+        s.horizon_days =
+            f.get_number("--horizon-days", mix->horizon_days, 1e-6, 36500, "the design's mix");
+        s.warmup_days = f.get_number("--warmup-days", std::min(mix->warmup_days, s.horizon_days), 0,
+                                     s.horizon_days, "the design's mix");
+    } else if (s.trace) {
+        // A trace runs until its last submission; nothing to warm up (it starts as recorded).
+        const double span = std::max(s.trace->span_s / 86400, 1.0 / 24);
+        s.horizon_days = f.get_number("--horizon-days", span, 1e-6, 36500, "the trace's span");
+        s.warmup_days = f.get_number("--warmup-days", 0, 0, s.horizon_days, "none for a trace");
+    } else {
+        s.horizon_days = f.get_number("--horizon-days", 30, 1e-6, 36500);
+        s.warmup_days =
+            f.get_number("--warmup-days", std::min(3.0, s.horizon_days / 10), 0, s.horizon_days);
+    }
+    s.seed = static_cast<std::uint64_t>(
+        f.get_int("--seed", mix ? static_cast<long long>(mix->seed) : 1, 0, 1LL << 62));
+    const std::string policy =
+        f.get_choice("--policy", mix ? std::string(model::fleet_policy_name(mix->policy)) : "fifo");
     s.policy = *model::fleet_policy_from_name(policy);
-    s.topology_aware = !f.get_bool("--anywhere", false);
+    s.topology_aware =
+        f.has("--anywhere") ? !f.get_bool("--anywhere", false) : (mix ? mix->topology_aware : true);
     s.usd_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
     auto r = model::simulate_fleet(s);
@@ -77,6 +148,8 @@ int cmd_fleet(Flags& f, std::ostream& out) {
                       {"wait_p95_s", r->wait_p95_s},
                       {"jobs_completed", r->jobs_completed},
                       {"jobs_arrived", r->jobs_arrived},
+                      {"jobs_waiting_at_end", r->jobs_waiting_at_end},
+                      {"longest_wait_at_end_s", r->longest_wait_at_end_s},
                       {"gpu_hours_available", r->gpu_hours_available},
                       {"gpu_hours_used", r->gpu_hours_used},
                       {"gpu_hours_lost_preemption", r->gpu_hours_lost_preemption},
@@ -87,8 +160,15 @@ int cmd_fleet(Flags& f, std::ostream& out) {
                       {"mean_queue_length", r->mean_queue_length},
                       {"erlang_c_wait_s", nullptr},
                       {"classes", classes}};
+        if (s.trace) {
+            j["fleet"]["trace"] = {{"file", trace_path},
+                                   {"jobs", s.trace->jobs.size()},
+                                   {"jobs_too_large", r->trace_jobs_too_large},
+                                   {"span_s", s.trace->span_s},
+                                   {"notes", notes}};
+        }
         // The M/M/c answer when the run is one (one-node jobs on whole nodes).
-        if (c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
+        if (!s.trace && !mix && c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
             const double w = model::erlang_c_wait(s.nodes, c.arrival_rate_per_hour / 3600,
                                                   1 / (c.mean_duration_h * 3600));
             if (std::isfinite(w))
@@ -101,11 +181,25 @@ int cmd_fleet(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << units::format_count(static_cast<double>(gpus)) << " x " << g->id << " in " << s.nodes
-        << " nodes of " << s.gpus_per_node << "; jobs of " << c.gpus_per_job << " GPUs, "
-        << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
-        << " h on average; " << policy << ", " << fmt(s.horizon_days, 1) << " days ("
-        << fmt(s.warmup_days, 1) << " warm-up left out), seed " << s.seed << "\n\n";
+    out << units::format_count(static_cast<double>(gpus)) << " x " << gpu_id << " in " << s.nodes
+        << " nodes of " << s.gpus_per_node << (where.empty() ? "" : " (" + where + ")") << "; ";
+    if (mix)
+        out << "the design's job mix (" << s.classes.size() << " classes)";
+    else if (s.trace)
+        out << "the trace " << trace_path << ": "
+            << units::format_count(static_cast<double>(s.trace->jobs.size())) << " GPU jobs over "
+            << fmt(s.trace->span_s / 86400, 1) << " days";
+    else
+        out << "jobs of " << c.gpus_per_job << " GPUs, " << fmt(c.arrival_rate_per_hour, 3)
+            << " per hour, " << fmt(c.mean_duration_h, 3) << " h on average";
+    out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
+        << " warm-up left out), seed " << s.seed << "\n";
+    for (const auto& n : notes)
+        out << "note: " << n << "\n";
+    if (r->trace_jobs_too_large > 0)
+        out << "note: " << r->trace_jobs_too_large
+            << " trace jobs need more GPUs than the cluster has: left out\n";
+    out << "\n";
     Table t;
     t.header = {"fleet", "value"};
     t.rows = {{"utilization (busy / available GPU-hours)", fmt(r->utilization * 100, 1) + " %"},
@@ -113,18 +207,32 @@ int cmd_fleet(Flags& f, std::ostream& out) {
               {"wait, median", hours(r->wait_p50_s)},
               {"wait, 95th percentile", hours(r->wait_p95_s)},
               {"jobs completed", units::format_count(static_cast<double>(r->jobs_completed))},
+              {"jobs still waiting at the end",
+               units::format_count(static_cast<double>(r->jobs_waiting_at_end)) +
+                   (r->jobs_waiting_at_end > 0
+                        ? " (the oldest for " + hours(r->longest_wait_at_end_s) + ")"
+                        : std::string())},
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
     if (r->useful_gpu_hour_usd > 0)
         t.rows.push_back({"cost per useful GPU-hour", "$" + fmt(r->useful_gpu_hour_usd, 2)});
-    if (c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
+    if (!s.trace && !mix && c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
         const double w = model::erlang_c_wait(s.nodes, c.arrival_rate_per_hour / 3600,
                                               1 / (c.mean_duration_h * 3600));
         t.rows.push_back({"M/M/c mean wait (Erlang C)",
                           std::isfinite(w) ? hours(w) : std::string("unbounded (load >= 1)")});
     }
     t.print(out);
+    if (r->classes.size() > 1) {
+        Table k;
+        k.header = {"class", "jobs completed", "wait, mean", "wait, median", "wait, 95th"};
+        for (const auto& x : r->classes)
+            k.rows.push_back({x.name, units::format_count(static_cast<double>(x.jobs_completed)),
+                              hours(x.wait_mean_s), hours(x.wait_p50_s), hours(x.wait_p95_s)});
+        out << "\n";
+        k.print(out);
+    }
     return 0;
 }
 

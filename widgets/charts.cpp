@@ -784,6 +784,8 @@ ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(fabric_, tr("Fabric"));
     cost_ = new CostChart(tabs_);
     tabs_->addTab(cost_, tr("Cost"));
+    fleet_ = new FleetChart(tabs_);
+    tabs_->addTab(fleet_, tr("Fleet"));
     reliability_ = new ReliabilityChart(tabs_);
     tabs_->addTab(reliability_, tr("Reliability"));
     sensitivity_ = new SensitivityChart(tabs_);
@@ -805,6 +807,7 @@ void ChartPanel::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     training_->setEvaluation(*ev);
     inference_->setEvaluation(*ev, focus_);
     cost_->setEvaluation(*ev);
+    fleet_->setEvaluation(*ev);
     scaling_->setEvaluation(*ev, focus_);
     reliability_->setEvaluation(*ev, focus_);
 }

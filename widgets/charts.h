@@ -141,6 +141,21 @@ private:
     double onprem_ = 0;
 };
 
+/// The design's job mix on its cluster (issue 23): busy GPUs and waiting jobs over the simulated
+/// days; utilization, waits by class, fragmentation and the cost per useful GPU-hour below.
+class FleetChart : public ChartPage {
+    Q_OBJECT
+public:
+    explicit FleetChart(QWidget* parent = nullptr);
+    void setEvaluation(const model::Evaluation& ev);
+    [[nodiscard]] int sampleCount() const { return samples_; }
+    [[nodiscard]] double shownUtilization() const { return utilization_; }
+
+private:
+    int samples_ = 0;
+    double utilization_ = 0;
+};
+
 /// Goodput vs checkpoint interval of the first training workload, optimum and chosen interval
 /// marked; MTBF, checkpoint and losses in the caption.
 class ReliabilityChart : public ChartPage {
@@ -215,6 +230,7 @@ public:
     [[nodiscard]] TrainingChart* trainingChart() const { return training_; }
     [[nodiscard]] InferenceChart* inferenceChart() const { return inference_; }
     [[nodiscard]] CostChart* costChart() const { return cost_; }
+    [[nodiscard]] FleetChart* fleetChart() const { return fleet_; }
     [[nodiscard]] ReliabilityChart* reliabilityChart() const { return reliability_; }
     [[nodiscard]] class ExplainPanel* explainPanel() const { return explain_; }
     [[nodiscard]] SensitivityChart* sensitivityChart() const { return sensitivity_; }
@@ -229,6 +245,7 @@ private:
     TrainingChart* training_;
     InferenceChart* inference_;
     CostChart* cost_;
+    FleetChart* fleet_;
     ReliabilityChart* reliability_;
     class ExplainPanel* explain_;
     SensitivityChart* sensitivity_;

@@ -167,6 +167,11 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
                .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
                .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
+    cap += t.utilization_source == "economics.utilization"
+               ? tr(" Utilization %1% (typed in the Cost section).")
+                     .arg(t.utilization * 100, 0, 'f', 0)
+               : tr(" Utilization %1% from the Fleet simulation of the job mix.")
+                     .arg(t.utilization * 100, 0, 'f', 1);
     if (t.breakeven_utilization >= 0)
         cap += tr(" Break-even utilization %1%.").arg(t.breakeven_utilization * 100, 0, 'f', 0);
     else if (t.commitment == model::Commitment::one_year ||
@@ -195,6 +200,121 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                     count(t.energy_kwh / 1e3), count(t.co2_kg / 1e3));
     if (t.max_gpus_under_cap >= 0)
         cap += tr(" The facility cap allows %1 GPUs.").arg(count(t.max_gpus_under_cap));
+    caption_->setText(cap);
+}
+
+FleetChart::FleetChart(QWidget* parent)
+    : ChartPage(tr("The job mix on this cluster: busy GPUs and waiting jobs"),
+                tr("Describe the jobs this cluster runs: click the empty canvas and, in the "
+                   "inspector's Fleet section, give a class of jobs arrivals per hour."),
+                parent) {}
+
+void FleetChart::setEvaluation(const model::Evaluation& ev) {
+    samples_ = ev.fleet ? static_cast<int>(ev.fleet->timeline.size()) : 0;
+    utilization_ = ev.fleet ? ev.fleet->utilization : 0;
+    if (!ev.fleet) {
+        if (!ev.fleet_error.empty())
+            empty_->setText(tr("The job mix cannot be simulated: %1")
+                                .arg(QString::fromStdString(ev.fleet_error)));
+        else
+            empty_->setText(tr("Describe the jobs this cluster runs: click the empty canvas and, "
+                               "in the inspector's Fleet section, give a class of jobs arrivals "
+                               "per hour."));
+        showChart(false);
+        return;
+    }
+    showChart(true);
+    const model::FleetResult& f = *ev.fleet;
+    clearChart(chart_);
+    const double gpus = std::max(1.0, ev.topology.gpus);
+    QList<QPointF> busy, waiting;
+    double wmax = 1;
+    for (const auto& p : f.timeline) {
+        busy << QPointF(p.t_s / 86400, 100 * p.busy_gpus / gpus);
+        waiting << QPointF(p.t_s / 86400, p.waiting_jobs);
+        wmax = std::max(wmax, p.waiting_jobs);
+    }
+    const auto count = [](double v) {
+        return QString::fromStdString(model::units::format_count(v));
+    };
+    auto* b = line(tr("busy GPUs (% of %1)").arg(count(gpus)), QColor(0x3b, 0x82, 0xf6), busy);
+    auto* w = line(tr("jobs waiting"), QColor(0xdc, 0x26, 0x26), waiting, Qt::DashLine);
+    chart_->addSeries(b);
+    chart_->addSeries(w);
+    const double days = f.timeline.empty() ? 1 : f.timeline.back().t_s / 86400;
+    // Whole-number ticks at a 1-2-5 step (days and jobs are counted, not measured).
+    const auto whole_ticks = [](QValueAxis* a, double top) {
+        double step = 1;
+        for (const double m : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0,
+                               5000.0, 10000.0, 1e5, 1e6})
+            if (top / m <= 8) {
+                step = m;
+                break;
+            }
+        a->setRange(0, std::max(step, std::ceil(top / step) * step));
+        a->setTickType(QValueAxis::TicksDynamic);
+        a->setTickAnchor(0);
+        a->setTickInterval(step);
+        a->setLabelFormat(QStringLiteral("%.0f"));
+    };
+    auto* ax = new QValueAxis;
+    ax->setTitleText(tr("days"));
+    whole_ticks(ax, days);
+    auto* ay = new QValueAxis;
+    ay->setTitleText(tr("busy GPUs (%)"));
+    ay->setRange(0, 100);
+    ay->setLabelFormat(QStringLiteral("%.0f"));
+    auto* aw = new QValueAxis;
+    aw->setTitleText(tr("jobs waiting"));
+    whole_ticks(aw, wmax);
+    chart_->addAxis(ax, Qt::AlignBottom);
+    chart_->addAxis(ay, Qt::AlignLeft);
+    chart_->addAxis(aw, Qt::AlignRight);
+    b->attachAxis(ax);
+    b->attachAxis(ay);
+    w->attachAxis(ax);
+    w->attachAxis(aw);
+    for (auto* s : {b, w})
+        connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), tr("day %1: %2 %3")
+                                                       .arg(pt.x(), 0, 'f', 1)
+                                                       .arg(pt.y(), 0, 'f', 0)
+                                                       .arg(s->name()));
+        });
+    // The numbers, in words (over the measured window: the warm-up is left out).
+    const auto dur = [](double sec) {
+        return sec < 60     ? tr("%1 s").arg(sec, 0, 'f', 0)
+               : sec < 3600 ? tr("%1 min").arg(sec / 60, 0, 'f', 0)
+                            : tr("%1 h").arg(sec / 3600, 0, 'f', 1);
+    };
+    QString cap = tr("Utilization %1% of %2 GPUs from day %3 to %4 (the warm-up before it is left "
+                     "out); %5 jobs completed; GPUs idle while a job waited that did not fit "
+                     "(fragmentation) %6% of GPU-hours.")
+                      .arg(f.utilization * 100, 0, 'f', 1)
+                      .arg(count(gpus))
+                      .arg(f.warmup_s / 86400, 0, 'f', 0)
+                      .arg(days, 0, 'f', 0)
+                      .arg(count(static_cast<double>(f.jobs_completed)))
+                      .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
+    QStringList waits;
+    for (const auto& c : f.classes)
+        waits << tr("%1 %2 mean, %3 at the 95th percentile")
+                     .arg(QString::fromStdString(c.name), dur(c.wait_mean_s), dur(c.wait_p95_s));
+    cap += tr(" Waits: %1.").arg(waits.join(QStringLiteral("; ")));
+    if (f.jobs_waiting_at_end > 0)
+        cap += tr(" %1 jobs were still waiting at the end, the oldest for %2: their waits are in "
+                  "no figure above.")
+                   .arg(count(static_cast<double>(f.jobs_waiting_at_end)),
+                        dur(f.longest_wait_at_end_s));
+    if (f.useful_gpu_hour_usd > 0)
+        cap += tr(" Owning costs %1 per useful GPU-hour at this utilization.")
+                   .arg(QStringLiteral("$%1").arg(f.useful_gpu_hour_usd, 0, 'f', 2));
+    if (ev.tco)
+        cap += ev.tco->utilization_source == "economics.utilization"
+                   ? tr(" The Cost tab bills the typed utilization (%1%), not this one.")
+                         .arg(ev.tco->utilization * 100, 0, 'f', 0)
+                   : tr(" The Cost tab bills this utilization.");
     caption_->setText(cap);
 }
 

@@ -52,6 +52,8 @@ QString sectionTitle(model::Section s) {
         return Inspector::tr("Reliability");
     case model::Section::assumptions:
         return Inspector::tr("Model assumptions");
+    case model::Section::fleet:
+        return Inspector::tr("Fleet: the jobs this cluster runs");
     default:
         return Inspector::tr("Design");
     }

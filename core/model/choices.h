@@ -47,6 +47,9 @@ enum class Batching { static_, continuous, chunked, disaggregated };
 enum class ServingEngine { vllm, sglang, trtllm, llamacpp };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
+/// Fleet scheduling (issue 23): FIFO (the head blocks), priority (highest first, the head of
+/// each level blocks), backfill (any waiting job that fits starts, in arrival order).
+enum class FleetPolicy { fifo, priority, backfill };
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
 enum class NetProtocol { none, infiniband, ethernet };
 
@@ -95,6 +98,9 @@ template <> struct ChoiceNames<ServingMode> {
 };
 template <> struct ChoiceNames<Commitment> {
     static constexpr std::array<std::string_view, 4> names{"on-demand", "1y", "3y", "spot"};
+};
+template <> struct ChoiceNames<FleetPolicy> {
+    static constexpr std::array<std::string_view, 3> names{"fifo", "priority", "backfill"};
 };
 template <> struct ChoiceNames<NetProtocol> {
     static constexpr std::array<std::string_view, 3> names{"", "infiniband", "ethernet"};

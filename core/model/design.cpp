@@ -914,6 +914,9 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         e && r.expect_object(*e, "reliability"))
         d.reliability.extra_json = keep_extras(
             *e, read_section(Section::reliability, *e, "reliability", r, d, ""), "reliability");
+    if (const json* e = r.member(root, "", "fleet", false); e && r.expect_object(*e, "fleet"))
+        d.fleet.extra_json =
+            keep_extras(*e, read_section(Section::fleet, *e, "fleet", r, d, ""), "fleet");
     if (const json* e = r.member(root, "", "assumptions", false);
         e && r.expect_object(*e, "assumptions"))
         keep_extras(*e, read_section(Section::assumptions, *e, "assumptions", r, d, ""),
@@ -997,7 +1000,7 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     d.extra_json =
         keep_extras(root,
                     {"format", "version", "name", "description", "devices", "links", "workloads",
-                     "economics", "reliability", "calibration", "assumptions", "models"},
+                     "economics", "reliability", "fleet", "calibration", "assumptions", "models"},
                     "");
     if (!errors.empty())
         return errors;
@@ -1068,6 +1071,11 @@ std::string design_to_json(const Design& d) {
     json rj = write_section(Section::reliability, d, "");
     merge_extras(rj, d.reliability.extra_json);
     root["reliability"] = std::move(rj);
+    if (!(d.fleet == FleetMix{})) { // the job mix (issue 23), when the design has one
+        json fj = write_section(Section::fleet, d, "");
+        merge_extras(fj, d.fleet.extra_json);
+        root["fleet"] = std::move(fj);
+    }
     if (json aj = write_section(Section::assumptions, d, ""); !aj.empty())
         root["assumptions"] = std::move(aj);
     if (!d.calibration.empty()) {

@@ -285,6 +285,41 @@ private:
     mutable std::size_t size_ = 0;
 };
 
+/// One class of jobs in a design's job mix (issue 23): Poisson arrivals, exponential durations,
+/// whole GPUs. An arrival rate of 0 leaves the class out.
+struct JobClassMix {
+    double arrival_rate_per_hour = 0;
+    int gpus_per_job = 8;
+    double mean_duration_h = 1;
+    int priority = 0; ///< higher runs first under the priority policy
+    bool operator==(const JobClassMix&) const = default;
+};
+
+/// The jobs a design's cluster runs (issue 23): the five classes the issue names, scheduled by
+/// the fleet simulation on the drawn nodes. Every rate 0 (the default): no simulation.
+struct FleetMix {
+    JobClassMix training{0, 64, 72, 3};
+    JobClassMix finetune{0, 8, 6, 2};
+    JobClassMix batch_inference{0, 8, 2, 1};
+    JobClassMix online{0, 8, 24, 4};
+    JobClassMix interactive{0, 1, 1, 5};
+    FleetPolicy policy = FleetPolicy::backfill;
+    double horizon_days = 30;
+    double warmup_days = 3;
+    bool topology_aware = true;
+    /// The TCO bills the simulated utilization instead of economics.utilization.
+    bool feed_tco = true;
+    std::int64_t seed = 1;
+    std::string extra_json; ///< unknown fields, kept
+    [[nodiscard]] bool active() const {
+        for (const JobClassMix* c : {&training, &finetune, &batch_inference, &online, &interactive})
+            if (c->arrival_rate_per_hour > 0)
+                return true;
+        return false;
+    }
+    bool operator==(const FleetMix&) const = default;
+};
+
 struct Design {
     int version_major = kDesignMajor, version_minor = kDesignMinor;
     std::string name, description;
@@ -293,6 +328,7 @@ struct Design {
     std::vector<Workload> workloads;
     Economics economics;
     ReliabilityInputs reliability;
+    FleetMix fleet; ///< the job mix the cluster runs (issue 23)
     std::vector<FabricCalibration> calibration;
     /// Models the design carries (imported Hugging Face configs): workloads name them by id like
     /// zoo models, and they travel with the file. One with a zoo id replaces that entry here.

@@ -227,6 +227,47 @@ std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const Collectiv
     return out;
 }
 
+Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
+    if (t.gpus < 1 || t.nodes < 1)
+        return Error{"fleet", "the design has no GPUs to schedule jobs on"};
+    const double per = t.gpus / t.nodes;
+    if (per != std::floor(per) || per > 1024 || t.nodes > 1e7)
+        return Error{"fleet", "the drawn GPUs are not whole nodes of the same size"};
+    const FleetMix& m = d.fleet;
+    FleetSpec s;
+    s.nodes = static_cast<int>(t.nodes);
+    s.gpus_per_node = static_cast<int>(per);
+    s.policy = m.policy;
+    s.topology_aware = m.topology_aware;
+    s.horizon_days = m.horizon_days;
+    s.warmup_days = m.warmup_days;
+    s.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m.seed));
+    const std::pair<const JobClassMix*, const char*> classes[] = {
+        {&m.training, "Training runs"},
+        {&m.finetune, "Fine-tunes"},
+        {&m.batch_inference, "Batch inference"},
+        {&m.online, "Online services"},
+        {&m.interactive, "Notebooks and CI"}};
+    for (const auto& [c, name] : classes) {
+        if (!(c->arrival_rate_per_hour > 0))
+            continue;
+        FleetClass k;
+        k.name = name;
+        k.gpus_per_job = c->gpus_per_job;
+        k.arrival_rate_per_hour = c->arrival_rate_per_hour;
+        k.mean_duration_h = c->mean_duration_h;
+        k.priority = c->priority;
+        if (k.gpus_per_job > t.gpus)
+            return Error{"fleet", std::string(name) + " need " + std::to_string(k.gpus_per_job) +
+                                      " GPUs per job; the cluster has " +
+                                      std::to_string(static_cast<long long>(t.gpus))};
+        s.classes.push_back(k);
+    }
+    if (s.classes.empty())
+        return Error{"fleet", "no job class has arrivals"};
+    return s;
+}
+
 Evaluation evaluate(const Design& design, const Catalog& catalog) {
     Evaluation ev;
     TopologySummary& t = ev.topology;
@@ -377,12 +418,34 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     for (const Device& dev : design.devices)
         if (dev.kind == DeviceKind::storage)
             ev.storage_Bps += idx.multiplicity(dev) * dev.storage_bandwidth_Bps;
+    // The job mix first (issue 23): its utilization is what the TCO bills when it feeds it.
+    if (design.fleet.active()) {
+        auto spec = fleet_spec(design, t);
+        auto fr = spec ? simulate_fleet(spec.value()) : Result<FleetResult>(spec.errors());
+        if (fr)
+            ev.fleet = std::move(fr).value();
+        else
+            ev.fleet_error = fr.error_text();
+    }
     if (t.gpus >= 1) {
         const CostInventory inv = design_inventory(design, catalog);
-        if (auto tco = compute_tco(inv, design.economics, design_offer(design, catalog, t.gpu)))
+        Economics e = design.economics;
+        const bool fed = ev.fleet && design.fleet.feed_tco && ev.fleet->utilization > 0;
+        if (fed)
+            e.utilization = std::clamp(ev.fleet->utilization, 0.001, 1.0);
+        if (auto tco = compute_tco(inv, e, design_offer(design, catalog, t.gpu))) {
             ev.tco = std::move(tco).value();
-        else
+            if (fed)
+                ev.tco->utilization_source = "the fleet simulation of the job mix";
+        } else {
             ev.tco_error = tco.error_text();
+        }
+        // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
+        // mix kept busy at its simulated utilization.
+        if (ev.tco && ev.fleet && ev.fleet->utilization > 0)
+            ev.fleet->useful_gpu_hour_usd =
+                ev.tco->onprem_usd /
+                (t.gpus * 730.0 * design.economics.months * ev.fleet->utilization);
     }
 
     for (std::size_t index = 0; index < design.workloads.size(); ++index) {

@@ -5,6 +5,7 @@
 #include "model/collective.h"
 #include "model/design.h"
 #include "model/findings.h"
+#include "model/fleet.h"
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
@@ -99,6 +100,10 @@ struct CollectiveCurve {
     std::string measured_on;
 };
 
+/// The fleet simulation of a design's job mix (FleetMix) on its drawn nodes (issue 23): the
+/// classes with a positive rate, the mix's policy and horizon. Errors name the fleet field.
+Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t);
+
 struct Evaluation {
     TopologySummary topology;
     Topology fabric;                               ///< tiers, bandwidths, bisection (topology.h)
@@ -107,8 +112,11 @@ struct Evaluation {
     std::vector<WorkloadEvaluation> workloads;
     std::optional<TcoResult> tco; ///< the whole design: cloud vs on-prem
     std::string tco_error;        ///< why there is no TCO (no GPUs, no price)
-    double storage_Bps = 0;       ///< storage devices drawn (aggregate)
-    Findings findings;            ///< badges, verdicts and tooltips the canvas shows
+    /// The design's job mix on its cluster (issue 23), when it has one.
+    std::optional<FleetResult> fleet;
+    std::string fleet_error; ///< why the mix could not be simulated
+    double storage_Bps = 0;  ///< storage devices drawn (aggregate)
+    Findings findings;       ///< badges, verdicts and tooltips the canvas shows
 };
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);

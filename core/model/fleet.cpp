@@ -1,8 +1,11 @@
 #include "model/fleet.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
 #include <queue>
 #include <random>
@@ -10,22 +13,11 @@
 namespace cl::model {
 
 std::string_view fleet_policy_name(FleetPolicy p) {
-    switch (p) {
-    case FleetPolicy::fifo:
-        return "fifo";
-    case FleetPolicy::priority:
-        return "priority";
-    case FleetPolicy::backfill:
-        return "backfill";
-    }
-    return "fifo";
+    return to_string(p);
 }
 
 std::optional<FleetPolicy> fleet_policy_from_name(std::string_view name) {
-    for (FleetPolicy p : {FleetPolicy::fifo, FleetPolicy::priority, FleetPolicy::backfill})
-        if (fleet_policy_name(p) == name)
-            return p;
-    return std::nullopt;
+    return choice_from_string<FleetPolicy>(name);
 }
 
 double erlang_c(int c, double a) {
@@ -157,7 +149,175 @@ double percentile(std::vector<double>& v, double q) {
     return v[k];
 }
 
+/// Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible Low-Level
+/// Date Algorithms", days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+/// "YYYY-MM-DD HH:MM:SS" (a 'T' between also) as seconds since 1970 (the trace's own clock; no
+/// time zone is applied, only differences are used).
+std::optional<double> parse_time(std::string_view v) {
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+    char sep = 0;
+    std::string text(v.substr(0, 40));
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d", &y, &mo, &d, &sep, &h, &mi, &se) !=
+            7 ||
+        (sep != ' ' && sep != 'T') || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 ||
+        mi < 0 || mi > 59 || se < 0 || se > 60)
+        return std::nullopt;
+    return static_cast<double>(
+               days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))) *
+               86400.0 +
+           h * 3600.0 + mi * 60.0 + se;
+}
+
+std::optional<double> parse_double(std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '"'))
+        v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '"' || v.back() == '\r'))
+        v.remove_suffix(1);
+    double x = 0;
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(x))
+        return std::nullopt;
+    return x;
+}
+
+std::string_view trim_cell(std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '"'))
+        v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '"' || v.back() == '\r'))
+        v.remove_suffix(1);
+    return v;
+}
+
 } // namespace
+
+Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
+    if (gpus_per_node < 1)
+        return Error{"gpus_per_node", "must be at least 1"};
+    FleetTrace tr;
+    tr.classes = {"1 GPU", "2-" + std::to_string(gpus_per_node) + " GPUs (one node)",
+                  "more than one node"};
+    if (gpus_per_node == 1)
+        tr.classes[1] = "(unused)";
+    std::size_t pos = 0, line_no = 0;
+    std::vector<std::string_view> cells;
+    const auto split = [&](std::string_view line) {
+        cells.clear();
+        std::size_t a = 0;
+        for (;;) {
+            const std::size_t b = line.find(',', a);
+            cells.push_back(trim_cell(line.substr(a, b == std::string_view::npos ? b : b - a)));
+            if (b == std::string_view::npos)
+                break;
+            a = b + 1;
+        }
+    };
+    // Column positions from the header.
+    int c_gpu = -1, c_submit = -1, c_duration = -1, c_start = -1, c_end = -1;
+    bool header = false;
+    std::int64_t cpu_jobs = 0, no_run = 0;
+    std::string first_no_run;
+    std::vector<std::pair<double, TraceJob>> jobs;
+    while (pos < csv.size()) {
+        std::size_t nl = csv.find('\n', pos);
+        if (nl == std::string_view::npos)
+            nl = csv.size();
+        const std::string_view line = csv.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++line_no;
+        if (trim_cell(line).empty())
+            continue;
+        split(line);
+        if (!header) {
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                const int k = static_cast<int>(i);
+                if (cells[i] == "gpu_num")
+                    c_gpu = k;
+                else if (cells[i] == "submit_time")
+                    c_submit = k;
+                else if (cells[i] == "duration")
+                    c_duration = k;
+                else if (cells[i] == "start_time")
+                    c_start = k;
+                else if (cells[i] == "end_time")
+                    c_end = k;
+            }
+            if (c_gpu < 0 || c_submit < 0 || (c_duration < 0 && (c_start < 0 || c_end < 0)))
+                return Error{"line 1",
+                             "not a Helios trace: the header must name gpu_num, submit_time and "
+                             "duration (or start_time and end_time), as HeliosData's "
+                             "cluster_log.csv does"};
+            header = true;
+            continue;
+        }
+        const std::string at = "line " + std::to_string(line_no);
+        const int need = std::max({c_gpu, c_submit, c_duration, c_start, c_end});
+        if (static_cast<int>(cells.size()) <= need)
+            return Error{at, "has " + std::to_string(cells.size()) + " cells; the header needs " +
+                                 std::to_string(need + 1)};
+        const auto gpus = parse_double(cells[static_cast<std::size_t>(c_gpu)]);
+        if (!gpus || *gpus < 0 || *gpus > 1e7 || *gpus != std::floor(*gpus))
+            return Error{at, "gpu_num is not a whole number of GPUs"};
+        const auto submit = parse_time(cells[static_cast<std::size_t>(c_submit)]);
+        if (!submit)
+            return Error{at, "submit_time is not a date and time (YYYY-MM-DD HH:MM:SS)"};
+        double duration = -1;
+        if (c_duration >= 0 && !cells[static_cast<std::size_t>(c_duration)].empty()) {
+            const auto d = parse_double(cells[static_cast<std::size_t>(c_duration)]);
+            if (!d || *d < 0)
+                return Error{at, "duration is not a number of seconds"};
+            duration = *d;
+        } else if (c_start >= 0 && c_end >= 0) {
+            const auto a = parse_time(cells[static_cast<std::size_t>(c_start)]);
+            const auto b = parse_time(cells[static_cast<std::size_t>(c_end)]);
+            if (a && b && *b >= *a)
+                duration = *b - *a;
+        }
+        if (*gpus == 0) {
+            ++cpu_jobs;
+            continue;
+        }
+        if (!(duration > 0)) {
+            if (no_run++ == 0)
+                first_no_run = at;
+            continue;
+        }
+        if (jobs.size() >= 10000000)
+            return Error{at, "more than 10,000,000 GPU jobs: more than a replay simulates"};
+        TraceJob j;
+        j.gpus = static_cast<int>(*gpus);
+        j.duration_s = duration;
+        j.cls = j.gpus == 1 ? 0 : j.gpus <= gpus_per_node ? 1 : 2;
+        jobs.emplace_back(*submit, j);
+    }
+    if (!header)
+        return Error{"line 1", "empty: no header and no jobs"};
+    if (jobs.empty())
+        return Error{"jobs", "no GPU job with a run time in the trace"};
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double t0 = jobs.front().first;
+    tr.jobs.reserve(jobs.size());
+    for (auto& [t, j] : jobs) {
+        j.submit_s = t - t0;
+        tr.jobs.push_back(j);
+    }
+    tr.span_s = tr.jobs.back().submit_s;
+    if (cpu_jobs > 0)
+        tr.notes.push_back(std::to_string(cpu_jobs) + " CPU jobs (gpu_num 0) left out");
+    if (no_run > 0)
+        tr.notes.push_back(std::to_string(no_run) + " jobs with no run time left out (first at " +
+                           first_no_run + ")");
+    return tr;
+}
 
 Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     if (s.nodes < 1 || s.nodes > 10000000)
@@ -168,8 +328,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return Error{"horizon_days", "must be more than 0 and at most 1000000"};
     if (!(s.warmup_days >= 0) || s.warmup_days >= s.horizon_days)
         return Error{"warmup_days", "must be at least 0 and less than the horizon"};
-    if (s.classes.empty())
-        return Error{"classes", "no job class"};
+    if (s.classes.empty() && !s.trace)
+        return Error{"classes", "no job class and no trace"};
+    if (s.trace && s.trace->classes.empty())
+        return Error{"trace", "a trace without classes"};
     const std::int64_t cluster = static_cast<std::int64_t>(s.nodes) * s.gpus_per_node;
     double expected = 0;
     for (std::size_t i = 0; i < s.classes.size(); ++i) {
@@ -192,10 +354,19 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::mt19937_64 rng(s.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const auto exponential = [&](double mean) { return -std::log1p(-unit(rng)) * mean; };
-    const std::size_t nc = s.classes.size();
-    std::vector<double> next_arrival(nc);
-    for (std::size_t i = 0; i < nc; ++i)
+    // Random arrivals per class, or the trace's submissions in order (its own classes).
+    const bool replay = s.trace != nullptr;
+    const std::size_t nc = replay ? s.trace->classes.size() : s.classes.size();
+    std::vector<double> next_arrival(replay ? 0 : nc);
+    for (std::size_t i = 0; i < next_arrival.size(); ++i)
         next_arrival[i] = exponential(3600.0 / s.classes[i].arrival_rate_per_hour);
+    std::size_t next_traced = 0;
+    const auto skip_too_large = [&] { // jobs the cluster can never hold (counted below)
+        while (replay && next_traced < s.trace->jobs.size() &&
+               s.trace->jobs[next_traced].gpus > cluster)
+            ++next_traced;
+    };
+    skip_too_large();
 
     Nodes nodes(s.nodes, s.gpus_per_node);
     // The queue: one FIFO per priority level (one level unless the policy is priority).
@@ -210,7 +381,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     FleetResult r;
     r.classes.resize(nc);
     for (std::size_t i = 0; i < nc; ++i)
-        r.classes[i].name = s.classes[i].name;
+        r.classes[i].name = replay ? s.trace->classes[i] : s.classes[i].name;
+    r.warmup_s = warm;
+    // The timeline: 240 samples over the horizon, each the state just before that moment.
+    constexpr int kSamples = 240;
+    r.timeline.reserve(kSamples + 1);
+    double next_sample = 0;
     std::vector<std::vector<double>> waits(nc);
     std::vector<double> all_waits;
     double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
@@ -219,6 +395,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     double t = 0;
 
     const auto advance = [&](double to) {
+        while (next_sample <= std::min(to, end) && r.timeline.size() <= kSamples) {
+            r.timeline.push_back(
+                {next_sample, static_cast<double>(busy), static_cast<double>(waiting)});
+            next_sample = end * static_cast<double>(r.timeline.size()) / kSamples;
+        }
         const double a = std::max(t, warm), b = std::min(to, end);
         if (b > a) {
             busy_integral += static_cast<double>(busy) * (b - a);
@@ -283,10 +464,16 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     for (;;) {
         std::size_t ci = 0;
-        for (std::size_t i = 1; i < nc; ++i)
-            if (next_arrival[i] < next_arrival[ci])
-                ci = i;
-        const double ta = next_arrival[ci];
+        double ta = std::numeric_limits<double>::infinity();
+        if (replay) {
+            if (next_traced < s.trace->jobs.size())
+                ta = s.trace->jobs[next_traced].submit_s;
+        } else {
+            for (std::size_t i = 1; i < nc; ++i)
+                if (next_arrival[i] < next_arrival[ci])
+                    ci = i;
+            ta = next_arrival[ci];
+        }
         const double tc =
             running.empty() ? std::numeric_limits<double>::infinity() : running.top().end;
         const double tn = std::min(ta, tc);
@@ -311,30 +498,46 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 ++r.classes[static_cast<std::size_t>(alloc_class[id])].jobs_completed;
             }
         } else {
-            const FleetClass& c = s.classes[ci];
             Job j;
             j.seq = seq++;
-            j.cls = static_cast<int>(ci);
-            j.gpus = c.gpus_per_job;
             j.arrival = t;
-            j.duration = exponential(c.mean_duration_h * 3600);
+            int prio = 0;
+            if (replay) {
+                const TraceJob& tj = s.trace->jobs[next_traced++];
+                j.cls = std::clamp(tj.cls, 0, static_cast<int>(nc) - 1);
+                j.gpus = tj.gpus;
+                j.duration = tj.duration_s;
+                skip_too_large();
+            } else {
+                const FleetClass& c = s.classes[ci];
+                j.cls = static_cast<int>(ci);
+                j.gpus = c.gpus_per_job;
+                j.duration = exponential(c.mean_duration_h * 3600);
+                prio = c.priority;
+                next_arrival[ci] = t + exponential(3600.0 / c.arrival_rate_per_hour);
+            }
             if (t >= warm) {
                 ++arrived_window;
                 ++r.jobs_arrived;
             }
-            queue[s.policy == FleetPolicy::priority ? c.priority : 0].push_back(j);
+            queue[s.policy == FleetPolicy::priority ? prio : 0].push_back(j);
             ++waiting;
-            next_arrival[ci] = t + exponential(3600.0 / c.arrival_rate_per_hour);
         }
         schedule();
     }
     // Jobs still waiting at the horizon: their wait so far counts towards Little's law.
     double censored = 0;
     for (const auto& [prio, q] : queue)
-        for (const Job& j : q)
+        for (const Job& j : q) {
             if (j.arrival >= warm)
                 censored += end - j.arrival;
+            ++r.jobs_waiting_at_end;
+            r.longest_wait_at_end_s = std::max(r.longest_wait_at_end_s, end - j.arrival);
+        }
 
+    if (replay)
+        for (const TraceJob& tj : s.trace->jobs)
+            r.trace_jobs_too_large += tj.gpus > cluster;
     const double window = end - warm;
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;

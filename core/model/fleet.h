@@ -7,20 +7,18 @@
 // durations is an M/M/c queue (Erlang C, erlang_c_wait); Little's law holds on every run.
 // docs/fleet.md.
 
+#include "model/choices.h"
 #include "model/error.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cl::model {
 
-enum class FleetPolicy {
-    fifo,     ///< first come, first served; the head of the queue blocks those behind it
-    priority, ///< highest priority first (then arrival), head of line blocks
-    backfill  ///< FIFO order, but a later job that fits now starts (first fit, no reservation)
-};
 std::string_view fleet_policy_name(FleetPolicy p);
 std::optional<FleetPolicy> fleet_policy_from_name(std::string_view name);
 
@@ -33,8 +31,35 @@ struct FleetClass {
     int priority = 0; ///< higher runs first under FleetPolicy::priority
 };
 
+/// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
+struct TraceJob {
+    double submit_s = 0;   ///< from the trace's first submission
+    double duration_s = 0; ///< as it ran on the traced cluster
+    int gpus = 1;
+    int cls = 0; ///< index into FleetTrace::classes
+};
+
+/// A job trace read from a file (parse_helios_trace): its jobs in submission order, its classes
+/// (by size, as trace studies report them), and what was left out and why.
+struct FleetTrace {
+    std::vector<TraceJob> jobs;
+    std::vector<std::string> classes;
+    std::vector<std::string> notes; ///< rows left out, with counts and the first line of each
+    double span_s = 0;              ///< last submission - first submission
+};
+
+/// Reads the SenseTime Helios trace format (HeliosData `cluster_log.csv`: a header naming
+/// job_id, gpu_num, submit_time "YYYY-MM-DD HH:MM:SS", and duration in seconds or start_time and
+/// end_time; Hu et al., SC '21). Jobs without GPUs (CPU jobs) and rows with no run time are left
+/// out with a note; a malformed row is an error naming its line. Classes by size: one GPU, up to
+/// `gpus_per_node`, more than a node. Cell order follows the header; other columns are ignored.
+Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node);
+
 struct FleetSpec {
     std::vector<FleetClass> classes;
+    /// A recorded trace to replay instead of the classes' random arrivals (its own classes and
+    /// durations; jobs larger than the cluster are left out, counted in trace_jobs_too_large).
+    std::shared_ptr<const FleetTrace> trace;
     int nodes = 1;
     int gpus_per_node = 8;
     FleetPolicy policy = FleetPolicy::fifo;
@@ -47,6 +72,13 @@ struct FleetSpec {
     /// A price per GPU-hour of the cluster (the amortized on-prem rate) for the cost per useful
     /// GPU-hour; 0 = not priced.
     double usd_per_gpu_hour = 0;
+};
+
+/// The cluster at one moment of the run: for the utilization-over-time chart.
+struct FleetSample {
+    double t_s = 0;
+    double busy_gpus = 0;
+    double waiting_jobs = 0;
 };
 
 struct FleetClassResult {
@@ -78,6 +110,15 @@ struct FleetResult {
     double mean_queue_length = 0, little_queue_length = 0;
     std::vector<FleetClassResult> classes;
     std::int64_t events = 0;
+    /// The run sampled at 240 even times from 0 to the horizon (warm-up included, marked by
+    /// warmup_s), for charts.
+    std::vector<FleetSample> timeline;
+    double warmup_s = 0;
+    std::int64_t trace_jobs_too_large = 0; ///< trace jobs larger than the cluster, left out
+    /// Jobs still queued when the horizon ends: their waits are in no wait statistic (only
+    /// jobs that started are), so a blocked queue shows here, not as a long wait.
+    std::int64_t jobs_waiting_at_end = 0;
+    double longest_wait_at_end_s = 0; ///< the oldest of them, waiting so far
 };
 
 /// Simulates `s`. Refuses (with the field) sizes larger than the cluster, rates and durations

@@ -220,7 +220,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     topo.add("Oversubscription", ev.fabric.oversubscription, ":1", RF::ratio);
     topo.t.display.back()[1] += ":1";
     for (const auto& st : ev.fabric.tiers) {
-        const std::string raw = csv_number(st.switches) + " switches, " + f(st.oversubscription) + ":1";
+        const std::string raw =
+            csv_number(st.switches) + " switches, " + f(st.oversubscription) + ":1";
         topo.t.rows.push_back({st.name + " tier", raw, ""});
         topo.t.display.push_back({st.name + " tier",
                                   units::format_count(st.switches) +
@@ -347,8 +348,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             const auto [lo, hi] = band_range(v, *w.band, sc);
             bands.t.rows.push_back({w.name, key, csv_number(v), csv_number(lo), csv_number(hi),
                                     unit, std::to_string(w.band->rows),
-                                    csv_number(w.band->median_abs_error),
-                                    w.band->basis});
+                                    csv_number(w.band->median_abs_error), w.band->basis});
             bands.t.display.push_back({w.name, label, report_human(v, fmt), report_human(lo, fmt),
                                        report_human(hi, fmt), "", units::format_count(w.band->rows),
                                        report_human(w.band->median_abs_error, RF::percent),

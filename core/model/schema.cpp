@@ -110,6 +110,9 @@ struct ReliabilityAt {
         return id.empty() ? &d.reliability : nullptr;
     }
 };
+struct FleetAt {
+    static FleetMix* at(Design& d, std::string_view id) { return id.empty() ? &d.fleet : nullptr; }
+};
 struct AssumptionsAt {
     static ModelAssumptions* at(Design& d, std::string_view id) {
         return id.empty() ? &d.assumptions : nullptr;
@@ -524,6 +527,59 @@ std::vector<Field> build_schema() {
             .make("run_days", "Run length", "days", 0, 1e5, rsrc, "of the training run"))
         .unset = "the training run's tokens at its speed";
 
+    // Fleet: the job mix the cluster runs (issue 23; docs/fleet.md). A class with rate 0 is
+    // off; the sizes and durations are a starting point to edit, not measurements.
+    const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
+    const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
+    const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, const std::string& key,
+                               const std::string& label) {
+        Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
+                                    0, 1e6, "0: the class is off",
+                                    "Poisson arrivals per hour; 0 leaves the class out"));
+        r.decimals = 2;
+        add(F(gpus).make(key + ".gpus_per_job", label + ": GPUs per job", "GPUs", 1, 1000000, fsrc,
+                         "whole GPUs each job holds (gang admission)"));
+        Field& d = add(F(hours).make(key + ".mean_duration_h", label + ": mean duration", "h",
+                                     0.001, 1e6, fsrc, "mean of exponential durations"));
+        d.decimals = 2;
+        add(F(prio).make(key + ".priority", label + ": priority", "", -100, 100, fsrc,
+                         "higher runs first under the priority policy"));
+    };
+    job_class(CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
+              CL_REF(training.mean_duration_h), CL_REF(training.priority), "training",
+              "Training runs");
+    job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
+              CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority), "finetune",
+              "Fine-tunes");
+    job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
+              CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
+              "batch_inference", "Batch inference");
+    job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
+              CL_REF(online.mean_duration_h), CL_REF(online.priority), "online", "Online services");
+    job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
+              CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority), "interactive",
+              "Notebooks and CI");
+    add(F(CL_REF(policy))
+            .make("policy", "Scheduling policy", "", 0, 0,
+                  "backfill: what Slurm and Kueue clusters run by default",
+                  "fifo: the head of the queue blocks; priority: highest first; backfill: any "
+                  "waiting job that fits starts"));
+    add(F(CL_REF(topology_aware))
+            .make("topology_aware", "Topology-aware placement", "", 0, 0,
+                  "on: a job that fits a node gets one node, a larger one whole nodes",
+                  "off: a job's GPUs anywhere"));
+    add(F(CL_REF(horizon_days))
+            .make("horizon_days", "Simulated days", "days", 0.01, 3650, fsrc, "fleet horizon"));
+    add(F(CL_REF(warmup_days))
+            .make("warmup_days", "Warm-up left out", "days", 0, 3650, "3: the queue starts empty",
+                  "days at the start every statistic leaves out"));
+    add(F(CL_REF(feed_tco))
+            .make("feed_tco", "Bill the simulated utilization", "", 0, 0,
+                  "on: the TCO uses the fleet's utilization instead of the typed one",
+                  "off: the Cost section's utilization is used"));
+    add(F(CL_REF(seed))
+            .make("seed", "Random seed", "", 0, 1e15, "1", "the same seed, the same run"));
+
     // Assumptions: key "group.name"; unit and source come from the default (assumptions.h)
     auto A = [&](std::string key, std::string label, double lo, double hi, auto ref,
                  int decimals = 3) -> Field& {
@@ -617,6 +673,8 @@ std::string_view section_name(Section s) {
         return "reliability";
     case Section::assumptions:
         return "assumptions";
+    case Section::fleet:
+        return "fleet";
     }
     return "design";
 }
@@ -636,7 +694,7 @@ const Field* find_field(Section s, std::string_view key) {
 const std::vector<const Field*>& section_fields(Section s) {
     // Built once (the reader asks for a section's fields per device: 100,000 times).
     static const auto table = [] {
-        std::array<std::vector<const Field*>, 9> t;
+        std::array<std::vector<const Field*>, 10> t;
         for (const auto& f : schema())
             t[static_cast<std::size_t>(f.section)].push_back(&f);
         return t;
@@ -647,7 +705,7 @@ const std::vector<const Field*>& section_fields(Section s) {
 std::vector<const Field*> fields_of(const Design& d, std::string_view id) {
     std::vector<Section> sections;
     if (id.empty()) {
-        sections = {Section::design, Section::economics, Section::reliability,
+        sections = {Section::design, Section::economics, Section::reliability, Section::fleet,
                     Section::assumptions};
     } else if (d.device(id)) {
         sections = {Section::device};

@@ -30,7 +30,8 @@ enum class Section {
     inference,
     economics,
     reliability,
-    assumptions
+    assumptions,
+    fleet ///< the design's job mix (issue 23)
 };
 std::string_view section_name(Section s);
 

@@ -251,6 +251,8 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     const double spot_overhead = chosen.value().spot_overhead;
     r.cloud_price_per_gpu_hour = rate;
     r.commitment = e.commitment;
+    r.utilization = u;
+    r.utilization_source = "economics.utilization";
     r.cloud_offer_name = e.price_per_gpu_hour > 0 || !offer
                              ? std::string("typed price")
                              : offer->provider + " " + offer->instance;

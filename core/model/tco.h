@@ -71,6 +71,8 @@ struct TcoResult {
     double amortized_usd_per_gpu_hour = 0; ///< on-prem, capex over depreciation, per GPU-hour
     double cloud_price_per_gpu_hour = 0;   ///< the billed rate of the chosen option
     std::string cloud_price_source;
+    double utilization = 0;         ///< of the owned GPUs, as billed
+    std::string utilization_source; ///< "economics.utilization" or "the fleet simulation"
     Commitment commitment = Commitment::on_demand; ///< the billed way of renting
     std::string cloud_offer_name; ///< "AWS p5.48xlarge", or "typed price" (economics)
     double power_kw = 0;          ///< facility average: IT average x PUE

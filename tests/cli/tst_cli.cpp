@@ -1,4 +1,5 @@
 // clusterlens-cli: the headless contract of ../shared/CLI.md, run in-process and as a binary.
+#include "../model/fixtures.h"
 #include "cli.h"
 #include "cli_flags.h"
 #include "model/bundled.h"
@@ -260,6 +261,60 @@ private slots:
                       "1", "--policy", "lifo"})
                      .code,
                  2);
+    }
+
+    // Issue 23: a recorded trace (Helios format) replayed on a generated cluster and on a drawn
+    // one; bad traces refused with the line.
+    void fleetTrace() {
+        const std::string trace =
+            std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/helios_sample.csv";
+        const Run r =
+            run({"fleet", "--gpus", "32", "--trace", trace, "--policy", "backfill", "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["fleet"];
+        QVERIFY(j.contains("trace") && j["trace"]["jobs"].get<int>() > 250);
+        QVERIFY(j["trace"]["jobs_too_large"].get<int>() > 0); // the 64-GPU jobs on 32 GPUs
+        QVERIFY(!j.contains("erlang_c_wait_s"));
+        QCOMPARE(j["classes"].size(), std::size_t{3});
+        QCOMPARE(j["classes"][0]["name"].get<std::string>(), std::string("1 GPU"));
+        QVERIFY(j["trace"]["notes"].size() >= 1); // the CPU jobs left out
+        QVERIFY(j["utilization"].get<double>() > 0 && j["utilization"].get<double>() <= 1);
+        // On a drawn cluster: the preset's nodes.
+        const Run d = run({"fleet", "h100-ndr-2node", "--trace", trace});
+        QCOMPARE(d.code, 0);
+        QVERIFY2(d.out.find("16 x h100-sxm in 2 nodes of 8") != std::string::npos, d.out.c_str());
+        QVERIFY2(d.out.find("CPU jobs") != std::string::npos, d.out.c_str());
+        QVERIFY2(d.out.find("more than one node") != std::string::npos, d.out.c_str());
+        const Run bad =
+            run({"fleet", "--trace",
+                 std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/helios_bad_row.csv"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("line 4") != std::string::npos, bad.err.c_str());
+        QCOMPARE(run({"fleet", "--trace", "/nonexistent/trace.csv"}).code, 2);
+        // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
+        {
+            auto mixed = cl::test::preset("h100-ndr-2node");
+            mixed.fleet.finetune.arrival_rate_per_hour = 0.2;
+            QTemporaryDir dir;
+            const std::string path = dir.filePath(QStringLiteral("mix.json")).toStdString();
+            {
+                std::ofstream o(path);
+                o << cl::model::design_to_json(mixed);
+            }
+            const Run m = run({"fleet", path, "--json"});
+            QCOMPARE(m.code, 0);
+            const json k = json::parse(m.out)["fleet"];
+            QCOMPARE(k["classes"].size(), std::size_t{1});
+            QCOMPARE(k["classes"][0]["name"].get<std::string>(), std::string("Fine-tunes"));
+            QVERIFY(std::abs(k["utilization"].get<double>() - 0.6) < 0.15); // 0.2/h x 6 h x 8 / 16
+            mixed.fleet.finetune.gpus_per_job = 64;                         // more than the cluster
+            {
+                std::ofstream o(path);
+                o << cl::model::design_to_json(mixed);
+            }
+            QCOMPARE(run({"fleet", path}).code, 2);
+        }
+        QCOMPARE(run({"fleet", "a", "b", "--trace", trace}).code, 2);
     }
 
     void reliabilityKeys() {

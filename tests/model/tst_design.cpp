@@ -50,6 +50,33 @@ private:
 private slots:
     // CSV numbers (issue 21): machine-readable SI, no e-notation a spreadsheet would show as
     // "8.13E+13", ten significant digits, whole numbers whole.
+    // Issue 23: a design's job mix travels with the file (only the values that differ from
+    // the defaults are written); a design without one writes no "fleet" key.
+    void fleetMixRoundTrip() {
+        auto d = cl::test::preset("h100-ndr-2node");
+        QVERIFY(design_to_json(d).find("\"fleet\"") == std::string::npos);
+        d.fleet.finetune.arrival_rate_per_hour = 0.25;
+        d.fleet.interactive.gpus_per_job = 2;
+        d.fleet.policy = cl::model::FleetPolicy::priority;
+        d.fleet.feed_tco = false;
+        const std::string text = design_to_json(d);
+        QVERIFY(text.find("\"fleet\"") != std::string::npos);
+        auto back = design_from_json(text, "f.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(back->fleet == d.fleet);
+        QVERIFY(back->fleet.active());
+        // A bad value is refused with its place.
+        std::string bad = text;
+        const auto at = bad.find("0.25");
+        QVERIFY(at != std::string::npos);
+        bad.replace(at, 4, "-3");
+        auto refused = design_from_json(bad, "f.json", &cat_);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error_text().find("fleet.finetune.arrival_rate_per_hour") !=
+                     std::string::npos,
+                 refused.error_text().c_str());
+    }
+
     void plainNumbers() {
         QCOMPARE(units::format_plain(8.128e13), std::string("81280000000000"));
         QCOMPARE(units::format_plain(1.0052304e18), std::string("1005230400000000000"));

@@ -6,6 +6,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <memory>
+#include <sstream>
 
 using namespace cl::model;
 
@@ -187,6 +189,133 @@ private slots:
         QVERIFY2(r.error_text().find("50 million") != std::string::npos, r.error_text().c_str());
         QCOMPARE(fleet_policy_from_name("backfill"), std::optional{FleetPolicy::backfill});
         QVERIFY(!fleet_policy_from_name("lifo"));
+    }
+
+    // Trace replay (issue 23): the Helios format read by its header, CPU jobs and jobs without
+    // a run time left out with a note, jobs in submission order from 0.
+    void readsAHeliosTrace() {
+        const std::string text = file("helios_sample.csv");
+        auto tr = parse_helios_trace(text, 8);
+        QVERIFY2(tr.ok(), tr.error_text().c_str());
+        // Count the GPU jobs with a run time independently of the reader.
+        int expected = 0, cpu = 0;
+        std::istringstream in(text);
+        std::string line;
+        std::getline(in, line);
+        while (std::getline(in, line)) {
+            std::vector<std::string> c;
+            std::istringstream cells(line);
+            std::string cell;
+            while (std::getline(cells, cell, ','))
+                c.push_back(cell);
+            if (std::stoi(c[3]) == 0)
+                ++cpu;
+            else if (std::stod(c[10]) > 0)
+                ++expected;
+        }
+        QCOMPARE(static_cast<int>(tr->jobs.size()), expected);
+        QVERIFY(cpu > 0);
+        QVERIFY(!tr->notes.empty() &&
+                tr->notes.front().find(std::to_string(cpu) + " CPU jobs") != std::string::npos);
+        QCOMPARE(tr->jobs.front().submit_s, 0.0);
+        QCOMPARE(tr->jobs.front().duration_s, 36848.0); // README's job 1425511: 1 GPU
+        QCOMPARE(tr->jobs.front().gpus, 1);
+        QCOMPARE(tr->jobs[1].submit_s, 26.0); // 18:41:27 - 18:41:01
+        for (std::size_t i = 1; i < tr->jobs.size(); ++i)
+            QVERIFY(tr->jobs[i].submit_s >= tr->jobs[i - 1].submit_s);
+        QCOMPARE(static_cast<int>(tr->classes.size()), 3);
+        for (const auto& j : tr->jobs)
+            QCOMPARE(j.cls, j.gpus == 1 ? 0 : j.gpus <= 8 ? 1 : 2);
+        // A bad cell is an error naming its line; a row without a run time is a note.
+        auto bad = parse_helios_trace(file("helios_bad_row.csv"), 8);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("line 4") != std::string::npos &&
+                     bad.error_text().find("gpu_num") != std::string::npos,
+                 bad.error_text().c_str());
+        auto none = parse_helios_trace("job_id,user\n1,u\n", 8);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error_text().find("gpu_num") != std::string::npos, none.error_text().c_str());
+        QVERIFY(!parse_helios_trace("", 8).ok());
+    }
+
+    // Replayed on a cluster large enough that nobody waits, the trace is its own answer: every
+    // wait is 0 and the busy GPU-hours are each job's GPUs x its run time inside the horizon.
+    void replayOnAnAmpleCluster() {
+        auto tr = parse_helios_trace(file("helios_sample.csv"), 8);
+        QVERIFY(tr.ok());
+        auto trace = std::make_shared<FleetTrace>(std::move(tr).value());
+        FleetSpec s;
+        s.trace = trace;
+        s.nodes = 1000;
+        s.gpus_per_node = 8;
+        s.warmup_days = 0;
+        s.horizon_days = trace->span_s / 86400 * 1.5;
+        s.topology_aware = false;
+        auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        double gpu_s = 0;
+        const double end = s.horizon_days * 86400;
+        for (const auto& j : trace->jobs)
+            gpu_s += j.gpus * (std::min(j.submit_s + j.duration_s, end) - j.submit_s);
+        QVERIFY(std::abs(r->gpu_hours_used - gpu_s / 3600) < 1e-6 * gpu_s / 3600);
+        QVERIFY(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) < 1e-6 * r->gpu_hours_used);
+        QCOMPARE(r->wait_p95_s, 0.0);
+        QCOMPARE(r->jobs_arrived, static_cast<std::int64_t>(trace->jobs.size()));
+        QCOMPARE(r->classes.front().name, std::string("1 GPU"));
+        QCOMPARE(r->trace_jobs_too_large, std::int64_t{0});
+        // The timeline: 241 samples from 0 to the horizon, busy within the cluster.
+        QCOMPARE(static_cast<int>(r->timeline.size()), 241);
+        QCOMPARE(r->timeline.back().t_s, end);
+        for (const auto& p : r->timeline)
+            QVERIFY(p.busy_gpus >= 0 && p.busy_gpus <= 8000 && p.waiting_jobs == 0);
+    }
+
+    // On a small cluster the same trace queues: waits appear, jobs larger than the cluster are
+    // left out and counted, Little's law and conservation still hold.
+    void replayOnASmallCluster() {
+        auto tr = parse_helios_trace(file("helios_sample.csv"), 8);
+        QVERIFY(tr.ok());
+        auto trace = std::make_shared<FleetTrace>(std::move(tr).value());
+        int larger = 0;
+        for (const auto& j : trace->jobs)
+            larger += j.gpus > 32;
+        QVERIFY(larger > 0);
+        FleetSpec s;
+        s.trace = trace;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.warmup_days = 0;
+        s.horizon_days = trace->span_s / 86400 * 1.2;
+        s.policy = FleetPolicy::backfill;
+        auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QCOMPARE(r->trace_jobs_too_large, static_cast<std::int64_t>(larger));
+        QVERIFY(r->wait_mean_s > 0);
+        QVERIFY(r->utilization > 0 && r->utilization <= 1);
+        QVERIFY(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) < 1e-6 * r->gpu_hours_used);
+        QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                1e-6 * std::max(1.0, r->mean_queue_length));
+        bool queued = false;
+        for (const auto& p : r->timeline)
+            queued = queued || p.waiting_jobs > 0;
+        QVERIFY(queued);
+        // FIFO on the same cluster: a job of every GPU waits behind long one-GPU jobs and blocks
+        // the queue; the jobs still waiting at the end are counted, not hidden.
+        s.policy = FleetPolicy::fifo;
+        auto fifo = simulate_fleet(s);
+        QVERIFY(fifo.ok());
+        QVERIFY(fifo->jobs_waiting_at_end > r->jobs_waiting_at_end);
+        QVERIFY(fifo->longest_wait_at_end_s > 0);
+        QVERIFY(fifo->utilization < r->utilization);
+    }
+
+private:
+    static std::string file(const char* name) {
+        QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/") +
+                QString::fromLatin1(name));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return f.readAll().toStdString();
     }
 };
 

@@ -497,6 +497,45 @@ private slots:
         undo(w);
         QTRY_VERIFY(!w.evaluator()->current()->workloads[0].memory.fits);
     }
+
+    // Issue 23: the job mix typed into the design's Fleet section is simulated on the drawn
+    // nodes; the Fleet tab shows it and the Cost tab bills its utilization.
+    void fleetTabFromTheMix() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
+        auto* fleet = w.charts()->fleetChart();
+        QCOMPARE(fleet->sampleCount(), 0); // no mix yet: the hint says where to describe it
+        QVERIFY(fleet->findChild<QLabel*>() != nullptr);
+        // Fine-tunes of 8 GPUs, 6 h on average, 0.2 an hour on 16 GPUs: load 0.6.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
+                           QStringLiteral("0.2")));
+        QCOMPARE(w.document()->design().fleet.finetune.arrival_rate_per_hour, 0.2);
+        QTRY_COMPARE(fleet->sampleCount(), 241);
+        QVERIFY2(std::abs(fleet->shownUtilization() - 0.6) < 0.15,
+                 qPrintable(QString::number(fleet->shownUtilization())));
+        const auto ev = w.evaluator()->current();
+        QVERIFY(ev->fleet && ev->tco);
+        QCOMPARE(ev->tco->utilization, std::clamp(ev->fleet->utilization, 0.001, 1.0));
+        QVERIFY(ev->fleet->useful_gpu_hour_usd > 0);
+        // A class larger than the cluster says why there is no simulation.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "finetune.gpus_per_job"), QStringLiteral("32")));
+        QTRY_COMPARE(fleet->sampleCount(), 0);
+        QVERIFY(!w.evaluator()->current()->fleet_error.empty());
+        undo(w);
+        QTRY_COMPARE(fleet->sampleCount(), 241);
+        // Billing the typed utilization instead: the switch in the same section.
+        QVERIFY(clickEntity(w, QString()));
+        auto* feed = field<QCheckBox>(w, "feed_tco");
+        QVERIFY(feed && feed->isChecked());
+        QTest::mouseClick(feed, Qt::LeftButton);
+        QTRY_VERIFY(!w.document()->design().fleet.feed_tco);
+        QTRY_COMPARE(w.evaluator()->current()->tco->utilization,
+                     w.document()->design().economics.utilization);
+    }
 };
 
 QTEST_MAIN(TestGuiSmoke)
