@@ -385,6 +385,11 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
                 else
                     row.shown = "Auto: " + f->unset;
             }
+            // The offer by its name, as the chart names it ("AWS p5.48xlarge", not its id).
+            if (ev && ev->tco && f->key == "cloud_offer" && !ev->tco->cloud_offer_name.empty())
+                row.shown = std::get<std::string>(v).empty()
+                                ? "the cheapest: " + ev->tco->cloud_offer_name
+                                : ev->tco->cloud_offer_name;
             (is_default ? unchanged : changed).push_back(std::move(row));
         }
     }

@@ -448,6 +448,33 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         out.push_back(std::move(monthly.t));
     }
 
+    // The job mix on the cluster (issue 23), when the design has one.
+    if (ev.fleet) {
+        const FleetResult& fr = *ev.fleet;
+        KeyValue fk("fleet", "The job mix on this cluster (fleet simulation)");
+        fk.add("Utilization", fr.utilization, "fraction", RF::percent);
+        fk.add("Jobs completed", static_cast<double>(fr.jobs_completed), "jobs", RF::count);
+        fk.add("Jobs still waiting at the end", static_cast<double>(fr.jobs_waiting_at_end), "jobs",
+               RF::count);
+        fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
+               RF::percent);
+        fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
+        if (fr.useful_gpu_hour_usd > 0)
+            fk.add("Cost per useful GPU-hour", fr.useful_gpu_hour_usd, "USD/GPU-hour",
+                   RF::usd_rate);
+        out.push_back(std::move(fk.t));
+        Builder waits("fleet_classes", "Queue waits by job class",
+                      {{"class", "Class", "", RF::text},
+                       {"jobs_completed", "Jobs completed", "jobs", RF::count},
+                       {"wait_mean_s", "Mean wait", "s", RF::seconds},
+                       {"wait_p50_s", "Median wait", "s", RF::seconds},
+                       {"wait_p95_s", "95th percentile", "s", RF::seconds}});
+        for (const auto& k : fr.classes)
+            waits.row({k.name, static_cast<double>(k.jobs_completed), k.wait_mean_s, k.wait_p50_s,
+                       k.wait_p95_s});
+        out.push_back(std::move(waits.t));
+    }
+
     Builder as("assumptions", "Assumptions and sources (changed inputs first)",
                {{"group", "Group", "", RF::text},
                 {"name", "Input", "", RF::text},

@@ -183,7 +183,8 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
         o.source = "economics.price_per_gpu_hour";
     else if (offer && offer->gpus > 0 && offer->on_demand_usd_per_hour > 0) {
         od = offer->on_demand_usd_per_hour / offer->gpus;
-        o.source = offer->id + " on-demand (" + offer->price_as_of + ")";
+        o.source =
+            offer->provider + " " + offer->instance + " on-demand (" + offer->price_as_of + ")";
     }
     if (od <= 0)
         return Error{"--cloud-price-per-gpu-hour",
