@@ -82,6 +82,13 @@ Palette::Palette(const model::Catalog& catalog, QWidget* parent) : QWidget(paren
                        .arg(QString::fromStdString(g.name))
                        .arg(QString::fromStdString(model::units::format_bytes(g.memory_bytes)))});
         it->setData(0, Qt::UserRole, QStringLiteral("gpu:%1").arg(QString::fromStdString(g.id)));
+        // Search words beyond the name: the id and the kind of device ("cpu" finds the CPU
+        // server, "npu" the Snapdragon, "apple" the Macs; helper-12).
+        {
+            QString words = QString::fromStdString(g.id + " " + g.vendor + " " + g.device_class);
+            words.replace(QLatin1Char('_'), QLatin1Char(' '));
+            it->setData(0, Qt::UserRole + 2, words);
+        }
         it->setToolTip(0, plainTip(QString::fromStdString(g.name) + QLatin1Char('\n') +
                                    sourceTip(g.provenance)));
     }
@@ -141,8 +148,10 @@ void Palette::filter(const QString& text) {
         auto* g = tree_->topLevelItem(i);
         bool any = false;
         for (int k = 0; k < g->childCount(); ++k) {
+            const auto* item = g->child(k);
             const bool match =
-                text.isEmpty() || g->child(k)->text(0).contains(text, Qt::CaseInsensitive);
+                text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive) ||
+                item->data(0, Qt::UserRole + 2).toString().contains(text, Qt::CaseInsensitive);
             g->child(k)->setHidden(!match);
             any |= match;
         }

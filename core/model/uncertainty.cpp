@@ -129,6 +129,12 @@ const std::vector<HeldOutRow>& held_out_rows() {
     return rows;
 }
 
+namespace {
+std::string processors_of(const GpuSpec& gpu) {
+    return gpu.device_class == "cpu_server" ? "CPUs" : gpu.device_class == "npu" ? "NPUs" : "GPUs";
+}
+} // namespace
+
 std::string gpu_generation(const GpuSpec& gpu) {
     std::string g = gpu.arch.substr(0, gpu.arch.find(' '));
     for (char& ch : g)
@@ -141,6 +147,7 @@ CaseTraits training_case(const ModelArch& m, const TrainingSpec& t, const GpuSpe
     CaseTraits c;
     c.kind = BandKind::training;
     c.arch = gpu_generation(gpu);
+    c.processors = processors_of(gpu);
     c.moe = m.is_moe();
     c.fsdp = t.zero >= 3;
     c.pp = t.pp > 1;
@@ -152,6 +159,7 @@ CaseTraits serving_case(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     CaseTraits c;
     c.kind = BandKind::serving;
     c.arch = gpu_generation(gpu);
+    c.processors = processors_of(gpu);
     c.moe = m.is_moe();
     c.pp = s.pp > 1;
     c.gpus = static_cast<double>(s.tp) * s.pp;
@@ -199,7 +207,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
                 (!l.fsdp || r->fsdp == c.fsdp))
                 chosen.push_back(r);
         if (chosen.size() >= kMinRows) {
-            what = l.arch   ? shape + " runs on " + c.arch + " GPUs"
+            what = l.arch   ? shape + " runs on " + c.arch + " " + c.processors
                    : l.fsdp ? shape + " runs"
                             : std::string(c.moe ? "MoE" : "dense") + " runs";
             break;
@@ -212,7 +220,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
     // Far from the validated runs: nothing like it in the whole pool.
     const auto any = [&](auto pred) { return std::any_of(pool.begin(), pool.end(), pred); };
     if (!c.arch.empty() && !any([&](const HeldOutRow* r) { return r->arch == c.arch; }))
-        b.far.push_back("no validated run on " + c.arch + " GPUs");
+        b.far.push_back("no validated run on " + c.arch + " " + c.processors);
     if (!any([&](const HeldOutRow* r) { return r->moe == c.moe; }))
         b.far.push_back(c.moe ? "no validated MoE run" : "no validated dense run");
     if (c.fsdp && !any([](const HeldOutRow* r) { return r->fsdp; }))

@@ -47,6 +47,9 @@ struct CaseTraits {
     bool moe = false, fsdp = false, pp = false;
     double gpus = 0;
     double bytes = 0; ///< collectives: the message size (the rows are bandwidth-bound sizes)
+    /// What the processors are called in the band's words: "GPUs", or "CPUs" for a CPU server
+    /// and "NPUs" for an NPU (helper-12: "no validated run on zen GPUs").
+    std::string processors = "GPUs";
 };
 
 struct ModelArch;

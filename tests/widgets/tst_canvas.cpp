@@ -199,6 +199,12 @@ private slots:
         QVERIFY(drop(w, QStringLiteral("RTX 4090"), QStringLiteral("gpu:rtx-4090"), {0, 0}));
         QCOMPARE(w.document()->design().devices.size(), std::size_t{1});
         QCOMPARE(w.document()->design().devices[0].catalog, std::string("rtx-4090"));
+        // Typing what a device is finds it, not only its name (helper-12: "cpu" found nothing).
+        QVERIFY(drop(w, QStringLiteral("cpu"), QStringLiteral("gpu:cpu-2s-ddr5"), {0, 200}));
+        QCOMPARE(w.document()->design().devices.back().catalog, std::string("cpu-2s-ddr5"));
+        QVERIFY(
+            drop(w, QStringLiteral("npu"), QStringLiteral("gpu:snapdragon-x-elite"), {300, 200}));
+        QCOMPARE(w.document()->design().devices.back().catalog, std::string("snapdragon-x-elite"));
     }
 
     void moveAndUndo() {
