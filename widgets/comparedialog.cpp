@@ -54,8 +54,9 @@ CompareDialog::CompareDialog(const model::Design& current,
     buttons->addWidget(close);
     v->addLayout(buttons);
     connect(report, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export report"), {}, tr("PDF (*.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export report"),
+            suggestedPath(tr("Comparison"), {}, {}, QStringLiteral("pdf")), tr("PDF (*.pdf)"));
         if (path.isEmpty())
             return;
         if (const QString err = writeReport(path); !err.isEmpty())

@@ -61,8 +61,12 @@ bool FileController::save() {
 }
 
 bool FileController::saveAs() {
-    const QString path = QFileDialog::getSaveFileName(window_, tr("Save design as"), {},
-                                                      tr("ClusterLens designs (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        window_, tr("Save design as"),
+        doc_->filePath().isEmpty() ? suggestedPath(QString::fromStdString(doc_->design().name), {},
+                                                   {}, QStringLiteral("json"))
+                                   : doc_->filePath(),
+        tr("ClusterLens designs (*.json)"));
     if (path.isEmpty())
         return false;
     const QString err = doc_->saveAs(path);

@@ -378,9 +378,17 @@ void MainWindow::paste() {
 
 QString MainWindow::exportReport(const QString& kind, QString path) {
     if (path.isEmpty()) {
-        path = kind == QLatin1String("pdf")
-                   ? QFileDialog::getSaveFileName(this, tr("Export report"), {}, tr("PDF (*.pdf)"))
-                   : QFileDialog::getSaveFileName(this, tr("Export tables"), {}, tr("CSV (*.csv)"));
+        const QString name = QString::fromStdString(doc_->design().name);
+        path =
+            kind == QLatin1String("pdf")
+                ? QFileDialog::getSaveFileName(
+                      this, tr("Export report"),
+                      suggestedPath(name, doc_->filePath(), tr(" report"), QStringLiteral("pdf")),
+                      tr("PDF (*.pdf)"))
+                : QFileDialog::getSaveFileName(
+                      this, tr("Export tables"),
+                      suggestedPath(name, doc_->filePath(), tr(" tables"), QStringLiteral("csv")),
+                      tr("CSV (*.csv)"));
         if (path.isEmpty())
             return {};
     }
@@ -400,8 +408,16 @@ QString MainWindow::exportReport(const QString& kind, QString path) {
 
 QString MainWindow::exportImage(bool canvas, QString path) {
     if (path.isEmpty()) {
-        path = QFileDialog::getSaveFileName(this, canvas ? tr("Export canvas") : tr("Export chart"),
-                                            {}, tr("Images (*.png *.svg)"));
+        const QString what =
+            canvas ? tr(" canvas")
+                   : QStringLiteral(" ") + charts_->tabs()
+                                               ->tabText(charts_->tabs()->currentIndex())
+                                               .remove(QLatin1Char('&'));
+        path = QFileDialog::getSaveFileName(
+            this, canvas ? tr("Export canvas") : tr("Export chart"),
+            suggestedPath(QString::fromStdString(doc_->design().name), doc_->filePath(), what,
+                          QStringLiteral("png")),
+            tr("Images (*.png *.svg)"));
         if (path.isEmpty())
             return {};
     }

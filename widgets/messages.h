@@ -3,7 +3,10 @@
 // nccl-tests log, an OS error with a path): always plain text, never rich text. QMessageBox's
 // static helpers guess the format and would render HTML from the file (issue 17, item 9).
 
+#include <QDir>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QTextDocument>
 
 namespace cl::ui {
@@ -13,6 +16,22 @@ inline void showPlainMessage(QWidget* parent, QMessageBox::Icon icon, const QStr
     QMessageBox box(icon, title, text, QMessageBox::Ok, parent);
     box.setTextFormat(Qt::PlainText);
     box.exec();
+}
+
+/// The name a save dialog proposes (helper-16: every save dialog opened empty): the design's
+/// name made safe for a file name ("DGX H100 SuperPOD, 4 scalable units.pdf"), with `suffix`
+/// before the extension, in the design file's folder (else the home folder).
+inline QString suggestedPath(const QString& designName, const QString& designFile,
+                             const QString& suffix, const QString& extension) {
+    QString base = designName;
+    base.replace(QRegularExpression(QStringLiteral("[\\\\/:*?\"<>|\\x00-\\x1f]")),
+                 QStringLiteral(" "));
+    base = base.simplified().left(80).trimmed();
+    if (base.isEmpty())
+        base = QStringLiteral("Untitled design");
+    const QString dir =
+        designFile.isEmpty() ? QDir::homePath() : QFileInfo(designFile).absolutePath();
+    return QDir(dir).filePath(base + suffix + QLatin1Char('.') + extension);
 }
 
 inline void showError(QWidget* parent, const QString& title, const QString& text) {

@@ -49,7 +49,10 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     Rates r;
     // W8A8 FP8/INT8 GEMMs run at the 8-bit peak; FP4 where the GPU has it (Blackwell);
     // INT4 and FP4 elsewhere are weight-only (dequantised to 16 bits inside the GEMM).
-    Dtype d = Dtype::bf16;
+    // The 16-bit compute type: bf16, or fp16 on devices that publish no bf16 rate (the
+    // Snapdragon's Adreno GPU, older cards); engines there compute in fp16 (llama.cpp, QNN).
+    const Dtype half = g.peak(Dtype::bf16) > 0 ? Dtype::bf16 : Dtype::fp16;
+    Dtype d = half;
     if (s.weights_dtype == WeightsDtype::fp8 && g.peak(Dtype::fp8) > 0)
         d = Dtype::fp8;
     else if (s.weights_dtype == WeightsDtype::int8 && g.peak(Dtype::int8) > 0)
@@ -58,8 +61,8 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
         d = Dtype::fp4;
     r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
     const double att =
-        g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(Dtype::bf16) * 0.83;
-    r.attention = g.peak(Dtype::bf16) * att * ia.sustained_vs_best_gemm.value;
+        g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(half) * 0.83;
+    r.attention = g.peak(half) * att * ia.sustained_vs_best_gemm.value;
     r.hbm = g.memory_bandwidth_Bps * ia.memory_efficiency.value;
     // A NUMA machine reads the model at the bandwidth of the nodes that hold it.
     if (g.numa_nodes > 1)
@@ -70,8 +73,8 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
     // cores dequantise each weight once per M tile of tokens; FP32 non-tensor throughput is
     // the ALU rate (MARLIN sec. 3).
-    if (d == Dtype::bf16 && r.wbytes < 2.0 && ia.dequant_ops_per_weight.value > 0) {
-        const double alu = g.peak(Dtype::fp32) > 0 ? g.peak(Dtype::fp32) : g.peak(Dtype::bf16) / 8;
+    if (d == half && r.wbytes < 2.0 && ia.dequant_ops_per_weight.value > 0) {
+        const double alu = g.peak(Dtype::fp32) > 0 ? g.peak(Dtype::fp32) : g.peak(half) / 8;
         r.dequant = alu / ia.dequant_ops_per_weight.value;
         r.dequant_tile = std::max(1.0, ia.dequant_tile_tokens.value);
     }
@@ -429,6 +432,12 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         r.ttft_s += r.queue_wait_s;
         r.gpus_needed = n * gpus_replica;
     }
+    // A device without the rates these numbers need is refused, never shown as "inf ms" and
+    // "0 tokens/s" (helper: the Snapdragon had no bf16 rate before fp16 stood in for it).
+    if (!std::isfinite(r.ttft_s) || !std::isfinite(r.tpot_s) || !(r.output_tokens_per_s > 0))
+        return Error{"--gpu", gpu.id +
+                                  " has no compute or memory rate this serving estimate "
+                                  "needs (a 16-bit peak and a memory bandwidth in the catalog)"};
     return r;
 }
 

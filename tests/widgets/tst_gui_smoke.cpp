@@ -12,6 +12,7 @@
 #include "inspector.h"
 #include "layoutsearch.h"
 #include "mainwindow.h"
+#include "messages.h"
 #include "palette.h"
 #include "realinput.h"
 
@@ -496,6 +497,17 @@ private slots:
         w.activateWindow(); // the dialog closed; Xvfb has no window manager to do it
         undo(w);
         QTRY_VERIFY(!w.evaluator()->current()->workloads[0].memory.fits);
+    }
+
+    // Issue 21: save dialogs propose a name: the design's, made safe for a file name, in the
+    // design file's folder.
+    void saveDialogsProposeAName() {
+        QCOMPARE(ui::suggestedPath(QStringLiteral("DGX: H100/SU* <4>"),
+                                   QStringLiteral("/data/designs/a.json"),
+                                   QStringLiteral(" report"), QStringLiteral("pdf")),
+                 QStringLiteral("/data/designs/DGX H100 SU 4 report.pdf"));
+        QCOMPARE(ui::suggestedPath(QString(), QString(), QString(), QStringLiteral("json")),
+                 QDir(QDir::homePath()).filePath(QStringLiteral("Untitled design.json")));
     }
 
     // Issue 23: the job mix typed into the design's Fleet section is simulated on the drawn
