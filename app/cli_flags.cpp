@@ -402,6 +402,8 @@ std::vector<FlagSpec> build_specs() {
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
         {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill.", {"fifo", "priority", "backfill"}, {"fleet"}},
         {"--trace", T::String, "file", "-", "A job trace to replay, in the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration); its jobs replace the random class (fleet).", {}, {"fleet"}},
+        {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
+        {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet).", {}, {"fleet"}},
         {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},

@@ -127,6 +127,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     s.policy = *model::fleet_policy_from_name(policy);
     s.topology_aware =
         f.has("--anywhere") ? !f.get_bool("--anywhere", false) : (mix ? mix->topology_aware : true);
+    s.burst_after_s = f.get_number("--burst-after-h", mix ? mix->burst_after_s / 3600 : 0, 0, 1e5,
+                                   mix ? "the design's mix" : "never") *
+                      3600;
+    s.burst_usd_per_gpu_hour = f.get_number("--burst-price-per-gpu-hour", 0, 0, 1e6, "unpriced");
     s.usd_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
     auto r = model::simulate_fleet(s);
@@ -156,6 +160,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"gpu_hours_lost_failures", r->gpu_hours_lost_failures},
                       {"fragmentation_fraction", r->fragmentation_fraction},
                       {"burst_gpu_hours", r->burst_gpu_hours},
+                      {"jobs_burst", r->jobs_burst},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
                       {"mean_queue_length", r->mean_queue_length},
                       {"erlang_c_wait_s", nullptr},
@@ -215,6 +220,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
+    if (r->jobs_burst > 0)
+        t.rows.push_back(
+            {"burst to the cloud",
+             units::format_count(static_cast<double>(r->jobs_burst)) + " jobs, " +
+                 units::format_count(r->burst_gpu_hours) + " GPU-hours" +
+                 (r->burst_usd > 0 ? ", $" + units::format_count(r->burst_usd) : std::string())});
     if (r->useful_gpu_hour_usd > 0)
         t.rows.push_back({"cost per useful GPU-hour", "$" + fmt(r->useful_gpu_hour_usd, 2)});
     if (!s.trace && !mix && c.gpus_per_job == s.gpus_per_node && s.topology_aware) {

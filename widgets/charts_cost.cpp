@@ -307,6 +307,10 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                   "no figure above.")
                    .arg(count(static_cast<double>(f.jobs_waiting_at_end)),
                         dur(f.longest_wait_at_end_s));
+    if (f.jobs_burst > 0)
+        cap += tr(" %1 jobs burst to the cloud after waiting their limit: %2 GPU-hours, %3.")
+                   .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),
+                        money(f.burst_usd));
     if (f.useful_gpu_hour_usd > 0)
         cap += tr(" Owning costs %1 per useful GPU-hour at this utilization.")
                    .arg(QStringLiteral("$%1").arg(f.useful_gpu_hour_usd, 0, 'f', 2));

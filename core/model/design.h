@@ -307,6 +307,8 @@ struct FleetMix {
     double horizon_days = 30;
     double warmup_days = 3;
     bool topology_aware = true;
+    /// A job that waits this long runs in the cloud at the design's cloud rate instead; 0 = never.
+    double burst_after_h = 0;
     /// The TCO bills the simulated utilization instead of economics.utilization.
     bool feed_tco = true;
     std::int64_t seed = 1;

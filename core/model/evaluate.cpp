@@ -242,6 +242,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
     s.horizon_days = m.horizon_days;
     s.warmup_days = m.warmup_days;
     s.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m.seed));
+    s.burst_after_s = m.burst_after_h * 3600;
     const std::pair<const JobClassMix*, const char*> classes[] = {
         {&m.training, "Training runs"},
         {&m.finetune, "Fine-tunes"},
@@ -442,6 +443,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         }
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
         // mix kept busy at its simulated utilization.
+        if (ev.tco && ev.fleet)
+            ev.fleet->burst_usd = ev.fleet->burst_gpu_hours * ev.tco->cloud_price_per_gpu_hour;
         if (ev.tco && ev.fleet && ev.fleet->utilization > 0)
             ev.fleet->useful_gpu_hour_usd =
                 ev.tco->onprem_usd /

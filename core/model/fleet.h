@@ -69,6 +69,10 @@ struct FleetSpec {
     double horizon_days = 30;
     double warmup_days = 3; ///< excluded from every statistic (the queue starts empty)
     std::uint64_t seed = 1;
+    /// Bursting (issue 23): a job that has waited this long runs in the cloud instead (its
+    /// GPU-hours billed at burst_usd_per_gpu_hour); 0 = never burst.
+    double burst_after_s = 0;
+    double burst_usd_per_gpu_hour = 0;
     /// A price per GPU-hour of the cluster (the amortized on-prem rate) for the cost per useful
     /// GPU-hour; 0 = not priced.
     double usd_per_gpu_hour = 0;
@@ -102,7 +106,9 @@ struct FleetResult {
     double gpu_hours_lost_failures = 0;   ///< failures are not simulated yet: 0
     /// GPU-hours idle while a job waited that did not fit (fragmentation), / available.
     double fragmentation_fraction = 0;
-    double burst_gpu_hours = 0; ///< no bursting yet: 0
+    double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead
+    std::int64_t jobs_burst = 0; ///< jobs (arrived in the window) that burst
+    double burst_usd = 0;        ///< their cloud bill
     /// Cluster cost over the window / busy GPU-hours (when priced).
     double useful_gpu_hour_usd = 0;
     /// Little's law on the queue: time-average number waiting, and arrival rate x mean wait of

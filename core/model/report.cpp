@@ -459,6 +459,12 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
                RF::percent);
         fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
+        if (fr.jobs_burst > 0) {
+            fk.add("Jobs burst to the cloud", static_cast<double>(fr.jobs_burst), "jobs",
+                   RF::count);
+            fk.add("GPU-hours in the cloud", fr.burst_gpu_hours, "GPU-hours", RF::count);
+            fk.add("Cloud bill of the bursts", fr.burst_usd, "USD", RF::usd);
+        }
         if (fr.useful_gpu_hour_usd > 0)
             fk.add("Cost per useful GPU-hour", fr.useful_gpu_hour_usd, "USD/GPU-hour",
                    RF::usd_rate);

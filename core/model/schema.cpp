@@ -573,6 +573,14 @@ std::vector<Field> build_schema() {
     add(F(CL_REF(warmup_days))
             .make("warmup_days", "Warm-up left out", "days", 0, 3650, "3: the queue starts empty",
                   "days at the start every statistic leaves out"));
+    {
+        Field& b = add(F(CL_REF(burst_after_h))
+                           .make("burst_after_h", "Burst to the cloud after waiting", "h", 0, 1e5,
+                                 "0: never (a job waits for the cluster)",
+                                 "a job that waited this long runs in the cloud, billed at the "
+                                 "Cost section's cloud rate"));
+        b.decimals = 2;
+    }
     add(F(CL_REF(feed_tco))
             .make("feed_tco", "Bill the simulated utilization", "", 0, 0,
                   "on: the TCO uses the fleet's utilization instead of the typed one",

@@ -191,6 +191,28 @@ private slots:
         QVERIFY(!fleet_policy_from_name("lifo"));
     }
 
+    // Bursting (issue 23): a job that waits past the limit runs in the cloud; waits never
+    // exceed the limit, the cluster's own utilization falls, GPU-hours still add up.
+    void burstsAfterTheLimit() {
+        FleetSpec s = mmc(4, 0.95, 400);
+        auto base = simulate_fleet(s);
+        QVERIFY(base.ok() && base->wait_p95_s > 3600);
+        s.burst_after_s = 1800;
+        s.burst_usd_per_gpu_hour = 3;
+        auto b = simulate_fleet(s);
+        QVERIFY2(b.ok(), b.error_text().c_str());
+        QVERIFY(b->jobs_burst > 0);
+        QVERIFY(b->burst_gpu_hours > 0);
+        QCOMPARE(b->burst_usd, b->burst_gpu_hours * 3);
+        QVERIFY(b->wait_p95_s <= 1800 + 1e-6);
+        QVERIFY(b->utilization < base->utilization);
+        QVERIFY(std::abs(b->gpu_hours_by_jobs - b->gpu_hours_used) < 1e-6 * b->gpu_hours_used);
+        QVERIFY(std::abs(b->mean_queue_length - b->little_queue_length) <
+                0.02 * std::max(0.01, b->mean_queue_length));
+        s.burst_after_s = -1;
+        QVERIFY(!simulate_fleet(s).ok());
+    }
+
     // Trace replay (issue 23): the Helios format read by its header, CPU jobs and jobs without
     // a run time left out with a note, jobs in submission order from 0.
     void readsAHeliosTrace() {
