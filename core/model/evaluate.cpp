@@ -47,6 +47,22 @@ const CloudOffer* design_offer(const Design& d, const Catalog& c, const std::str
     return default_cloud_offer(c, gpu);
 }
 
+/// A chosen offer that rents another GPU than the design has (helper-18: after swapping H100
+/// for H200 the design was priced at the H100 instance's rate): why it cannot price this design,
+/// else empty.
+std::string offer_mismatch(const Design& d, const Catalog& c, const std::string& gpu) {
+    const CloudOffer* o = c.cloud(d.economics.cloud_offer);
+    if (!o || gpu.empty() || o->gpu == gpu || d.economics.price_per_gpu_hour > 0)
+        return {};
+    const auto name = [&c](const std::string& id) {
+        const GpuSpec* g = c.gpu(id);
+        return g && !g->name.empty() ? g->name : id;
+    };
+    return "the cloud offer " + o->provider + " " + o->instance + " rents " + name(o->gpu) +
+           "; this design's GPUs are " + name(gpu) +
+           ": choose an offer for them (or the cheapest for the GPU) in the Cost section";
+}
+
 /// $/GPU-hour for training and serving costs: the design's price, else the TCO's cloud rate
 /// (its commitment applied), else the offer's on-demand rate.
 double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
@@ -54,7 +70,9 @@ double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
         return d.economics.price_per_gpu_hour;
     if (ev.tco)
         return ev.tco->cloud_price_per_gpu_hour;
-    if (const CloudOffer* o = design_offer(d, c, ev.topology.gpu); o && o->gpus > 0)
+    // A chosen offer for another GPU prices nothing (the Cost tab says why).
+    if (const CloudOffer* o = design_offer(d, c, ev.topology.gpu);
+        o && o->gpus > 0 && o->gpu == ev.topology.gpu)
         return o->on_demand_usd_per_hour / o->gpus;
     return 0.0;
 }
@@ -434,12 +452,15 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         const bool fed = ev.fleet && design.fleet.feed_tco && ev.fleet->utilization > 0;
         if (fed)
             e.utilization = std::clamp(ev.fleet->utilization, 0.001, 1.0);
-        if (auto tco = compute_tco(inv, e, design_offer(design, catalog, t.gpu))) {
+        if (const std::string why = offer_mismatch(design, catalog, t.gpu); !why.empty()) {
+            ev.tco_error = why;
+        } else if (auto tco = compute_tco(inv, e, design_offer(design, catalog, t.gpu))) {
             ev.tco = std::move(tco).value();
             if (fed)
                 ev.tco->utilization_source = "the fleet simulation of the job mix";
         } else {
-            ev.tco_error = tco.error_text();
+            // What and why, without the CLI flag it came with ("--server-price: ...").
+            ev.tco_error = tco.errors().front().what;
         }
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
         // mix kept busy at its simulated utilization.

@@ -55,6 +55,9 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
                                     " derived from the GPU price x 1.29 (host share)");
             } else if (price <= 0) {
                 inv.notes.push_back(s->id + ": no price in the catalog (not counted)");
+                if (std::find(inv.unpriced.begin(), inv.unpriced.end(), s->name) ==
+                    inv.unpriced.end())
+                    inv.unpriced.push_back(s->name);
             }
             double power = s->power_w;
             if (power <= 0 && g)
@@ -83,8 +86,12 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
             inv.servers += mult;
             const double price = n * g->price_usd * kHostPriceFactor;
             const double power = n * g->tdp_w * kChipToServerPower;
-            if (g->price_usd <= 0)
+            if (g->price_usd <= 0) {
                 inv.notes.push_back(gid + ": no GPU price in the catalog (server not priced)");
+                const std::string what = "servers of " + g->name;
+                if (std::find(inv.unpriced.begin(), inv.unpriced.end(), what) == inv.unpriced.end())
+                    inv.unpriced.push_back(what);
+            }
             inv.server_capex_usd += mult * price;
             inv.it_power_w += mult * power;
             inv.rack_units += mult * 4;
@@ -264,6 +271,15 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
             r.cloud_options.push_back(o.value());
     }
 
+    // Servers without a price cannot be owned for $0: refused, with what to type.
+    if (e.server_price_usd <= 0 && !inv.unpriced.empty()) {
+        std::string names;
+        for (const auto& n : inv.unpriced)
+            names += (names.empty() ? "" : ", ") + n;
+        return Error{"--server-price",
+                     "the catalog has no price for " + names +
+                         ": type a server price in the Cost section to cost owning them"};
+    }
     // On-prem capex.
     TcoBreakdown& b = r.onprem_breakdown;
     b.servers = e.server_price_usd > 0 ? e.server_price_usd * inv.servers : inv.server_capex_usd;

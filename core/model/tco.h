@@ -27,6 +27,10 @@ struct CostInventory {
     double server_rack_units = 0;   ///< one server's height
     std::string gpu;                ///< GPU catalog id
     std::vector<std::string> notes; ///< unpriced items and derived prices
+    /// Servers the catalog has no price for, by name: owning them cannot be costed unless a
+    /// server price is typed (helper-18: an HGX B200 design showed $0 capex and break-even at
+    /// month 1).
+    std::vector<std::string> unpriced;
 };
 
 /// Inventory of a drawn design: systems and servers with their GPUs, switches, scale-out

@@ -229,6 +229,25 @@ private slots:
         QVERIFY(near(cap->co2_kg, cap->energy_kwh * e.grid_kg_co2_per_kwh, 1e-12));
     }
 
+    // helper-18: servers the catalog has no price for are not owned for $0 (an HGX B200 design
+    // showed capex $0 and break-even at month 1): refused, naming them, until a price is typed.
+    void unpricedServersAreRefused() {
+        auto inv = gpu_inventory(*cat_.gpu("b200"), cat_, 64, 0);
+        QVERIFY2(inv.ok(), inv.error_text().c_str());
+        QVERIFY(!inv->unpriced.empty());
+        Economics e;
+        e.price_per_gpu_hour = 6;
+        auto t = compute_tco(*inv, e, nullptr);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error_text().find("no price for") != std::string::npos &&
+                     t.error_text().find("server price") != std::string::npos,
+                 t.error_text().c_str());
+        e.server_price_usd = 450000;
+        t = compute_tco(*inv, e, nullptr);
+        QVERIFY2(t.ok(), t.error_text().c_str());
+        QCOMPARE(t->onprem_breakdown.servers, 450000.0 * 8);
+    }
+
     // Issue 21: every way of renting the offer allows, side by side. Each option is what the
     // TCO would bill had it been chosen: its rate, horizon cost and break-even month.
     void cloudOptionsSideBySide() {
