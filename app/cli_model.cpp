@@ -457,6 +457,7 @@ json infer_json(const model::InferenceResult& r) {
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
             {"replicas_needed", r.replicas_needed},
+            {"prefill_replicas_needed", r.prefill_replicas_needed},
             {"utilization", r.utilization},
             {"queue_wait_s", r.queue_wait_s},
             {"capacity_requests_per_s", r.capacity_rps},
@@ -863,6 +864,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
         t.rows.push_back({"capacity per replica", fmt(r->capacity_rps, 2) + " req/s"});
         t.rows.push_back({"replicas needed", fmt(r->replicas_needed, 0) + " (load " +
                                                  fmt(r->utilization * 100, 0) + " %)"});
+        if (r->prefill_replicas_needed > 0)
+            t.rows.push_back(
+                {"prefill replicas (disaggregated)", fmt(r->prefill_replicas_needed, 0)});
         t.rows.push_back({"queue wait (mean, M/D/b)", fmt(r->queue_wait_s * 1e3, 1) + " ms"});
         t.rows.push_back(
             {"GPUs needed for " + fmt(s.request_rate, 1) + " req/s", fmt(r->gpus_needed, 0)});

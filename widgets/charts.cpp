@@ -739,7 +739,12 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                    .arg(in.usd_per_million_output_tokens, 0, 'f',
                         in.usd_per_million_output_tokens >= 10 ? 2 : 3);
     if (in.gpus_needed > 0)
-        cap += tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
+        cap += in.prefill_replicas_needed > 0
+                   ? tr("; %1 GPUs for the request rate (%2 decode and %3 prefill replicas)")
+                         .arg(in.gpus_needed, 0, 'f', 0)
+                         .arg(in.replicas_needed, 0, 'f', 0)
+                         .arg(in.prefill_replicas_needed, 0, 'f', 0)
+                   : tr("; %1 GPUs for the request rate").arg(in.gpus_needed, 0, 'f', 0);
     if (w->ttft_slo_s > 0)
         cap += tr("; targets TTFT %1 ms, TPOT %2 ms (dashed)")
                    .arg(w->ttft_slo_s * 1e3, 0, 'g', 4)

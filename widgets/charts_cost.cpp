@@ -87,19 +87,27 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     const auto rent_label = [](const model::CloudOption& opt) {
         return QString::fromStdString(model::choice_label(model::to_string(opt.commitment)));
     };
+    // One colour per way of renting, whichever is billed (helper-18: spot's cyan sat on the
+    // billed blue, and an option changed colour when it became the billed one).
+    const QColor kRent[] = {QColor(0x64, 0x74, 0x8b), QColor(0x0d, 0x94, 0x88),
+                            QColor(0x3b, 0x82, 0xf6), QColor(0xdb, 0x27, 0x77)};
     const QString billed =
         QString::fromStdString(model::choice_label(model::to_string(t.commitment)));
     auto* c = line(tr("%1, %2: $%3/GPU-h")
                        .arg(QString::fromStdString(t.cloud_offer_name), billed)
                        .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
-                   QColor(0x3b, 0x82, 0xf6), cloud);
+                   kRent[static_cast<int>(t.commitment)], cloud);
+    {
+        QPen pen = c->pen();
+        pen.setWidth(3); // the billed way, heavier than the dashed alternatives
+        c->setPen(pen);
+    }
     auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
                    QColor(0xf5, 0x9e, 0x0b), onprem);
     chart_->addSeries(c);
     chart_->addSeries(o);
     QList<QAbstractSeries*> all{c, o};
-    const QColor others[] = {QColor(0x64, 0x74, 0x8b), QColor(0x0d, 0x94, 0x88),
-                             QColor(0x7c, 0x3a, 0xed), QColor(0x06, 0xb6, 0xd4)};
+
     for (const auto& opt : t.cloud_options) {
         if (opt.commitment == t.commitment)
             continue;
@@ -111,7 +119,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         }
         auto* s =
             line(tr("%1: $%2/GPU-h").arg(rent_label(opt)).arg(opt.rate_per_gpu_hour, 0, 'f', 2),
-                 others[static_cast<int>(opt.commitment)], pts, Qt::DashLine);
+                 kRent[static_cast<int>(opt.commitment)], pts, Qt::DashLine);
         QPen pen = s->pen();
         pen.setWidth(1);
         s->setPen(pen);

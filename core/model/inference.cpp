@@ -364,13 +364,17 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         const double link =
             (same_domain ? fabric.scaleup_Bps_per_gpu : fabric.scaleout_Bps_per_gpu) * gpus_replica;
         r.ttft_s = r.prefill_s + (link > 0 ? kv / link : 0);
+        // Per GPU, the prefill pool's GPU-time counts too: a cohort's prompts are prefilled
+        // somewhere (disaggregation moves that work, it does not remove it).
+        r.output_tokens_per_s_per_gpu = pp_factor * r.batch * L_out / (t_cohort * gpus_replica);
     } else {
         // A new request waits for the running step, then its prefill (chunked prefill splits it
         // over steps but the sum is the same).
         r.ttft_s = r.prefill_s + r.decode_step_s;
     }
     r.tpot_s = tpot_eff(r.batch);
-    r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+    if (colocated)
+        r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
     if (price > 0 && r.output_tokens_per_s > 0) {
         const double usd_per_s = price * gpus_replica / 3600.0;
         r.usd_per_million_output_tokens =
@@ -431,6 +435,17 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         r.queue_wait_s = wait_at(s.request_rate / n);
         r.ttft_s += r.queue_wait_s;
         r.gpus_needed = n * gpus_replica;
+        if (!colocated) {
+            // The prefill pool (DistServe, Zhong et al. 2024): replicas of the same size that
+            // prefill prompts in batches of one engine step's tokens (max_batched_tokens),
+            // enough of them to keep up with the request rate.
+            const int bp = std::max(1, static_cast<int>(ma.max_batched_tokens.value / L_in));
+            const double pf_rate = bp / prefill_time(m, s, gpu, fabric, bp, L_in, ia, ca);
+            r.prefill_replicas_needed = std::ceil(s.request_rate / pf_rate);
+            r.gpus_needed += r.prefill_replicas_needed * gpus_replica;
+            r.output_tokens_per_s_per_gpu =
+                s.request_rate * L_out / r.gpus_needed; // both pools, at the asked rate
+        }
     }
     // A device without the rates these numbers need is refused, never shown as "inf ms" and
     // "0 tokens/s" (helper: the Snapdragon had no bf16 rate before fp16 stood in for it).

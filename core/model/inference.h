@@ -24,9 +24,12 @@ struct InferenceResult {
     double speculative_speedup = 1; ///< decode speedup from speculative decoding
     // Online mode (M/D/1 admission queue per replica, Kleinrock 1975 vol. 1 sec. 5.6):
     double replicas_needed = 0; ///< replicas for the request rate with the TTFT SLO incl. queueing
-    double utilization = 0;     ///< per-replica load rho = arrival rate / service capacity
-    double queue_wait_s = 0;    ///< mean wait before a request's prefill starts
-    double capacity_rps = 0;    ///< requests/s one replica completes at the operating batch
+    /// Disaggregated serving: the prefill pool's replicas (of the same size) that keep up with
+    /// the request rate; counted in gpus_needed (helper-18: only the decode pool was counted).
+    double prefill_replicas_needed = 0;
+    double utilization = 0;           ///< per-replica load rho = arrival rate / service capacity
+    double queue_wait_s = 0;          ///< mean wait before a request's prefill starts
+    double capacity_rps = 0;          ///< requests/s one replica completes at the operating batch
     bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
     InferenceMemory memory;
     /// Issue 22 (set by evaluate, serving_traffic): what one replica's groups put on the fabric

@@ -647,7 +647,7 @@ std::vector<Field> build_schema() {
         .unset = "the draft model's own step time (roofline)";
     shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,
             CL_REF(inference.host_memory_bandwidth_Bps)),
-          1e-9, "GB/s", 1);
+          1e9, "GB/s", 1);
     A("inference.numa_nodes_used", "NUMA nodes holding the model", 1, 1024,
       CL_REF(inference.numa_nodes_used), 0);
     A("inference.dequant_ops_per_weight", "Dequantisation ops per weight", 0, 100,

@@ -77,6 +77,26 @@ private slots:
                  refused.error_text().c_str());
     }
 
+    // helper-18: "Host memory bandwidth" showed 89,600,000,000,000,000,...0 GB/s (its display
+    // scale was 1e-9, not 1e9). Every number field shows its default as a readable number in
+    // its display unit, inside the range its editor allows.
+    void displayScalesAreReadable() {
+        for (const auto& f : cl::model::schema()) {
+            if (f.type != cl::model::FieldType::number && f.type != cl::model::FieldType::integer)
+                continue;
+            const double* v = std::get_if<double>(&f.default_value);
+            if (!v)
+                continue;
+            const double shown = *v / f.display_scale;
+            QVERIFY2(std::abs(shown) < 1e13, f.key.c_str());
+            QVERIFY2(shown >= f.min / f.display_scale - 1e-9 &&
+                         shown <= f.max / f.display_scale + 1e-9,
+                     f.key.c_str());
+            if (f.display_unit.find("GB/s") != std::string::npos)
+                QCOMPARE(f.display_scale, 1e9);
+        }
+    }
+
     void plainNumbers() {
         QCOMPARE(units::format_plain(8.128e13), std::string("81280000000000"));
         QCOMPARE(units::format_plain(1.0052304e18), std::string("1005230400000000000"));

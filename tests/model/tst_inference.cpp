@@ -336,6 +336,21 @@ private slots:
         const auto dis = run("llama3-8b", s);
         QVERIFY(dis.tpot_s < co.tpot_s);
         QVERIFY(dis.ttft_s > dis.prefill_s);
+        // Per GPU, disaggregation moves the prompts' work to another pool, it does not remove
+        // it: the same cohort over the same GPU-time (helper-18: 2.5x "throughput").
+        QVERIFY(std::abs(dis.output_tokens_per_s_per_gpu / co.output_tokens_per_s_per_gpu - 1) <
+                0.01);
+        // Online: the GPUs needed count the prefill pool too, sized to the request rate.
+        s.mode = cl::model::ServingMode::online;
+        s.request_rate = 50;
+        s.batch = 0;
+        const auto on = run("llama3-8b", s);
+        QVERIFY(on.prefill_replicas_needed >= 1);
+        QCOMPARE(on.gpus_needed, on.replicas_needed + on.prefill_replicas_needed); // TP 1
+        s.batching = cl::model::Batching::continuous;
+        const auto con = run("llama3-8b", s);
+        QCOMPARE(con.prefill_replicas_needed, 0.0);
+        QVERIFY(on.gpus_needed > 0.5 * con.gpus_needed); // not the decode pool alone
     }
 };
 
