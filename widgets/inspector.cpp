@@ -509,9 +509,12 @@ void Inspector::updateDerived() {
                 if (we.id == w->id) {
                     const bool ok = we.has_memory && we.memory.fits && we.error.empty();
                     // A job that fits but cannot run says why (no network path), not "fits".
-                    text = qs(we.error.empty() || (we.has_memory && !we.memory.fits)
-                                  ? (we.has_memory ? we.memory.explanation : we.error)
-                                  : we.error);
+                    // Field labels, not design paths (helper-18 after the fabric wizard:
+                    // "workloads[0].training.global_batch: ...").
+                    text = qs(model::errors_for_people(
+                        we.error.empty() || (we.has_memory && !we.memory.fits)
+                            ? (we.has_memory ? we.memory.explanation : we.error)
+                            : we.error));
                     color = ok ? QStringLiteral("#16a34a") : QStringLiteral("#dc2626");
                 }
     } else if (const auto* dev = d.device(id)) {

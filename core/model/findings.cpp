@@ -297,7 +297,10 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     const std::string value =
         std::abs(shown) >= 1000 ? units::format_count(shown) : fixed(shown, f.decimals);
     const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;
-    // Short units fit the inspector's field ("Auto: 3.09 h"); long ones go in the tooltip.
+    // Money reads as money ("Auto: $310,000", helper-18: "Auto: 310,000" had no unit); short
+    // units fit the inspector's field ("Auto: 3.09 h"); long ones go in the tooltip.
+    if (f.display_unit.rfind("USD", 0) == 0)
+        return {"Auto: $" + value, "Auto: $" + value + unit.substr(4) + ", " + f.unset};
     return {"Auto: " + value + (unit.size() <= 6 ? unit : ""),
             "Auto: " + value + unit + ", " + f.unset};
 }

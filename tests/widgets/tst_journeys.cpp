@@ -445,6 +445,9 @@ private slots:
             // the catalog's cloud offers do not rent.
             QTRY_VERIFY(!current(w)->tco_error.empty() &&
                         current(w)->tco_error.find("rents") != std::string::npos);
+            // (Fetched again: each current() may replace the evaluation `we` pointed into.)
+            we = workloadEval(w, sid);
+            QVERIFY(we && we->inference);
             QCOMPARE(we->inference->usd_per_million_output_tokens, 0.0);
             QVERIFY(clickEntity(w, QString()));
             if (sys == QStringLiteral("dgx-b200"))
@@ -452,6 +455,8 @@ private slots:
             else
                 QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "price_per_gpu_hour"),
                                    QStringLiteral("2.5")));
+            QTRY_VERIFY(workloadEval(w, sid) && workloadEval(w, sid)->inference &&
+                        workloadEval(w, sid)->inference->usd_per_million_output_tokens > 0);
             we = workloadEval(w, sid);
             usd[sys] = we->inference->usd_per_million_output_tokens;
             QVERIFY2(usd[sys] > 0, qPrintable(sys));
