@@ -214,6 +214,25 @@ static void BM_Evaluate_Llama3_16k(benchmark::State& state) {
 }
 BENCHMARK(BM_Evaluate_Llama3_16k)->Unit(benchmark::kMillisecond);
 
+// Issue 23: the same evaluation with a job mix (every edit re-simulates it): 30 days of the five
+// classes on the 16,384 GPUs, ~46,000 jobs -- the Fleet tab stays live while the user edits.
+static void BM_Evaluate_Llama3_16k_FleetMix(benchmark::State& state) {
+    Design d = preset_16k();
+    d.fleet.training = {0.05, 1024, 72, 3};
+    d.fleet.finetune = {8, 8, 6, 2};
+    d.fleet.batch_inference = {10, 8, 2, 1};
+    d.fleet.online = {0.2, 16, 24, 4};
+    d.fleet.interactive = {40, 1, 1, 5};
+    std::int64_t jobs = 0;
+    for (auto _ : state) {
+        auto ev = evaluate(d, catalog());
+        jobs = ev.fleet ? ev.fleet->jobs_arrived : 0;
+        benchmark::DoNotOptimize(ev);
+    }
+    state.counters["jobs"] = static_cast<double>(jobs);
+}
+BENCHMARK(BM_Evaluate_Llama3_16k_FleetMix)->Unit(benchmark::kMillisecond);
+
 // Issue 23: 90 days of about 100,000 jobs on 16,384 GPUs (2,048 nodes of 8) simulate in under
 // 2 s on one core. A mix of one-GPU, one-node and 64-node jobs at ~85% load, backfill.
 static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
