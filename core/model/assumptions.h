@@ -96,6 +96,13 @@ struct InferenceAssumptions {
     /// Fraction of HBM bandwidth decode kernels sustain (weights and KV streaming).
     Assumption memory_efficiency{0.85, "fraction",
                                  "same as training elementwise (ClusterLens guide, Inference)"};
+    /// llama.cpp's decode kernels (dequantising matrix-vector products over GGUF blocks) read
+    /// the weights at this fraction of the nominal memory bandwidth, on the device and, for
+    /// offloaded layers, on the host. One global value set by leave-one-source-out over the
+    /// published llama.cpp rows (docs/validation.md, Workstation and edge decode).
+    Assumption llamacpp_memory_efficiency{
+        0.69, "fraction",
+        "leave-one-source-out fit over llama.cpp rows (ClusterLens guide, Validation)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

@@ -266,7 +266,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    "largest that fits (paged KV) or the SLO"},
                   {"HBM bandwidth", units::format_si(g->memory_bandwidth_Bps, "B/s"),
                    src(g->provenance)},
-                  assumption("HBM efficiency", ia.memory_efficiency),
+                  s.engine == ServingEngine::llamacpp
+                      ? assumption("memory efficiency (llama.cpp)", ia.llamacpp_memory_efficiency)
+                      : assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",

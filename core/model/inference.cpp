@@ -45,6 +45,13 @@ struct Rates {
     double dequant_tile = 64;
 };
 
+/// The fraction of nominal memory bandwidth the engine's decode kernels stream weights at:
+/// llama.cpp's GGUF matrix-vector kernels have their own (docs/validation.md).
+double stream_efficiency(const InferenceSpec& s, const InferenceAssumptions& ia) {
+    return s.engine == ServingEngine::llamacpp ? ia.llamacpp_memory_efficiency.value
+                                               : ia.memory_efficiency.value;
+}
+
 Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumptions& ia) {
     Rates r;
     // W8A8 FP8/INT8 GEMMs run at the 8-bit peak; FP4 where the GPU has it (Blackwell);
@@ -63,7 +70,7 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     const double att =
         g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(half) * 0.83;
     r.attention = g.peak(half) * att * ia.sustained_vs_best_gemm.value;
-    r.hbm = g.memory_bandwidth_Bps * ia.memory_efficiency.value;
+    r.hbm = g.memory_bandwidth_Bps * stream_efficiency(s, ia);
     // A NUMA machine reads the model at the bandwidth of the nodes that hold it.
     if (g.numa_nodes > 1)
         r.hbm *= std::clamp(ia.numa_nodes_used.value, 1.0, static_cast<double>(g.numa_nodes)) /
@@ -184,7 +191,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             }
             bytes += params * r.wbytes;
         }
-        const double host = ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value;
+        const double host = ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia);
         const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;
         total += T >= 32 ? bytes / link + off * batch * kv_layer / host
                          : (bytes + off * batch * kv_layer) / host;
@@ -194,8 +201,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double vh = static_cast<double>(m.vocab) * h;
     const double head_bytes = quantises_embeddings(s.weights_dtype) ? r.wbytes : 2.0;
     if (off > 0 && s.engine == ServingEngine::llamacpp)
-        total +=
-            vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value);
+        total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
     else
         total += std::max(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
     // PP: activations hop between stages.

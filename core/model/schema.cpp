@@ -638,6 +638,8 @@ std::vector<Field> build_schema() {
       CL_REF(memory.unified_memory_gpu_fraction));
     A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
       CL_REF(inference.memory_efficiency));
+    A("inference.llamacpp_memory_efficiency", "Memory efficiency (llama.cpp)", 0.05, 1,
+      CL_REF(inference.llamacpp_memory_efficiency));
     A("inference.sustained_vs_best_gemm", "Serving GEMM: sustained vs best", 0.05, 1.5,
       CL_REF(inference.sustained_vs_best_gemm));
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,

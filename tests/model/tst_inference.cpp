@@ -263,7 +263,9 @@ private slots:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error_text().c_str());
         // Decode is bound by the 40 layers and the output layer read from system memory.
         const InferenceAssumptions ia;
-        const double host = ia.host_memory_bandwidth_Bps.value * ia.memory_efficiency.value;
+        // llama.cpp's CPU kernels read system memory at its stream efficiency.
+        const double host =
+            ia.host_memory_bandwidth_Bps.value * ia.llamacpp_memory_efficiency.value;
         const double cpu_bytes =
             40 * (m.attention_params_per_layer() + m.dense_mlp_params_per_layer()) * bits +
             static_cast<double>(m.vocab) * m.hidden * bits;

@@ -181,6 +181,7 @@ private slots:
             WeightsDtype w;
             int in, out;
             double pub;
+            const char* source; // rows of one source are left out together
         };
         // rtx-4090 and apple-m3-max: llama-bench tg512 (XiongjieDai/GPU-Benchmarks-on-LLM-
         // Inference README @00dd2bd, May 2024); jetson-thor: TensorRT Edge-LLM 0.4.0 (NVIDIA);
@@ -189,58 +190,132 @@ private slots:
         // on its CPU, 6 threads, Llama 2 7B Q4_0, "20-21 t/s" (ggml-org/llama.cpp PR #7191, a
         // Qualcomm engineer's measurement; 20.5 here): decode reads the same unified LPDDR5x
         // whichever unit runs it. Its NPU (Qualcomm AI Hub, Genie w4a16 Llama 3 8B, 10.04
-        // tok/s) is not a row: docs/validation.md. docs/validation.md.
-        const Row rows[] = {{"rtx-4090", "llama3-8b", WeightsDtype::q4_k_m, 1, 512, 130.58},
-                            {"jetson-thor", "llama3-8b", WeightsDtype::int4, 383, 128, 50.8},
-                            {"apple-m3-max", "llama3-8b", WeightsDtype::q4_k_m, 1, 512, 48.97},
-                            {"apple-m4-max", "llama2-7b", WeightsDtype::q4_0, 1, 128, 83.1},
-                            {"apple-m3-ultra", "llama2-7b", WeightsDtype::q4_0, 1, 128, 92.1},
-                            {"snapdragon-x-elite", "llama2-7b", WeightsDtype::q4_0, 1, 128, 20.5}};
-        QString table = QStringLiteral(
-            "\n| device | model | weights | published tok/s | predicted | error |\n|---|---|---|"
-            "---|---|---|\n");
-        double worst = 0;
-        std::vector<double> errs;
-        for (const Row& row : rows) {
+        // tok/s) is not a row: docs/validation.md.
+        const Row rows[] = {
+            {"rtx-4090", "llama3-8b", WeightsDtype::q4_k_m, 1, 512, 130.58, "XiongjieDai"},
+            {"jetson-thor", "llama3-8b", WeightsDtype::int4, 383, 128, 50.8, "TensorRT Edge-LLM"},
+            {"apple-m3-max", "llama3-8b", WeightsDtype::q4_k_m, 1, 512, 48.97, "XiongjieDai"},
+            {"apple-m4-max", "llama2-7b", WeightsDtype::q4_0, 1, 128, 83.1, "llama.cpp #4167"},
+            {"apple-m3-ultra", "llama2-7b", WeightsDtype::q4_0, 1, 128, 92.1, "llama.cpp #4167"},
+            {"snapdragon-x-elite", "llama2-7b", WeightsDtype::q4_0, 1, 128, 20.5,
+             "llama.cpp PR #7191"}};
+        auto is_llamacpp = [](const Row& row) {
+            return std::string_view(row.gpu) != "jetson-thor";
+        };
+        // The M3 Ultra (two M3 Max dies) is a known miss: the model has no die-to-die term
+        // (docs/validation.md). It is printed and counted in the median, but it sets nothing.
+        auto known_miss = [](const Row& row) {
+            return std::string_view(row.gpu) == "apple-m3-ultra";
+        };
+        // tokens/s for one stream: 1 / decode step, with llama.cpp reading at `eff`
+        auto predict = [&](const Row& row, double eff, double* out) -> QString {
             const GpuSpec& g = *cat_.gpu(row.gpu);
             auto topo = shape_topology(g, ClusterShape{}, cat_);
-            QVERIFY2(topo.ok(), topo.error_text().c_str());
+            if (!topo.ok())
+                return QString::fromStdString(topo.error_text());
             InferenceSpec s;
             s.batch = 1;
             s.input_len = row.in;
             s.output_len = row.out;
             s.weights_dtype = row.w;
-            if (std::string_view(row.gpu) != "jetson-thor")
+            InferenceAssumptions ia;
+            if (is_llamacpp(row)) {
                 s.engine = ServingEngine::llamacpp;
-            auto r = infer(*cat_.model(row.model), s, g, *topo);
-            QVERIFY2(r.ok(), r.error_text().c_str());
-            const double got = 1.0 / r->decode_step_s; // one stream: tokens/s = 1 / step
+                ia.llamacpp_memory_efficiency.value = eff;
+            }
+            auto r = infer(*cat_.model(row.model), s, g, *topo, 0, {}, ia);
+            if (!r.ok())
+                return QString::fromStdString(r.error_text());
+            *out = 1.0 / r->decode_step_s;
+            return {};
+        };
+        // One global llama.cpp stream efficiency: the value minimising the squared log error
+        // over the rows of the sources not left out (0.40-1.00 in steps of 0.005).
+        auto fit = [&](const char* left_out) {
+            double best = 0, best_cost = 1e300;
+            for (int i = 0; i <= 120; ++i) {
+                const double eff = 0.40 + 0.005 * i;
+                double cost = 0;
+                for (const Row& row : rows) {
+                    if (!is_llamacpp(row) || known_miss(row) ||
+                        (left_out && std::string_view(row.source) == left_out))
+                        continue;
+                    double got = 0;
+                    if (!predict(row, eff, &got).isEmpty())
+                        return -1.0;
+                    cost += std::pow(std::log(got / row.pub), 2);
+                }
+                if (cost < best_cost) {
+                    best_cost = cost;
+                    best = eff;
+                }
+            }
+            return best;
+        };
+        const double all = fit(nullptr);
+        const double dflt = InferenceAssumptions{}.llamacpp_memory_efficiency.value;
+        QString table = QStringLiteral(
+            "\n| device | model | weights | source | published tok/s | predicted with the "
+            "default | error | held-out efficiency | held-out predicted | held-out error |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n");
+        double worst = 0, worst_held = 0;
+        std::vector<double> errs, held;
+        for (const Row& row : rows) {
+            double got = 0;
+            QString why = predict(row, dflt, &got);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
             const double err = got / row.pub - 1;
-            table += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6% |\n")
+            // held out: the efficiency fitted without this row's source (TensorRT Edge-LLM
+            // streams at the general serving efficiency and is held out of the llama.cpp fit
+            // by construction)
+            const double eff = is_llamacpp(row) ? fit(row.source) : dflt;
+            QVERIFY(eff > 0);
+            double got_held = 0;
+            why = predict(row, eff, &got_held);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+            const double err_held = got_held / row.pub - 1;
+            table += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7% | %8 | %9 | %10% |\n")
                          .arg(QString::fromLatin1(row.gpu), QString::fromLatin1(row.model),
-                              QString::fromStdString(std::string(to_string(row.w))))
+                              QString::fromStdString(std::string(to_string(row.w))),
+                              QString::fromLatin1(row.source))
                          .arg(row.pub, 0, 'f', 1)
                          .arg(got, 0, 'f', 1)
-                         .arg(err * 100, 0, 'f', 1);
-            // The M3 Ultra (two M3 Max dies) is a known miss: llama.cpp's decode stream reaches 43%
-            // of its nominal bandwidth against 58-64% on single-die chips, and the model has no
-            // die-to-die term (docs/validation.md). Printed, counted in the median, bound apart.
-            if (std::string_view(row.gpu) == "apple-m3-ultra")
-                QVERIFY2(std::abs(err) <= 0.55, qPrintable(table));
-            else
+                         .arg(err * 100, 0, 'f', 1)
+                         .arg(is_llamacpp(row) ? QString::number(eff, 'f', 3)
+                                               : QStringLiteral("(not llama.cpp)"))
+                         .arg(got_held, 0, 'f', 1)
+                         .arg(err_held * 100, 0, 'f', 1);
+            if (known_miss(row)) {
+                QVERIFY2(std::abs(err_held) <= 0.35, qPrintable(table));
+            } else {
                 worst = std::max(worst, std::abs(err));
+                worst_held = std::max(worst_held, std::abs(err_held));
+            }
             errs.push_back(std::abs(err));
+            held.push_back(std::abs(err_held));
         }
-        std::sort(errs.begin(), errs.end());
-        const std::size_t n = errs.size();
-        const double median = n % 2 ? errs[n / 2] : (errs[n / 2 - 1] + errs[n / 2]) / 2;
-        table += QStringLiteral("median |error| %1%\n").arg(median * 100, 0, 'f', 1);
+        auto median_of = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            const std::size_t n = v.size();
+            return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        };
+        const double median = median_of(errs), median_held = median_of(held);
+        table += QStringLiteral("llama.cpp efficiency fitted on every source %1 (default %2); "
+                                "median |error| %3% with the default, %4% held out; worst "
+                                "(M3 Ultra apart) %5% / %6%\n")
+                     .arg(all, 0, 'f', 3)
+                     .arg(dflt, 0, 'f', 3)
+                     .arg(median * 100, 0, 'f', 1)
+                     .arg(median_held * 100, 0, 'f', 1)
+                     .arg(worst * 100, 0, 'f', 1)
+                     .arg(worst_held * 100, 0, 'f', 1);
         qInfo().noquote() << table;
-        QVERIFY2(worst <= 0.25, qPrintable(table)); // regression bounds
-        // 13.7% over five rows; 18.5% since the Snapdragon row (session 14): every llama.cpp row
-        // is optimistic (+13% to +24%, the M3 Ultra +49%), the TensorRT Edge-LLM row is not: the
-        // stream efficiency is the engine's (docs/validation.md), not yet modelled per engine.
-        QVERIFY2(median <= 0.19, qPrintable(table));
+        // The default is what the fit over every source gives (not a number typed by hand).
+        QVERIFY2(std::abs(all - dflt) <= 0.0051, qPrintable(table));
+        // Before session 15 one efficiency (0.85) served every engine: median 18.4%, every
+        // llama.cpp row optimistic (+13% to +24%). Regression bounds on the held-out errors:
+        QVERIFY2(worst_held <= 0.20, qPrintable(table));
+        QVERIFY2(median_held <= 0.12, qPrintable(table));
     }
 
     void heldOutRowsAreBundled() {
