@@ -76,7 +76,9 @@ QString subtitle(const model::Device& d, const model::Catalog& c) {
     switch (d.kind) {
     case model::DeviceKind::system:
         if (const auto* sys = c.system(d.catalog))
-            s = QStringLiteral("%1 GPUs · %2").arg(sys->gpus).arg(QString::fromStdString(sys->gpu));
+            s = QStringLiteral("%1 GPUs · %2")
+                    .arg(sys->gpus)
+                    .arg(QString::fromStdString(c.short_name(sys->gpu)));
         break;
     case model::DeviceKind::gpu:
         if (const auto* g = c.gpu(d.catalog))
@@ -286,7 +288,7 @@ private:
         QString t = QStringLiteral("<b>%1</b><br>%2 × %3")
                         .arg(QString::fromStdString(d.name.empty() ? d.id : d.name).toHtmlEscaped())
                         .arg(mult, 0, 'f', 0)
-                        .arg(QString::fromStdString(d.catalog).toHtmlEscaped());
+                        .arg(QString::fromStdString(c.short_name(d.catalog)).toHtmlEscaped());
         if (const auto* s = c.system(d.catalog))
             t += QObject::tr("<br>%1 GPUs, %2 kW, $%L3 each")
                      .arg(s->gpus)
@@ -499,14 +501,15 @@ public:
             setToolTip({});
         update();
     }
-    /// "4 × ib-ndr (50 GB/s)": type, count and bandwidth, from the design.
+    /// "4 × InfiniBand NDR 4x (50 GB/s)": count, type and bandwidth, from the design.
     const QString& label() {
         if (!label_.isEmpty())
             return label_;
         const auto* l = scene_->document()->design().link(id_);
         if (!l)
             return label_;
-        label_ = QStringLiteral("%1 × %2").arg(l->count).arg(QString::fromStdString(l->type));
+        label_ = QStringLiteral("%1 × %2").arg(l->count).arg(
+            QString::fromStdString(scene_->document()->catalog().short_name(l->type)));
         if (const auto* type = scene_->document()->catalog().link(l->type))
             label_ += QStringLiteral(" (%1)").arg(QString::fromStdString(
                 model::units::format_si(type->bandwidth_unidir_Bps, "B/s", 0)));
@@ -1449,8 +1452,9 @@ bool CanvasScene::connectDevices(const QString& from, const QString& to) {
     doc_->editStructure(std::move(next), tr("Connect %1 to %2")
                                              .arg(QString::fromStdString(link->from),
                                                   QString::fromStdString(link->to)));
-    emit statusMessage(
-        tr("Connected %1 × %2").arg(link->count).arg(QString::fromStdString(link->type)));
+    emit statusMessage(tr("Connected %1 × %2")
+                           .arg(link->count)
+                           .arg(QString::fromStdString(doc_->catalog().short_name(link->type))));
     return true;
 }
 

@@ -196,7 +196,7 @@ void Inspector::rebuild() {
         title_->setText(d.name.empty() ? tr("Untitled design") : qs(d.name));
 
     if (dev) {
-        form_->addRow(tr("Id"), plainLabel(qs(dev->id)));
+        form_->addRow(tr("Id in the file"), plainLabel(qs(dev->id)));
         const QString kinds[] = {tr("GPU"),          tr("System"),  tr("Server"), tr("Switch"),
                                  tr("Network card"), tr("Storage"), tr("Group")};
         form_->addRow(tr("Kind"), plainLabel(kinds[static_cast<int>(dev->kind)]));
@@ -308,7 +308,9 @@ void Inspector::addField(const model::Field& f) {
         auto* sb = new QSpinBox;
         sb->setRange(static_cast<int>(std::max(f.min, -2147483647.0)),
                      static_cast<int>(std::min(f.max, 2147483647.0)));
-        if (!f.display_unit.empty() && f.display_unit != f.unit)
+        // "36 months", "4,096 tokens" (issue 21: "Horizon 36", "Input tokens 1000")
+        sb->setGroupSeparatorShown(true);
+        if (!f.display_unit.empty())
             sb->setSuffix(QLatin1Char(' ') + qs(f.display_unit));
         sb->setKeyboardTracking(false);
         connect(sb, &QSpinBox::valueChanged, this, [this, &f](int v) { edit(f, double(v)); });
@@ -533,12 +535,23 @@ void Inspector::updateDerived() {
             prov = &sw->provenance;
             entry = sw->name;
         }
+        // The catalog's confidence words, as a sentence (issue 21: "confidence derived").
+        const auto how_sure = [this](const std::string& c) {
+            const std::string word = c.substr(0, c.find(' '));
+            QString s = word == "sourced"       ? tr("figures from the cited source")
+                        : word == "derived"     ? tr("derived from published figures")
+                        : word == "third-party" ? tr("a third party's figures")
+                                                : qs(c);
+            if (word != c && (word == "sourced" || word == "derived" || word == "third-party"))
+                s += QStringLiteral(" ") + qs(c.substr(word.size() + 1));
+            return s;
+        };
         if (prov)
-            text = tr("Catalog entry: %1\nSource: %2\nAs of: %3%4 · confidence %5")
+            text = tr("Catalog entry: %1\nSource: %2\nAs of: %3%4 · %5")
                        .arg(qs(entry.empty() ? dev->catalog : entry),
                             prov->source.empty() ? QStringLiteral("-") : qs(prov->source.front()),
                             qs(prov->as_of), prov->user ? tr(" (your catalog)") : QString(),
-                            qs(prov->confidence));
+                            how_sure(prov->confidence));
     } else if (selection_.isEmpty() && eval_) {
         const auto& t = eval_->topology;
         QStringList lines;

@@ -378,6 +378,23 @@ Result<Catalog> Catalog::bundled() {
 const GpuSpec* Catalog::gpu(std::string_view id) const {
     return find_id(gpus_, id);
 }
+std::string Catalog::short_name(std::string_view id) const {
+    const std::string* name = nullptr;
+    if (const auto* g = gpu(id))
+        name = &g->name;
+    else if (const auto* l = link(id))
+        name = &l->name;
+    else if (const auto* n = nic(id))
+        name = &n->name;
+    else if (const auto* sw = switch_spec(id))
+        name = &sw->name;
+    else if (const auto* sy = system(id))
+        name = &sy->name;
+    if (!name || name->empty())
+        return std::string(id);
+    const auto cut = name->find(" (");
+    return cut == std::string::npos || cut == 0 ? *name : name->substr(0, cut);
+}
 const LinkSpec* Catalog::link(std::string_view id) const {
     return find_id(links_, id);
 }

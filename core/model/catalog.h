@@ -154,6 +154,11 @@ public:
     [[nodiscard]] const CloudOffer* cloud(std::string_view id) const;
     [[nodiscard]] const ModelArch* model(std::string_view id) const;
 
+    /// A catalog entry's name for a person, short enough for a canvas label: its name up to
+    /// the first " (" ("H100 SXM5 80GB", "InfiniBand NDR 4x", "Instinct MI300X"); the id when
+    /// no GPU, link, NIC, switch or system has it (a user's unknown type stays visible as typed).
+    [[nodiscard]] std::string short_name(std::string_view id) const;
+
     [[nodiscard]] const std::vector<GpuSpec>& gpus() const { return gpus_; }
     [[nodiscard]] const std::vector<LinkSpec>& links() const { return links_; }
     [[nodiscard]] const std::vector<NicSpec>& nics() const { return nics_; }

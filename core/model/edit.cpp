@@ -416,7 +416,14 @@ follow_on_edits(const Design& d, std::string_view id, const Field& f, const Fiel
             return out;
         const std::string before = entry_name(c, dev->kind, dev->catalog);
         const std::string after = entry_name(c, dev->kind, *next);
-        if (!after.empty() && (dev->name.empty() || dev->name == before))
+        // The name follows the type when it is the old entry's name or the start of it at a
+        // word's end (a preset's "HGX H200" for "HGX H200 8-GPU server"); a name the user
+        // made up stays (issue 21: HGX H200 -> MI300X kept "HGX H200").
+        const bool catalog_name = dev->name.empty() || dev->name == before ||
+                                  (before.size() > dev->name.size() &&
+                                   before.compare(0, dev->name.size(), dev->name) == 0 &&
+                                   before[dev->name.size()] == ' ');
+        if (!after.empty() && catalog_name)
             out.emplace_back(find_field(Section::device, "name"), FieldValue{after});
     }
     return out;

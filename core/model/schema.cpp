@@ -656,6 +656,14 @@ std::vector<Field> build_schema() {
       CL_REF(inference.dequant_ops_per_weight), 1);
     A("inference.dequant_tile_tokens", "Dequantisation tile (tokens)", 1, 1e5,
       CL_REF(inference.dequant_tile_tokens), 0);
+    // Fractions read as percentages on screen (issue 21: "0.800 fraction"); files and flags
+    // keep the fraction.
+    for (Field& f : s) {
+        if (f.unit == "fraction" && f.display_scale == 1)
+            shown(f, 0.01, "%", std::max(0, f.decimals - 2));
+        else if (f.unit == "of capex per year" && f.display_scale == 1)
+            shown(f, 0.01, "% of capex per year", std::max(1, f.decimals - 2));
+    }
     return s;
 }
 
@@ -759,7 +767,8 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
     case ChoiceSource::cloud_offers:
         out.emplace_back("", "cheapest for the GPU");
         for (const auto& o : cat.cloud_offers())
-            out.emplace_back(o.id, o.provider + " " + o.instance + " (" + o.id + ")");
+            out.emplace_back(o.id, o.provider + " " + o.instance + " · " + std::to_string(o.gpus) +
+                                       " × " + cat.short_name(o.gpu));
         break;
     case ChoiceSource::link_types:
         for (const auto& l : cat.links())

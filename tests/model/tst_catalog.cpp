@@ -36,6 +36,16 @@ private slots:
         QVERIFY(!g->provenance.as_of.empty());
     }
 
+    // Names for canvas labels (issue 21: "8 GPUs · h100-sxm", "8 × ib-ndr" on the canvas).
+    void shortNames() {
+        QCOMPARE(cat_.short_name("h100-sxm"), std::string("H100 SXM5 80GB"));
+        QCOMPARE(cat_.short_name("b200"), std::string("B200"));
+        QCOMPARE(cat_.short_name("ib-ndr"), std::string("InfiniBand NDR 4x"));
+        QCOMPARE(cat_.short_name("nvlink4"), std::string("NVLink 4"));
+        QCOMPARE(cat_.short_name("dgx-h100"), std::string("DGX H100"));
+        QCOMPARE(cat_.short_name("my-own-gpu"), std::string("my-own-gpu")); // shown as typed
+    }
+
     void requiredModelIds_data() {
         QTest::addColumn<QString>("id");
         for (const char* id : {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b",

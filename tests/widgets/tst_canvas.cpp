@@ -160,6 +160,10 @@ private slots:
         QCOMPARE(d.links[0].type, std::string("ib-ndr"));
         QCOMPARE(d.links[0].count, std::int64_t{8});
         QCOMPARE(w.scene()->linkItemCount(), 1);
+        // The status bar names the cable as a person does, not by its catalog id (issue 21).
+        QVERIFY2(w.statusBar()->currentMessage() ==
+                     QStringLiteral("Connected 8 × InfiniBand NDR 4x"),
+                 qPrintable(w.statusBar()->currentMessage()));
         undo(w);
         QCOMPARE(w.document()->design().links.size(), std::size_t{0});
         // An impossible cable is refused with the reason in the status bar: NVLink between

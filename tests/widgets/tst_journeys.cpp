@@ -437,6 +437,10 @@ private slots:
         for (const QString& sys : {QStringLiteral("dgx-b200"), QStringLiteral("mi300x-platform")}) {
             QVERIFY(clickEntity(w, server));
             QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), sys));
+            // The preset's short "HGX H200" follows the type too (helper-18: it stayed "HGX
+            // H200" over an MI300X).
+            QCOMPARE(d.device(server.toStdString())->name,
+                     w.document()->catalog().system(sys.toStdString())->name);
             we = workloadEval(w, sid);
             QVERIFY2(we && we->inference, qPrintable(sys));
             // The preset's H200 offer cannot price other GPUs (helper-18: B200 and MI300X were
