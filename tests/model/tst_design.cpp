@@ -94,7 +94,12 @@ private slots:
                      f.key.c_str());
             if (f.display_unit.find("GB/s") != std::string::npos)
                 QCOMPARE(f.display_scale, 1e9);
+            // helper-18: "0.800 fraction" -- fractions are read as percentages
+            QVERIFY2(f.display_unit.find("fraction") == std::string::npos, f.key.c_str());
         }
+        const auto* u = cl::model::find_field(cl::model::Section::economics, "utilization");
+        QVERIFY(u);
+        QCOMPARE(cl::model::format_value(*u, 0.8), std::string("80.0 %"));
     }
 
     void plainNumbers() {
