@@ -493,21 +493,11 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
         t.header.push_back(p);
     for (std::size_t i = 1; i < pos.size(); ++i)
         t.header.push_back("change " + std::to_string(i + 1) + " vs 1");
-    for (const auto& row : rows) {
-        std::vector<std::string> line{row.metric + (row.unit.empty() ? "" : " (" + row.unit + ")")};
-        for (const auto& v : row.values)
-            line.push_back(!v                    ? std::string("-")
-                           : std::abs(*v) >= 1e7 ? units::format_si(*v, "", 3)
-                                                 : fmt(*v, std::abs(*v) >= 100 ? 0 : 3));
-        for (std::size_t i = 1; i < row.values.size(); ++i) {
-            const auto& a = row.values[0];
-            const auto& b = row.values[i];
-            line.push_back(
-                a && b && *a != 0
-                    ? fmt((*b / *a - 1) * 100, 1) + " %" +
-                          (row.within_model_error[i] ? " (within the model's error)" : "")
-                    : "-");
-        }
+    // The numbers as the report prints them ("1,016", "81.3 TB", "$45,675,660", "+12.3 %").
+    const model::ReportTable shown = model::comparison_table(pos, ptrs);
+    for (const auto& row : shown.display) {
+        std::vector<std::string> line{row[0]};
+        line.insert(line.end(), row.begin() + 2, row.end()); // row[1]: the unit, in the values
         t.rows.push_back(std::move(line));
     }
     t.print(out);

@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cl::ui {
@@ -42,6 +44,11 @@ CompareDialog::CompareDialog(const model::Design& current,
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     v->addWidget(table_, 1);
+    notes_ = new QLabel(this);
+    notes_->setObjectName(QStringLiteral("compareNotes"));
+    notes_->setTextFormat(Qt::PlainText); // design names and reasons come from files
+    notes_->setWordWrap(true);
+    v->addWidget(notes_);
     // Issue 21: a report can carry the comparison (a section after its summary).
     auto* report = new QPushButton(tr("Report with This Comparison…"));
     report->setObjectName(QStringLiteral("compareReportButton"));
@@ -103,8 +110,19 @@ QString CompareDialog::addDesign(const QString& pathOrPreset) {
     auto d = doc::loadDesign(pathOrPreset, *catalog_);
     if (!d)
         return QString::fromStdString(d.error_text());
-    names_.push_back(
-        QString::fromStdString(d->name.empty() ? pathOrPreset.toStdString() : d->name));
+    // A variant saved from this design carries its name: the file tells them apart (helper-18:
+    // the H200 variant's column read as the H100 original's).
+    QString name = QString::fromStdString(d->name.empty() ? pathOrPreset.toStdString() : d->name);
+    const QString file = QFileInfo(pathOrPreset).fileName();
+    const auto used = [this](const QString& n) {
+        return std::find(names_.begin(), names_.end(), n) != names_.end();
+    };
+    const bool taken = d->name == current_.name || used(name);
+    if (taken && !d->name.empty())
+        name = tr("%1 (%2)").arg(name, file);
+    for (int n = 2; used(name); ++n)
+        name = tr("%1 (%2, %3)").arg(QString::fromStdString(d->name), file).arg(n);
+    names_.push_back(name);
     evs_.push_back(model::evaluate(*d, *catalog_));
     refresh();
     return {};
@@ -121,12 +139,32 @@ void CompareDialog::refresh() {
     table_->clear();
     table_->setRowCount(static_cast<int>(rows.size()));
     table_->setColumnCount(1 + n + (n - 1));
+    // Long design names wrap onto lines of about 34 characters so every column stays in view
+    // (helper-18: two names filled the dialog and pushed the change column out of sight).
+    const auto wrapped = [](const QString& name) {
+        QStringList lines{QString()};
+        for (const QString& word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (!lines.back().isEmpty() && lines.back().size() + 1 + word.size() > 34)
+                lines << QString();
+            lines.back() += (lines.back().isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        return lines.join(QLatin1Char('\n'));
+    };
     QStringList head{tr("metric")};
     for (const auto& name : names_)
-        head << name;
+        head << wrapped(name);
     for (int i = 1; i < n; ++i)
-        head << tr("change, %1").arg(names_[static_cast<std::size_t>(i)]);
+        head << wrapped(tr("change, %1").arg(names_[static_cast<std::size_t>(i)]));
     table_->setHorizontalHeaderLabels(head);
+    for (int c = 0; c < head.size(); ++c)
+        table_->horizontalHeaderItem(c)->setToolTip(head[c].split(QLatin1Char('\n')).join(' '));
+    QStringList notes;
+    for (std::size_t i = 0; i < evs_.size(); ++i)
+        if (!evs_[i].tco_error.empty())
+            notes << tr("%1: no cost numbers — %2")
+                         .arg(names_[i], QString::fromStdString(evs_[i].tco_error));
+    notes_->setText(notes.join(QLatin1Char('\n')));
+    notes_->setVisible(!notes.isEmpty());
     for (int r = 0; r < static_cast<int>(rows.size()) && r < static_cast<int>(shown.display.size());
          ++r) {
         const auto& row = rows[static_cast<std::size_t>(r)];
@@ -156,7 +194,11 @@ void CompareDialog::refresh() {
                                  0, 'f', 0));
                     it->setForeground(palette().placeholderText().color());
                 } else if (std::abs(ch) > 1e-9) {
-                    it->setForeground(better ? QColor(0x16, 0xa3, 0x4a) : QColor(0xdc, 0x26, 0x26));
+                    // A tinted cell, not only coloured text (helper-18 saw no colour at all).
+                    it->setBackground(better ? QColor(0xdc, 0xfc, 0xe7) : QColor(0xfe, 0xe2, 0xe2));
+                    it->setForeground(better ? QColor(0x15, 0x80, 0x3d) : QColor(0xb9, 0x1c, 0x1c));
+                    it->setToolTip(better ? tr("Better than this design")
+                                          : tr("Worse than this design"));
                 }
             }
             table_->setItem(r, n + c, it);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+class QLabel;
 class QTableWidget;
 
 namespace cl::ui {
@@ -36,6 +37,7 @@ private:
     std::vector<QString> names_;
     std::vector<model::Evaluation> evs_;
     QTableWidget* table_;
+    QLabel* notes_; ///< why a design has no numbers in some rows (its cost refused...)
 };
 
 } // namespace cl::ui

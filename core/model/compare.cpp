@@ -160,6 +160,41 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
                                                                       : std::nullopt;
         },
         inf);
+    // A cost is a price times a modelled time. When the designs pay different prices (another
+    // GPU, offer or commitment), the price's part of the change is not the model's error
+    // (helper-18: "cost (cloud rate) -12.2 %, within the model's error" between an H100 and an
+    // H200 design was a different cloud price): "within the model's error" only at equal price.
+    const auto row_of = [&rows](std::string_view metric) -> CompareRow* {
+        for (auto& r : rows)
+            if (r.metric == metric)
+                return &r;
+        return nullptr;
+    };
+    const auto same_price = [](const CompareRow& cost, const CompareRow& per, bool divide,
+                               std::size_t i) {
+        const auto& c0 = cost.values[0];
+        const auto& ci = cost.values[i];
+        const auto& p0 = per.values[0];
+        const auto& pi = per.values[i];
+        if (!c0 || !ci || !p0 || !pi || *p0 == 0 || *pi == 0)
+            return false;
+        // training: cost / time = price x GPUs; serving: $ per token x tokens/s per GPU = price
+        const double r0 = divide ? *c0 / *p0 : *c0 * *p0;
+        const double ri = divide ? *ci / *pi : *ci * *pi;
+        return std::abs(ri / r0 - 1) < 1e-3;
+    };
+    if (CompareRow* cost = row_of("training: cost (cloud rate)")) {
+        const CompareRow* time = row_of("training: time to train");
+        for (std::size_t i = 1; i < cost->within_model_error.size(); ++i)
+            cost->within_model_error[i] =
+                cost->within_model_error[i] && time && same_price(*cost, *time, true, i);
+    }
+    if (CompareRow* cost = row_of("serving: $ per million output tokens")) {
+        const CompareRow* speed = row_of("serving: output tokens/s per GPU");
+        for (std::size_t i = 1; i < cost->within_model_error.size(); ++i)
+            cost->within_model_error[i] =
+                cost->within_model_error[i] && speed && same_price(*cost, *speed, false, i);
+    }
     return rows;
 }
 

@@ -1,4 +1,5 @@
 #include "model/generators.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -138,7 +139,7 @@ Result<Design> generate_superpod_h100(int su, const Catalog& c) {
     const auto i = static_cast<std::size_t>(su - 1);
     Design d;
     d.name = "DGX H100 SuperPOD, " + std::to_string(su) + " SU (" + std::to_string(nodes[i]) +
-             " nodes, " + std::to_string(nodes[i] * 8) + " GPUs)";
+             " nodes, " + units::format_count(nodes[i] * 8.0) + " GPUs)";
     d.description = "Generated per NVIDIA's DGX SuperPOD H100 reference architecture (Table 4): " +
                     std::to_string(nodes[i]) + " DGX H100 (UFM occupies a node slot per SU), " +
                     std::to_string(leaves[i]) + " leaf and " + std::to_string(spines[i]) +
@@ -163,8 +164,8 @@ Result<Design> generate_nvl72(int racks, const Catalog& c) {
     s.rail_optimized = false;
     auto d = generate_fat_tree(s, c);
     if (d) {
-        d->name =
-            std::to_string(racks) + " x GB200 NVL72 (" + std::to_string(racks * 72) + " GPUs)";
+        d->name = std::to_string(racks) + " x GB200 NVL72 (" + units::format_count(racks * 72.0) +
+                  " GPUs)";
         d->description =
             "Generated: " + std::to_string(racks) +
             " GB200 NVL72 racks, each one 72-GPU NVLink 5 domain, one ConnectX-7 400 Gb/s "

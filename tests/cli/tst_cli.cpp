@@ -493,11 +493,15 @@ private slots:
         QTemporaryDir dir;
         json base = json::parse(cl::model::bundled_file("presets/dgx-h100-4su.json"));
         std::vector<std::string> paths;
-        for (const int k : {0, 1}) {
+        for (const int k : {0, 1, 2}) {
             json d = base;
+            // k = 2: the same small change, rented at another price ($3.10 instead of the
+            // offer's 3-year rate, $3.03)
+            if (k == 2)
+                d["economics"]["price_per_gpu_hour"] = 3.10;
             for (auto& w : d["workloads"])
                 if (w.contains("training")) {
-                    if (k == 0)
+                    if (k != 1)
                         w["training"]["seq"] = 8384;
                     else
                         w["training"]["global_batch"] =
@@ -506,18 +510,31 @@ private slots:
             paths.push_back(dir.filePath(QString::number(k)).toStdString() + ".json");
             std::ofstream(paths.back()) << d.dump();
         }
-        const auto stepRow = [](const Run& cmp) {
+        const auto rowOf = [](const Run& cmp, const char* metric) {
             const json all = json::parse(cmp.out);
             for (const auto& row : all["compare"]["rows"])
-                if (row["metric"] == "training: step time")
+                if (row["metric"] == metric)
                     return row;
             return json();
         };
+        const auto stepRow = [&rowOf](const Run& cmp) { return rowOf(cmp, "training: step time"); };
         const json near = stepRow(run({"compare", "dgx-h100-4su", paths[0], "--json"}));
         QVERIFY(near["model_error"][0].get<double>() > 0.02);
         QCOMPARE(near["within_model_error"][1].get<bool>(), true);
         const json far = stepRow(run({"compare", "dgx-h100-4su", paths[1], "--json"}));
         QCOMPARE(far["within_model_error"][1].get<bool>(), false);
+        // A cost at the same price moves with the modelled time only: within the error. At
+        // another price the change is the price's, not the model's (helper-18: an H200 variant's
+        // cheaper cloud rate read "within the model's error").
+        const Run samePrice = run({"compare", "dgx-h100-4su", paths[0], "--json"});
+        QCOMPARE(
+            rowOf(samePrice, "training: cost (cloud rate)")["within_model_error"][1].get<bool>(),
+            true);
+        const Run otherPrice = run({"compare", "dgx-h100-4su", paths[2], "--json"});
+        QCOMPARE(stepRow(otherPrice)["within_model_error"][1].get<bool>(), true);
+        QCOMPARE(
+            rowOf(otherPrice, "training: cost (cloud rate)")["within_model_error"][1].get<bool>(),
+            false);
         const Run text = run({"compare", "dgx-h100-4su", paths[0]});
         QVERIFY(text.out.find("within the model's error") != std::string::npos);
     }

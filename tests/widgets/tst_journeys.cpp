@@ -363,6 +363,18 @@ private slots:
                          qPrintable(table->horizontalHeaderItem(1)->text()));
                 QVERIFY(table->horizontalHeaderItem(2)->text() !=
                         table->horizontalHeaderItem(1)->text());
+                // The variant saved from this design has its name: its file tells them apart
+                // (helper-18), and a change the model can tell is tinted (the H100 original has
+                // less HBM than this H200 design: worse, red).
+                QVERIFY2(table->horizontalHeaderItem(2)->text().contains(
+                             QStringLiteral("superpod-h100.json")),
+                         qPrintable(table->horizontalHeaderItem(2)->text()));
+                bool tinted = false;
+                for (int r = 0; r < table->rowCount(); ++r)
+                    if (table->item(r, 0)->text() == QStringLiteral("total HBM"))
+                        tinted =
+                            table->item(r, 3)->background().color() == QColor(0xfe, 0xe2, 0xe2);
+                QVERIFY(tinted);
                 if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
                     dlg->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
                                      QStringLiteral("/compare.png"));
