@@ -662,7 +662,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                                 we.inference->output_tokens_per_s_per_gpu * 1e6;
                         we.inference_curve = latency_throughput_curve(
                             *m, s, *g, ev.fabric, im.max_batch, 64, price,
-                            design.assumptions.inference, ev.collective_assumptions);
+                            design.assumptions.inference, ev.collective_assumptions, spec);
                         // Issue 19: the band along the curve (the Inference chart shades it).
                         for (auto& p : we.inference_curve) {
                             std::tie(p.output_tokens_per_s_low, p.output_tokens_per_s_high) =

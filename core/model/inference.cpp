@@ -254,11 +254,33 @@ double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
            ia.step_overhead_s.value;
 }
 
+namespace {
+/// Time per output token of one sequence at `batch`: the decode step, or with speculative
+/// decoding (Leviathan et al. 2023) gamma draft steps plus one target pass over gamma + 1 tokens
+/// per sequence, E tokens accepted on average. The draft step is its own roofline time, or the
+/// given cost ratio c x the target's step (Leviathan et al. 2023 sec. 3.4, "c").
+double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                       const Topology& fabric, int b, double c_avg, const SpeculativeSpec& spec,
+                       const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+    const double t = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
+    if (!spec.draft)
+        return t;
+    const double t_draft = ia.draft_cost_ratio.value > 0
+                               ? ia.draft_cost_ratio.value * t
+                               : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca);
+    const double t_verify =
+        forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) + ia.step_overhead_s.value;
+    const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
+    return (spec.k * t_draft + t_verify) / E;
+}
+} // namespace
+
 std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,
                                                  const GpuSpec& gpu, const Topology& fabric,
                                                  int max_batch, int points, double price,
                                                  const InferenceAssumptions& ia,
-                                                 const CollectiveAssumptions& ca) {
+                                                 const CollectiveAssumptions& ca,
+                                                 const SpeculativeSpec& spec) {
     std::vector<CurvePoint> out;
     if (max_batch < 1 || points < 1)
         return out;
@@ -276,7 +298,9 @@ std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const Infer
         last = b;
         CurvePoint p;
         p.batch = b;
-        const double step = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
+        // As infer() steps: with speculative decoding too (helper-18: the operating point sat
+        // off a curve drawn without it).
+        const double step = token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca);
         p.ttft_s = prefill1 + step;
         const bool colocated = s.batching != Batching::disaggregated;
         const double cohort =
@@ -313,24 +337,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     const double pp_factor = s.pp;
 
     auto tpot_at = [&](int b) {
-        double t = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
-        if (spec.draft) {
-            // Speculative decoding (Leviathan et al. 2023): gamma draft steps plus one target pass
-            // over gamma + 1 tokens per sequence, E tokens accepted on average.
-            // The draft step: its own roofline time, or the given cost ratio c x the target's
-            // step (Leviathan et al. 2023 sec. 3.4, "c").
-            InferenceSpec ds = s;
-            const double t_draft =
-                ia.draft_cost_ratio.value > 0
-                    ? ia.draft_cost_ratio.value * t
-                    : decode_step_time(*spec.draft, ds, gpu, fabric, b, c_avg, ia, ca);
-            const double t_verify =
-                forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) +
-                ia.step_overhead_s.value;
-            const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
-            t = (spec.k * t_draft + t_verify) / E;
-        }
-        return t;
+        return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca);
     };
     r.batch = r.memory.batch;
     r.prefill_s = prefill_time(m, s, gpu, fabric, 1, L_in, ia, ca);

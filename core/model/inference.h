@@ -84,12 +84,11 @@ struct CurvePoint {
     double tpot_low_s = 0, tpot_high_s = 0;
 };
 /// `points` batch sizes spread geometrically from 1 to the largest that fits.
-std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,
-                                                 const GpuSpec& gpu, const Topology& fabric,
-                                                 int max_batch, int points = 64,
-                                                 double price_per_gpu_hour = 0,
-                                                 const InferenceAssumptions& ia = {},
-                                                 const CollectiveAssumptions& ca = {});
+std::vector<CurvePoint>
+latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                         const Topology& fabric, int max_batch, int points = 64,
+                         double price_per_gpu_hour = 0, const InferenceAssumptions& ia = {},
+                         const CollectiveAssumptions& ca = {}, const SpeculativeSpec& spec = {});
 
 /// Decode step time of one replica at `batch` sequences with `context` tokens each.
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,

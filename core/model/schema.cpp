@@ -661,8 +661,8 @@ std::vector<Field> build_schema() {
     for (Field& f : s) {
         if (f.unit == "fraction" && f.display_scale == 1)
             shown(f, 0.01, "%", std::max(0, f.decimals - 2));
-        else if (f.unit == "of capex per year" && f.display_scale == 1)
-            shown(f, 0.01, "% of capex per year", std::max(1, f.decimals - 2));
+        else if (f.unit.rfind("of ", 0) == 0 && f.display_scale == 1) // "of server capex"
+            shown(f, 0.01, "% " + f.unit, std::max(1, f.decimals - 2));
     }
     return s;
 }
@@ -752,18 +752,32 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
     case ChoiceSource::models:
     case ChoiceSource::draft_models:
         // The design's own (imported) models first, then the zoo entries they do not replace.
-        if (f.choices_from == ChoiceSource::draft_models)
-            out.emplace_back("", "none");
-        for (const auto& m : d.models)
-            out.emplace_back(m.id, m.name + " (imported)");
-        for (const auto& m : cat.models()) {
-            bool shadowed = false;
-            for (const auto& o : d.models)
-                shadowed = shadowed || o.id == m.id;
-            if (!shadowed)
-                out.emplace_back(m.id, m.name);
+        {
+            // A draft model proposes tokens the target verifies: it shares the target's tokenizer
+            // (the same vocabulary) and is smaller (Leviathan et al. 2023 sec. 2; vLLM requires the
+            // same vocabulary). helper-18: BERT base and Megatron GPT 1T were offered as drafts.
+            const ModelArch* target = nullptr;
+            if (f.choices_from == ChoiceSource::draft_models) {
+                out.emplace_back("", "none");
+                if (const Workload* w = d.workload(id))
+                    target = find_model(d, cat, w->model);
+            }
+            const auto fits = [target](const ModelArch& m) {
+                return !target || (m.id != target->id && m.vocab == target->vocab &&
+                                   m.total_params() < target->total_params());
+            };
+            for (const auto& m : d.models)
+                if (fits(m))
+                    out.emplace_back(m.id, m.name + " (imported)");
+            for (const auto& m : cat.models()) {
+                bool shadowed = false;
+                for (const auto& o : d.models)
+                    shadowed = shadowed || o.id == m.id;
+                if (!shadowed && fits(m))
+                    out.emplace_back(m.id, m.name);
+            }
+            break;
         }
-        break;
     case ChoiceSource::cloud_offers:
         out.emplace_back("", "cheapest for the GPU");
         for (const auto& o : cat.cloud_offers())
@@ -844,6 +858,15 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
             for (const auto& [value, label] : choices)
                 ok = ok || value == *s;
             list = "an entry of the catalog";
+            if (!ok && f.choices_from == ChoiceSource::draft_models && cat) {
+                const Workload* w = d.workload(id);
+                const ModelArch* target = w ? find_model(d, *cat, w->model) : nullptr;
+                if (const ModelArch* m = find_model(d, *cat, *s); m && target)
+                    return Error{f.key,
+                                 f.label + ": " + m->name + " cannot draft for " + target->name +
+                                     " (a draft shares the target's vocabulary, " +
+                                     std::to_string(target->vocab) + " tokens, and is smaller)"};
+            }
         }
         if (!ok)
             return Error{f.key,

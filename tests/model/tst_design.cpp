@@ -129,6 +129,30 @@ private slots:
     }
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
+    // helper-18: the draft list offered BERT base and Megatron GPT 1T for Llama 3 70B. A draft
+    // shares the target's vocabulary and is smaller; another is refused with that reason.
+    void draftModelsShareTheVocabulary() {
+        auto d = design_from_json(with(kMinimal, "\"workloads\": []",
+                                       "\"workloads\": [{\"id\": \"s\", \"kind\": "
+                                       "\"inference\", \"model\": \"llama3-70b\"}]"),
+                                  "t.json", &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        const Field* f = find_field(Section::inference, "speculative_draft");
+        QVERIFY(f);
+        std::set<std::string> ids;
+        for (const auto& [value, label] : field_choices(*f, *d, "s", cat_))
+            ids.insert(value);
+        QVERIFY(ids.count("")); // none
+        QVERIFY(ids.count("llama3-8b") && ids.count("llama3.2-1b"));
+        QVERIFY(!ids.count("bert-base-cased") && !ids.count("megatron-gpt-1t-kort"));
+        QVERIFY(!ids.count("llama3-70b") && !ids.count("llama3.1-405b"));
+        auto bad = check_value(*f, FieldValue{std::string("bert-base-cased")}, *d, "s", &cat_);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("vocabulary") != std::string::npos,
+                 bad.error_text().c_str());
+        QVERIFY(check_value(*f, FieldValue{std::string("llama3-8b")}, *d, "s", &cat_).ok());
+    }
+
     void loadsMinimal() {
         auto d = design_from_json(kMinimal, "t.json", &cat_);
         QVERIFY2(d.ok(), d.error_text().c_str());

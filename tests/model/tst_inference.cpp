@@ -46,21 +46,33 @@ private slots:
         s.weights_dtype = WeightsDtype::fp8;
         const auto mem = inference_memory(m, s, g);
         QVERIFY(mem.ok());
-        const auto curve = latency_throughput_curve(m, s, g, node_, mem->max_batch, 16, 3.0);
-        QVERIFY(curve.size() > 4);
-        for (const auto& p : {curve[2], curve[curve.size() / 2], curve.back()}) {
-            InferenceSpec at = s;
-            at.batch = p.batch;
-            const auto r = infer(m, at, g, node_, 3.0);
-            QVERIFY2(r.ok(), r.error_text().c_str());
-            QCOMPARE(r->batch, p.batch);
-            QVERIFY2(std::abs(p.usd_per_million_output_tokens / r->usd_per_million_output_tokens -
-                              1) < 1e-9,
-                     qPrintable(QStringLiteral("batch %1: curve $%2, operating point $%3")
-                                    .arg(p.batch)
-                                    .arg(p.usd_per_million_output_tokens)
-                                    .arg(r->usd_per_million_output_tokens)));
-            QVERIFY(std::abs(p.tpot_s / r->tpot_s - 1) < 1e-9);
+        // helper-18: with speculative decoding the operating point sat far off the curve (the
+        // curve was drawn without it): both with and without a draft model.
+        SpeculativeSpec spec;
+        for (const ModelArch* draft :
+             {static_cast<const ModelArch*>(nullptr), cat_.model("llama3.2-1b")}) {
+            spec.draft = draft;
+            const auto curve =
+                latency_throughput_curve(m, s, g, node_, mem->max_batch, 16, 3.0, {}, {}, spec);
+            QVERIFY(curve.size() > 4);
+            for (const auto& p : {curve[0], curve[2], curve[curve.size() / 2], curve.back()}) {
+                InferenceSpec at = s;
+                at.batch = p.batch;
+                const auto r = infer(m, at, g, node_, 3.0, spec);
+                QVERIFY2(r.ok(), r.error_text().c_str());
+                QCOMPARE(r->batch, p.batch);
+                QVERIFY2(
+                    std::abs(p.usd_per_million_output_tokens / r->usd_per_million_output_tokens -
+                             1) < 1e-9,
+                    qPrintable(QStringLiteral("batch %1: curve $%2, operating point $%3")
+                                   .arg(p.batch)
+                                   .arg(p.usd_per_million_output_tokens)
+                                   .arg(r->usd_per_million_output_tokens)));
+                QVERIFY(std::abs(p.tpot_s / r->tpot_s - 1) < 1e-9);
+                QVERIFY(std::abs(p.output_tokens_per_s / r->output_tokens_per_s - 1) < 1e-9);
+                if (draft)
+                    QVERIFY(r->speculative_speedup != 1.0);
+            }
         }
     }
 
