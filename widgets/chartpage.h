@@ -12,6 +12,7 @@ class QChart;
 class QColor;
 class QChartView;
 class QLabel;
+class QValueAxis;
 class QWidget;
 
 namespace cl::ui {
@@ -24,6 +25,11 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
 /// Removes every series and axis of a chart (and deletes the axes: QChart::removeAxis hands
 /// their ownership back, so removing alone leaks them on every update).
 void clearChart(QChart* c);
+
+/// Issue 21: an axis from `lo` to `hi` widened to whole steps of 1, 2 or 5 x 10^k (at most
+/// `max_ticks` intervals), ticks on those steps from 0, labels with the decimals the step needs:
+/// 88, 90, ... 100, not 88.6, 91.4, ...
+void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks = 6);
 
 /// Issue 19: a model's error band as a shaded area between `upper` and `lower` (core computes
 /// both), `colour` at `alpha`, no outline, added to `chart`. The edge lines are the area's

@@ -100,6 +100,27 @@ QAreaSeries* addBandArea(QChart* chart, const QList<QPointF>& upper, const QList
     return band;
 }
 
+void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks) {
+    if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) {
+        axis->setRange(lo, hi);
+        return;
+    }
+    const double raw = (hi - lo) / std::max(1, max_ticks);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * mag;
+    for (const double m : {1.0, 2.0, 5.0})
+        if (m * mag >= raw) {
+            step = m * mag;
+            break;
+        }
+    axis->setRange(std::floor(lo / step + 1e-9) * step, std::ceil(hi / step - 1e-9) * step);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
 void clearChart(QChart* c) {
     c->removeAllSeries();
     for (auto* a : c->axes()) {

@@ -383,7 +383,7 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
     ax->setRange(r.curve.front().interval_s / 60, r.curve.back().interval_s / 60);
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("goodput (%)"));
-    ay->setRange(std::max(0.0, ymin * 100 - 2), 100);
+    niceAxis(ay, std::max(0.0, ymin * 100 - 2), 100);
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     for (auto* s : all) {
@@ -395,10 +395,12 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
            "(stall %7 s); goodput %8% at a %9-minute interval; over %10 days %11 GPU-hours and "
            "%12 lost to failures; %13 spare nodes; stragglers +%14%.")
             .arg(QString::fromStdString(w->name))
-            .arg(w->gpus, 0, 'f', 0)
-            .arg(r.job_mtbf_s / 3600, 0, 'f', r.job_mtbf_s >= 100 * 3600 ? 0 : 1)
+            .arg(QString::fromStdString(model::units::format_count(w->gpus)))
+            .arg(r.job_mtbf_s >= 100 * 3600
+                     ? QString::fromStdString(model::units::format_count(r.job_mtbf_s / 3600))
+                     : QString::number(r.job_mtbf_s / 3600, 'f', 1))
             .arg(r.expected_interruptions_per_day, 0, 'f', 1)
-            .arg(r.checkpoint_bytes / 1e9, 0, 'f', 0)
+            .arg(QString::fromStdString(model::units::format_count(r.checkpoint_bytes / 1e9)))
             .arg(r.checkpoint_write_s, 0, 'f', 1)
             .arg(r.checkpoint_stall_s, 0, 'f', 1)
             .arg(r.goodput * 100, 0, 'f', 2)
@@ -531,9 +533,7 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
     ax->setTitleText(tr("change of %1%2")
                          .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
                          .arg(scale > 1 ? tr(", millions") : QString()));
-    ax->setLabelFormat(QStringLiteral("%.3g"));
-
-    ax->setRange(-lim * 1.1, lim * 1.1);
+    niceAxis(ax, -lim * 1.1, lim * 1.1); // symmetric, whole steps from 0
     chart_->addAxis(ay, Qt::AlignLeft);
     chart_->addAxis(ax, Qt::AlignBottom);
     series->attachAxis(ay);
