@@ -400,7 +400,7 @@ std::vector<FlagSpec> build_specs() {
         {"--horizon-days", T::Number, "days", "30", "Simulated time (fleet).", {}, {"fleet"}},
         {"--warmup-days", T::Number, "days", "3", "Simulated time left out of every statistic (fleet).", {}, {"fleet"}},
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
-        {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill.", {"fifo", "priority", "backfill"}, {"fleet"}},
+        {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill, preemptive.", {"fifo", "priority", "backfill", "preemptive"}, {"fleet"}},
         {"--trace", T::String, "file", "-", "A job trace to replay, in the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration); its jobs replace the random class (fleet).", {}, {"fleet"}},
         {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
         {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet).", {}, {"fleet"}},

@@ -144,7 +144,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"wait_mean_s", k.wait_mean_s},
                                {"wait_p50_s", k.wait_p50_s},
                                {"wait_p95_s", k.wait_p95_s},
-                               {"jobs_completed", k.jobs_completed}});
+                               {"jobs_completed", k.jobs_completed},
+                               {"preemptions", k.preemptions}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
@@ -157,6 +158,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"gpu_hours_available", r->gpu_hours_available},
                       {"gpu_hours_used", r->gpu_hours_used},
                       {"gpu_hours_lost_preemption", r->gpu_hours_lost_preemption},
+                      {"preemptions", r->preemptions},
                       {"gpu_hours_lost_failures", r->gpu_hours_lost_failures},
                       {"fragmentation_fraction", r->fragmentation_fraction},
                       {"burst_gpu_hours", r->burst_gpu_hours},
@@ -220,6 +222,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
+    if (r->preemptions > 0)
+        t.rows.push_back({"evicted for higher priority",
+                          units::format_count(static_cast<double>(r->preemptions)) + " times, " +
+                              units::format_count(r->gpu_hours_lost_preemption) +
+                              " GPU-hours lost (work since a checkpoint, restarts)"});
     if (r->jobs_burst > 0)
         t.rows.push_back(
             {"burst to the cloud",

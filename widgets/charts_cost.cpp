@@ -315,6 +315,11 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                   "no figure above.")
                    .arg(count(static_cast<double>(f.jobs_waiting_at_end)),
                         dur(f.longest_wait_at_end_s));
+    if (f.preemptions > 0)
+        cap +=
+            tr(" %1 evictions for higher priority lost %2 GPU-hours (work since a checkpoint "
+               "and restarts).")
+                .arg(count(static_cast<double>(f.preemptions)), count(f.gpu_hours_lost_preemption));
     if (f.jobs_burst > 0)
         cap += tr(" %1 jobs burst to the cloud after waiting their limit: %2 GPU-hours, %3.")
                    .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),

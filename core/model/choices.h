@@ -48,8 +48,9 @@ enum class ServingEngine { vllm, sglang, trtllm, llamacpp };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
 /// Fleet scheduling (issue 23): FIFO (the head blocks), priority (highest first, the head of
-/// each level blocks), backfill (any waiting job that fits starts, in arrival order).
-enum class FleetPolicy { fifo, priority, backfill };
+/// each level blocks), backfill (any waiting job that fits starts, in arrival order), preemptive
+/// (priority, and a head that does not fit evicts preemptible jobs of lower priority).
+enum class FleetPolicy { fifo, priority, backfill, preemptive };
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
 enum class NetProtocol { none, infiniband, ethernet };
 
@@ -100,7 +101,8 @@ template <> struct ChoiceNames<Commitment> {
     static constexpr std::array<std::string_view, 4> names{"on-demand", "1y", "3y", "spot"};
 };
 template <> struct ChoiceNames<FleetPolicy> {
-    static constexpr std::array<std::string_view, 3> names{"fifo", "priority", "backfill"};
+    static constexpr std::array<std::string_view, 4> names{"fifo", "priority", "backfill",
+                                                           "preemptive"};
 };
 template <> struct ChoiceNames<NetProtocol> {
     static constexpr std::array<std::string_view, 3> names{"", "infiniband", "ethernet"};

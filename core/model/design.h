@@ -291,18 +291,22 @@ struct JobClassMix {
     double arrival_rate_per_hour = 0;
     int gpus_per_job = 8;
     double mean_duration_h = 1;
-    int priority = 0; ///< higher runs first under the priority policy
+    int priority = 0;         ///< higher runs first under the priority and preemptive policies
+    bool preemptible = false; ///< the preemptive policy may evict it for a higher one
+    double checkpoint_interval_h = 0; ///< an evicted job loses the work since; 0 = none
     bool operator==(const JobClassMix&) const = default;
 };
 
 /// The jobs a design's cluster runs (issue 23): the five classes the issue names, scheduled by
 /// the fleet simulation on the drawn nodes. Every rate 0 (the default): no simulation.
 struct FleetMix {
-    JobClassMix training{0, 64, 72, 3};
-    JobClassMix finetune{0, 8, 6, 2};
-    JobClassMix batch_inference{0, 8, 2, 1};
-    JobClassMix online{0, 8, 24, 4};
-    JobClassMix interactive{0, 1, 1, 5};
+    // Preemptible by default: the classes that checkpoint or can redo a shard (fine-tunes every
+    // 30 minutes, batch inference every 15); training runs, services and notebooks are not.
+    JobClassMix training{0, 64, 72, 3, false, 1};
+    JobClassMix finetune{0, 8, 6, 2, true, 0.5};
+    JobClassMix batch_inference{0, 8, 2, 1, true, 0.25};
+    JobClassMix online{0, 8, 24, 4, false, 0};
+    JobClassMix interactive{0, 1, 1, 5, false, 0};
     FleetPolicy policy = FleetPolicy::backfill;
     double horizon_days = 30;
     double warmup_days = 3;

@@ -261,6 +261,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
     s.warmup_days = m.warmup_days;
     s.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m.seed));
     s.burst_after_s = m.burst_after_h * 3600;
+    s.restart_s = d.reliability.restart_s; // an evicted job restarts as a failed one does
     const std::pair<const JobClassMix*, const char*> classes[] = {
         {&m.training, "Training runs"},
         {&m.finetune, "Fine-tunes"},
@@ -276,6 +277,8 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         k.arrival_rate_per_hour = c->arrival_rate_per_hour;
         k.mean_duration_h = c->mean_duration_h;
         k.priority = c->priority;
+        k.preemptible = c->preemptible;
+        k.checkpoint_interval_h = c->checkpoint_interval_h;
         if (k.gpus_per_job > t.gpus)
             return Error{"fleet", std::string(name) + " need " + std::to_string(k.gpus_per_job) +
                                       " GPUs per job; the cluster has " +

@@ -9,6 +9,8 @@
 #include <map>
 #include <queue>
 #include <random>
+#include <set>
+#include <tuple>
 
 namespace cl::model {
 
@@ -46,12 +48,17 @@ struct Job {
     std::int64_t seq = 0;
     int cls = 0;
     int gpus = 0;
-    double arrival = 0, duration = 0;
+    int prio = 0;
+    double arrival = 0, duration = 0; ///< duration: what is left to run, restart included
+    double queued_since = 0;          ///< arrival, or when it was evicted
+    double setup = 0;                 ///< restart time at the start of its next run
+    int restarts = 0;                 ///< evictions so far
 };
 
 struct Running {
     double end = 0;
-    std::int64_t id = 0; ///< index into allocations
+    std::int64_t id = 0;   ///< index into allocations
+    std::uint32_t gen = 0; ///< the allocation's generation (an evicted job's entry is stale)
     bool operator>(const Running& o) const { return end > o.end || (end == o.end && id > o.id); }
 };
 
@@ -332,6 +339,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return Error{"burst_after_s", "must be 0 (never) or a positive time"};
     if (!(s.burst_usd_per_gpu_hour >= 0) || !std::isfinite(s.burst_usd_per_gpu_hour))
         return Error{"burst_usd_per_gpu_hour", "must be 0 or a positive price"};
+    if (!(s.restart_s >= 0) || !std::isfinite(s.restart_s))
+        return Error{"restart_s", "must be 0 or a positive time"};
     if (s.classes.empty() && !s.trace)
         return Error{"classes", "no job class and no trace"};
     if (s.trace && s.trace->classes.empty())
@@ -348,6 +357,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "arrival_rate_per_hour", "must be a positive number"};
         if (!(c.mean_duration_h > 0) || !std::isfinite(c.mean_duration_h))
             return Error{at + "mean_duration_h", "must be a positive number"};
+        if (!(c.checkpoint_interval_h >= 0) || !std::isfinite(c.checkpoint_interval_h))
+            return Error{at + "checkpoint_interval_h", "must be 0 (none) or a positive time"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (expected > 5e7)
@@ -379,7 +390,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::priority_queue<Running, std::vector<Running>, std::greater<>> running;
     std::vector<std::vector<std::pair<int, int>>> alloc;
     std::vector<int> alloc_class;
+    std::vector<Job> alloc_job;      // the job each allocation runs (to evict and requeue it)
+    std::vector<double> alloc_start; // when it started
+    std::vector<std::uint32_t> alloc_gen;
     std::vector<std::int64_t> free_slots;
+    // Preemptive policy: running preemptible jobs, lowest priority first, then the most
+    // recently started (the least work since a checkpoint, on average).
+    const bool preemptive = s.policy == FleetPolicy::preemptive && !replay;
+    std::set<std::tuple<int, double, std::int64_t>> victims;
     std::int64_t busy = 0, seq = 0;
 
     FleetResult r;
@@ -414,6 +432,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         t = to;
     };
     std::vector<std::pair<int, int>> parts;
+    // Seconds of [a, b] inside the measured window.
+    const auto in_window = [&](double a, double b) {
+        return std::max(0.0, std::min(b, end) - std::max(a, warm));
+    };
+    double lost_seconds = 0; // GPU-seconds lost to preemption in the window
     const auto start = [&](const Job& j) {
         std::int64_t id;
         if (!free_slots.empty()) {
@@ -421,25 +444,80 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             free_slots.pop_back();
             alloc[static_cast<std::size_t>(id)] = parts;
             alloc_class[static_cast<std::size_t>(id)] = j.cls;
+            alloc_job[static_cast<std::size_t>(id)] = j;
+            alloc_start[static_cast<std::size_t>(id)] = t;
         } else {
             id = static_cast<std::int64_t>(alloc.size());
             alloc.push_back(parts);
             alloc_class.push_back(j.cls);
+            alloc_job.push_back(j);
+            alloc_start.push_back(t);
+            alloc_gen.push_back(0);
         }
         busy += j.gpus;
-        running.push({t + j.duration, id});
+        running.push({t + j.duration, id, alloc_gen[static_cast<std::size_t>(id)]});
+        if (preemptive && s.classes[static_cast<std::size_t>(j.cls)].preemptible)
+            victims.emplace(j.prio, -t, id);
         // The same GPU-hours counted job by job (the conservation check against the integral).
-        const double in_window = std::min(t + j.duration, end) - std::max(t, warm);
-        if (in_window > 0)
-            gpu_seconds_by_jobs += j.gpus * in_window;
-        const double w = t - j.arrival;
+        gpu_seconds_by_jobs += j.gpus * in_window(t, t + j.duration);
+        lost_seconds += j.gpus * in_window(t, t + j.setup); // a restart does no new work
+        const double w = t - j.queued_since;
         if (j.arrival >= warm) {
-            waits[static_cast<std::size_t>(j.cls)].push_back(w);
-            all_waits.push_back(w);
-            ++r.classes[static_cast<std::size_t>(j.cls)].jobs_started;
-            ++r.jobs_started;
-            wait_sum_window += w;
+            if (j.restarts == 0) { // wait statistics: the wait before a job first runs
+                waits[static_cast<std::size_t>(j.cls)].push_back(w);
+                all_waits.push_back(w);
+                ++r.classes[static_cast<std::size_t>(j.cls)].jobs_started;
+                ++r.jobs_started;
+            }
+            wait_sum_window += w; // Little's law: every stretch in the queue
         }
+    };
+    // Evicts allocation `id` now: its GPUs are freed, the work since its last checkpoint is lost,
+    // and it waits again at the back of its level to restart from that checkpoint.
+    const auto evict = [&](std::int64_t id) {
+        const auto u = static_cast<std::size_t>(id);
+        Job j = alloc_job[u];
+        const double ran = t - alloc_start[u];
+        const double planned_end = alloc_start[u] + j.duration;
+        gpu_seconds_by_jobs -= j.gpus * in_window(t, planned_end); // what it will not run
+        double work = 0;
+        if (ran < j.setup) // evicted while restarting: the rest of that restart never runs
+            lost_seconds -= j.gpus * in_window(t, alloc_start[u] + j.setup);
+        else
+            work = ran - j.setup;
+        const double ckpt = s.classes[static_cast<std::size_t>(j.cls)].checkpoint_interval_h * 3600;
+        const double saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
+        lost_seconds += j.gpus * in_window(t - (work - saved), t);
+        busy -= j.gpus;
+        nodes.give(alloc[u]);
+        ++alloc_gen[u];
+        free_slots.push_back(id);
+        victims.erase({j.prio, -alloc_start[u], id});
+        if (t >= warm) {
+            ++r.preemptions;
+            ++r.classes[static_cast<std::size_t>(j.cls)].preemptions;
+        }
+        j.duration = j.duration - j.setup - saved + s.restart_s;
+        j.setup = s.restart_s;
+        j.queued_since = t;
+        ++j.restarts;
+        queue[j.prio].push_back(j);
+        ++waiting;
+    };
+    // Under the preemptive policy: frees GPUs for a job of priority `prio` that does not fit by
+    // evicting one preemptible job of lower priority; false when none is left or even all of
+    // them would not free enough GPUs.
+    const auto evict_one_for = [&](const Job& j) {
+        std::int64_t could = nodes.total_free();
+        for (const auto& [p, neg_start, id] : victims) {
+            if (p >= j.prio)
+                break;
+            could += alloc_job[static_cast<std::size_t>(id)].gpus;
+        }
+        if (could < j.gpus || victims.empty() || std::get<0>(*victims.begin()) >= j.prio)
+            return false;
+        evict(std::get<2>(*victims.begin()));
+        return true;
     };
     const auto schedule = [&] {
         for (auto& [prio, q] : queue) {
@@ -455,10 +533,15 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     }
                 }
             } else {
-                while (!q.empty() && nodes.take(q.front().gpus, s.topology_aware, parts)) {
-                    start(q.front());
-                    q.pop_front();
-                    --waiting;
+                while (!q.empty()) {
+                    if (nodes.take(q.front().gpus, s.topology_aware, parts)) {
+                        const Job j = q.front();
+                        q.pop_front();
+                        --waiting;
+                        start(j);
+                    } else if (!preemptive || !evict_one_for(q.front())) {
+                        break;
+                    }
                 }
                 if (!q.empty())
                     return; // the head of the line blocks everyone behind it
@@ -478,6 +561,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     ci = i;
             ta = next_arrival[ci];
         }
+        while (!running.empty() &&
+               alloc_gen[static_cast<std::size_t>(running.top().id)] != running.top().gen)
+            running.pop(); // an evicted job's end
         const double tc =
             running.empty() ? std::numeric_limits<double>::infinity() : running.top().end;
         // Bursting: the oldest waiting job of any level reaches the threshold (each level's
@@ -486,19 +572,21 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         if (s.burst_after_s > 0)
             for (const auto& [prio, q] : queue)
                 if (!q.empty())
-                    tb = std::min(tb, q.front().arrival + s.burst_after_s);
+                    tb = std::min(tb, q.front().queued_since + s.burst_after_s);
         if (tb < std::min(ta, tc) && tb < end) {
             advance(tb);
             ++r.events;
             for (auto& [prio, q] : queue)
-                while (!q.empty() && q.front().arrival + s.burst_after_s <= t) {
+                while (!q.empty() && q.front().queued_since + s.burst_after_s <= t) {
                     const Job j = q.front();
                     q.pop_front();
                     --waiting;
                     if (j.arrival >= warm) {
-                        const double w = t - j.arrival;
-                        waits[static_cast<std::size_t>(j.cls)].push_back(w);
-                        all_waits.push_back(w);
+                        const double w = t - j.queued_since;
+                        if (j.restarts == 0) {
+                            waits[static_cast<std::size_t>(j.cls)].push_back(w);
+                            all_waits.push_back(w);
+                        }
                         wait_sum_window += w;
                         ++r.jobs_burst;
                         r.burst_gpu_hours += j.gpus * j.duration / 3600;
@@ -523,7 +611,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 g += p.second;
             busy -= g;
             nodes.give(alloc[id]);
+            ++alloc_gen[id];
             free_slots.push_back(done.id);
+            if (preemptive)
+                victims.erase({alloc_job[id].prio, -alloc_start[id], done.id});
             if (t >= warm) {
                 ++r.jobs_completed;
                 ++r.classes[static_cast<std::size_t>(alloc_class[id])].jobs_completed;
@@ -532,6 +623,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             Job j;
             j.seq = seq++;
             j.arrival = t;
+            j.queued_since = t;
             int prio = 0;
             if (replay) {
                 const TraceJob& tj = s.trace->jobs[next_traced++];
@@ -551,7 +643,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 ++arrived_window;
                 ++r.jobs_arrived;
             }
-            queue[s.policy == FleetPolicy::priority ? prio : 0].push_back(j);
+            j.prio = s.policy == FleetPolicy::priority || preemptive ? prio : 0;
+            queue[j.prio].push_back(j);
             ++waiting;
         }
         schedule();
@@ -561,9 +654,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     for (const auto& [prio, q] : queue)
         for (const Job& j : q) {
             if (j.arrival >= warm)
-                censored += end - j.arrival;
+                censored += end - j.queued_since;
             ++r.jobs_waiting_at_end;
-            r.longest_wait_at_end_s = std::max(r.longest_wait_at_end_s, end - j.arrival);
+            r.longest_wait_at_end_s = std::max(r.longest_wait_at_end_s, end - j.queued_since);
         }
 
     if (replay)
@@ -573,6 +666,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;
     r.gpu_hours_by_jobs = gpu_seconds_by_jobs / 3600;
+    r.gpu_hours_lost_preemption = lost_seconds / 3600;
     r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
     r.allocated_fraction = r.utilization;
     r.fragmentation_fraction =

@@ -28,7 +28,11 @@ struct FleetClass {
     int gpus_per_job = 8;
     double arrival_rate_per_hour = 1;
     double mean_duration_h = 1;
-    int priority = 0; ///< higher runs first under FleetPolicy::priority
+    int priority = 0; ///< higher runs first under FleetPolicy::priority and ::preemptive
+    /// Under FleetPolicy::preemptive a job of this class may be evicted for a higher priority:
+    /// it loses the work since its last checkpoint, then waits again and restarts (restart_s).
+    bool preemptible = false;
+    double checkpoint_interval_h = 0; ///< 0 = none: an evicted job starts over
 };
 
 /// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
@@ -76,6 +80,9 @@ struct FleetSpec {
     /// A price per GPU-hour of the cluster (the amortized on-prem rate) for the cost per useful
     /// GPU-hour; 0 = not priced.
     double usd_per_gpu_hour = 0;
+    /// Time an evicted job spends restarting (loading its checkpoint, rebuilding its
+    /// communicators) before it does new work: GPU time lost to the preemption.
+    double restart_s = 600;
 };
 
 /// The cluster at one moment of the run: for the utilization-over-time chart.
@@ -90,6 +97,7 @@ struct FleetClassResult {
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0;
     std::int64_t jobs_completed = 0;
     std::int64_t jobs_started = 0;
+    std::int64_t preemptions = 0; ///< evictions of this class's jobs in the window
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).
@@ -102,8 +110,11 @@ struct FleetResult {
     /// The GPU-hours of the window summed job by job (GPUs x the part of its run inside the
     /// window, jobs started before the window included): equals gpu_hours_used (conservation).
     double gpu_hours_by_jobs = 0;
-    double gpu_hours_lost_preemption = 0; ///< no policy here preempts: 0
-    double gpu_hours_lost_failures = 0;   ///< failures are not simulated yet: 0
+    /// Under FleetPolicy::preemptive: the work evicted jobs lose since their last checkpoint
+    /// plus their restart, counted when evicted in the window.
+    double gpu_hours_lost_preemption = 0;
+    std::int64_t preemptions = 0;       ///< evictions in the window
+    double gpu_hours_lost_failures = 0; ///< failures are not simulated yet: 0
     /// GPU-hours idle while a job waited that did not fit (fragmentation), / available.
     double fragmentation_fraction = 0;
     double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead

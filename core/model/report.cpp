@@ -459,6 +459,12 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
                RF::percent);
         fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
+        if (fr.preemptions > 0) {
+            fk.add("Evictions for higher priority", static_cast<double>(fr.preemptions), "jobs",
+                   RF::count);
+            fk.add("GPU-hours lost to evictions", fr.gpu_hours_lost_preemption, "GPU-hours",
+                   RF::count);
+        }
         if (fr.jobs_burst > 0) {
             fk.add("Jobs burst to the cloud", static_cast<double>(fr.jobs_burst), "jobs",
                    RF::count);

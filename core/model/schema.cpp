@@ -531,8 +531,8 @@ std::vector<Field> build_schema() {
     // off; the sizes and durations are a starting point to edit, not measurements.
     const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
-    const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, const std::string& key,
-                               const std::string& label) {
+    const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
+                               const std::string& key, const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
                                     "Poisson arrivals per hour; 0 leaves the class out"));
@@ -543,27 +543,41 @@ std::vector<Field> build_schema() {
                                      0.001, 1e6, fsrc, "mean of exponential durations"));
         d.decimals = 2;
         add(F(prio).make(key + ".priority", label + ": priority", "", -100, 100, fsrc,
-                         "higher runs first under the priority policy"));
+                         "higher runs first under the priority and preemptive policies"));
+        add(F(preempt).make(key + ".preemptible", label + ": preemptible", "", 0, 0, fsrc,
+                            "under the preemptive policy a job of higher priority may evict it"));
+        Field& c =
+            add(F(ckpt).make(key + ".checkpoint_interval_h", label + ": checkpoint every", "h", 0,
+                             1e5, "assumption: a starting mix to edit; 0 = no checkpoint",
+                             "an evicted job loses the work since its last checkpoint "
+                             "(0: all of it) and restarts (the Reliability restart time)"));
+        c.decimals = 2;
     };
     job_class(CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
-              CL_REF(training.mean_duration_h), CL_REF(training.priority), "training",
+              CL_REF(training.mean_duration_h), CL_REF(training.priority),
+              CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h), "training",
               "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
-              CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority), "finetune",
+              CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
+              CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h), "finetune",
               "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
+              CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
-              CL_REF(online.mean_duration_h), CL_REF(online.priority), "online", "Online services");
+              CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
+              CL_REF(online.checkpoint_interval_h), "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
-              CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority), "interactive",
-              "Notebooks and CI");
+              CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
+              CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
+              "interactive", "Notebooks and CI");
     add(F(CL_REF(policy))
             .make("policy", "Scheduling policy", "", 0, 0,
                   "backfill: what Slurm and Kueue clusters run by default",
                   "fifo: the head of the queue blocks; priority: highest first; backfill: any "
-                  "waiting job that fits starts"));
+                  "waiting job that fits starts; preemptive: priority, and a job that does not "
+                  "fit evicts preemptible jobs of lower priority"));
     add(F(CL_REF(topology_aware))
             .make("topology_aware", "Topology-aware placement", "", 0, 0,
                   "on: a job that fits a node gets one node, a larger one whole nodes",

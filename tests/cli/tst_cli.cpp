@@ -307,7 +307,21 @@ private slots:
             QCOMPARE(k["classes"].size(), std::size_t{1});
             QCOMPARE(k["classes"][0]["name"].get<std::string>(), std::string("Fine-tunes"));
             QVERIFY(std::abs(k["utilization"].get<double>() - 0.6) < 0.15); // 0.2/h x 6 h x 8 / 16
-            mixed.fleet.finetune.gpus_per_job = 64;                         // more than the cluster
+            QCOMPARE(k["preemptions"].get<long long>(), 0LL); // backfill evicts nothing
+            // The preemptive policy from the file: notebooks evict fine-tunes.
+            mixed.fleet.policy = cl::model::FleetPolicy::preemptive;
+            mixed.fleet.interactive.arrival_rate_per_hour = 10;
+            {
+                std::ofstream o(path);
+                o << cl::model::design_to_json(mixed);
+            }
+            const json p = json::parse(run({"fleet", path, "--json"}).out)["fleet"];
+            QVERIFY(p["preemptions"].get<long long>() > 0);
+            QVERIFY(p["gpu_hours_lost_preemption"].get<double>() > 0);
+            QVERIFY(p["classes"][0]["preemptions"].get<long long>() > 0);
+            mixed.fleet.policy = cl::model::FleetPolicy::backfill;
+            mixed.fleet.interactive.arrival_rate_per_hour = 0;
+            mixed.fleet.finetune.gpus_per_job = 64; // more than the cluster
             {
                 std::ofstream o(path);
                 o << cl::model::design_to_json(mixed);

@@ -547,6 +547,27 @@ private slots:
         QTRY_VERIFY(!w.document()->design().fleet.feed_tco);
         QTRY_COMPARE(w.evaluator()->current()->tco->utilization,
                      w.document()->design().economics.utilization);
+        // Preemption: notebooks (1 GPU, priority 5) evict the preemptible fine-tunes (priority
+        // 2) under the preemptive policy; the caption says what that cost.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.arrival_rate_per_hour"),
+                           QStringLiteral("10")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "policy"), QStringLiteral("preemptive")));
+        QCOMPARE(w.document()->design().fleet.policy, model::FleetPolicy::preemptive);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->preemptions > 0);
+        QVERIFY(w.evaluator()->current()->fleet->gpu_hours_lost_preemption > 0);
+        const auto captionSays = [fleet](const QString& what) {
+            for (auto* l : fleet->findChildren<QLabel*>())
+                if (l->text().contains(what))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY(captionSays(QStringLiteral("evictions for higher priority")));
+        // The fine-tunes' checkpoints: the field is in the section, in hours.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(field<QAbstractSpinBox>(w, "finetune.checkpoint_interval_h"));
+        QVERIFY(field<QCheckBox>(w, "finetune.preemptible")->isChecked());
     }
 };
 
