@@ -179,10 +179,23 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     view_->setRenderHint(QPainter::Antialiasing);
     empty_ = new QLabel(tr("Add a training workload to a cluster to see its memory budget."));
     empty_->setAlignment(Qt::AlignCenter);
+    caption_ = new QLabel;
+    caption_->setObjectName(QStringLiteral("memoryCaption"));
+    caption_->setTextFormat(Qt::PlainText); // workload names come from files
+    caption_->setWordWrap(true);
+    auto* page = new QWidget;
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(view_, 1);
+    v->addWidget(caption_);
     auto* stack = new QStackedLayout(this);
-    stack->addWidget(view_);
+    stack->addWidget(page);
     stack->addWidget(empty_);
     stack->setCurrentWidget(empty_);
+}
+
+QString MemoryChart::caption() const {
+    return caption_->text();
 }
 
 void MemoryChart::setEvaluation(const model::Evaluation& ev) {
@@ -195,9 +208,34 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         }
     bars_ = static_cast<int>(shown.size());
     auto* stack = static_cast<QStackedLayout*>(layout());
-    stack->setCurrentWidget(shown.empty() ? static_cast<QWidget*>(empty_) : view_);
+    stack->setCurrentIndex(shown.empty() ? 1 : 0);
     if (shown.empty())
         return; // an empty range would make the axis NaN
+    // The caption: "Llama 3 70B pre-training: 63.8 GB of 80.0 GB per GPU, 16.2 GB free."
+    const auto gb = [](double bytes) { return QString::number(bytes / kGB, 'f', 1); };
+    QStringList lines;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const auto& w = *shown[i];
+        const double used = w.memory.per_gpu.total();
+        QString card = tr("%1 GB").arg(gb(w.memory.capacity_bytes));
+        // Serving engines may fill only part of the card (vLLM's gpu_memory_utilization...).
+        if (w.inference_memory && w.inference_memory->capacity_bytes > 0 &&
+            w.inference_memory->usable_bytes < w.inference_memory->capacity_bytes * 0.999)
+            card = tr("%1 GB the engine may fill (of a %2 GB card)")
+                       .arg(gb(w.inference_memory->usable_bytes),
+                            gb(w.inference_memory->capacity_bytes));
+        QString line =
+            tr("%1: %2 GB of %3 per GPU").arg(names[static_cast<int>(i)], gb(used), card);
+        line += w.memory.fits
+                    ? tr(", %1 GB free.").arg(gb(std::max(0.0, w.memory.headroom_bytes)))
+                    : tr(" — does not fit, %1 GB over.").arg(gb(-w.memory.headroom_bytes));
+        if (w.kind == model::WorkloadKind::training && w.memory.worst_stage > 0)
+            line += tr(" Pipeline stage %1 is the fullest.").arg(w.memory.worst_stage + 1);
+        lines << line;
+        if (!w.memory.fits) // the bar's name says it too
+            names[static_cast<int>(i)] += tr(" (does not fit)");
+    }
+    caption_->setText(lines.join(QLatin1Char('\n')));
     const auto sets = series_->barSets();
     double top = 0;
     capacity_ = 0;

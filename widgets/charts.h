@@ -40,10 +40,14 @@ public:
     [[nodiscard]] double shownCapacity() const { return capacity_; }
     [[nodiscard]] int barCount() const { return bars_; }
     [[nodiscard]] QChartView* view() const { return view_; }
+    /// What the bars say in words: each workload's total of its capacity, and what is left or
+    /// missing (issue 21: the Memory tab had no caption).
+    [[nodiscard]] QString caption() const;
 
 private:
     QChart* chart_;
     QChartView* view_;
+    QLabel* caption_;
     QStackedBarSeries* series_;
     QLineSeries* capacityLine_;
     QBarCategoryAxis* xAxis_;

@@ -206,7 +206,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                     fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
                                 "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
                                 "GPU-hours x $/GPU-hour",
-                                {{"tokens", units::format_si(t.tokens, "tokens", 1), "design"},
+                                {{"tokens", units::format_tokens(t.tokens), "design"},
                                  {"tokens/s", units::format_count(r.tokens_per_s), "above"},
                                  {"$/GPU-hour",
                                   ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
@@ -361,10 +361,30 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
     // Inputs that differ from their default come first (issue #21 asks reports to lead with
     // what the user changed) and say so in their source.
     std::vector<AssumptionRow> changed, unchanged;
+    // An input at its default that no workload of the design uses is left out (helper-18: a
+    // training report listed ~15 serving and llama.cpp assumptions); a changed one always shows.
+    bool trains = false, serves = false;
+    for (const auto& w : d.workloads) {
+        trains = trains || w.kind == WorkloadKind::training;
+        serves = serves || w.kind == WorkloadKind::inference;
+    }
+    const auto relevant = [&](const Field& f) {
+        const std::string group = f.key.substr(0, f.key.find('.'));
+        if (group == "inference")
+            return serves;
+        if (group == "training")
+            return trains;
+        if (group == "memory") // the framework's own memory and FlashAttention serve both
+            return serves || f.key == "memory.framework_overhead_bytes" ||
+                   f.key == "memory.flash_attention";
+        return true;
+    };
     for (Section sec : {Section::assumptions, Section::economics, Section::reliability}) {
         for (const Field* f : section_fields(sec)) {
             const FieldValue v = f->get(d, "");
             const bool is_default = v == f->default_value;
+            if (is_default && sec == Section::assumptions && !d.workloads.empty() && !relevant(*f))
+                continue;
             std::string group = sec == Section::economics     ? "cost"
                                 : sec == Section::reliability ? "reliability"
                                                               : f->key.substr(0, f->key.find('.'));
@@ -398,7 +418,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
     std::vector<AssumptionRow> rows = std::move(changed);
     rows.insert(rows.end(), unchanged.begin(), unchanged.end());
     rows.push_back(
-        {"reliability", "default failure rate", num(kLlama3FailuresPerGpuDay, 3), "per GPU-day",
+        {"reliability", "Default failure rate", num(kLlama3FailuresPerGpuDay, 3), "per GPU-day",
          "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)",
          units::format_fixed(kLlama3FailuresPerGpuDay * 1e6, 1) + " per million GPU-days"});
     return rows;

@@ -547,7 +547,7 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                             units::format_count(static_cast<double>(t.global_batch)) +
                             " sequences of " + units::format_count(t.seq) + " tokens";
                 if (t.tokens > 0)
-                    it.asked += ", " + units::format_si(t.tokens, "", 1) + " tokens in all";
+                    it.asked += ", " + units::format_tokens(t.tokens) + " in all";
             }
         } else {
             it.asked = "Serve " + model + " on " + gpus;

@@ -99,6 +99,15 @@ std::string format_plain(double value) {
     return out;
 }
 
+std::string format_tokens(double value) {
+    const double a = std::fabs(value);
+    if (!std::isfinite(value) || a < 1e6)
+        return format_count(value) + " tokens";
+    const char* unit = a >= 1e12 ? "T" : a >= 1e9 ? "B" : "M";
+    const double scale = a >= 1e12 ? 1e12 : a >= 1e9 ? 1e9 : 1e6;
+    return format_fixed(value / scale, 1) + " " + unit + " tokens";
+}
+
 std::string format_count(double value) {
     if (!std::isfinite(value))
         return format_g(value, 6);

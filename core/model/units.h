@@ -30,6 +30,10 @@ std::string format_bytes(double bytes);
 std::string format_g(double value, int significant);
 /// printf "%.*f": `decimals` digits after the point, C locale.
 std::string format_fixed(double value, int decimals);
+/// A token count as people write it for training data: "10.0 B tokens", "2.0 T tokens",
+/// "500.0 M tokens", "8,192 tokens" (billions as B, not SI's G; issue 21 found "10.0 G tokens"
+/// and "10.0 Gtokens" in one report).
+std::string format_tokens(double value);
 /// Formats a rate with SI prefix and unit: format_si(989.4e12, "FLOP/s") = "989.4 TFLOP/s".
 std::string format_si(double value, std::string_view unit, int precision = 1);
 

@@ -112,6 +112,11 @@ private slots:
         QCOMPARE(units::format_plain(0), std::string("0"));
         QCOMPARE(units::format_plain(1e-9), std::string("1e-09")); // beyond: as before
         QCOMPARE(units::format_plain(5e21), std::string("5e+21"));
+        // Token counts as people write them (helper-18: "10.0 G tokens" and "10.0 Gtokens")
+        QCOMPARE(units::format_tokens(1e10), std::string("10.0 B tokens"));
+        QCOMPARE(units::format_tokens(2e12), std::string("2.0 T tokens"));
+        QCOMPARE(units::format_tokens(5e8), std::string("500.0 M tokens"));
+        QCOMPARE(units::format_tokens(8192), std::string("8,192 tokens"));
     }
 
     // Text from a file as screens and reports show it (issue 17): whole when short, else its

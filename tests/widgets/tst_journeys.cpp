@@ -183,6 +183,10 @@ private slots:
         QVERIFY(w.charts()->memoryChart()->shownTotal(0) >
                 w.charts()->memoryChart()->shownCapacity());
         const double fullFt = w.charts()->memoryChart()->shownTotal(0);
+        // The Memory tab says it in words (issue 21: it had no caption).
+        QVERIFY2(w.charts()->memoryChart()->caption().contains(QStringLiteral("does not fit")) &&
+                     w.charts()->memoryChart()->caption().contains(QStringLiteral("GB over")),
+                 qPrintable(w.charts()->memoryChart()->caption()));
 
         // 4. ZeRO 3 with full recompute: the model states shard over the data-parallel GPUs and
         //    activations shrink to the layer inputs.
@@ -232,6 +236,8 @@ private slots:
         QVERIFY(we->memory.headroom_bytes > 0);
         QTRY_VERIFY(w.charts()->memoryChart()->shownTotal(0) <
                     w.charts()->memoryChart()->shownCapacity());
+        QVERIFY2(w.charts()->memoryChart()->caption().contains(QStringLiteral("GB free")),
+                 qPrintable(w.charts()->memoryChart()->caption()));
 
         // 5. Step time, tokens/s, MFU; the time and cost of 10B tokens.
         // Shown in billions of tokens (the schema's display unit).
