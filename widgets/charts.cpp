@@ -138,11 +138,12 @@ void ChartPage::showChart(bool on) {
 }
 
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
-    chart_ = new QChart;
-    if (palette().window().color().lightness() < 128) // follow a dark system palette
-        chart_->setTheme(QChart::ChartThemeDark);
-    chart_->setTitle(tr("Memory per GPU (worst pipeline stage)"));
-    chart_->legend()->setAlignment(Qt::AlignRight);
+    // The frame every chart tab has: the view over its caption, or the hint when empty.
+    buildChartPage(this, tr("Memory per GPU (worst pipeline stage)"),
+                   tr("Add a training workload to a cluster to see its memory budget."), chart_,
+                   view_, empty_, caption_);
+    caption_->setObjectName(QStringLiteral("memoryCaption"));
+    caption_->setTextFormat(Qt::PlainText); // workload names come from files
     series_ = new QStackedBarSeries;
     for (const auto& c : kCategories) {
         auto* set = new QBarSet(tr(c.name));
@@ -174,24 +175,6 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     lineX->setVisible(false);
     chart_->addAxis(lineX, Qt::AlignTop);
     capacityLine_->attachAxis(lineX);
-
-    view_ = new QChartView(chart_);
-    view_->setRenderHint(QPainter::Antialiasing);
-    empty_ = new QLabel(tr("Add a training workload to a cluster to see its memory budget."));
-    empty_->setAlignment(Qt::AlignCenter);
-    caption_ = new QLabel;
-    caption_->setObjectName(QStringLiteral("memoryCaption"));
-    caption_->setTextFormat(Qt::PlainText); // workload names come from files
-    caption_->setWordWrap(true);
-    auto* page = new QWidget;
-    auto* v = new QVBoxLayout(page);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->addWidget(view_, 1);
-    v->addWidget(caption_);
-    auto* stack = new QStackedLayout(this);
-    stack->addWidget(page);
-    stack->addWidget(empty_);
-    stack->setCurrentWidget(empty_);
 }
 
 QString MemoryChart::caption() const {
