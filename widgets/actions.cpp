@@ -19,6 +19,8 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     open = make(tr("&Open…"), QKeySequence::Open, "actionOpen");
     save = make(tr("&Save"), QKeySequence::Save, "actionSave");
     saveAs = make(tr("Save &As…"), QKeySequence::SaveAs, "actionSaveAs");
+    duplicateDesign = make(tr("&Duplicate Design"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+                           "actionDuplicateDesign");
     quit = make(tr("&Quit"), QKeySequence::Quit, "actionQuit");
     undo = undoStack->createUndoAction(w, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);

@@ -14,6 +14,8 @@ struct Actions : QObject {
 public:
     Actions(QMainWindow* window, QUndoStack* undo);
     QAction *newDesign, *open, *save, *saveAs, *quit;
+    /// File ▸ Duplicate Design: carry on in an unsaved copy; Compare shows the original beside it.
+    QAction* duplicateDesign;
     QAction *undo, *redo, *remove;
     QAction *cut, *copy, *paste, *duplicate, *selectAll;
     QAction *alignLeft, *alignRight, *alignTop, *alignBottom, *alignCenterH, *alignCenterV;

@@ -128,6 +128,12 @@ QString CompareDialog::addDesign(const QString& pathOrPreset) {
     return {};
 }
 
+void CompareDialog::addDesign(const model::Design& design, const QString& name) {
+    names_.push_back(name);
+    evs_.push_back(model::evaluate(design, *catalog_));
+    refresh();
+}
+
 void CompareDialog::refresh() {
     std::vector<const model::Evaluation*> ptrs;
     for (const auto& e : evs_)

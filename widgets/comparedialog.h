@@ -24,6 +24,8 @@ public:
                   QWidget* parent = nullptr);
     /// Adds a design file or preset id as a column; returns an error text.
     QString addDesign(const QString& pathOrPreset);
+    /// Adds a design held in memory (the original of a duplicated design) under `name`.
+    void addDesign(const model::Design& design, const QString& name);
     [[nodiscard]] QTableWidget* table() const { return table_; }
     /// The comparison as the report prints it (model::comparison_table).
     [[nodiscard]] model::ReportTable comparison() const;

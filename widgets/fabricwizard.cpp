@@ -65,6 +65,17 @@ FabricWizard::FabricWizard(const model::Catalog& catalog, QWidget* parent)
     preview_ = new QLabel;
     preview_->setWordWrap(true);
     form->addRow(preview_);
+    replacing_ = new QLabel;
+    replacing_->setObjectName(QStringLiteral("replacing"));
+    replacing_->setWordWrap(true);
+    replacing_->setTextFormat(Qt::PlainText); // design and workload names come from files
+    replacing_->hide();
+    form->addRow(replacing_);
+    keepWorkloads = new QCheckBox;
+    keepWorkloads->setObjectName(QStringLiteral("keep_workloads"));
+    keepWorkloads->setChecked(true);
+    keepWorkloads->hide();
+    form->addRow(QString(), keepWorkloads);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -128,9 +139,35 @@ void FabricWizard::refresh() {
             .arg(t.oversubscription, 0, 'f', 2));
 }
 
-void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
+void FabricWizard::setReplacing(const model::Design& current) {
+    if (current.devices.empty() && current.workloads.empty())
+        return;
+    const QString name =
+        current.name.empty() ? tr("this design") : QString::fromStdString(current.name);
+    const auto count = [](std::size_t n, const char* one, const char* many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    replacing_->setText(tr("Replaces the hardware of %1 (%2 and %3) with the fabric above; its "
+                           "cost and reliability inputs stay. Undo brings the old hardware back.")
+                            .arg(name, count(current.devices.size(), "device", "devices"),
+                                 count(current.links.size(), "link", "links")));
+    replacing_->show();
+    if (!current.workloads.empty()) {
+        QStringList names;
+        for (const auto& w : current.workloads)
+            names << QString::fromStdString(w.name.empty() ? w.id : w.name);
+        keepWorkloads->setText(
+            tr("Keep the workloads on the new GPUs: %1").arg(names.join(QStringLiteral(", "))));
+        keepWorkloads->setToolTip(tr("Off: the new fabric starts without workloads"));
+        keepWorkloads->show();
+    }
+    findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->setText(tr("Replace"));
+}
+
+void applyGeneratedFabric(doc::Document* doc, model::Design generated, bool keepWorkloads) {
     const model::Design& cur = doc->design();
-    generated.workloads = cur.workloads;
+    if (keepWorkloads)
+        generated.workloads = cur.workloads;
     for (auto& w : generated.workloads) {
         w.placement.clear(); // every GPU of the new fabric
         w.position = {320, 300};
@@ -143,6 +180,7 @@ void applyGeneratedFabric(doc::Document* doc, model::Design generated) {
 
 bool runFabricWizard(doc::Document* doc, QWidget* parent) {
     FabricWizard w(doc->catalog(), parent);
+    w.setReplacing(doc->design());
     // The last choices made for this design come back (issue 22: a helper re-opening the wizard
     // to change one value had to re-enter all of them); the server defaults to the design's.
     static constexpr const char* kKey = "fabricWizardChoices";
@@ -172,7 +210,8 @@ bool runFabricWizard(doc::Document* doc, QWidget* parent) {
     auto d = w.generate();
     if (!d)
         return false;
-    applyGeneratedFabric(doc, std::move(d).value());
+    applyGeneratedFabric(doc, std::move(d).value(),
+                         w.keepWorkloads->isHidden() || w.keepWorkloads->isChecked());
     return true;
 }
 

@@ -32,16 +32,24 @@ public:
     /// than a leaf cross the spine.
     QCheckBox* railOptimized;
     QSpinBox* units; ///< scalable units (SuperPOD) or racks (NVL72)
+    /// Shown when the design already has hardware (helper-18: the wizard replaced it without
+    /// asking): keep the design's workloads on the new GPUs, or start without them.
+    QCheckBox* keepWorkloads;
+
+    /// The design the result replaces: says what goes (OK reads "Replace") and offers to keep
+    /// its workloads.
+    void setReplacing(const model::Design& current);
 
 private:
     void refresh();
     const model::Catalog& catalog_;
     QLabel* preview_;
+    QLabel* replacing_;
 };
 
-/// Replaces the design's hardware with `generated`, keeping its workloads (placed on all GPUs),
-/// economics and reliability inputs: one undo step.
-void applyGeneratedFabric(doc::Document* doc, model::Design generated);
+/// Replaces the design's hardware with `generated`, keeping its economics and reliability inputs
+/// and, when `keepWorkloads`, its workloads (placed on all GPUs): one undo step.
+void applyGeneratedFabric(doc::Document* doc, model::Design generated, bool keepWorkloads = true);
 
 /// Shows the wizard and applies the result on OK; whether it applied one.
 bool runFabricWizard(doc::Document* doc, QWidget* parent);

@@ -169,8 +169,11 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(doc_, &doc::Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc_, &doc::Document::changed, this, [this](const doc::ChangeEvent& e) {
-        if (e.type == doc::ChangeEvent::Reset)
+        if (e.type == doc::ChangeEvent::Reset) {
             QTimer::singleShot(0, view_, &CanvasView::fitAll);
+            if (!duplicating_) // another design: the duplicated one is no longer its original
+                original_.reset();
+        }
         updateTitle();
     });
     // 1440 x 900, or less on a smaller screen (helper-16: at 1280 x 800 the window opened
@@ -211,6 +214,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(actions_->save);
     file->addAction(actions_->saveAs);
+    file->addAction(actions_->duplicateDesign);
     file->addSeparator();
     auto* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Report as &PDF…"), this,
@@ -251,6 +255,8 @@ void MainWindow::buildMenus() {
     find->setObjectName(QStringLiteral("findLayoutAction"));
     tools->addAction(tr("&Compare Designs…"), this, [this] {
         CompareDialog dlg(doc_->design(), doc_->catalog_ptr(), this);
+        if (original_) // the design this one was duplicated from, beside it
+            dlg.addDesign(*original_, originalName_);
         dlg.exec();
     });
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -279,6 +285,7 @@ void MainWindow::buildMenus() {
     connect(actions_->open, &QAction::triggered, files_, [this] { files_->open(); });
     connect(actions_->save, &QAction::triggered, files_, &FileController::save);
     connect(actions_->saveAs, &QAction::triggered, files_, &FileController::saveAs);
+    connect(actions_->duplicateDesign, &QAction::triggered, this, &MainWindow::duplicateDesign);
     connect(actions_->quit, &QAction::triggered, this, &QWidget::close);
     connect(actions_->remove, &QAction::triggered, scene_, &CanvasScene::deleteSelection);
     connect(actions_->copy, &QAction::triggered, this, &MainWindow::copy);
@@ -331,6 +338,31 @@ void MainWindow::buildMenus() {
                               "live picture.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::duplicateDesign() {
+    // Journey 2 step 5: keep the design as it is and carry on in a copy (helper-18: the way was
+    // Save As, edit, save again, then "Add a design file..." in Compare). Unsaved changes are
+    // offered for saving first, so the original on disk is what the person sees.
+    if (!files_->maybeSave())
+        return;
+    const model::Design was = doc_->design();
+    const QString file = doc_->filePath();
+    const QString name =
+        was.name.empty() ? tr("Untitled design") : QString::fromStdString(was.name);
+    original_ = std::make_unique<model::Design>(was);
+    originalName_ = file.isEmpty() || file.startsWith(QLatin1Char(':'))
+                        ? tr("%1 (original)").arg(name)
+                        : tr("%1 (%2)").arg(name, QFileInfo(file).fileName());
+    duplicating_ = true;
+    doc_->reset(was, {}); // no file: Save asks where the copy goes
+    duplicating_ = false;
+    // The new name is the copy's first edit: the window says it is unsaved.
+    doc_->setProperty(QString(), model::Section::design, QStringLiteral("name"),
+                      model::FieldValue{tr("%1 (copy)").arg(name).toStdString()});
+    statusBar()->showMessage(
+        tr("Editing a copy of %1; Tools ▸ Compare Designs shows the original beside it").arg(name),
+        10000);
 }
 
 QString MainWindow::openDesign(const QString& pathOrPreset) {

@@ -88,6 +88,12 @@ private:
     class QMenu* recentMenu_ = nullptr;
     QLabel* topologySummary_ = nullptr; ///< "8 GPUs · 1 node · 1 switch", bottom right
     int pasteCount_ = 0;
+    /// File ▸ Duplicate Design: the design as it was when duplicated, and its column name in
+    /// Compare ("name (file.json)"); cleared when another design is opened.
+    std::unique_ptr<model::Design> original_;
+    QString originalName_;
+    bool duplicating_ = false;
+    void duplicateDesign();
 };
 
 } // namespace cl::ui

@@ -274,6 +274,12 @@ std::optional<double> unset_value(const Field& f, const Evaluation& ev) {
         v = rel->interval_used_s; // the optimum, or the write time when async waits for it
     else if (rel && k == "run_days")
         v = rel->run_days;
+    // No training job to compute them for: the rates the design's GPUs get anyway (helper-18:
+    // "Auto" with no value).
+    else if (!rel && k == "node_failures_per_1000_node_days" && ev.topology.nodes > 0)
+        v = kLlama3FailuresPerGpuDay * (ev.topology.gpus / ev.topology.nodes) * 1000.0;
+    else if (!rel && k == "storage_bandwidth_Bps" && ev.topology.gpus > 0)
+        v = ev.storage_Bps > 0 ? ev.storage_Bps : 2e12 / 16384.0 * ev.topology.gpus;
     else if (ev.tco && k == "price_per_gpu_hour")
         v = ev.tco->cloud_price_per_gpu_hour;
     else if (ev.tco && k == "server_price_usd" && ev.tco->inventory.servers > 0)
@@ -290,8 +296,16 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     if (f.unset.empty())
         return {};
     const std::optional<double> v = unset_value(f, ev);
-    if (!v)
+    if (!v) {
+        // A reliability input of a design without a training job has nothing to stand for.
+        bool job = false;
+        for (const auto& w : ev.workloads)
+            job = job || w.reliability.has_value();
+        if (f.section == Section::reliability && !job)
+            return {"Auto (no training job)",
+                    "Auto: " + f.unset + "; computed for a training job (the design has none)"};
         return {f.unset.size() <= 12 ? "Auto (" + f.unset + ")" : "Auto", "Auto: " + f.unset};
+    }
     const double shown = *v / f.display_scale;
     // Large values read whole with separators ("Auto: 310,000", not "310000.00").
     const std::string value =

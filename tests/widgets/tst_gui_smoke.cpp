@@ -421,6 +421,36 @@ private slots:
         QVERIFY2(warning.contains(QStringLiteral("broken.json")), qPrintable(warning));
     }
 
+    // Helper-18: the fabric wizard replaced a design's hardware without asking and always kept
+    // its workloads. It says what it replaces, and the person may start without the workloads.
+    void fabricWizardAsksAndMayDropWorkloads() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QCOMPARE(w.document()->design().workloads.size(), std::size_t{1});
+        const std::size_t devices = w.document()->design().devices.size();
+        bool answered = false;
+        onModal<ui::FabricWizard>(
+            [](ui::FabricWizard* wiz) {
+                QVERIFY(wiz->keepWorkloads->isVisible());
+                QVERIFY(wiz->keepWorkloads->text().contains(QStringLiteral("Keep the workloads")));
+                QTest::mouseClick(wiz->keepWorkloads, Qt::LeftButton, {},
+                                  QPoint(8, wiz->keepWorkloads->height() / 2));
+                QVERIFY(!wiz->keepWorkloads->isChecked());
+                QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("fattree")));
+                QVERIFY(typeNumber(wiz->nodes, QStringLiteral("4"), Qt::Key_Tab));
+                QTest::mouseClick(wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                                  Qt::LeftButton);
+            },
+            &answered);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Fabric Wizard…")}));
+        QVERIFY(answered);
+        QTRY_VERIFY(w.evaluator()->current() && w.evaluator()->current()->topology.gpus == 32.0);
+        QVERIFY(w.document()->design().workloads.empty());
+        undo(w); // the old hardware and its job come back in one step
+        QCOMPARE(w.document()->design().workloads.size(), std::size_t{1});
+        QCOMPARE(w.document()->design().devices.size(), devices);
+    }
+
     // Journey 3 step 3: speculative decoding from the inspector changes TPOT.
     void speculativeDecodingInInspector() {
         ui::MainWindow w(cat_);

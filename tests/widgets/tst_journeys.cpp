@@ -270,6 +270,9 @@ private slots:
         bool answered = false;
         onModal<ui::FabricWizard>(
             [](ui::FabricWizard* wiz) {
+                // A new design: nothing to replace, nothing to ask.
+                QVERIFY(!wiz->findChild<QLabel*>(QStringLiteral("replacing"))->isVisible());
+                QVERIFY(!wiz->keepWorkloads->isVisible());
                 QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("superpod")));
                 QVERIFY(typeNumber(wiz->units, QStringLiteral("4"), Qt::Key_Tab));
                 auto* ok = wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
@@ -332,6 +335,14 @@ private slots:
         QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Save As…")}));
         QVERIFY(saved);
         QTRY_VERIFY(QFileInfo::exists(h100));
+        // Duplicate it (helper-18: there was no such command): the copy is unsaved, has no file
+        // yet, and says it is a copy.
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Duplicate Design")}));
+        QVERIFY(w.document()->isModified());
+        QVERIFY(w.document()->filePath().isEmpty());
+        QVERIFY2(
+            QString::fromStdString(w.document()->design().name).endsWith(QStringLiteral("(copy)")),
+            w.document()->design().name.c_str());
         QString server;
         for (const auto& dev : w.document()->design().devices)
             if (dev.kind == model::DeviceKind::system)
@@ -350,29 +361,22 @@ private slots:
             qPrintable(w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"))->text()));
         bool compared = false;
         onModal<QDialog>(
-            [h100](QDialog* dlg) {
-                QPushButton* addFile = nullptr;
-                for (auto* b : dlg->findChildren<QPushButton*>())
-                    if (b->text() == QStringLiteral("Add a design file…"))
-                        addFile = b;
-                QVERIFY(addFile);
-                bool picked = false;
-                answerFileDialog(h100, &picked);
-                QTest::mouseClick(addFile, Qt::LeftButton);
-                QVERIFY(picked);
+            [](QDialog* dlg) {
+                // The original is there without adding it: the design this one was duplicated
+                // from.
                 auto* table = dlg->findChild<QTableWidget*>(QStringLiteral("compareTable"));
                 QVERIFY(table);
                 QCOMPARE(table->columnCount(), 1 + 2 + 1);
                 // Each column names its design (issue 21: both read "this design").
-                QVERIFY2(table->horizontalHeaderItem(1)->text().endsWith(
-                             QStringLiteral("(this design)")),
+                QVERIFY2(table->horizontalHeaderItem(1)->text().simplified().endsWith(
+                             QStringLiteral("(copy) (this design)")),
                          qPrintable(table->horizontalHeaderItem(1)->text()));
                 QVERIFY(table->horizontalHeaderItem(2)->text() !=
                         table->horizontalHeaderItem(1)->text());
                 // The variant saved from this design has its name: its file tells them apart
                 // (helper-18), and a change the model can tell is tinted (the H100 original has
                 // less HBM than this H200 design: worse, red).
-                QVERIFY2(table->horizontalHeaderItem(2)->text().contains(
+                QVERIFY2(table->horizontalHeaderItem(2)->text().simplified().contains(
                              QStringLiteral("superpod-h100.json")),
                          qPrintable(table->horizontalHeaderItem(2)->text()));
                 bool tinted = false;
@@ -505,6 +509,14 @@ private slots:
         bool answered = false;
         onModal<ui::FabricWizard>(
             [](ui::FabricWizard* wiz) {
+                // The preset's hardware goes (helper-18: it went without asking); its job stays.
+                auto* replacing = wiz->findChild<QLabel*>(QStringLiteral("replacing"));
+                QVERIFY(replacing && replacing->isVisible());
+                QVERIFY2(replacing->text().contains(QStringLiteral("Replaces the hardware of")),
+                         qPrintable(replacing->text()));
+                QVERIFY(wiz->keepWorkloads->isVisible() && wiz->keepWorkloads->isChecked());
+                QCOMPARE(wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->text(),
+                         QStringLiteral("Replace"));
                 QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("fattree")));
                 QVERIFY(typeNumber(wiz->nodes, QStringLiteral("32"), Qt::Key_Tab));
                 QVERIFY(typeNumber(wiz->tiers, QStringLiteral("2"), Qt::Key_Tab));
