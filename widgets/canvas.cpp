@@ -649,14 +649,34 @@ protected:
         p->setPen(QPen(isSelected() ? pal.highlight().color() : status, isSelected() ? 3 : 2));
         p->setBrush(pal.base());
         p->drawRoundedRect(QRectF(0, 0, 240, 124), 10, 10);
-        p->setPen(pal.text().color());
+        // Problem badge (a TP group larger than the scale-up domain, GPUs shared with another
+        // service), as wide as its text, top right; the name takes the width left of it.
         QFont f = p->font();
+        qreal titleW = 220;
+        if (!finding_.badge.empty()) {
+            QFont sf = f;
+            sf.setPointSizeF(sf.pointSizeF() * 0.85);
+            p->setFont(sf);
+            const QString text = QString::fromStdString(finding_.badge);
+            const qreal bw = std::min<qreal>(150, p->fontMetrics().horizontalAdvance(text) + 14);
+            const QRectF r(234 - bw, 5, bw, 18);
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(0xd9, 0x77, 0x06));
+            p->drawRoundedRect(r, 8, 8);
+            p->setPen(Qt::white);
+            p->drawText(
+                r, Qt::AlignCenter,
+                p->fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(bw) - 8));
+            titleW = r.left() - 14;
+            p->setFont(f);
+        }
+        p->setPen(pal.text().color());
         f.setBold(true);
         p->setFont(f);
         p->drawText(
-            QRectF(10, 4, 220, 22), Qt::AlignLeft | Qt::AlignVCenter,
+            QRectF(10, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter,
             p->fontMetrics().elidedText(QString::fromStdString(w->name.empty() ? w->id : w->name),
-                                        Qt::ElideRight, 220));
+                                        Qt::ElideRight, static_cast<int>(titleW)));
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
@@ -717,15 +737,6 @@ protected:
             p->drawText(QRectF(10, verdictBottom + 18 * i, 220, 18),
                         Qt::AlignLeft | Qt::AlignVCenter,
                         p->fontMetrics().elidedText(metrics[i], Qt::ElideRight, 220));
-        // Problem badge (e.g. a TP group larger than the scale-up domain).
-        if (!finding_.badge.empty()) {
-            QRectF r(150, 4, 84, 18);
-            p->setPen(Qt::NoPen);
-            p->setBrush(QColor(0xd9, 0x77, 0x06));
-            p->drawRoundedRect(r, 8, 8);
-            p->setPen(Qt::white);
-            p->drawText(r, Qt::AlignCenter, QString::fromStdString(finding_.badge));
-        }
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {
         dragStart = pos();

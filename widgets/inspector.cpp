@@ -519,6 +519,14 @@ void Inspector::updateDerived() {
                             : we.error));
                     color = ok ? QStringLiteral("#16a34a") : QStringLiteral("#dc2626");
                 }
+        // Two services on the same GPUs: said under the verdict, amber when it otherwise fits.
+        if (eval_)
+            if (const auto f = eval_->findings.workloads.find(w->id);
+                f != eval_->findings.workloads.end() && !f->second.sharing.empty()) {
+                text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + qs(f->second.sharing);
+                if (color == QLatin1String("#16a34a"))
+                    color = QStringLiteral("#b45309");
+            }
     } else if (const auto* dev = d.device(id)) {
         const model::Provenance* prov = nullptr;
         std::string entry;

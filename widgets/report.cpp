@@ -23,10 +23,12 @@
 #include <QTabWidget>
 #include <QTextDocument>
 #include <QTextFrame>
+#include <QTextTable>
 #include <QUrl>
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace cl::ui {
 
@@ -156,6 +158,79 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
         if (!moved)
             return;
     }
+}
+
+/// Helper-18: a table row split over two pages (a long assumption row's first lines at one
+/// page's foot, the rest on the next). QTextDocument splits rows line by line and a page break
+/// inside a cell moves the row a whole page, so the row is found on the laid-out clone (as
+/// keepTablesWhole lays it out) and the table is split before it in the HTML: (the table's
+/// index among the document's tables, the row's index counting header rows).
+std::optional<std::pair<int, int>> straddlingRow(QTextDocument& doc, QPagedPaintDevice& printer) {
+    std::unique_ptr<QTextDocument> clone(doc.clone());
+    QAbstractTextDocumentLayout* layout = clone->documentLayout();
+    layout->setPaintDevice(&printer);
+    QTextFrameFormat fmt = clone->rootFrame()->frameFormat();
+    fmt.setMargin(2 / 2.54 * 96);
+    clone->rootFrame()->setFrameFormat(fmt);
+    clone->setPageSize(QSizeF(printer.width(), printer.height()));
+    const qreal page = clone->pageSize().height();
+    if (page <= 0)
+        return std::nullopt;
+    int i = -1; // the table's index among the tables
+    for (QTextFrame* frame : clone->rootFrame()->childFrames()) {
+        auto* t = qobject_cast<QTextTable*>(frame);
+        if (!t)
+            continue;
+        ++i;
+        for (int r = std::max(1, t->format().headerRowCount()); r < t->rows(); ++r) {
+            qreal top = 1e18, bottom = -1;
+            for (int c = 0; c < t->columns(); ++c) {
+                const QTextTableCell cell = t->cellAt(r, c);
+                if (!cell.isValid() || cell.row() != r)
+                    continue;
+                for (auto it = cell.begin(); !it.atEnd(); ++it)
+                    if (const QTextBlock b = it.currentBlock(); b.isValid()) {
+                        const QRectF br = layout->blockBoundingRect(b);
+                        top = std::min(top, br.top());
+                        bottom = std::max(bottom, br.bottom());
+                    }
+            }
+            if (bottom > top && bottom - top < 0.5 * page &&
+                static_cast<int>(top / page) != static_cast<int>((bottom - 1) / page))
+                return std::pair{i, r};
+        }
+    }
+    return std::nullopt;
+}
+
+/// Splits the `table`-th <table> of `html` before its `row`-th <tr>: the rest goes into a new
+/// table on the next page under the same header rows, its title marked "(continued)". Tables
+/// are written by tableHtml, one <thead> each, never nested.
+QString splitTableAt(const QString& html, int table, int row) {
+    qsizetype at = -1;
+    for (int k = 0; k <= table; ++k) {
+        at = html.indexOf(QStringLiteral("<table"), at + 1);
+        if (at < 0)
+            return html;
+    }
+    const qsizetype openEnd = html.indexOf(QLatin1Char('>'), at);
+    const qsizetype end = html.indexOf(QStringLiteral("</table>"), at);
+    const qsizetype headA = html.indexOf(QStringLiteral("<thead>"), at);
+    const qsizetype headB = html.indexOf(QStringLiteral("</thead>"), at);
+    if (openEnd < 0 || end < 0 || headA < 0 || headB < 0 || headB > end)
+        return html;
+    qsizetype tr = at;
+    for (int k = 0; k <= row; ++k) {
+        tr = html.indexOf(QStringLiteral("<tr>"), tr + 1);
+        if (tr < 0 || tr > end)
+            return html;
+    }
+    QString open = html.mid(at, openEnd + 1 - at);
+    open.insert(6, QStringLiteral(" style=\"page-break-before: always\""));
+    QString head = html.mid(headA, headB + 8 - headA);
+    if (const qsizetype h3 = head.indexOf(QStringLiteral("</h3>")); h3 >= 0)
+        head.insert(h3, QObject::tr(" (continued)"));
+    return html.left(tr) + QStringLiteral("</table>") + open + head + html.mid(tr);
 }
 
 /// Whether a chart tab shows a chart (its stacked page 0) rather than its "nothing to show"
@@ -345,7 +420,6 @@ QString writeReportPdf(const QString& path, const model::Design& design,
                         .arg(esc(in.name), esc(in.value), esc(in.source));
         html += QStringLiteral("</ul>");
     }
-    doc.setHtml(html);
 
     // Rendered into memory, then written atomically (a full disk keeps the old file).
     QBuffer buffer;
@@ -356,7 +430,18 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     pdf.setPageSize(QPageSize(QPageSize::A4));
     pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     pdf.setResolution(150);
-    keepTablesWhole(doc, pdf);
+    // Tables kept whole where they fit a page, and no row split over two pages.
+    for (int pass = 0;; ++pass) {
+        doc.setHtml(html);
+        keepTablesWhole(doc, pdf);
+        const auto split = pass < 40 ? straddlingRow(doc, pdf) : std::nullopt;
+        if (!split)
+            break;
+        const QString before = html;
+        html = splitTableAt(html, split->first, split->second);
+        if (html == before)
+            break;
+    }
     // QTextDocument::print paginates and numbers the pages.
     doc.print(&pdf);
     buffer.close();

@@ -250,6 +250,59 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         }
         out.workloads[w.id] = std::move(f);
     }
+
+    // Two services on the same GPUs (helper-18: nothing said so): each is computed as if it had
+    // them to itself. Services run all the time, so any overlap oversubscribes the GPUs; other
+    // workloads count only when both are placed (an unplaced training job and an unplaced
+    // service on the same cluster are alternatives people compare).
+    if (d.workloads.size() >= 2) {
+        const DesignIndex idx(d);
+        // The GPU-holding devices each workload covers: placed, or inside a placed device.
+        std::vector<std::set<std::string>> covered(d.workloads.size());
+        for (std::size_t i = 0; i < d.workloads.size(); ++i) {
+            const auto& pl = d.workloads[i].placement;
+            const std::set<std::string> placed(pl.begin(), pl.end());
+            for (const auto& dev : d.devices) {
+                if (dev.kind != DeviceKind::gpu && dev.kind != DeviceKind::system)
+                    continue;
+                bool hit = placed.empty();
+                int depth = 0;
+                for (const Device* p = &dev; p && !hit && depth < 64;
+                     p = p->parent.empty() ? nullptr : idx.device(p->parent), ++depth)
+                    hit = placed.count(p->id) > 0;
+                if (hit)
+                    covered[i].insert(dev.id);
+            }
+        }
+        const auto name_of = [&](const Workload& w) { return w.name.empty() ? w.id : w.name; };
+        for (std::size_t i = 0; i < d.workloads.size(); ++i)
+            for (std::size_t j = i + 1; j < d.workloads.size(); ++j) {
+                const Workload &a = d.workloads[i], &b = d.workloads[j];
+                const bool services =
+                    a.kind == WorkloadKind::inference && b.kind == WorkloadKind::inference;
+                if (!services && (a.placement.empty() || b.placement.empty()))
+                    continue;
+                std::string where;
+                for (const auto& id : covered[i])
+                    if (covered[j].count(id)) {
+                        const Device* dev = idx.device(id);
+                        where = dev && !dev->name.empty() ? dev->name : id;
+                        break;
+                    }
+                if (where.empty())
+                    continue;
+                for (const auto& [self, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+                    WorkloadFinding& f = out.workloads[self->id];
+                    f.badge = f.badge.empty() ? "⚠ shares GPUs" : f.badge + " · shares GPUs";
+                    f.sharing += (f.sharing.empty() ? "" : "\n") +
+                                 std::string("Shares GPUs with ") + name_of(*other) + " (both on " +
+                                 where +
+                                 "): each is computed as if it had them to itself. Place them "
+                                 "on different servers, or add GPUs.";
+                    f.tooltip += (f.tooltip.empty() ? "" : "\n") + f.sharing;
+                }
+            }
+    }
     return out;
 }
 

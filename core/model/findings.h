@@ -38,6 +38,9 @@ struct WorkloadFinding {
     std::string metrics; ///< "step 1.2 s · MFU 41.0% · 12ktok/s" / "TTFT ... · TPOT ..."
     std::string badge;   ///< "⚠ TP > NVLink" when the TP group leaves the scale-up domain
     std::string tooltip;
+    /// "Shares GPUs with ... (both on ...)": two services (or two placed workloads) on the same
+    /// GPUs, each computed as if it had them to itself.
+    std::string sharing;
 };
 
 struct Findings {

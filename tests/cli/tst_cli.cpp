@@ -1193,6 +1193,58 @@ private slots:
             QVERIFY2(text.indexOf(QStringLiteral("Summary")) >= 0 &&
                          text.indexOf(QStringLiteral("Summary")) < 2500,
                      preset);
+            // No table row split over two pages (helper-18: "Step-time variation per" at one
+            // page's foot, "GPU" on the next): every assumption's name is whole on one page.
+            const QString csvDir =
+                dir.filePath(QString::fromLatin1(preset) + QStringLiteral("-csv/"));
+            QProcess csv;
+            csv.start(QStringLiteral(CLUSTERLENS_CLI_EXE),
+                      {QStringLiteral("report"), QString::fromLatin1(preset), QStringLiteral("-o"),
+                       csvDir});
+            QVERIFY(csv.waitForFinished(60000));
+            QCOMPARE(csv.exitCode(), 0);
+            QFile names(csvDir + QStringLiteral("assumptions.csv"));
+            QVERIFY(names.open(QIODevice::ReadOnly));
+            // Words, in the compatibility form (the PDF's ligatures, "ﬃ", read as letters). A
+            // row's name is whole on a page when its words follow each other there, give or take
+            // the words of the cells beside it (pdftotext reads a table row across its cells).
+            const auto words = [](const QString& x) {
+                return x.normalized(QString::NormalizationForm_KC)
+                    .split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+            };
+            std::vector<QStringList> pages;
+            for (const auto& page : text.split(QLatin1Char('\f')))
+                pages.push_back(words(page));
+            const auto wholeOn = [](const QStringList& page, const QStringList& name) {
+                for (qsizetype i = 0; i < page.size(); ++i) {
+                    if (page[i] != name.front())
+                        continue;
+                    qsizetype at = i, k = 1;
+                    for (; k < name.size(); ++k) {
+                        const qsizetype next = page.indexOf(name[k], at + 1);
+                        if (next < 0 || next > at + 12)
+                            break;
+                        at = next;
+                    }
+                    if (k == name.size())
+                        return true;
+                }
+                return false;
+            };
+            int checked = 0;
+            for (const QByteArray& line : names.readAll().split('\n').mid(1)) {
+                const QString name = QString::fromUtf8(line).section(QLatin1Char(','), 1, 1);
+                if (name.isEmpty() || name.startsWith(QLatin1Char('"')))
+                    continue;
+                bool whole = false;
+                for (const auto& page : pages)
+                    whole = whole || wholeOn(page, words(name));
+                QVERIFY2(whole,
+                         qPrintable(QString::fromLatin1(preset) + QStringLiteral(": the row \"") +
+                                    name + QStringLiteral("\" is split over two pages")));
+                ++checked;
+            }
+            QVERIFY2(checked >= 10, preset);
         }
 #else
         QSKIP("clusterlens-cli built without the GUI libraries");

@@ -35,6 +35,38 @@ private slots:
         node_ = cl::test::single_system("dgx-h100");
     }
 
+    // Issue 21: two services on one server are each computed as if they had its GPUs; the
+    // findings say they share them (badge, tooltip, the inspector's line). On different GPUs
+    // of the server, or a training job left unplaced beside a service, nothing is said.
+    void servicesSharingGpusAreFlagged() {
+        Design d = cl::test::preset("h200-inference-8x");
+        Workload second = d.workloads.front();
+        second.id = "serve2";
+        second.name = "Second service";
+        d.workloads.push_back(second);
+        Evaluation ev = evaluate(d, cat_);
+        for (const char* id : {"serve", "serve2"}) {
+            const WorkloadFinding& f = ev.findings.workloads.at(id);
+            QVERIFY2(f.badge.find("shares GPUs") != std::string::npos, f.badge.c_str());
+            QVERIFY2(f.sharing.find("(both on HGX H200)") != std::string::npos, f.sharing.c_str());
+        }
+        QVERIFY(ev.findings.workloads.at("serve").sharing.find("Second service") !=
+                std::string::npos);
+        // Alone: nothing shared.
+        d.workloads.pop_back();
+        ev = evaluate(d, cat_);
+        QVERIFY(ev.findings.workloads.at("serve").sharing.empty());
+        QVERIFY(ev.findings.workloads.at("serve").badge.find("shares") == std::string::npos);
+        // An unplaced training job beside the service: alternatives, not a conflict.
+        Workload train;
+        train.id = "train";
+        train.kind = WorkloadKind::training;
+        train.model = "llama3-8b";
+        d.workloads.push_back(train);
+        ev = evaluate(d, cat_);
+        QVERIFY(ev.findings.workloads.at("serve").sharing.empty());
+    }
+
     // Issue 21 (helper-16): the latency-throughput curve prices output tokens as the operating
     // point does (the prompts' GPU time is the input tokens' cost): at the same batch the
     // chart's $/M output tokens equals the result's.
