@@ -420,6 +420,10 @@ std::vector<FlagSpec> build_specs() {
             s.commands.emplace_back("fleet");
         if (s.name == "--price-per-gpu-hour")
             s.commands.insert(s.commands.end(), {"reliability", "fleet"});
+        // Issue 23: node failures in the fleet simulation.
+        if (s.name == "--node-failures-per-1000-node-days" || s.name == "--repair-hours" ||
+            s.name == "--restart-s")
+            s.commands.emplace_back("fleet");
     }
     return f;
 }

@@ -133,6 +133,20 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     s.burst_usd_per_gpu_hour = f.get_number("--burst-price-per-gpu-hour", 0, 0, 1e6, "unpriced");
     s.usd_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
+    // Node failures: the design's (its Reliability rate, on unless its mix turns them off);
+    // on a generated cluster none unless a rate is given.
+    if (f.has("--node-failures-per-1000-node-days"))
+        s.node_failures_per_hour =
+            f.get_number("--node-failures-per-1000-node-days", 0, 0, 24000) / 1000 / 24;
+    else
+        f.record("--node-failures-per-1000-node-days", s.node_failures_per_hour * 24000,
+                 mix ? (s.node_failures_per_hour > 0 ? "the design's Reliability rate"
+                                                     : "the design's mix: failures off")
+                     : "none on a generated cluster");
+    s.repair_h = f.get_number("--repair-hours", s.repair_h, 0, 1e5,
+                              mix ? "the design's Reliability section" : "default");
+    s.restart_s = f.get_number("--restart-s", s.restart_s, 0, 1e8,
+                               mix ? "the design's Reliability section" : "default");
     auto r = model::simulate_fleet(s);
     if (!r)
         throw UsageError{r.error_text()};
@@ -145,7 +159,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"wait_p50_s", k.wait_p50_s},
                                {"wait_p95_s", k.wait_p95_s},
                                {"jobs_completed", k.jobs_completed},
-                               {"preemptions", k.preemptions}});
+                               {"preemptions", k.preemptions},
+                               {"interruptions", k.interruptions}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
@@ -160,6 +175,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"gpu_hours_lost_preemption", r->gpu_hours_lost_preemption},
                       {"preemptions", r->preemptions},
                       {"gpu_hours_lost_failures", r->gpu_hours_lost_failures},
+                      {"node_failures", r->node_failures},
+                      {"interruptions", r->interruptions},
+                      {"gpu_hours_down", r->gpu_hours_down},
+                      {"useful_fraction", r->useful_fraction},
                       {"fragmentation_fraction", r->fragmentation_fraction},
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
@@ -227,6 +246,18 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                           units::format_count(static_cast<double>(r->preemptions)) + " times, " +
                               units::format_count(r->gpu_hours_lost_preemption) +
                               " GPU-hours lost (work since a checkpoint, restarts)"});
+    if (r->node_failures > 0)
+        t.rows.push_back(
+            {"node failures",
+             units::format_count(static_cast<double>(r->node_failures)) + " (" +
+                 fmt(r->gpu_hours_down / std::max(1e-9, r->gpu_hours_available) * 100, 2) +
+                 " % of GPU-hours out for repair); " +
+                 units::format_count(static_cast<double>(r->interruptions)) + " jobs stopped, " +
+                 units::format_count(r->gpu_hours_lost_failures) +
+                 " GPU-hours lost (work since a checkpoint, restarts)"});
+    if (r->gpu_hours_lost_failures + r->gpu_hours_lost_preemption > 0)
+        t.rows.push_back(
+            {"useful (busy less lost work and restarts)", fmt(r->useful_fraction * 100, 1) + " %"});
     if (r->jobs_burst > 0)
         t.rows.push_back(
             {"burst to the cloud",

@@ -320,6 +320,16 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
             tr(" %1 evictions for higher priority lost %2 GPU-hours (work since a checkpoint "
                "and restarts).")
                 .arg(count(static_cast<double>(f.preemptions)), count(f.gpu_hours_lost_preemption));
+    if (f.node_failures > 0)
+        cap +=
+            tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours out "
+               "for repair) stopped %3 jobs, which lost %4 GPU-hours (work since a checkpoint "
+               "and restarts).")
+                .arg(count(static_cast<double>(f.node_failures)))
+                .arg(f.gpu_hours_down / std::max(1e-9, f.gpu_hours_available) * 100, 0, 'f', 1)
+                .arg(count(static_cast<double>(f.interruptions)), count(f.gpu_hours_lost_failures));
+    if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
+        cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
     if (f.jobs_burst > 0)
         cap += tr(" %1 jobs burst to the cloud after waiting their limit: %2 GPU-hours, %3.")
                    .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),

@@ -315,6 +315,9 @@ struct FleetMix {
     double burst_after_h = 0;
     /// The TCO bills the simulated utilization instead of economics.utilization.
     bool feed_tco = true;
+    /// Nodes fail at the Reliability section's rate and stay out for its repair time; the jobs
+    /// on them lose the work since their last checkpoint and restart.
+    bool failures = true;
     std::int64_t seed = 1;
     std::string extra_json; ///< unknown fields, kept
     [[nodiscard]] bool active() const {

@@ -53,6 +53,7 @@ struct Job {
     double queued_since = 0;          ///< arrival, or when it was evicted
     double setup = 0;                 ///< restart time at the start of its next run
     int restarts = 0;                 ///< evictions so far
+    bool setup_after_failure = false; ///< its restart follows a node failure (not an eviction)
 };
 
 struct Running {
@@ -62,20 +63,33 @@ struct Running {
     bool operator>(const Running& o) const { return end > o.end || (end == o.end && id > o.id); }
 };
 
-/// Nodes bucketed by their free GPUs: best-fit placement in O(GPUs per node).
+/// Nodes bucketed by their free GPUs: best-fit placement in O(GPUs per node). A failed node is
+/// in a bucket of its own (index per + 1) that placement never looks at.
 class Nodes {
 public:
     Nodes(int nodes, int per) : per_(per), free_(static_cast<std::size_t>(nodes), per) {
-        buckets_.resize(static_cast<std::size_t>(per) + 1);
+        buckets_.resize(static_cast<std::size_t>(per) + 2);
         pos_.resize(static_cast<std::size_t>(nodes));
+        auto& empty = buckets_[static_cast<std::size_t>(per)];
         for (int n = 0; n < nodes; ++n) {
-            pos_[static_cast<std::size_t>(n)] = buckets_.back().size();
-            buckets_.back().push_back(n);
+            pos_[static_cast<std::size_t>(n)] = empty.size();
+            empty.push_back(n);
         }
         total_free_ = static_cast<std::int64_t>(nodes) * per;
     }
     [[nodiscard]] std::int64_t total_free() const { return total_free_; }
-    [[nodiscard]] std::size_t empty_nodes() const { return buckets_.back().size(); }
+    [[nodiscard]] std::size_t empty_nodes() const { return whole().size(); }
+    [[nodiscard]] std::size_t down_nodes() const { return buckets_.back().size(); }
+    [[nodiscard]] bool is_down(int n) const { return free_[static_cast<std::size_t>(n)] > per_; }
+    /// Takes an idle node out (its jobs were stopped first).
+    void fail(int n) {
+        move(n, per_ + 1);
+        total_free_ -= per_;
+    }
+    void repair(int n) {
+        move(n, per_);
+        total_free_ += per_;
+    }
     /// Takes `g` GPUs; fills `out` with (node, gpus) and returns true, or changes nothing.
     bool take(int g, bool topology_aware, std::vector<std::pair<int, int>>& out) {
         out.clear();
@@ -95,10 +109,10 @@ public:
             }
             // Whole nodes (a partial last node when g is not a multiple of a node).
             const int whole = g / per_, rest = g % per_;
-            if (static_cast<int>(buckets_.back().size()) < whole + (rest > 0 ? 1 : 0))
+            if (static_cast<int>(this->whole().size()) < whole + (rest > 0 ? 1 : 0))
                 return false;
             for (int i = 0; i < whole + (rest > 0 ? 1 : 0); ++i) {
-                const int n = buckets_.back().back();
+                const int n = this->whole().back();
                 const int use = i < whole ? per_ : rest;
                 move(n, per_ - use);
                 out.emplace_back(n, use);
@@ -127,6 +141,9 @@ public:
     }
 
 private:
+    [[nodiscard]] const std::vector<int>& whole() const {
+        return buckets_[static_cast<std::size_t>(per_)];
+    }
     void move(int n, int to) {
         const auto un = static_cast<std::size_t>(n);
         auto& from = buckets_[static_cast<std::size_t>(free_[un])];
@@ -361,14 +378,32 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "checkpoint_interval_h", "must be 0 (none) or a positive time"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
+    if (!(s.node_failures_per_hour >= 0) || !std::isfinite(s.node_failures_per_hour) ||
+        s.node_failures_per_hour > 1)
+        return Error{"node_failures_per_hour", "must be 0 (none) or a rate up to 1 per hour"};
+    if (!(s.repair_h >= 0) || s.repair_h > 1e5)
+        return Error{"repair_h", "must be between 0 and 100000 hours"};
+    expected += s.node_failures_per_hour * s.nodes * s.horizon_days * 24;
     if (expected > 5e7)
         return Error{"horizon_days", "about " + std::to_string(static_cast<long long>(expected)) +
-                                         " arrivals: more than the 50 million a run simulates"};
+                                         " arrivals and failures: more than the 50 million a "
+                                         "run simulates"};
 
     const double warm = s.warmup_days * 86400, end = s.horizon_days * 86400;
     std::mt19937_64 rng(s.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const auto exponential = [&](double mean) { return -std::log1p(-unit(rng)) * mean; };
+    // Failures draw from their own stream: a run without them is the run it was before.
+    std::mt19937_64 failure_rng(s.seed ^ 0x9e3779b97f4a7c15ULL);
+    const double failure_rate_s = s.node_failures_per_hour * s.nodes / 3600.0; // cluster-wide
+    const auto next_failure_after = [&](double from) {
+        return failure_rate_s > 0 ? from - std::log1p(-unit(failure_rng)) / failure_rate_s
+                                  : std::numeric_limits<double>::infinity();
+    };
+    double next_failure = next_failure_after(0);
+    // Repairs in time order: (when, node).
+    std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>, std::greater<>>
+        repairs;
     // Random arrivals per class, or the trace's submissions in order (its own classes).
     const bool replay = s.trace != nullptr;
     const std::size_t nc = replay ? s.trace->classes.size() : s.classes.size();
@@ -393,6 +428,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::vector<Job> alloc_job;      // the job each allocation runs (to evict and requeue it)
     std::vector<double> alloc_start; // when it started
     std::vector<std::uint32_t> alloc_gen;
+    std::vector<char> alloc_live; // runs a job now (a node failure stops the live ones on it)
     std::vector<std::int64_t> free_slots;
     // Preemptive policy: running preemptible jobs, lowest priority first, then the most
     // recently started (the least work since a checkpoint, on average).
@@ -412,6 +448,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::vector<std::vector<double>> waits(nc);
     std::vector<double> all_waits;
     double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
+    double down_integral = 0; // GPU-seconds of failed nodes
     double gpu_seconds_by_jobs = 0;
     std::int64_t arrived_window = 0;
     double t = 0;
@@ -428,6 +465,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             queue_integral += static_cast<double>(waiting) * (b - a);
             if (waiting > 0)
                 frag_integral += static_cast<double>(nodes.total_free()) * (b - a);
+            down_integral += static_cast<double>(nodes.down_nodes()) * s.gpus_per_node * (b - a);
         }
         t = to;
     };
@@ -436,7 +474,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     const auto in_window = [&](double a, double b) {
         return std::max(0.0, std::min(b, end) - std::max(a, warm));
     };
-    double lost_seconds = 0; // GPU-seconds lost to preemption in the window
+    // GPU-seconds lost in the window: [0] to preemption, [1] to node failures.
+    double lost_seconds[2] = {0, 0};
     const auto start = [&](const Job& j) {
         std::int64_t id;
         if (!free_slots.empty()) {
@@ -446,6 +485,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             alloc_class[static_cast<std::size_t>(id)] = j.cls;
             alloc_job[static_cast<std::size_t>(id)] = j;
             alloc_start[static_cast<std::size_t>(id)] = t;
+            alloc_live[static_cast<std::size_t>(id)] = 1;
         } else {
             id = static_cast<std::int64_t>(alloc.size());
             alloc.push_back(parts);
@@ -453,6 +493,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             alloc_job.push_back(j);
             alloc_start.push_back(t);
             alloc_gen.push_back(0);
+            alloc_live.push_back(1);
         }
         busy += j.gpus;
         running.push({t + j.duration, id, alloc_gen[static_cast<std::size_t>(id)]});
@@ -460,7 +501,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             victims.emplace(j.prio, -t, id);
         // The same GPU-hours counted job by job (the conservation check against the integral).
         gpu_seconds_by_jobs += j.gpus * in_window(t, t + j.duration);
-        lost_seconds += j.gpus * in_window(t, t + j.setup); // a restart does no new work
+        lost_seconds[j.setup_after_failure] +=
+            j.gpus * in_window(t, t + j.setup); // a restart does no new work
         const double w = t - j.queued_since;
         if (j.arrival >= warm) {
             if (j.restarts == 0) { // wait statistics: the wait before a job first runs
@@ -472,37 +514,62 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             wait_sum_window += w; // Little's law: every stretch in the queue
         }
     };
-    // Evicts allocation `id` now: its GPUs are freed, the work since its last checkpoint is lost,
-    // and it waits again at the back of its level to restart from that checkpoint.
-    const auto evict = [&](std::int64_t id) {
+    // Stops allocation `id` now: its GPUs are freed, the work since its last checkpoint is lost,
+    // and it waits again to restart from that checkpoint -- at the back of its level when
+    // evicted for a job of higher priority, at the front when a node under it failed.
+    const auto evict = [&](std::int64_t id, bool failure) {
         const auto u = static_cast<std::size_t>(id);
         Job j = alloc_job[u];
         const double ran = t - alloc_start[u];
         const double planned_end = alloc_start[u] + j.duration;
         gpu_seconds_by_jobs -= j.gpus * in_window(t, planned_end); // what it will not run
         double work = 0;
-        if (ran < j.setup) // evicted while restarting: the rest of that restart never runs
-            lost_seconds -= j.gpus * in_window(t, alloc_start[u] + j.setup);
+        if (ran < j.setup) // stopped while restarting: the rest of that restart never runs
+            lost_seconds[j.setup_after_failure] -= j.gpus * in_window(t, alloc_start[u] + j.setup);
         else
             work = ran - j.setup;
-        const double ckpt = s.classes[static_cast<std::size_t>(j.cls)].checkpoint_interval_h * 3600;
+        // A traced job has no checkpoint interval: it starts over.
+        const double ckpt =
+            replay ? 0.0 : s.classes[static_cast<std::size_t>(j.cls)].checkpoint_interval_h * 3600;
         const double saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
-        lost_seconds += j.gpus * in_window(t - (work - saved), t);
+        lost_seconds[failure] += j.gpus * in_window(t - (work - saved), t);
         busy -= j.gpus;
         nodes.give(alloc[u]);
         ++alloc_gen[u];
+        alloc_live[u] = 0;
         free_slots.push_back(id);
         victims.erase({j.prio, -alloc_start[u], id});
         if (t >= warm) {
-            ++r.preemptions;
-            ++r.classes[static_cast<std::size_t>(j.cls)].preemptions;
+            auto& c = r.classes[static_cast<std::size_t>(j.cls)];
+            ++(failure ? r.interruptions : r.preemptions);
+            ++(failure ? c.interruptions : c.preemptions);
         }
         j.duration = j.duration - j.setup - saved + s.restart_s;
         j.setup = s.restart_s;
+        j.setup_after_failure = failure;
         j.queued_since = t;
         ++j.restarts;
-        queue[j.prio].push_back(j);
+        if (failure)
+            queue[j.prio].push_front(j);
+        else
+            queue[j.prio].push_back(j);
         ++waiting;
+    };
+    // A node fails: the jobs on it stop, it is out until repaired.
+    const auto fail_node = [&](int n) {
+        if (t >= warm)
+            ++r.node_failures;
+        for (std::size_t id = 0; id < alloc.size(); ++id) {
+            if (!alloc_live[id])
+                continue;
+            for (const auto& part : alloc[id])
+                if (part.first == n) {
+                    evict(static_cast<std::int64_t>(id), true);
+                    break;
+                }
+        }
+        nodes.fail(n);
+        repairs.emplace(t + s.repair_h * 3600, n);
     };
     // Under the preemptive policy: frees GPUs for a job of priority `prio` that does not fit by
     // evicting one preemptible job of lower priority; false when none is left or even all of
@@ -516,7 +583,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         }
         if (could < j.gpus || victims.empty() || std::get<0>(*victims.begin()) >= j.prio)
             return false;
-        evict(std::get<2>(*victims.begin()));
+        evict(std::get<2>(*victims.begin()), false);
         return true;
     };
     const auto schedule = [&] {
@@ -573,6 +640,28 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             for (const auto& [prio, q] : queue)
                 if (!q.empty())
                     tb = std::min(tb, q.front().queued_since + s.burst_after_s);
+        // A node fails or comes back from repair.
+        const double tr =
+            repairs.empty() ? std::numeric_limits<double>::infinity() : repairs.top().first;
+        if (std::min(tr, next_failure) < std::min({ta, tc, tb}) &&
+            std::min(tr, next_failure) < end) {
+            advance(std::min(tr, next_failure));
+            ++r.events;
+            if (tr <= next_failure) {
+                nodes.repair(repairs.top().second);
+                repairs.pop();
+            } else {
+                // Each up node fails at the node rate: a cluster-wide clock at nodes x rate,
+                // the node drawn at random, a draw of a node already down ignored (thinning).
+                next_failure = next_failure_after(t);
+                const auto n = static_cast<int>(
+                    std::min<double>(s.nodes - 1, std::floor(unit(failure_rng) * s.nodes)));
+                if (!nodes.is_down(n))
+                    fail_node(n);
+            }
+            schedule();
+            continue;
+        }
         if (tb < std::min(ta, tc) && tb < end) {
             advance(tb);
             ++r.events;
@@ -612,6 +701,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             busy -= g;
             nodes.give(alloc[id]);
             ++alloc_gen[id];
+            alloc_live[id] = 0;
             free_slots.push_back(done.id);
             if (preemptive)
                 victims.erase({alloc_job[id].prio, -alloc_start[id], done.id});
@@ -666,7 +756,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;
     r.gpu_hours_by_jobs = gpu_seconds_by_jobs / 3600;
-    r.gpu_hours_lost_preemption = lost_seconds / 3600;
+    r.gpu_hours_lost_preemption = lost_seconds[0] / 3600;
+    r.gpu_hours_lost_failures = lost_seconds[1] / 3600;
+    r.gpu_hours_down = down_integral / 3600;
     r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
     r.allocated_fraction = r.utilization;
     r.fragmentation_fraction =
@@ -697,8 +789,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.classes[i].wait_p95_s = percentile(w, 0.95);
     }
     r.burst_usd = r.burst_gpu_hours * s.burst_usd_per_gpu_hour;
-    if (s.usd_per_gpu_hour > 0 && r.gpu_hours_used > 0)
-        r.useful_gpu_hour_usd = s.usd_per_gpu_hour * r.gpu_hours_available / r.gpu_hours_used;
+    const double useful =
+        r.gpu_hours_used - r.gpu_hours_lost_preemption - r.gpu_hours_lost_failures;
+    r.useful_fraction =
+        r.gpu_hours_available > 0 ? std::max(0.0, useful) / r.gpu_hours_available : 0;
+    if (s.usd_per_gpu_hour > 0 && useful > 0)
+        r.useful_gpu_hour_usd = s.usd_per_gpu_hour * r.gpu_hours_available / useful;
     return r;
 }
 

@@ -83,6 +83,12 @@ struct FleetSpec {
     /// Time an evicted job spends restarting (loading its checkpoint, rebuilding its
     /// communicators) before it does new work: GPU time lost to the preemption.
     double restart_s = 600;
+    /// Node failures (issue 23): each node fails at this rate while it is up (Poisson, the
+    /// reliability model's per-node rate; 0 = none) and is out for repair_h. A job on a failed
+    /// node loses the work since its last checkpoint (its class's checkpoint interval), goes back
+    /// to the front of its queue and restarts (restart_s) on the GPUs that are up.
+    double node_failures_per_hour = 0;
+    double repair_h = 24;
 };
 
 /// The cluster at one moment of the run: for the utilization-over-time chart.
@@ -97,7 +103,8 @@ struct FleetClassResult {
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0;
     std::int64_t jobs_completed = 0;
     std::int64_t jobs_started = 0;
-    std::int64_t preemptions = 0; ///< evictions of this class's jobs in the window
+    std::int64_t preemptions = 0;   ///< evictions of this class's jobs in the window
+    std::int64_t interruptions = 0; ///< its jobs stopped by a node failure in the window
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).
@@ -113,14 +120,22 @@ struct FleetResult {
     /// Under FleetPolicy::preemptive: the work evicted jobs lose since their last checkpoint
     /// plus their restart, counted when evicted in the window.
     double gpu_hours_lost_preemption = 0;
-    std::int64_t preemptions = 0;       ///< evictions in the window
-    double gpu_hours_lost_failures = 0; ///< failures are not simulated yet: 0
+    std::int64_t preemptions = 0; ///< evictions in the window
+    /// The work jobs lose to node failures since their last checkpoint plus their restart,
+    /// counted when it happens in the window.
+    double gpu_hours_lost_failures = 0;
+    std::int64_t node_failures = 0; ///< nodes that failed in the window
+    std::int64_t interruptions = 0; ///< jobs stopped by those failures
+    double gpu_hours_down = 0;      ///< GPU-hours of nodes out for repair in the window
+    /// Busy GPU-hours less what preemption and failures lost (restarts and redone work), over
+    /// the available GPU-hours: the share of the cluster that did useful work.
+    double useful_fraction = 0;
     /// GPU-hours idle while a job waited that did not fit (fragmentation), / available.
     double fragmentation_fraction = 0;
     double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead
     std::int64_t jobs_burst = 0; ///< jobs (arrived in the window) that burst
     double burst_usd = 0;        ///< their cloud bill
-    /// Cluster cost over the window / busy GPU-hours (when priced).
+    /// Cluster cost over the window / useful GPU-hours (when priced).
     double useful_gpu_hour_usd = 0;
     /// Little's law on the queue: time-average number waiting, and arrival rate x mean wait of
     /// the jobs that arrived in the window (they agree over a long window).

@@ -465,6 +465,18 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             fk.add("GPU-hours lost to evictions", fr.gpu_hours_lost_preemption, "GPU-hours",
                    RF::count);
         }
+        if (fr.node_failures > 0) {
+            fk.add("Node failures", static_cast<double>(fr.node_failures), "nodes", RF::count);
+            fk.add("Out for repair", fr.gpu_hours_down / std::max(1e-9, fr.gpu_hours_available),
+                   "fraction", RF::percent);
+            fk.add("Jobs stopped by failures", static_cast<double>(fr.interruptions), "jobs",
+                   RF::count);
+            fk.add("GPU-hours lost to failures", fr.gpu_hours_lost_failures, "GPU-hours",
+                   RF::count);
+        }
+        if (fr.gpu_hours_lost_failures + fr.gpu_hours_lost_preemption > 0)
+            fk.add("Useful work (busy less lost work and restarts)", fr.useful_fraction, "fraction",
+                   RF::percent);
         if (fr.jobs_burst > 0) {
             fk.add("Jobs burst to the cloud", static_cast<double>(fr.jobs_burst), "jobs",
                    RF::count);

@@ -599,6 +599,11 @@ std::vector<Field> build_schema() {
             .make("feed_tco", "Bill the simulated utilization", "", 0, 0,
                   "on: the TCO uses the fleet's utilization instead of the typed one",
                   "off: the Cost section's utilization is used"));
+    add(F(CL_REF(failures))
+            .make("failures", "Node failures", "", 0, 0,
+                  "on: the Reliability section's failure rate and repair time",
+                  "nodes fail and are repaired; the jobs on a failed node lose the work since "
+                  "their last checkpoint and restart"));
     add(F(CL_REF(seed))
             .make("seed", "Random seed", "", 0, 1e15, "1", "the same seed, the same run"));
 

@@ -319,6 +319,31 @@ private slots:
             QVERIFY(p["preemptions"].get<long long>() > 0);
             QVERIFY(p["gpu_hours_lost_preemption"].get<double>() > 0);
             QVERIFY(p["classes"][0]["preemptions"].get<long long>() > 0);
+            // Node failures at the design's Reliability rate (on in a design's mix): a rate ten
+            // times Llama 3's stops jobs and loses GPU-hours; --node-failures-per-1000-node-days 0
+            // turns them off, and the input says where the rate came from.
+            mixed.reliability.node_failures_per_1000_node_days = 38;
+            mixed.fleet.horizon_days = 200;
+            {
+                std::ofstream o(path);
+                o << cl::model::design_to_json(mixed);
+            }
+            const json fj = json::parse(run({"fleet", path, "--json"}).out);
+            const json& ff = fj["fleet"];
+            QVERIFY(ff["node_failures"].get<long long>() > 10);
+            QVERIFY(ff["interruptions"].get<long long>() > 0);
+            QVERIFY(ff["gpu_hours_lost_failures"].get<double>() > 0);
+            QVERIFY(ff["gpu_hours_down"].get<double>() > 0);
+            QVERIFY(ff["useful_fraction"].get<double>() < ff["utilization"].get<double>());
+            QVERIFY(ff["classes"][0].contains("interruptions"));
+            QCOMPARE(fj["inputs"]["node_failures_per_1000_node_days"]["source"].get<std::string>(),
+                     std::string("the design's Reliability rate"));
+            const json off = json::parse(
+                run({"fleet", path, "--json", "--node-failures-per-1000-node-days", "0"})
+                    .out)["fleet"];
+            QCOMPARE(off["node_failures"].get<long long>(), 0LL);
+            QCOMPARE(off["gpu_hours_lost_failures"].get<double>(), 0.0);
+            mixed.fleet.horizon_days = 30;
             mixed.fleet.policy = cl::model::FleetPolicy::backfill;
             mixed.fleet.interactive.arrival_rate_per_hour = 0;
             mixed.fleet.finetune.gpus_per_job = 64; // more than the cluster

@@ -209,6 +209,79 @@ private slots:
                 1.5 * r->gpu_hours_lost_preemption / static_cast<double>(r->preemptions));
     }
 
+    // Node failures (issue 23). Each node alternates up (exponential, mean 1 / rate) and out
+    // for the repair time, so the share of node-time out is repair / (1 / rate + repair).
+    // A job is stopped by its nodes' failures, at the rate times the node-hours it holds, and
+    // each stop loses a restart plus, on average, half a checkpoint interval of work.
+    void failureKnownAnswers() {
+        FleetSpec s;
+        s.nodes = 200;
+        s.gpus_per_node = 8;
+        FleetClass node{"one node", 8, 4, 10, 0};
+        node.checkpoint_interval_h = 1;
+        s.classes = {node};
+        s.horizon_days = 3000;
+        s.warmup_days = 50;
+        s.restart_s = 600;
+        s.node_failures_per_hour = 0.002;
+        s.repair_h = 10;
+        s.policy = FleetPolicy::fifo;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const double down = s.repair_h / (1 / s.node_failures_per_hour + s.repair_h);
+        QVERIFY2(std::abs(r->gpu_hours_down / r->gpu_hours_available / down - 1) < 0.03,
+                 qPrintable(QStringLiteral("%1 of the GPU-hours down, expected %2")
+                                .arg(r->gpu_hours_down / r->gpu_hours_available)
+                                .arg(down)));
+        // Failures of up nodes: rate x up node-hours.
+        const double up_node_hours = (r->gpu_hours_available - r->gpu_hours_down) / 8;
+        QVERIFY2(std::abs(static_cast<double>(r->node_failures) /
+                              (s.node_failures_per_hour * up_node_hours) -
+                          1) < 0.03,
+                 qPrintable(QString::number(r->node_failures)));
+        // Stops: rate x node-hours held by jobs (one node each).
+        const double held = r->gpu_hours_used / 8;
+        QVERIFY2(
+            std::abs(static_cast<double>(r->interruptions) / (s.node_failures_per_hour * held) -
+                     1) < 0.05,
+            qPrintable(
+                QStringLiteral("%1 stops in %2 node-hours held").arg(r->interruptions).arg(held)));
+        QCOMPARE(r->classes[0].interruptions, r->interruptions);
+        QCOMPARE(r->preemptions, std::int64_t{0});
+        const double per = r->gpu_hours_lost_failures / static_cast<double>(r->interruptions);
+        const double expected = 8 * (600.0 / 3600 + 0.5 * node.checkpoint_interval_h);
+        QVERIFY2(std::abs(per / expected - 1) < 0.10,
+                 qPrintable(QStringLiteral("%1 GPU-hours lost per stop, expected about %2")
+                                .arg(per)
+                                .arg(expected)));
+        qInfo("failures: %.4f of GPU-hours down (expected %.4f), %lld node failures, %lld stops, "
+              "%.2f GPU-hours lost per stop (expected about %.2f), useful %.4f of busy %.4f",
+              r->gpu_hours_down / r->gpu_hours_available, down,
+              static_cast<long long>(r->node_failures), static_cast<long long>(r->interruptions),
+              per, expected, r->useful_fraction, r->utilization);
+        // Conservation and Little's law hold with failures too.
+        QVERIFY(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used);
+        QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                0.03 * std::max(0.01, r->mean_queue_length));
+        QVERIFY(r->useful_fraction < r->utilization);
+        QVERIFY(std::abs(r->useful_fraction - (r->gpu_hours_used - r->gpu_hours_lost_failures) /
+                                                  r->gpu_hours_available) < 1e-12);
+        // Without failures: none counted, nothing lost, and the arrivals are the same jobs.
+        s.node_failures_per_hour = 0;
+        const auto none = simulate_fleet(s);
+        QVERIFY(none.ok());
+        QCOMPARE(none->node_failures, std::int64_t{0});
+        QCOMPARE(none->gpu_hours_lost_failures, 0.0);
+        QCOMPARE(none->gpu_hours_down, 0.0);
+        QCOMPARE(none->jobs_arrived, r->jobs_arrived);
+        QCOMPARE(none->useful_fraction, none->utilization);
+        // Refused: a negative or absurd rate.
+        s.node_failures_per_hour = -1;
+        QVERIFY(!simulate_fleet(s).ok());
+        s.node_failures_per_hour = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY(!simulate_fleet(s).ok());
+    }
+
     // Topology-aware placement keeps a one-node job in one node: with 4 GPUs free in each of
     // two nodes an 8-GPU job waits; placed anywhere it runs across them.
     void topologyAwarePlacement() {

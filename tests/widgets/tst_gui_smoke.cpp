@@ -598,6 +598,24 @@ private slots:
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(field<QAbstractSpinBox>(w, "finetune.checkpoint_interval_h"));
         QVERIFY(field<QCheckBox>(w, "finetune.preemptible")->isChecked());
+        // Node failures at the Reliability section's rate (typed: one per node every two days)
+        // stop jobs; the caption says what they cost; the switch in the Fleet section turns
+        // them off.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "node_failures_per_1000_node_days"),
+                           QStringLiteral("500")));
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->node_failures > 5);
+        QVERIFY(w.evaluator()->current()->fleet->gpu_hours_lost_failures > 0);
+        QTRY_VERIFY(captionSays(QStringLiteral("node failures")));
+        QVERIFY(captionSays(QStringLiteral("Useful work")));
+        QVERIFY(clickEntity(w, QString()));
+        auto* failures = field<QCheckBox>(w, "failures");
+        QVERIFY(failures && failures->isChecked());
+        QTest::mouseClick(failures, Qt::LeftButton);
+        QTRY_VERIFY(!w.document()->design().fleet.failures);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->node_failures == 0);
     }
 };
 
