@@ -66,6 +66,13 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     view->setRenderHint(QPainter::Antialiasing);
     empty = new QLabel(hint);
     empty->setAlignment(Qt::AlignCenter);
+    // Wrapped, and no wider than the dock gives it (helper-22: a long "No cost: ..." line made
+    // the dock's minimum width the line's, which widened the window past the screen and pushed
+    // the charts under the inspector). Reasons quote names from files: plain text.
+    empty->setWordWrap(true);
+    empty->setTextFormat(Qt::PlainText);
+    empty->setMargin(12);
+    empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     caption = new QLabel;
     caption->setWordWrap(true);
     QFont small = caption->font();

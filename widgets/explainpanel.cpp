@@ -18,6 +18,7 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     empty_ = new QLabel(tr("Add a workload (or hardware with a price) to see how each number is "
                            "computed."));
     empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
     tree_ = new QTreeWidget(this);
     tree_->setObjectName(QStringLiteral("explainTree"));
     tree_->setColumnCount(3);

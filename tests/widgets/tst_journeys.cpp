@@ -348,8 +348,21 @@ private slots:
             if (dev.kind == model::DeviceKind::system)
                 server = QString::fromStdString(dev.id);
         QVERIFY(clickEntity(w, server));
+        const QSize before = w.size();
         QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("dgx-h200")));
         QTRY_COMPARE(current(w)->topology.gpu, std::string("h200-sxm"));
+        // The pinned H100 offer cannot price H200: the charts say so in wrapped lines, and the
+        // window keeps its size (helper-22: the unwrapped line widened it past the screen and
+        // pushed the charts under the inspector).
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Cost")));
+        QTRY_VERIFY(!current(w)->tco_error.empty());
+        QTest::qWait(200);
+        QCOMPARE(w.size(), before);
+        QVERIFY2(w.charts()->minimumSizeHint().width() < 600,
+                 qPrintable(QString::number(w.charts()->minimumSizeHint().width())));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Sensitivity")));
+        QTest::qWait(200);
+        QCOMPARE(w.size(), before);
         // The card and the inspector follow the new type (its catalog name, one undo step).
         QCOMPARE(w.document()->design().device(server.toStdString())->name,
                  std::string("DGX H200"));
