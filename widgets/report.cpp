@@ -13,11 +13,13 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
+#include <QScreen>
 #include <QStackedLayout>
 #include <QSvgGenerator>
 #include <QTabWidget>
@@ -116,6 +118,29 @@ QString tableHtml(const model::ReportTable& in, int maxRows = 400) {
     return h + QStringLiteral("</table><p></p>");
 }
 
+/// The document laid out as QTextDocument::print lays out an unpaginated document: a clone on
+/// the printer, the printer's page in device pixels, and margins of 2 cm in whole pixels of the
+/// source DPI (qt_defaultDpi: the primary screen's logical DPI, rounded). The margins must match
+/// to the pixel: a different width wraps cells differently and moves every page break
+/// (helper-22: rows split in the PDF that this layout had kept whole).
+std::unique_ptr<QTextDocument> printLayout(const QTextDocument& doc, QPagedPaintDevice& printer) {
+    std::unique_ptr<QTextDocument> clone(doc.clone());
+    clone->documentLayout()->setPaintDevice(&printer);
+    qreal dpiX = 100, dpiY = 100;
+    if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        dpiX = qRound(screen->logicalDotsPerInchX());
+        dpiY = qRound(screen->logicalDotsPerInchY());
+    }
+    QTextFrameFormat fmt = clone->rootFrame()->frameFormat();
+    fmt.setLeftMargin(static_cast<int>((2 / 2.54) * dpiX));
+    fmt.setRightMargin(static_cast<int>((2 / 2.54) * dpiX));
+    fmt.setTopMargin(static_cast<int>((2 / 2.54) * dpiY));
+    fmt.setBottomMargin(static_cast<int>((2 / 2.54) * dpiY));
+    clone->rootFrame()->setFrameFormat(fmt);
+    clone->setPageSize(QSizeF(printer.width(), printer.height()));
+    return clone;
+}
+
 /// Issue 21 (helper-16: a table's first rows at the foot of one page, the rest on the next; the
 /// design's heading alone on a page): a table shorter than a page that would straddle a page
 /// boundary starts on the next page instead. QTextDocument has no "keep together", so the
@@ -124,15 +149,8 @@ QString tableHtml(const model::ReportTable& in, int maxRows = 400) {
 /// since each break moves what follows.
 void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
     for (int pass = 0; pass < 60; ++pass) {
-        std::unique_ptr<QTextDocument> clone(doc.clone());
+        const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
         QAbstractTextDocumentLayout* layout = clone->documentLayout();
-        layout->setPaintDevice(&printer);
-        QTextFrameFormat fmt = clone->rootFrame()->frameFormat();
-        // As print() does: 2 cm margins in the source DPI, the page in device pixels.
-        const qreal margin = 2 / 2.54 * 96;
-        fmt.setMargin(margin);
-        clone->rootFrame()->setFrameFormat(fmt);
-        clone->setPageSize(QSizeF(printer.width(), printer.height()));
         const qreal page = clone->pageSize().height();
         if (page <= 0)
             return;
@@ -166,13 +184,8 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
 /// keepTablesWhole lays it out) and the table is split before it in the HTML: (the table's
 /// index among the document's tables, the row's index counting header rows).
 std::optional<std::pair<int, int>> straddlingRow(QTextDocument& doc, QPagedPaintDevice& printer) {
-    std::unique_ptr<QTextDocument> clone(doc.clone());
+    const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
     QAbstractTextDocumentLayout* layout = clone->documentLayout();
-    layout->setPaintDevice(&printer);
-    QTextFrameFormat fmt = clone->rootFrame()->frameFormat();
-    fmt.setMargin(2 / 2.54 * 96);
-    clone->rootFrame()->setFrameFormat(fmt);
-    clone->setPageSize(QSizeF(printer.width(), printer.height()));
     const qreal page = clone->pageSize().height();
     if (page <= 0)
         return std::nullopt;
@@ -321,8 +334,12 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         p.drawImage(0, 90, canvas);
         p.end();
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")), img);
+        // 500 px wide, or narrower so that a tall drawing fits one page (helper-22: a fabric
+        // from the wizard, drawn tall, was cut across two pages, its cards halved).
+        const int width =
+            std::min(500, static_cast<int>(640.0 * img.width() / std::max(1, img.height())));
+        html += QStringLiteral("<p><img src=\"img:canvas\" width=\"%1\"></p>").arg(width);
     }
-    html += QStringLiteral("<p><img src=\"img:canvas\" width=\"500\"></p>");
     // Charts, as the GUI shows them; those with nothing to show are left out, Sensitivity and
     // Explain are tables below. Each heading sits with its chart in one table cell.
     ChartPanel panel;

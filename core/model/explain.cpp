@@ -182,7 +182,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                             {{"model FLOPs per step", units::format_si(model_flops, "FLOP", 1),
                               "Korthikanti eq. 7 / per-operator count"},
                              {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
-                             {"GPUs", fixed(w.gpus, 0), "placement in the design"},
+                             {"GPUs", units::format_count(w.gpus), "placement in the design"},
                              {"dense " + std::string(to_string(t.dtype)) + " peak",
                               units::format_si(g->peak(dt), "FLOP/s"), src(g->provenance)}}};
             band(mfu, r.mfu * 100, Scales::with_speed, 1, " %");
@@ -203,7 +203,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                 w.name,
                                 "Time and cost to train",
                                 fixed(r.time_to_train_s / 86400, 1) + " days, " +
-                                    fixed(r.gpu_hours, 0) + " GPU-hours, " + usd(r.cost_usd),
+                                    units::format_count(r.gpu_hours) + " GPU-hours, " +
+                                    usd(r.cost_usd),
                                 "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
                                 "GPU-hours x $/GPU-hour",
                                 {{"tokens", units::format_tokens(t.tokens), "design"},
@@ -292,18 +293,18 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          "; from output throughput (no published latency row is validated yet)"});
             }
             if (r.usd_per_million_output_tokens > 0)
-                out.push_back(
-                    {w.id + ".usd_per_mtok",
-                     w.name,
-                     "$ per million output tokens",
-                     usd(r.usd_per_million_output_tokens),
-                     "GPU-hour price x GPUs per replica x decode share of the time / "
-                     "(output tokens per second x 3600) x 1e6",
-                     {{"output tokens/s per replica", fixed(r.output_tokens_per_s, 0), "above"},
-                      {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
-                      {"$/GPU-hour",
-                       ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                       ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+                out.push_back({w.id + ".usd_per_mtok",
+                               w.name,
+                               "$ per million output tokens",
+                               usd(r.usd_per_million_output_tokens),
+                               "GPU-hour price x GPUs per replica x decode share of the time / "
+                               "(output tokens per second x 3600) x 1,000,000",
+                               {{"output tokens/s per replica",
+                                 units::format_count(r.output_tokens_per_s), "above"},
+                                {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
+                                {"$/GPU-hour",
+                                 ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                                 ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
             if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
                 auto& e = out.back();
                 const std::string range = "$" + range_text(r.usd_per_million_output_tokens, *w.band,
@@ -332,7 +333,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
               {"servers", usd(t.onprem_breakdown.servers), "catalog system prices"},
               {"network", usd(t.onprem_breakdown.network),
                "drawn switches and cables (ClusterLens guide, Cost)"},
-              {"IT power", fixed(t.it_power_peak_kw, 0) + " kW", "catalog system power"},
+              {"IT power", units::format_count(t.it_power_peak_kw) + " kW", "catalog system power"},
               {"PUE", num(e.pue), "economics (default: new large facilities, Uptime Institute)"},
               {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},
               {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",

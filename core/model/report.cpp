@@ -208,7 +208,10 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     const auto& t = ev.topology;
     KeyValue topo("topology", "Cluster");
     topo.add("GPUs", t.gpus, "", RF::count);
+    // The GPU by its catalog name (helper-22: "GPU type h100-sxm"); the CSV keeps the id.
     topo.text("GPU type", t.gpu);
+    if (const GpuSpec* g = c.gpu(t.gpu); g && !g->name.empty())
+        topo.t.display.back()[1] = g->name;
     topo.add("Nodes", t.nodes, "", RF::count);
     topo.add("Switches", t.switches, "", RF::count);
     topo.add("Total GPU memory", t.hbm_bytes, "bytes", RF::bytes);
@@ -411,9 +414,14 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 RF::usd_rate);
         tco.add("On-prem amortized", t2.amortized_usd_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
         tco.add("IT power (nameplate)", t2.it_power_peak_kw * 1000, "W", RF::number);
-        tco.t.display.back()[1] = units::format_fixed(t2.it_power_peak_kw, 1) + " kW";
+        tco.t.display.back()[1] =
+            (t2.it_power_peak_kw >= 1000 ? units::format_count(t2.it_power_peak_kw)
+                                         : units::format_fixed(t2.it_power_peak_kw, 1)) +
+            " kW";
         tco.add("Facility power (average)", t2.power_kw * 1000, "W", RF::number);
-        tco.t.display.back()[1] = units::format_fixed(t2.power_kw, 1) + " kW";
+        tco.t.display.back()[1] = (t2.power_kw >= 1000 ? units::format_count(t2.power_kw)
+                                                       : units::format_fixed(t2.power_kw, 1)) +
+                                  " kW";
         tco.add("Energy", t2.energy_kwh, "kWh", RF::count);
         tco.t.display.back()[1] += " kWh";
         tco.add("CO2", t2.co2_kg, "kg", RF::count);

@@ -1164,7 +1164,8 @@ private slots:
         // Issue 21: the PDF reads as a document. Its text (poppler's pdftotext) has no scientific
         // notation, no snake_case labels (engine settings quoted by name in a source are the
         // exceptions listed), no empty-chart hints or placeholders, and starts with the summary.
-        for (const char* preset : {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation"}) {
+        for (const char* preset :
+             {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation", "dgx-h100-4su"}) {
             const QString out = dir.filePath(QString::fromLatin1(preset) + QStringLiteral(".pdf"));
             QProcess gen;
             gen.start(
