@@ -159,9 +159,12 @@ int cmd_tco(Flags& f, std::ostream& out) {
     }
     if (!offer && e.price_per_gpu_hour <= 0) {
         // Default cloud side: the cheapest on-demand offer for this GPU in the catalog.
-        offer = model::default_cloud_offer(cat, inv.gpu);
+        offer = model::default_cloud_offer(cat, inv.gpu, e.commitment);
         if (offer)
-            f.record("--cloud-offer", offer->id, "cheapest on-demand offer for " + inv.gpu);
+            f.record("--cloud-offer", offer->id,
+                     std::string(e.commitment == model::Commitment::spot ? "cheapest spot"
+                                                                         : "cheapest on-demand") +
+                         " offer for " + inv.gpu);
     }
     auto t = model::compute_tco(inv, e, offer);
     if (!t)

@@ -44,7 +44,7 @@ double gpus_per_replica(const DesignIndex& d, const Catalog& c, const Device& de
 const CloudOffer* design_offer(const Design& d, const Catalog& c, const std::string& gpu) {
     if (const CloudOffer* o = c.cloud(d.economics.cloud_offer))
         return o;
-    return default_cloud_offer(c, gpu);
+    return default_cloud_offer(c, gpu, d.economics.commitment);
 }
 
 /// A chosen offer that rents another GPU than the design has (helper-18: after swapping H100

@@ -291,14 +291,32 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                     }
                 if (where.empty())
                     continue;
+                // Memory on the shared GPUs (helper-22: both cards said "fits" although together
+                // they need more than a GPU has; a serving engine claims its share of memory up
+                // front, so two on one GPU each assume the whole share).
+                std::string together;
+                const WorkloadEvaluation *ea = nullptr, *eb = nullptr;
+                for (const auto& x : ev.workloads) {
+                    if (x.id == a.id)
+                        ea = &x;
+                    if (x.id == b.id)
+                        eb = &x;
+                }
+                if (ea && eb && ea->has_memory && eb->has_memory) {
+                    const double sum = ea->memory.per_gpu.total() + eb->memory.per_gpu.total();
+                    const double cap =
+                        std::min(ea->memory.capacity_bytes, eb->memory.capacity_bytes);
+                    together = " Together they need " + units::format_bytes(sum) + " of " +
+                               units::format_bytes(cap) + " per GPU" +
+                               (sum > cap ? ": they do not fit together." : ".");
+                }
                 for (const auto& [self, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
                     WorkloadFinding& f = out.workloads[self->id];
                     f.badge = f.badge.empty() ? "⚠ shares GPUs" : f.badge + " · shares GPUs";
                     f.sharing += (f.sharing.empty() ? "" : "\n") +
                                  std::string("Shares GPUs with ") + name_of(*other) + " (both on " +
-                                 where +
-                                 "): each is computed as if it had them to itself. Place them "
-                                 "on different servers, or add GPUs.";
+                                 where + "): each is computed as if it had them to itself." +
+                                 together + " Place them on different servers, or add GPUs.";
                     f.tooltip += (f.tooltip.empty() ? "" : "\n") + f.sharing;
                 }
             }

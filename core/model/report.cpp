@@ -576,6 +576,52 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                             units::format_count(spec->inference.output_len) +
                             " output tokens per request";
         }
+        // How it runs: the layout and the choices that change the numbers (helper-22: the PDF
+        // never said LoRA, ZeRO 3, the TP/CP found by the search, the draft model or
+        // disaggregated serving).
+        const auto label = [](auto e) { return choice_label(std::string(to_string(e))); };
+        if (spec && w.kind == WorkloadKind::training) {
+            const auto& t = spec->training;
+            const double dp = static_cast<double>(t.tp * t.pp * t.cp) > 0
+                                  ? w.gpus / static_cast<double>(t.tp * t.pp * t.cp)
+                                  : 0;
+            std::string how = "Layout: TP " + std::to_string(t.tp) + ", PP " +
+                              std::to_string(t.pp) + ", CP " + std::to_string(t.cp);
+            if (t.ep > 1)
+                how += ", EP " + std::to_string(t.ep);
+            how += ", DP " + units::format_count(dp);
+            if (w.training)
+                how += "; micro-batch " + std::to_string(w.training->micro_batch);
+            how += "; ZeRO " + std::to_string(t.zero) + "; recomputation " + label(t.recompute);
+            if (t.finetune != Finetune::full)
+                how += "; " + label(t.finetune) + " (rank " + std::to_string(t.lora_rank) + ")";
+            if (t.offload != Offload::none)
+                how += "; " + label(t.offload);
+            it.lines.push_back(how);
+        } else if (spec) {
+            const auto& in = spec->inference;
+            std::string how = "Serving: TP " + std::to_string(in.tp) +
+                              (in.pp > 1 ? ", PP " + std::to_string(in.pp) : std::string()) +
+                              "; weights " + label(in.weights_dtype) + ", KV cache " +
+                              label(in.kv_dtype) + "; " + label(in.engine) + ", " +
+                              label(in.batching) + " batching, " + label(in.mode);
+            if (const ModelArch* dm = find_model(d, c, in.speculative_draft))
+                how += "; speculative decoding with " + dm->name + " (" +
+                       std::to_string(in.speculative_k) + " draft tokens, acceptance " +
+                       report_human(in.acceptance, RF::percent) + ")";
+            it.lines.push_back(how);
+            if (w.inference && w.inference->gpus_needed > 0)
+                it.lines.push_back(
+                    "GPUs needed for " + report_human(in.request_rate, RF::number) +
+                    " requests/s within the SLOs: " +
+                    units::format_count(w.inference->gpus_needed) +
+                    (w.inference->prefill_replicas_needed > 0
+                         ? " (" + units::format_count(w.inference->replicas_needed) +
+                               " decode and " +
+                               units::format_count(w.inference->prefill_replicas_needed) +
+                               " prefill replicas)"
+                         : std::string()));
+        }
         if (!w.error.empty()) {
             it.ok = false;
             it.verdict = "Not computed: " + w.error;

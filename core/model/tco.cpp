@@ -166,13 +166,21 @@ Result<CostInventory> gpu_inventory(const GpuSpec& gpu, const Catalog& c, double
     return inv;
 }
 
-const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu) {
+const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu,
+                                      Commitment commitment) {
+    // Spot: the cheapest offer that has a spot price (helper-22: spot with the default offer
+    // priced nothing when the cheapest on-demand offer had no spot price).
+    const bool spot = commitment == Commitment::spot;
+    const auto rate = [spot](const CloudOffer& o) {
+        return (spot ? o.spot_usd_per_hour : o.on_demand_usd_per_hour) / o.gpus;
+    };
     const CloudOffer* best = nullptr;
     for (const auto& o : c.cloud_offers())
         if (o.gpu == gpu && o.gpus > 0 && o.on_demand_usd_per_hour > 0 &&
-            (!best ||
-             o.on_demand_usd_per_hour / o.gpus < best->on_demand_usd_per_hour / best->gpus))
+            (!spot || o.spot_usd_per_hour > 0) && (!best || rate(o) < rate(*best)))
             best = &o;
+    if (!best && spot) // no offer with a spot price: the on-demand default (spot is refused)
+        return default_cloud_offer(c, gpu, Commitment::on_demand);
     return best;
 }
 
@@ -194,8 +202,10 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
             offer->provider + " " + offer->instance + " on-demand (" + offer->price_as_of + ")";
     }
     if (od <= 0)
-        return Error{"--cloud-price-per-gpu-hour",
-                     "no cloud price: give a cloud offer (catalog cloud) or a price per GPU-hour"};
+        return Error{
+            "--cloud-price-per-gpu-hour",
+            "no cloud price: choose a cloud offer (the CLI lists them: catalog cloud) or give "
+            "a price per GPU-hour"};
     o.rate_per_gpu_hour = od;
     if (commitment == Commitment::one_year || commitment == Commitment::three_year) {
         const bool one = commitment == Commitment::one_year;
@@ -224,7 +234,10 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
                                 ? offer->spot_usd_per_hour / offer->gpus
                                 : 0.0;
         if (spot <= 0)
-            return Error{"--commitment", "spot needs an offer with a spot price (catalog cloud)"};
+            return Error{
+                "--commitment",
+                "spot needs a cloud offer with a spot price: choose one (the CLI lists them: "
+                "catalog cloud)"};
         o.rate_per_gpu_hour = spot;
         o.source += ", billed at the spot price";
         // Preemptions: the job loses the work since its last checkpoint (half an interval on

@@ -96,8 +96,10 @@ struct TcoResult {
 };
 
 /// The cloud offer a TCO uses when none is chosen: the cheapest on-demand per GPU-hour for
-/// this GPU type in the catalog (null when there is none).
-const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu);
+/// this GPU type in the catalog, or under spot the cheapest spot among offers with a spot
+/// price (null when there is none).
+const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu,
+                                      Commitment commitment = Commitment::on_demand);
 
 /// The TCO of an inventory under the economics inputs. `offer` may be null (then
 /// economics.price_per_gpu_hour must be set for the cloud side).

@@ -1,6 +1,7 @@
 // Cost (TCO) and reliability against published figures (../shared/validation/published.json):
 // each test names its case id and source.
 #include "model/catalog.h"
+#include "model/evaluate.h"
 #include "model/reliability.h"
 #include "model/schema.h"
 #include "model/sensitivity.h"
@@ -30,6 +31,29 @@ private slots:
 
     // E.young_daly -- Young 1974 (CACM 17(9)): sqrt(2 delta M); Daly 2006 (FGCS 22(3)):
     // higher-order optimum and its limits.
+    // Helper-22: spot with no offer chosen priced nothing (the cheapest on-demand offer had no
+    // spot price). The default under spot is the cheapest spot price among offers that have one.
+    void spotDefaultOffer() {
+        for (const auto& gpu : {std::string("h100-sxm"), std::string("a100-sxm-80")}) {
+            const CloudOffer* o = default_cloud_offer(cat_, gpu, Commitment::spot);
+            if (!o)
+                continue;
+            QVERIFY2(o->spot_usd_per_hour > 0, o->id.c_str());
+            for (const auto& other : cat_.cloud_offers())
+                if (other.gpu == gpu && other.gpus > 0 && other.spot_usd_per_hour > 0 &&
+                    other.on_demand_usd_per_hour > 0)
+                    QVERIFY(o->spot_usd_per_hour / o->gpus <=
+                            other.spot_usd_per_hour / other.gpus + 1e-12);
+        }
+        QVERIFY(default_cloud_offer(cat_, "h100-sxm", Commitment::spot) != nullptr);
+        // The design's default follows its commitment: spot is priced.
+        Design d = cl::test::preset("dgx-h100-4su");
+        d.economics.cloud_offer.clear();
+        d.economics.commitment = Commitment::spot;
+        const Evaluation ev = evaluate(d, cat_);
+        QVERIFY2(ev.tco.has_value(), ev.tco_error.c_str());
+    }
+
     void youngDaly() {
         const double delta = 300, M = 10 * 3600.0;
         QCOMPARE(young_interval(delta, M), std::sqrt(2 * delta * M));

@@ -52,6 +52,10 @@ private slots:
         }
         QVERIFY(ev.findings.workloads.at("serve").sharing.find("Second service") !=
                 std::string::npos);
+        // Each engine claims its share of the GPU's memory: together they do not fit.
+        QVERIFY2(ev.findings.workloads.at("serve").sharing.find("they do not fit together") !=
+                     std::string::npos,
+                 ev.findings.workloads.at("serve").sharing.c_str());
         // Alone: nothing shared.
         d.workloads.pop_back();
         ev = evaluate(d, cat_);
