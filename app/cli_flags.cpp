@@ -404,6 +404,9 @@ std::vector<FlagSpec> build_specs() {
         {"--trace", T::String, "file", "-", "A job trace to replay, in the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration); its jobs replace the random class (fleet).", {}, {"fleet"}},
         {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
         {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet).", {}, {"fleet"}},
+        {"--daily-swing", T::Number, "fraction", "0", "The job class's arrival rate swings by this share around its mean over a day, highest at --peak-hour (fleet; 0 = flat).", {}, {"fleet"}},
+        {"--weekend-factor", T::Number, "", "1", "The job class's weekend arrival rate relative to a weekday's; the weekly mean stays the arrival rate (fleet).", {}, {"fleet"}},
+        {"--peak-hour", T::Number, "h", "14", "Busiest hour of the day for the daily curves; the run starts Monday 0:00 (fleet).", {}, {"fleet"}},
         {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},

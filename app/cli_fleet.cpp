@@ -103,6 +103,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         c.gpus_per_job = static_cast<int>(f.get_int("--gpus-per-job", 8, 1, gpus));
         c.arrival_rate_per_hour = f.get_number("--arrival-rate-per-hour", 1, 1e-9, 1e9);
         c.mean_duration_h = f.get_number("--mean-duration-h", 1, 1e-9, 1e7);
+        c.daily_swing = f.get_number("--daily-swing", 0, 0, 1, "flat");
+        c.weekend_factor = f.get_number("--weekend-factor", 1, 0, 10, "the same as a weekday");
         s.classes = {c};
     }
     if (mix) {
@@ -130,6 +132,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     s.burst_after_s = f.get_number("--burst-after-h", mix ? mix->burst_after_s / 3600 : 0, 0, 1e5,
                                    mix ? "the design's mix" : "never") *
                       3600;
+    s.peak_hour = f.get_number("--peak-hour", mix ? mix->peak_hour : 14, 0, 24,
+                               mix ? "the design's mix" : "default");
     s.burst_usd_per_gpu_hour = f.get_number("--burst-price-per-gpu-hour", 0, 0, 1e6, "unpriced");
     s.usd_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");

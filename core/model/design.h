@@ -294,6 +294,10 @@ struct JobClassMix {
     int priority = 0;         ///< higher runs first under the priority and preemptive policies
     bool preemptible = false; ///< the preemptive policy may evict it for a higher one
     double checkpoint_interval_h = 0; ///< an evicted job loses the work since; 0 = none
+    /// Arrivals follow the day: the rate swings by this fraction around its mean, highest at
+    /// FleetMix::peak_hour (0 = flat).
+    double daily_swing = 0;
+    double weekend_factor = 1; ///< the weekend's rate relative to a weekday's (1 = the same)
     bool operator==(const JobClassMix&) const = default;
 };
 
@@ -302,11 +306,13 @@ struct JobClassMix {
 struct FleetMix {
     // Preemptible by default: the classes that checkpoint or can redo a shard (fine-tunes every
     // 30 minutes, batch inference every 15); training runs, services and notebooks are not.
+    // Services follow their users' day; notebooks and CI follow the team's working day and week.
     JobClassMix training{0, 64, 72, 3, false, 1};
     JobClassMix finetune{0, 8, 6, 2, true, 0.5};
     JobClassMix batch_inference{0, 8, 2, 1, true, 0.25};
-    JobClassMix online{0, 8, 24, 4, false, 0};
-    JobClassMix interactive{0, 1, 1, 5, false, 0};
+    JobClassMix online{0, 8, 24, 4, false, 0, 0.5, 0.8};
+    JobClassMix interactive{0, 1, 1, 5, false, 0, 0.8, 0.3};
+    double peak_hour = 14; ///< the busiest hour of a day, 0-24 (the simulation starts Monday 0:00)
     FleetPolicy policy = FleetPolicy::backfill;
     double horizon_days = 30;
     double warmup_days = 3;

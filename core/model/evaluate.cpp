@@ -256,6 +256,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
     s.nodes = static_cast<int>(t.nodes);
     s.gpus_per_node = static_cast<int>(per);
     s.policy = m.policy;
+    s.peak_hour = m.peak_hour;
     s.topology_aware = m.topology_aware;
     s.horizon_days = m.horizon_days;
     s.warmup_days = m.warmup_days;
@@ -288,6 +289,8 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         k.priority = c->priority;
         k.preemptible = c->preemptible;
         k.checkpoint_interval_h = c->checkpoint_interval_h;
+        k.daily_swing = c->daily_swing;
+        k.weekend_factor = c->weekend_factor;
         if (k.gpus_per_job > t.gpus)
             return Error{"fleet", std::string(name) + " need " + std::to_string(k.gpus_per_job) +
                                       " GPUs per job; the cluster has " +

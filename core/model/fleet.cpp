@@ -7,6 +7,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <queue>
 #include <random>
 #include <set>
@@ -376,8 +377,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "mean_duration_h", "must be a positive number"};
         if (!(c.checkpoint_interval_h >= 0) || !std::isfinite(c.checkpoint_interval_h))
             return Error{at + "checkpoint_interval_h", "must be 0 (none) or a positive time"};
+        if (!(c.daily_swing >= 0 && c.daily_swing <= 1))
+            return Error{at + "daily_swing", "must be between 0 (flat) and 1"};
+        if (!(c.weekend_factor >= 0 && c.weekend_factor <= 10))
+            return Error{at + "weekend_factor", "must be between 0 and 10"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
+    if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
+        return Error{"peak_hour", "must be an hour of the day, 0 to 24"};
     if (!(s.node_failures_per_hour >= 0) || !std::isfinite(s.node_failures_per_hour) ||
         s.node_failures_per_hour > 1)
         return Error{"node_failures_per_hour", "must be 0 (none) or a rate up to 1 per hour"};
@@ -407,9 +414,35 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // Random arrivals per class, or the trace's submissions in order (its own classes).
     const bool replay = s.trace != nullptr;
     const std::size_t nc = replay ? s.trace->classes.size() : s.classes.size();
+    // The next arrival of class i after `from`: Poisson at its mean rate, or along its daily and
+    // weekly curve by thinning (Lewis and Shedler 1979: candidates at the curve's highest rate,
+    // each kept with probability rate(t) / highest).
+    const auto arrival_after = [&](std::size_t i, double from) {
+        const FleetClass& c = s.classes[i];
+        const double mean = c.arrival_rate_per_hour / 3600.0;
+        if (c.daily_swing <= 0 && c.weekend_factor == 1)
+            return from + exponential(1 / mean);
+        const double norm = (5 + 2 * c.weekend_factor) / 7;
+        const double top = mean * (1 + c.daily_swing) * std::max(1.0, c.weekend_factor) / norm;
+        const auto rate = [&](double t) {
+            const double hour = std::fmod(t, 86400.0) / 3600.0;
+            const bool weekend = std::fmod(std::floor(t / 86400.0), 7.0) >= 5;
+            return mean *
+                   (1 +
+                    c.daily_swing * std::cos(2 * std::numbers::pi * (hour - s.peak_hour) / 24)) *
+                   (weekend ? c.weekend_factor : 1.0) / norm;
+        };
+        double t = from;
+        for (int k = 0; k < 1000000; ++k) {
+            t += exponential(1 / top);
+            if (unit(rng) * top <= rate(t))
+                return t;
+        }
+        return t; // a rate of 0 for a million candidates: give up on the curve there
+    };
     std::vector<double> next_arrival(replay ? 0 : nc);
     for (std::size_t i = 0; i < next_arrival.size(); ++i)
-        next_arrival[i] = exponential(3600.0 / s.classes[i].arrival_rate_per_hour);
+        next_arrival[i] = arrival_after(i, 0);
     std::size_t next_traced = 0;
     const auto skip_too_large = [&] { // jobs the cluster can never hold (counted below)
         while (replay && next_traced < s.trace->jobs.size() &&
@@ -727,7 +760,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 j.gpus = c.gpus_per_job;
                 j.duration = exponential(c.mean_duration_h * 3600);
                 prio = c.priority;
-                next_arrival[ci] = t + exponential(3600.0 / c.arrival_rate_per_hour);
+                next_arrival[ci] = arrival_after(ci, t);
             }
             if (t >= warm) {
                 ++arrived_window;

@@ -33,6 +33,12 @@ struct FleetClass {
     /// it loses the work since its last checkpoint, then waits again and restarts (restart_s).
     bool preemptible = false;
     double checkpoint_interval_h = 0; ///< 0 = none: an evicted job starts over
+    /// A daily and weekly curve (non-homogeneous Poisson arrivals): the rate is
+    /// mean x (1 + daily_swing cos(2 pi (hour - peak_hour) / 24)) x (weekend_factor on Saturday
+    /// and Sunday) / ((5 + 2 weekend_factor) / 7), so its mean over a week is
+    /// arrival_rate_per_hour. Flat (0, 1): plain Poisson arrivals.
+    double daily_swing = 0;
+    double weekend_factor = 1;
 };
 
 /// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
@@ -67,6 +73,7 @@ struct FleetSpec {
     int nodes = 1;
     int gpus_per_node = 8;
     FleetPolicy policy = FleetPolicy::fifo;
+    double peak_hour = 14; ///< of the classes' daily curves; day 0 starts on a Monday at 0:00
     /// A job of at most one node's GPUs gets them in one node; a larger job gets whole nodes.
     /// Off: any free GPUs anywhere.
     bool topology_aware = true;

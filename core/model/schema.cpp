@@ -532,7 +532,8 @@ std::vector<Field> build_schema() {
     const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
     const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
-                               const std::string& key, const std::string& label) {
+                               auto swing, auto weekend, const std::string& key,
+                               const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
                                     "Poisson arrivals per hour; 0 leaves the class out"));
@@ -552,26 +553,53 @@ std::vector<Field> build_schema() {
                              "an evicted job loses the work since its last checkpoint "
                              "(0: all of it) and restarts (the Reliability restart time)"));
         c.decimals = 2;
+        // The day and the week (defaults: services swing by half around their mean, notebooks
+        // and CI follow a working day and week; batch classes are flat).
+        const std::string curve =
+            "assumption: published cluster traces show daily and weekly cycles in submissions "
+            "(Hu et al., SC '21, sec. 3; Jeon et al., ATC '19); edit to your load";
+        Field& sw = add(F(swing).make(key + ".daily_swing", label + ": day/night swing", "fraction",
+                                      0, 1, curve,
+                                      "the arrival rate swings by this share around its mean, "
+                                      "highest at the busiest hour (0: flat)"));
+        sw.decimals = 2;
+        Field& we = add(F(weekend).make(
+            key + ".weekend_factor", label + ": weekend load", "fraction", 0, 10, curve,
+            "the weekend's arrival rate relative to a weekday's "
+            "(1: the same); the mean over a week stays the rate above"));
+        we.decimals = 2;
     };
     job_class(CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
-              CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h), "training",
+              CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
+              CL_REF(training.daily_swing), CL_REF(training.weekend_factor), "training",
               "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
-              CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h), "finetune",
+              CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
+              CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor), "finetune",
               "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
+              CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
               "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
-              CL_REF(online.checkpoint_interval_h), "online", "Online services");
+              CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
+              CL_REF(online.weekend_factor), "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
-              "interactive", "Notebooks and CI");
+              CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor), "interactive",
+              "Notebooks and CI");
+    {
+        Field& ph = add(F(CL_REF(peak_hour))
+                            .make("peak_hour", "Busiest hour of the day", "h", 0, 24,
+                                  "14: afternoon, the assumption above",
+                                  "of the classes' daily curves (day 0 starts Monday 0:00)"));
+        ph.decimals = 1;
+    }
     add(F(CL_REF(policy))
             .make("policy", "Scheduling policy", "", 0, 0,
                   "backfill: what Slurm and Kueue clusters run by default",

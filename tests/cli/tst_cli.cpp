@@ -249,6 +249,27 @@ private slots:
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.find("Erlang C") != std::string::npos, text.out.c_str());
         QCOMPARE(run({"fleet", "--gpus", "64", "--mean-duration-h", "1"}).code, 2);
+        // A daily and weekly curve keeps the weekly mean (the same work, a different shape);
+        // a swing above 1 is refused.
+        {
+            const std::vector<std::string> base = {"fleet", "--gpus",
+                                                   "64",    "--gpus-per-job",
+                                                   "1",     "--arrival-rate-per-hour",
+                                                   "30",    "--mean-duration-h",
+                                                   "1",     "--horizon-days",
+                                                   "140",   "--json"};
+            auto curved = base;
+            curved.insert(curved.end(), {"--daily-swing", "0.8", "--weekend-factor", "0.3"});
+            const json flat = json::parse(run(base).out)["fleet"];
+            const json wavy = json::parse(run(curved).out)["fleet"];
+            QVERIFY(std::abs(wavy["utilization"].get<double>() / flat["utilization"].get<double>() -
+                             1) < 0.03);
+            auto steep = base;
+            steep.insert(steep.end(), {"--daily-swing", "2"});
+            const Run refused = run(steep);
+            QCOMPARE(refused.code, 2);
+            QVERIFY2(refused.err.find("daily-swing") != std::string::npos, refused.err.c_str());
+        }
         QCOMPARE(
             run({"fleet", "--gpus", "60", "--arrival-rate-per-hour", "6", "--mean-duration-h", "1"})
                 .code,

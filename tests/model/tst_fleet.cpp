@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <numbers>
 #include <sstream>
 
 using namespace cl::model;
@@ -280,6 +281,99 @@ private slots:
         QVERIFY(!simulate_fleet(s).ok());
         s.node_failures_per_hour = std::numeric_limits<double>::quiet_NaN();
         QVERIFY(!simulate_fleet(s).ok());
+    }
+
+    // Daily and weekly curves (issue 23): arrivals by thinning along
+    // mean x (1 + swing cos(2 pi (hour - peak) / 24)) x weekend factor / ((5 + 2 w) / 7).
+    // Over whole weeks the mean rate is the class's rate; within +-2 h of the peak the rate
+    // averages mean' x (1 + swing x sin(pi/6) / (pi/6)), within +-2 h of the trough
+    // mean' x (1 - the same); a weekend day gets the weekend factor of a weekday.
+    void dailyAndWeeklyCurves() {
+        FleetSpec s;
+        s.nodes = 1000;
+        s.gpus_per_node = 8;
+        FleetClass c{"notebooks", 1, 20, 0.05, 0};
+        c.daily_swing = 0.8;
+        c.weekend_factor = 0.3;
+        s.classes = {c};
+        s.peak_hour = 14;
+        s.horizon_days = 7 * 400;
+        s.warmup_days = 7;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const double window_h = (s.horizon_days - s.warmup_days) * 24;
+        QVERIFY2(std::abs(static_cast<double>(r->jobs_arrived) / (20 * window_h) - 1) < 0.01,
+                 qPrintable(QString::number(r->jobs_arrived)));
+        // The shape: one-week runs at 2,000 arrivals per hour of 3-minute 1-GPU jobs, whose
+        // busy GPUs at a moment are the arrivals of the 3 minutes before it (M/G/infinity:
+        // rate x 0.05 h). The 240 timeline samples of a week are 42 minutes apart.
+        FleetSpec week = s;
+        week.classes[0].arrival_rate_per_hour = 2000;
+        week.horizon_days = 7;
+        week.warmup_days = 0.01;
+        double peak = 0, trough = 0, weekend = 0;
+        int np = 0, nt = 0, nw = 0;
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            week.seed = seed;
+            const auto w = simulate_fleet(week);
+            QVERIFY2(w.ok(), w.error_text().c_str());
+            for (const auto& x : w->timeline) {
+                if (x.t_s < 3600)
+                    continue;
+                const double hour = std::fmod(x.t_s, 86400) / 3600;
+                if (std::fmod(std::floor(x.t_s / 86400), 7) >= 5) {
+                    weekend += x.busy_gpus;
+                    ++nw;
+                } else if (std::abs(hour - 14) <= 2) {
+                    peak += x.busy_gpus;
+                    ++np;
+                } else if (std::abs(hour - 2) <= 2) { // the trough: 12 h after the peak
+                    trough += x.busy_gpus;
+                    ++nt;
+                }
+            }
+        }
+        const double norm = (5 + 2 * c.weekend_factor) / 7;
+        const double mean = 2000 / norm * 0.05; // busy GPUs at the curve's mean, a weekday
+        const double k = std::sin(std::numbers::pi / 6) / (std::numbers::pi / 6);
+        const auto near = [](double got, double want, double tol) {
+            return std::abs(got / want - 1) < tol;
+        };
+        QVERIFY2(near(peak / np, mean * (1 + c.daily_swing * k), 0.06),
+                 qPrintable(QStringLiteral("peak %1, expected %2")
+                                .arg(peak / np)
+                                .arg(mean * (1 + c.daily_swing * k))));
+        QVERIFY2(near(trough / nt, mean * (1 - c.daily_swing * k), 0.15),
+                 qPrintable(QStringLiteral("trough %1, expected %2")
+                                .arg(trough / nt)
+                                .arg(mean * (1 - c.daily_swing * k))));
+        QVERIFY2(near(weekend / nw, mean * c.weekend_factor, 0.10),
+                 qPrintable(QStringLiteral("weekend %1, expected %2")
+                                .arg(weekend / nw)
+                                .arg(mean * c.weekend_factor)));
+        qInfo(
+            "curves: peak %.1f (expected %.1f), trough %.1f (%.1f), weekend %.1f (%.1f) busy GPUs",
+            peak / np, mean * (1 + c.daily_swing * k), trough / nt, mean * (1 - c.daily_swing * k),
+            weekend / nw, mean * c.weekend_factor);
+        // Flat classes are plain Poisson: the same run as before the curves existed.
+        FleetSpec flat = s;
+        flat.classes[0].daily_swing = 0;
+        flat.classes[0].weekend_factor = 1;
+        const auto f1 = simulate_fleet(flat);
+        QVERIFY(f1.ok());
+        QVERIFY(std::abs(static_cast<double>(f1->jobs_arrived) /
+                             (20 * (flat.horizon_days - flat.warmup_days) * 24) -
+                         1) < 0.01);
+        // Refused: a swing above 1, a negative weekend, a peak outside the day.
+        FleetSpec bad = s;
+        bad.classes[0].daily_swing = 1.5;
+        QVERIFY(!simulate_fleet(bad).ok());
+        bad = s;
+        bad.classes[0].weekend_factor = -1;
+        QVERIFY(!simulate_fleet(bad).ok());
+        bad = s;
+        bad.peak_hour = 25;
+        QVERIFY(!simulate_fleet(bad).ok());
     }
 
     // Topology-aware placement keeps a one-node job in one node: with 4 GPUs free in each of
