@@ -255,6 +255,34 @@ static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
 }
 BENCHMARK(BM_Fleet_90d_100kJobs_16k)->Unit(benchmark::kMillisecond);
 
+// The same with node failures at Llama 3's per-node rate (8 GPUs x 419 / (16,384 x 54) per
+// day, 24-hour repairs) and the notebooks on a working day's curve (session 16).
+static void BM_Fleet_90d_100kJobs_16k_FailuresCurves(benchmark::State& state) {
+    FleetSpec s;
+    s.nodes = 2048;
+    s.gpus_per_node = 8;
+    s.policy = FleetPolicy::backfill;
+    s.horizon_days = 90;
+    s.warmup_days = 0;
+    s.classes = {
+        {"notebook", 1, 30, 4, 0}, {"fine-tune", 8, 15, 50, 0}, {"pre-train", 512, 1.0, 16, 0}};
+    s.classes[0].daily_swing = 0.8;
+    s.classes[0].weekend_factor = 0.3;
+    s.classes[2].checkpoint_interval_h = 1;
+    s.node_failures_per_hour = 8 * 419.0 / (16384 * 54) / 24;
+    s.repair_h = 24;
+    std::int64_t jobs = 0, stops = 0;
+    for (auto _ : state) {
+        auto r = simulate_fleet(s);
+        jobs = r ? r->jobs_arrived : 0;
+        stops = r ? r->interruptions : 0;
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["jobs"] = static_cast<double>(jobs);
+    state.counters["stops"] = static_cast<double>(stops);
+}
+BENCHMARK(BM_Fleet_90d_100kJobs_16k_FailuresCurves)->Unit(benchmark::kMillisecond);
+
 // Issue 17 item 8: large designs load and evaluate in linear time. Targets: 100,000 devices
 // and a 10,000-deep chain of groups each load (parse + validate) and evaluate in < 1 s, in
 // memory < 10x the file. The designs are generated as text, as a file would hold them.

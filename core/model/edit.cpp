@@ -216,6 +216,19 @@ Result<std::vector<std::string>> paste_fragment(Design& d, std::string_view frag
             p = rename[p];
         w.position.x += offset.x;
         w.position.y += offset.y;
+        // A pasted workload whose name is taken is named as a copy (helper-22: two services
+        // both "Llama 3 70B serving", one warned that it shares GPUs with the other by the same
+        // name).
+        const auto taken = [&d](const std::string& n) {
+            return std::any_of(d.workloads.begin(), d.workloads.end(),
+                               [&n](const Workload& x) { return x.name == n; });
+        };
+        if (!w.name.empty() && taken(w.name)) {
+            const std::string base = w.name;
+            w.name = base + " (copy)";
+            for (int k = 2; taken(w.name) && k < 10000; ++k)
+                w.name = base + " (copy " + std::to_string(k) + ")";
+        }
         top.push_back(w.id);
         d.workloads.push_back(std::move(w));
     }

@@ -451,6 +451,38 @@ private slots:
         QCOMPARE(w.document()->design().devices.size(), devices);
     }
 
+    // Helper-22: a second service pasted onto the same server is flagged on both cards, and the
+    // inspector's line under the verdict reads whole (it was cut at the top and the end).
+    void duplicatedServiceSharesGpus() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h200-inference-8x"));
+        const QString serve = QString::fromStdString(w.document()->design().workloads[0].id);
+        QVERIFY(clickEntity(w, serve));
+        QVERIFY(menuPath(w, {QStringLiteral("Edit"), QStringLiteral("Duplicate")}));
+        QTRY_COMPARE(w.document()->design().workloads.size(), std::size_t{2});
+        // The copy is named as one, so the warning names the other service, not itself.
+        QVERIFY2(w.document()->design().workloads[1].name ==
+                     w.document()->design().workloads[0].name + " (copy)",
+                 w.document()->design().workloads[1].name.c_str());
+        QTRY_VERIFY(
+            w.evaluator()->current() &&
+            !w.evaluator()->current()->findings.workloads.at(serve.toStdString()).sharing.empty());
+        QVERIFY(clickEntity(w, serve));
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QTRY_VERIFY2(verdict->text().contains(QStringLiteral("Shares GPUs with Llama 3 70B "
+                                                             "serving (copy)")),
+                     qPrintable(verdict->text()));
+        QTest::qWait(100); // the form lays out the new text
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
+            w.inspector()->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
+                                       QStringLiteral("/sharing_inspector.png"));
+        QVERIFY2(verdict->height() >= verdict->heightForWidth(verdict->width()),
+                 qPrintable(QStringLiteral("verdict %1 px tall, its text needs %2")
+                                .arg(verdict->height())
+                                .arg(verdict->heightForWidth(verdict->width()))));
+    }
+
     // Journey 3 step 3: speculative decoding from the inspector changes TPOT.
     void speculativeDecodingInInspector() {
         ui::MainWindow w(cat_);
