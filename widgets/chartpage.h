@@ -28,8 +28,9 @@ void clearChart(QChart* c);
 
 /// Issue 21: an axis from `lo` to `hi` widened to whole steps of 1, 2 or 5 x 10^k (at most
 /// `max_ticks` intervals), ticks on those steps from 0, labels with the decimals the step needs:
-/// 88, 90, ... 100, not 88.6, 91.4, ...
-void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks = 6);
+/// 88, 90, ... 100, not 88.6, 91.4, ... `min_step` > 0 keeps steps at least that (1 for counted
+/// things: days and jobs, never 0.5).
+void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks = 6, double min_step = 0);
 
 /// Issue 19: a model's error band as a shaded area between `upper` and `lower` (core computes
 /// both), `colour` at `alpha`, no outline, added to `chart`. The edge lines are the area's

@@ -107,7 +107,9 @@ QAreaSeries* addBandArea(QChart* chart, const QList<QPointF>& upper, const QList
     return band;
 }
 
-void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks) {
+void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks, double min_step) {
+    if (min_step > 0 && std::isfinite(lo) && !(hi > lo))
+        hi = lo + min_step; // a flat series still gets an axis of one step
     if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) {
         axis->setRange(lo, hi);
         return;
@@ -120,6 +122,7 @@ void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks) {
             step = m * mag;
             break;
         }
+    step = std::max(step, min_step);
     axis->setRange(std::floor(lo / step + 1e-9) * step, std::ceil(hi / step - 1e-9) * step);
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);

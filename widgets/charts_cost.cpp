@@ -251,30 +251,16 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     chart_->addSeries(w);
     const double days = f.timeline.empty() ? 1 : f.timeline.back().t_s / 86400;
     // Whole-number ticks at a 1-2-5 step (days and jobs are counted, not measured).
-    const auto whole_ticks = [](QValueAxis* a, double top) {
-        double step = 1;
-        for (const double m : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0,
-                               5000.0, 10000.0, 1e5, 1e6})
-            if (top / m <= 8) {
-                step = m;
-                break;
-            }
-        a->setRange(0, std::max(step, std::ceil(top / step) * step));
-        a->setTickType(QValueAxis::TicksDynamic);
-        a->setTickAnchor(0);
-        a->setTickInterval(step);
-        a->setLabelFormat(QStringLiteral("%.0f"));
-    };
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("days"));
-    whole_ticks(ax, days);
+    niceAxis(ax, 0, days, 8, 1);
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("busy GPUs (%)"));
     ay->setRange(0, 100);
     ay->setLabelFormat(QStringLiteral("%.0f"));
     auto* aw = new QValueAxis;
     aw->setTitleText(tr("jobs waiting"));
-    whole_ticks(aw, wmax);
+    niceAxis(aw, 0, wmax, 8, 1);
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     chart_->addAxis(aw, Qt::AlignRight);

@@ -186,9 +186,9 @@ void CompareDialog::refresh() {
                 QString::fromStdString(text[static_cast<std::size_t>(1 + n + c)]));
             const auto& a = row.values[0];
             const auto& b = row.values[static_cast<std::size_t>(c)];
+            const int verdict = row.verdict[static_cast<std::size_t>(c)]; // core decides
             if (a && b && *a != 0) {
-                const double ch = *b / *a - 1;
-                const bool better = row.lower_is_better ? ch < 0 : ch > 0;
+                const bool better = verdict > 0;
                 if (row.within_model_error[static_cast<std::size_t>(c)]) {
                     // Issue 19: inside the bands: not a difference the model can tell.
                     it->setToolTip(
@@ -199,7 +199,7 @@ void CompareDialog::refresh() {
                                                 row.model_error[static_cast<std::size_t>(c)]),
                                  0, 'f', 0));
                     it->setForeground(palette().placeholderText().color());
-                } else if (std::abs(ch) > 1e-9) {
+                } else if (verdict != 0) {
                     // A tinted cell, not only coloured text (helper-18 saw no colour at all).
                     it->setBackground(better ? QColor(0xdc, 0xfc, 0xe7) : QColor(0xfe, 0xe2, 0xe2));
                     it->setForeground(better ? QColor(0x15, 0x80, 0x3d) : QColor(0xb9, 0x1c, 0x1c));

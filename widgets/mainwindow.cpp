@@ -203,11 +203,22 @@ void MainWindow::buildMenus() {
     file->addAction(actions_->newDesign);
     file->addAction(actions_->open);
     auto* presets = file->addMenu(tr("Open &Preset"));
-    for (const QString& id : doc::presetIds())
-        presets->addAction(id, this, [this, id] {
+    // Presets by their designs' names (helper-22: the menu listed file ids such as
+    // "h200-inference-8x"); the id is the entry's data and tooltip.
+    for (const QString& id : doc::presetIds()) {
+        const auto d = doc::loadDesign(id, doc_->catalog());
+        const QString name =
+            d && !d->name.empty()
+                ? QString::fromStdString(d->name).replace(QLatin1Char('&'), QStringLiteral("&&"))
+                : id;
+        auto* a = presets->addAction(name, this, [this, id] {
             if (files_->maybeSave())
                 openDesign(id);
         });
+        a->setData(id);
+        a->setToolTip(id);
+    }
+    presets->setToolTipsVisible(true);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     recentMenu_->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();

@@ -22,7 +22,7 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
     auto add = [&](const char* metric, const char* unit, bool lower,
                    const std::function<std::optional<double>(const Evaluation&)>& get,
                    const BandOf& band = nullptr) {
-        CompareRow r{metric, unit, {}, lower, {}, {}};
+        CompareRow r{metric, unit, {}, lower, {}, {}, {}};
         bool any = false;
         std::vector<const Band*> bands;
         for (const Evaluation* ev : evs) {
@@ -194,6 +194,19 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
         for (std::size_t i = 1; i < cost->within_model_error.size(); ++i)
             cost->within_model_error[i] =
                 cost->within_model_error[i] && speed && same_price(*cost, *speed, false, i);
+    }
+    // Better or worse than the first design, where the model can tell.
+    for (CompareRow& r : rows) {
+        r.verdict.assign(r.values.size(), 0);
+        for (std::size_t i = 1; i < r.values.size(); ++i) {
+            const auto& a = r.values[0];
+            const auto& b = r.values[i];
+            if (!a || !b || *a == 0 || r.within_model_error[i])
+                continue;
+            const double ch = *b / *a - 1;
+            if (std::abs(ch) > 1e-9)
+                r.verdict[i] = (r.lower_is_better ? ch < 0 : ch > 0) ? 1 : -1;
+        }
     }
     return rows;
 }

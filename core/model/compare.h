@@ -22,6 +22,9 @@ struct CompareRow {
     /// model's error band -- either value lies inside the other's band (uncertainty.h) --
     /// "within the model's error".
     std::vector<bool> within_model_error;
+    /// Per design (0 for the first): +1 better than the first design, -1 worse, 0 the same,
+    /// not comparable or within the model's error.
+    std::vector<int> verdict;
 };
 
 /// Rows for the evaluated designs (at least one).

@@ -2,6 +2,7 @@
 // hostile input (../shared/... issue 3 "Bad input").
 #include "model/bundled.h"
 #include "model/catalog.h"
+#include "model/compare.h"
 #include "model/design.h"
 #include "model/evaluate.h"
 #include "model/schema.h"
@@ -52,6 +53,33 @@ private slots:
     // "8.13E+13", ten significant digits, whole numbers whole.
     // Issue 23: a design's job mix travels with the file (only the values that differ from
     // the defaults are written); a design without one writes no "fleet" key.
+    // Compare: core says which changes are better or worse (the dialog only tints them). The
+    // H200 variant of the SuperPOD has more HBM (better) at the same count of GPUs (same).
+    void compareVerdicts() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design a = cl::test::preset("dgx-h100-4su");
+        Design b = a;
+        for (auto& dev : b.devices)
+            if (dev.catalog == "dgx-h100")
+                dev.catalog = "dgx-h200";
+        const Evaluation ea = evaluate(a, cat), eb = evaluate(b, cat);
+        const auto rows = compare_designs({&ea, &eb});
+        bool hbm = false, gpus = false;
+        for (const auto& r : rows) {
+            QCOMPARE(r.verdict.size(), std::size_t{2});
+            QCOMPARE(r.verdict[0], 0);
+            if (r.metric == "total HBM") {
+                QCOMPARE(r.verdict[1], 1);
+                hbm = true;
+            }
+            if (r.metric == "GPUs") {
+                QCOMPARE(r.verdict[1], 0);
+                gpus = true;
+            }
+        }
+        QVERIFY(hbm && gpus);
+    }
+
     void fleetMixRoundTrip() {
         auto d = cl::test::preset("h100-ndr-2node");
         QVERIFY(design_to_json(d).find("\"fleet\"") == std::string::npos);

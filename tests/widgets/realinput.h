@@ -256,8 +256,12 @@ inline bool menuPath(QMainWindow& w, const QStringList& path) {
         return false;
     for (qsizetype i = 1; i < path.size(); ++i) {
         QAction* act = nullptr; // the first match (Open Recent lists the newest first)
+        // By its text, or by the id it carries (File > Open Preset names presets by their
+        // designs' names; tests name them by id).
         for (auto* a : menu->actions())
-            if (!act && plainText(a->text()) == path[i])
+            if (!act &&
+                (plainText(a->text()) == path[i] ||
+                 (a->data().typeId() == QMetaType::QString && a->data().toString() == path[i])))
                 act = a;
         if (!act || !act->isEnabled()) {
             while (QWidget* popup = QApplication::activePopupWidget())
