@@ -605,7 +605,10 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
             using model::Scales;
             line += tr(". Model's error band: step %1 s, MFU %2%")
                         .arg(QString::fromStdString(
-                            model::range_text(t.step_time_s, *w->band, Scales::with_time, 3)))
+                            // As the step is shown (helper-22: "73.504-110.233 s" beside
+                            // "85.0 s").
+                            model::range_text(t.step_time_s, *w->band, Scales::with_time,
+                                              t.step_time_s < 10 ? 2 : 1)))
                         .arg(QString::fromStdString(
                             model::range_text(t.mfu * 100, *w->band, Scales::with_speed, 1)));
             if (t.time_to_train_s > 0)

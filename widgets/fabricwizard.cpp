@@ -11,7 +11,10 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
+
+#include <algorithm>
 
 namespace cl::ui {
 
@@ -127,13 +130,27 @@ void FabricWizard::refresh() {
     }
     ok->setEnabled(true);
     const model::Topology t = model::analyze_topology(*d, catalog_);
+    // The fixed layouts show what they build in the fields they fix (helper-22: a greyed
+    // "Servers 32" beside "127 nodes"); signals blocked, so this is not an edit.
+    if (sp || nvl) {
+        const QSignalBlocker b1(nodes), b2(system), b3(oversubscription);
+        nodes->setValue(static_cast<int>(t.nodes));
+        for (const auto& dev : d->devices)
+            if (dev.kind == model::DeviceKind::system) {
+                if (const int i = system->findData(QString::fromStdString(dev.catalog)); i >= 0)
+                    system->setCurrentIndex(i);
+                break;
+            }
+        oversubscription->setValue(std::max(1.0, t.oversubscription));
+    }
+    const auto count = [](double x) {
+        return QString::fromStdString(model::units::format_count(x));
+    };
     preview_->setText(
         tr("%1\n%2 GPUs in %3 nodes, %4 switches in %5 tiers, bisection %6, "
            "oversubscription %7:1.")
             .arg(QString::fromStdString(d->name))
-            .arg(t.gpus, 0, 'f', 0)
-            .arg(t.nodes, 0, 'f', 0)
-            .arg(t.switches, 0, 'f', 0)
+            .arg(count(t.gpus), count(t.nodes), count(t.switches))
             .arg(t.tiers.size())
             .arg(QString::fromStdString(model::units::format_si(t.bisection_Bps, "B/s")))
             .arg(t.oversubscription, 0, 'f', 2));

@@ -119,7 +119,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             Explanation step{w.id + ".step",
                              w.name,
                              "Step time",
-                             fixed(r.step_time_s, 3) + " s",
+                             fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
                              "micro-batches x (forward + backward + recompute + exposed TP/CP/EP "
                              "communication of the slowest stage) + PP transfers + pipeline bubble "
                              "+ exposed DP communication + optimizer step; GEMMs at the measured "
@@ -169,7 +169,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 step.inputs.push_back(
                     {"busiest network tier", r.bottleneck,
                      "each parallel group placed on the fabric, its collectives before overlap"});
-            band(step, r.step_time_s, Scales::with_time, 3, " s");
+            band(step, r.step_time_s, Scales::with_time, r.step_time_s < 10 ? 2 : 1, " s");
             out.push_back(std::move(step));
             const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;
             Explanation mfu{w.id + ".mfu",
@@ -181,7 +181,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                             "operator in general (no recomputation; Korthikanti et al. 2022 eq. 7)",
                             {{"model FLOPs per step", units::format_si(model_flops, "FLOP", 1),
                               "Korthikanti eq. 7 / per-operator count"},
-                             {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"},
+                             {"step time", fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
+                              "the step-time model"},
                              {"GPUs", units::format_count(w.gpus), "placement in the design"},
                              {"dense " + std::string(to_string(t.dtype)) + " peak",
                               units::format_si(g->peak(dt), "FLOP/s"), src(g->provenance)}}};
@@ -195,7 +196,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 "global batch x sequence length / step time",
                 {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
                  {"sequence", std::to_string(t.seq) + " tokens", "design"},
-                 {"step time", fixed(r.step_time_s, 3) + " s", "the step-time model"}}};
+                 {"step time", fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
+                  "the step-time model"}}};
             band(tps, r.tokens_per_s, Scales::with_speed, 0, "");
             out.push_back(std::move(tps));
             if (t.tokens > 0) {
@@ -307,8 +309,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                  ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
             if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
                 auto& e = out.back();
-                const std::string range = "$" + range_text(r.usd_per_million_output_tokens, *w.band,
-                                                           Scales::with_time, 3);
+                // Cents, as the value is shown ("$0.57 ($0.41-0.76)", not "$0.412-0.763").
+                const std::string range =
+                    "$" + range_text(r.usd_per_million_output_tokens, *w.band, Scales::with_time,
+                                     r.usd_per_million_output_tokens < 0.1 ? 3 : 2);
                 e.value += " (" + range + ")";
                 e.inputs.push_back({"the model's error band", range, w.band->basis});
             }

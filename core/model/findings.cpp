@@ -232,7 +232,7 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                             range_text(r.step_time_s, *we->band, Scales::with_time, dec) +
                             " · MFU " + fixed(r.mfu * 100, 1) + "%";
                 f.tooltip += "\nModel's error band: step " +
-                             range_text(r.step_time_s, *we->band, Scales::with_time, 3) + " s, " +
+                             range_text(r.step_time_s, *we->band, Scales::with_time, dec) + " s, " +
                              range_text(r.tokens_per_s, *we->band, Scales::with_speed, 0) +
                              " tokens/s, MFU " +
                              range_text(r.mfu * 100, *we->band, Scales::with_speed, 1) + "% (" +

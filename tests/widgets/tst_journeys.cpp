@@ -275,6 +275,16 @@ private slots:
                 QVERIFY(!wiz->keepWorkloads->isVisible());
                 QVERIFY(chooseInCombo(wiz->kind, QStringLiteral("superpod")));
                 QVERIFY(typeNumber(wiz->units, QStringLiteral("4"), Qt::Key_Tab));
+                // The fields the SuperPOD fixes show what it builds (helper-22: a greyed
+                // "Servers 32" beside "127 nodes"), and the preview counts with separators.
+                QCOMPARE(wiz->nodes->value(), 127);
+                QCOMPARE(wiz->system->currentData().toString(), QStringLiteral("dgx-h100"));
+                QVERIFY(!wiz->nodes->isEnabled());
+                bool counted = false;
+                for (auto* l : wiz->findChildren<QLabel*>())
+                    counted =
+                        counted || l->text().contains(QStringLiteral("1,016 GPUs in 127 nodes"));
+                QVERIFY(counted);
                 auto* ok = wiz->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
                 QTest::mouseClick(ok, Qt::LeftButton);
             },
