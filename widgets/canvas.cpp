@@ -448,7 +448,7 @@ public:
     /// Where the label (type and count) is drawn close up: part of what a click picks.
     [[nodiscard]] QRectF labelRect() const {
         const QPointF mid = (a_ + b_) / 2;
-        return {mid.x() - 90, mid.y() - 9, 180, 18};
+        return {mid.x() - 120, mid.y() - 9, 240, 18};
     }
     /// The line itself, not its bounding box: a long link's box covers whole regions
     /// of a large design, so clicks and rubber bands in the gaps between devices picked links.
@@ -581,8 +581,15 @@ protected:
         if (!r.intersects(opt->exposedRect))
             return;
         p->setPen(pal.text().color());
-        p->fillRect(r, pal.window());
-        p->drawText(r, Qt::AlignCenter, label());
+        // The count first and whole: a label wider than its box is cut at its end (helper-22: a
+        // centred "8 × InfiniBand NDR 4x (50 GB/s)" lost its count to the box's left edge).
+        const QString text =
+            p->fontMetrics().elidedText(label(), Qt::ElideRight, static_cast<int>(r.width()) - 6);
+        const QRectF box =
+            r.adjusted((r.width() - p->fontMetrics().horizontalAdvance(text) - 8) / 2, 0,
+                       -(r.width() - p->fontMetrics().horizontalAdvance(text) - 8) / 2, 0);
+        p->fillRect(box, pal.window());
+        p->drawText(box, Qt::AlignCenter, text);
     }
 
 private:
