@@ -251,14 +251,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               units::format_count(r->gpu_hours_lost_preemption) +
                               " GPU-hours lost (work since a checkpoint, restarts)"});
     if (r->node_failures > 0)
-        t.rows.push_back(
-            {"node failures",
-             units::format_count(static_cast<double>(r->node_failures)) + " (" +
-                 fmt(r->gpu_hours_down / std::max(1e-9, r->gpu_hours_available) * 100, 2) +
-                 " % of GPU-hours out for repair); " +
-                 units::format_count(static_cast<double>(r->interruptions)) + " jobs stopped, " +
-                 units::format_count(r->gpu_hours_lost_failures) +
-                 " GPU-hours lost (work since a checkpoint, restarts)"});
+        t.rows.push_back({"node failures",
+                          units::format_count(static_cast<double>(r->node_failures)) + " (" +
+                              fmt(r->down_fraction * 100, 2) + " % of GPU-hours out for repair); " +
+                              units::format_count(static_cast<double>(r->interruptions)) +
+                              " jobs stopped, " + units::format_count(r->gpu_hours_lost_failures) +
+                              " GPU-hours lost (work since a checkpoint, restarts)"});
     if (r->gpu_hours_lost_failures + r->gpu_hours_lost_preemption > 0)
         t.rows.push_back(
             {"useful (busy less lost work and restarts)", fmt(r->useful_fraction * 100, 1) + " %"});

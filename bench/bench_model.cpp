@@ -235,7 +235,7 @@ BENCHMARK(BM_Evaluate_Llama3_16k_FleetMix)->Unit(benchmark::kMillisecond);
 
 // Issue 23: 90 days of about 100,000 jobs on 16,384 GPUs (2,048 nodes of 8) simulate in under
 // 2 s on one core. A mix of one-GPU, one-node and 64-node jobs at ~85% load, backfill.
-static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
+static FleetSpec fleet_90d_16k() {
     FleetSpec s;
     s.nodes = 2048;
     s.gpus_per_node = 8;
@@ -245,6 +245,11 @@ static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
     // 46 jobs/h in all over 90 days: ~99,000 jobs; offered load 14,312 of 16,384 GPUs.
     s.classes = {
         {"notebook", 1, 30, 4, 0}, {"fine-tune", 8, 15, 50, 0}, {"pre-train", 512, 1.0, 16, 0}};
+    return s;
+}
+
+static void BM_Fleet_90d_100kJobs_16k(benchmark::State& state) {
+    const FleetSpec s = fleet_90d_16k();
     std::int64_t jobs = 0;
     for (auto _ : state) {
         auto r = simulate_fleet(s);
@@ -258,18 +263,11 @@ BENCHMARK(BM_Fleet_90d_100kJobs_16k)->Unit(benchmark::kMillisecond);
 // The same with node failures at Llama 3's per-node rate (8 GPUs x 419 / (16,384 x 54) per
 // day, 24-hour repairs) and the notebooks on a working day's curve (session 16).
 static void BM_Fleet_90d_100kJobs_16k_FailuresCurves(benchmark::State& state) {
-    FleetSpec s;
-    s.nodes = 2048;
-    s.gpus_per_node = 8;
-    s.policy = FleetPolicy::backfill;
-    s.horizon_days = 90;
-    s.warmup_days = 0;
-    s.classes = {
-        {"notebook", 1, 30, 4, 0}, {"fine-tune", 8, 15, 50, 0}, {"pre-train", 512, 1.0, 16, 0}};
+    FleetSpec s = fleet_90d_16k();
     s.classes[0].daily_swing = 0.8;
     s.classes[0].weekend_factor = 0.3;
     s.classes[2].checkpoint_interval_h = 1;
-    s.node_failures_per_hour = 8 * 419.0 / (16384 * 54) / 24;
+    s.node_failures_per_hour = llama3_node_failures_per_1000_node_days(8) / 1000 / 24;
     s.repair_h = 24;
     std::int64_t jobs = 0, stops = 0;
     for (auto _ : state) {

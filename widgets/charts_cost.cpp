@@ -312,7 +312,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                "for repair) stopped %3 jobs, which lost %4 GPU-hours (work since a checkpoint "
                "and restarts).")
                 .arg(count(static_cast<double>(f.node_failures)))
-                .arg(f.gpu_hours_down / std::max(1e-9, f.gpu_hours_available) * 100, 0, 'f', 1)
+                .arg(f.down_fraction * 100, 0, 'f', 1)
                 .arg(count(static_cast<double>(f.interruptions)), count(f.gpu_hours_lost_failures));
     if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
         cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);

@@ -268,7 +268,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         // a node (Grattafiori et al. 2024 sec. 3.3.4: 419 interruptions, 16,384 GPUs, 54 days).
         const double per_1000_node_days = d.reliability.node_failures_per_1000_node_days > 0
                                               ? d.reliability.node_failures_per_1000_node_days
-                                              : kLlama3FailuresPerGpuDay * per * 1000.0;
+                                              : llama3_node_failures_per_1000_node_days(per);
         s.node_failures_per_hour = per_1000_node_days / 1000.0 / 24.0;
         s.repair_h = d.reliability.repair_hours;
     }

@@ -348,9 +348,9 @@ std::optional<double> unset_value(const Field& f, const Evaluation& ev) {
     // No training job to compute them for: the rates the design's GPUs get anyway (helper-18:
     // "Auto" with no value).
     else if (!rel && k == "node_failures_per_1000_node_days" && ev.topology.nodes > 0)
-        v = kLlama3FailuresPerGpuDay * (ev.topology.gpus / ev.topology.nodes) * 1000.0;
+        v = llama3_node_failures_per_1000_node_days(ev.topology.gpus / ev.topology.nodes);
     else if (!rel && k == "storage_bandwidth_Bps" && ev.topology.gpus > 0)
-        v = ev.storage_Bps > 0 ? ev.storage_Bps : 2e12 / 16384.0 * ev.topology.gpus;
+        v = ev.storage_Bps > 0 ? ev.storage_Bps : llama3_storage_Bps(ev.topology.gpus);
     else if (ev.tco && k == "price_per_gpu_hour")
         v = ev.tco->cloud_price_per_gpu_hour;
     else if (ev.tco && k == "server_price_usd" && ev.tco->inventory.servers > 0)

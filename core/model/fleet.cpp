@@ -792,6 +792,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.gpu_hours_lost_preemption = lost_seconds[0] / 3600;
     r.gpu_hours_lost_failures = lost_seconds[1] / 3600;
     r.gpu_hours_down = down_integral / 3600;
+    r.down_fraction = r.gpu_hours_available > 0 ? r.gpu_hours_down / r.gpu_hours_available : 0;
     r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
     r.allocated_fraction = r.utilization;
     r.fragmentation_fraction =

@@ -134,6 +134,7 @@ struct FleetResult {
     std::int64_t node_failures = 0; ///< nodes that failed in the window
     std::int64_t interruptions = 0; ///< jobs stopped by those failures
     double gpu_hours_down = 0;      ///< GPU-hours of nodes out for repair in the window
+    double down_fraction = 0;       ///< gpu_hours_down / gpu_hours_available
     /// Busy GPU-hours less what preemption and failures lost (restarts and redone work), over
     /// the available GPU-hours: the share of the cluster that did useful work.
     double useful_fraction = 0;

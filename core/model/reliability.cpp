@@ -66,7 +66,8 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
         r.rate_source = "reliability.node_failures_per_1000_node_days";
     } else {
         r.per_gpu_failures_per_day = kLlama3FailuresPerGpuDay;
-        r.node_failures_per_1000_node_days = kLlama3FailuresPerGpuDay * ctx.gpus_per_node * 1000.0;
+        r.node_failures_per_1000_node_days =
+            llama3_node_failures_per_1000_node_days(ctx.gpus_per_node);
         r.rate_source = "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 unexpected "
                         "interruptions / (16,384 H100 x 54 days)";
     }
@@ -85,9 +86,7 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     } else if (ctx.design_storage_Bps > 0) {
         r.storage_Bps = ctx.design_storage_Bps;
     } else {
-        // Llama 3's Tectonic storage sustained 2 TB/s for 16,384 GPUs (sec. 3.3.1): the same
-        // bandwidth per GPU.
-        r.storage_Bps = 2e12 / 16384.0 * ctx.gpus;
+        r.storage_Bps = llama3_storage_Bps(ctx.gpus);
         r.notes.push_back("storage bandwidth: Llama 3's 2 TB/s per 16,384 GPUs, scaled");
     }
     if (in.checkpoint_write_s > 0)

@@ -15,6 +15,15 @@ namespace cl::model {
 /// Llama 3 405B pre-training (Grattafiori et al. 2024, sec. 3.3.4): 419 unexpected
 /// interruptions on 16,384 H100 in 54 days = 4.74e-4 per GPU-day.
 inline constexpr double kLlama3FailuresPerGpuDay = 419.0 / (16384.0 * 54.0);
+/// The default node failure rate: Llama 3's per-GPU rate times the GPUs of a node.
+inline constexpr double llama3_node_failures_per_1000_node_days(double gpus_per_node) {
+    return kLlama3FailuresPerGpuDay * gpus_per_node * 1000.0;
+}
+/// The default storage bandwidth: Llama 3's Tectonic storage sustained 2 TB/s for 16,384 GPUs
+/// (Grattafiori et al. 2024, sec. 3.3.1), the same per GPU.
+inline constexpr double llama3_storage_Bps(double gpus) {
+    return 2e12 / 16384.0 * gpus;
+}
 
 /// Young 1974: tau = sqrt(2 delta M).
 double young_interval(double delta_s, double mtbf_s);

@@ -475,8 +475,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         }
         if (fr.node_failures > 0) {
             fk.add("Node failures", static_cast<double>(fr.node_failures), "nodes", RF::count);
-            fk.add("Out for repair", fr.gpu_hours_down / std::max(1e-9, fr.gpu_hours_available),
-                   "fraction", RF::percent);
+            fk.add("Out for repair", fr.down_fraction, "fraction", RF::percent);
             fk.add("Jobs stopped by failures", static_cast<double>(fr.interruptions), "jobs",
                    RF::count);
             fk.add("GPU-hours lost to failures", fr.gpu_hours_lost_failures, "GPU-hours",
