@@ -476,12 +476,15 @@ int cmd_compare(Flags& f, const std::vector<std::string>& pos, std::ostream& out
             json vals = json::array();
             for (const auto& v : row.values)
                 vals.push_back(v ? json(*v) : json(nullptr));
-            r.push_back({{"metric", row.metric},
-                         {"unit", row.unit},
-                         {"lower_is_better", row.lower_is_better},
-                         {"values", vals},
-                         {"model_error", row.model_error},
-                         {"within_model_error", row.within_model_error}});
+            json jr = {{"metric", row.metric},
+                       {"unit", row.unit},
+                       {"lower_is_better", row.lower_is_better},
+                       {"values", vals},
+                       {"model_error", row.model_error},
+                       {"within_model_error", row.within_model_error}};
+            if (!row.texts.empty())
+                jr["texts"] = row.texts; // a row of words (GPU type): values are null
+            r.push_back(std::move(jr));
         }
         j["compare"] = {{"designs", d}, {"rows", r}};
         print_json(out, j);

@@ -119,9 +119,13 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     connect(palette_, &Palette::linkTypeChosen, this, [this](const QString& id) {
         scene_->setLinkType(id);
         statusBar()->showMessage(
-            tr("New connections use %1: drag from a device's port to another device").arg(id),
+            tr("New connections use %1: drag from a device's port to another device")
+                .arg(QString::fromStdString(doc_->catalog().short_name(id.toStdString()))),
             8000);
     });
+    // What an edit changed besides what was typed (the cloud offer following a GPU swap).
+    connect(doc_, &doc::Document::notice, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 20000); });
     connect(doc_, &doc::Document::filePathChanged, this, [this](const QString& path) {
         if (!path.isEmpty() && QFileInfo::exists(path))
             addRecent(QFileInfo(path).absoluteFilePath());

@@ -47,11 +47,22 @@ QString Document::setProperties(const QStringList& ids, const model::Field& fiel
                                 const model::FieldValue& v) {
     if (ids.size() == 1) {
         // Edits that go with this one (a device's name following its Type): one undo step.
-        auto more = model::follow_on_edits(design_, ids.front().toStdString(), field, v, *catalog_);
-        if (!more.empty() && field.get(design_, ids.front().toStdString()) != v) {
-            more.insert(more.begin(), {&field, v});
-            return setFields(ids.front(), more,
-                             tr("Change %1").arg(QString::fromStdString(field.label)));
+        const std::string sid = ids.front().toStdString();
+        auto more = model::follow_on_edits(design_, sid, field, v, *catalog_);
+        if (!more.empty() && field.get(design_, sid) != v) {
+            QStringList notes;
+            for (const auto& m : more)
+                if (!m.note.empty())
+                    notes << QString::fromStdString(m.note);
+            more.insert(more.begin(), model::FollowOnEdit{&field, sid, v, {}});
+            QString text = tr("Change %1").arg(QString::fromStdString(field.label));
+            if (!notes.isEmpty())
+                text =
+                    tr("Change %1 (and the cloud offer)").arg(QString::fromStdString(field.label));
+            QString err = setFields(more, text);
+            if (err.isEmpty() && !notes.isEmpty())
+                emit notice(notes.join(QLatin1Char(' ')) + tr(" Undo brings both back."));
+            return err;
         }
     }
     bool changes = false;
@@ -76,17 +87,26 @@ QString
 Document::setFields(const QString& id,
                     const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
                     const QString& text) {
+    std::vector<model::FollowOnEdit> edits;
+    edits.reserve(values.size());
+    for (const auto& [f, v] : values)
+        edits.push_back({f, id.toStdString(), v, {}});
+    return setFields(edits, text);
+}
+
+QString Document::setFields(const std::vector<model::FollowOnEdit>& values, const QString& text) {
     model::Design probe = design_;
-    for (const auto& [f, v] : values) {
-        auto ok = model::check_property_edit(probe, id.toStdString(), *f, v, *catalog_);
+    for (const auto& e : values) {
+        auto ok = model::check_property_edit(probe, e.id, *e.field, e.value, *catalog_);
         if (!ok)
             return QString::fromStdString(ok.errors().front().what);
-        f->set(probe, id.toStdString(), v);
+        e.field->set(probe, e.id, e.value);
     }
     undo_.beginMacro(text);
-    for (const auto& [f, v] : values)
-        if (f->get(design_, id.toStdString()) != v)
-            undo_.push(new ChangePropertyCommand(this, *f, {id}, v, text));
+    for (const auto& e : values)
+        if (e.field->get(design_, e.id) != e.value)
+            undo_.push(new ChangePropertyCommand(this, *e.field, {QString::fromStdString(e.id)},
+                                                 e.value, text));
     undo_.endMacro();
     return {};
 }

@@ -5,6 +5,7 @@
 
 #include "model/catalog.h"
 #include "model/design.h"
+#include "model/edit.h"
 #include "model/schema.h"
 
 #include <QObject>
@@ -65,6 +66,9 @@ public:
     QString setFields(const QString& id,
                       const std::vector<std::pair<const model::Field*, model::FieldValue>>& values,
                       const QString& text);
+    /// Several fields of several entities at once (an edit with its follow-ons): one undo step;
+    /// refused whole when any value is.
+    QString setFields(const std::vector<model::FollowOnEdit>& values, const QString& text);
     /// A structural edit (add, delete, paste, connect, generators): the design after it.
     void editStructure(model::Design after, const QString& text);
     /// Design-wide data outside the schema (fabric calibration): one undo step.
@@ -85,6 +89,9 @@ signals:
     void filePathChanged(const QString& path);
     /// The design was written to `path` (after the undo stack was marked clean).
     void saved(const QString& path);
+    /// An edit changed more than the person typed (the cloud offer following a GPU swap): what
+    /// and why, for the status bar.
+    void notice(const QString& text);
 
 private:
     std::shared_ptr<const model::Catalog> catalog_;

@@ -22,7 +22,7 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
     auto add = [&](const char* metric, const char* unit, bool lower,
                    const std::function<std::optional<double>(const Evaluation&)>& get,
                    const BandOf& band = nullptr) {
-        CompareRow r{metric, unit, {}, lower, {}, {}, {}};
+        CompareRow r{metric, unit, {}, lower, {}, {}, {}, {}};
         bool any = false;
         std::vector<const Band*> bands;
         for (const Evaluation* ev : evs) {
@@ -52,6 +52,22 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
             rows.push_back(std::move(r));
     };
     using O = std::optional<double>;
+    // What the designs run on, in words (helper-22: two designs of the same name could only be
+    // told apart by their HBM).
+    {
+        CompareRow r{"GPU type", "", {}, false, {}, {}, {}, {}};
+        bool any = false;
+        for (const Evaluation* ev : evs) {
+            r.texts.push_back(ev->topology.gpu_name.empty() ? std::string("–")
+                                                            : ev->topology.gpu_name);
+            any = any || !ev->topology.gpu_name.empty();
+            r.values.emplace_back();
+            r.model_error.push_back(0);
+            r.within_model_error.push_back(false);
+        }
+        if (any)
+            rows.push_back(std::move(r));
+    }
     add("GPUs", "", false, [](const Evaluation& e) -> O { return e.topology.gpus; });
     add("peak BF16 (dense)", "FLOP/s", false,
         [](const Evaluation& e) -> O { return e.topology.peak_bf16_flops; });

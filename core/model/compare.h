@@ -25,6 +25,9 @@ struct CompareRow {
     /// Per design (0 for the first): +1 better than the first design, -1 worse, 0 the same,
     /// not comparable or within the model's error.
     std::vector<int> verdict;
+    /// A row of words, not numbers (the GPU type), one per design; `values` are then all
+    /// nullopt. Empty for numeric rows.
+    std::vector<std::string> texts;
 };
 
 /// Rows for the evaluated designs (at least one).

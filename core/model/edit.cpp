@@ -1,8 +1,11 @@
 #include "model/edit.h"
 
+#include "model/tco.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cl::model {
@@ -416,17 +419,69 @@ std::string entry_name(const Catalog& c, DeviceKind kind, const std::string& id)
     }
     return {};
 }
+
+/// The GPU type of a design: its first GPU's, as the evaluation reads it (TopologySummary::gpu).
+std::string first_gpu(const Design& d, const Catalog& c) {
+    for (const auto& dev : d.devices) {
+        if (dev.kind == DeviceKind::gpu && c.gpu(dev.catalog))
+            return dev.catalog;
+        if (dev.kind == DeviceKind::system)
+            if (const SystemSpec* s = c.system(dev.catalog); s && c.gpu(s->gpu))
+                return s->gpu;
+    }
+    return {};
+}
+
+/// The cloud offer that follows a Type change of `dev` to `next` (see follow_on_edits).
+std::optional<FollowOnEdit> offer_following_gpus(const Design& d, const Device& dev,
+                                                 const std::string& next, const Catalog& c) {
+    const CloudOffer* pinned = c.cloud(d.economics.cloud_offer);
+    if (!pinned || d.economics.price_per_gpu_hour > 0 ||
+        (dev.kind != DeviceKind::system && dev.kind != DeviceKind::gpu))
+        return std::nullopt;
+    Design probe = d;
+    for (auto& x : probe.devices)
+        if (x.id == dev.id)
+            x.catalog = next;
+    const std::string gpu = first_gpu(probe, c);
+    if (gpu.empty() || gpu == first_gpu(d, c) || pinned->gpu == gpu)
+        return std::nullopt;
+    const bool spot = d.economics.commitment == Commitment::spot;
+    const auto rate = [spot](const CloudOffer& o) {
+        return (spot ? o.spot_usd_per_hour : o.on_demand_usd_per_hour) / o.gpus;
+    };
+    const CloudOffer* same = nullptr; // the same provider's instance with as many GPUs
+    for (const auto& o : c.cloud_offers())
+        if (o.gpu == gpu && o.provider == pinned->provider && o.gpus == pinned->gpus &&
+            o.on_demand_usd_per_hour > 0 && (!spot || o.spot_usd_per_hour > 0) &&
+            (!same || rate(o) < rate(*same)))
+            same = &o;
+    const CloudOffer* pick = same ? same : default_cloud_offer(c, gpu, d.economics.commitment);
+    if (!pick)
+        return std::nullopt;
+    const auto gpu_name = [&c](const std::string& g) {
+        const GpuSpec* s = c.gpu(g);
+        return s && !s->name.empty() ? s->name : g;
+    };
+    std::string note = "Cloud offer: " + pick->provider + " " + pick->instance + " (" +
+                       std::to_string(pick->gpus) + " × " + gpu_name(gpu) + ") in place of " +
+                       pinned->instance + ", which rents " + gpu_name(pinned->gpu) +
+                       (same ? "" : "; the cheapest offer for these GPUs") + ".";
+    return FollowOnEdit{
+        find_field(Section::economics, "cloud_offer"), {}, FieldValue{pick->id}, std::move(note)};
+}
 } // namespace
 
-std::vector<std::pair<const Field*, FieldValue>>
-follow_on_edits(const Design& d, std::string_view id, const Field& f, const FieldValue& v,
-                const Catalog& c) {
-    std::vector<std::pair<const Field*, FieldValue>> out;
+std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, const Field& f,
+                                          const FieldValue& v, const Catalog& c) {
+    std::vector<FollowOnEdit> out;
     if (f.section == Section::device && f.key == "catalog") {
         const Device* dev = d.device(id);
         const auto* next = std::get_if<std::string>(&v);
         if (!dev || !next)
             return out;
+        if (auto offer = offer_following_gpus(d, *dev, *next, c))
+            out.push_back(std::move(*offer));
         const std::string before = entry_name(c, dev->kind, dev->catalog);
         const std::string after = entry_name(c, dev->kind, *next);
         // The name follows the type when it is the old entry's name or the start of it at a
@@ -437,7 +492,10 @@ follow_on_edits(const Design& d, std::string_view id, const Field& f, const Fiel
                                    before.compare(0, dev->name.size(), dev->name) == 0 &&
                                    before[dev->name.size()] == ' ');
         if (!after.empty() && catalog_name)
-            out.emplace_back(find_field(Section::device, "name"), FieldValue{after});
+            out.insert(out.begin(), FollowOnEdit{find_field(Section::device, "name"),
+                                                 std::string(id),
+                                                 FieldValue{after},
+                                                 {}});
     }
     return out;
 }

@@ -41,12 +41,27 @@ Result<DropResult> drop_entry(Design& d, const Catalog& c, const std::string& ki
 /// them, and their ids from workload placements (a cascading delete).
 void remove_entities(Design& d, const std::vector<std::string>& ids);
 
+/// An edit that goes with another one: field `field` of entity `id` set to `value`, and why
+/// (for the person: empty when it needs no saying).
+struct FollowOnEdit {
+    const Field* field = nullptr;
+    std::string id;
+    FieldValue value;
+    std::string note;
+};
+
 /// The edits that go with setting field `f` of entity `id` to `v`, so the design stays
-/// consistent: a device whose name is its catalog entry's name (as dropped from the palette)
-/// takes the new entry's name when its Type changes. Empty when none.
-std::vector<std::pair<const Field*, FieldValue>>
-follow_on_edits(const Design& d, std::string_view id, const Field& f, const FieldValue& v,
-                const Catalog& c);
+/// consistent:
+/// - a device whose name is its catalog entry's name (as dropped from the palette) takes the new
+///   entry's name when its Type changes;
+/// - when a Type change gives the design other GPUs and its chosen cloud offer rents the old
+///   ones (and no price is typed), the offer follows the GPUs: the same provider's instance
+///   with as many GPUs if it has one, else the cheapest offer for them (helper-22: after the
+///   swap every cost was refused until the person found the offer). No offer rents them: the
+///   offer stays and the cost says why.
+/// Empty when none.
+std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, const Field& f,
+                                          const FieldValue& v, const Catalog& c);
 
 /// Checks setting schema field `f` of entity `id` to `v`: the field's own rules (check_value)
 /// plus the design's (a link's new type must still cable its two ends). Returns the value to

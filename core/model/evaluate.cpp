@@ -357,6 +357,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         }
     }
     t.gpu_types = static_cast<int>(gpu_types.size());
+    if (const GpuSpec* g = catalog.gpu(t.gpu))
+        t.gpu_name = g->name.empty() ? g->id : g->name;
     if (t.scaleup_domain_size == 0 && !t.gpu.empty())
         if (const GpuSpec* g = catalog.gpu(t.gpu))
             t.scaleup_domain_size = g->scaleup_domain;

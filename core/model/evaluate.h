@@ -23,10 +23,11 @@
 namespace cl::model {
 
 struct TopologySummary {
-    double gpus = 0;     ///< total GPUs, replicas included
-    double nodes = 0;    ///< servers and systems (a GB200 NVL72 rack counts as 18 trays)
-    double switches = 0; ///< network switches drawn (NVSwitches inside systems excluded)
-    std::string gpu;     ///< catalog id of the (first) GPU type
+    double gpus = 0;      ///< total GPUs, replicas included
+    double nodes = 0;     ///< servers and systems (a GB200 NVL72 rack counts as 18 trays)
+    double switches = 0;  ///< network switches drawn (NVSwitches inside systems excluded)
+    std::string gpu;      ///< catalog id of the (first) GPU type
+    std::string gpu_name; ///< its catalog name ("H200 SXM 141GB")
     int gpu_types = 0;
     double hbm_bytes = 0;        ///< sum of GPU memory capacity
     double peak_bf16_flops = 0;  ///< sum of dense BF16 peaks

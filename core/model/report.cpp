@@ -732,6 +732,19 @@ ReportTable comparison_table(const std::vector<std::string>& names,
     const auto rows = compare_designs({evs.begin(), evs.begin() + static_cast<std::ptrdiff_t>(n)});
     for (const auto& r : rows) {
         std::vector<std::string> csv{r.metric, r.unit}, shown{r.metric, ""};
+        if (!r.texts.empty()) { // words (the GPU type): "same" or "changed" as the change
+            for (std::size_t i = 0; i < n; ++i) {
+                csv.push_back(r.texts[i]);
+                shown.push_back(r.texts[i]);
+            }
+            for (std::size_t i = 1; i < n; ++i) {
+                csv.emplace_back();
+                shown.emplace_back(r.texts[i] == r.texts[0] ? "same" : "changed");
+            }
+            t.rows.push_back(std::move(csv));
+            t.display.push_back(std::move(shown));
+            continue;
+        }
         for (std::size_t i = 0; i < n; ++i) {
             const auto& v = r.values[i];
             csv.push_back(v ? csv_number(*v) : "");

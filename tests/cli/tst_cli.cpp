@@ -543,8 +543,12 @@ private slots:
         QCOMPARE(r.code, 0);
         const json c = json::parse(r.out)["compare"];
         QCOMPARE(c["designs"].size(), std::size_t{2});
-        QCOMPARE(c["rows"][0]["metric"].get<std::string>(), std::string("GPUs"));
-        QCOMPARE(c["rows"][0]["values"][1].get<double>(), 8.0);
+        // The GPU type in words first ("texts"; its values are null), then the numbers.
+        QCOMPARE(c["rows"][0]["metric"].get<std::string>(), std::string("GPU type"));
+        QCOMPARE(c["rows"][0]["texts"][1].get<std::string>(), std::string("H200 SXM 141GB"));
+        QVERIFY(c["rows"][0]["values"][1].is_null());
+        QCOMPARE(c["rows"][1]["metric"].get<std::string>(), std::string("GPUs"));
+        QCOMPARE(c["rows"][1]["values"][1].get<double>(), 8.0);
         QCOMPARE(run({"compare", "dgx-h100-4su"}).code, 2);
         QCOMPARE(run({"compare", "dgx-h100-4su", "nope"}).code, 2);
         // Issue 19: a change smaller than the model's typical error is "within the model's

@@ -5,6 +5,7 @@
 #include "model/compare.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/report.h"
 #include "model/schema.h"
 #include "model/units.h"
 
@@ -65,6 +66,13 @@ private slots:
         const Evaluation ea = evaluate(a, cat), eb = evaluate(b, cat);
         const auto rows = compare_designs({&ea, &eb});
         bool hbm = false, gpus = false;
+        // The GPU type first, in words (helper-22: designs of one name told apart only by HBM).
+        QCOMPARE(rows.front().metric, std::string("GPU type"));
+        QCOMPARE(rows.front().texts,
+                 (std::vector<std::string>{"H100 SXM5 80GB", "H200 SXM 141GB"}));
+        const ReportTable shown = comparison_table({"A", "B"}, {&ea, &eb});
+        QCOMPARE(shown.display.front(), (std::vector<std::string>{"GPU type", "", "H100 SXM5 80GB",
+                                                                  "H200 SXM 141GB", "changed"}));
         for (const auto& r : rows) {
             QCOMPARE(r.verdict.size(), std::size_t{2});
             QCOMPARE(r.verdict[0], 0);

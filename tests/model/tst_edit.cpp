@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <optional>
+
 using namespace cl::model;
 
 class TestEdit : public QObject {
@@ -63,6 +65,62 @@ private slots:
         QVERIFY(!propose_link(d, cat_, "a", "nope").ok());
         QVERIFY(!propose_link(d, cat_, "a", "leaf", "ib-xdr").ok()); // faster than the ports
         QVERIFY(propose_link(d, cat_, "a", "leaf", "ib-hdr").ok());  // slower is fine
+    }
+
+    // Helper-22: after swapping the servers' type every cost was refused until the person found
+    // the cloud offer. The offer follows the GPUs: the same provider's instance with as many
+    // GPUs, else the cheapest for them; none rents them, or a price is typed: it stays.
+    void offerFollowsGpus() {
+        Design d = two_nodes();
+        d.economics.cloud_offer = "aws-p5.48xlarge";
+        const Field* type = find_field(Section::device, "catalog");
+        const auto offer_edit = [&](const Design& x, const std::string& to) {
+            std::optional<FollowOnEdit> found;
+            for (auto& e : follow_on_edits(x, "a", *type, FieldValue{to}, cat_))
+                if (e.field->section == Section::economics)
+                    found = e;
+            return found;
+        };
+        // Only one of two servers swapped: the design's GPUs are the first device's, H200.
+        auto e = offer_edit(d, "dgx-h200");
+        QVERIFY(e.has_value());
+        QCOMPARE(e->field->key, std::string("cloud_offer"));
+        QVERIFY(e->id.empty());
+        QCOMPARE(std::get<std::string>(e->value), std::string("aws-p5en.48xlarge"));
+        QVERIFY2(e->note.find("AWS p5en.48xlarge (8 × H200 SXM 141GB) in place of p5.48xlarge, "
+                              "which rents H100") != std::string::npos,
+                 e->note.c_str());
+        // The same provider wins over a cheaper one: B200 at AWS.
+        e = offer_edit(d, "dgx-b200");
+        QVERIFY(e.has_value());
+        QCOMPARE(std::get<std::string>(e->value), std::string("aws-p6-b200.48xlarge"));
+        // A provider without the GPU: the cheapest offer for it, and the note says so.
+        Design lambda = d;
+        lambda.economics.cloud_offer = "lambda-gpu-8x-h100-sxm5";
+        e = offer_edit(lambda, "dgx-h200");
+        QVERIFY(e.has_value());
+        QCOMPARE(std::get<std::string>(e->value), std::string("aws-p5en.48xlarge"));
+        QVERIFY(e->note.find("the cheapest offer for these GPUs") != std::string::npos);
+        // No offer rents MI300X: the offer stays (the cost then says why).
+        QVERIFY(!offer_edit(d, "mi300x-platform").has_value());
+        // A typed price is the person's: nothing follows.
+        Design priced = d;
+        priced.economics.price_per_gpu_hour = 2.5;
+        QVERIFY(!offer_edit(priced, "dgx-h200").has_value());
+        // No offer chosen (the cheapest for the GPU, whatever it is): nothing to follow.
+        Design automatic = d;
+        automatic.economics.cloud_offer.clear();
+        QVERIFY(!offer_edit(automatic, "dgx-h200").has_value());
+        // The same GPUs in another server, or the second server swapped: the GPUs stay H100.
+        QVERIFY(!offer_edit(d, "hgx-h100").has_value());
+        Design second = d;
+        second.devices[0].catalog = "dgx-h100";
+        std::optional<FollowOnEdit> none;
+        for (auto& x :
+             follow_on_edits(second, "b", *type, FieldValue{std::string("dgx-h200")}, cat_))
+            if (x.field->section == Section::economics)
+                none = x;
+        QVERIFY(!none.has_value());
     }
 
     void copyPaste() {

@@ -376,8 +376,11 @@ private slots:
                                           QStringLiteral("h200-inference-8x")));
                 QCOMPARE(table->columnCount(), 1 + 2 + 1);
                 QVERIFY(table->rowCount() >= 10);
-                QCOMPARE(table->item(0, 0)->text(), QStringLiteral("GPUs"));
-                QCOMPARE(table->item(0, 3)->text(), QStringLiteral("-99.2 %"));
+                // What each design runs on, in words, then the numbers.
+                QCOMPARE(table->item(0, 0)->text(), QStringLiteral("GPU type"));
+                QCOMPARE(table->item(0, 2)->text(), QStringLiteral("H200 SXM 141GB"));
+                QCOMPARE(table->item(1, 0)->text(), QStringLiteral("GPUs"));
+                QCOMPARE(table->item(1, 3)->text(), QStringLiteral("-99.2 %"));
                 QPushButton* addFile = nullptr;
                 for (auto* b : dlg->findChildren<QPushButton*>())
                     if (b->text() == QStringLiteral("Add a design file…"))
@@ -396,7 +399,7 @@ private slots:
                          qPrintable(table->horizontalHeaderItem(1)->text()));
                 QVERIFY(table->horizontalHeaderItem(1)->text() !=
                         table->horizontalHeaderItem(2)->text());
-                QCOMPARE(table->item(0, 1)->text(), QStringLiteral("1,016")); // not "1.02 k"
+                QCOMPARE(table->item(1, 1)->text(), QStringLiteral("1,016")); // not "1.02 k"
                 // The report carries the comparison: a section after the summary.
                 auto* report = dlg->findChild<QPushButton*>(QStringLiteral("compareReportButton"));
                 QVERIFY(report);

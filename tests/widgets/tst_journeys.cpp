@@ -361,9 +361,18 @@ private slots:
         const QSize before = w.size();
         QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("dgx-h200")));
         QTRY_COMPARE(current(w)->topology.gpu, std::string("h200-sxm"));
-        // The pinned H100 offer cannot price H200: the charts say so in wrapped lines, and the
-        // window keeps its size (helper-22: the unwrapped line widened it past the screen and
-        // pushed the charts under the inspector).
+        // The reserved H100 offer of step 3 follows the GPUs to AWS's H200 instance, and the
+        // status bar says so (helper-22: every cost was refused after the swap).
+        QCOMPARE(w.document()->design().economics.cloud_offer, std::string("aws-p5en.48xlarge"));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("p5en.48xlarge")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QTRY_VERIFY(current(w)->tco.has_value());
+        // An offer for other GPUs chosen on purpose cannot price H200: the charts say so in
+        // wrapped lines, and the window keeps its size (helper-22: the unwrapped line widened it
+        // past the screen and pushed the charts under the inspector).
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(
+            chooseInCombo(field<QComboBox>(w, "cloud_offer"), QStringLiteral("aws-p5.48xlarge")));
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Cost")));
         QTRY_VERIFY(!current(w)->tco_error.empty());
         QTest::qWait(200);
@@ -373,9 +382,14 @@ private slots:
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Sensitivity")));
         QTest::qWait(200);
         QCOMPARE(w.size(), before);
+        // Back to the H200 instance: the comparison below has costs on both sides.
+        QVERIFY(
+            chooseInCombo(field<QComboBox>(w, "cloud_offer"), QStringLiteral("aws-p5en.48xlarge")));
+        QTRY_VERIFY(current(w)->tco.has_value());
         // The card and the inspector follow the new type (its catalog name, one undo step).
         QCOMPARE(w.document()->design().device(server.toStdString())->name,
                  std::string("DGX H200"));
+        QVERIFY(clickEntity(w, server));
         QTRY_VERIFY2(
             w.inspector()
                 ->findChild<QLabel*>(QStringLiteral("verdict"))
@@ -488,36 +502,50 @@ private slots:
                      w.document()->catalog().system(sys.toStdString())->name);
             we = workloadEval(w, sid);
             QVERIFY2(we && we->inference, qPrintable(sys));
-            // The preset's H200 offer cannot price other GPUs (helper-18: B200 and MI300X were
-            // billed at the H200 instance's $7.91): the Cost tab says so, and the person picks a
-            // price for the new GPU -- the cheapest B200 offer; a typed price for the MI300X, which
-            // the catalog's cloud offers do not rent.
-            QTRY_VERIFY(!current(w)->tco_error.empty() &&
-                        current(w)->tco_error.find("rents") != std::string::npos);
-            // (Fetched again: each current() may replace the evaluation `we` pointed into.)
-            we = workloadEval(w, sid);
-            QVERIFY(we && we->inference);
-            QCOMPARE(we->inference->usd_per_million_output_tokens, 0.0);
-            QVERIFY(clickEntity(w, QString()));
-            if (sys == QStringLiteral("dgx-b200"))
-                QVERIFY(chooseInCombo(field<QComboBox>(w, "cloud_offer"), QString()));
-            else
-                QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "price_per_gpu_hour"),
-                                   QStringLiteral("2.5")));
-            QTRY_VERIFY(workloadEval(w, sid) && workloadEval(w, sid)->inference &&
-                        workloadEval(w, sid)->inference->usd_per_million_output_tokens > 0);
-            we = workloadEval(w, sid);
-            usd[sys] = we->inference->usd_per_million_output_tokens;
-            QVERIFY2(usd[sys] > 0, qPrintable(sys));
-            // The catalog has no DGX B200 price: owning it is not costed at $0 (helper-18) but
-            // refused, naming what to type.
-            if (sys == QStringLiteral("dgx-b200"))
+            if (sys == QStringLiteral("dgx-b200")) {
+                // The pinned H200 offer follows the GPUs: AWS rents B200 as p6-b200.48xlarge,
+                // and the status bar says so (helper-22: every cost was refused after the swap
+                // until the person found the offer). One undo step brings both back.
+                QCOMPARE(d.economics.cloud_offer, std::string("aws-p6-b200.48xlarge"));
+                QVERIFY2(
+                    w.statusBar()->currentMessage().contains(QStringLiteral("p6-b200.48xlarge")) &&
+                        w.statusBar()->currentMessage().contains(
+                            QStringLiteral("which rents H200")),
+                    qPrintable(w.statusBar()->currentMessage()));
+                // One click on Undo brings back the H200 and its offer; Redo the B200 and its.
+                QTest::mouseClick(undoButton(w), Qt::LeftButton);
+                QCOMPARE(d.device(server.toStdString())->catalog, std::string("hgx-h200"));
+                QCOMPARE(d.economics.cloud_offer, std::string("aws-p5en.48xlarge"));
+                QVERIFY(clickEntity(w, server));
+                QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), sys));
+                QCOMPARE(d.economics.cloud_offer, std::string("aws-p6-b200.48xlarge"));
+                QTRY_VERIFY(workloadEval(w, sid) && workloadEval(w, sid)->inference &&
+                            workloadEval(w, sid)->inference->usd_per_million_output_tokens > 0);
+                // The catalog has no DGX B200 price: owning it is not costed at $0 (helper-18)
+                // but refused, naming what to type.
                 QVERIFY2(!current(w)->tco && current(w)->tco_error.find("no price for DGX B200") !=
                                                  std::string::npos,
                          current(w)->tco_error.c_str());
-            // Back to the preset's offer for the next swap.
-            QVERIFY(chooseInCombo(field<QComboBox>(w, "cloud_offer"),
-                                  QStringLiteral("aws-p5en.48xlarge")));
+            } else {
+                // No offer in the catalog rents MI300X: the B200 offer stays, the Cost tab says
+                // why (helper-18: it was billed at another GPU's rate), and the person types a
+                // price for the new GPU.
+                QCOMPARE(d.economics.cloud_offer, std::string("aws-p6-b200.48xlarge"));
+                QTRY_VERIFY(!current(w)->tco_error.empty() &&
+                            current(w)->tco_error.find("rents") != std::string::npos);
+                // (Fetched again: each current() may replace the evaluation `we` pointed into.)
+                we = workloadEval(w, sid);
+                QVERIFY(we && we->inference);
+                QCOMPARE(we->inference->usd_per_million_output_tokens, 0.0);
+                QVERIFY(clickEntity(w, QString()));
+                QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "price_per_gpu_hour"),
+                                   QStringLiteral("2.5")));
+                QTRY_VERIFY(workloadEval(w, sid) && workloadEval(w, sid)->inference &&
+                            workloadEval(w, sid)->inference->usd_per_million_output_tokens > 0);
+            }
+            we = workloadEval(w, sid);
+            usd[sys] = we->inference->usd_per_million_output_tokens;
+            QVERIFY2(usd[sys] > 0, qPrintable(sys));
         }
         QVERIFY(usd[QStringLiteral("dgx-b200")] != usd[QStringLiteral("mi300x-platform")]);
     }
