@@ -36,8 +36,28 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-QLabel* plainLabel(const QString& text = {}) {
-    auto* l = new QLabel(text);
+/// A word-wrapped label as tall as its text at its width. QFormLayout measures a wrapped row
+/// inside the scroll area short (by up to a fifth), and the label drew its text centred in the
+/// smaller box: the first and last lines cut (helper-22: the design summary's first line
+/// half-hidden, a workload's note under the button above it). The label asks for the height.
+class WrappedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    void fit() {
+        const int h = heightForWidth(width());
+        if (h > 0 && h != minimumHeight())
+            setMinimumHeight(h);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QLabel::resizeEvent(e);
+        fit();
+    }
+};
+
+WrappedLabel* plainLabel(const QString& text = {}) {
+    auto* l = new WrappedLabel(text);
     l->setTextFormat(Qt::PlainText); // text from files is shown as text, never as HTML
     l->setWordWrap(true);
     return l;
@@ -611,6 +631,8 @@ void Inspector::updateDerived() {
         text = lines.join(QLatin1Char('\n'));
     }
     derived_->setText(text);
+    if (auto* wl = dynamic_cast<WrappedLabel*>(derived_))
+        wl->fit(); // the new text's height at the width it has (no resize tells it)
     derived_->setStyleSheet(color.isEmpty() ? QString() : QStringLiteral("color: %1").arg(color));
     derived_->setVisible(!text.isEmpty());
 }

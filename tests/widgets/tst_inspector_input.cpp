@@ -19,6 +19,7 @@
 #include <QFile>
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -356,6 +357,65 @@ private slots:
     }
 
     void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }
+
+    // Helper-22: the design summary's first line was half-hidden above its box, and a serving
+    // workload's note overlapped the button above it: the wrapped labels got less height than
+    // their text needs. Every wrapped label of the inspector is as tall as its text at its
+    // width, for the design, a server and a workload, in a window of 1216 x 760 and 1600 x 1000.
+    void wrappedLabelsShowTheirFirstLine() {
+        for (const QSize size : {QSize(1216, 760), QSize(1600, 1000)})
+            for (const QString& preset :
+                 {QStringLiteral("dgx-h100-4su"), QStringLiteral("h200-inference-8x")}) {
+                ui::MainWindow w(cat_);
+                w.resize(size);
+                QVERIFY(showActive(w));
+                QVERIFY(
+                    menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}));
+                QTRY_VERIFY(w.evaluator()->current() != nullptr);
+                QStringList ids{QString()};
+                const auto& d = w.document()->design();
+                for (const auto& dev : d.devices)
+                    if (dev.kind == model::DeviceKind::system) {
+                        ids << QString::fromStdString(dev.id);
+                        break;
+                    }
+                if (!d.workloads.empty())
+                    ids << QString::fromStdString(d.workloads.front().id);
+                for (const QString& id : ids) {
+                    QVERIFY(clickEntity(w, id));
+                    QTest::qWait(50);
+                    QCoreApplication::processEvents();
+                    for (auto* l : w.inspector()->findChildren<QLabel*>()) {
+                        if (!l->isVisible() || !l->wordWrap() || l->text().isEmpty())
+                            continue;
+                        const int need = l->heightForWidth(l->width());
+                        QVERIFY2(
+                            l->height() >= need,
+                            qPrintable(QStringLiteral("%1 at %2x%3, %4: %5 px of %6 for \"%7\"")
+                                           .arg(preset)
+                                           .arg(size.width())
+                                           .arg(size.height())
+                                           .arg(id.isEmpty() ? QStringLiteral("design") : id)
+                                           .arg(l->height())
+                                           .arg(need)
+                                           .arg(l->text().left(60))));
+                    }
+                    // Helper-22: a serving workload's form ended at "Acceptance rate", the
+                    // fields below it out of reach. Every field lies inside the scrolled body.
+                    auto* sa = w.inspector()->findChild<QScrollArea*>();
+                    QVERIFY(sa && sa->widget());
+                    for (auto* c : sa->widget()->findChildren<QWidget*>()) {
+                        if (!c->isVisible() || c->parentWidget() != sa->widget())
+                            continue;
+                        QVERIFY2(c->geometry().bottom() < sa->widget()->height(),
+                                 qPrintable(QStringLiteral("%1 %2: %3 ends at %4 of %5")
+                                                .arg(preset, id, c->objectName())
+                                                .arg(c->geometry().bottom())
+                                                .arg(sa->widget()->height())));
+                    }
+                }
+            }
+    }
 
     // A text from a file longer than a line edit holds (32,767 characters) is shown in part,
     // read-only, and kept whole: the editor used to cut it and write the cut text back on the
