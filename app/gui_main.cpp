@@ -111,6 +111,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(tab))
         window.showChart(parser.value(tab));
     window.show();
+    if (!parser.isSet(shot) && !parser.isSet(probe)) // screenshots and probes: the defaults
+        window.restoreViewSettings();
     // A design autosaved by a session that did not close cleanly (crash, kill -9).
     if (!parser.isSet(shot) && !parser.isSet(probe))
         window.offerRecovery();

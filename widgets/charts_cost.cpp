@@ -620,10 +620,17 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
     ax->setLabelFormat(QStringLiteral("%g"));
     ax->setTitleText(tr("GPUs (log scale)"));
     ax->setRange(p0.gpus * 0.9, xmax * 1.1);
-    auto* ay = new QValueAxis;
-    ay->setTitleText(tr("k tokens/s"));
-    ay->setRange(0, ymax * 1.05);
-    ay->applyNiceNumbers();
+    // Log-log: linear scaling is a straight line and the gap to it reads as a ratio at every
+    // size (helper-22: on a linear y axis near-linear scaling looked exponential).
+    double ymin = ymax;
+    for (const auto& p : w->scaling)
+        ymin = std::min(ymin, (p.tokens_per_s_low > 0 ? p.tokens_per_s_low : p.tokens_per_s) / 1e3);
+    auto* ay = new QLogValueAxis;
+    ay->setBase(2);
+    ay->setLabelFormat(QStringLiteral("%g"));
+    ay->setMinorTickCount(-1);
+    ay->setTitleText(tr("k tokens/s (log scale)"));
+    ay->setRange(std::max(ymin * 0.8, 1e-3), ymax * 1.25);
     auto* am = new QValueAxis;
     am->setTitleText(tr("MFU %"));
     am->setRange(0, 100);
@@ -649,19 +656,20 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
                                                        .arg(s->name()));
         });
     const auto& last = w->scaling.back();
-    caption_->setText(tr("%1: from %2 to %3 GPUs tokens/s grows %4x (linear: %5x); MFU %6% → %7%. "
-                         "Same TP x PP x CP and global batch; fewer micro-batches per replica "
-                         "as DP grows (bigger pipeline bubble).")
-                          .arg(QString::fromStdString(w->name))
-                          .arg(p0.gpus, 0, 'f', 0)
-                          .arg(last.gpus, 0, 'f', 0)
-                          .arg(last.tokens_per_s / p0.tokens_per_s, 0, 'f', 1)
-                          .arg(last.gpus / p0.gpus, 0, 'f', 0)
-                          .arg(p0.mfu * 100, 0, 'f', 1)
-                          .arg(last.mfu * 100, 0, 'f', 1) +
-                      (band ? tr(" Shaded: the model's error band (published runs like this "
-                                 "one came out within it).")
-                            : QString()));
+    caption_->setText(
+        tr("%1: from %L2 to %L3 GPUs tokens/s grows %4x (linear: %L5x); MFU %6% → %7%. "
+           "Same TP x PP x CP and global batch; fewer micro-batches per replica "
+           "as DP grows (bigger pipeline bubble).")
+            .arg(QString::fromStdString(w->name))
+            .arg(p0.gpus, 0, 'f', 0)
+            .arg(last.gpus, 0, 'f', 0)
+            .arg(last.tokens_per_s / p0.tokens_per_s, 0, 'f', 1)
+            .arg(last.gpus / p0.gpus, 0, 'f', 0)
+            .arg(p0.mfu * 100, 0, 'f', 1)
+            .arg(last.mfu * 100, 0, 'f', 1) +
+        (band ? tr(" Shaded: the model's error band (published runs like this "
+                   "one came out within it).")
+              : QString()));
 }
 
 } // namespace cl::ui

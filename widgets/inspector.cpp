@@ -7,6 +7,7 @@
 #include "model/schema.h"
 #include "model/units.h"
 
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,6 +22,8 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -54,6 +57,50 @@ protected:
         QLabel::resizeEvent(e);
         fit();
     }
+};
+
+/// A choice whose text is longer than the field: cut with "…" at the end (not clipped in the
+/// middle of a word: helper-22 read "Disaggregated prefill and d"), the whole text in its list
+/// and in its tooltip.
+class ElidingCombo : public QComboBox {
+public:
+    ElidingCombo() {
+        connect(this, &QComboBox::currentIndexChanged, this, [this] { updateTip(); });
+    }
+    void setBaseTip(const QString& tip) {
+        base_ = tip;
+        updateTip();
+    }
+    /// The text as drawn (elided to the field's width).
+    QString shownText() const {
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        const QRect r =
+            style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this);
+        return opt.fontMetrics.elidedText(opt.currentText, Qt::ElideRight, r.width());
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QStylePainter p(this);
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        p.drawComplexControl(QStyle::CC_ComboBox, opt);
+        opt.currentText = shownText();
+        p.drawControl(QStyle::CE_ComboBoxLabel, opt);
+    }
+    void showPopup() override {
+        // The list as wide as its longest entry, even when the field is narrower.
+        view()->setMinimumWidth(view()->sizeHintForColumn(0) + 24);
+        QComboBox::showPopup();
+    }
+
+private:
+    void updateTip() {
+        setToolTip(currentText().isEmpty() ? base_
+                                           : currentText() + QStringLiteral("\n\n") + base_);
+    }
+    QString base_;
 };
 
 WrappedLabel* plainLabel(const QString& text = {}) {
@@ -358,7 +405,7 @@ void Inspector::addField(const model::Field& f) {
         break;
     }
     case model::FieldType::choice: {
-        auto* cb = new QComboBox;
+        auto* cb = new ElidingCombo;
         const std::string id = entityId().toStdString();
         for (const auto& [value, label] :
              model::field_choices(f, doc_->design(), id, doc_->catalog()))
@@ -393,6 +440,8 @@ void Inspector::addField(const model::Field& f) {
     } else {
         w->setToolTip(tip);
     }
+    if (auto* ec = dynamic_cast<ElidingCombo*>(w))
+        ec->setBaseTip(w->toolTip()); // the whole choice first, then the field's help
     // A narrow dock: editors take the width the dock gives them, not the width of their longest
     // choice or widest possible number (which pushed the form past the dock's edge).
     if (auto* co = qobject_cast<QComboBox*>(w))
@@ -585,17 +634,13 @@ void Inspector::updateDerived() {
         QStringList lines;
         if (!d.description.empty())
             lines << qs(model::units::excerpt(d.description));
-        if (t.gpus <= 0) {
-            lines << tr("No GPUs yet: drag a server, a GPU or a workstation device from the "
-                        "palette onto the canvas.");
-        } else {
+        if (t.gpus > 0) { // none: the warning below says what to do (once: helper-22)
             lines << tr("GPUs %L1 · nodes %L2 · switches %L3")
                          .arg(t.gpus, 0, 'f', 0)
                          .arg(t.nodes, 0, 'f', 0)
                          .arg(t.switches, 0, 'f', 0);
-            const auto* g = doc_->catalog().gpu(t.gpu);
             lines << tr("GPU type %1 · total memory %2")
-                         .arg(g ? qs(g->name) : qs(t.gpu),
+                         .arg(qs(t.gpu_name.empty() ? t.gpu : t.gpu_name),
                               qs(model::units::format_bytes(t.hbm_bytes)));
             lines << tr("Peak BF16 (dense) %1 · max power %2")
                          .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),

@@ -333,6 +333,7 @@ void MainWindow::buildMenus() {
             dock->show();
             resizeDocks({dock}, {height() * (on ? 7 : 4) / 10}, Qt::Vertical);
         }
+        QSettings().setValue(QStringLiteral("view/largeCharts"), on); // the next start too
     });
     connect(actions_->zoomIn, &QAction::triggered, view_, [this] { view_->zoomBy(1.25); });
     connect(actions_->zoomOut, &QAction::triggered, view_, [this] { view_->zoomBy(0.8); });
@@ -524,6 +525,13 @@ void MainWindow::rebuildRecentMenu() {
             ->setToolTip(plainTip(path));
     }
     recentMenu_->setEnabled(!r.isEmpty());
+}
+
+void MainWindow::restoreViewSettings() {
+    if (QSettings().value(QStringLiteral("view/largeCharts"), false).toBool())
+        // After the window has its size: the dock takes 70% of the height it is shown at.
+        QMetaObject::invokeMethod(
+            this, [this] { actions_->largeCharts->setChecked(true); }, Qt::QueuedConnection);
 }
 
 bool MainWindow::offerRecovery(bool ask) {

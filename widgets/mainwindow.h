@@ -45,6 +45,9 @@ public:
     /// Offers the design an earlier session left in the autosave slot (after a crash);
     /// `ask` false recovers without asking (tests). Returns true when recovered.
     bool offerRecovery(bool ask = true);
+    /// The view as the person left it in the last session (View > Large Charts), applied once
+    /// the window is shown (helper-22: Large Charts was forgotten at every start).
+    void restoreViewSettings();
     /// Opens "Find a layout" for a training workload (the given one, else the selected one,
     /// else the design's first).
     void findLayout(const QString& workloadId);

@@ -366,7 +366,9 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         t.warnings.push_back("the design mixes " + std::to_string(t.gpu_types) +
                              " GPU types; workloads use the first type found in their placement");
     if (t.gpus == 0)
-        t.warnings.push_back("no GPUs: drag a GPU or a system onto the canvas");
+        t.warnings.push_back(
+            "no GPUs yet: drag a server, a GPU or a workstation device from the palette onto the "
+            "canvas");
     ev.fabric = analyze_topology(design, catalog);
     if (ev.fabric.scaleup_domain > 0)
         t.scaleup_domain_size = ev.fabric.scaleup_domain;

@@ -127,8 +127,24 @@ private slots:
             }
         }
         QVERIFY(checked >= 6);
+        // The next start opens with large charts (helper-22: forgotten at every start).
+        {
+            ui::MainWindow next(cat_);
+            next.resize(1280, 800);
+            next.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&next));
+            const int small = next.canvas()->height();
+            next.restoreViewSettings(); // as gui_main does after show()
+            QTRY_VERIFY(next.findChild<QAction*>(QStringLiteral("actionLargeCharts"))->isChecked());
+            QTRY_VERIFY(next.canvas()->height() < small);
+        }
         QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
         QTRY_VERIFY(w.canvas()->height() >= canvasBefore - 2);
+        // Unchecked: the next start has the canvas's room.
+        ui::MainWindow again(cat_);
+        again.restoreViewSettings();
+        QTest::qWait(50);
+        QVERIFY(!again.findChild<QAction*>(QStringLiteral("actionLargeCharts"))->isChecked());
     }
 
     // Issue 21: the Inference chart shows the selected service (it always showed the first).

@@ -12,6 +12,7 @@
 #include "model/schema.h"
 #include "realinput.h"
 
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
@@ -357,6 +358,36 @@ private slots:
     }
 
     void designItself() { workEntity(QStringLiteral("h100-ndr-2node"), QString()); }
+
+    // Helper-22: choices longer than their field were clipped mid-word ("Disaggregated prefill
+    // and d", "Online (at the request rate"). The tooltip names the whole choice, and the list a
+    // click opens is as wide as its longest entry.
+    void longChoicesReadWhole() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h200-inference-8x")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QVERIFY(clickEntity(w, QString::fromStdString(w.document()->design().workloads[0].id)));
+        auto* batching = field<QComboBox>(w, "batching");
+        QVERIFY(batching);
+        reveal(w, batching);
+        QVERIFY(chooseInCombo(batching, QStringLiteral("disaggregated")));
+        batching = field<QComboBox>(w, "batching"); // the inspector is rebuilt after an edit
+        reveal(w, batching);
+        QVERIFY2(batching->toolTip().startsWith(batching->currentText()),
+                 qPrintable(batching->toolTip()));
+        QVERIFY(batching->currentText().startsWith(QStringLiteral("Disaggregated")));
+        QTest::mouseClick(batching, Qt::LeftButton);
+        QTRY_VERIFY(batching->view()->isVisible());
+        QVERIFY2(batching->view()->width() >= batching->view()->sizeHintForColumn(0),
+                 qPrintable(QStringLiteral("%1 of %2")
+                                .arg(batching->view()->width())
+                                .arg(batching->view()->sizeHintForColumn(0))));
+        QTest::keyClick(batching->view(), Qt::Key_Escape);
+        QTRY_VERIFY(!batching->view()->isVisible());
+    }
 
     // Helper-22: the design summary's first line was half-hidden above its box, and a serving
     // workload's note overlapped the button above it: the wrapped labels got less height than
