@@ -199,7 +199,12 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
             shown.push_back(&w);
             names << QString::fromStdString(w.name);
         }
-    bars_ = static_cast<int>(shown.size());
+    // Workloads on the same GPUs: a bar of what they need together (helper-22: each bar said
+    // "fits" although together they did not).
+    std::vector<const model::SharedGpus*> shared;
+    for (const auto& sg : ev.findings.shared)
+        shared.push_back(&sg);
+    bars_ = static_cast<int>(shown.size() + shared.size());
     auto* stack = static_cast<QStackedLayout*>(layout());
     stack->setCurrentIndex(shown.empty() ? 1 : 0);
     if (shown.empty())
@@ -228,6 +233,16 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         if (!w.memory.fits) // the bar's name says it too
             names[static_cast<int>(i)] += tr(" (does not fit)");
     }
+    for (const auto* sg : shared) {
+        lines << QString::fromStdString(sg->text);
+        QString name = tr("Together on %1").arg(QString::fromStdString(sg->where)) +
+                       (sg->fits ? QString() : tr(" (does not fit)"));
+        // Three services on one server make three pairs: each bar needs its own category.
+        for (int k = 2; names.contains(name); ++k)
+            name = tr("Together on %1 (%2)").arg(QString::fromStdString(sg->where)).arg(k) +
+                   (sg->fits ? QString() : tr(" (does not fit)"));
+        names << name;
+    }
     caption_->setText(lines.join(QLatin1Char('\n')));
     const auto sets = series_->barSets();
     double top = 0;
@@ -236,6 +251,8 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         QList<qreal> values;
         for (const auto* w : shown)
             values << w->memory.per_gpu.*kCategories[k].field / kGB;
+        for (const auto* sg : shared)
+            values << sg->together.*kCategories[k].field / kGB;
         auto* set = sets[static_cast<int>(k)];
         if (set->count() == values.size()) {
             for (int i = 0; i < values.size(); ++i)
@@ -249,6 +266,8 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         top = std::max({top, w->memory.per_gpu.total(), w->memory.capacity_bytes});
         capacity_ = std::max(capacity_, w->memory.capacity_bytes);
     }
+    for (const auto* sg : shared)
+        top = std::max(top, sg->together.total());
     xAxis_->setCategories(names);
     yAxis_->setRange(0, top / kGB * 1.1);
     yAxis_->applyNiceNumbers();

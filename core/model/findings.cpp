@@ -303,12 +303,30 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         eb = &x;
                 }
                 if (ea && eb && ea->has_memory && eb->has_memory) {
-                    const double sum = ea->memory.per_gpu.total() + eb->memory.per_gpu.total();
-                    const double cap =
+                    const MemoryBreakdown &ma = ea->memory.per_gpu, &mb = eb->memory.per_gpu;
+                    SharedGpus sg;
+                    sg.first = a.id;
+                    sg.second = b.id;
+                    sg.name = name_of(a) + " + " + name_of(b);
+                    sg.where = where;
+                    sg.together = {ma.weights + mb.weights,     ma.gradients + mb.gradients,
+                                   ma.optimizer + mb.optimizer, ma.activations + mb.activations,
+                                   ma.kv_cache + mb.kv_cache,   ma.other + mb.other};
+                    const double sum = sg.together.total();
+                    sg.capacity_bytes =
                         std::min(ea->memory.capacity_bytes, eb->memory.capacity_bytes);
+                    sg.fits = sum <= sg.capacity_bytes;
                     together = " Together they need " + units::format_bytes(sum) + " of " +
-                               units::format_bytes(cap) + " per GPU" +
-                               (sum > cap ? ": they do not fit together." : ".");
+                               units::format_bytes(sg.capacity_bytes) + " per GPU" +
+                               (sg.fits ? "." : ": they do not fit together.");
+                    sg.text =
+                        "Together on " + where + ", " + name_of(a) + " and " + name_of(b) +
+                        " need " + units::format_bytes(sum) + " of " +
+                        units::format_bytes(sg.capacity_bytes) + " per GPU" +
+                        (sg.fits ? ", " + units::format_bytes(sg.capacity_bytes - sum) + " free."
+                                 : ": they do not fit together, " +
+                                       units::format_bytes(sum - sg.capacity_bytes) + " over.");
+                    out.shared.push_back(std::move(sg));
                 }
                 for (const auto& [self, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
                     WorkloadFinding& f = out.workloads[self->id];

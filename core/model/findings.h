@@ -3,10 +3,13 @@
 // from the evaluation, once per evaluation, so that widgets only draw it (issue 16: items used
 // to decide warnings and set tooltips while painting, so an item never painted had none).
 
+#include "model/memory.h"
+
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cl::model {
 
@@ -43,10 +46,23 @@ struct WorkloadFinding {
     std::string sharing;
 };
 
+/// Two workloads on the same GPUs (helper-22: the Memory chart showed each as if it had the
+/// GPUs to itself): what they need together per GPU.
+struct SharedGpus {
+    std::string first, second; ///< workload ids
+    std::string name;          ///< "A + B"
+    std::string where;         ///< the device they share ("HGX H200")
+    MemoryBreakdown together;  ///< both workloads' memory per GPU, category by category
+    double capacity_bytes = 0; ///< what a GPU has for them (the smaller of the two budgets)
+    bool fits = true;
+    std::string text; ///< "Together on HGX H200, A and B need 149.4 GB of 126.9 GB per GPU: ..."
+};
+
 struct Findings {
     std::map<std::string, LinkFinding> links;         ///< only links with something to say
     std::map<std::string, DeviceFinding> devices;     ///< only flagged devices
     std::map<std::string, WorkloadFinding> workloads; ///< every workload
+    std::vector<SharedGpus> shared; ///< pairs of workloads on the same GPUs, with their memory
     /// Issue 22: the fabric tier each switch link belongs to (1 = node to leaf, 2 = leaf to
     /// spine, 3 = spine to core); links not listed carry no network tier.
     std::map<std::string, int> link_tiers;

@@ -500,6 +500,20 @@ private slots:
                  qPrintable(QStringLiteral("verdict %1 px tall, its text needs %2")
                                 .arg(verdict->height())
                                 .arg(verdict->heightForWidth(verdict->width()))));
+        // The Memory chart stacks them too (helper-22: one green bar each, both "fits"): a third
+        // bar of what both need per GPU, and the caption says they do not fit together.
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Memory")));
+        auto* chart = w.charts()->memoryChart();
+        QTRY_COMPARE(chart->barCount(), 3);
+        const auto* ev = w.evaluator()->current().get();
+        const double both =
+            ev->workloads[0].memory.per_gpu.total() + ev->workloads[1].memory.per_gpu.total();
+        QVERIFY(std::abs(chart->shownTotal(2) - both) < 1e6);
+        QVERIFY2(chart->caption().contains(QStringLiteral("they do not fit together")),
+                 qPrintable(chart->caption()));
+        // Apart again: the bar goes.
+        undo(w);
+        QTRY_COMPARE(chart->barCount(), 1);
     }
 
     // Journey 3 step 3: speculative decoding from the inspector changes TPOT.
