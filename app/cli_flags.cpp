@@ -408,6 +408,8 @@ std::vector<FlagSpec> build_specs() {
         {"--weekend-factor", T::Number, "", "1", "The job class's weekend arrival rate relative to a weekday's; the weekly mean stays the arrival rate (fleet).", {}, {"fleet"}},
         {"--peak-hour", T::Number, "h", "14", "Busiest hour of the day for the daily curves; the run starts Monday 0:00 (fleet).", {}, {"fleet"}},
         {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
+        {"--mig-profile", T::Choice, "", "-", "MIG partition (fleet): every GPU of the MIG nodes into 7 x 1g, 3 x 2g or 2 x 3g instances (NVIDIA mig-parted all-<profile>); on a generated cluster the class's jobs each take one instance, on every node unless --mig-nodes. Default: the design's mix, else no MIG.", {"1g", "2g", "3g"}, {"fleet"}},
+        {"--mig-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are partitioned by --mig-profile (fleet; default: the design's mix, else every node when --mig-profile is given).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
     });

@@ -105,7 +105,31 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         c.mean_duration_h = f.get_number("--mean-duration-h", 1, 1e-9, 1e7);
         c.daily_swing = f.get_number("--daily-swing", 0, 0, 1, "flat");
         c.weekend_factor = f.get_number("--weekend-factor", 1, 0, 10, "the same as a weekday");
+        // MIG: each job takes one instance of the partitioned GPUs (all nodes unless given).
+        c.mig = f.has("--mig-profile");
         s.classes = {c};
+    }
+    // MIG nodes and partition: flags over the design's mix.
+    if (f.has("--mig-profile") || f.has("--mig-nodes")) {
+        if (s.trace)
+            throw UsageError{"--mig-profile: a trace's jobs take whole GPUs; MIG runs a job "
+                             "class's or the design's mix"};
+        const std::string prof = f.get_choice(
+            "--mig-profile", mix && mix->mig_nodes > 0 ? (mix->mig_instances_per_gpu == 3   ? "2g"
+                                                          : mix->mig_instances_per_gpu == 2 ? "3g"
+                                                                                            : "1g")
+                                                       : "1g");
+        const auto p = model::choice_from_string<model::MigProfile>(prof);
+        const model::GpuSpec* g = cat.gpu(gpu_id);
+        if (!model::gpu_has_mig(gpu_id))
+            throw UsageError{"--mig-profile: " + (g ? g->name : gpu_id) +
+                             " has no MIG (NVIDIA MIG user guide: A100, H100, H200, B200 and "
+                             "GB200 have it)"};
+        s.mig_instances_per_gpu = model::mig_instances_per_gpu(*p);
+        s.mig_profile = model::mig_profile_name(*p, g ? g->memory_bytes : 0);
+        s.mig_nodes = static_cast<int>(
+            f.get_int("--mig-nodes", mix && mix->mig_nodes > 0 ? mix->mig_nodes : s.nodes, 1,
+                      s.nodes, mix ? "the design's mix" : "every node"));
     }
     if (mix) {
         s.horizon_days =
@@ -154,6 +178,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     auto r = model::simulate_fleet(s);
     if (!r)
         throw UsageError{r.error_text()};
+    // Servers of the M/M/c queue the run is, when it is one (0: it is not).
+    int mmc_servers = 0;
+    if (!s.trace && !mix && c.mig && s.mig_nodes == s.nodes)
+        mmc_servers = s.nodes * s.gpus_per_node * s.mig_instances_per_gpu;
+    else if (!s.trace && !mix && !c.mig && c.gpus_per_job == s.gpus_per_node && s.topology_aware)
+        mmc_servers = s.nodes;
     if (f.has("--json")) {
         json j = envelope(f);
         json classes = json::array();
@@ -188,6 +218,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"jobs_burst", r->jobs_burst},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
                       {"mean_queue_length", r->mean_queue_length},
+                      {"mig_instances", r->mig_instances},
+                      {"mig_utilization", r->mig_utilization},
+                      {"mig_profile", r->mig_profile},
                       {"erlang_c_wait_s", nullptr},
                       {"classes", classes}};
         if (s.trace) {
@@ -197,9 +230,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                    {"span_s", s.trace->span_s},
                                    {"notes", notes}};
         }
-        // The M/M/c answer when the run is one (one-node jobs on whole nodes).
-        if (!s.trace && !mix && c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
-            const double w = model::erlang_c_wait(s.nodes, c.arrival_rate_per_hour / 3600,
+        // The M/M/c answer when the run is one (one-node jobs on whole nodes, or one MIG
+        // instance each on a cluster of MIG nodes).
+        if (mmc_servers > 0) {
+            const double w = model::erlang_c_wait(mmc_servers, c.arrival_rate_per_hour / 3600,
                                                   1 / (c.mean_duration_h * 3600));
             if (std::isfinite(w))
                 j["fleet"]["erlang_c_wait_s"] = w;
@@ -220,8 +254,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             << units::format_count(static_cast<double>(s.trace->jobs.size())) << " GPU jobs over "
             << fmt(s.trace->span_s / 86400, 1) << " days";
     else
-        out << "jobs of " << c.gpus_per_job << " GPUs, " << fmt(c.arrival_rate_per_hour, 3)
-            << " per hour, " << fmt(c.mean_duration_h, 3) << " h on average";
+        out << "jobs of "
+            << (c.mig ? "one " + s.mig_profile + " MIG instance"
+                      : std::to_string(c.gpus_per_job) + " GPUs")
+            << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
+            << " h on average";
     out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
         << " warm-up left out), seed " << s.seed << "\n";
     for (const auto& n : notes)
@@ -245,6 +282,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
+    if (r->mig_instances > 0)
+        t.rows.push_back({"MIG instances busy",
+                          fmt(r->mig_utilization * 100, 1) + " % of " +
+                              units::format_count(static_cast<double>(r->mig_instances)) + " x " +
+                              r->mig_profile + " on " + std::to_string(r->mig_nodes) +
+                              (r->mig_nodes == 1 ? " node" : " nodes")});
     if (r->preemptions > 0)
         t.rows.push_back({"evicted for higher priority",
                           units::format_count(static_cast<double>(r->preemptions)) + " times, " +
@@ -268,8 +311,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                  (r->burst_usd > 0 ? ", $" + units::format_count(r->burst_usd) : std::string())});
     if (r->useful_gpu_hour_usd > 0)
         t.rows.push_back({"cost per useful GPU-hour", "$" + fmt(r->useful_gpu_hour_usd, 2)});
-    if (!s.trace && !mix && c.gpus_per_job == s.gpus_per_node && s.topology_aware) {
-        const double w = model::erlang_c_wait(s.nodes, c.arrival_rate_per_hour / 3600,
+    if (mmc_servers > 0) {
+        const double w = model::erlang_c_wait(mmc_servers, c.arrival_rate_per_hour / 3600,
                                               1 / (c.mean_duration_h * 3600));
         t.rows.push_back({"M/M/c mean wait (Erlang C)",
                           std::isfinite(w) ? hours(w) : std::string("unbounded (load >= 1)")});

@@ -301,6 +301,16 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                   "no figure above.")
                    .arg(count(static_cast<double>(f.jobs_waiting_at_end)),
                         dur(f.longest_wait_at_end_s));
+    if (f.mig_instances > 0)
+        cap +=
+            tr(" MIG: %1 instances of %2 on %3, %4% busy (each counts as 1/%5 of a GPU "
+               "above).")
+                .arg(count(static_cast<double>(f.mig_instances)),
+                     QString::fromStdString(f.mig_profile),
+                     f.mig_nodes == 1 ? tr("1 node")
+                                      : tr("%1 nodes").arg(count(static_cast<double>(f.mig_nodes))))
+                .arg(f.mig_utilization * 100, 0, 'f', 1)
+                .arg(f.mig_instances_per_gpu);
     if (f.preemptions > 0)
         cap +=
             tr(" %1 evictions for higher priority lost %2 GPU-hours (work since a checkpoint "

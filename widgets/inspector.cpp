@@ -77,7 +77,9 @@ public:
         initStyleOption(&opt);
         const QRect r =
             style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this);
-        return opt.fontMetrics.elidedText(opt.currentText, Qt::ElideRight, r.width());
+        // A few pixels short of the field: the style's label margins (helper-24 saw the last
+        // ")" of "Online (at the request rate)" cut under the arrow with no "…").
+        return opt.fontMetrics.elidedText(opt.currentText, Qt::ElideRight, r.width() - 8);
     }
 
 protected:
@@ -88,6 +90,10 @@ protected:
         p.drawComplexControl(QStyle::CC_ComboBox, opt);
         opt.currentText = shownText();
         p.drawControl(QStyle::CE_ComboBoxLabel, opt);
+        // The inspector sets values with signals blocked: the tooltip follows what is shown
+        // (helper-24: it named the first choice, not the chosen one).
+        if (currentText() != tipFor_)
+            updateTip();
     }
     void showPopup() override {
         // The list as wide as its longest entry, even when the field is narrower.
@@ -97,10 +103,10 @@ protected:
 
 private:
     void updateTip() {
-        setToolTip(currentText().isEmpty() ? base_
-                                           : currentText() + QStringLiteral("\n\n") + base_);
+        tipFor_ = currentText();
+        setToolTip(tipFor_.isEmpty() ? base_ : tipFor_ + QStringLiteral("\n\n") + base_);
     }
-    QString base_;
+    QString base_, tipFor_;
 };
 
 WrappedLabel* plainLabel(const QString& text = {}) {
@@ -671,7 +677,7 @@ void Inspector::updateDerived() {
                          .arg(tc.racks, 0, 'f', 0)
                          .arg(tc.servers_per_rack, 0, 'f', 0);
             for (const auto& n : inv.notes)
-                lines << QStringLiteral("ⓘ ") + qs(n);
+                lines << tr("Note: %1").arg(qs(n)); // (ⓘ was a missing glyph: helper-24)
         }
         text = lines.join(QLatin1Char('\n'));
     }

@@ -384,7 +384,11 @@ void MainWindow::duplicateDesign() {
 QString MainWindow::openDesign(const QString& pathOrPreset) {
     const QString err = doc_->open(pathOrPreset);
     if (err.isEmpty())
-        statusBar()->showMessage(tr("Opened %1").arg(pathOrPreset), 5000);
+        statusBar()->showMessage(tr("Opened %1")
+                                     .arg(QString::fromStdString(doc_->design().name).isEmpty()
+                                              ? pathOrPreset
+                                              : QString::fromStdString(doc_->design().name)),
+                                 5000);
     return err;
 }
 

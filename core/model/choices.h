@@ -51,6 +51,9 @@ enum class Commitment { on_demand, one_year, three_year, spot };
 /// each level blocks), backfill (any waiting job that fits starts, in arrival order), preemptive
 /// (priority, and a head that does not fit evicts preemptible jobs of lower priority).
 enum class FleetPolicy { fifo, priority, backfill, preemptive };
+/// How a MIG node's GPUs are partitioned (issue 23): every GPU into equal instances of one
+/// profile, as NVIDIA mig-parted's all-1g / all-2g / all-3g configs do (7, 3 or 2 per GPU).
+enum class MigProfile { g1, g2, g3 };
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
 enum class NetProtocol { none, infiniband, ethernet };
 
@@ -103,6 +106,9 @@ template <> struct ChoiceNames<Commitment> {
 template <> struct ChoiceNames<FleetPolicy> {
     static constexpr std::array<std::string_view, 4> names{"fifo", "priority", "backfill",
                                                            "preemptive"};
+};
+template <> struct ChoiceNames<MigProfile> {
+    static constexpr std::array<std::string_view, 3> names{"1g", "2g", "3g"};
 };
 template <> struct ChoiceNames<NetProtocol> {
     static constexpr std::array<std::string_view, 3> names{"", "infiniband", "ethernet"};

@@ -298,6 +298,8 @@ struct JobClassMix {
     /// FleetMix::peak_hour (0 = flat).
     double daily_swing = 0;
     double weekend_factor = 1; ///< the weekend's rate relative to a weekday's (1 = the same)
+    /// Each job takes one MIG instance on the MIG nodes (FleetMix::mig_nodes), not whole GPUs.
+    bool on_mig = false;
     bool operator==(const JobClassMix&) const = default;
 };
 
@@ -324,6 +326,10 @@ struct FleetMix {
     /// Nodes fail at the Reliability section's rate and stay out for its repair time; the jobs
     /// on them lose the work since their last checkpoint and restart.
     bool failures = true;
+    /// MIG (issue 23): this many nodes have every GPU partitioned into instances of
+    /// `mig_profile`; the classes marked on_mig run there, the others on the other nodes.
+    std::int64_t mig_nodes = 0;
+    MigProfile mig_profile = MigProfile::g1;
     std::int64_t seed = 1;
     std::string extra_json; ///< unknown fields, kept
     [[nodiscard]] bool active() const {

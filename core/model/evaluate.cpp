@@ -272,6 +272,18 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         s.node_failures_per_hour = per_1000_node_days / 1000.0 / 24.0;
         s.repair_h = d.reliability.repair_hours;
     }
+    if (m.mig_nodes > 0) {
+        if (!gpu_has_mig(t.gpu))
+            return Error{"fleet", "MIG nodes: " + (t.gpu_name.empty() ? t.gpu : t.gpu_name) +
+                                      " has no MIG (NVIDIA MIG user guide: A100, H100, H200, "
+                                      "B200 and GB200 have it)"};
+        if (m.mig_nodes > s.nodes)
+            return Error{"fleet", "MIG nodes: " + std::to_string(m.mig_nodes) +
+                                      " of the cluster's " + std::to_string(s.nodes) + " nodes"};
+        s.mig_nodes = static_cast<int>(m.mig_nodes);
+        s.mig_instances_per_gpu = mig_instances_per_gpu(m.mig_profile);
+        s.mig_profile = mig_profile_name(m.mig_profile, t.hbm_bytes / t.gpus);
+    }
     const std::pair<const JobClassMix*, const char*> classes[] = {
         {&m.training, "Training runs"},
         {&m.finetune, "Fine-tunes"},
@@ -291,10 +303,16 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         k.checkpoint_interval_h = c->checkpoint_interval_h;
         k.daily_swing = c->daily_swing;
         k.weekend_factor = c->weekend_factor;
-        if (k.gpus_per_job > t.gpus)
+        k.mig = c->on_mig;
+        if (k.mig && m.mig_nodes < 1)
+            return Error{"fleet", std::string(name) +
+                                      " run on MIG instances: set MIG nodes (how many nodes have "
+                                      "their GPUs partitioned)"};
+        const long long whole = static_cast<long long>(s.nodes - s.mig_nodes) * s.gpus_per_node;
+        if (!k.mig && k.gpus_per_job > whole)
             return Error{"fleet", std::string(name) + " need " + std::to_string(k.gpus_per_job) +
-                                      " GPUs per job; the cluster has " +
-                                      std::to_string(static_cast<long long>(t.gpus))};
+                                      " GPUs per job; the cluster has " + std::to_string(whole) +
+                                      (s.mig_nodes > 0 ? " whole GPUs outside its MIG nodes" : "")};
         s.classes.push_back(k);
     }
     if (s.classes.empty())

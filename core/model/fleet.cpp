@@ -43,6 +43,32 @@ double erlang_c_wait(int c, double lambda, double mu) {
     return erlang_c(c, lambda / mu) / (c * mu - lambda);
 }
 
+int mig_instances_per_gpu(MigProfile p) {
+    switch (p) {
+    case MigProfile::g1:
+        return 7;
+    case MigProfile::g2:
+        return 3;
+    case MigProfile::g3:
+        return 2;
+    }
+    return 7;
+}
+
+std::string mig_profile_name(MigProfile p, double memory_bytes) {
+    const int g = p == MigProfile::g1 ? 1 : p == MigProfile::g2 ? 2 : 3;
+    const int memory_slices = p == MigProfile::g3 ? 4 : g; // of 8
+    const long long gb = std::llround(memory_bytes / 1e9 * memory_slices / 8.0);
+    return std::to_string(g) + "g." + std::to_string(gb) + "gb";
+}
+
+bool gpu_has_mig(std::string_view id) {
+    for (std::string_view prefix : {"a100", "h100", "h200", "b200", "gb200"})
+        if (id.substr(0, prefix.size()) == prefix)
+            return true;
+    return false;
+}
+
 namespace {
 
 struct Job {
@@ -55,6 +81,7 @@ struct Job {
     double setup = 0;                 ///< restart time at the start of its next run
     int restarts = 0;                 ///< evictions so far
     bool setup_after_failure = false; ///< its restart follows a node failure (not an eviction)
+    bool mig = false;                 ///< `gpus` are MIG instances on the MIG nodes
 };
 
 struct Running {
@@ -134,11 +161,9 @@ public:
         total_free_ -= g;
         return true;
     }
-    void give(const std::vector<std::pair<int, int>>& parts) {
-        for (const auto& [n, g] : parts) {
-            move(n, free_[static_cast<std::size_t>(n)] + g);
-            total_free_ += g;
-        }
+    void give(int n, int g) {
+        move(n, free_[static_cast<std::size_t>(n)] + g);
+        total_free_ += g;
     }
 
 private:
@@ -364,13 +389,27 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     if (s.trace && s.trace->classes.empty())
         return Error{"trace", "a trace without classes"};
     const std::int64_t cluster = static_cast<std::int64_t>(s.nodes) * s.gpus_per_node;
+    if (s.mig_nodes < 0 || s.mig_nodes > s.nodes)
+        return Error{"mig_nodes",
+                     "must be between 0 and the cluster's " + std::to_string(s.nodes) + " nodes"};
+    if (s.mig_instances_per_gpu < 1 || s.mig_instances_per_gpu > 7)
+        return Error{"mig_instances_per_gpu", "must be between 1 and 7 (MIG's compute slices)"};
+    // Whole-GPU jobs run on the nodes without MIG (the first ones), MIG jobs on the others.
+    const int whole_nodes = s.nodes - s.mig_nodes;
+    const std::int64_t whole_gpus = static_cast<std::int64_t>(whole_nodes) * s.gpus_per_node;
+    const int inst = s.mig_instances_per_gpu;
     double expected = 0;
     for (std::size_t i = 0; i < s.classes.size(); ++i) {
         const auto& c = s.classes[i];
         const std::string at = "classes[" + std::to_string(i) + "].";
-        if (c.gpus_per_job < 1 || c.gpus_per_job > cluster)
-            return Error{at + "gpus_per_job", "must be between 1 and the cluster's " +
-                                                  std::to_string(cluster) + " GPUs"};
+        if (c.mig && s.mig_nodes < 1)
+            return Error{at + "mig", "the class runs on MIG instances, and no node has MIG"};
+        if (!c.mig && (c.gpus_per_job < 1 || c.gpus_per_job > whole_gpus))
+            return Error{at + "gpus_per_job",
+                         whole_gpus == 0
+                             ? std::string("every node has MIG: no whole GPUs for this class")
+                             : "must be between 1 and the " + std::to_string(whole_gpus) +
+                                   " GPUs of the nodes without MIG"};
         if (!(c.arrival_rate_per_hour > 0) || !std::isfinite(c.arrival_rate_per_hour))
             return Error{at + "arrival_rate_per_hour", "must be a positive number"};
         if (!(c.mean_duration_h > 0) || !std::isfinite(c.mean_duration_h))
@@ -446,12 +485,33 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::size_t next_traced = 0;
     const auto skip_too_large = [&] { // jobs the cluster can never hold (counted below)
         while (replay && next_traced < s.trace->jobs.size() &&
-               s.trace->jobs[next_traced].gpus > cluster)
+               s.trace->jobs[next_traced].gpus > whole_gpus)
             ++next_traced;
     };
     skip_too_large();
 
-    Nodes nodes(s.nodes, s.gpus_per_node);
+    Nodes nodes(whole_nodes, s.gpus_per_node);
+    Nodes mig(s.mig_nodes, s.gpus_per_node * inst); // instances per MIG node
+    // Node n of the cluster: nodes[n] for n < whole_nodes, else mig[n - whole_nodes].
+    const auto pool_of = [&](int n) -> Nodes& { return n < whole_nodes ? nodes : mig; };
+    const auto local = [&](int n) { return n < whole_nodes ? n : n - whole_nodes; };
+    const auto give = [&](const std::vector<std::pair<int, int>>& ps) {
+        for (const auto& [n, g] : ps)
+            pool_of(n).give(local(n), g);
+    };
+    // A job's share of a GPU per unit it holds: 1 for whole GPUs, 1 / instances for MIG.
+    const auto weight = [&](const Job& j) { return j.mig ? 1.0 / inst : 1.0; };
+    // Takes the job's units from its pool; `parts` in cluster node numbers.
+    std::vector<std::pair<int, int>> parts;
+    const auto take = [&](const Job& j) {
+        if (!j.mig)
+            return nodes.take(j.gpus, s.topology_aware, parts);
+        if (!mig.take(j.gpus, true, parts))
+            return false;
+        for (auto& p : parts)
+            p.first += whole_nodes;
+        return true;
+    };
     // The queue: one FIFO per priority level (one level unless the policy is priority).
     std::map<int, std::deque<Job>, std::greater<>> queue;
     std::size_t waiting = 0;
@@ -467,7 +527,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // recently started (the least work since a checkpoint, on average).
     const bool preemptive = s.policy == FleetPolicy::preemptive && !replay;
     std::set<std::tuple<int, double, std::int64_t>> victims;
-    std::int64_t busy = 0, seq = 0;
+    std::int64_t busy = 0, busy_mig = 0, seq = 0; // whole GPUs and MIG instances held
+    // Busy GPUs: whole ones plus the instances' share.
+    const auto busy_gpus = [&] {
+        return static_cast<double>(busy) + static_cast<double>(busy_mig) / inst;
+    };
+    double busy_mig_integral = 0;
 
     FleetResult r;
     r.classes.resize(nc);
@@ -488,21 +553,23 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     const auto advance = [&](double to) {
         while (next_sample <= std::min(to, end) && r.timeline.size() <= kSamples) {
-            r.timeline.push_back(
-                {next_sample, static_cast<double>(busy), static_cast<double>(waiting)});
+            r.timeline.push_back({next_sample, busy_gpus(), static_cast<double>(waiting)});
             next_sample = end * static_cast<double>(r.timeline.size()) / kSamples;
         }
         const double a = std::max(t, warm), b = std::min(to, end);
         if (b > a) {
-            busy_integral += static_cast<double>(busy) * (b - a);
+            busy_integral += busy_gpus() * (b - a);
+            busy_mig_integral += static_cast<double>(busy_mig) * (b - a);
             queue_integral += static_cast<double>(waiting) * (b - a);
             if (waiting > 0)
-                frag_integral += static_cast<double>(nodes.total_free()) * (b - a);
-            down_integral += static_cast<double>(nodes.down_nodes()) * s.gpus_per_node * (b - a);
+                frag_integral += (static_cast<double>(nodes.total_free()) +
+                                  static_cast<double>(mig.total_free()) / inst) *
+                                 (b - a);
+            down_integral += static_cast<double>(nodes.down_nodes() + mig.down_nodes()) *
+                             s.gpus_per_node * (b - a);
         }
         t = to;
     };
-    std::vector<std::pair<int, int>> parts;
     // Seconds of [a, b] inside the measured window.
     const auto in_window = [&](double a, double b) {
         return std::max(0.0, std::min(b, end) - std::max(a, warm));
@@ -528,14 +595,15 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             alloc_gen.push_back(0);
             alloc_live.push_back(1);
         }
-        busy += j.gpus;
+        (j.mig ? busy_mig : busy) += j.gpus;
         running.push({t + j.duration, id, alloc_gen[static_cast<std::size_t>(id)]});
         if (preemptive && s.classes[static_cast<std::size_t>(j.cls)].preemptible)
             victims.emplace(j.prio, -t, id);
         // The same GPU-hours counted job by job (the conservation check against the integral).
-        gpu_seconds_by_jobs += j.gpus * in_window(t, t + j.duration);
+        const double share = j.gpus * weight(j); // GPUs' worth
+        gpu_seconds_by_jobs += share * in_window(t, t + j.duration);
         lost_seconds[j.setup_after_failure] +=
-            j.gpus * in_window(t, t + j.setup); // a restart does no new work
+            share * in_window(t, t + j.setup); // a restart does no new work
         const double w = t - j.queued_since;
         if (j.arrival >= warm) {
             if (j.restarts == 0) { // wait statistics: the wait before a job first runs
@@ -555,19 +623,20 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         Job j = alloc_job[u];
         const double ran = t - alloc_start[u];
         const double planned_end = alloc_start[u] + j.duration;
-        gpu_seconds_by_jobs -= j.gpus * in_window(t, planned_end); // what it will not run
+        const double share = j.gpus * weight(j);                  // GPUs' worth
+        gpu_seconds_by_jobs -= share * in_window(t, planned_end); // what it will not run
         double work = 0;
         if (ran < j.setup) // stopped while restarting: the rest of that restart never runs
-            lost_seconds[j.setup_after_failure] -= j.gpus * in_window(t, alloc_start[u] + j.setup);
+            lost_seconds[j.setup_after_failure] -= share * in_window(t, alloc_start[u] + j.setup);
         else
             work = ran - j.setup;
         // A traced job has no checkpoint interval: it starts over.
         const double ckpt =
             replay ? 0.0 : s.classes[static_cast<std::size_t>(j.cls)].checkpoint_interval_h * 3600;
         const double saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
-        lost_seconds[failure] += j.gpus * in_window(t - (work - saved), t);
-        busy -= j.gpus;
-        nodes.give(alloc[u]);
+        lost_seconds[failure] += share * in_window(t - (work - saved), t);
+        (j.mig ? busy_mig : busy) -= j.gpus;
+        give(alloc[u]);
         ++alloc_gen[u];
         alloc_live[u] = 0;
         free_slots.push_back(id);
@@ -601,30 +670,39 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     break;
                 }
         }
-        nodes.fail(n);
+        pool_of(n).fail(local(n));
         repairs.emplace(t + s.repair_h * 3600, n);
     };
     // Under the preemptive policy: frees GPUs for a job of priority `prio` that does not fit by
     // evicting one preemptible job of lower priority; false when none is left or even all of
     // them would not free enough GPUs.
+    // Only jobs of the same pool (whole GPUs or MIG instances) free what it needs.
     const auto evict_one_for = [&](const Job& j) {
-        std::int64_t could = nodes.total_free();
+        std::int64_t could = (j.mig ? mig : nodes).total_free();
+        std::int64_t first = -1;
         for (const auto& [p, neg_start, id] : victims) {
             if (p >= j.prio)
                 break;
-            could += alloc_job[static_cast<std::size_t>(id)].gpus;
+            const Job& v = alloc_job[static_cast<std::size_t>(id)];
+            if (v.mig != j.mig)
+                continue;
+            could += v.gpus;
+            if (first < 0)
+                first = id;
         }
-        if (could < j.gpus || victims.empty() || std::get<0>(*victims.begin()) >= j.prio)
+        if (could < j.gpus || first < 0)
             return false;
-        evict(std::get<2>(*victims.begin()), false);
+        evict(first, false);
         return true;
     };
     const auto schedule = [&] {
+        bool blocked[2] = {false, s.mig_nodes == 0}; // whole GPUs, MIG instances
         for (auto& [prio, q] : queue) {
             if (s.policy == FleetPolicy::backfill) {
                 // Any job that fits now starts, in arrival order (first fit).
-                for (auto it = q.begin(); it != q.end() && nodes.total_free() > 0;) {
-                    if (nodes.take(it->gpus, s.topology_aware, parts)) {
+                for (auto it = q.begin();
+                     it != q.end() && (nodes.total_free() > 0 || mig.total_free() > 0);) {
+                    if (take(*it)) {
                         start(*it);
                         it = q.erase(it);
                         --waiting;
@@ -633,18 +711,27 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     }
                 }
             } else {
-                while (!q.empty()) {
-                    if (nodes.take(q.front().gpus, s.topology_aware, parts)) {
-                        const Job j = q.front();
-                        q.pop_front();
+                // The head of the line blocks everyone behind it -- in its pool: a whole-GPU job
+                // that waits does not hold up a MIG instance's job, or the other way round (a
+                // Kueue ClusterQueue per resource flavor). Without MIG there is one pool.
+                for (auto it = q.begin(); it != q.end();) {
+                    bool& stuck = blocked[it->mig ? 1 : 0];
+                    if (stuck) {
+                        ++it;
+                        continue;
+                    }
+                    if (take(*it)) {
+                        const Job j = *it;
+                        it = q.erase(it);
                         --waiting;
                         start(j);
-                    } else if (!preemptive || !evict_one_for(q.front())) {
-                        break;
+                    } else if (!preemptive || !evict_one_for(*it)) {
+                        stuck = true;
+                        if (blocked[0] && blocked[1])
+                            return;
+                        ++it;
                     }
                 }
-                if (!q.empty())
-                    return; // the head of the line blocks everyone behind it
             }
         }
     };
@@ -681,7 +768,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             advance(std::min(tr, next_failure));
             ++r.events;
             if (tr <= next_failure) {
-                nodes.repair(repairs.top().second);
+                const int n = repairs.top().second;
+                pool_of(n).repair(local(n));
                 repairs.pop();
             } else {
                 // Each up node fails at the node rate: a cluster-wide clock at nodes x rate,
@@ -689,7 +777,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 next_failure = next_failure_after(t);
                 const auto n = static_cast<int>(
                     std::min<double>(s.nodes - 1, std::floor(unit(failure_rng) * s.nodes)));
-                if (!nodes.is_down(n))
+                if (!pool_of(n).is_down(local(n)))
                     fail_node(n);
             }
             schedule();
@@ -711,7 +799,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                         }
                         wait_sum_window += w;
                         ++r.jobs_burst;
-                        r.burst_gpu_hours += j.gpus * j.duration / 3600;
+                        r.burst_gpu_hours += j.gpus * weight(j) * j.duration / 3600;
                     }
                 }
             schedule(); // a blocked head that left may let the jobs behind it start
@@ -728,11 +816,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             const Running done = running.top();
             running.pop();
             const auto id = static_cast<std::size_t>(done.id);
-            std::int64_t g = 0;
-            for (const auto& p : alloc[id])
-                g += p.second;
-            busy -= g;
-            nodes.give(alloc[id]);
+            (alloc_job[id].mig ? busy_mig : busy) -= alloc_job[id].gpus;
+            give(alloc[id]);
             ++alloc_gen[id];
             alloc_live[id] = 0;
             free_slots.push_back(done.id);
@@ -757,7 +842,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             } else {
                 const FleetClass& c = s.classes[ci];
                 j.cls = static_cast<int>(ci);
-                j.gpus = c.gpus_per_job;
+                j.mig = c.mig;
+                j.gpus = c.mig ? 1 : c.gpus_per_job;
                 j.duration = exponential(c.mean_duration_h * 3600);
                 prio = c.priority;
                 next_arrival[ci] = arrival_after(ci, t);
@@ -784,7 +870,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     if (replay)
         for (const TraceJob& tj : s.trace->jobs)
-            r.trace_jobs_too_large += tj.gpus > cluster;
+            r.trace_jobs_too_large += tj.gpus > whole_gpus;
     const double window = end - warm;
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;
@@ -795,6 +881,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.down_fraction = r.gpu_hours_available > 0 ? r.gpu_hours_down / r.gpu_hours_available : 0;
     r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
     r.allocated_fraction = r.utilization;
+    r.mig_instances = static_cast<std::int64_t>(s.mig_nodes) * s.gpus_per_node * inst;
+    r.mig_nodes = s.mig_nodes;
+    r.mig_instances_per_gpu = s.mig_nodes > 0 ? inst : 0;
+    r.mig_profile = s.mig_profile;
+    if (r.mig_instances > 0)
+        r.mig_utilization = busy_mig_integral / (static_cast<double>(r.mig_instances) * window);
     r.fragmentation_fraction =
         r.gpu_hours_available > 0 ? frag_integral / 3600 / r.gpu_hours_available : 0;
     r.mean_queue_length = queue_integral / window;

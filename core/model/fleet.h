@@ -39,6 +39,11 @@ struct FleetClass {
     /// arrival_rate_per_hour. Flat (0, 1): plain Poisson arrivals.
     double daily_swing = 0;
     double weekend_factor = 1;
+    /// Each job takes one MIG instance on the spec's MIG nodes (FleetSpec::mig_nodes) instead
+    /// of whole GPUs (gpus_per_job is not used): a Kubernetes pod asking for one
+    /// nvidia.com/mig-<profile> (NVIDIA k8s-device-plugin, mixed strategy). Its duration is its
+    /// run time on that instance.
+    bool mig = false;
 };
 
 /// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
@@ -96,6 +101,14 @@ struct FleetSpec {
     /// to the front of its queue and restarts (restart_s) on the GPUs that are up.
     double node_failures_per_hour = 0;
     double repair_h = 24;
+    /// MIG (issue 23): the last `mig_nodes` nodes have every GPU partitioned into
+    /// `mig_instances_per_gpu` equal instances (mig-parted's all-<profile> configs: 7 x 1g, 3 x
+    /// 2g, 2 x 3g; docs/research/mig-profiles.md). Classes with `mig` run there, one instance per
+    /// job; the other classes on the other nodes. An instance's busy time counts as
+    /// 1 / mig_instances_per_gpu of a GPU's.
+    int mig_nodes = 0;
+    int mig_instances_per_gpu = 7;
+    std::string mig_profile; ///< its name for people ("1g.10gb"), carried into the result
 };
 
 /// The cluster at one moment of the run: for the utilization-over-time chart.
@@ -159,7 +172,24 @@ struct FleetResult {
     /// jobs that started are), so a blocked queue shows here, not as a long wait.
     std::int64_t jobs_waiting_at_end = 0;
     double longest_wait_at_end_s = 0; ///< the oldest of them, waiting so far
+    std::int64_t mig_instances = 0;   ///< MIG instances on the MIG nodes (0: no MIG)
+    int mig_nodes = 0, mig_instances_per_gpu = 0;
+    std::string mig_profile; ///< FleetSpec::mig_profile
+    /// Busy instance-hours / available instance-hours of the MIG nodes (0 without MIG).
+    double mig_utilization = 0;
 };
+
+/// MIG instances per GPU when every GPU is partitioned into `p` (NVIDIA mig-parted
+/// config-default.yaml all-1g.10gb / all-2g.20gb / all-3g.40gb on A100 80GB and H100: 7, 3, 2;
+/// docs/research/mig-profiles.md).
+int mig_instances_per_gpu(MigProfile p);
+/// The profile's name on a GPU of `memory_bytes`: compute slices "g" and the memory of its
+/// memory slices (1, 2 or 4 of 8) in whole GB: "1g.10gb" on an 80 GB H100, "1g.18gb" on H200
+/// (the names in NVIDIA's MIG user guide, "Supported MIG Profiles").
+std::string mig_profile_name(MigProfile p, double memory_bytes);
+/// Whether a catalog GPU has MIG: A100, H100, H200, B200 and GB200 (NVIDIA MIG user guide,
+/// "Supported GPUs"; L40S, L4, A10G, GeForce and AMD GPUs have none).
+bool gpu_has_mig(std::string_view gpu_id);
 
 /// Simulates `s`. Refuses (with the field) sizes larger than the cluster, rates and durations
 /// that are not positive and finite, and runs too long to simulate (more than 50 million

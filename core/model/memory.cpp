@@ -510,7 +510,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         errs.push_back({"--offload-layers", "needs pp 1 (llama.cpp splits layers between one "
                                             "device and the CPU)"});
     else if (s.offload_layers > 0 && gpu.unified_memory)
-        errs.push_back({"--offload-layers", gpu.id + " shares its memory with the CPU: there is "
+        errs.push_back({"--offload-layers", gpu.name + " shares its memory with the CPU: there is "
                                                      "no system memory to offload to"});
     if (!errs.empty())
         return errs;

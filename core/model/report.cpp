@@ -467,6 +467,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
                RF::percent);
         fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
+        if (fr.mig_instances > 0) {
+            fk.text("MIG partition", fr.mig_profile);
+            fk.add("MIG instances", static_cast<double>(fr.mig_instances), "instances", RF::count);
+            fk.add("MIG instances busy", fr.mig_utilization, "fraction", RF::percent);
+        }
         if (fr.preemptions > 0) {
             fk.add("Evictions for higher priority", static_cast<double>(fr.preemptions), "jobs",
                    RF::count);

@@ -316,7 +316,8 @@ std::vector<Field> build_schema() {
             .make("lora_rank", "LoRA rank", "", 1, 1 << 16,
                   "16: common PEFT setting (Hu et al. 2021 use 1-64)"));
     add(T(CL_REF(offload))
-            .make("offload", "CPU offload", "", 0, 0, "none", "of the optimizer states"));
+            .make("offload", "CPU offload", "", 0, 0, "None: optimizer states on the GPU",
+                  "of the optimizer states"));
     {
         Field& f = shown(add(T(CL_REF(tokens))
                                  .make("tokens", "Tokens to train", "tokens", 0, 1e18, "you",
@@ -346,16 +347,19 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(kv_dtype))
             .make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default", "format"));
     add(I(CL_REF(batching))
-            .make("batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default",
-                  "static = contiguous KV"));
+            .make(
+                "batching", "Batching", "", 0, 0, "continuous: vLLM / TensorRT-LLM default",
+                "static: a batch runs to its end, KV memory reserved for the longest; continuous: "
+                "requests join and leave every step (paged KV)"));
     add(I(CL_REF(engine))
-            .make("engine", "Serving engine", "", 0, 0, "vllm",
+            .make("engine", "Serving engine", "", 0, 0, "vLLM",
                   "how the KV cache is budgeted: vLLM and SGLang take a fraction of the whole "
                   "card, TensorRT-LLM a fraction of what is free after weights and activations, "
                   "llama.cpp what the weights, one compute buffer and the context leave"));
     add(I(CL_REF(mode))
-            .make("mode", "Mode", "", 0, 0, "offline",
-                  "offline = max throughput; online = the request rate under the SLOs"));
+            .make("mode", "Mode", "", 0, 0, "Offline",
+                  "Offline: the most tokens per second; online: the request rate below, within "
+                  "the TTFT and TPOT targets"));
     shown(add(I(CL_REF(request_rate))
                   .make("request_rate", "Request rate", "1/s", 0, 1e9, "you",
                         "requests per second (online mode)")),
@@ -396,13 +400,13 @@ std::vector<Field> build_schema() {
         Field& f =
             add(E(CL_REF(cloud_offer))
                     .make("cloud_offer", "Cloud offer", "", 0, 0,
-                          "empty = the cheapest offer for the design's GPU",
+                          "none chosen: the cheapest offer for the design's GPU",
                           "`catalog cloud`; empty = the cheapest on-demand offer for the GPU"));
         f.type = FieldType::choice;
         f.choices_from = ChoiceSource::cloud_offers;
     }
     add(E(CL_REF(commitment))
-            .make("commitment", "Commitment", "", 0, 0, "on-demand",
+            .make("commitment", "Commitment", "", 0, 0, "On demand",
                   "cloud billing: on-demand and spot bill hours used, commitments every hour"));
     add(E(CL_REF(months))
             .make("months", "Horizon", "months", 1, 1200,
@@ -532,7 +536,7 @@ std::vector<Field> build_schema() {
     const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
     const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
-                               auto swing, auto weekend, const std::string& key,
+                               auto swing, auto weekend, auto on_mig, const std::string& key,
                                const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
@@ -568,31 +572,36 @@ std::vector<Field> build_schema() {
             "the weekend's arrival rate relative to a weekday's "
             "(1: the same); the mean over a week stays the rate above"));
         we.decimals = 2;
+        add(F(on_mig).make(key + ".on_mig", label + ": on MIG instances", "", 0, 0,
+                           "off: whole GPUs (GPUs per job above)",
+                           "each job takes one MIG instance on the MIG nodes (below) instead of "
+                           "whole GPUs, as a Kubernetes pod asking for one nvidia.com/mig-<profile>"
+                           "; its duration is its run time on that instance"));
     };
     job_class(CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
               CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
-              CL_REF(training.daily_swing), CL_REF(training.weekend_factor), "training",
-              "Training runs");
+              CL_REF(training.daily_swing), CL_REF(training.weekend_factor),
+              CL_REF(training.on_mig), "training", "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
               CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
-              CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor), "finetune",
-              "Fine-tunes");
+              CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor),
+              CL_REF(finetune.on_mig), "finetune", "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
-              "batch_inference", "Batch inference");
+              CL_REF(batch_inference.on_mig), "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
               CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
-              CL_REF(online.weekend_factor), "online", "Online services");
+              CL_REF(online.weekend_factor), CL_REF(online.on_mig), "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
-              CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor), "interactive",
-              "Notebooks and CI");
+              CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
+              CL_REF(interactive.on_mig), "interactive", "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,
@@ -632,6 +641,17 @@ std::vector<Field> build_schema() {
                   "on: the Reliability section's failure rate and repair time",
                   "nodes fail and are repaired; the jobs on a failed node lose the work since "
                   "their last checkpoint and restart"));
+    add(F(CL_REF(mig_nodes))
+            .make("mig_nodes", "MIG nodes", "nodes", 0, 1e7,
+                  "0: no MIG (NVIDIA MIG user guide: A100, H100, H200, B200, GB200)",
+                  "nodes whose GPUs are partitioned into MIG instances for the classes marked "
+                  "'on MIG instances'; the other classes run on the other nodes"));
+    add(F(CL_REF(mig_profile))
+            .make("mig_profile", "MIG partition", "", 0, 0,
+                  "1g: seven instances per GPU (NVIDIA mig-parted all-1g.10gb)",
+                  "every GPU of a MIG node into equal instances: 1g (7 per GPU, 1/7 of the SMs "
+                  "and 1/8 of the memory each), 2g (3 per GPU) or 3g (2 per GPU, half the "
+                  "memory each)"));
     add(F(CL_REF(seed))
             .make("seed", "Random seed", "", 0, 1e15, "1", "the same seed, the same run"));
 
@@ -975,6 +995,9 @@ std::string choice_label(std::string_view v) {
         {"continuous", "Continuous"},
         {"chunked", "Chunked prefill"},
         {"disaggregated", "Disaggregated prefill and decode"},
+        {"1g", "1g: 7 instances per GPU"},
+        {"2g", "2g: 3 instances per GPU"},
+        {"3g", "3g: 2 instances per GPU"},
         {"offline", "Offline (maximum throughput)"},
         {"online", "Online (at the request rate)"},
         {"on-demand", "On demand"},

@@ -1,6 +1,7 @@
 #include "model/tco.h"
 
 #include "model/generators.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,9 +22,7 @@ constexpr double kHostPriceFactor = 310000.0 / (8 * 30000.0);
 constexpr double kChipToServerPower = 1.821;
 
 std::string usd(double v) {
-    char b[48];
-    std::snprintf(b, sizeof b, "$%.0f", v);
-    return b;
+    return "$" + units::format_count(std::round(v)); // "$155,000"
 }
 
 } // namespace
@@ -51,10 +50,10 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
             double price = s->price_usd;
             if (price <= 0 && g && g->price_usd > 0) {
                 price = n * g->price_usd * kHostPriceFactor;
-                inv.notes.push_back(s->id + ": no catalog price; " + usd(price) +
-                                    " derived from the GPU price x 1.29 (host share)");
+                inv.notes.push_back(s->name + ": no catalog price; " + usd(price) +
+                                    " derived from the GPU price × 1.29 (host share)");
             } else if (price <= 0) {
-                inv.notes.push_back(s->id + ": no price in the catalog (not counted)");
+                inv.notes.push_back(s->name + ": no price in the catalog (not counted)");
                 if (std::find(inv.unpriced.begin(), inv.unpriced.end(), s->name) ==
                     inv.unpriced.end())
                     inv.unpriced.push_back(s->name);
@@ -204,8 +203,8 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
     if (od <= 0)
         return Error{
             "--cloud-price-per-gpu-hour",
-            "no cloud price: choose a cloud offer (the CLI lists them: catalog cloud) or give "
-            "a price per GPU-hour"};
+            "no cloud price: no cloud offer rents these GPUs; choose one that does or type a "
+            "cloud price per GPU-hour"};
     o.rate_per_gpu_hour = od;
     if (commitment == Commitment::one_year || commitment == Commitment::three_year) {
         const bool one = commitment == Commitment::one_year;
@@ -234,10 +233,9 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
                                 ? offer->spot_usd_per_hour / offer->gpus
                                 : 0.0;
         if (spot <= 0)
-            return Error{
-                "--commitment",
-                "spot needs a cloud offer with a spot price: choose one (the CLI lists them: "
-                "catalog cloud)"};
+            return Error{"--commitment",
+                         "spot needs a cloud offer with a spot price: choose one that has one, or "
+                         "another commitment"};
         o.rate_per_gpu_hour = spot;
         o.source += ", billed at the spot price";
         // Preemptions: the job loses the work since its last checkpoint (half an interval on

@@ -135,6 +135,22 @@ std::string processors_of(const GpuSpec& gpu) {
 }
 } // namespace
 
+namespace {
+/// A generation as people write it: "Hopper", "Ada", "CDNA3" (helper-24 read "hopper GPUs").
+std::string generation_name(const std::string& g) {
+    if (g.empty())
+        return g;
+    std::string out = g;
+    if (out.rfind("cdna", 0) == 0 || out.rfind("rdna", 0) == 0) {
+        for (char& ch : out)
+            ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        return out;
+    }
+    out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+    return out;
+}
+} // namespace
+
 std::string gpu_generation(const GpuSpec& gpu) {
     std::string g = gpu.arch.substr(0, gpu.arch.find(' '));
     for (char& ch : g)
@@ -207,7 +223,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
                 (!l.fsdp || r->fsdp == c.fsdp))
                 chosen.push_back(r);
         if (chosen.size() >= kMinRows) {
-            what = l.arch   ? shape + " runs on " + c.arch + " " + c.processors
+            what = l.arch   ? shape + " runs on " + generation_name(c.arch) + " " + c.processors
                    : l.fsdp ? shape + " runs"
                             : std::string(c.moe ? "MoE" : "dense") + " runs";
             break;
@@ -220,7 +236,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
     // Far from the validated runs: nothing like it in the whole pool.
     const auto any = [&](auto pred) { return std::any_of(pool.begin(), pool.end(), pred); };
     if (!c.arch.empty() && !any([&](const HeldOutRow* r) { return r->arch == c.arch; }))
-        b.far.push_back("no validated run on " + c.arch + " " + c.processors);
+        b.far.push_back("no validated run on " + generation_name(c.arch) + " " + c.processors);
     if (!any([&](const HeldOutRow* r) { return r->moe == c.moe; }))
         b.far.push_back(c.moe ? "no validated MoE run" : "no validated dense run");
     if (c.fsdp && !any([](const HeldOutRow* r) { return r->fsdp; }))

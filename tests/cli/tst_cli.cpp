@@ -284,6 +284,49 @@ private slots:
                  2);
     }
 
+    // Issue 23: MIG. One instance per job on 2 nodes of 8 H100 in 7 x 1g.10gb: 112 servers of
+    // an M/M/c queue; the wait against Erlang C, the instances' utilization, and refusals.
+    void fleetMig() {
+        const std::vector<std::string> args = {"fleet",    "--gpu",
+                                               "h100-sxm", "--gpus",
+                                               "16",       "--mig-profile",
+                                               "1g",       "--arrival-rate-per-hour",
+                                               "100",      "--mean-duration-h",
+                                               "1",        "--horizon-days",
+                                               "400",      "--json"};
+        const Run r = run(args);
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["fleet"];
+        QCOMPARE(j["mig_instances"].get<long long>(), 112LL);
+        QCOMPARE(j["mig_profile"].get<std::string>(), std::string("1g.10gb"));
+        QVERIFY(std::abs(j["mig_utilization"].get<double>() - 100.0 / 112) < 0.02);
+        QVERIFY(std::abs(j["utilization"].get<double>() - 100.0 / 112) < 0.02);
+        const double sim = j["wait_mean_s"].get<double>(), ec = j["erlang_c_wait_s"].get<double>();
+        QVERIFY2(std::abs(sim / ec - 1) < 0.15,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
+        // 3 x 2g on one of the two nodes: 24 instances of 2g.20gb.
+        const Run two =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--mig-profile", "2g", "--mig-nodes",
+                 "1", "--arrival-rate-per-hour", "10", "--mean-duration-h", "1", "--json"});
+        QCOMPARE(two.code, 0);
+        QCOMPARE(json::parse(two.out)["fleet"]["mig_instances"].get<long long>(), 24LL);
+        QCOMPARE(json::parse(two.out)["fleet"]["mig_profile"].get<std::string>(),
+                 std::string("2g.20gb"));
+        // No MIG on an L40S; more MIG nodes than nodes; a profile that does not exist.
+        const Run l40s = run({"fleet", "--gpu", "l40s", "--gpus", "16", "--mig-profile", "1g",
+                              "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(l40s.code, 2);
+        QVERIFY2(l40s.err.find("has no MIG") != std::string::npos, l40s.err.c_str());
+        QCOMPARE(run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--mig-profile", "1g",
+                      "--mig-nodes", "3", "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"})
+                     .code,
+                 2);
+        QCOMPARE(run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--mig-profile", "5g",
+                      "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"})
+                     .code,
+                 2);
+    }
+
     // Issue 23: a recorded trace (Helios format) replayed on a generated cluster and on a drawn
     // one; bad traces refused with the line.
     void fleetTrace() {

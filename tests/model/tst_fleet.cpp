@@ -116,6 +116,90 @@ private slots:
                                 .arg(r->gpu_hours_used, 0, 'f', 6)));
     }
 
+    // MIG (issue 23): jobs of one class each taking one instance of the MIG nodes' GPUs (7 x 1g
+    // per GPU) form an M/M/c queue with c = instances; the mean wait matches Erlang C within 5%,
+    // busy time counts 1/7 of a GPU per instance, Little's law holds. Whole-GPU jobs beside them
+    // run on the other nodes; GPU-hours are conserved; node failures stop MIG jobs too.
+    void migInstancesAreMMc() {
+        for (const double rho : {0.7, 0.9}) {
+            FleetSpec s;
+            s.nodes = 1;
+            s.gpus_per_node = 2;
+            s.mig_nodes = 1;
+            s.mig_instances_per_gpu = 7; // 14 instances
+            FleetClass k;
+            k.name = "notebooks";
+            k.mig = true;
+            k.mean_duration_h = 1;
+            k.arrival_rate_per_hour = rho * 14;
+            s.classes = {k};
+            s.horizon_days = 10000;
+            s.warmup_days = 500;
+            const auto r = simulate_fleet(s);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double want = erlang_c_wait(14, rho * 14 / 3600.0, 1 / 3600.0);
+            const double err = r->wait_mean_s / want - 1;
+            qInfo().noquote() << QStringLiteral("MIG 14 x 1g at rho %1: wait %2 s simulated, %3 s "
+                                                "Erlang C (%4%), instance utilization %5")
+                                     .arg(rho)
+                                     .arg(r->wait_mean_s, 0, 'f', 1)
+                                     .arg(want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(r->mig_utilization, 0, 'f', 4);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            QCOMPARE(r->mig_instances, std::int64_t{14});
+            QVERIFY(std::abs(r->mig_utilization - rho) <= 0.02 * rho);
+            // Every GPU of the cluster is partitioned: GPU utilization = instance utilization.
+            QVERIFY(std::abs(r->utilization - r->mig_utilization) <= 1e-9);
+            QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                    0.02 * std::max(0.01, r->mean_queue_length));
+        }
+        // A mix: whole-GPU jobs on 3 nodes, 1g instances on 1 node; failures on; conservation.
+        FleetSpec s;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.mig_nodes = 1;
+        s.mig_instances_per_gpu = 7; // 56 instances
+        FleetClass nb{"notebooks", 1, 40, 1, 0};
+        nb.mig = true;
+        nb.preemptible = true;
+        FleetClass ft{"fine-tunes", 8, 1, 2, 1};
+        s.classes = {nb, ft};
+        s.horizon_days = 200;
+        s.warmup_days = 0;
+        s.policy = FleetPolicy::preemptive;
+        s.node_failures_per_hour = 0.01;
+        s.repair_h = 12;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QCOMPARE(r->mig_instances, std::int64_t{56});
+        // Offered: notebooks 40 x 1 h of 1/7 GPU = 5.7 GPUs; fine-tunes 1 x 2 h x 8 = 16 GPUs.
+        const double offered_gpus = 40.0 / 7 + 16;
+        QVERIFY2(std::abs(r->utilization * 32 - offered_gpus) < 0.1 * offered_gpus,
+                 qPrintable(QString::number(r->utilization * 32)));
+        // Instances busy: 40 of 56 offered, less the time the MIG node is out for repair.
+        QVERIFY2(r->mig_utilization > 0.55 && r->mig_utilization <= 40.0 / 56 + 0.03,
+                 qPrintable(QString::number(r->mig_utilization)));
+        QVERIFY(r->interruptions > 0);
+        QVERIFY(r->preemptions == 0); // fine-tunes never need the MIG node's instances
+        QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(r->gpu_hours_by_jobs, 0, 'f', 6)
+                                .arg(r->gpu_hours_used, 0, 'f', 6)));
+        // Refusals with their field: a MIG class and no MIG node; whole GPUs and none left.
+        FleetSpec none = s;
+        none.mig_nodes = 0;
+        auto bad = simulate_fleet(none);
+        QVERIFY(!bad.ok() && bad.error_text().find("classes[0].mig") != std::string::npos);
+        FleetSpec all = s;
+        all.mig_nodes = 4;
+        bad = simulate_fleet(all);
+        QVERIFY2(!bad.ok() && bad.error_text().find("every node has MIG") != std::string::npos,
+                 bad.error_text().c_str());
+        all.mig_nodes = 5;
+        QVERIFY(!simulate_fleet(all).ok());
+    }
+
     // Backfill lets small jobs past a big one that waits for whole nodes: shorter waits for
     // the small ones and higher utilization than FIFO on the same arrivals.
     void backfillBeatsFifoOnAMix() {

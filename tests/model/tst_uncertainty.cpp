@@ -97,7 +97,7 @@ private slots:
         QCOMPARE(bf.far.size(), std::size_t{3});
         QVERIFY(bf.error_high > bn.error_high * 2.2); // two widenings of 1.5 at most: 2.25
         QVERIFY(bf.error_low < bn.error_low * 2.2);
-        QVERIFY2(QString::fromStdString(bf.basis).contains("blackwell"), bf.basis.c_str());
+        QVERIFY2(QString::fromStdString(bf.basis).contains("Blackwell"), bf.basis.c_str());
         QVERIFY2(QString::fromStdString(bf.basis).contains("100,000 GPUs"), bf.basis.c_str());
         const Band without_a = band_for(near, rows, "a");
         QCOMPARE(without_a.rows, 6);

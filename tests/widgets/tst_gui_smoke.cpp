@@ -681,6 +681,28 @@ private slots:
         QTRY_VERIFY(!w.document()->design().fleet.failures);
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->node_failures == 0);
+        // MIG: the notebooks on 1g instances of one node's GPUs (7 x 8 = 56), the fine-tunes on
+        // the other node. Ticked without MIG nodes: the tab says what is missing.
+        QVERIFY(clickEntity(w, QString()));
+        auto* onMig = field<QCheckBox>(w, "interactive.on_mig");
+        QVERIFY(onMig && !onMig->isChecked());
+        QTest::mouseClick(onMig, Qt::LeftButton);
+        QTRY_VERIFY(w.document()->design().fleet.interactive.on_mig);
+        QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("set MIG nodes") !=
+                         std::string::npos,
+                     w.evaluator()->current()->fleet_error.c_str());
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "mig_nodes"), QStringLiteral("1")));
+        QCOMPARE(w.document()->design().fleet.mig_nodes, std::int64_t{1});
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->mig_instances == 56);
+        QCOMPARE(w.evaluator()->current()->fleet->mig_profile, std::string("1g.10gb"));
+        QTRY_VERIFY(captionSays(QStringLiteral("MIG: 56 instances of 1g.10gb on 1 node,")));
+        // 3 x 2g per GPU instead: 24 instances.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "mig_profile"), QStringLiteral("2g")));
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->mig_instances == 24);
     }
 };
 

@@ -387,6 +387,17 @@ private slots:
                                 .arg(batching->view()->sizeHintForColumn(0))));
         QTest::keyClick(batching->view(), Qt::Key_Escape);
         QTRY_VERIFY(!batching->view()->isVisible());
+        // Helper-24: a choice the inspector set (signals blocked) kept the first choice's name
+        // in its tooltip ("Offline" over "Online ...").
+        auto* mode = field<QComboBox>(w, "mode");
+        QVERIFY(mode);
+        reveal(w, mode);
+        QVERIFY(chooseInCombo(mode, QStringLiteral("online")));
+        mode = field<QComboBox>(w, "mode");
+        reveal(w, mode);
+        QTest::qWait(50); // painted
+        QVERIFY2(mode->toolTip().startsWith(QStringLiteral("Online")), qPrintable(mode->toolTip()));
+        QVERIFY(!mode->toolTip().contains(QStringLiteral("offline =")));
     }
 
     // Helper-22: the design summary's first line was half-hidden above its box, and a serving
