@@ -201,7 +201,7 @@ void print_reliability(const model::ReliabilityResult& r, std::ostream& out) {
     t.rows = {{"job MTBF", fmt(r.job_mtbf_s / 3600, 2) + " h"},
               {"interruptions per day", fmt(r.expected_interruptions_per_day, 2)},
               {"failure rate", fmt(r.node_failures_per_1000_node_days, 2) +
-                                   " per 1000 node-days (" + r.rate_source + ")"},
+                                   " per 1,000 node-days (" + r.rate_source + ")"},
               {"checkpoint size", units::format_bytes(r.checkpoint_bytes)},
               {"storage bandwidth", units::format_si(r.storage_Bps, "B/s")},
               {"checkpoint write", fmt(r.checkpoint_write_s, 1) + " s"},

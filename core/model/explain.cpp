@@ -129,8 +129,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              {}};
             step.inputs = {
                 {"micro-batches per step",
-                 std::to_string(r.micro_batches) + " of " + std::to_string(r.micro_batch) +
-                     " sequences",
+                 units::format_count(static_cast<double>(r.micro_batches)) + " of " +
+                     units::format_count(static_cast<double>(r.micro_batch)) + " sequences",
                  "global batch / DP / micro-batch"},
                 {"compute", fixed(bd.compute, 3) + " s",
                  "FLOPs / achieved rates (ClusterLens guide, Training)"},
@@ -194,26 +194,29 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 "Tokens/s",
                 units::format_count(r.tokens_per_s),
                 "global batch x sequence length / step time",
-                {{"global batch", std::to_string(t.global_batch) + " sequences", "design"},
-                 {"sequence", std::to_string(t.seq) + " tokens", "design"},
+                {{"global batch",
+                  units::format_count(static_cast<double>(t.global_batch)) + " sequences",
+                  "design"},
+                 {"sequence", units::format_count(static_cast<double>(t.seq)) + " tokens",
+                  "design"},
                  {"step time", fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
                   "the step-time model"}}};
             band(tps, r.tokens_per_s, Scales::with_speed, 0, "");
             out.push_back(std::move(tps));
             if (t.tokens > 0) {
-                Explanation ttt{w.id + ".time_to_train",
-                                w.name,
-                                "Time and cost to train",
-                                fixed(r.time_to_train_s / 86400, 1) + " days, " +
-                                    units::format_count(r.gpu_hours) + " GPU-hours, " +
-                                    usd(r.cost_usd),
-                                "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
-                                "GPU-hours x $/GPU-hour",
-                                {{"tokens", units::format_tokens(t.tokens), "design"},
-                                 {"tokens/s", units::format_count(r.tokens_per_s), "above"},
-                                 {"$/GPU-hour",
-                                  ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                                  ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}};
+                Explanation ttt{
+                    w.id + ".time_to_train",
+                    w.name,
+                    "Time and cost to train",
+                    fixed(r.time_to_train_s / 86400, 1) + " days, " +
+                        units::format_count(r.gpu_hours) + " GPU-hours, " + usd(r.cost_usd),
+                    "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
+                    "GPU-hours x $/GPU-hour",
+                    {{"tokens", units::format_tokens(t.tokens), "design"},
+                     {"tokens/s", units::format_count(r.tokens_per_s), "above"},
+                     {"$/GPU-hour",
+                      ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                      ev.tco ? ev.tco->cloud_price_source : std::string("the Cost section")}}};
                 if (w.band) { // issue 19: days, GPU-hours and dollars move with the step time
                     const std::string days =
                         range_text(r.time_to_train_s / 86400, *w.band, Scales::with_time, 1) +
@@ -241,7 +244,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; "
                  "goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
                  {{"failure rate", num(r.per_gpu_failures_per_day) + " per GPU-day", r.rate_source},
-                  {"job MTBF M", fixed(r.job_mtbf_s / 3600, 2) + " h", "above"},
+                  {"job MTBF M", report_value(r.job_mtbf_s / 3600, "h"), "above"},
                   {"checkpoint size", units::format_bytes(r.checkpoint_bytes),
                    "weights + master weights + optimizer states (14 B/param AdamW)"},
                   {"storage bandwidth", units::format_si(r.storage_Bps, "B/s"),
@@ -265,7 +268,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "+ step overhead; TPOT = (batched prefill + output tokens x step) / output tokens "
                  "with "
                  "continuous batching; TTFT = prefill + one step (+ queueing online)",
-                 {{"batch", std::to_string(r.batch) + " sequences",
+                 {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
                    "largest that fits (paged KV) or the SLO"},
                   {"HBM bandwidth", units::format_si(g->memory_bandwidth_Bps, "B/s"),
                    src(g->provenance)},
@@ -275,7 +278,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   assumption("step overhead", ia.step_overhead_s),
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",
-                   std::to_string(s.input_len) + " / " + std::to_string(s.output_len), "design"},
+                   units::format_count(static_cast<double>(s.input_len)) + " / " +
+                       units::format_count(static_cast<double>(s.output_len)),
+                   "design"},
                   collectives_input(d, &r.traffic)}});
             if (!r.bottleneck.empty())
                 out.back().inputs.push_back(
@@ -295,18 +300,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          "; from output throughput (no published latency row is validated yet)"});
             }
             if (r.usd_per_million_output_tokens > 0)
-                out.push_back({w.id + ".usd_per_mtok",
-                               w.name,
-                               "$ per million output tokens",
-                               usd(r.usd_per_million_output_tokens),
-                               "GPU-hour price x GPUs per replica x decode share of the time / "
-                               "(output tokens per second x 3600) x 1,000,000",
-                               {{"output tokens/s per replica",
-                                 units::format_count(r.output_tokens_per_s), "above"},
-                                {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
-                                {"$/GPU-hour",
-                                 ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                                 ev.tco ? ev.tco->cloud_price_source : std::string("economics")}}});
+                out.push_back(
+                    {w.id + ".usd_per_mtok",
+                     w.name,
+                     "$ per million output tokens",
+                     usd(r.usd_per_million_output_tokens),
+                     "GPU-hour price x GPUs per replica x decode share of the time / "
+                     "(output tokens per second x 3600) x 1,000,000",
+                     {{"output tokens/s per replica", units::format_count(r.output_tokens_per_s),
+                       "above"},
+                      {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
+                      {"$/GPU-hour",
+                       ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
+                       ev.tco ? ev.tco->cloud_price_source : std::string("the Cost section")}}});
             if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
                 auto& e = out.back();
                 // Cents, as the value is shown ("$0.57 ($0.41-0.76)", not "$0.412-0.763").
@@ -342,8 +348,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
               {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},
               {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",
                "economics (default: CBRE H2 2024)"},
-              {"utilization", pct(e.utilization), "economics"},
-              {"months", std::to_string(e.months), "economics"}}});
+              {"utilization", pct(e.utilization), "the Cost section"},
+              {"months", std::to_string(e.months), "the Cost section"}}});
     }
     return out;
 }
@@ -407,10 +413,16 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
                               shown_value(*f, v)};
             if (ev && !f->unset.empty() && std::holds_alternative<double>(v) &&
                 std::get<double>(v) == 0) {
-                if (const auto used = unset_value(*f, *ev))
+                // The CSV carries the value used too, and says it was derived (helper-24: the
+                // finance CSV read "Cloud price,0" beside the PDF's "Auto: $7.91/GPU-hour").
+                row.source = "auto (" + f->unset + "); default: " + row.source;
+                if (const auto used = unset_value(*f, *ev)) {
                     row.shown = "Auto: " + report_value(*used, f->unit) + ", " + f->unset;
-                else
+                    row.value = units::format_plain(*used);
+                } else {
                     row.shown = "Auto: " + f->unset;
+                    row.value.clear();
+                }
             }
             // The offer by its name, as the chart names it ("AWS p5.48xlarge", not its id).
             if (ev && ev->tco && f->key == "cloud_offer" && !ev->tco->cloud_offer_name.empty())

@@ -499,7 +499,7 @@ std::vector<Field> build_schema() {
     const std::string rsrc = "ClusterLens guide, Reliability";
     const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
     rel(R(CL_REF(node_failures_per_1000_node_days))
-            .make("node_failures_per_1000_node_days", "Node failures", "per 1000 node-days", 0, 1e6,
+            .make("node_failures_per_1000_node_days", "Node failures", "per 1,000 node-days", 0, 1e6,
                   rsrc, "Kokolis et al. units"))
         .unset = "the Llama 3 per-GPU rate";
     rel(R(CL_REF(mtbf_hours))

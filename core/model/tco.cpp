@@ -194,7 +194,7 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
     o.commitment = commitment;
     double od = e.price_per_gpu_hour;
     if (od > 0)
-        o.source = "economics.price_per_gpu_hour";
+        o.source = "the cloud price per GPU-hour typed in the Cost section";
     else if (offer && offer->gpus > 0 && offer->on_demand_usd_per_hour > 0) {
         od = offer->on_demand_usd_per_hour / offer->gpus;
         o.source =

@@ -51,6 +51,8 @@ std::optional<double> parse_size(std::string_view text) {
 }
 
 std::string format_si(double value, std::string_view unit, int precision) {
+    if (value == 0) // "0 B", not "0.0 B" (helper-24)
+        return "0 " + std::string(unit);
     static constexpr std::pair<double, const char*> prefixes[] = {
         {1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
     const char* p = "";

@@ -301,7 +301,7 @@ private slots:
         QVERIFY(rate);
         reveal(w, rate);
         // 8 GPUs per node at Llama 3's 419 failures in 54 days on 16,384 GPUs: 3.79.
-        QTRY_COMPARE(rate->text(), QStringLiteral("Auto: 3.79 per 1000 node-days"));
+        QTRY_COMPARE(rate->text(), QStringLiteral("Auto: 3.79 per 1,000 node-days"));
         auto* storage = field<QDoubleSpinBox>(w, "storage_bandwidth_Bps");
         QVERIFY(storage);
         QVERIFY2(storage->text().startsWith(QStringLiteral("Auto: ")), qPrintable(storage->text()));
