@@ -1513,7 +1513,7 @@ QString CanvasScene::copySelection() const {
     return QString::fromStdString(model::copy_fragment(doc_->design(), ids));
 }
 
-bool CanvasScene::paste(const QString& fragment, QPointF offset) {
+bool CanvasScene::paste(const QString& fragment, QPointF offset, const QString& what) {
     model::Design next = doc_->design();
     auto top = model::paste_fragment(next, fragment.toStdString(), &doc_->catalog(),
                                      {offset.x(), offset.y()});
@@ -1524,7 +1524,7 @@ bool CanvasScene::paste(const QString& fragment, QPointF offset) {
     QStringList ids;
     for (const auto& id : *top)
         ids << QString::fromStdString(id);
-    doc_->editStructure(std::move(next), tr("Paste"));
+    doc_->editStructure(std::move(next), what.isEmpty() ? tr("Paste") : what);
     selectIds(ids);
     return true;
 }

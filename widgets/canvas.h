@@ -87,8 +87,9 @@ public:
 
     /// The selection as a clipboard fragment (JSON); empty when nothing is selected.
     [[nodiscard]] QString copySelection() const;
-    /// Pastes a fragment shifted by `offset`, selects what was pasted; one command.
-    bool paste(const QString& fragment, QPointF offset);
+    /// Pastes a fragment shifted by `offset`, selects what was pasted; one command, named
+    /// `what` in the undo history ("Paste" when empty).
+    bool paste(const QString& fragment, QPointF offset, const QString& what = {});
     void deleteSelection();
     void alignSelection(int alignment);
     /// Moves the selection by (dx, dy) (arrow keys); `continues` (a held key's auto-repeat)

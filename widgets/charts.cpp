@@ -2,6 +2,7 @@
 #include "chartpage.h"
 #include "explainpanel.h"
 
+#include "model/report.h"
 #include "model/units.h"
 
 #include <QAreaSeries>
@@ -614,8 +615,8 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                            .arg(t.mfu * 100, 0, 'f', 1)
                            .arg(t.bubble_fraction * 100, 0, 'f', 1);
         if (t.time_to_train_s > 0)
-            line += tr("; to train: %1 days, %2 GPU-hours%3")
-                        .arg(t.time_to_train_s / 86400, 0, 'f', 1)
+            line += tr("; to train: %1, %2 GPU-hours%3") // "55 min", "3.2 days" (not "0.0 days")
+                        .arg(QString::fromStdString(model::report_value(t.time_to_train_s, "s")))
                         .arg(QString::fromStdString(model::units::format_count(t.gpu_hours)))
                         .arg(t.cost_usd > 0 ? tr(", $%1").arg(QString::fromStdString(
                                                   model::units::format_count(t.cost_usd)))

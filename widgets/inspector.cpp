@@ -571,8 +571,12 @@ void Inspector::updateDerived() {
             if (e.field->unset.empty() || e.widget->hasFocus())
                 continue;
             const model::UnsetText t = model::unset_text(*e.field, *eval_);
-            if (auto* sb = qobject_cast<QAbstractSpinBox*>(e.widget))
+            if (auto* sb = qobject_cast<QAbstractSpinBox*>(e.widget)) {
                 sb->setSpecialValueText(qs(t.shown));
+                // Its start in view when longer than the field (helper-24 read "o: 3.79 per").
+                if (auto* le = sb->findChild<QLineEdit*>())
+                    le->setCursorPosition(0);
+            }
             e.widget->setToolTip(e.widget->property("baseTip").toString() + QLatin1Char('\n') +
                                  qs(t.full));
         }

@@ -311,8 +311,10 @@ void MainWindow::buildMenus() {
     connect(actions_->paste, &QAction::triggered, this, &MainWindow::paste);
     connect(actions_->duplicate, &QAction::triggered, this, [this] {
         const QString frag = scene_->copySelection();
+        // Below the original, clear of its card (cards are 70 high; helper-24: the copy at
+        // +40, +40 covered the original), as its own undo step.
         if (!frag.isEmpty())
-            scene_->paste(frag, {40, 40});
+            scene_->paste(frag, {30, 100}, tr("Duplicate"));
     });
     connect(actions_->selectAll, &QAction::triggered, this, [this] { scene_->selectAll(); });
     const std::pair<QAction*, model::Alignment> aligns[] = {

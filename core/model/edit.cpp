@@ -487,10 +487,21 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
         // The name follows the type when it is the old entry's name or the start of it at a
         // word's end (a preset's "HGX H200" for "HGX H200 8-GPU server"); a name the user
         // made up stays (issue 21: HGX H200 -> MI300X kept "HGX H200").
-        const bool catalog_name = dev->name.empty() || dev->name == before ||
-                                  (before.size() > dev->name.size() &&
-                                   before.compare(0, dev->name.size(), dev->name) == 0 &&
-                                   before[dev->name.size()] == ' ');
+        // Also when it is a run of whole words of it: a preset's "RTX 4090" for "GeForce RTX
+        // 4090 24GB" (helper-24: the card still read "RTX 4090" over an Apple M4 Max).
+        const auto words_of = [](const std::string& whole, const std::string& part) {
+            if (part.empty() || part.size() >= whole.size())
+                return false;
+            for (std::size_t at = whole.find(part); at != std::string::npos;
+                 at = whole.find(part, at + 1)) {
+                const std::size_t end = at + part.size();
+                if ((at == 0 || whole[at - 1] == ' ') && (end == whole.size() || whole[end] == ' '))
+                    return true;
+            }
+            return false;
+        };
+        const bool catalog_name =
+            dev->name.empty() || dev->name == before || words_of(before, dev->name);
         if (!after.empty() && catalog_name)
             out.insert(out.begin(), FollowOnEdit{find_field(Section::device, "name"),
                                                  std::string(id),

@@ -118,6 +118,20 @@ public:
         move(n, per_);
         total_free_ += per_;
     }
+    /// Whether take(g, topology_aware) would succeed now (without taking anything).
+    [[nodiscard]] bool can_take(int g, bool topology_aware) const {
+        if (g > total_free_)
+            return false;
+        if (!topology_aware)
+            return true;
+        if (g <= per_) {
+            for (int k = g; k <= per_; ++k)
+                if (!buckets_[static_cast<std::size_t>(k)].empty())
+                    return true;
+            return false;
+        }
+        return static_cast<int>(whole().size()) >= (g + per_ - 1) / per_;
+    }
     /// Takes `g` GPUs; fills `out` with (node, gpus) and returns true, or changes nothing.
     bool take(int g, bool topology_aware, std::vector<std::pair<int, int>>& out) {
         out.clear();
@@ -695,14 +709,26 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         evict(first, false);
         return true;
     };
+    // The smallest job of each pool: when even it does not fit, no waiting job of that pool
+    // does, and a backfill pass can stop instead of trying every waiting job (an overloaded
+    // cluster's queue grows without bound: the pass was quadratic in it).
+    int smallest_whole = replay ? 1 : std::numeric_limits<int>::max();
+    for (const auto& c : s.classes)
+        if (!c.mig)
+            smallest_whole = std::min(smallest_whole, c.gpus_per_job);
+    const auto may_fit = [&](bool in_mig) {
+        return in_mig ? mig.total_free() > 0 : nodes.can_take(smallest_whole, s.topology_aware);
+    };
     const auto schedule = [&] {
         bool blocked[2] = {false, s.mig_nodes == 0}; // whole GPUs, MIG instances
         for (auto& [prio, q] : queue) {
             if (s.policy == FleetPolicy::backfill) {
                 // Any job that fits now starts, in arrival order (first fit).
-                for (auto it = q.begin();
-                     it != q.end() && (nodes.total_free() > 0 || mig.total_free() > 0);) {
-                    if (take(*it)) {
+                bool room[2] = {may_fit(false), may_fit(true)};
+                for (auto it = q.begin(); it != q.end() && (room[0] || room[1]);) {
+                    if (room[it->mig ? 1 : 0] && take(*it)) {
+                        room[0] = may_fit(false);
+                        room[1] = may_fit(true);
                         start(*it);
                         it = q.erase(it);
                         --waiting;

@@ -123,6 +123,34 @@ private slots:
         QVERIFY(!none.has_value());
     }
 
+    // A device named as its catalog entry, or by a run of its entry name's words (a preset's
+    // "RTX 4090" for "GeForce RTX 4090 24GB"), takes the new entry's name with its Type; a
+    // name the person made up stays.
+    void nameFollowsType() {
+        Design d;
+        Device g;
+        g.id = "g";
+        g.kind = DeviceKind::gpu;
+        g.catalog = "rtx-4090";
+        g.name = "RTX 4090";
+        d.devices = {g};
+        const Field* type = find_field(Section::device, "catalog");
+        const auto name_after = [&](const Design& x) -> std::optional<std::string> {
+            for (auto& e :
+                 follow_on_edits(x, "g", *type, FieldValue{std::string("apple-m4-max")}, cat_))
+                if (e.field->key == "name")
+                    return std::get<std::string>(e.value);
+            return std::nullopt;
+        };
+        QCOMPARE(name_after(d).value_or(""), cat_.gpu("apple-m4-max")->name);
+        d.devices[0].name = "GeForce RTX 4090 24GB";
+        QVERIFY(name_after(d).has_value());
+        for (const char* own : {"my workstation", "RTX 409", "4090 24", "TX 4090"}) {
+            d.devices[0].name = own;
+            QVERIFY2(!name_after(d).has_value(), own);
+        }
+    }
+
     void copyPaste() {
         Design d = cl::test::preset("h100-ndr-2node");
         std::vector<std::string> ids;
