@@ -197,8 +197,10 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
         o.source = "the cloud price per GPU-hour typed in the Cost section";
     else if (offer && offer->gpus > 0 && offer->on_demand_usd_per_hour > 0) {
         od = offer->on_demand_usd_per_hour / offer->gpus;
-        o.source =
-            offer->provider + " " + offer->instance + " on-demand (" + offer->price_as_of + ")";
+        // "Hyperstack on-demand", not "Hyperstack on-demand on-demand" (helper-24).
+        const bool named = offer->instance.find("on-demand") != std::string::npos;
+        o.source = offer->provider + " " + offer->instance + (named ? "" : " on-demand") + " (" +
+                   offer->price_as_of + ")";
     }
     if (od <= 0)
         return Error{
