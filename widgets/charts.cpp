@@ -231,18 +231,22 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         if (w.kind == model::WorkloadKind::training && w.memory.worst_stage > 0)
             line += tr(" Pipeline stage %1 is the fullest.").arg(w.memory.worst_stage + 1);
         lines << line;
-        if (!w.memory.fits) // the bar's name says it too
-            names[static_cast<int>(i)] += tr(" (does not fit)");
     }
+    // The axis draws its labels as rich text: names from files are escaped, and "(does not
+    // fit)" goes on a line of its own (helper-24: long labels were cut).
+    QStringList labels;
+    for (std::size_t i = 0; i < shown.size(); ++i)
+        labels << names[static_cast<int>(i)].toHtmlEscaped() +
+                      (shown[i]->memory.fits ? QString() : tr("<br>(does not fit)"));
     for (const auto* sg : shared) {
         lines << QString::fromStdString(sg->text);
-        QString name = tr("Together on %1").arg(QString::fromStdString(sg->where)) +
-                       (sg->fits ? QString() : tr(" (does not fit)"));
+        const QString where = QString::fromStdString(sg->where).toHtmlEscaped();
+        QString name = tr("Together on %1").arg(where);
         // Three services on one server make three pairs: each bar needs its own category.
-        for (int k = 2; names.contains(name); ++k)
-            name = tr("Together on %1 (%2)").arg(QString::fromStdString(sg->where)).arg(k) +
-                   (sg->fits ? QString() : tr(" (does not fit)"));
-        names << name;
+        for (int k = 2; labels.contains(name) || labels.contains(name + tr("<br>(does not fit)"));
+             ++k)
+            name = tr("Together on %1 (%2)").arg(where).arg(k);
+        labels << name + (sg->fits ? QString() : tr("<br>(does not fit)"));
     }
     caption_->setText(lines.join(QLatin1Char('\n')));
     const auto sets = series_->barSets();
@@ -269,11 +273,11 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
     }
     for (const auto* sg : shared)
         top = std::max(top, sg->together.total());
-    xAxis_->setCategories(names);
+    xAxis_->setCategories(labels);
     yAxis_->setRange(0, top / kGB * 1.1);
     yAxis_->applyNiceNumbers();
     // Capacity line across all bar slots (category i spans [i-0.5, i+0.5]).
-    const double n = static_cast<double>(std::max<qsizetype>(1, names.size()));
+    const double n = static_cast<double>(std::max<qsizetype>(1, labels.size()));
     for (auto* a : capacityLine_->attachedAxes())
         if (a->alignment() == Qt::AlignTop)
             static_cast<QValueAxis*>(a)->setRange(-0.5, n - 0.5);
