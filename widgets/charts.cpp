@@ -585,7 +585,7 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
     auto* series = new QHorizontalStackedBarSeries;
     QStringList names;
     for (const auto* w : shown)
-        names << QString::fromStdString(w->name);
+        names << QString::fromStdString(w->name).toHtmlEscaped(); // the axis draws rich text
     for (const auto& part : parts) {
         double sum = 0;
         for (const auto* w : shown)
