@@ -5,6 +5,7 @@
 #include "model/compare.h"
 #include "model/design.h"
 #include "model/evaluate.h"
+#include "model/explain.h"
 #include "model/report.h"
 #include "model/schema.h"
 #include "model/units.h"
@@ -86,6 +87,26 @@ private slots:
             }
         }
         QVERIFY(hbm && gpus);
+    }
+
+    // Helper-24: the finance CSV wrote every input left on Auto as 0 ("Cloud price,0" beside
+    // the PDF's "Auto: $7.91/GPU-hour"). The CSV value is the one the evaluation used, and its
+    // source says it was derived.
+    void autoInputsCarryTheirValue() {
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("h200-inference-8x");
+        const Evaluation ev = evaluate(d, cat);
+        QVERIFY(ev.tco.has_value());
+        bool found = false;
+        for (const auto& a : assumptions(d, &ev))
+            if (a.name == "Cloud price") {
+                found = true;
+                QVERIFY2(!a.value.empty() && a.value != "0", a.value.c_str());
+                QVERIFY(std::abs(std::stod(a.value) - ev.tco->cloud_price_per_gpu_hour) < 1e-6);
+                QVERIFY2(a.source.rfind("auto (", 0) == 0, a.source.c_str());
+                QVERIFY2(a.shown.rfind("Auto: $7.91", 0) == 0, a.shown.c_str());
+            }
+        QVERIFY(found);
     }
 
     void fleetMixRoundTrip() {
