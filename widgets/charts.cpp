@@ -722,8 +722,6 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     chart_->addSeries(op);
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("output tokens/s per replica"));
-    ax->setRange(0, xmax * 1.05);
-    ax->applyNiceNumbers();
     ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("TPOT (ms)"));
@@ -739,6 +737,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     ay->setRange(0, ytop);
     ay->applyNiceNumbers();
     axisTop_ = ay->max();
+    // The x axis ends where the curve leaves the shown TPOT range (helper-24: with the y axis
+    // cut, the visible part of the curve sat in the left 15% of the plot).
+    double xshow = xmax;
+    if (cut) {
+        xshow = w->inference->output_tokens_per_s;
+        for (const auto& p : w->inference_curve)
+            if (p.tpot_s * 1e3 <= axisTop_)
+                xshow = std::max(xshow, p.output_tokens_per_s);
+    }
+    ax->setRange(0, xshow * 1.05);
+    ax->applyNiceNumbers();
+    axisRight_ = ax->max();
     slo_ = slo_ms;
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);

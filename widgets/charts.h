@@ -122,12 +122,14 @@ public:
     [[nodiscard]] const std::string& shownWorkload() const { return shown_; }
     /// The TPOT axis's top and the TPOT target line drawn (0: none), in ms.
     [[nodiscard]] double axisTopMs() const { return axisTop_; }
+    /// The right end of the throughput axis (tokens/s per replica).
+    [[nodiscard]] double axisRight() const { return axisRight_; }
     [[nodiscard]] double sloMs() const { return slo_; }
 
 private:
     int points_ = 0;
     std::string shown_;
-    double axisTop_ = 0, slo_ = 0;
+    double axisTop_ = 0, slo_ = 0, axisRight_ = 0;
 };
 
 /// Cumulative cost over the months: cloud vs on-prem, the break-even marked; the breakdown and

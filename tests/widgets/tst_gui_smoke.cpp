@@ -168,6 +168,25 @@ private slots:
         QCOMPARE(w.charts()->inferenceChart()->sloMs(), 50.0);
         QVERIFY2(w.charts()->inferenceChart()->axisTopMs() <= 200,
                  qPrintable(QString::number(w.charts()->inferenceChart()->axisTopMs())));
+        // The throughput axis ends where the curve leaves that range (helper-24: the visible
+        // curve sat in the left 15% of the plot), with the operating point inside.
+        {
+            const auto ev = w.evaluator()->current(); // held: a new evaluation may replace it
+            const auto* we = &ev->workloads.front();
+            for (const auto& x : ev->workloads)
+                if (x.id == first)
+                    we = &x;
+            // The widest point shown under the TPOT axis's top: the axis ends within a nice
+            // step of it (at most twice it).
+            const double top = w.charts()->inferenceChart()->axisTopMs();
+            double visible = we->inference->output_tokens_per_s;
+            for (const auto& p : we->inference_curve)
+                if (p.tpot_s * 1e3 <= top)
+                    visible = std::max(visible, p.output_tokens_per_s);
+            const double right = w.charts()->inferenceChart()->axisRight();
+            QVERIFY2(right >= visible && right <= 2 * visible,
+                     qPrintable(QStringLiteral("%1 for %2").arg(right).arg(visible)));
+        }
         QVERIFY(clickEntity(w, QString::fromStdString(first)));
         QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), first);
         QVERIFY(clickEntity(w, QString::fromStdString(second)));
