@@ -34,6 +34,8 @@ struct Case {
     int ep = 1, zero = 1;
     bool tokens = false; ///< the published figure is tokens/s per GPU
     bool deepep = false; ///< the run dispatched with DeepEP-class kernels (Megatron flex)
+    int etp = 0;         ///< expert tensor parallel (0 = tp; 1 folds EP over TP)
+    bool ep_overlap = false; ///< all-to-alls overlapped with the other micro-batch (1F1B A2A)
 };
 
 // Sources: A.megatron2021.* Narayanan et al. 2021 Table 1; A.korthikanti2022.* Korthikanti
@@ -490,6 +492,129 @@ const Case kCases[] = {
      8,
      1,
      true},
+    // Megatron-Bridge performance summary archive (HEAD 067f987d), DGX-H100 pre-training rows
+    // added in session 18: runs the model was never fitted to, with each recipe's published
+    // settings (src/megatron/bridge/perf_recipes/*/h100/*.py at that commit). Llama 3 70B
+    // (26.04.01) and Llama 3.1 405B (26.06): FP8 current scaling, no recompute, sequence
+    // parallel, TP communication overlapped through userbuffers (tp_comm_overlap_cfg).
+    {"A.mbridge_26.04.01.H100.Llama3_70B",
+     "llama3-70b",
+     0,
+     0,
+     0,
+     0,
+     8192,
+     "dgx-h100",
+     64,
+     4,
+     8,
+     5,
+     1,
+     256,
+     1,
+     "fp8",
+     "none",
+     true,
+     true,
+     true,
+     1664,
+     false,
+     1,
+     1,
+     true},
+    {"A.mbridge_26.06.H100.Llama31_405B",
+     "llama3.1-405b",
+     0,
+     0,
+     0,
+     0,
+     8192,
+     "dgx-h100",
+     1024,
+     8,
+     8,
+     8,
+     2,
+     1536,
+     1,
+     "fp8",
+     "none",
+     true,
+     true,
+     true,
+     326,
+     false,
+     1,
+     1,
+     true},
+    // Qwen3-235B-A22B (26.04.01): FP8 current scaling, TP 2 with sequence parallel, PP 8 x VP 4,
+    // EP 32 folded over TP x DP (expert TP 1), NCCL all-to-all dispatcher with the all-to-alls
+    // overlapped with the other micro-batch (moe_a2a_overlap, overlap_moe_expert_parallel_comm),
+    // no TP communication overlap (tp_comm_overlap=False).
+    {"A.mbridge_26.04.01.H100.Qwen3_235B_A22B",
+     "qwen3-235b-a22b",
+     0,
+     0,
+     0,
+     0,
+     4096,
+     "dgx-h100",
+     256,
+     2,
+     8,
+     4,
+     1,
+     8192,
+     1,
+     "fp8",
+     "none",
+     true,
+     true,
+     false,
+     1712,
+     false,
+     32,
+     1,
+     true,
+     false,
+     1,
+     true},
+    // Qwen3-30B-A3B in BF16 on the same 16 H100 and layout as the FP8 row above, with the recipe
+    // NVIDIA tuned for it: Megatron-Bridge PR #5123 (2026-07-27, container nemo:26.08.rc2),
+    // verification on 2 nodes, steps 41-50 average 20,147.290 ms at GBS 1024 x 4096 tokens
+    // (13,012 tokens/s per GPU). Recipe (perf_recipes/qwen/h100/qwen3_moe.py,
+    // qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config, HEAD 067f987d): TP 1, EP 16, MBS 1, no
+    // recompute, HybridEP with permute fusion, force-balanced routing, EP all-to-alls
+    // overlapped with the other micro-batch (overlap_moe_expert_parallel_comm). The same
+    // framework's FP8 row above ran 29.7 s per step on this layout.
+    {"A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16",
+     "qwen3-30b-a3b",
+     0,
+     0,
+     0,
+     0,
+     4096,
+     "dgx-h100",
+     16,
+     1,
+     1,
+     1,
+     1,
+     1024,
+     1,
+     "bf16",
+     "none",
+     true,
+     false,
+     false,
+     13012,
+     false,
+     16,
+     1,
+     true,
+     true,
+     0,
+     true},
 };
 
 /// Where a case comes from: the unit left out together in leave-one-source-out validation.
@@ -589,6 +714,8 @@ private:
         t.vpp = c.vpp;
         t.cp = c.cp;
         t.ep = c.ep;
+        t.etp = c.etp;
+        t.ep_overlap = c.ep_overlap;
         if (c.deepep)
             t.moe_dispatcher = cl::model::MoeDispatcher::deepep;
         t.global_batch = c.gb;
@@ -740,8 +867,7 @@ private slots:
                 const double x = err[g][i];
                 e.push_back(std::abs(x));
                 held_out.push_back(std::abs(x));
-                if (std::string(kCases[i].model) == "qwen3-30b-a3b" ||
-                    std::string(kCases[i].model) == "gpt-oss-120b")
+                if (rows[i].moe)
                     moe.push_back(x);
                 if (std::abs(x) > std::abs(worst))
                     worst = x;
@@ -779,7 +905,10 @@ private slots:
         // (docs/validation.md: the tail improved, the A100 sources' refit factor moved).
         // Session 14 tried wave quantisation (7.4%, but one A100 row left its band and the
         // training bands' coverage fell to 79%): reverted, docs/validation.md.
-        QVERIFY2(med <= 0.085, qPrintable(table));
+        // Session 18 added four Megatron-Bridge H100 rows the model had never seen (Llama 3 70B,
+        // Llama 3.1 405B, Qwen3-235B-A22B, Qwen3-30B-A3B in BF16 with NVIDIA's tuned recipe),
+        // predicted before they were added at -5.5%, +0.8%, +3.0%, +12.2%: 8.1% -> 6.0%.
+        QVERIFY2(med <= 0.065, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now,
         // 45.3% -> 53.0% once its 128-token sliding windows are modelled (issue 20): the
