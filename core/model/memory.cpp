@@ -121,7 +121,7 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
             return (kept_whole + kept_split) / tp;
         return kept_whole + kept_split / tp;
     }
-    const double whole = sbh * (8.0 + 2.0 * drop);
+    double whole = sbh * (8.0 + 2.0 * drop);
     // Q, K + V, attention output (the out-projection input); the softmax dropout mask is part
     // of the s^2 core term.
     double split = 2.0 * s * b * q_width + 4.0 * s * b * kv_width + 2.0 * s * b * q_width;
@@ -131,6 +131,21 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
                  2.0 * s * b * m.experts; // router logits
     } else {
         split += per_f * s * b * m.ffn;
+    }
+    if (t.dtype == TrainingDtype::fp8) {
+        // FP8 (Transformer Engine): a linear layer whose input TE quantises keeps that input for
+        // its weight-gradient GEMM as the FP8 copy (1 B) instead of the 16-bit tensor
+        // (LayerNormLinear / LayerNormMLP / Linear save the quantised input with its columnwise
+        // usage only: TransformerEngine PR #1596, module/layernorm_linear.py "Input with
+        // column-wise usage is needed for wgrad GEMM"). That halves the two norm outputs (QKV
+        // and MLP inputs, 2sbh -> sbh) and the second projection's input (the activation's
+        // output, 2sbf -> sbf). Tensors other kernels also keep in 16 bits are unchanged: the
+        // attention output (FlashAttention saves it), the activation's input, the norm inputs.
+        whole -= 2.0 * sbh;
+        const double f_out = m.is_moe()
+                                 ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
+                                 : static_cast<double>(m.ffn);
+        split -= s * b * f_out;
     }
     double core = 0;
     const bool keep_core = t.recompute == Recompute::none;
@@ -511,7 +526,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                                             "device and the CPU)"});
     else if (s.offload_layers > 0 && gpu.unified_memory)
         errs.push_back({"--offload-layers", gpu.name + " shares its memory with the CPU: there is "
-                                                     "no system memory to offload to"});
+                                                       "no system memory to offload to"});
     if (!errs.empty())
         return errs;
 
@@ -644,16 +659,15 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                       units::format_bytes(b.activations).c_str(),
                       units::format_bytes(out.usable_bytes).c_str());
     else
-        std::snprintf(buf, sizeof buf,
-                      "%s: weights %s + KV %s (%s %s of %s tokens, max %s) + workspace %s "
-                      "per GPU",
-                      out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
-                      units::format_bytes(b.kv_cache).c_str(),
-                      units::format_count(out.batch).c_str(),
-                      out.batch == 1 ? "sequence" : "sequences",
-                      units::format_count(out.tokens_reserved_per_sequence).c_str(),
-                      units::format_count(out.max_batch).c_str(),
-                      units::format_bytes(b.activations).c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            "%s: weights %s + KV %s (%s %s of %s tokens, max %s) + workspace %s "
+            "per GPU",
+            out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
+            units::format_bytes(b.kv_cache).c_str(), units::format_count(out.batch).c_str(),
+            out.batch == 1 ? "sequence" : "sequences",
+            units::format_count(out.tokens_reserved_per_sequence).c_str(),
+            units::format_count(out.max_batch).c_str(), units::format_bytes(b.activations).c_str());
     out.explanation = buf;
     return out;
 }

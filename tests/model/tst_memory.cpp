@@ -61,6 +61,36 @@ private slots:
         QCOMPARE(m->capacity_bytes, 80e9);
     }
 
+    // FP8 (Transformer Engine) keeps each quantised linear input for backward as its FP8 copy:
+    // the two norm outputs and the second projection's input cost 1 B, not 2 (TE PR #1596).
+    // Exactly 2sbh + sbf less per layer than the same layer in bf16 (/t with SP).
+    void fp8KeepsQuantisedInputs() {
+        const ModelArch* m = cat_.model("llama3-70b");
+        TrainingSpec t;
+        t.tp = 4;
+        t.sequence_parallel = true;
+        t.seq = 8192;
+        t.recompute = Recompute::none;
+        t.dtype = TrainingDtype::bf16;
+        const double bf16 = layer_activation_bytes(*m, t, 1, true);
+        t.dtype = TrainingDtype::fp8;
+        const double fp8 = layer_activation_bytes(*m, t, 1, true);
+        const double sb = 8192.0;
+        QCOMPARE(bf16 - fp8, (2.0 * sb * m->hidden + sb * m->ffn) / 4.0);
+        // Megatron-Bridge ran Llama 3 70B this way on 64 H100 (26.04.01 performance summary:
+        // FP8, TP 4 x PP 8 x VP 5, seq 8192, micro-batch 1, distributed optimizer): it fits.
+        // Before FP8 inputs were counted at 1 B the model said 81.5 GB of 80 GB.
+        t.pp = 8;
+        t.vpp = 5;
+        t.schedule = Schedule::interleaved;
+        t.global_batch = 256;
+        t.micro_batch = 1;
+        auto mem = training_memory(*m, t, 64, *cat_.gpu("h100-sxm"));
+        QVERIFY2(mem.ok(), mem.error_text().c_str());
+        QVERIFY2(mem->fits, mem->explanation.c_str());
+        QVERIFY2(mem->per_gpu.total() < 75e9, mem->explanation.c_str());
+    }
+
     // Case B.korthikanti.activation_formulas -- Korthikanti et al. 2022 Table 2, exact per-layer
     // activation bytes for a GPT layer (MHA, GeLU MLP 4h, dropout), without FlashAttention.
     void korthikantiTable2_data() {
