@@ -367,6 +367,15 @@ std::vector<FlagSpec> build_specs() {
          "Per-GPU CUDA context, workspaces and fragmentation (docs/assumptions.md).",
          {},
          kTrainCmds},
+        {"--assume",
+         T::String,
+         "KEY=VALUE,...",
+         "-",
+         "Set model assumptions by their design-file key, e.g. training.tp_overlap=0.8 (the "
+         "share of TP communication hidden, as Megatron-Core's --tp-comm-overlap does); "
+         "comma-separated; each checked against its range (docs/assumptions.md lists them).",
+         {},
+         {"memory", "train", "search", "infer"}},
         {"--fabric", T::String, "preset|file", "-", "Use a drawn fabric (preset id or design file) instead of the shape flags.", {}, {"collective", "train", "search", "infer"}},
         {"--price-per-gpu-hour", T::Number, "USD", "-", "GPU-hour price (training cost, $ per token).", {}, {"train", "search", "infer"}},
     });

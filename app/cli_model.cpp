@@ -4,6 +4,7 @@
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/roofline.h"
+#include "model/schema.h"
 #include "model/search.h"
 #include "model/training.h"
 #include "model/units.h"
@@ -213,6 +214,67 @@ Layout read_layout(Flags& f) {
     return l;
 }
 
+/// --assume KEY=VALUE[,KEY=VALUE...]: any assumption of the schema by its design-file key
+/// ("training.tp_overlap=0.8"), checked against the field's range like an inspector edit. The
+/// values given carry the source "flag (--assume)", so the inputs say what the user set.
+model::ModelAssumptions read_assumptions(Flags& f) {
+    model::Design d;
+    const std::string list = f.get_string("--assume", "");
+    std::size_t start = 0;
+    while (!list.empty() && start <= list.size()) {
+        const std::size_t comma = list.find(',', start);
+        const std::string item =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos)
+            throw UsageError{"--assume: '" + item +
+                             "' is not KEY=VALUE (for example training.tp_overlap=0.8)"};
+        const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+        const model::Field* field = model::find_field(model::Section::assumptions, key);
+        if (!field) {
+            std::string known;
+            for (const model::Field* k : model::section_fields(model::Section::assumptions))
+                known += (known.empty() ? "" : ", ") + k->key;
+            throw UsageError{"--assume: unknown assumption '" + key + "' (one of: " + known + ")"};
+        }
+        const std::optional<double> v = units::parse_number(text);
+        if (!v)
+            throw UsageError{"--assume " + key + ": '" + text + "' is not a number"};
+        auto checked = model::check_value(*field, *v, d, "", nullptr);
+        if (!checked)
+            throw UsageError{"--assume " + key + ": " + checked.errors().front().what};
+        field->set(d, "", *checked);
+        f.record(key, *v, "flag (--assume)");
+    }
+    // Mark what the user set, so every later record of these values names the flag.
+    const model::ModelAssumptions defaults;
+    auto mark = [](model::Assumption& a, const model::Assumption& def) {
+        if (a.value != def.value)
+            a.source = "flag (--assume)";
+    };
+    auto& a = d.assumptions;
+    mark(a.training.tp_overlap, defaults.training.tp_overlap);
+    mark(a.training.dp_overlap, defaults.training.dp_overlap);
+    mark(a.training.memory_efficiency, defaults.training.memory_efficiency);
+    mark(a.memory.framework_overhead_bytes, defaults.memory.framework_overhead_bytes);
+    mark(a.memory.flash_attention, defaults.memory.flash_attention);
+    mark(a.memory.max_num_seqs, defaults.memory.max_num_seqs);
+    mark(a.memory.gpu_memory_utilization, defaults.memory.gpu_memory_utilization);
+    return a;
+}
+
+/// The per-GPU framework memory: --framework-overhead, or the --assume value, not both.
+void read_framework_overhead(Flags& f, model::MemoryAssumptions& ma) {
+    if (f.has("--framework-overhead") &&
+        std::string_view(ma.framework_overhead_bytes.source) == "flag (--assume)")
+        throw UsageError{"--framework-overhead: also set by --assume "
+                         "memory.framework_overhead_bytes; give one of them"};
+    ma.framework_overhead_bytes.value =
+        f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
+                   ma.framework_overhead_bytes.source);
+}
+
 void record_assumptions(Flags& f, const model::MemoryAssumptions& a) {
     f.record("framework_overhead_bytes", a.framework_overhead_bytes.value,
              f.has("--framework-overhead") ? "flag" : a.framework_overhead_bytes.source);
@@ -235,10 +297,8 @@ int cmd_memory(Flags& f, std::ostream& out) {
     const model::ModelArch m = resolve_model(f, cat);
     const model::GpuSpec& gpu = resolve_gpu(f, cat);
     Layout l = read_layout(f);
-    model::MemoryAssumptions a;
-    a.framework_overhead_bytes.value =
-        f.get_size("--framework-overhead", a.framework_overhead_bytes.value, 0, 1e13,
-                   a.framework_overhead_bytes.source);
+    model::MemoryAssumptions a = read_assumptions(f).memory;
+    read_framework_overhead(f, a);
     record_assumptions(f, a);
 
     model::TrainingSpec t = l.t;
@@ -545,17 +605,16 @@ int cmd_train(Flags& f, std::ostream& out) {
         throw UsageError{"--gpus: the job needs " + std::to_string(l.gpus) +
                          " GPUs but the fabric has " +
                          std::to_string(static_cast<long long>(topo.gpus))};
-    model::MemoryAssumptions ma;
-    ma.framework_overhead_bytes.value =
-        f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
-                   ma.framework_overhead_bytes.source);
+    const model::ModelAssumptions assumed = read_assumptions(f);
+    model::MemoryAssumptions ma = assumed.memory;
+    read_framework_overhead(f, ma);
     record_assumptions(f, ma);
     const double price = f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
     model::TrainingSpec t = l.t; // with --tokens (read_settings)
     const double tokens = t.tokens;
     if (l.auto_micro_batch)
         t.micro_batch = 0;
-    model::TrainingAssumptions ta;
+    const model::TrainingAssumptions& ta = assumed.training;
     f.record("tp_overlap", ta.tp_overlap.value, ta.tp_overlap.source);
     f.record("dp_overlap", ta.dp_overlap.value, ta.dp_overlap.source);
     f.record("memory_efficiency", ta.memory_efficiency.value, ta.memory_efficiency.source);
@@ -695,12 +754,12 @@ int cmd_search(Flags& f, std::ostream& out) {
     opt.top_k = static_cast<int>(f.get_int("--top", 10, 1, 10000));
     opt.price_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
-    model::MemoryAssumptions ma;
-    ma.framework_overhead_bytes.value =
-        f.get_size("--framework-overhead", ma.framework_overhead_bytes.value, 0, 1e13,
-                   ma.framework_overhead_bytes.source);
+    const model::ModelAssumptions assumed = read_assumptions(f);
+    model::MemoryAssumptions ma = assumed.memory;
+    read_framework_overhead(f, ma);
     record_assumptions(f, ma);
-    auto r = model::search_layouts(m, t, static_cast<int>(gpus), *gpu, topo, pins, opt, {}, {}, ma);
+    auto r = model::search_layouts(m, t, static_cast<int>(gpus), *gpu, topo, pins, opt,
+                                   assumed.training, {}, ma);
     if (!r) {
         const auto& e = r.errors().front();
         throw UsageError{e.where + ": " + e.what};
@@ -795,12 +854,13 @@ int cmd_infer(Flags& f, std::ostream& out) {
     if (s.mode == model::ServingMode::online && s.request_rate <= 0)
         throw UsageError{"--request-rate: online mode needs a positive request rate"};
     const double price = f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");
-    model::MemoryAssumptions ma;
+    const model::ModelAssumptions assumed = read_assumptions(f);
+    const model::MemoryAssumptions& ma = assumed.memory;
     record_assumptions(f, ma);
     f.record("max_num_seqs", ma.max_num_seqs.value, ma.max_num_seqs.source);
     f.record("gpu_memory_utilization", ma.gpu_memory_utilization.value,
              ma.gpu_memory_utilization.source);
-    auto r = model::infer(m, s, *gpu, topo, price, spec, {}, {}, ma);
+    auto r = model::infer(m, s, *gpu, topo, price, spec, assumed.inference, {}, ma);
     if (!r) {
         const auto& e = r.errors().front();
         throw UsageError{e.where + ": " + e.what};
@@ -820,7 +880,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         in["bottleneck"] = r->bottleneck;
         json curve = json::array();
         for (const auto& c : model::latency_throughput_curve(m, s, *gpu, topo, mem.max_batch, 64,
-                                                             price, {}, {}, spec))
+                                                             price, assumed.inference, {}, spec))
             curve.push_back({{"batch", c.batch},
                              {"tpot_s", c.tpot_s},
                              {"ttft_s", c.ttft_s},

@@ -218,6 +218,64 @@ private slots:
         QCOMPARE(ok.code, 0);
     }
 
+    // Issue 18: --assume sets any model assumption by its design-file key. Megatron-Bridge's
+    // Llama 3.1 405B on 1,024 H100 ran with TP communication overlapped (userbuffers): hiding
+    // it shortens the step, the inputs name the flag, and bad keys or values are refused.
+    void assumeSetsAssumptions() {
+        const std::vector<std::string> base = {"train",
+                                               "--model",
+                                               "llama3.1-405b",
+                                               "--gpu",
+                                               "h100-sxm",
+                                               "--gpus",
+                                               "1024",
+                                               "--tp",
+                                               "8",
+                                               "--pp",
+                                               "8",
+                                               "--cp",
+                                               "2",
+                                               "--vpp",
+                                               "8",
+                                               "--global-batch",
+                                               "1536",
+                                               "--micro-batch",
+                                               "1",
+                                               "--seq",
+                                               "8192",
+                                               "--dtype",
+                                               "fp8",
+                                               "--recompute",
+                                               "none",
+                                               "--json"};
+        const Run plain = run(base);
+        QCOMPARE(plain.code, 0);
+        auto with = base;
+        with.insert(with.end(), {"--assume", "training.tp_overlap=0.8"});
+        const Run hidden = run(with);
+        QCOMPARE(hidden.code, 0);
+        const json a = json::parse(plain.out), b = json::parse(hidden.out);
+        const double t0 = a["train"]["step_time_s"], t1 = b["train"]["step_time_s"];
+        QVERIFY2(t1 < 0.9 * t0, qPrintable(QString("%1 -> %2").arg(t0).arg(t1)));
+        QCOMPARE(b["inputs"]["tp_overlap"]["value"].get<double>(), 0.8);
+        QCOMPARE(b["inputs"]["tp_overlap"]["source"].get<std::string>(),
+                 std::string("flag (--assume)"));
+        QCOMPARE(a["inputs"]["tp_overlap"]["value"].get<double>(), 0.0);
+        for (const char* bad : {"training.tp_overlap=1.5", "training.bogus=1",
+                                "training.tp_overlap=nan", "tp_overlap"}) {
+            auto v = base;
+            v.insert(v.end(), {"--assume", bad});
+            const Run r = run(v);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.find("--assume") != std::string::npos, r.err.c_str());
+            QVERIFY(r.out.empty());
+        }
+        auto both = base;
+        both.insert(both.end(), {"--assume", "memory.framework_overhead_bytes=3e9",
+                                 "--framework-overhead", "2GB"});
+        QCOMPARE(run(both).code, 2);
+    }
+
     // Issue 23: fleet on a generated cluster -- CLI.md's keys, the Erlang C answer beside the
     // simulated wait of an M/M/c run, the same run for the same seed, bad input refused.
     void fleetKeys() {
