@@ -114,11 +114,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         if (s.trace)
             throw UsageError{"--mig-profile: a trace's jobs take whole GPUs; MIG runs a job "
                              "class's or the design's mix"};
-        const std::string prof = f.get_choice(
-            "--mig-profile", mix && mix->mig_nodes > 0 ? (mix->mig_instances_per_gpu == 3   ? "2g"
-                                                          : mix->mig_instances_per_gpu == 2 ? "3g"
-                                                                                            : "1g")
-                                                       : "1g");
+        const std::string prof =
+            f.get_choice("--mig-profile", mix && mix->mig_nodes > 0
+                                              ? std::string(model::to_string(mix->mig_partition))
+                                              : std::string("1g"));
         const auto p = model::choice_from_string<model::MigProfile>(prof);
         const model::GpuSpec* g = cat.gpu(gpu_id);
         if (!model::gpu_has_mig(gpu_id))
@@ -126,6 +125,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                              " has no MIG (NVIDIA MIG user guide: A100, H100, H200, B200 and "
                              "GB200 have it)"};
         s.mig_instances_per_gpu = model::mig_instances_per_gpu(*p);
+        s.mig_partition = *p;
         s.mig_profile = model::mig_profile_name(*p, g ? g->memory_bytes : 0);
         s.mig_nodes = static_cast<int>(
             f.get_int("--mig-nodes", mix && mix->mig_nodes > 0 ? mix->mig_nodes : s.nodes, 1,

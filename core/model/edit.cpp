@@ -420,18 +420,6 @@ std::string entry_name(const Catalog& c, DeviceKind kind, const std::string& id)
     return {};
 }
 
-/// The GPU type of a design: its first GPU's, as the evaluation reads it (TopologySummary::gpu).
-std::string first_gpu(const Design& d, const Catalog& c) {
-    for (const auto& dev : d.devices) {
-        if (dev.kind == DeviceKind::gpu && c.gpu(dev.catalog))
-            return dev.catalog;
-        if (dev.kind == DeviceKind::system)
-            if (const SystemSpec* s = c.system(dev.catalog); s && c.gpu(s->gpu))
-                return s->gpu;
-    }
-    return {};
-}
-
 /// The cloud offer that follows a Type change of `dev` to `next` (see follow_on_edits).
 std::optional<FollowOnEdit> offer_following_gpus(const Design& d, const Device& dev,
                                                  const std::string& next, const Catalog& c) {
@@ -443,19 +431,12 @@ std::optional<FollowOnEdit> offer_following_gpus(const Design& d, const Device& 
     for (auto& x : probe.devices)
         if (x.id == dev.id)
             x.catalog = next;
-    const std::string gpu = first_gpu(probe, c);
-    if (gpu.empty() || gpu == first_gpu(d, c) || pinned->gpu == gpu)
+    const std::string gpu = design_gpu(probe, c);
+    if (gpu.empty() || gpu == design_gpu(d, c) || pinned->gpu == gpu)
         return std::nullopt;
-    const bool spot = d.economics.commitment == Commitment::spot;
-    const auto rate = [spot](const CloudOffer& o) {
-        return (spot ? o.spot_usd_per_hour : o.on_demand_usd_per_hour) / o.gpus;
-    };
-    const CloudOffer* same = nullptr; // the same provider's instance with as many GPUs
-    for (const auto& o : c.cloud_offers())
-        if (o.gpu == gpu && o.provider == pinned->provider && o.gpus == pinned->gpus &&
-            o.on_demand_usd_per_hour > 0 && (!spot || o.spot_usd_per_hour > 0) &&
-            (!same || rate(o) < rate(*same)))
-            same = &o;
+    // The same provider's instance with as many GPUs, else the cheapest offer for these GPUs.
+    const CloudOffer* same = default_cloud_offer(c, gpu, d.economics.commitment,
+                                                 OfferFilter{pinned->provider, pinned->gpus});
     const CloudOffer* pick = same ? same : default_cloud_offer(c, gpu, d.economics.commitment);
     if (!pick)
         return std::nullopt;

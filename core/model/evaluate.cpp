@@ -282,6 +282,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
                                       " of the cluster's " + std::to_string(s.nodes) + " nodes"};
         s.mig_nodes = static_cast<int>(m.mig_nodes);
         s.mig_instances_per_gpu = mig_instances_per_gpu(m.mig_profile);
+        s.mig_partition = m.mig_profile;
         s.mig_profile = mig_profile_name(m.mig_profile, t.hbm_bytes / t.gpus);
     }
     const std::pair<const JobClassMix*, const char*> classes[] = {
@@ -324,7 +325,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
     Evaluation ev;
     TopologySummary& t = ev.topology;
     std::set<std::string> gpu_types;
-    const DesignIndex idx(design); // O(1) lookups and multiplicities (issue 17 item 8)
+    const DesignIndex idx(design);       // O(1) lookups and multiplicities (issue 17 item 8)
+    t.gpu = design_gpu(design, catalog); // the same rule the offer that follows a swap uses
     for (const auto& dev : design.devices) {
         const double mult = idx.multiplicity(dev);
         switch (dev.kind) {
@@ -334,8 +336,6 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 t.hbm_bytes += mult * g->memory_bytes;
                 t.peak_bf16_flops += mult * g->peak(Dtype::bf16);
                 gpu_types.insert(g->id);
-                if (t.gpu.empty())
-                    t.gpu = g->id;
                 const Device* parent = idx.device(dev.parent);
                 if (!parent || parent->kind != DeviceKind::system)
                     t.power_w += mult * g->tdp_w;
@@ -350,8 +350,6 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                     t.hbm_bytes += n * g->memory_bytes;
                     t.peak_bf16_flops += n * g->peak(Dtype::bf16);
                     gpu_types.insert(g->id);
-                    if (t.gpu.empty())
-                        t.gpu = g->id;
                     // GB200 NVL72 is one rack of 18 compute trays (4 GPUs each): nodes are the
                     // unit that fails, so count trays (gpus_per_node from the catalog).
                     t.nodes += n / std::max(1, g->gpus_per_node);

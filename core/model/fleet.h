@@ -108,6 +108,7 @@ struct FleetSpec {
     /// 1 / mig_instances_per_gpu of a GPU's.
     int mig_nodes = 0;
     int mig_instances_per_gpu = 7;
+    MigProfile mig_partition = MigProfile::g1; ///< the profile those instances are
     std::string mig_profile; ///< its name for people ("1g.10gb"), carried into the result
 };
 

@@ -166,21 +166,35 @@ Result<CostInventory> gpu_inventory(const GpuSpec& gpu, const Catalog& c, double
 }
 
 const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu,
-                                      Commitment commitment) {
+                                      Commitment commitment, const OfferFilter& only) {
     // Spot: the cheapest offer that has a spot price (helper-22: spot with the default offer
     // priced nothing when the cheapest on-demand offer had no spot price).
     const bool spot = commitment == Commitment::spot;
     const auto rate = [spot](const CloudOffer& o) {
         return (spot ? o.spot_usd_per_hour : o.on_demand_usd_per_hour) / o.gpus;
     };
+    const bool filtered = !only.provider.empty() || only.gpus > 0;
     const CloudOffer* best = nullptr;
     for (const auto& o : c.cloud_offers())
         if (o.gpu == gpu && o.gpus > 0 && o.on_demand_usd_per_hour > 0 &&
-            (!spot || o.spot_usd_per_hour > 0) && (!best || rate(o) < rate(*best)))
+            (!spot || o.spot_usd_per_hour > 0) &&
+            (only.provider.empty() || o.provider == only.provider) &&
+            (only.gpus <= 0 || o.gpus == only.gpus) && (!best || rate(o) < rate(*best)))
             best = &o;
-    if (!best && spot) // no offer with a spot price: the on-demand default (spot is refused)
+    if (!best && spot && !filtered) // no spot price: the on-demand default (spot is refused)
         return default_cloud_offer(c, gpu, Commitment::on_demand);
     return best;
+}
+
+std::string design_gpu(const Design& d, const Catalog& c) {
+    for (const auto& dev : d.devices) {
+        if (dev.kind == DeviceKind::gpu && c.gpu(dev.catalog))
+            return dev.catalog;
+        if (dev.kind == DeviceKind::system)
+            if (const SystemSpec* s = c.system(dev.catalog); s && c.gpu(s->gpu))
+                return s->gpu;
+    }
+    return {};
 }
 
 namespace {

@@ -95,11 +95,24 @@ struct TcoResult {
     CostInventory inventory;
 };
 
+/// Which offers default_cloud_offer may pick beyond the GPU type: one provider's, and of one
+/// instance size (empty / 0: any).
+struct OfferFilter {
+    std::string provider;
+    int gpus = 0;
+};
+
 /// The cloud offer a TCO uses when none is chosen: the cheapest on-demand per GPU-hour for
 /// this GPU type in the catalog, or under spot the cheapest spot among offers with a spot
-/// price (null when there is none).
+/// price (null when there is none; without a filter, spot then falls back to the on-demand
+/// default, which the spot cost refuses with its reason).
 const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu,
-                                      Commitment commitment = Commitment::on_demand);
+                                      Commitment commitment = Commitment::on_demand,
+                                      const OfferFilter& only = {});
+
+/// The GPU type of a design as the evaluation reads it (TopologySummary::gpu): the first GPU
+/// device's, or the first server's GPUs, in device order; empty when it has none.
+std::string design_gpu(const Design& d, const Catalog& c);
 
 /// The TCO of an inventory under the economics inputs. `offer` may be null (then
 /// economics.price_per_gpu_hour must be set for the cloud side).
