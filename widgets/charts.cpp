@@ -17,6 +17,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
@@ -55,6 +56,11 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     chart = new QChart;
     if (!title.isEmpty())
         chart->setTitle(title);
+    // Axis labels with thousands separators, as every other number on screen ("150,000", not
+    // "150000"; issue 21): Qt Charts formats labels through the chart's locale when numbers
+    // are localized. English, as the rest of the GUI's numbers (units::format_count).
+    chart->setLocalizeNumbers(true);
+    chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     chart->legend()->setAlignment(Qt::AlignRight);
     // Follow the system palette (light or dark).
     if (owner->palette().window().color().lightness() < 128)
@@ -329,11 +335,11 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
         10.0, std::ceil(std::log10(std::max({xmax, 10 * top_peak / r.memory_bandwidth_Bps}))));
     auto* ax = new QLogValueAxis;
     ax->setTitleText(tr("Arithmetic intensity (FLOP/byte)"));
-    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setLabelFormat(QStringLiteral("%.6g"));
     ax->setRange(xmin, xmax);
     auto* ay = new QLogValueAxis;
     ay->setTitleText(tr("TFLOP/s"));
-    ay->setLabelFormat(QStringLiteral("%g"));
+    ay->setLabelFormat(QStringLiteral("%.6g"));
     const double yminT = std::pow(
         10.0, std::floor(std::log10(std::min(ymin, xmin * r.memory_bandwidth_Bps) / 1e12)));
     ay->setRange(std::max(1e-3, yminT),
@@ -434,7 +440,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     auto* ax = new QLogValueAxis;
     // In MB so the log axis reads 0.001 ... 10000, not in scientific notation.
     ax->setTitleText(tr("Message size (MB, nccl-tests size)"));
-    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setLabelFormat(QStringLiteral("%.6g"));
     ax->setBase(10);
     ax->setRange(1e-3, 2e4);
     auto* ay = new QValueAxis;
@@ -725,7 +731,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("TPOT (ms)"));
-    ay->setLabelFormat(QStringLiteral("%g"));
+    ay->setLabelFormat(QStringLiteral("%.6g"));
     // Issue 21: the axis shows the region that matters -- the operating point and the TPOT
     // target with room above -- not the last batches' climb (0-50 ms was squashed under a
     // 400 ms axis); the caption says where the curve goes beyond.
@@ -790,7 +796,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         chart_->addSeries(cost);
         auto* ac = new QLogValueAxis;
         ac->setTitleText(tr("$/M tokens (log)"));
-        ac->setLabelFormat(QStringLiteral("%g"));
+        ac->setLabelFormat(QStringLiteral("%.6g"));
         ac->setBase(10);
         double cmin = cmax;
         for (const auto& p : w->inference_curve)

@@ -149,7 +149,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("months"));
     ax->setRange(0, months_);
-    ax->setLabelFormat(QStringLiteral("%d"));
+    ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("$M"));
     ay->setRange(0, ymax * 1.05);
@@ -390,7 +390,7 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
     auto* ax = new QLogValueAxis;
     ax->setTitleText(tr("checkpoint interval (minutes, log scale)"));
     ax->setBase(10);
-    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setLabelFormat(QStringLiteral("%.6g"));
     ax->setRange(r.curve.front().interval_s / 60, r.curve.back().interval_s / 60);
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("goodput (%)"));
@@ -627,7 +627,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         chart_->addSeries(s);
     auto* ax = new QLogValueAxis;
     ax->setBase(2);
-    ax->setLabelFormat(QStringLiteral("%g"));
+    ax->setLabelFormat(QStringLiteral("%.6g"));
     ax->setTitleText(tr("GPUs (log scale)"));
     ax->setRange(p0.gpus * 0.9, xmax * 1.1);
     // Log-log: linear scaling is a straight line and the gap to it reads as a ratio at every
@@ -637,7 +637,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         ymin = std::min(ymin, (p.tokens_per_s_low > 0 ? p.tokens_per_s_low : p.tokens_per_s) / 1e3);
     auto* ay = new QLogValueAxis;
     ay->setBase(2);
-    ay->setLabelFormat(QStringLiteral("%g"));
+    ay->setLabelFormat(QStringLiteral("%.6g"));
     ay->setMinorTickCount(-1);
     ay->setTitleText(tr("k tokens/s (log scale)"));
     ay->setRange(std::max(ymin * 0.8, 1e-3), ymax * 1.25);

@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QTableWidget>
@@ -47,6 +48,8 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
     h->addWidget(table_, 3);
     chart_ = new QChart;
     chart_->setTitle(tr("Memory vs throughput (Pareto front in red)"));
+    chart_->setLocalizeNumbers(true); // thousands separators on the axes, as in charts.cpp
+    chart_->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     chart_->legend()->setAlignment(Qt::AlignBottom);
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart_);

@@ -23,9 +23,11 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
+#include <QLogValueAxis>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -35,6 +37,7 @@
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTreeWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace cl;
@@ -373,6 +376,55 @@ private slots:
             caption = caption || (l->isVisible() && l->text().contains(QStringLiteral(
                                                         "Model's error band (TPOT shaded): TTFT")));
         QVERIFY(caption);
+    }
+
+    // Issue 21: chart axes read like every other number on screen -- thousands separators
+    // ("16,384 GPUs"), no scientific notation, and no axis left without labels (a label format
+    // Qt's localized formatting does not parse prints nothing). Reads the label items the chart
+    // view draws on every tab a person clicks.
+    void axisLabelsReadable() {
+        ui::MainWindow w(cat_);
+        w.resize(1440, 900);
+        w.show();
+        open(w, QStringLiteral("llama3-16k-h100"));
+        QTRY_VERIFY(w.evaluator()->current() && !w.evaluator()->current()->workloads.empty());
+        const QRegularExpression sci(QStringLiteral("\\d[eE][+-]?\\d"));
+        const QRegularExpression ungrouped(QStringLiteral("\\d{5,}"));
+        QStringList all;
+        for (const char* tab : {"Memory", "Roofline", "Training", "Scaling", "Fabric", "Cost",
+                                "Reliability", "Sensitivity"}) {
+            QVERIFY2(clickTab(w.charts()->tabs(), QString::fromLatin1(tab)), tab);
+            QChartView* view = nullptr;
+            for (auto* v : w.charts()->findChildren<QChartView*>())
+                if (v->isVisible())
+                    view = v;
+            if (!view)
+                continue; // the tab shows its hint instead of a chart
+            QApplication::processEvents();
+            int axes = 0; // visible numeric axes with labels
+            for (QAbstractAxis* axis : view->chart()->axes())
+                if (axis->isVisible() && axis->labelsVisible() &&
+                    (qobject_cast<QValueAxis*>(axis) || qobject_cast<QLogValueAxis*>(axis)))
+                    ++axes;
+            const QRegularExpression number(QStringLiteral("^-?[\\d,]+(\\.\\d+)?$"));
+            int numeric = 0;
+            for (QGraphicsItem* item : view->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible()) {
+                    all << t->toPlainText();
+                    numeric += number.match(t->toPlainText()).hasMatch();
+                }
+            // Each numeric axis draws at least two numbers (an unparsed format draws none).
+            QVERIFY2(numeric >= 2 * axes, qPrintable(QStringLiteral("%1: %2 numbers, %3 axes")
+                                                         .arg(QLatin1String(tab))
+                                                         .arg(numeric)
+                                                         .arg(axes)));
+        }
+        for (const QString& l : all) {
+            QVERIFY2(!sci.match(l).hasMatch(), qPrintable(l));
+            QVERIFY2(!ungrouped.match(l).hasMatch() || l.contains(QLatin1Char(' ')), qPrintable(l));
+        }
+        // The Scaling chart's GPU axis of this 16,384-GPU design, as people write it.
+        QVERIFY2(all.contains(QStringLiteral("16,384")), qPrintable(all.join(QLatin1Char('|'))));
     }
 
     // Journey 2 step 4: the tornado ranks the inputs that move owning vs renting.
