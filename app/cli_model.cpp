@@ -499,7 +499,8 @@ json train_json(const model::TrainingResult& r) {
             {"cost_usd", r.cost_usd},
             {"traffic", traffic_json(r.traffic)},
             {"tiers", tier_loads_json(r.tiers)},
-            {"bottleneck", r.bottleneck}};
+            {"bottleneck", r.bottleneck},
+            {"fabric_note", r.fabric_note}};
 }
 
 json infer_json(const model::InferenceResult& r) {
@@ -701,6 +702,8 @@ int cmd_train(Flags& f, std::ostream& out) {
     bt.print(out);
     // Issue 22: where each group's traffic goes, and the busiest network tier.
     print_traffic(out, r->traffic, r->bottleneck, "step");
+    if (!r->fabric_note.empty())
+        out << "oversubscription: " << r->fabric_note << "\n";
     return 0;
 }
 

@@ -652,6 +652,8 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                     model::range_text(t.cost_usd, *w->band, Scales::with_time, 0)));
             line += tr(" (%1)").arg(QString::fromStdString(w->band->basis));
         }
+        if (!t.fabric_note.empty()) // Journey 4: why the fabric's oversubscription (doesn't) matter
+            line += tr(". Fabric: %1").arg(QString::fromStdString(t.fabric_note));
         lines << line;
     }
     caption_->setText(lines.join(QLatin1Char('\n')));

@@ -440,7 +440,11 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 if (std::abs(c.oversubscription - p.oversubscription) >
                     0.01 * std::max(1.0, p.oversubscription)) {
                     char buf[96];
-                    std::snprintf(buf, sizeof buf, "measured at %.2f:1, before the fabric changed",
+                    // The ratio is the group's path's, not the fabric's headline one: on a
+                    // rail-optimized 2:1 tree a 256-GPU ring stays on its rail leaves, 1:1
+                    // (helper-24 read "measured at 1.00:1" on a 2:1 fabric as wrong).
+                    std::snprintf(buf, sizeof buf,
+                                  "measured on a %.3g:1 path; the fabric has changed since",
                                   c.oversubscription);
                     k.measured_on = buf;
                 }

@@ -630,6 +630,54 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         best->tiers = tier_loads(best->traffic, topo, best->step_time_s, &best->bottleneck);
         if (!best->bottleneck.empty())
             best->explanation += "; " + best->bottleneck;
+        // Journey 4 (helper-24): an oversubscribed tier that no group of the job crosses does
+        // not change the step; say so, or a changed oversubscription looks ignored.
+        int top = 0; // highest tier any group reaches (1 = leaf, 2 = spine, ...)
+        for (const auto& g : best->traffic)
+            top = std::max(top, g.tier);
+        for (std::size_t i = 0; i < topo.tiers.size(); ++i) {
+            const SwitchTier& st = topo.tiers[i];
+            if (st.oversubscription <= 1.0 + 1e-9)
+                continue;
+            char b[160];
+            std::snprintf(b, sizeof b, "%.3g:1", st.oversubscription);
+            const std::string ratio = b;
+            if (top < static_cast<int>(i) + 2) {
+                best->fabric_note =
+                    "the " + st.name + " tier's uplinks are oversubscribed " + ratio +
+                    ", but no group of this job goes above the " +
+                    (top <= 0 ? std::string("scale-up domain")
+                              : topo.tiers[static_cast<std::size_t>(top - 1)].name) +
+                    " tier, so the oversubscription does not change its step";
+            } else {
+                // Crossed: how much of the crossing groups' time the step actually waits for
+                // (the rest runs behind compute, e.g. DP gradients behind the backward pass).
+                double busy = 0, exposed = 0;
+                const TrainingBreakdown& k = best->breakdown;
+                for (const auto& g : best->traffic) {
+                    if (g.tier < static_cast<int>(i) + 2)
+                        continue;
+                    busy += g.busy_s;
+                    exposed += g.group == "DP"   ? k.dp_comm
+                               : g.group == "TP" ? k.tp_comm
+                               : g.group == "CP" ? k.cp_comm
+                               : g.group == "EP" ? k.ep_comm
+                               : g.group == "PP" ? k.pp_comm
+                                                 : 0.0;
+                }
+                if (busy > 0 && exposed < 0.5 * busy) {
+                    std::snprintf(b, sizeof b,
+                                  "%.0f%% of that traffic runs behind compute (%.3g s of %.3g s "
+                                  "exposed), so the step changes little with it",
+                                  (1.0 - exposed / busy) * 100, exposed, busy);
+                    best->fabric_note = "the groups crossing the " + st.name + " tier's " + ratio +
+                                        " uplinks: " + b;
+                }
+            }
+            break;
+        }
+        if (!best->fabric_note.empty())
+            best->explanation += "; " + best->fabric_note;
     }
     return std::move(*best);
 }

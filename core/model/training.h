@@ -41,6 +41,10 @@ struct TrainingResult {
     /// The busiest network tier in words: "spine carries DP gradients, 83% busy, 2:1
     /// oversubscribed"; empty when no group leaves a scale-up domain.
     std::string bottleneck;
+    /// Whether an oversubscribed tier of the fabric can change this step, in words: no group
+    /// crosses it, or the traffic that does runs mostly behind compute (Journey 4: a changed
+    /// oversubscription that moves nothing must say why). Empty when no tier is oversubscribed.
+    std::string fabric_note;
     std::string explanation;
 };
 

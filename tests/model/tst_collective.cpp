@@ -60,6 +60,44 @@ private:
     }
 
 private slots:
+    // Journey 4 (helper-24): on a 2:1 fat tree, a change of oversubscription that moves nothing
+    // says why -- on a rail-optimized tree the 256-GPU job's rings stay on their rail leaves and
+    // never cross the oversubscribed uplinks; on a tree that is not rail-optimized its DP traffic
+    // does cross them, but mostly behind the backward pass.
+    void oversubscriptionNote() {
+        FatTreeSpec s;
+        s.nodes = 32; // 256 H100
+        s.oversubscription = 2;
+        auto ft = generate_fat_tree(s, cat_);
+        QVERIFY2(ft.ok(), ft.error_text().c_str());
+        const GpuSpec& gpu = *cat_.gpu("h100-sxm");
+        const ModelArch& m = *cat_.model("llama3-8b");
+        TrainingSpec t;
+        t.global_batch = 256;
+        t.seq = 8192;
+        auto rails = train_step(m, t, 256, gpu, analyze_topology(*ft, cat_));
+        QVERIFY2(rails.ok(), rails.error_text().c_str());
+        QVERIFY2(rails->fabric_note.find("no group of this job goes above the leaf") !=
+                     std::string::npos,
+                 rails->fabric_note.c_str());
+        s.rail_optimized = false;
+        ft = generate_fat_tree(s, cat_);
+        QVERIFY2(ft.ok(), ft.error_text().c_str());
+        auto whole = train_step(m, t, 256, gpu, analyze_topology(*ft, cat_)); // DP over the spine
+        QVERIFY2(whole.ok(), whole.error_text().c_str());
+        QVERIFY2(whole->fabric_note.find("runs behind compute") != std::string::npos,
+                 whole->fabric_note.c_str());
+        // And it is true: 1:1 instead of 2:1 changes that step by little.
+        s.oversubscription = 1; // still not rail-optimized
+        auto full = generate_fat_tree(s, cat_);
+        QVERIFY(full.ok());
+        auto flat = train_step(m, t, 256, gpu, analyze_topology(*full, cat_));
+        QVERIFY(flat.ok());
+        QVERIFY2(std::abs(flat->step_time_s / whole->step_time_s - 1) < 0.1,
+                 qPrintable(QString("%1 vs %2").arg(flat->step_time_s).arg(whole->step_time_s)));
+        QVERIFY(flat->fabric_note.empty()); // no oversubscribed tier, nothing to say
+    }
+
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
     // One rule for the scale-up side: a shape (the CLI's flags) and a drawing of the GPU's

@@ -725,7 +725,7 @@ private slots:
         // The measured points stay on the chart, marked as measured on the 2:1 fabric.
         bool marked = false;
         for (const auto& k : current(w)->allreduce_curves)
-            marked = marked || k.measured_on.find("measured at 1.92:1") == 0;
+            marked = marked || k.measured_on.find("measured on a 1.92:1 path") == 0;
         QVERIFY(marked);
         QVERIFY(current(w)->tco->inventory.switch_capex_usd +
                     current(w)->tco->inventory.cable_capex_usd >
