@@ -537,7 +537,14 @@ void MainWindow::restoreViewSettings() {
     if (QSettings().value(QStringLiteral("view/largeCharts"), false).toBool())
         // After the window has its size: the dock takes 70% of the height it is shown at.
         QMetaObject::invokeMethod(
-            this, [this] { actions_->largeCharts->setChecked(true); }, Qt::QueuedConnection);
+            this,
+            [this] {
+                actions_->largeCharts->setChecked(true);
+                // The design opened into the taller canvas: fit it to the one it has now, once
+                // the docks have their new sizes (helper-24: cards cut after a restart).
+                QMetaObject::invokeMethod(view_, &CanvasView::fitAll, Qt::QueuedConnection);
+            },
+            Qt::QueuedConnection);
 }
 
 bool MainWindow::offerRecovery(bool ask) {

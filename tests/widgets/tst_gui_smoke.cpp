@@ -134,12 +134,21 @@ private slots:
         {
             ui::MainWindow next(cat_);
             next.resize(1280, 800);
+            open(next, QStringLiteral("h200-inference-8x")); // as gui_main: open, show, restore
             next.show();
             QVERIFY(QTest::qWaitForWindowExposed(&next));
             const int small = next.canvas()->height();
             next.restoreViewSettings(); // as gui_main does after show()
             QTRY_VERIFY(next.findChild<QAction*>(QStringLiteral("actionLargeCharts"))->isChecked());
             QTRY_VERIFY(next.canvas()->height() < small);
+            // The design is fitted to the smaller canvas (helper-24: after a restart with Large
+            // Charts on, the cards were cut at the canvas's edge).
+            const auto visible = [&] {
+                QGraphicsView* v = next.canvas();
+                const QRectF shown = v->mapToScene(v->viewport()->rect()).boundingRect();
+                return shown.adjusted(-1, -1, 1, 1).contains(v->scene()->itemsBoundingRect());
+            };
+            QTRY_VERIFY(visible());
         }
         QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
         QTRY_VERIFY(w.canvas()->height() >= canvasBefore - 2);
