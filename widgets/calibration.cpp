@@ -19,10 +19,12 @@ namespace cl::ui {
 
 QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& given, bool confirm) {
     QString path = given;
-    if (path.isEmpty())
+    if (path.isEmpty()) {
         path = QFileDialog::getOpenFileName(
-            parent, QObject::tr("Import nccl-tests output"), {},
+            parent, QObject::tr("Import nccl-tests output"), lastFolder(),
             QObject::tr("Text files (*.txt *.log *.out);;All files (*)"));
+        rememberFolder(path);
+    }
     if (path.isEmpty())
         return {};
     QFile f(path);

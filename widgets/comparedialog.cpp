@@ -66,6 +66,7 @@ CompareDialog::CompareDialog(const model::Design& current,
             suggestedPath(tr("Comparison"), {}, {}, QStringLiteral("pdf")), tr("PDF (*.pdf)"));
         if (path.isEmpty())
             return;
+        rememberFolder(path);
         if (const QString err = writeReport(path); !err.isEmpty())
             showWarning(this, tr("Cannot export"), err);
     });
@@ -76,8 +77,9 @@ CompareDialog::CompareDialog(const model::Design& current,
         presets->setCurrentIndex(0);
     });
     connect(file, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Design to compare"), {},
-                                                          tr("ClusterLens designs (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Design to compare"), lastFolder(), tr("ClusterLens designs (*.json)"));
+        rememberFolder(path);
         if (!path.isEmpty())
             if (const QString err = addDesign(path); !err.isEmpty())
                 showWarning(this, tr("Cannot compare"), err);

@@ -34,9 +34,11 @@ bool FileController::open(const QString& given) {
     if (!maybeSave())
         return false;
     QString path = given;
-    if (path.isEmpty())
-        path = QFileDialog::getOpenFileName(window_, tr("Open design"), {},
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(window_, tr("Open design"), lastFolder(),
                                             tr("ClusterLens designs (*.json);;All files (*)"));
+        rememberFolder(path);
+    }
     if (path.isEmpty())
         return false;
     const QString err = doc_->open(path);
@@ -69,6 +71,7 @@ bool FileController::saveAs() {
         tr("ClusterLens designs (*.json)"));
     if (path.isEmpty())
         return false;
+    rememberFolder(path);
     const QString err = doc_->saveAs(path);
     if (!err.isEmpty()) {
         showError(window_, tr("Cannot save design"), err);

@@ -1,5 +1,6 @@
 #include "inspector.h"
 
+#include "messages.h"
 #include "modelimport.h"
 
 #include "model/design.h"
@@ -307,13 +308,14 @@ void Inspector::rebuild() {
                               "DeepSeek, Kimi K2, ...) and use it for this workload; the design "
                               "file keeps it. You can also drop the file on the workload card."));
         connect(import, &QPushButton::clicked, this, [this, wid = w->id] {
-            QFileDialog dlg(this, tr("Import Hugging Face config"), QString(),
+            QFileDialog dlg(this, tr("Import Hugging Face config"), lastFolder(),
                             tr("Model config (*.json);;All files (*)"));
             dlg.setObjectName(QStringLiteral("importHfDialog"));
             dlg.setFileMode(QFileDialog::ExistingFile);
             dlg.setOption(QFileDialog::DontUseNativeDialog);
             if (dlg.exec() != QDialog::Accepted || dlg.selectedFiles().isEmpty())
                 return;
+            rememberFolder(dlg.selectedFiles().front());
             // After this click returns: the edit rebuilds the inspector and its buttons.
             QMetaObject::invokeMethod(
                 this,

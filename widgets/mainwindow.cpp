@@ -445,6 +445,7 @@ QString MainWindow::exportReport(const QString& kind, QString path) {
                       tr("CSV (*.csv)"));
         if (path.isEmpty())
             return {};
+        rememberFolder(path);
     }
     evaluator_->evaluateNow(); // the evaluation of the design as it is now, not a second one
     const auto ev = evaluator_->current();
@@ -474,6 +475,7 @@ QString MainWindow::exportImage(bool canvas, QString path) {
             tr("Images (*.png *.svg)"));
         if (path.isEmpty())
             return {};
+        rememberFolder(path);
     }
     const QString err = canvas ? exportSceneImage(scene_, path)
                                : exportWidgetImage(charts_->tabs()->currentWidget(), path);

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTextDocument>
 
 namespace cl::ui {
@@ -18,9 +19,22 @@ inline void showPlainMessage(QWidget* parent, QMessageBox::Icon icon, const QStr
     box.exec();
 }
 
+/// The folder file dialogs start in (helper-24: every dialog opened in the home folder): the
+/// one a file was last opened from or saved to, in this session or an earlier one, while it
+/// exists; else the home folder.
+inline QString lastFolder() {
+    const QString d = QSettings().value(QStringLiteral("files/lastFolder")).toString();
+    return !d.isEmpty() && QFileInfo(d).isDir() ? d : QDir::homePath();
+}
+/// Remembers the folder of a file the user chose in a dialog (for the next dialog).
+inline void rememberFolder(const QString& file) {
+    if (!file.isEmpty())
+        QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(file).absolutePath());
+}
+
 /// The name a save dialog proposes (helper-16: every save dialog opened empty): the design's
 /// name made safe for a file name ("DGX H100 SuperPOD, 4 scalable units.pdf"), with `suffix`
-/// before the extension, in the design file's folder (else the home folder).
+/// before the extension, in the design file's folder (else the folder used last).
 inline QString suggestedPath(const QString& designName, const QString& designFile,
                              const QString& suffix, const QString& extension) {
     QString base = designName;
@@ -29,8 +43,7 @@ inline QString suggestedPath(const QString& designName, const QString& designFil
     base = base.simplified().left(80).trimmed();
     if (base.isEmpty())
         base = QStringLiteral("Untitled design");
-    const QString dir =
-        designFile.isEmpty() ? QDir::homePath() : QFileInfo(designFile).absolutePath();
+    const QString dir = designFile.isEmpty() ? lastFolder() : QFileInfo(designFile).absolutePath();
     return QDir(dir).filePath(base + suffix + QLatin1Char('.') + extension);
 }
 

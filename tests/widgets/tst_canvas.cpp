@@ -407,6 +407,42 @@ private slots:
         QCOMPARE(w.document()->design().devices[1].count, std::int64_t{1});
     }
 
+    // Helper-24: file dialogs open in the folder used last, not the home folder -- after a Save
+    // As into a folder, File > Open (in a new window, as after a restart) starts there, and so
+    // does File > Import nccl-tests.
+    void dialogsStartInTheFolderUsedLast() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("designs")));
+        const QString path = dir.filePath(QStringLiteral("designs/kept.json"));
+        {
+            ui::MainWindow w(cat_);
+            twoDevices(w);
+            QVERIFY(!QTest::currentTestFailed());
+            bool done = false;
+            answerFileDialog(path, &done);
+            QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Save As…")}));
+            QVERIFY(done);
+        }
+        ui::MainWindow again(cat_);
+        show(again);
+        const QString want = QDir(dir.filePath(QStringLiteral("designs"))).canonicalPath();
+        for (const QStringList& menu :
+             {QStringList{QStringLiteral("File"), QStringLiteral("Open…")},
+              QStringList{QStringLiteral("Tools"), QStringLiteral("Import nccl-tests Output…")}}) {
+            QString shown;
+            bool seen = false;
+            onModal<QFileDialog>(
+                [&shown](QFileDialog* d) {
+                    shown = d->directory().canonicalPath();
+                    QTest::keyClick(d, Qt::Key_Escape); // a person looks, then cancels
+                },
+                &seen);
+            QVERIFY2(menuPath(again, menu), qPrintable(menu.join(QLatin1Char('>'))));
+            QVERIFY2(seen, qPrintable(menu.join(QLatin1Char('>'))));
+            QCOMPARE(shown, want);
+        }
+    }
+
     // File ▸ Save As… (typed in the file dialog), then File ▸ Open Recent in a new window.
     void saveAndReopen() {
         QTemporaryDir dir;
