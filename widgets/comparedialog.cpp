@@ -162,7 +162,8 @@ void CompareDialog::refresh() {
     for (const auto& name : names_)
         head << wrapped(name);
     for (int i = 1; i < n; ++i)
-        head << wrapped(tr("change, %1").arg(names_[static_cast<std::size_t>(i)]));
+        // Which way it reads (helper-24: "change, H100" beside -43 % read as H100's own change).
+        head << wrapped(tr("change, %1 vs %2").arg(names_[static_cast<std::size_t>(i)], names_[0]));
     table_->setHorizontalHeaderLabels(head);
     for (int c = 0; c < head.size(); ++c)
         table_->horizontalHeaderItem(c)->setToolTip(head[c].split(QLatin1Char('\n')).join(' '));
@@ -205,8 +206,9 @@ void CompareDialog::refresh() {
                     // A tinted cell, not only coloured text (helper-18 saw no colour at all).
                     it->setBackground(better ? QColor(0xdc, 0xfc, 0xe7) : QColor(0xfe, 0xe2, 0xe2));
                     it->setForeground(better ? QColor(0x15, 0x80, 0x3d) : QColor(0xb9, 0x1c, 0x1c));
-                    it->setToolTip(better ? tr("Better than this design")
-                                          : tr("Worse than this design"));
+                    it->setToolTip(
+                        (better ? tr("%1 is better than %2 here") : tr("%1 is worse than %2 here"))
+                            .arg(names_[static_cast<std::size_t>(c)], names_[0]));
                 }
             }
             table_->setItem(r, n + c, it);

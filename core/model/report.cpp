@@ -729,7 +729,9 @@ ReportTable comparison_table(const std::vector<std::string>& names,
     }
     for (std::size_t i = 1; i < n; ++i) {
         t.header.push_back("change_" + std::to_string(i + 1));
-        t.labels.push_back("Change, " + names[i]);
+        // Which way the change reads (helper-24: "change, H100" with -43 % read as H100's own
+        // change): this design relative to the first one.
+        t.labels.push_back("Change, " + names[i] + " vs " + names[0]);
         t.units.emplace_back("fraction");
     }
     if (n == 0)

@@ -417,11 +417,24 @@ private slots:
                              QStringLiteral("superpod-h100.json")),
                          qPrintable(table->horizontalHeaderItem(2)->text()));
                 bool tinted = false;
+                QString tip;
                 for (int r = 0; r < table->rowCount(); ++r)
-                    if (table->item(r, 0)->text() == QStringLiteral("total HBM"))
+                    if (table->item(r, 0)->text() == QStringLiteral("total HBM")) {
                         tinted =
                             table->item(r, 3)->background().color() == QColor(0xfe, 0xe2, 0xe2);
+                        tip = table->item(r, 3)->toolTip();
+                    }
                 QVERIFY(tinted);
+                // Which way the change reads (helper-24: "change, <original>" beside -43 % read
+                // as the original's own change): the header and the tip name both designs.
+                const QString change = table->horizontalHeaderItem(3)->text().simplified();
+                QVERIFY2(change.contains(QStringLiteral("superpod-h100.json")) &&
+                             change.contains(QStringLiteral(" vs ")) &&
+                             change.endsWith(QStringLiteral("(copy) (this design)")),
+                         qPrintable(change));
+                QVERIFY2(tip.contains(QStringLiteral("is worse than")) &&
+                             tip.contains(QStringLiteral("(this design)")),
+                         qPrintable(tip));
                 if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
                     dlg->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
                                      QStringLiteral("/compare.png"));
