@@ -696,11 +696,15 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
         if (sens.error.empty())
             for (std::size_t i = 0; i < sens.bars.size() && i < 3; ++i) {
                 const auto& b = sens.bars[i];
+                // In words, not signed amounts (helper-24: "on-prem minus cloud -$860,928"
+                // broke after the minus sign in the PDF, and a sign is easy to misread).
+                const auto vs_renting = [](double v) {
+                    return report_human(std::fabs(v), RF::usd) + (v < 0 ? " less" : " more");
+                };
                 s.sensitivity.push_back(b.input + " " + report_value(b.low_value, b.unit) + " to " +
-                                        report_value(b.high_value, b.unit) +
-                                        ": on-prem minus cloud " +
-                                        report_human(b.output_low, RF::usd) + " to " +
-                                        report_human(b.output_high, RF::usd));
+                                        report_value(b.high_value, b.unit) + ": owning costs " +
+                                        vs_renting(b.output_low) + " to " +
+                                        vs_renting(b.output_high) + " than renting");
             }
     }
     return s;
