@@ -461,9 +461,16 @@ void Inspector::addField(const model::Field& f) {
     w->installEventFilter(this);
     editors_.push_back({&f, w});
     const QString label = multi ? tr("%1 (all selected)").arg(qs(f.label)) : qs(f.label);
-    if (f.type == model::FieldType::boolean)
-        form_->addRow(QString(), w);
-    else {
+    if (f.type == model::FieldType::boolean) {
+        // The checkbox carries its label: across both columns, so a long one is not cut at
+        // the field column's edge (helper-24: "Batch inference: preemptibl").
+        if (multi)
+            qobject_cast<QCheckBox*>(w)->setText(label);
+        // No wider than box and text: a click right of the text would do nothing.
+        w->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+        w->setMinimumWidth(0);
+        form_->addRow(w);
+    } else {
         // Labels wrap onto a second line rather than take the width the numbers need for
         // their units ("184.00 USD/kW-month" was cut to "184.00 USD" beside a long label).
         auto* l = new QLabel(label);

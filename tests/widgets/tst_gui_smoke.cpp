@@ -743,6 +743,15 @@ private slots:
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(field<QAbstractSpinBox>(w, "finetune.checkpoint_interval_h"));
         QVERIFY(field<QCheckBox>(w, "finetune.preemptible")->isChecked());
+        // Every checkbox of the inspector shows its whole label (helper-24: "Batch inference:
+        // preemptibl" was cut at the field column's edge).
+        for (auto* cb : w.inspector()->findChildren<QCheckBox*>())
+            if (cb->isVisible())
+                QVERIFY2(cb->width() >= cb->sizeHint().width(),
+                         qPrintable(QStringLiteral("%1: %2 of %3 px")
+                                        .arg(cb->text())
+                                        .arg(cb->width())
+                                        .arg(cb->sizeHint().width())));
         // Node failures at the Reliability section's rate (typed: one per node every two days)
         // stop jobs; the caption says what they cost; the switch in the Fleet section turns
         // them off.
