@@ -1716,11 +1716,27 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     p->resetTransform();
     p->setFont(font());
     const QFontMetrics fm = p->fontMetrics();
-    const QStringList lines = legend.split(QLatin1Char('\n'));
+    const int pad = 6, swatch = 15;
+    // Lines wrap at spaces to the view's width rather than end in "..." (helper-24: "red 70%
+    // or more of th..." on a 1280-pixel window).
+    const int avail = std::max(80, viewport()->width() - 16 - 3 * pad - swatch - 8);
+    QStringList lines;
+    for (const QString& para : legend.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : para.split(QLatin1Char(' '))) {
+            const QString next = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(next) > avail) {
+                lines << line;
+                line = word;
+            } else {
+                line = next;
+            }
+        }
+        lines << line;
+    }
     int w = 0;
     for (const QString& l : lines)
         w = std::max(w, fm.horizontalAdvance(l));
-    const int pad = 6, swatch = 15;
     const QRect box(8, 8, std::min(w + 3 * pad + swatch + 8, viewport()->width() - 16),
                     static_cast<int>(lines.size()) * fm.lineSpacing() + 2 * pad);
     p->setPen(palette().mid().color());

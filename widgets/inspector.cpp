@@ -538,8 +538,13 @@ void Inspector::showValue(const Editor& e) {
         }
         const QString shown = qs(tooLong ? model::units::excerpt(text, 200) : text);
         // Never overwrite what the person is typing; otherwise show the design's text.
-        if ((!le->hasFocus() || !le->isModified()) && le->text() != shown)
+        if ((!le->hasFocus() || !le->isModified()) && le->text() != shown) {
             le->setText(shown);
+            // From its start, as the Auto fields (a long name showed only its end: "training
+            // cluster (16,384 H100)" for "Llama 3 405B training cluster (16,384 H100)").
+            if (!le->hasFocus())
+                le->setCursorPosition(0);
+        }
     }
 }
 

@@ -584,6 +584,9 @@ private slots:
         pressKey(Qt::Key_Escape);
         QCOMPARE(w.scene()->selectedIds(), QStringList{});
         QTRY_VERIFY(field<QLineEdit>(w, "description") != nullptr); // the design's fields
+        // A long text reads from its start (it showed only its end).
+        QCOMPARE(field<QLineEdit>(w, "description")->cursorPosition(), 0);
+        QCOMPARE(field<QLineEdit>(w, "name")->cursorPosition(), 0);
     }
 
     // A link is picked on its line, not anywhere in its bounding box: a rubber band in the
