@@ -238,21 +238,22 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
             line += tr(" Pipeline stage %1 is the fullest.").arg(w.memory.worst_stage + 1);
         lines << line;
     }
-    // The axis draws its labels as rich text: names from files are escaped, and "(does not
-    // fit)" goes on a line of its own (helper-24: long labels were cut).
-    QStringList labels;
-    for (std::size_t i = 0; i < shown.size(); ++i)
-        labels << names[static_cast<int>(i)].toHtmlEscaped() +
-                      (shown[i]->memory.fits ? QString() : tr("<br>(does not fit)"));
+    // The bars' names, plain; relabel() wraps them to the width each bar has.
+    plainLabels_.clear();
+    labelFits_.clear();
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        plainLabels_ << names[static_cast<int>(i)];
+        labelFits_ << shown[i]->memory.fits;
+    }
     for (const auto* sg : shared) {
         lines << QString::fromStdString(sg->text);
-        const QString where = QString::fromStdString(sg->where).toHtmlEscaped();
+        const QString where = QString::fromStdString(sg->where);
         QString name = tr("Together on %1").arg(where);
         // Three services on one server make three pairs: each bar needs its own category.
-        for (int k = 2; labels.contains(name) || labels.contains(name + tr("<br>(does not fit)"));
-             ++k)
+        for (int k = 2; plainLabels_.contains(name); ++k)
             name = tr("Together on %1 (%2)").arg(where).arg(k);
-        labels << name + (sg->fits ? QString() : tr("<br>(does not fit)"));
+        plainLabels_ << name;
+        labelFits_ << sg->fits;
     }
     caption_->setText(lines.join(QLatin1Char('\n')));
     const auto sets = series_->barSets();
@@ -279,15 +280,52 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
     }
     for (const auto* sg : shared)
         top = std::max(top, sg->together.total());
-    xAxis_->setCategories(labels);
+    relabel();
     yAxis_->setRange(0, top / kGB * 1.1);
     yAxis_->applyNiceNumbers();
     // Capacity line across all bar slots (category i spans [i-0.5, i+0.5]).
-    const double n = static_cast<double>(std::max<qsizetype>(1, labels.size()));
+    const double n = static_cast<double>(std::max<qsizetype>(1, plainLabels_.size()));
     for (auto* a : capacityLine_->attachedAxes())
         if (a->alignment() == Qt::AlignTop)
             static_cast<QValueAxis*>(a)->setRange(-0.5, n - 0.5);
     capacityLine_->replace(QList<QPointF>{{-0.5, capacity_ / kGB}, {n - 0.5, capacity_ / kGB}});
+}
+
+/// The axis draws its labels as rich text: names from files are escaped, and "(does not fit)"
+/// goes on a line of its own; names wrap at spaces to the width each bar has, again when the
+/// chart is resized (helper-24: "Llama 3 70B serving (..." and "Together on HGX H200..." were
+/// cut even with Large Charts).
+void MemoryChart::relabel() {
+    const int bars = static_cast<int>(plainLabels_.size());
+    if (bars == 0)
+        return;
+    const qreal plot =
+        chart_->plotArea().width() > 0 ? chart_->plotArea().width() : view_->width() * 0.7;
+    const int perBar = std::max(60, static_cast<int>(plot * 0.6) / bars);
+    const QFontMetrics fm(xAxis_->labelsFont());
+    QStringList labels;
+    for (int i = 0; i < bars; ++i) {
+        QStringList out{QString()};
+        for (const QString& word : plainLabels_[i].split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString next = out.back().isEmpty() ? word : out.back() + QLatin1Char(' ') + word;
+            if (!out.back().isEmpty() && fm.horizontalAdvance(next) > perBar)
+                out << word;
+            else
+                out.back() = next;
+        }
+        for (QString& line : out)
+            line = line.toHtmlEscaped();
+        labels << out.join(QStringLiteral("<br>")) +
+                      (labelFits_[i] ? QString() : tr("<br>(does not fit)"));
+    }
+    if (labels != xAxis_->categories())
+        xAxis_->setCategories(labels);
+}
+
+void MemoryChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // After the chart has laid out at the new size: its plot area is what a bar gets.
+    QMetaObject::invokeMethod(this, &MemoryChart::relabel, Qt::QueuedConnection);
 }
 
 double MemoryChart::shownTotal(int i) const {

@@ -44,7 +44,13 @@ public:
     /// missing (issue 21: the Memory tab had no caption).
     [[nodiscard]] QString caption() const;
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void relabel();
+    QStringList plainLabels_; ///< each bar's name, plain text
+    QList<bool> labelFits_;   ///< whether that bar fits
     QChart* chart_;
     QChartView* view_;
     QLabel* caption_;

@@ -27,6 +27,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
+#include <QLineEdit>
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QProcess>
@@ -594,6 +595,39 @@ private slots:
         // Apart again: the bar goes.
         undo(w);
         QTRY_COMPARE(chart->barCount(), 1);
+    }
+
+    // Helper-24: the Memory chart draws every bar's name whole, wrapped onto lines, not cut
+    // with "..." ("Llama 3 70B serving (..." and "Together on HGX H200..." even with Large
+    // Charts), at 1280 x 800 with a long service name typed in and the service duplicated.
+    void memoryBarNamesWhole() {
+        ui::MainWindow w(cat_);
+        w.resize(1280, 800);
+        open(w, QStringLiteral("h200-inference-8x"));
+        const QString serve = QString::fromStdString(w.document()->design().workloads[0].id);
+        QVERIFY(clickEntity(w, serve));
+        auto* name = field<QLineEdit>(w, "name");
+        QVERIFY(name);
+        QTest::mouseClick(name, Qt::LeftButton);
+        QTest::keyClick(name, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(name, QStringLiteral("Llama 3 70B serving for the customer support team"));
+        QTest::keyClick(name, Qt::Key_Return);
+        QTRY_VERIFY(w.document()->design().workloads[0].name.find("customer") != std::string::npos);
+        QVERIFY(clickEntity(w, serve));
+        QVERIFY(menuPath(w, {QStringLiteral("Edit"), QStringLiteral("Duplicate")}));
+        QTRY_COMPARE(w.document()->design().workloads.size(), std::size_t{2});
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Memory")));
+        auto* chart = w.charts()->memoryChart();
+        QTRY_COMPARE(chart->barCount(), 3);
+        QTest::qWait(200); // the labels rewrap once the chart has its size
+        QStringList drawn;
+        for (QGraphicsItem* item : chart->view()->scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item); t && t->isVisible())
+                drawn << t->toPlainText();
+        QVERIFY(drawn.join(QLatin1Char('|')).contains(QStringLiteral("support team")));
+        for (const QString& t : drawn)
+            QVERIFY2(!t.contains(QChar(0x2026)) && !t.contains(QStringLiteral("...")),
+                     qPrintable(t));
     }
 
     // Journey 3 step 3: speculative decoding from the inspector changes TPOT.
