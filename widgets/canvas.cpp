@@ -1,4 +1,5 @@
 #include "canvas.h"
+#include "textwrap.h"
 
 #include "document/commands.h"
 #include "messages.h"
@@ -715,21 +716,7 @@ protected:
             // Whole lines only, the last one elided when the verdict is longer.
             const QFontMetrics fm = p->fontMetrics();
             const int room = std::max(1, static_cast<int>((verdictBottom - 46) / fm.lineSpacing()));
-            const QStringList words = QString::fromStdString(finding_.verdict)
-                                          .split(QLatin1Char(' '), Qt::SkipEmptyParts);
-            QStringList lines;
-            QString line;
-            for (const QString& word : words) {
-                const QString next = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-                if (line.isEmpty() || fm.horizontalAdvance(next) <= 220) {
-                    line = next;
-                } else {
-                    lines << line;
-                    line = word;
-                }
-            }
-            if (!line.isEmpty())
-                lines << line;
+            QStringList lines = wrapWords(QString::fromStdString(finding_.verdict), fm, 220);
             if (lines.size() > room) {
                 lines = lines.mid(0, room);
                 lines.last() =
@@ -1721,19 +1708,8 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     // or more of th..." on a 1280-pixel window).
     const int avail = std::max(80, viewport()->width() - 16 - 3 * pad - swatch - 8);
     QStringList lines;
-    for (const QString& para : legend.split(QLatin1Char('\n'))) {
-        QString line;
-        for (const QString& word : para.split(QLatin1Char(' '))) {
-            const QString next = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-            if (!line.isEmpty() && fm.horizontalAdvance(next) > avail) {
-                lines << line;
-                line = word;
-            } else {
-                line = next;
-            }
-        }
-        lines << line;
-    }
+    for (const QString& para : legend.split(QLatin1Char('\n')))
+        lines << wrapWords(para, fm, avail);
     int w = 0;
     for (const QString& l : lines)
         w = std::max(w, fm.horizontalAdvance(l));

@@ -1,6 +1,7 @@
 #include "charts.h"
 #include "chartpage.h"
 #include "explainpanel.h"
+#include "textwrap.h"
 
 #include "model/report.h"
 #include "model/units.h"
@@ -301,18 +302,13 @@ void MemoryChart::relabel() {
         return;
     const qreal plot =
         chart_->plotArea().width() > 0 ? chart_->plotArea().width() : view_->width() * 0.7;
+    // Qt's bar-category axis elides a label at about 60% of its category's width (seen at
+    // 1,280 px: "Llama 3 70B serving f..." cut at ~150 of ~250 px), so lines stay within that.
     const int perBar = std::max(60, static_cast<int>(plot * 0.6) / bars);
     const QFontMetrics fm(xAxis_->labelsFont());
     QStringList labels;
     for (int i = 0; i < bars; ++i) {
-        QStringList out{QString()};
-        for (const QString& word : plainLabels_[i].split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-            const QString next = out.back().isEmpty() ? word : out.back() + QLatin1Char(' ') + word;
-            if (!out.back().isEmpty() && fm.horizontalAdvance(next) > perBar)
-                out << word;
-            else
-                out.back() = next;
-        }
+        QStringList out = wrapWords(plainLabels_[i], fm, perBar);
         for (QString& line : out)
             line = line.toHtmlEscaped();
         labels << out.join(QStringLiteral("<br>")) +

@@ -665,6 +665,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                                : g.group == "PP" ? k.pp_comm
                                                  : 0.0;
                 }
+                // Said only when most of it is hidden (under half exposed): a wording
+                // threshold for the note, not a model input.
                 if (busy > 0 && exposed < 0.5 * busy) {
                     std::snprintf(b, sizeof b,
                                   "%.0f%% of that traffic runs behind compute (%.3g s of %.3g s "
