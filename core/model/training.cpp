@@ -530,14 +530,23 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
         const double trainable_per_gpu =
             lora ? rm.trainable_params / (t.tp * t.pp) : rm.params_per_gpu;
-        const double grad_bytes = trainable_per_gpu * 2.0;
+        // Gradients are reduced in the precision they are accumulated in: fp32 when
+        // fp32_gradients is set (Megatron-Core DDP grad_reduce_in_fp32; PyTorch FSDP2's
+        // MixedPrecisionPolicy reduce_dtype, float32 in torchtitan's
+        // --training.mixed_precision_reduce, its only choice in 2024-12), else in the training
+        // precision. Updated weights (ZeRO >= 1) and ZeRO 3's weight gathers move the weights'
+        // own 16 bits (32 in fp32 training) either way.
+        const StateBytes sbytes = state_bytes(t);
+        const double weight_bytes =
+            trainable_per_gpu * (t.dtype == TrainingDtype::fp32 ? 4.0 : 2.0);
+        const double reduce_bytes = trainable_per_gpu * sbytes.gradients;
         double dp_time = 0;
         if (dp * t.cp > 1) {
             if (t.zero == 0)
-                dp_time = collective(CollectiveOp::allreduce, grad_bytes, topo, dp_g, ca);
+                dp_time = collective(CollectiveOp::allreduce, reduce_bytes, topo, dp_g, ca);
             else
-                dp_time = collective(CollectiveOp::reducescatter, grad_bytes, topo, dp_g, ca) +
-                          collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+                dp_time = collective(CollectiveOp::reducescatter, reduce_bytes, topo, dp_g, ca) +
+                          collective(CollectiveOp::allgather, weight_bytes, topo, dp_g, ca);
             // Hidden behind the last micro-batch's backward (and the first forward for the
             // parameter all-gather).
             const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
@@ -545,13 +554,12 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                          ta.overlap_sm_contention.value * std::min(dp_time, hide);
             if (t.zero >= 3 && !lora) {
                 const double gather =
-                    2.0 * collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+                    2.0 * collective(CollectiveOp::allgather, weight_bytes, topo, dp_g, ca);
                 bd.dp_comm += M * std::max(0.0, gather - (stage_fwd + stage_bwd));
             }
         }
         // Optimizer: a memory-bound pass over this GPU's shard of the states (read and write
         // the states, read the gradient, write the 16-bit weight).
-        const StateBytes sbytes = state_bytes(t);
         const double shard = t.zero >= 1 ? static_cast<double>(dp) * t.cp : 1.0;
         const double opt_bytes = trainable_per_gpu / shard * (2.0 * sbytes.optimizer + 2.0 + 2.0);
         // Offloaded: gradients down and weights up over PCIe 5 x16 (63 GB/s one way) at 80%
@@ -582,12 +590,12 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 add("PP", "activations and their gradients", pp_g, M * 2.0 * act, bd.pp_comm);
             }
             if (dp * t.cp > 1) {
-                double bytes = grad_bytes * (t.zero == 0 ? 1.0 : 2.0);
+                double bytes = reduce_bytes + (t.zero == 0 ? 0.0 : weight_bytes);
                 double busy = dp_time;
                 if (t.zero >= 3 && !lora) {
-                    bytes += M * 2.0 * grad_bytes;
+                    bytes += M * 2.0 * weight_bytes;
                     busy +=
-                        M * 2.0 * collective(CollectiveOp::allgather, grad_bytes, topo, dp_g, ca);
+                        M * 2.0 * collective(CollectiveOp::allgather, weight_bytes, topo, dp_g, ca);
                 }
                 add("DP",
                     t.zero == 0 ? "all-reduce of gradients"

@@ -835,6 +835,42 @@ private slots:
                           << "s at 1:1";
     }
 
+    // Issue 18: gradients reduced in fp32 (Megatron-Core grad_reduce_in_fp32, FSDP2's float32
+    // reduce_dtype in torchtitan) put twice the bytes of the gradient reduce-scatter on the
+    // wire; the updated weights' all-gather stays 16-bit. Same for ZeRO 0's all-reduce.
+    void fp32GradientsDoubleTheReduce() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        ClusterShape shape;
+        shape.gpus = 64;
+        const Topology topo = shape_topology(g, shape, cat_).value();
+        const auto dp_of = [&](int zero, bool fp32) {
+            TrainingSpec t;
+            t.global_batch = 128;
+            t.zero = zero;
+            t.fp32_gradients = fp32;
+            const TrainingResult r = train_step(m, t, 64, g, topo).value();
+            const auto dp = std::find_if(r.traffic.begin(), r.traffic.end(),
+                                         [](const GroupTraffic& x) { return x.group == "DP"; });
+            return std::make_pair(dp == r.traffic.end() ? 0.0 : dp->bytes, r);
+        };
+        const auto [b16, r16] = dp_of(1, false);
+        const auto [b32, r32] = dp_of(1, true);
+        QVERIFY(b16 > 0);
+        const double per_gpu = r16.memory.params_per_gpu;
+        // ZeRO 1: reduce-scatter of gradients + all-gather of 16-bit weights.
+        QVERIFY2(std::abs(b16 - per_gpu * (2.0 + 2.0)) <= 1e-9 * b16,
+                 qPrintable(QString::number(b16)));
+        QVERIFY2(std::abs(b32 - per_gpu * (4.0 + 2.0)) <= 1e-9 * b32,
+                 qPrintable(QString::number(b32)));
+        const auto [a16, q16] = dp_of(0, false);
+        const auto [a32, q32] = dp_of(0, true);
+        QVERIFY2(std::abs(a32 / a16 - 2.0) < 1e-9, qPrintable(QString::number(a32 / a16)));
+        // More bytes never make the exposed DP time shorter.
+        QVERIFY(r32.breakdown.dp_comm >= r16.breakdown.dp_comm);
+        QVERIFY(q32.breakdown.dp_comm >= q16.breakdown.dp_comm);
+    }
+
     // Issue 22: a serving replica's groups on the fabric -- TP 16 over two servers crosses the
     // leaf twice per layer per decode step; the canvas colours the leaf links by it; TP 8 stays
     // in the server and the links are not coloured by it.

@@ -36,6 +36,7 @@ struct Case {
     bool deepep = false;     ///< the run dispatched with DeepEP-class kernels (Megatron flex)
     int etp = 0;             ///< expert tensor parallel (0 = tp; 1 folds EP over TP)
     bool ep_overlap = false; ///< all-to-alls overlapped with the other micro-batch (1F1B A2A)
+    bool fp32_grads = false; ///< gradients reduced in fp32 (torchtitan: FSDP2 reduce_dtype)
 };
 
 // Sources: A.megatron2021.* Narayanan et al. 2021 Table 1; A.korthikanti2022.* Korthikanti
@@ -382,6 +383,8 @@ const Case kCases[] = {
      true},
     // torchtitan (2024-12) Llama 3.1 8B, FSDP only (ZeRO-3), local batch 2, seq 8192,
     // per-op selective activation checkpointing (llama3_8b.toml: selective_ac_option 'op'),
+    // gradients reduced in fp32 (config_manager.py --training.mixed_precision_reduce: default
+    // and only choice "float32" at 9dec370),
     // BF16 with torch.compile (fused elementwise kernels, as this model assumes), on Grand Teton
     // hosts: 500 W H100s with 96 GB HBM2e (2.4 TB/s; the 500 W limit's clock is not modelled,
     // docs/validation.md).
@@ -409,6 +412,10 @@ const Case kCases[] = {
      false,
      1,
      3,
+     true,
+     false,
+     0,
+     false,
      true},
     {"A.torchtitan.llama31_8b_fsdp/128gpu",
      "llama3-8b",
@@ -434,6 +441,10 @@ const Case kCases[] = {
      false,
      1,
      3,
+     true,
+     false,
+     0,
+     false,
      true},
     // Megatron-Bridge performance summary, MoE on DGX H100: tokens/s per GPU. Qwen3-30B-A3B ran
     // the flex dispatcher with HybridEP (Megatron-Bridge v0.5.0, 2026-06, scripts/performance/
@@ -759,6 +770,7 @@ private:
         t.schedule =
             c.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
         t.zero = c.zero;
+        t.fp32_gradients = c.fp32_grads;
         TrainingAssumptions ta;
         ta.sustained_vs_best_gemm.value = sustained;
         if (c.tp_overlap)
