@@ -20,19 +20,30 @@ json nullable(double v, bool valid) {
 
 json tco_json(const model::TcoResult& t) {
     const auto& b = t.onprem_breakdown;
+    // Issue 21: a side that could not be costed is null, with its reason in *_missing.
+    const bool c = t.has_cloud, o = t.has_onprem;
     json monthly = json::array();
     for (const auto& m : t.monthly)
-        monthly.push_back(
-            {{"month", m.month}, {"cloud_usd", m.cloud_usd}, {"onprem_usd", m.onprem_usd}});
+        monthly.push_back({{"month", m.month},
+                           {"cloud_usd", nullable(m.cloud_usd, c)},
+                           {"onprem_usd", nullable(m.onprem_usd, o)}});
+    json breakdown = nullptr;
+    if (o)
+        breakdown = {{"servers", b.servers},        {"network", b.network},
+                     {"storage", b.storage},        {"power", b.power},
+                     {"facility", b.facility},      {"staff", b.staff},
+                     {"maintenance", b.maintenance}};
     return {
-        {"cloud_usd", t.cloud_usd},
-        {"onprem_usd", t.onprem_usd},
+        {"cloud_usd", nullable(t.cloud_usd, c)},
+        {"onprem_usd", nullable(t.onprem_usd, o)},
+        {"cloud_missing", c ? json(nullptr) : json(t.cloud_missing)},
+        {"onprem_missing", o ? json(nullptr) : json(t.onprem_missing)},
         {"breakeven_months", nullable(t.breakeven_months, t.breakeven_months >= 0)},
         {"breakeven_utilization", nullable(t.breakeven_utilization, t.breakeven_utilization >= 0)},
-        {"onprem_usd_per_gpu_hour", t.onprem_usd_per_gpu_hour},
-        {"cloud_usd_per_gpu_hour", t.cloud_usd_per_gpu_hour},
-        {"amortized_usd_per_gpu_hour", t.amortized_usd_per_gpu_hour},
-        {"cloud_price_per_gpu_hour", t.cloud_price_per_gpu_hour},
+        {"onprem_usd_per_gpu_hour", nullable(t.onprem_usd_per_gpu_hour, o)},
+        {"cloud_usd_per_gpu_hour", nullable(t.cloud_usd_per_gpu_hour, c)},
+        {"amortized_usd_per_gpu_hour", nullable(t.amortized_usd_per_gpu_hour, o)},
+        {"cloud_price_per_gpu_hour", nullable(t.cloud_price_per_gpu_hour, c)},
         {"cloud_price_source", t.cloud_price_source},
         {"power_kw", t.power_kw},
         {"it_power_peak_kw", t.it_power_peak_kw},
@@ -41,21 +52,14 @@ json tco_json(const model::TcoResult& t) {
         {"energy_kwh", t.energy_kwh},
         {"co2_kg", t.co2_kg},
         {"max_gpus_under_cap", nullable(t.max_gpus_under_cap, t.max_gpus_under_cap >= 0)},
-        {"capex_usd", t.capex_usd},
+        {"capex_usd", nullable(t.capex_usd, o)},
         {"inventory",
          {{"gpus", t.inventory.gpus},
           {"servers", t.inventory.servers},
           {"switches", t.inventory.switches},
           {"cables", t.inventory.cables},
           {"notes", t.inventory.notes}}},
-        {"onprem_breakdown_usd",
-         {{"servers", b.servers},
-          {"network", b.network},
-          {"storage", b.storage},
-          {"power", b.power},
-          {"facility", b.facility},
-          {"staff", b.staff},
-          {"maintenance", b.maintenance}}},
+        {"onprem_breakdown_usd", std::move(breakdown)},
         {"monthly", std::move(monthly)}};
 }
 
@@ -90,18 +94,27 @@ json reliability_json(const model::ReliabilityResult& r) {
 void print_tco(const model::TcoResult& t, std::ostream& out) {
     Table s;
     s.header = {"cost over " + std::to_string(t.monthly.size() - 1) + " months", "value"};
-    s.rows = {{"cloud", "$" + fmt(t.cloud_usd / 1e6, 2) + "M at $" +
-                            fmt(t.cloud_price_per_gpu_hour, 2) + "/GPU-h (" + t.cloud_price_source +
-                            ")"},
-              {"on-prem",
-               "$" + fmt(t.onprem_usd / 1e6, 2) + "M (capex $" + fmt(t.capex_usd / 1e6, 2) + "M)"},
-              {"break-even month",
-               t.breakeven_months >= 0 ? std::to_string(t.breakeven_months) : "never (in horizon)"},
+    const bool both = t.has_cloud && t.has_onprem;
+    // The reason, and the flag that supplies what is missing.
+    const std::string cloud_no = "not costed: " + t.cloud_missing +
+                                 " (--cloud-offer ID or --cloud-price-per-gpu-hour USD)",
+                      onprem_no = "not costed: " + t.onprem_missing + " (--server-price USD)";
+    s.rows = {{"cloud", t.has_cloud ? "$" + fmt(t.cloud_usd / 1e6, 2) + "M at $" +
+                                          fmt(t.cloud_price_per_gpu_hour, 2) + "/GPU-h (" +
+                                          t.cloud_price_source + ")"
+                                    : cloud_no},
+              {"on-prem", t.has_onprem ? "$" + fmt(t.onprem_usd / 1e6, 2) + "M (capex $" +
+                                             fmt(t.capex_usd / 1e6, 2) + "M)"
+                                       : onprem_no},
+              {"break-even month", !both                     ? "-"
+                                   : t.breakeven_months >= 0 ? std::to_string(t.breakeven_months)
+                                                             : "never (in horizon)"},
               {"break-even utilization",
                t.breakeven_utilization >= 0 ? fmt(t.breakeven_utilization * 100, 0) + " %" : "-"},
-              {"on-prem $/GPU-hour used", fmt(t.onprem_usd_per_gpu_hour, 2)},
-              {"on-prem $/GPU-hour (amortized)", fmt(t.amortized_usd_per_gpu_hour, 2)},
-              {"cloud $/GPU-hour used", fmt(t.cloud_usd_per_gpu_hour, 2)},
+              {"on-prem $/GPU-hour used", t.has_onprem ? fmt(t.onprem_usd_per_gpu_hour, 2) : "-"},
+              {"on-prem $/GPU-hour (amortized)",
+               t.has_onprem ? fmt(t.amortized_usd_per_gpu_hour, 2) : "-"},
+              {"cloud $/GPU-hour used", t.has_cloud ? fmt(t.cloud_usd_per_gpu_hour, 2) : "-"},
               {"IT power (nameplate)", fmt(t.it_power_peak_kw, 1) + " kW"},
               {"facility power (average)", fmt(t.power_kw, 1) + " kW"},
               {"racks", fmt(t.racks, 0) + " (" + fmt(t.servers_per_rack, 0) + " servers each)"},
@@ -110,6 +123,10 @@ void print_tco(const model::TcoResult& t, std::ostream& out) {
     if (t.max_gpus_under_cap >= 0)
         s.rows.push_back({"GPUs under the power cap", fmt(t.max_gpus_under_cap, 0)});
     s.print(out);
+    for (const auto& n : t.inventory.notes)
+        out << "note: " << n << '\n';
+    if (!t.has_onprem)
+        return;
     const auto& b = t.onprem_breakdown;
     Table bd;
     bd.header = {"on-prem breakdown", "USD", "share"};
@@ -125,8 +142,6 @@ void print_tco(const model::TcoResult& t, std::ostream& out) {
         bd.rows.push_back({k, "$" + fmt(v / 1e6, 2) + "M", fmt(v / tot * 100, 1) + " %"});
     out << '\n';
     bd.print(out);
-    for (const auto& n : t.inventory.notes)
-        out << "note: " << n << '\n';
 }
 
 int cmd_tco(Flags& f, std::ostream& out) {
@@ -157,6 +172,15 @@ int cmd_tco(Flags& f, std::ostream& out) {
             throw UsageError{r.error_text()};
         inv = std::move(r).value();
     }
+    // An offer that rents other GPUs does not price these (it billed B200s at an H100 rate).
+    if (offer && e.price_per_gpu_hour <= 0 && !inv.gpu.empty() && offer->gpu != inv.gpu) {
+        const model::GpuSpec* og = cat.gpu(offer->gpu);
+        const model::GpuSpec* ig = cat.gpu(inv.gpu);
+        throw UsageError{"--cloud-offer: " + offer->id + " rents " + (og ? og->name : offer->gpu) +
+                         "; these GPUs are " + (ig ? ig->name : inv.gpu) +
+                         ": choose an offer that rents them (see `catalog cloud`) or give "
+                         "--cloud-price-per-gpu-hour"};
+    }
     if (!offer && e.price_per_gpu_hour <= 0) {
         // Default cloud side: the cheapest on-demand offer for this GPU in the catalog.
         offer = model::default_cloud_offer(cat, inv.gpu, e.commitment);
@@ -176,8 +200,8 @@ int cmd_tco(Flags& f, std::ostream& out) {
         j["tco"] = tco_json(*t);
         if (run_h > 0)
             j["tco"]["run"] = {{"gpu_hours", run_h},
-                               {"cloud_usd", rc.cloud_usd},
-                               {"onprem_usd", rc.onprem_usd},
+                               {"cloud_usd", nullable(rc.cloud_usd, rc.has_cloud)},
+                               {"onprem_usd", nullable(rc.onprem_usd, rc.has_onprem)},
                                {"energy_kwh", rc.energy_kwh},
                                {"co2_kg", rc.co2_kg}};
         print_json(out, j);
@@ -189,9 +213,12 @@ int cmd_tco(Flags& f, std::ostream& out) {
         << " % utilization\n\n";
     print_tco(*t, out);
     if (run_h > 0)
-        out << "\nrun of " << fmt(run_h, 0) << " GPU-hours: cloud $" << fmt(rc.cloud_usd / 1e6, 3)
-            << "M, on-prem $" << fmt(rc.onprem_usd / 1e6, 3) << "M, " << fmt(rc.energy_kwh / 1e3, 1)
-            << " MWh, " << fmt(rc.co2_kg / 1e3, 1) << " t CO2\n";
+        out << "\nrun of " << fmt(run_h, 0) << " GPU-hours: cloud "
+            << (rc.has_cloud ? "$" + fmt(rc.cloud_usd / 1e6, 3) + "M" : std::string("not costed"))
+            << ", on-prem "
+            << (rc.has_onprem ? "$" + fmt(rc.onprem_usd / 1e6, 3) + "M" : std::string("not costed"))
+            << ", " << fmt(rc.energy_kwh / 1e3, 1) << " MWh, " << fmt(rc.co2_kg / 1e3, 1)
+            << " t CO2\n";
     return 0;
 }
 

@@ -147,6 +147,9 @@ public:
     void setEvaluation(const model::Evaluation& ev);
     [[nodiscard]] int monthCount() const { return months_; }
     [[nodiscard]] double shownOnpremUsd() const { return onprem_; }
+    /// For tests: the caption in words, and the names of the lines drawn (the legend).
+    [[nodiscard]] QString caption() const;
+    [[nodiscard]] QStringList seriesNames() const;
 
 private:
     int months_ = 0;

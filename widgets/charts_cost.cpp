@@ -63,6 +63,17 @@ CostChart::CostChart(QWidget* parent)
                    "design's economics, to compare renting with owning."),
                 parent) {}
 
+QString CostChart::caption() const {
+    return caption_->text();
+}
+
+QStringList CostChart::seriesNames() const {
+    QStringList names;
+    for (const QAbstractSeries* s : chart_->series())
+        names << s->name();
+    return names;
+}
+
 void CostChart::setEvaluation(const model::Evaluation& ev) {
     months_ = ev.tco ? static_cast<int>(ev.tco->monthly.size()) - 1 : 0;
     if (!ev.tco) {
@@ -77,10 +88,15 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     clearChart(chart_);
     QList<QPointF> cloud, onprem;
     double ymax = 0;
+    // Issue 21: a side that could not be costed is not drawn (never a $0 line); the caption
+    // says why and what to type or choose.
     for (const auto& m : t.monthly) {
         cloud << QPointF(m.month, m.cloud_usd / 1e6);
         onprem << QPointF(m.month, m.onprem_usd / 1e6);
-        ymax = std::max({ymax, m.cloud_usd / 1e6, m.onprem_usd / 1e6});
+        if (t.has_cloud)
+            ymax = std::max(ymax, m.cloud_usd / 1e6);
+        if (t.has_onprem)
+            ymax = std::max(ymax, m.onprem_usd / 1e6);
     }
     // The billed way of renting solid, the others the offer allows dashed beside it (issue 21:
     // on-demand, 1-year, 3-year and spot side by side with on-prem).
@@ -93,20 +109,24 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                             QColor(0x3b, 0x82, 0xf6), QColor(0xdb, 0x27, 0x77)};
     const QString billed =
         QString::fromStdString(model::choice_label(model::to_string(t.commitment)));
-    auto* c = line(tr("%1, %2: $%3/GPU-h")
-                       .arg(QString::fromStdString(t.cloud_offer_name), billed)
-                       .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
-                   kRent[static_cast<int>(t.commitment)], cloud);
-    {
+    QList<QAbstractSeries*> all;
+    if (t.has_cloud) {
+        auto* c = line(tr("%1, %2: $%3/GPU-h")
+                           .arg(QString::fromStdString(t.cloud_offer_name), billed)
+                           .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
+                       kRent[static_cast<int>(t.commitment)], cloud);
         QPen pen = c->pen();
         pen.setWidth(3); // the billed way, heavier than the dashed alternatives
         c->setPen(pen);
+        chart_->addSeries(c);
+        all << c;
     }
-    auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
-                   QColor(0xf5, 0x9e, 0x0b), onprem);
-    chart_->addSeries(c);
-    chart_->addSeries(o);
-    QList<QAbstractSeries*> all{c, o};
+    if (t.has_onprem) {
+        auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
+                       QColor(0xf5, 0x9e, 0x0b), onprem);
+        chart_->addSeries(o);
+        all << o;
+    }
 
     for (const auto& opt : t.cloud_options) {
         if (opt.commitment == t.commitment)
@@ -163,18 +183,32 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     const auto& b = t.onprem_breakdown;
     const double tot = std::max(1.0, b.total());
     auto pct = [&](double v) { return QString::number(v / tot * 100, 'f', 0) + QLatin1Char('%'); };
-    QString cap =
-        tr("On-prem %1 over %2 months: servers %3, network %4, storage %5, power %6, facility "
-           "%7, staff %8, maintenance %9.")
-            .arg(money(t.onprem_usd))
-            .arg(months_)
-            .arg(pct(b.servers), pct(b.network), pct(b.storage), pct(b.power), pct(b.facility),
-                 pct(b.staff), pct(b.maintenance));
-    cap += tr(" Cloud %1. $/GPU-hour used: on-prem %2 (amortized %3), cloud %4.")
-               .arg(money(t.cloud_usd))
-               .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
-               .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
-               .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
+    QString cap;
+    if (t.has_onprem)
+        cap = tr("On-prem %1 over %2 months: servers %3, network %4, storage %5, power %6, "
+                 "facility %7, staff %8, maintenance %9.")
+                  .arg(money(t.onprem_usd))
+                  .arg(months_)
+                  .arg(pct(b.servers), pct(b.network), pct(b.storage), pct(b.power),
+                       pct(b.facility), pct(b.staff), pct(b.maintenance));
+    else
+        cap = tr("Owning is not costed: %1.").arg(QString::fromStdString(t.onprem_missing));
+    if (t.has_cloud && t.has_onprem)
+        cap += tr(" Cloud %1. $/GPU-hour used: on-prem %2 (amortized %3), cloud %4.")
+                   .arg(money(t.cloud_usd))
+                   .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
+                   .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
+                   .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
+    else if (t.has_cloud)
+        cap += tr(" Cloud %1 over %2 months, %3 per GPU-hour used.")
+                   .arg(money(t.cloud_usd))
+                   .arg(months_)
+                   .arg(QStringLiteral("$%1").arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2));
+    else
+        cap += tr(" $/GPU-hour used on-prem %1 (amortized %2). Renting is not costed: %3.")
+                   .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
+                   .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
+                   .arg(QString::fromStdString(t.cloud_missing));
     cap += t.utilization_source == "economics.utilization"
                ? tr(" Utilization %1% (typed in the Cost section).")
                      .arg(t.utilization * 100, 0, 'f', 0)
@@ -182,8 +216,9 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                      .arg(t.utilization * 100, 0, 'f', 1);
     if (t.breakeven_utilization >= 0)
         cap += tr(" Break-even utilization %1%.").arg(t.breakeven_utilization * 100, 0, 'f', 0);
-    else if (t.commitment == model::Commitment::one_year ||
-             t.commitment == model::Commitment::three_year)
+    else if (t.has_cloud && t.has_onprem &&
+             (t.commitment == model::Commitment::one_year ||
+              t.commitment == model::Commitment::three_year))
         cap += tr(" A commitment bills every hour, used or not: owning wins at any utilization "
                   "once the lines cross.");
     const auto count = [](double v) {
@@ -193,13 +228,17 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     QStringList alts;
     for (const auto& opt : t.cloud_options)
         if (opt.commitment != t.commitment)
-            alts << tr("%1 %2 (%3)")
-                        .arg(QString::fromStdString(
-                                 model::choice_label(model::to_string(opt.commitment))),
-                             money(opt.usd),
-                             opt.breakeven_months >= 0
-                                 ? tr("break-even month %1").arg(opt.breakeven_months)
-                                 : tr("no break-even within the horizon"));
+            alts << (t.has_onprem
+                         ? tr("%1 %2 (%3)")
+                               .arg(QString::fromStdString(
+                                        model::choice_label(model::to_string(opt.commitment))),
+                                    money(opt.usd),
+                                    opt.breakeven_months >= 0
+                                        ? tr("break-even month %1").arg(opt.breakeven_months)
+                                        : tr("no break-even within the horizon"))
+                         : tr("%1 %2").arg(QString::fromStdString(model::choice_label(
+                                               model::to_string(opt.commitment))),
+                                           money(opt.usd)));
     if (!alts.isEmpty())
         cap += tr(" Renting otherwise: %1.").arg(alts.join(QStringLiteral("; ")));
     cap += tr(" %1 kW IT nameplate, %2 kW facility average, racks: %3, %4 MWh and %5 t CO₂ over "

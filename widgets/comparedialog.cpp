@@ -172,6 +172,12 @@ void CompareDialog::refresh() {
         if (!evs_[i].tco_error.empty())
             notes << tr("%1: no cost numbers — %2")
                          .arg(names_[i], QString::fromStdString(evs_[i].tco_error));
+        else if (evs_[i].tco && !evs_[i].tco->has_onprem) // issue 21: one side only
+            notes << tr("%1: owning is not costed — %2")
+                         .arg(names_[i], QString::fromStdString(evs_[i].tco->onprem_missing));
+        else if (evs_[i].tco && !evs_[i].tco->has_cloud)
+            notes << tr("%1: renting is not costed — %2")
+                         .arg(names_[i], QString::fromStdString(evs_[i].tco->cloud_missing));
     notes_->setText(notes.join(QLatin1Char('\n')));
     notes_->setVisible(!notes.isEmpty());
     for (int r = 0; r < static_cast<int>(rows.size()) && r < static_cast<int>(shown.display.size());

@@ -679,7 +679,7 @@ void Inspector::updateDerived() {
             lines << QString() << tr("Bill of materials");
             lines << tr("Servers %L1 (%2)")
                          .arg(inv.servers, 0, 'f', 0)
-                         .arg(usd(tc.onprem_breakdown.servers));
+                         .arg(tc.has_onprem ? usd(tc.onprem_breakdown.servers) : tr("not priced"));
             lines << tr("Switches %L1 (%2)")
                          .arg(inv.switches, 0, 'f', 0)
                          .arg(usd(inv.switch_capex_usd));
@@ -687,7 +687,8 @@ void Inspector::updateDerived() {
                          .arg(inv.cables, 0, 'f', 0)
                          .arg(usd(inv.cable_capex_usd));
             lines << tr("NICs %L1 (in server price)").arg(inv.nics, 0, 'f', 0);
-            lines << tr("Storage %1").arg(usd(tc.onprem_breakdown.storage));
+            if (tc.has_onprem)
+                lines << tr("Storage %1").arg(usd(tc.onprem_breakdown.storage));
             lines << tr("Power %L1 kW IT nameplate, %L2 kW facility avg.")
                          .arg(tc.it_power_peak_kw, 0, 'f', 0)
                          .arg(tc.power_kw, 0, 'f', 0);

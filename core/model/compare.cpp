@@ -74,17 +74,23 @@ std::vector<CompareRow> compare_designs(const std::vector<const Evaluation*>& ev
     add("total HBM", "bytes", false, [](const Evaluation& e) -> O { return e.topology.hbm_bytes; });
     add("bisection (one way)", "B/s", false,
         [](const Evaluation& e) -> O { return e.fabric.bisection_Bps; });
-    add("capex", "USD", true,
-        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->capex_usd) : std::nullopt; });
-    add("on-prem over the horizon", "USD", true,
-        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->onprem_usd) : std::nullopt; });
-    add("cloud over the horizon", "USD", true,
-        [](const Evaluation& e) -> O { return e.tco ? O(e.tco->cloud_usd) : std::nullopt; });
+    // Issue 21: a side of the TCO that could not be costed compares as missing, never as $0.
+    const auto onprem = [](const Evaluation& e) { return e.tco && e.tco->has_onprem; };
+    const auto cloud = [](const Evaluation& e) { return e.tco && e.tco->has_cloud; };
+    add("capex", "USD", true, [onprem](const Evaluation& e) -> O {
+        return onprem(e) ? O(e.tco->capex_usd) : std::nullopt;
+    });
+    add("on-prem over the horizon", "USD", true, [onprem](const Evaluation& e) -> O {
+        return onprem(e) ? O(e.tco->onprem_usd) : std::nullopt;
+    });
+    add("cloud over the horizon", "USD", true, [cloud](const Evaluation& e) -> O {
+        return cloud(e) ? O(e.tco->cloud_usd) : std::nullopt;
+    });
     add("break-even month", "months", true, [](const Evaluation& e) -> O {
         return e.tco && e.tco->breakeven_months >= 0 ? O(e.tco->breakeven_months) : std::nullopt;
     });
-    add("on-prem $/GPU-hour (amortized)", "USD", true, [](const Evaluation& e) -> O {
-        return e.tco ? O(e.tco->amortized_usd_per_gpu_hour) : std::nullopt;
+    add("on-prem $/GPU-hour (amortized)", "USD", true, [onprem](const Evaluation& e) -> O {
+        return onprem(e) ? O(e.tco->amortized_usd_per_gpu_hour) : std::nullopt;
     });
     add("facility power (average)", "kW", true,
         [](const Evaluation& e) -> O { return e.tco ? O(e.tco->power_kw) : std::nullopt; });

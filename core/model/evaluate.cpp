@@ -68,8 +68,10 @@ std::string offer_mismatch(const Design& d, const Catalog& c, const std::string&
 double gpu_hour_price(const Design& d, const Catalog& c, const Evaluation& ev) {
     if (d.economics.price_per_gpu_hour > 0)
         return d.economics.price_per_gpu_hour;
-    if (ev.tco)
+    if (ev.tco && ev.tco->has_cloud)
         return ev.tco->cloud_price_per_gpu_hour;
+    if (ev.tco)
+        return 0.0; // the cloud side could not be priced (the Cost tab says why)
     // A chosen offer for another GPU prices nothing (the Cost tab says why).
     if (const CloudOffer* o = design_offer(d, c, ev.topology.gpu);
         o && o->gpus > 0 && o->gpu == ev.topology.gpu)
@@ -491,21 +493,30 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         const bool fed = ev.fleet && design.fleet.feed_tco && ev.fleet->utilization > 0;
         if (fed)
             e.utilization = std::clamp(ev.fleet->utilization, 0.001, 1.0);
-        if (const std::string why = offer_mismatch(design, catalog, t.gpu); !why.empty()) {
-            ev.tco_error = why;
-        } else if (auto tco = compute_tco(inv, e, design_offer(design, catalog, t.gpu))) {
+        // An offer for other GPUs prices nothing: the cloud side is left out with the reason
+        // and owning is still costed (issue 21: the TCO was all or nothing).
+        const std::string mismatch = offer_mismatch(design, catalog, t.gpu);
+        if (auto tco = compute_tco(
+                inv, e, mismatch.empty() ? design_offer(design, catalog, t.gpu) : nullptr)) {
             ev.tco = std::move(tco).value();
+            if (!mismatch.empty()) {
+                ev.tco->cloud_missing = mismatch;
+                ev.tco->cloud_price_source.clear();
+            }
             if (fed)
                 ev.tco->utilization_source = "the fleet simulation of the job mix";
         } else {
             // What and why, without the CLI flag it came with ("--server-price: ...").
             ev.tco_error = tco.errors().front().what;
+            if (!mismatch.empty() && ev.tco_error.find("no cloud price") != std::string::npos)
+                ev.tco_error.replace(ev.tco_error.find("no cloud price"), std::string::npos,
+                                     mismatch);
         }
-        if (ev.tco && ev.fleet)
+        if (ev.tco && ev.tco->has_cloud && ev.fleet)
             ev.fleet->burst_usd = ev.fleet->burst_gpu_hours * ev.tco->cloud_price_per_gpu_hour;
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
         // mix kept busy, less the restarts and redone work that preemption and failures cost.
-        if (ev.tco && ev.fleet && ev.fleet->useful_fraction > 0)
+        if (ev.tco && ev.tco->has_onprem && ev.fleet && ev.fleet->useful_fraction > 0)
             ev.fleet->useful_gpu_hour_usd =
                 ev.tco->onprem_usd /
                 (t.gpus * 730.0 * design.economics.months * ev.fleet->useful_fraction);
@@ -695,7 +706,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         we.error = design_errors(ir.errors(), index, w.kind);
                     }
                     if (we.inference) {
-                        if (ev.tco && we.inference->output_tokens_per_s_per_gpu > 0)
+                        if (ev.tco && ev.tco->has_onprem &&
+                            we.inference->output_tokens_per_s_per_gpu > 0)
                             we.onprem_usd_per_million_output_tokens =
                                 ev.tco->amortized_usd_per_gpu_hour / 3600.0 /
                                 we.inference->output_tokens_per_s_per_gpu * 1e6;

@@ -215,8 +215,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     {{"tokens", units::format_tokens(t.tokens), "design"},
                      {"tokens/s", units::format_count(r.tokens_per_s), "above"},
                      {"$/GPU-hour",
-                      ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                      ev.tco ? ev.tco->cloud_price_source : std::string("the Cost section")}}};
+                      ev.tco && ev.tco->has_cloud ? usd(ev.tco->cloud_price_per_gpu_hour)
+                                                  : std::string("-"),
+                      ev.tco && ev.tco->has_cloud ? ev.tco->cloud_price_source
+                                                  : std::string("the Cost section")}}};
                 if (w.band) { // issue 19: days, GPU-hours and dollars move with the step time
                     const std::string days =
                         range_text(r.time_to_train_s / 86400, *w.band, Scales::with_time, 1) +
@@ -300,19 +302,20 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          "; from output throughput (no published latency row is validated yet)"});
             }
             if (r.usd_per_million_output_tokens > 0)
-                out.push_back(
-                    {w.id + ".usd_per_mtok",
-                     w.name,
-                     "$ per million output tokens",
-                     usd(r.usd_per_million_output_tokens),
-                     "GPU-hour price x GPUs per replica x decode share of the time / "
-                     "(output tokens per second x 3600) x 1,000,000",
-                     {{"output tokens/s per replica", units::format_count(r.output_tokens_per_s),
-                       "above"},
-                      {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
-                      {"$/GPU-hour",
-                       ev.tco ? usd(ev.tco->cloud_price_per_gpu_hour) : std::string("-"),
-                       ev.tco ? ev.tco->cloud_price_source : std::string("the Cost section")}}});
+                out.push_back({w.id + ".usd_per_mtok",
+                               w.name,
+                               "$ per million output tokens",
+                               usd(r.usd_per_million_output_tokens),
+                               "GPU-hour price x GPUs per replica x decode share of the time / "
+                               "(output tokens per second x 3600) x 1,000,000",
+                               {{"output tokens/s per replica",
+                                 units::format_count(r.output_tokens_per_s), "above"},
+                                {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
+                                {"$/GPU-hour",
+                                 ev.tco && ev.tco->has_cloud ? usd(ev.tco->cloud_price_per_gpu_hour)
+                                                             : std::string("-"),
+                                 ev.tco && ev.tco->has_cloud ? ev.tco->cloud_price_source
+                                                             : std::string("the Cost section")}}});
             if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
                 auto& e = out.back();
                 // Cents, as the value is shown ("$0.57 ($0.41-0.76)", not "$0.412-0.763").
@@ -331,16 +334,22 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             {"design.tco",
              d.name,
              "Cloud vs on-prem",
-             "cloud " + usd(t.cloud_usd) + ", on-prem " + usd(t.onprem_usd) +
-                 (t.breakeven_months >= 0
+             // Issue 21: a side that could not be costed says so instead of a $0.
+             "cloud " + (t.has_cloud ? usd(t.cloud_usd) : std::string("not costed")) +
+                 ", on-prem " + (t.has_onprem ? usd(t.onprem_usd) : std::string("not costed")) +
+                 (!t.has_cloud || !t.has_onprem ? std::string(", no break-even without both")
+                  : t.breakeven_months >= 0
                       ? ", break-even month " + std::to_string(t.breakeven_months)
                       : std::string(", no break-even")),
              "cloud = GPUs x 730 h x months x rate (x utilization unless committed); on-prem = "
              "capex (servers + network + storage) + months x (IT kW x avg fraction x PUE x 730 h "
              "x $/kWh + IT kW x colo + staff/12 + maintenance x capex/12); break-even = first "
              "month on-prem <= cloud",
-             {{"cloud rate", usd(t.cloud_price_per_gpu_hour) + "/GPU-hour", t.cloud_price_source},
-              {"servers", usd(t.onprem_breakdown.servers), "catalog system prices"},
+             {{"cloud rate",
+               t.has_cloud ? usd(t.cloud_price_per_gpu_hour) + "/GPU-hour" : "not costed",
+               t.has_cloud ? t.cloud_price_source : t.cloud_missing},
+              {"servers", t.has_onprem ? usd(t.onprem_breakdown.servers) : "not costed",
+               t.has_onprem ? "catalog system prices" : t.onprem_missing},
               {"network", usd(t.onprem_breakdown.network),
                "drawn switches and cables (ClusterLens guide, Cost)"},
               {"IT power", units::format_count(t.it_power_peak_kw) + " kW", "catalog system power"},

@@ -369,9 +369,10 @@ std::optional<double> unset_value(const Field& f, const Evaluation& ev) {
         v = llama3_node_failures_per_1000_node_days(ev.topology.gpus / ev.topology.nodes);
     else if (!rel && k == "storage_bandwidth_Bps" && ev.topology.gpus > 0)
         v = ev.storage_Bps > 0 ? ev.storage_Bps : llama3_storage_Bps(ev.topology.gpus);
-    else if (ev.tco && k == "price_per_gpu_hour")
+    else if (ev.tco && ev.tco->has_cloud && k == "price_per_gpu_hour")
         v = ev.tco->cloud_price_per_gpu_hour;
-    else if (ev.tco && k == "server_price_usd" && ev.tco->inventory.servers > 0)
+    else if (ev.tco && ev.tco->has_onprem && k == "server_price_usd" &&
+             ev.tco->inventory.servers > 0)
         v = ev.tco->inventory.server_capex_usd / ev.tco->inventory.servers;
     else if (ev.tco && k == "network_usd_per_gpu" && ev.tco->inventory.gpus > 0)
         v = (ev.tco->inventory.switch_capex_usd + ev.tco->inventory.cable_capex_usd) /

@@ -243,11 +243,15 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                     {{"item", "Item", "", RF::text},
                      {"count", "Count", "", RF::count},
                      {"usd", "Cost", "USD", RF::usd}});
-        bom.row({"Servers", inv.servers, b.servers});
+        // Unpriced servers: the count stands, the cost is left empty (issue 21).
+        bom.row({"Servers", inv.servers,
+                 ev.tco->has_onprem ? Builder::Cell(b.servers)
+                                    : Builder::Cell(std::string("not priced"))});
         bom.row({"Switches", inv.switches, inv.switch_capex_usd});
         bom.row({"Cables with optics", inv.cables, inv.cable_capex_usd});
         bom.row({"NICs (in the server price)", inv.nics, 0.0});
-        bom.row({"Storage", "", b.storage});
+        if (ev.tco->has_onprem)
+            bom.row({"Storage", "", b.storage});
         bom.row({"Racks", ev.tco->racks, ""});
         out.push_back(std::move(bom.t));
     }
@@ -388,20 +392,34 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         const auto& t2 = *ev.tco;
         const auto& b = t2.onprem_breakdown;
         KeyValue tco("tco", "Cost over the horizon");
-        tco.add("Cloud", t2.cloud_usd, "USD", RF::usd);
-        tco.add("On-prem", t2.onprem_usd, "USD", RF::usd);
-        tco.add("On-prem: servers", b.servers, "USD", RF::usd);
-        tco.add("On-prem: network", b.network, "USD", RF::usd);
-        tco.add("On-prem: storage", b.storage, "USD", RF::usd);
-        tco.add("On-prem: power", b.power, "USD", RF::usd);
-        tco.add("On-prem: facility", b.facility, "USD", RF::usd);
-        tco.add("On-prem: staff", b.staff, "USD", RF::usd);
-        tco.add("On-prem: maintenance", b.maintenance, "USD", RF::usd);
-        if (t2.breakeven_months >= 0)
+        // Issue 21: a side that could not be costed is said in words, never shown as $0.
+        const std::string cloud_no = "not costed: " + t2.cloud_missing,
+                          onprem_no = "not costed: " + t2.onprem_missing;
+        if (t2.has_cloud)
+            tco.add("Cloud", t2.cloud_usd, "USD", RF::usd);
+        else
+            tco.text("Cloud", cloud_no);
+        if (t2.has_onprem) {
+            tco.add("On-prem", t2.onprem_usd, "USD", RF::usd);
+            tco.add("On-prem: servers", b.servers, "USD", RF::usd);
+            tco.add("On-prem: network", b.network, "USD", RF::usd);
+            tco.add("On-prem: storage", b.storage, "USD", RF::usd);
+            tco.add("On-prem: power", b.power, "USD", RF::usd);
+            tco.add("On-prem: facility", b.facility, "USD", RF::usd);
+            tco.add("On-prem: staff", b.staff, "USD", RF::usd);
+            tco.add("On-prem: maintenance", b.maintenance, "USD", RF::usd);
+        } else {
+            tco.text("On-prem", onprem_no);
+        }
+        if (!t2.has_cloud || !t2.has_onprem)
+            tco.text("Break-even month", "needs both sides costed");
+        else if (t2.breakeven_months >= 0)
             tco.add("Break-even month", t2.breakeven_months, "month", RF::count);
         else
             tco.text("Break-even month", "never");
-        if (t2.breakeven_utilization >= 0)
+        if (!t2.has_cloud || !t2.has_onprem)
+            tco.text("Break-even utilization", "needs both sides costed");
+        else if (t2.breakeven_utilization >= 0)
             tco.add("Break-even utilization", t2.breakeven_utilization, "fraction", RF::percent);
         else
             tco.text("Break-even utilization",
@@ -409,10 +427,14 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                              t2.commitment == Commitment::three_year
                          ? "none: a commitment bills every hour, used or not"
                          : "none: renting costs less at any utilization");
-        tco.add("Cloud price", t2.cloud_price_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
-        tco.add("On-prem per GPU-hour used", t2.onprem_usd_per_gpu_hour, "USD/GPU-hour",
-                RF::usd_rate);
-        tco.add("On-prem amortized", t2.amortized_usd_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
+        if (t2.has_cloud)
+            tco.add("Cloud price", t2.cloud_price_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
+        if (t2.has_onprem) {
+            tco.add("On-prem per GPU-hour used", t2.onprem_usd_per_gpu_hour, "USD/GPU-hour",
+                    RF::usd_rate);
+            tco.add("On-prem amortized", t2.amortized_usd_per_gpu_hour, "USD/GPU-hour",
+                    RF::usd_rate);
+        }
         tco.add("IT power (nameplate)", t2.it_power_peak_kw * 1000, "W", RF::number);
         tco.t.display.back()[1] =
             (t2.it_power_peak_kw >= 1000 ? units::format_count(t2.it_power_peak_kw)
@@ -451,8 +473,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                         {{"month", "Month", "", RF::count},
                          {"cloud_usd", "Cloud", "USD", RF::usd},
                          {"onprem_usd", "On-prem", "USD", RF::usd}});
-        for (const auto& m : t2.monthly)
-            monthly.row({static_cast<double>(m.month), m.cloud_usd, m.onprem_usd});
+        for (const auto& m : t2.monthly) // a side not costed is left empty
+            monthly.row(
+                {static_cast<double>(m.month),
+                 t2.has_cloud ? Builder::Cell(m.cloud_usd) : Builder::Cell(std::string()),
+                 t2.has_onprem ? Builder::Cell(m.onprem_usd) : Builder::Cell(std::string())});
         out.push_back(std::move(monthly.t));
     }
 
@@ -682,15 +707,23 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                        (t.switches == 1 ? " switch" : " switches"));
     if (ev.tco) {
         const auto& tc = *ev.tco;
-        s.design.push_back("Over " + std::to_string(d.economics.months) + " months: on-prem " +
-                           report_human(tc.onprem_usd, RF::usd) + ", cloud " +
-                           report_human(tc.cloud_usd, RF::usd) + " (" +
-                           report_human(tc.cloud_price_per_gpu_hour, RF::usd_rate) +
-                           " per GPU-hour)");
-        s.design.push_back(tc.breakeven_months >= 0
-                               ? "Owning breaks even with renting in month " +
-                                     std::to_string(tc.breakeven_months)
-                               : "Owning does not break even with renting within the horizon");
+        const std::string over = "Over " + std::to_string(d.economics.months) + " months: ";
+        const std::string cloud = "cloud " + report_human(tc.cloud_usd, RF::usd) + " (" +
+                                  report_human(tc.cloud_price_per_gpu_hour, RF::usd_rate) +
+                                  " per GPU-hour)";
+        if (tc.has_cloud && tc.has_onprem) {
+            s.design.push_back(over + "on-prem " + report_human(tc.onprem_usd, RF::usd) + ", " +
+                               cloud);
+            s.design.push_back(tc.breakeven_months >= 0
+                                   ? "Owning breaks even with renting in month " +
+                                         std::to_string(tc.breakeven_months)
+                                   : "Owning does not break even with renting within the horizon");
+        } else if (tc.has_onprem) { // issue 21: one side, and why not the other
+            s.design.push_back(over + "on-prem " + report_human(tc.onprem_usd, RF::usd) +
+                               "; renting is not costed: " + tc.cloud_missing);
+        } else {
+            s.design.push_back(over + cloud + "; owning is not costed: " + tc.onprem_missing);
+        }
         s.cost_sensitivity = sensitivity(d, c, SensitivityOutput::onprem_minus_cloud_usd);
         const auto& sens = s.cost_sensitivity;
         if (sens.error.empty())

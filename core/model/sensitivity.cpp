@@ -37,6 +37,12 @@ std::optional<double> output_of(const Design& d, const Catalog& c, SensitivityOu
             *why = ev.tco_error.empty() ? "no cost model (no GPUs)" : ev.tco_error;
             return std::nullopt;
         }
+        // Issue 21: a side left out of the TCO leaves these outputs undefined, with its reason.
+        if (!ev.tco->has_onprem ||
+            (o == SensitivityOutput::onprem_minus_cloud_usd && !ev.tco->has_cloud)) {
+            *why = !ev.tco->has_onprem ? ev.tco->onprem_missing : ev.tco->cloud_missing;
+            return std::nullopt;
+        }
         return o == SensitivityOutput::onprem_minus_cloud_usd
                    ? ev.tco->onprem_usd - ev.tco->cloud_usd
                    : ev.tco->amortized_usd_per_gpu_hour;

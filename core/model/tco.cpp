@@ -278,12 +278,16 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     // Cloud: the billed rate per GPU-hour of the chosen way to rent, and of every other way
     // the offer (or typed price) allows, for the chart and report to set side by side.
     auto chosen = cloud_option(inv, e, offer, e.commitment);
-    if (!chosen)
-        return chosen.errors();
-    r.cloud_price_source = chosen.value().source;
-    const double rate = chosen.value().rate_per_gpu_hour;
-    const bool bills_every_hour = chosen.value().bills_every_hour;
-    const double spot_overhead = chosen.value().spot_overhead;
+    if (!chosen) {
+        // Issue 21: without a cloud price the on-prem side still stands, with the reason.
+        r.has_cloud = false;
+        r.cloud_missing = chosen.errors().front().what;
+    }
+    const CloudOption billed = chosen ? chosen.value() : CloudOption{};
+    r.cloud_price_source = billed.source;
+    const double rate = billed.rate_per_gpu_hour;
+    const bool bills_every_hour = billed.bills_every_hour;
+    const double spot_overhead = billed.spot_overhead;
     r.cloud_price_per_gpu_hour = rate;
     r.commitment = e.commitment;
     r.utilization = u;
@@ -293,26 +297,33 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
                              : offer->provider + " " + offer->instance;
     for (Commitment c :
          {Commitment::on_demand, Commitment::one_year, Commitment::three_year, Commitment::spot}) {
+        if (!r.has_cloud)
+            break;
         auto o = c == e.commitment ? chosen : cloud_option(inv, e, offer, c);
         if (o)
             r.cloud_options.push_back(o.value());
     }
 
-    // Servers without a price cannot be owned for $0: refused, with what to type.
+    // Servers without a price cannot be owned for $0: that side is left out, with what to type.
     if (e.server_price_usd <= 0 && !inv.unpriced.empty()) {
         std::string names;
         for (const auto& n : inv.unpriced)
             names += (names.empty() ? "" : ", ") + n;
-        return Error{"--server-price",
-                     "the catalog has no price for " + names +
-                         ": type a server price in the Cost section to cost owning them"};
+        r.has_onprem = false;
+        r.onprem_missing = "the catalog has no price for " + names +
+                           ": type a server price in the Cost section to cost owning them";
     }
+    if (!r.has_cloud && !r.has_onprem)
+        return Error{"--server-price", r.onprem_missing + "; and " + r.cloud_missing};
     // On-prem capex.
     TcoBreakdown& b = r.onprem_breakdown;
-    b.servers = e.server_price_usd > 0 ? e.server_price_usd * inv.servers : inv.server_capex_usd;
-    b.network = e.network_usd_per_gpu > 0 ? e.network_usd_per_gpu * gpus
-                                          : inv.switch_capex_usd + inv.cable_capex_usd;
-    b.storage = e.storage_fraction * b.servers;
+    if (r.has_onprem) {
+        b.servers =
+            e.server_price_usd > 0 ? e.server_price_usd * inv.servers : inv.server_capex_usd;
+        b.network = e.network_usd_per_gpu > 0 ? e.network_usd_per_gpu * gpus
+                                              : inv.switch_capex_usd + inv.cable_capex_usd;
+        b.storage = e.storage_fraction * b.servers;
+    }
     r.capex_usd = b.servers + b.network + b.storage;
 
     // Power and space: nameplate IT load; average draw while working (Epoch: 0.75 of TDP).
@@ -337,12 +348,15 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     const double facility_month = e.colo_usd_per_kw_month * r.it_power_peak_kw;
     const double staff_month = e.staff_usd_per_year / 12.0;
     const double maint_month = e.maintenance_fraction * r.capex_usd / 12.0;
-    const double opex_month = power_month + facility_month + staff_month + maint_month;
+    const double opex_month =
+        r.has_onprem ? power_month + facility_month + staff_month + maint_month : 0.0;
     const double M = e.months;
-    b.power = power_month * M;
-    b.facility = facility_month * M;
-    b.staff = staff_month * M;
-    b.maintenance = maint_month * M;
+    if (r.has_onprem) {
+        b.power = power_month * M;
+        b.facility = facility_month * M;
+        b.staff = staff_month * M;
+        b.maintenance = maint_month * M;
+    }
 
     // Cloud per month: on-demand and spot bill the hours used, commitments every hour.
     const double cloud_month =
@@ -353,7 +367,8 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
         row.month = m;
         row.cloud_usd = cloud_month * m;
         row.onprem_usd = r.capex_usd + opex_month * m;
-        if (r.breakeven_months < 0 && m > 0 && row.onprem_usd <= row.cloud_usd)
+        if (r.has_cloud && r.has_onprem && r.breakeven_months < 0 && m > 0 &&
+            row.onprem_usd <= row.cloud_usd)
             r.breakeven_months = m;
         r.monthly.push_back(row);
     }
@@ -363,7 +378,7 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
                              (o.bills_every_hour ? 1.0 : u) * o.spot_overhead;
         o.usd = month * M;
         o.usd_per_gpu_hour = o.usd / std::max(1e-9, gpus * kHoursPerMonth * M * u);
-        for (int m = 1; m <= e.months; ++m)
+        for (int m = 1; r.has_onprem && m <= e.months; ++m)
             if (r.capex_usd + opex_month * m <= month * m) {
                 o.breakeven_months = m;
                 break;
@@ -377,7 +392,7 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
     r.amortized_usd_per_gpu_hour =
         (r.capex_usd / dep_hours + opex_month / kHoursPerMonth) / (gpus * std::max(u, 1e-3));
     // Break-even utilization: where pay-per-use cloud costs what owning does over the horizon.
-    if (!bills_every_hour) {
+    if (r.has_cloud && r.has_onprem && !bills_every_hour) {
         const double per_unit_u = gpus * kHoursPerMonth * M * rate * spot_overhead;
         const double ub = r.onprem_usd / per_unit_u;
         r.breakeven_utilization = ub <= 1.0 ? ub : -1;
@@ -389,6 +404,8 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
 
 RunCost run_cost(const TcoResult& t, const Economics& e, double gpu_hours) {
     RunCost rc;
+    rc.has_cloud = t.has_cloud;
+    rc.has_onprem = t.has_onprem;
     if (!(gpu_hours > 0) || t.inventory.gpus <= 0)
         return rc;
     rc.cloud_usd = gpu_hours * t.cloud_price_per_gpu_hour;

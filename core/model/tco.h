@@ -93,6 +93,12 @@ struct TcoResult {
     /// the order on-demand, 1-year, 3-year, spot (issue 21: the cost chart sets them side by side).
     std::vector<CloudOption> cloud_options;
     CostInventory inventory;
+    /// Issue 21: a side that cannot be costed -- no cloud price for these GPUs, or servers the
+    /// catalog has no price for and none typed -- is left out with its reason while the other
+    /// side stands (its numbers are 0 and shown nowhere); the TCO is refused only when both are
+    /// missing. Break-even needs both.
+    bool has_cloud = true, has_onprem = true;
+    std::string cloud_missing, onprem_missing; ///< why, and what to type or choose
 };
 
 /// Which offers default_cloud_offer may pick beyond the GPU type: one provider's, and of one
@@ -114,8 +120,8 @@ const CloudOffer* default_cloud_offer(const Catalog& c, const std::string& gpu,
 /// device's, or the first server's GPUs, in device order; empty when it has none.
 std::string design_gpu(const Design& d, const Catalog& c);
 
-/// The TCO of an inventory under the economics inputs. `offer` may be null (then
-/// economics.price_per_gpu_hour must be set for the cloud side).
+/// The TCO of an inventory under the economics inputs. `offer` may be null (then the cloud side
+/// needs economics.price_per_gpu_hour, or it is left out with the reason).
 Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
                               const CloudOffer* offer);
 
@@ -123,6 +129,7 @@ Result<TcoResult> compute_tco(const CostInventory& inv, const Economics& e,
 /// on-prem amortized rate; energy from the average power per GPU.
 struct RunCost {
     double cloud_usd = 0, onprem_usd = 0, energy_kwh = 0, co2_kg = 0;
+    bool has_cloud = true, has_onprem = true; ///< as the TCO it came from (0 = not costed)
 };
 RunCost run_cost(const TcoResult& t, const Economics& e, double gpu_hours);
 

@@ -201,6 +201,46 @@ private slots:
         QCOMPARE(run({"tco", "--gpus", "8", "--utilization", "nan"}).code, 2);
     }
 
+    // Issue 21: a side that cannot be costed is null with its reason, the other side stands;
+    // only with neither side is the command refused.
+    void tcoOneSide() {
+        // DGX B200 has no catalog price: renting stands, owning is null with the reason.
+        const Run b =
+            run({"tco", "--gpu", "b200", "--gpus", "64", "--run-gpu-hours", "1000", "--json"});
+        QCOMPARE(b.code, 0);
+        const json t = json::parse(b.out)["tco"];
+        QVERIFY(t["cloud_usd"].get<double>() > 0 && t["cloud_missing"].is_null());
+        for (const char* k : {"onprem_usd", "capex_usd", "onprem_breakdown_usd",
+                              "amortized_usd_per_gpu_hour", "breakeven_months"})
+            QVERIFY2(t[k].is_null(), k);
+        QVERIFY(t["onprem_missing"].get<std::string>().find("no price for DGX B200") !=
+                std::string::npos);
+        QVERIFY(t["monthly"][1]["onprem_usd"].is_null() && t["monthly"][1]["cloud_usd"] > 0);
+        QVERIFY(t["run"]["onprem_usd"].is_null() && t["run"]["cloud_usd"].get<double>() > 0);
+        QVERIFY(t["energy_kwh"].get<double>() > 0);
+        // The text says so, with the flag that supplies it.
+        const Run bt = run({"tco", "--gpu", "b200", "--gpus", "64"});
+        QCOMPARE(bt.code, 0);
+        QVERIFY2(bt.out.find("not costed: the catalog has no price for DGX B200") !=
+                         std::string::npos &&
+                     bt.out.find("--server-price") != std::string::npos,
+                 bt.out.c_str());
+        // No cloud offer rents MI300X: owning stands, renting is null with the reason.
+        const Run m = run({"tco", "--gpu", "mi300x", "--gpus", "64", "--json"});
+        QCOMPARE(m.code, 0);
+        const json u = json::parse(m.out)["tco"];
+        QVERIFY(u["onprem_usd"].get<double>() > 0 && u["cloud_usd"].is_null());
+        QVERIFY(u["cloud_missing"].get<std::string>().find("no cloud price") != std::string::npos);
+        // An offer for other GPUs does not price these: refused with the reason (it billed the
+        // B200s at the H100 instance's rate).
+        const Run x =
+            run({"tco", "--gpu", "b200", "--gpus", "64", "--cloud-offer", "aws-p5.48xlarge"});
+        QCOMPARE(x.code, 2);
+        QVERIFY2(x.err.find("rents H100") != std::string::npos &&
+                     x.err.find("B200") != std::string::npos,
+                 x.err.c_str());
+    }
+
     // Issue 18: an interleaved schedule without virtual stages used to run as plain 1F1B (v = 1)
     // under the interleaved name; Megatron-LM needs the chunk size given, so it is refused.
     void interleavedNeedsVpp() {
@@ -830,6 +870,12 @@ private slots:
     void schemaFlagsAreRead() {
         const auto cat = cl::model::Catalog::bundled();
         QVERIFY(cat.ok() && !cat->cloud_offers().empty());
+        const auto h100_offer = [&cat] {
+            for (const auto& o : cat->cloud_offers())
+                if (o.gpu == "h100-sxm")
+                    return o.id;
+            return cat->cloud_offers().front().id;
+        };
         const std::map<std::string, std::vector<std::string>> base = {
             {"memory", {"memory", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "64"}},
             {"roofline", {"roofline", "--model", "llama3-8b"}},
@@ -863,7 +909,7 @@ private slots:
             else if (const auto* t = std::get_if<std::string>(&f.default_value))
                 value = !t->empty() ? *t
                         : f.choices_from == cl::model::ChoiceSource::cloud_offers
-                            ? cat->cloud_offers().front().id
+                            ? h100_offer() // the base commands' GPU (another's is refused)
                             : std::string("llama3-8b"); // a draft model
             for (const auto& cmd : spec.commands) {
                 auto it = base.find(cmd);

@@ -254,22 +254,48 @@ private slots:
     }
 
     // helper-18: servers the catalog has no price for are not owned for $0 (an HGX B200 design
-    // showed capex $0 and break-even at month 1): refused, naming them, until a price is typed.
-    void unpricedServersAreRefused() {
+    // showed capex $0 and break-even at month 1): owning is left out, naming them, until a
+    // price is typed. Issue 21: renting still stands (the whole TCO was refused), and only with
+    // neither side is the TCO refused.
+    void unpricedServersLeaveOwningOut() {
         auto inv = gpu_inventory(*cat_.gpu("b200"), cat_, 64, 0);
         QVERIFY2(inv.ok(), inv.error_text().c_str());
         QVERIFY(!inv->unpriced.empty());
         Economics e;
         e.price_per_gpu_hour = 6;
         auto t = compute_tco(*inv, e, nullptr);
-        QVERIFY(!t.ok());
-        QVERIFY2(t.error_text().find("no price for") != std::string::npos &&
-                     t.error_text().find("server price") != std::string::npos,
-                 t.error_text().c_str());
+        QVERIFY2(t.ok(), t.error_text().c_str());
+        QVERIFY(!t->has_onprem && t->has_cloud);
+        QVERIFY2(t->onprem_missing.find("no price for") != std::string::npos &&
+                     t->onprem_missing.find("server price") != std::string::npos,
+                 t->onprem_missing.c_str());
+        // Renting: 64 GPUs x 730 h x 36 months x $6 x 80% utilization (on-demand bills use).
+        QVERIFY(std::abs(t->cloud_usd - 64 * 730.0 * 36 * 6 * 0.8) < 1.0);
+        // Nothing of owning is a number: no capex, no breakdown, no break-even, no $/GPU-hour.
+        QCOMPARE(t->capex_usd, 0.0);
+        QCOMPARE(t->onprem_usd, 0.0);
+        QCOMPARE(t->onprem_breakdown.total(), 0.0);
+        QCOMPARE(t->breakeven_months, -1);
+        QCOMPARE(t->breakeven_utilization, -1.0);
+        for (const auto& o : t->cloud_options)
+            QCOMPARE(o.breakeven_months, -1);
+        // Power and space do not need prices.
+        QVERIFY(t->it_power_peak_kw > 0 && t->racks >= 1);
+        const RunCost rc = run_cost(*t, e, 1000);
+        QVERIFY(rc.has_cloud && !rc.has_onprem && rc.cloud_usd == 6000);
         e.server_price_usd = 450000;
         t = compute_tco(*inv, e, nullptr);
         QVERIFY2(t.ok(), t.error_text().c_str());
+        QVERIFY(t->has_onprem && t->has_cloud);
         QCOMPARE(t->onprem_breakdown.servers, 450000.0 * 8);
+        // Neither side: refused, with both reasons.
+        e.server_price_usd = 0;
+        e.price_per_gpu_hour = 0;
+        t = compute_tco(*inv, e, nullptr);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error_text().find("no price for") != std::string::npos &&
+                     t.error_text().find("no cloud price") != std::string::npos,
+                 t.error_text().c_str());
     }
 
     // Issue 21: every way of renting the offer allows, side by side. Each option is what the
@@ -436,8 +462,14 @@ private slots:
 
     void badInputs() {
         auto inv = gpu_inventory(*cat_.gpu("h100-sxm"), cat_, 8, 0);
-        Economics e; // no price, no offer
-        QVERIFY(!compute_tco(*inv, e, nullptr).ok());
+        Economics e; // no price, no offer: owning is costed, renting left out with the reason
+        auto t = compute_tco(*inv, e, nullptr);
+        QVERIFY2(t.ok(), t.error_text().c_str());
+        QVERIFY(!t->has_cloud && t->has_onprem && t->onprem_usd > 0);
+        QVERIFY2(t->cloud_missing.find("no cloud price") != std::string::npos,
+                 t->cloud_missing.c_str());
+        QCOMPARE(t->cloud_usd, 0.0);
+        QVERIFY(t->cloud_options.empty() && t->breakeven_months < 0);
         QVERIFY(!gpu_inventory(*cat_.gpu("h100-sxm"), cat_, 0, 0).ok());
         QVERIFY(!gpu_inventory(*cat_.gpu("h100-sxm"), cat_, 1e30, 0).ok());
         ReliabilityContext ctx;

@@ -374,7 +374,19 @@ private slots:
         QVERIFY(
             chooseInCombo(field<QComboBox>(w, "cloud_offer"), QStringLiteral("aws-p5.48xlarge")));
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Cost")));
-        QTRY_VERIFY(!current(w)->tco_error.empty());
+        // Issue 21: renting is not costed (the offer rents H100), owning still is -- one line,
+        // no $0 cloud line, and the caption says why.
+        QTRY_VERIFY(current(w)->tco && !current(w)->tco->has_cloud &&
+                    current(w)->tco->cloud_missing.find("rents") != std::string::npos);
+        QVERIFY(current(w)->tco->has_onprem && current(w)->tco->onprem_usd > 0);
+        {
+            const ui::CostChart* cost = w.charts()->costChart();
+            QTRY_VERIFY2(cost->caption().contains(QStringLiteral("Renting is not costed")),
+                         qPrintable(cost->caption()));
+            const QStringList lines = cost->seriesNames();
+            QVERIFY2(lines.size() == 1 && lines[0].startsWith(QStringLiteral("on-prem")),
+                     qPrintable(lines.join(QStringLiteral(" | "))));
+        }
         QTest::qWait(200);
         QCOMPARE(w.size(), before);
         QVERIFY2(w.charts()->minimumSizeHint().width() < 600,
@@ -535,17 +547,28 @@ private slots:
                 QTRY_VERIFY(workloadEval(w, sid) && workloadEval(w, sid)->inference &&
                             workloadEval(w, sid)->inference->usd_per_million_output_tokens > 0);
                 // The catalog has no DGX B200 price: owning it is not costed at $0 (helper-18)
-                // but refused, naming what to type.
-                QVERIFY2(!current(w)->tco && current(w)->tco_error.find("no price for DGX B200") !=
-                                                 std::string::npos,
-                         current(w)->tco_error.c_str());
+                // but left out, naming what to type, while renting stands (issue 21: the whole
+                // TCO was refused).
+                QTRY_VERIFY(current(w)->tco.has_value());
+                QVERIFY2(!current(w)->tco->has_onprem &&
+                             current(w)->tco->onprem_missing.find("no price for DGX B200") !=
+                                 std::string::npos,
+                         current(w)->tco->onprem_missing.c_str());
+                QVERIFY(current(w)->tco->has_cloud && current(w)->tco->cloud_usd > 0 &&
+                        current(w)->tco->breakeven_months < 0);
+                QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Cost")));
+                QTRY_VERIFY2(w.charts()->costChart()->caption().contains(
+                                 QStringLiteral("Owning is not costed")),
+                             qPrintable(w.charts()->costChart()->caption()));
+                for (const QString& line : w.charts()->costChart()->seriesNames())
+                    QVERIFY2(!line.startsWith(QStringLiteral("on-prem")), qPrintable(line));
             } else {
                 // No offer in the catalog rents MI300X: the B200 offer stays, the Cost tab says
                 // why (helper-18: it was billed at another GPU's rate), and the person types a
                 // price for the new GPU.
                 QCOMPARE(d.economics.cloud_offer, std::string("aws-p6-b200.48xlarge"));
-                QTRY_VERIFY(!current(w)->tco_error.empty() &&
-                            current(w)->tco_error.find("rents") != std::string::npos);
+                QTRY_VERIFY(current(w)->tco && !current(w)->tco->has_cloud &&
+                            current(w)->tco->cloud_missing.find("rents") != std::string::npos);
                 // (Fetched again: each current() may replace the evaluation `we` pointed into.)
                 we = workloadEval(w, sid);
                 QVERIFY(we && we->inference);
