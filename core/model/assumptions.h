@@ -101,7 +101,7 @@ struct InferenceAssumptions {
     /// offloaded layers, on the host. One global value set by leave-one-source-out over the
     /// published llama.cpp rows (docs/validation.md, Workstation and edge decode).
     Assumption llamacpp_memory_efficiency{
-        0.69, "fraction",
+        0.715, "fraction",
         "leave-one-source-out fit over llama.cpp rows (ClusterLens guide, Validation)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",

@@ -190,6 +190,9 @@ private slots:
             {"microsoft__Phi-3-mini-4k-instruct", 3.8e9, 0, false,
              "Phi-3-mini-4k-instruct card: 3.8B"},
             {"mistralai__Mistral-7B-v0.1", 7.3e9, 0, false, "Mistral AI announcement: 7.3B"},
+            // The count llama.cpp prints for the GGUF of it (the CPU-server validation row's
+            // page, docs/validation.md): "14.66 B".
+            {"microsoft__phi-4", 14.66e9, 0, false, "llama-bench on phi-4 GGUFs: 14.66 B"},
             // Active not checked: zai-org/GLM-4.5 README gives 12B without saying how it counts
             // (ours: 13.4B with embeddings and head, 12.2B without).
             {"zai-org__GLM-4.5-Air", 106e9, 0, false, "zai-org/GLM-4.5 README: 106B total"},

@@ -198,7 +198,14 @@ private slots:
             {"apple-m4-max", "llama2-7b", WeightsDtype::q4_0, 1, 128, 83.1, "llama.cpp #4167"},
             {"apple-m3-ultra", "llama2-7b", WeightsDtype::q4_0, 1, 128, 92.1, "llama.cpp #4167"},
             {"snapdragon-x-elite", "llama2-7b", WeightsDtype::q4_0, 1, 128, 20.5,
-             "llama.cpp PR #7191"}};
+             "llama.cpp PR #7191"},
+            // A single-socket EPYC 9554 server (12 channels of DDR5, 460.8 GB/s), llama.cpp's
+            // llama-bench on Phi-4 14B GGUFs, CPU only (ahelpme.com/?p=6685; threads and build not
+            // stated; its Q5_0 row has no format here).
+            {"cpu-1s-epyc9554", "phi-4", WeightsDtype::q4_k_m, 1, 128, 28.74, "ahelpme EPYC 9554"},
+            {"cpu-1s-epyc9554", "phi-4", WeightsDtype::q6_k, 1, 128, 23.246, "ahelpme EPYC 9554"},
+            {"cpu-1s-epyc9554", "phi-4", WeightsDtype::q8_0, 1, 128, 19.194,
+             "ahelpme EPYC 9554"}};
         auto is_llamacpp = [](const Row& row) {
             return std::string_view(row.gpu) != "jetson-thor";
         };
