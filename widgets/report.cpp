@@ -241,8 +241,12 @@ QString splitTableAt(const QString& html, int table, int row) {
     QString open = html.mid(at, openEnd + 1 - at);
     open.insert(6, QStringLiteral(" style=\"page-break-before: always\""));
     QString head = html.mid(headA, headB + 8 - headA);
-    if (const qsizetype h3 = head.indexOf(QStringLiteral("</h3>")); h3 >= 0)
-        head.insert(h3, QObject::tr(" (continued)"));
+    // Once: a table split a second time is still "(continued)", not "(continued) (continued)"
+    // (helper-3, session 19).
+    const QString continued = QObject::tr(" (continued)");
+    if (const qsizetype h3 = head.indexOf(QStringLiteral("</h3>"));
+        h3 >= 0 && !head.left(h3).endsWith(continued))
+        head.insert(h3, continued);
     return html.left(tr) + QStringLiteral("</table>") + open + head + html.mid(tr);
 }
 

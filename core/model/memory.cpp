@@ -216,8 +216,9 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};
     const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
     if (gpus % mp != 0)
-        return Error{"--tp", "tp*pp*cp = " + std::to_string(mp) + " does not divide " +
-                                 std::to_string(gpus) + " GPUs"};
+        return Error{"--tp", "TP x PP x CP = " + units::format_count(static_cast<double>(mp)) +
+                                 " does not divide the " +
+                                 units::format_count(static_cast<double>(gpus)) + " GPUs"};
     const int dp = static_cast<int>(gpus / mp);
     if (m.heads % t.tp != 0)
         bad("--tp", "tp = " + std::to_string(t.tp) + " does not divide the model's " +
@@ -253,14 +254,17 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         bad("--cp",
             "cp = " + std::to_string(t.cp) + " does not divide seq = " + std::to_string(t.seq));
     if (t.global_batch > 0 && t.global_batch % dp != 0)
-        bad("--global-batch", "global batch " + std::to_string(t.global_batch) +
-                                  " is not a multiple of dp = " + std::to_string(dp));
+        bad("--global-batch",
+            "global batch " + units::format_count(static_cast<double>(t.global_batch)) +
+                " is not a multiple of the data-parallel degree (DP = " + units::format_count(dp) +
+                ")");
     const int mb = t.micro_batch > 0 ? t.micro_batch : 1;
     if (t.global_batch > 0 && t.micro_batch > 0 && t.global_batch % dp == 0 &&
         (t.global_batch / dp) % t.micro_batch != 0)
         bad("--micro-batch",
             "micro-batch " + std::to_string(t.micro_batch) +
-                " does not divide global-batch/dp = " + std::to_string(t.global_batch / dp));
+                " does not divide the sequences per data-parallel rank (global batch / DP = " +
+                units::format_count(static_cast<double>(t.global_batch / dp)) + ")");
     if (t.finetune != Finetune::full && t.lora_rank < 1)
         bad("--lora-rank", "must be at least 1");
     if (!errs.empty())

@@ -129,9 +129,21 @@ std::string report_value(double x, const std::string& u) {
         return report_human(x, ReportFormat::flops);
     if (u == "s")
         return report_human(x, ReportFormat::seconds);
-    if (u.rfind("USD", 0) == 0)
+    if (u.rfind("USD", 0) == 0) {
+        if (x == 0) // a cost input left at nothing (staff): "none", not "$0.00/year" (helper-3)
+            return "none";
         return report_human(x, std::fabs(x) >= 100 ? ReportFormat::usd : ReportFormat::usd_rate) +
                u.substr(3);
+    }
+    // One of a counted unit reads singular: "1 node", not "1 nodes" (helper-3).
+    static const char* const kPlural[] = {"nodes",  "tokens", "sequences", "ops",    "days",
+                                          "GPUs",   "months", "years",     "racks",  "servers",
+                                          "copies", "hours",  "replicas",  "sockets"};
+    if (x == 1)
+        for (const char* p : kPlural)
+            if (u == p)
+                return "1 " + u.substr(0, u.size() - (u == "copies" ? 3 : 1)) +
+                       (u == "copies" ? "y" : "");
     return report_human(x, ReportFormat::number) + (u.empty() ? "" : " " + u);
 }
 
@@ -162,9 +174,16 @@ struct Builder {
         bool is_text;
         std::string text;
         double v;
+        std::string shown; ///< what a person reads instead (the CSV keeps `text`)
         Cell(const char* x) : is_text(true), text(x), v(0) {}
         Cell(std::string x) : is_text(true), text(std::move(x)), v(0) {}
         Cell(double x) : is_text(false), v(x) {}
+        /// Nothing to give: an empty CSV cell, words for people ("not costed").
+        static Cell none(std::string words) {
+            Cell c{std::string()};
+            c.shown = std::move(words);
+            return c;
+        }
     };
     void row(std::vector<Cell> cells) {
         std::vector<std::string> raw, shown;
@@ -172,7 +191,9 @@ struct Builder {
             const Cell& c = cells[i];
             const ReportFormat fmt = i < cols.size() ? cols[i].fmt : ReportFormat::number;
             raw.push_back(c.is_text ? c.text : csv_number(c.v));
-            shown.push_back(c.is_text ? c.text : report_human(c.v, fmt));
+            shown.push_back(!c.shown.empty() ? c.shown
+                            : c.is_text      ? c.text
+                                             : report_human(c.v, fmt));
         }
         t.rows.push_back(std::move(raw));
         t.display.push_back(std::move(shown));
@@ -249,7 +270,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                                     : Builder::Cell(std::string("not priced"))});
         bom.row({"Switches", inv.switches, inv.switch_capex_usd});
         bom.row({"Cables with optics", inv.cables, inv.cable_capex_usd});
-        bom.row({"NICs (in the server price)", inv.nics, 0.0});
+        bom.row({"NICs (in the server price)", inv.nics, Builder::Cell::none("in the servers")});
         if (ev.tco->has_onprem)
             bom.row({"Storage", "", b.storage});
         bom.row({"Racks", ev.tco->racks, ""});
@@ -317,16 +338,31 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         if (w.training) {
             const auto& r = *w.training;
             const auto& bd = r.breakdown;
+            // No tokens to train: no time, GPU-hours or cost; no price: the cost is not costed
+            // (helper-3: "$0" read as free).
+            using C = Builder::Cell;
+            const bool tokens = r.time_to_train_s > 0;
             tr.row({w.name, r.step_time_s, r.tokens_per_s, r.mfu, r.hfu, bd.compute, bd.recompute,
                     bd.tp_comm, bd.cp_comm, bd.ep_comm, bd.pp_comm, bd.dp_comm, bd.optimizer,
-                    bd.bubble, r.time_to_train_s, r.gpu_hours, r.cost_usd});
+                    bd.bubble, tokens ? C(r.time_to_train_s) : C::none("no tokens set"),
+                    tokens ? C(r.gpu_hours) : C::none("no tokens set"),
+                    !tokens          ? C::none("no tokens set")
+                    : r.cost_usd > 0 ? C(r.cost_usd)
+                                     : C::none("not costed: no cloud price")});
         }
         if (w.inference) {
             const auto& r = *w.inference;
-            inf.row({w.name, r.ttft_s, r.tpot_s, static_cast<double>(r.batch),
-                     r.output_tokens_per_s, r.output_tokens_per_s_per_gpu,
-                     r.usd_per_million_output_tokens, r.usd_per_million_input_tokens,
-                     r.gpus_needed});
+            // Without a price the $ cells are not costed, and GPUs needed is only computed for
+            // a request rate (online): words, not "$0.00" and "0" (helper-3).
+            using C = Builder::Cell;
+            const C no_price = C::none("not costed: no cloud price");
+            inf.row(
+                {w.name, r.ttft_s, r.tpot_s, static_cast<double>(r.batch), r.output_tokens_per_s,
+                 r.output_tokens_per_s_per_gpu,
+                 r.usd_per_million_output_tokens > 0 ? C(r.usd_per_million_output_tokens)
+                                                     : no_price,
+                 r.usd_per_million_input_tokens > 0 ? C(r.usd_per_million_input_tokens) : no_price,
+                 r.gpus_needed > 0 ? C(r.gpus_needed) : C::none("no request rate set")});
         }
         if (w.reliability) {
             const auto& r = *w.reliability;
@@ -406,7 +442,10 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             tco.add("On-prem: storage", b.storage, "USD", RF::usd);
             tco.add("On-prem: power", b.power, "USD", RF::usd);
             tco.add("On-prem: facility", b.facility, "USD", RF::usd);
-            tco.add("On-prem: staff", b.staff, "USD", RF::usd);
+            if (b.staff > 0)
+                tco.add("On-prem: staff", b.staff, "USD", RF::usd);
+            else
+                tco.text("On-prem: staff", "none entered (the Cost section's staff cost)");
             tco.add("On-prem: maintenance", b.maintenance, "USD", RF::usd);
         } else {
             tco.text("On-prem", onprem_no);

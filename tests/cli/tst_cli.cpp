@@ -1336,8 +1336,8 @@ private slots:
         // Issue 21: the PDF reads as a document. Its text (poppler's pdftotext) has no scientific
         // notation, no snake_case labels (engine settings quoted by name in a source are the
         // exceptions listed), no empty-chart hints or placeholders, and starts with the summary.
-        for (const char* preset :
-             {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation", "dgx-h100-4su"}) {
+        for (const char* preset : {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation",
+                                   "dgx-h100-4su", "gb200-nvl72"}) {
             const QString out = dir.filePath(QString::fromLatin1(preset) + QStringLiteral(".pdf"));
             QProcess gen;
             gen.start(
@@ -1389,6 +1389,17 @@ private slots:
                 preset);
             if (std::string(preset) == "llama3-16k-h100")
                 QVERIFY2(text.contains(QStringLiteral("than renting")), preset);
+            // Helper-3 (session 19): nothing not costed reads "$0.00" (GB200 has no cloud offer:
+            // its serving $ per million tokens and renting say so in words); counts of one are
+            // singular; a table split twice is "(continued)" once.
+            if (std::string(preset) == "gb200-nvl72") {
+                QVERIFY2(!text.contains(QStringLiteral("$0.00")), preset);
+                QVERIFY2(text.contains(QStringLiteral("not costed: no cloud price")), preset);
+                QVERIFY2(text.contains(QStringLiteral("renting is not costed")), preset);
+            }
+            QVERIFY2(!QRegularExpression(QStringLiteral("\b1 nodes\b")).match(text).hasMatch(),
+                     preset);
+            QVERIFY2(!text.contains(QStringLiteral("(continued) (continued)")), preset);
             for (const char* placeholder :
                  {"Add a training workload", "Add a workload", "Add an inference workload",
                   "not run yet", "Nothing to explain"})

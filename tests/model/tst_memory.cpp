@@ -261,7 +261,7 @@ private slots:
         auto m = training_memory(*cat_.model("llama3-8b"), t, 8, *cat_.gpu("h100-sxm"));
         QVERIFY(!m.ok());
         QCOMPARE(QString::fromStdString(m.errors().front().message()),
-                 QStringLiteral("--tp: tp*pp*cp = 3 does not divide 8 GPUs"));
+                 QStringLiteral("--tp: TP x PP x CP = 3 does not divide the 8 GPUs"));
     }
 };
 
