@@ -242,9 +242,10 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     if (!alts.isEmpty())
         cap += tr(" Renting otherwise: %1.").arg(alts.join(QStringLiteral("; ")));
     // "racks: 1, 523 MWh" read as 1,523 MWh (helper-3): the count before its noun, a semicolon.
-    cap += tr(" %1 kW IT nameplate, %2 kW facility average, %3 racks; %4 MWh and %5 t CO₂ over "
-              "the horizon.")
-               .arg(count(t.it_power_peak_kw), count(t.power_kw), count(t.racks),
+    cap += tr(" %1 kW IT nameplate, %2 kW facility average, %3; %4 MWh and %5 t CO₂ over the "
+              "horizon.")
+               .arg(count(t.it_power_peak_kw), count(t.power_kw),
+                    t.racks == 1 ? tr("1 rack") : tr("%1 racks").arg(count(t.racks)),
                     count(t.energy_kwh / 1e3), count(t.co2_kg / 1e3));
     if (t.max_gpus_under_cap >= 0)
         cap += tr(" The facility cap allows %1 GPUs.").arg(count(t.max_gpus_under_cap));
