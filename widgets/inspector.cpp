@@ -16,9 +16,11 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -30,7 +32,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <optional>
 
 namespace cl::ui {
 
@@ -57,6 +61,64 @@ protected:
     void resizeEvent(QResizeEvent* e) override {
         QLabel::resizeEvent(e);
         fit();
+    }
+};
+
+/// A number field that hands a number it cannot take itself to `typed` instead of dropping it:
+/// QSpinBox and QDoubleSpinBox refuse keystrokes past their range (a typed 999,999,999 became
+/// 99), clamp, or go back to the old value when the field loses focus (PUE 0, "1e9" read as 19),
+/// all without a word (helper-3, session 19). Here the text stays as typed; on Enter or leaving
+/// the field a number outside the range, or one the box cannot read ("1e9"), goes to `typed`,
+/// and the inspector sends it to the document, which takes it or refuses it with the reason.
+template <class Base> class TypedSpin : public Base {
+public:
+    std::function<void(double)> typed;
+
+protected:
+    QValidator::State validate(QString& text, int& pos) const override {
+        const QValidator::State st = Base::validate(text, pos);
+        if (st != QValidator::Invalid)
+            return st;
+        // A number, or one being typed ("1e", "1e9"): shown as typed, judged when committed.
+        static const QRegularExpression partial(
+            QStringLiteral("^[+-]?[0-9.,]*([eE][+-]?[0-9]*)?$"));
+        return number(text) || partial.match(stripped(text)).hasMatch() ? QValidator::Intermediate
+                                                                        : st;
+    }
+    void keyPressEvent(QKeyEvent* e) override {
+        if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter)
+            check();
+        Base::keyPressEvent(e);
+    }
+    void focusOutEvent(QFocusEvent* e) override {
+        check();
+        Base::focusOutEvent(e);
+    }
+
+private:
+    QString stripped(const QString& text) const {
+        QString t = text;
+        if (!this->suffix().isEmpty() && t.endsWith(this->suffix()))
+            t.chop(this->suffix().size());
+        t.remove(this->locale().groupSeparator());
+        return t.trimmed();
+    }
+    /// The typed text as a number (separators and the unit suffix allowed), if it is one.
+    std::optional<double> number(const QString& text) const {
+        const QString t = stripped(text);
+        bool ok = false;
+        const double v = this->locale().toDouble(t, &ok);
+        if (!ok || !std::isfinite(v) || t.isEmpty())
+            return std::nullopt;
+        return v;
+    }
+    void check() {
+        QString text = this->lineEdit()->text();
+        int pos = 0;
+        if (Base::validate(text, pos) == QValidator::Acceptable || !typed)
+            return;
+        if (const auto v = number(text))
+            typed(*v);
     }
 };
 
@@ -380,7 +442,8 @@ void Inspector::addField(const model::Field& f) {
     const bool multi = selection_.size() > 1;
     switch (f.type) {
     case model::FieldType::integer: {
-        auto* sb = new QSpinBox;
+        auto* sb = new TypedSpin<QSpinBox>;
+        sb->typed = [this, &f](double v) { edit(f, v); };
         sb->setRange(static_cast<int>(std::max(f.min, -2147483647.0)),
                      static_cast<int>(std::min(f.max, 2147483647.0)));
         // "36 months", "4,096 tokens" (issue 21: "Horizon 36", "Input tokens 1000")
@@ -393,7 +456,8 @@ void Inspector::addField(const model::Field& f) {
         break;
     }
     case model::FieldType::number: {
-        auto* sb = new QDoubleSpinBox;
+        auto* sb = new TypedSpin<QDoubleSpinBox>;
+        sb->typed = [this, &f](double v) { edit(f, v * f.display_scale); };
         sb->setDecimals(f.decimals);
         sb->setGroupSeparatorShown(true); // 310,000.00, not 310000.00
         sb->setRange(f.min / f.display_scale, f.max / f.display_scale);

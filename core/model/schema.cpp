@@ -499,8 +499,8 @@ std::vector<Field> build_schema() {
     const std::string rsrc = "ClusterLens guide, Reliability";
     const auto R = [](auto ref) { return in<ReliabilityAt>(Section::reliability, ref); };
     rel(R(CL_REF(node_failures_per_1000_node_days))
-            .make("node_failures_per_1000_node_days", "Node failures", "per 1,000 node-days", 0, 1e6,
-                  rsrc, "Kokolis et al. units"))
+            .make("node_failures_per_1000_node_days", "Node failures", "per 1,000 node-days", 0,
+                  1e6, rsrc, "Kokolis et al. units"))
         .unset = "the Llama 3 per-GPU rate";
     rel(R(CL_REF(mtbf_hours))
             .make("mtbf_hours", "Job MTBF", "h", 0, 1e7, rsrc,
@@ -896,10 +896,21 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
             return Error{f.key, f.label + ": must be a finite number"};
         if (f.type == FieldType::integer && *x != std::floor(*x))
             return Error{f.key, f.label + ": must be a whole number"};
-        if (*x < f.min || *x > f.max)
-            return Error{f.key, f.label + ": must be between " + units::format_g(f.min, 6) +
-                                    " and " + units::format_g(f.max, 6) +
-                                    (f.unit.empty() ? "" : " " + f.unit)};
+        if (*x < f.min || *x > f.max) {
+            // In the unit the inspector shows, without scientific notation, and what was given
+            // (helper-3: a typed 999,999,999 became 99 without a word).
+            const double scale = f.display_scale != 0 ? f.display_scale : 1.0;
+            const std::string unit =
+                !f.display_unit.empty() && f.display_unit != "bool" ? f.display_unit : f.unit;
+            const auto shown = [&](double y) {
+                const double z = y / scale;
+                return std::fabs(z) >= 1000 && z == std::floor(z) ? units::format_count(z)
+                                                                  : units::format_plain(z);
+            };
+            return Error{f.key, f.label + ": must be between " + shown(f.min) + " and " +
+                                    shown(f.max) + (unit.empty() ? "" : " " + unit) + " (" +
+                                    shown(*x) + " given)"};
+        }
         return v;
     }
     case FieldType::boolean:

@@ -288,6 +288,47 @@ private slots:
         QTRY_VERIFY2(mtbf->text().startsWith(QStringLiteral("Auto")), qPrintable(mtbf->text()));
     }
 
+    // Helper-3 (session 19): a number the field cannot take is refused with the reason, never
+    // clamped or dropped without a word (a typed 999,999,999 became 99; PUE 0 went back to the
+    // old value; "1e9" was read as 19).
+    void outOfRangeIsRefusedWithTheReason() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QVERIFY(clickEntity(w, QString()));
+        const auto& e = w.document()->design().economics;
+        const double price = e.power_usd_per_kwh, pue = e.pue;
+        auto* error = w.inspector()->findChild<QLabel*>(QStringLiteral("fieldError"));
+        QVERIFY(error);
+        auto* power = field<QDoubleSpinBox>(w, "power_usd_per_kwh");
+        QVERIFY(power);
+        reveal(w, power);
+        QVERIFY(typeNumber(power, QStringLiteral("999999999")));
+        QCOMPARE(w.document()->design().economics.power_usd_per_kwh, price);
+        QTRY_VERIFY(error->isVisible());
+        QVERIFY2(error->text().contains(QStringLiteral("must be between")) &&
+                     error->text().contains(QStringLiteral("999,999,999 given")),
+                 qPrintable(error->text()));
+        auto* pueBox = field<QDoubleSpinBox>(w, "pue");
+        QVERIFY(pueBox);
+        reveal(w, pueBox);
+        QVERIFY(typeNumber(pueBox, QStringLiteral("0")));
+        QCOMPARE(w.document()->design().economics.pue, pue);
+        QVERIFY2(error->text().startsWith(QStringLiteral("PUE")) &&
+                     error->text().contains(QStringLiteral("0 given")),
+                 qPrintable(error->text()));
+        // An integer written with an exponent is read as the number it is (not as "13").
+        auto* months = field<QSpinBox>(w, "months");
+        QVERIFY(months);
+        reveal(w, months);
+        QVERIFY(typeNumber(months, QStringLiteral("1e2")));
+        QCOMPARE(w.document()->design().economics.months, 100);
+        QVERIFY(typeNumber(months, QStringLiteral("2.5")));
+        QCOMPARE(w.document()->design().economics.months, 100);
+        QVERIFY2(error->text().contains(QStringLiteral("whole number")), qPrintable(error->text()));
+    }
+
     // Helper-18: on a design without a training job the reliability inputs read just "Auto".
     // The failure rate and storage bandwidth have values anyway; the others say why not.
     void reliabilityAutoWithoutTrainingJob() {
