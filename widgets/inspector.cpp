@@ -634,6 +634,10 @@ void Inspector::edit(const model::Field& f, const model::FieldValue& v) {
     // Issue 21: the field's label, not the design path ("Tensor parallel (TP): must be ...").
     error_->setText(QString::fromStdString(model::errors_for_people(why.toStdString())));
     error_->setVisible(!why.isEmpty());
+    // The error line sits at the form's end, often out of view below a long form: the status
+    // bar says it too, where it is seen (helper-3's refused values looked silently reverted).
+    if (!why.isEmpty())
+        emit statusMessage(error_->text());
     if (!why.isEmpty()) // refused: the editor shows the design's value again
         for (const auto& e : editors_)
             if (e.field == &f)

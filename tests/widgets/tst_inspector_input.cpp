@@ -25,6 +25,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
@@ -310,6 +311,9 @@ private slots:
         QVERIFY2(error->text().contains(QStringLiteral("must be between")) &&
                      error->text().contains(QStringLiteral("999,999,999 given")),
                  qPrintable(error->text()));
+        // Said where it is seen: the error line is at the end of a long form.
+        QVERIFY2(w.statusBar()->currentMessage() == error->text(),
+                 qPrintable(w.statusBar()->currentMessage()));
         auto* pueBox = field<QDoubleSpinBox>(w, "pue");
         QVERIFY(pueBox);
         reveal(w, pueBox);
