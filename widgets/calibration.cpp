@@ -75,7 +75,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
                        .arg(QString::fromStdString(sk.reason));
     }
     for (const auto& tf : fit->tiers) {
-        summary += QObject::tr("\n%1 tier (%2 GPUs):\n")
+        summary += QObject::tr("\n%1 tier (%L2 GPUs):\n")
                        .arg(QString::fromStdString(tf.name))
                        .arg(tf.ranks);
         for (const auto& sf : tf.segments)

@@ -406,7 +406,8 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
         auto* line = new QLineSeries;
         line->setName(
             QString::fromStdString(c.name).toUpper().replace(QStringLiteral(" PEAK"), tr(" peak")) +
-            QStringLiteral(" %1 TFLOP/s").arg(c.flops / 1e12, 0, 'f', 0));
+            QStringLiteral(" %1 TFLOP/s")
+                .arg(QString::fromStdString(model::units::format_count(c.flops / 1e12))));
         line->append(c.flops / r.memory_bandwidth_Bps, c.flops / 1e12);
         line->append(xmax, c.flops / 1e12);
         QPen p(dtypeColors[colorIndex++ % 6]);

@@ -100,20 +100,30 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     }
     // The billed way of renting solid, the others the offer allows dashed beside it (issue 21:
     // on-demand, 1-year, 3-year and spot side by side with on-prem).
-    const auto rent_label = [](const model::CloudOption& opt) {
-        return QString::fromStdString(model::choice_label(model::to_string(opt.commitment)));
+    // Short: "3-year", not "3-year commitment" (helper-3: the PDF's 820 px chart cut the
+    // legend to "AWS p5.48xlarge, 3-year commitment: $3.03/…").
+    const auto short_label = [](model::Commitment c) {
+        QString l = QString::fromStdString(model::choice_label(model::to_string(c)));
+        l.remove(QStringLiteral(" commitment"));
+        return l;
+    };
+    const auto rent_label = [&](const model::CloudOption& opt) {
+        return short_label(opt.commitment);
     };
     // One colour per way of renting, whichever is billed (helper-18: spot's cyan sat on the
     // billed blue, and an option changed colour when it became the billed one).
     const QColor kRent[] = {QColor(0x64, 0x74, 0x8b), QColor(0x0d, 0x94, 0x88),
                             QColor(0x3b, 0x82, 0xf6), QColor(0xdb, 0x27, 0x77)};
-    const QString billed =
-        QString::fromStdString(model::choice_label(model::to_string(t.commitment)));
+    const QString billed = short_label(t.commitment);
+    // "Hyperstack on-demand, On demand" says it twice: an offer named for its way of renting
+    // is not followed by it.
+    const QString offer = QString::fromStdString(t.cloud_offer_name);
+    const bool named = t.commitment == model::Commitment::on_demand &&
+                       offer.contains(QStringLiteral("on-demand"), Qt::CaseInsensitive);
     QList<QAbstractSeries*> all;
     if (t.has_cloud) {
-        auto* c = line(tr("%1, %2: $%3/GPU-h")
-                           .arg(QString::fromStdString(t.cloud_offer_name), billed)
-                           .arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
+        const QString who = named ? offer : tr("%1, %2").arg(offer, billed);
+        auto* c = line(tr("%1: $%2/GPU-h").arg(who).arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
                        kRent[static_cast<int>(t.commitment)], cloud);
         QPen pen = c->pen();
         pen.setWidth(3); // the billed way, heavier than the dashed alternatives

@@ -1,6 +1,7 @@
 #include "model/evaluate.h"
 
 #include "model/catalog.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -241,7 +242,7 @@ std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const Collectiv
                 continue;
             if (!out.empty() && out.back().gpus == gpus)
                 continue;
-            curve(f.tiers[i].name + " tier (" + std::to_string(gpus) + " GPUs)", gpus);
+            curve(f.tiers[i].name + " tier (" + units::format_count(gpus) + " GPUs)", gpus);
         }
     }
     return out;

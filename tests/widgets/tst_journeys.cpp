@@ -398,6 +398,14 @@ private slots:
         QVERIFY(
             chooseInCombo(field<QComboBox>(w, "cloud_offer"), QStringLiteral("aws-p5en.48xlarge")));
         QTRY_VERIFY(current(w)->tco.has_value());
+        // Legend names short enough for the report's 820 px chart (helper-3 read "AWS
+        // p5.48xlarge, 3-year commitment: $3.03/…" there): "3-year", the price whole.
+        QTRY_VERIFY(current(w)->tco->has_cloud);
+        for (const QString& name : w.charts()->costChart()->seriesNames())
+            QVERIFY2(!name.contains(QStringLiteral("commitment")) &&
+                         (!name.contains(QStringLiteral("/GPU")) ||
+                          name.endsWith(QStringLiteral("/GPU-h"))),
+                     qPrintable(name));
         // The card and the inspector follow the new type (its catalog name, one undo step).
         QCOMPARE(w.document()->design().device(server.toStdString())->name,
                  std::string("DGX H200"));
