@@ -292,6 +292,8 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         "h2 { font-size: 14pt; } h3 { font-size: 11pt; } td, th { font-size: 8pt; } "
         ".ok { color: #15803d; } .bad { color: #b91c1c; } .lead { font-size: 10pt; }"));
     // Page 1: what was asked, the verdict and the headline numbers, and the design's picture.
+    const QString kCanvasMark = QStringLiteral("<!--the design's picture-->");
+    int canvasWidth = 0;
     QString html = QStringLiteral("<h1>%1</h1>")
                        .arg(esc(design.name.empty() ? "Untitled design" : design.name));
     if (!design.description.empty())
@@ -340,9 +342,10 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")), img);
         // 500 px wide, or narrower so that a tall drawing fits one page (helper-22: a fabric
         // from the wizard, drawn tall, was cut across two pages, its cards halved).
-        const int width =
+        canvasWidth =
             std::min(500, static_cast<int>(640.0 * img.width() / std::max(1, img.height())));
-        html += QStringLiteral("<p><img src=\"img:canvas\" width=\"%1\"></p>").arg(width);
+        // Its width is chosen once the page is laid out (the picture belongs on page 1).
+        html += kCanvasMark;
     }
     // Charts, as the GUI shows them; those with nothing to show are left out, Sensitivity and
     // Explain are tables below. Each heading sits with its chart in one table cell.
@@ -451,6 +454,31 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     pdf.setPageSize(QPageSize(QPageSize::A4));
     pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
     pdf.setResolution(150);
+    // The design's picture on page 1 (helper-3: after a long summary it went to page 2 whole,
+    // leaving half of page 1 empty): the widest width up to the picture's own at which it still
+    // ends on page 1, down to 60% of it; narrower than that, it starts page 2 at full width.
+    if (const qsizetype mark = html.indexOf(kCanvasMark); mark >= 0) {
+        const auto tag = [](int w) {
+            return QStringLiteral("<p><img src=\"img:canvas\" width=\"%1\"></p>").arg(w);
+        };
+        int chosen = canvasWidth;
+        for (int w = canvasWidth; w >= canvasWidth * 6 / 10; w -= 20) {
+            doc.setHtml(html.left(mark) + tag(w));
+            const std::unique_ptr<QTextDocument> clone = printLayout(doc, pdf);
+            const qreal page = clone->pageSize().height();
+            const QRectF last = clone->documentLayout()->blockBoundingRect(clone->lastBlock());
+            // The page's content ends at its bottom margin (print() puts the page number there);
+            // print() placed a picture that ended within ~5% of it on the next page, so 8% is
+            // kept free (seen on h100-ndr-2node: chosen to end at 98% of the page, printed on
+            // page 2).
+            const qreal end = page - clone->rootFrame()->frameFormat().bottomMargin() - 0.08 * page;
+            if (page > 0 && last.bottom() <= end) {
+                chosen = w;
+                break;
+            }
+        }
+        html.replace(mark, kCanvasMark.size(), tag(chosen));
+    }
     // Tables kept whole where they fit a page, and no row split over two pages.
     for (int pass = 0;; ++pass) {
         doc.setHtml(html);

@@ -1337,7 +1337,7 @@ private slots:
         // notation, no snake_case labels (engine settings quoted by name in a source are the
         // exceptions listed), no empty-chart hints or placeholders, and starts with the summary.
         for (const char* preset : {"llama3-16k-h100", "h200-inference-8x", "rtx4090-workstation",
-                                   "dgx-h100-4su", "gb200-nvl72"}) {
+                                   "dgx-h100-4su", "gb200-nvl72", "h100-ndr-2node"}) {
             const QString out = dir.filePath(QString::fromLatin1(preset) + QStringLiteral(".pdf"));
             QProcess gen;
             gen.start(
@@ -1400,6 +1400,18 @@ private slots:
             QVERIFY2(!QRegularExpression(QStringLiteral("\b1 nodes\b")).match(text).hasMatch(),
                      preset);
             QVERIFY2(!text.contains(QStringLiteral("(continued) (continued)")), preset);
+            // Helper-3: journey 1's design picture sat alone on page 2, page 1 half empty; it
+            // is narrowed (down to 60%) to end on page 1 (poppler's pdfimages lists by page).
+            if (std::string(preset) == "h100-ndr-2node") {
+                QProcess images;
+                images.start(QStringLiteral("pdfimages"),
+                             {QStringLiteral("-list"), QStringLiteral("-f"), QStringLiteral("1"),
+                              QStringLiteral("-l"), QStringLiteral("1"), out});
+                QVERIFY2(images.waitForFinished(60000), "pdfimages (poppler-utils) did not run");
+                const QStringList rows = QString::fromUtf8(images.readAllStandardOutput())
+                                             .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                QVERIFY2(rows.size() >= 3, qPrintable(rows.join(QLatin1Char('\n')))); // + header
+            }
             for (const char* placeholder :
                  {"Add a training workload", "Add a workload", "Add an inference workload",
                   "not run yet", "Nothing to explain"})
