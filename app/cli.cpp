@@ -353,10 +353,9 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 e["scaling"] = std::move(sc);
             }
             if (w.run_cost) {
-                const auto side = [](double v, bool has) { return has ? json(v) : json(nullptr); };
                 e["run_cost"] = {
-                    {"cloud_usd", side(w.run_cost->cloud_usd, w.run_cost->has_cloud)},
-                    {"onprem_usd", side(w.run_cost->onprem_usd, w.run_cost->has_onprem)},
+                    {"cloud_usd", nullable(w.run_cost->cloud_usd, w.run_cost->has_cloud)},
+                    {"onprem_usd", nullable(w.run_cost->onprem_usd, w.run_cost->has_onprem)},
                     {"energy_kwh", w.run_cost->energy_kwh},
                     {"co2_kg", w.run_cost->co2_kg}};
                 if (w.band) // issue 19: the run's cost scales with its modelled length

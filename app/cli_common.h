@@ -122,6 +122,8 @@ nlohmann::json memory_json(const model::MemoryBreakdown& per_gpu, double capacit
 nlohmann::json train_json(const model::TrainingResult& r);
 /// The CLI.md "tco" and "reliability" objects (shared by those commands and `evaluate`).
 nlohmann::json tco_json(const model::TcoResult& t);
+/// `v`, or null where it was not computed (a side of the TCO that could not be costed).
+nlohmann::json nullable(double v, bool valid);
 nlohmann::json reliability_json(const model::ReliabilityResult& r);
 void print_tco(const model::TcoResult& t, std::ostream& out);
 void print_reliability(const model::ReliabilityResult& r, std::ostream& out);

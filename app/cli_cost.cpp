@@ -10,13 +10,9 @@ namespace cl::cli {
 using nlohmann::json;
 namespace units = model::units;
 
-namespace {
-
 json nullable(double v, bool valid) {
     return valid ? json(v) : json(nullptr);
 }
-
-} // namespace
 
 json tco_json(const model::TcoResult& t) {
     const auto& b = t.onprem_breakdown;
