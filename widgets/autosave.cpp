@@ -51,6 +51,11 @@ bool Autosave::hasRecovery() const {
     return QFile::exists(path_);
 }
 
+QString Autosave::recoveryName() const {
+    const auto d = doc::loadDesign(path_, doc_->catalog());
+    return d ? QString::fromStdString(d.value().name) : QString();
+}
+
 QString Autosave::recover() {
     auto d = doc::loadDesign(path_, doc_->catalog());
     if (!d)

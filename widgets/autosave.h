@@ -25,6 +25,8 @@ public:
     void discard();
     /// A slot left by an earlier session, or empty.
     [[nodiscard]] bool hasRecovery() const;
+    /// The name of the design in the slot ("" when unnamed or unreadable), for the question.
+    [[nodiscard]] QString recoveryName() const;
     /// Loads the slot into the document, marked modified; returns an error text.
     QString recover();
 

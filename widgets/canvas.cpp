@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -77,7 +78,7 @@ QString subtitle(const model::Device& d, const model::Catalog& c) {
     switch (d.kind) {
     case model::DeviceKind::system:
         if (const auto* sys = c.system(d.catalog))
-            s = QStringLiteral("%1 GPUs · %2")
+            s = QStringLiteral("%1 × %2") // "8 × H100 SXM5 80GB": whole on the card
                     .arg(sys->gpus)
                     .arg(QString::fromStdString(c.short_name(sys->gpu)));
         break;
@@ -191,8 +192,10 @@ protected:
         f.setBold(true);
         p->setFont(f);
         const QString title = QString::fromStdString(d->name.empty() ? d->id : d->name);
-        p->drawText(QRectF(12, 4, kDeviceW - 60, 22), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(title, Qt::ElideRight, int(kDeviceW - 60)));
+        // The title ends before the replica badge (helper-3: "× 64" covered "Aggregation (1:…").
+        const double titleW = d->count > 1 ? kDeviceW - 74 : kDeviceW - 30;
+        p->drawText(QRectF(12, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter,
+                    p->fontMetrics().elidedText(title, Qt::ElideRight, int(titleW)));
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
@@ -1713,8 +1716,9 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     int w = 0;
     for (const QString& l : lines)
         w = std::max(w, fm.horizontalAdvance(l));
-    const QRect box(8, 8, std::min(w + 3 * pad + swatch + 8, viewport()->width() - 16),
-                    static_cast<int>(lines.size()) * fm.lineSpacing() + 2 * pad);
+    const QRect box =
+        legendPlace(QSize(std::min(w + 3 * pad + swatch + 8, viewport()->width() - 16),
+                          static_cast<int>(lines.size()) * fm.lineSpacing() + 2 * pad));
     p->setPen(palette().mid().color());
     p->setBrush(palette().base());
     p->drawRect(box);
@@ -1736,6 +1740,38 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
         y += fm.lineSpacing();
     }
     p->restore();
+}
+
+QRect CanvasView::legendPlace(QSize box) {
+    const QTransform vt = viewportTransform();
+    if (legendCache_.view == vt && legendCache_.box == box &&
+        legendCache_.viewport == viewport()->size() && legendCache_.place.isValid())
+        return legendCache_.place;
+    // Top left unless that covers a card and another corner covers fewer (helper-3: on the
+    // 4-SU DGX design the legend hid the spine switch). Cards count, links do not.
+    const int W = viewport()->width(), H = viewport()->height(), m = 8;
+    const QPoint corners[] = {{m, m},
+                              {W - box.width() - m, m},
+                              {m, H - box.height() - m},
+                              {W - box.width() - m, H - box.height() - m}};
+    QRect best;
+    int fewest = std::numeric_limits<int>::max();
+    for (const QPoint& at : corners) {
+        const QRect r(at, box);
+        int covered = 0;
+        for (const QGraphicsItem* it : items(r, Qt::IntersectsItemBoundingRect))
+            if (it->isVisible() && (dynamic_cast<const DeviceItem*>(it) != nullptr ||
+                                    dynamic_cast<const WorkloadItem*>(it) != nullptr))
+                ++covered;
+        if (covered < fewest) {
+            fewest = covered;
+            best = r;
+        }
+        if (covered == 0)
+            break;
+    }
+    legendCache_ = {vt, box, viewport()->size(), best};
+    return best;
 }
 
 bool CanvasView::farMode() const {
@@ -1926,7 +1962,7 @@ void CanvasView::scrollContentsBy(int dx, int dy) {
     // (qobject_cast: while the scene is being destroyed it is no longer a CanvasScene.)
     if (const auto* cs = qobject_cast<const CanvasScene*>(scene());
         cs && !cs->loadLegend().isEmpty())
-        viewport()->update(QRect(0, 0, viewport()->width(), 80));
+        viewport()->update(); // it may change corners too
     emit viewChanged();
 }
 

@@ -198,6 +198,8 @@ public:
     /// Zoomed out below the detail level on a large design: the view paints the batched
     /// picture (CanvasScene::paintFar) instead of each item.
     [[nodiscard]] bool farMode() const;
+    /// Where the link-load legend was last drawn, in view pixels (empty before it is drawn).
+    [[nodiscard]] QRect legendRect() const { return legendCache_.place; }
     /// Whether the view has painted at least once (the overview renders after it).
     [[nodiscard]] bool painted() const { return painted_; }
 
@@ -222,9 +224,17 @@ protected:
 private:
     /// Tells the scene which part of it this view shows (CanvasScene::setLiveRegion).
     void updateLiveRegion();
+    /// The link-load legend's place: the corner of the view it covers the fewest cards in.
+    [[nodiscard]] QRect legendPlace(QSize box);
     bool panning_ = false;
     std::optional<QPointF> bandFrom_; ///< where a rubber band started (scene)
     bool painted_ = false;
+    /// legendPlace's last answer and what it depended on (chosen again only when they change).
+    struct LegendCache {
+        QTransform view;
+        QSize box, viewport;
+        QRect place;
+    } legendCache_;
 };
 
 /// The overview: the whole design at a glance with the main view's rectangle; clicking or

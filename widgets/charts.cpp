@@ -82,6 +82,7 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     empty->setMargin(12);
     empty->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     caption = new QLabel;
+    caption->setObjectName(QStringLiteral("chartCaption")); // the report enlarges it
     caption->setWordWrap(true);
     QFont small = caption->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
@@ -774,8 +775,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     // 400 ms axis); the caption says where the curve goes beyond.
     const double slo_ms = w->tpot_slo_s * 1e3;
     const double region = 2.5 * std::max(w->inference->tpot_s * 1e3, slo_ms);
+    // The error band is inside the range where the curve is (helper-3: the band's top was cut
+    // off on GB200); beyond the shown region it is clipped with the curve.
+    double bmax = 0, op_high = 0;
+    if (band)
+        for (const auto& p : w->inference_curve) {
+            bmax = std::max(bmax, p.tpot_high_s * 1e3);
+            if (p.batch <= w->inference->batch)
+                op_high = std::max(op_high, p.tpot_high_s * 1e3);
+        }
     const double ytop =
-        std::min(std::max(ymax, w->inference->tpot_s * 1e3) * 1.1, std::max(region, 1e-3));
+        std::min(std::max({ymax * 1.1, w->inference->tpot_s * 1e3 * 1.1, bmax * 1.02}),
+                 std::max({region, op_high * 1.1, 1e-3}));
     const bool cut = ymax * 1.1 > ytop * 1.001;
     ay->setRange(0, ytop);
     ay->applyNiceNumbers();

@@ -314,6 +314,7 @@ void Inspector::rebuild() {
     const model::Device* dev = d.device(id);
     const model::Link* link = d.link(id);
     const model::Workload* w = d.workload(id);
+    title_->setToolTip({});
     if (selection_.size() > 1)
         title_->setText(tr("%1 items selected").arg(selection_.size()));
     else if (dev)
@@ -332,7 +333,9 @@ void Inspector::rebuild() {
         title_->setText(d.name.empty() ? tr("Untitled design") : qs(d.name));
 
     if (dev) {
-        form_->addRow(tr("Id in the file"), plainLabel(qs(dev->id)));
+        // The id the file and the CLI use, for those who look for it (helper-3: a row "Id in
+        // the file" read like an internal reference).
+        title_->setToolTip(tr("In the design file: %1").arg(qs(dev->id)));
         const QString kinds[] = {tr("GPU"),          tr("System"),  tr("Server"), tr("Switch"),
                                  tr("Network card"), tr("Storage"), tr("Group")};
         form_->addRow(tr("Kind"), plainLabel(kinds[static_cast<int>(dev->kind)]));
@@ -718,7 +721,9 @@ void Inspector::updateDerived() {
         if (prov)
             text = tr("Catalog entry: %1\nSource: %2\nAs of: %3%4 · %5")
                        .arg(qs(entry.empty() ? dev->catalog : entry),
-                            prov->source.empty() ? QStringLiteral("-") : qs(prov->source.front()),
+                            prov->source.empty()
+                                ? QStringLiteral("-")
+                                : qs(model::units::readable_source(prov->source.front())),
                             qs(prov->as_of), prov->user ? tr(" (your catalog)") : QString(),
                             how_sure(prov->confidence));
     } else if (selection_.isEmpty() && eval_) {

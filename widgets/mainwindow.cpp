@@ -553,11 +553,23 @@ bool MainWindow::offerRecovery(bool ask) {
     if (!autosave_->hasRecovery())
         return false;
     if (ask) {
-        const auto answer = QMessageBox::question(
-            this, tr("Recover unsaved design?"),
-            tr("ClusterLens did not close cleanly. Recover the design autosaved at %1?")
-                .arg(QFileInfo(autosave_->slotPath()).lastModified().toString()),
-            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+        // Which design, and that it opens in place of the one just opened (helper-3: a preset
+        // started with a question about some other design's autosave).
+        const QString name = autosave_->recoveryName();
+        const QString current = QString::fromStdString(doc_->design().name);
+        QString text = tr("ClusterLens did not close cleanly. Recover the unsaved changes to "
+                          "\"%1\", autosaved %2?")
+                           .arg(name.isEmpty() ? tr("Untitled design") : name,
+                                QLocale(QLocale::English)
+                                    .toString(QFileInfo(autosave_->slotPath()).lastModified(),
+                                              QStringLiteral("d MMM yyyy, HH:mm")));
+        if (!current.isEmpty() && current != name)
+            text += tr("\n\nIt opens in place of \"%1\"; No discards the autosave.").arg(current);
+        QMessageBox box(QMessageBox::Question, tr("Recover unsaved design?"), text,
+                        QMessageBox::Yes | QMessageBox::No, this);
+        box.setTextFormat(Qt::PlainText); // names come from files
+        box.setDefaultButton(QMessageBox::Yes);
+        const auto answer = box.exec();
         if (answer != QMessageBox::Yes) {
             autosave_->discard();
             return false;

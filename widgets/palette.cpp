@@ -33,7 +33,9 @@ protected:
 QString sourceTip(const model::Provenance& p) {
     QString t =
         QObject::tr("Source: %1\nAs of: %2\nConfidence: %3")
-            .arg(p.source.empty() ? QStringLiteral("-") : QString::fromStdString(p.source.front()))
+            .arg(p.source.empty()
+                     ? QStringLiteral("-")
+                     : QString::fromStdString(model::units::readable_source(p.source.front())))
             .arg(QString::fromStdString(p.as_of))
             .arg(QString::fromStdString(p.confidence));
     if (p.user)

@@ -10,11 +10,13 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <QLabel>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
@@ -38,6 +40,32 @@ namespace {
 
 QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
+}
+
+/// A table cell: escaped, and long identifiers an engine's documentation uses
+/// ("KvCacheConfig.free_gpu_memory_fraction", "recommendedMaxWorkingSetSize") given break
+/// opportunities (U+200B) after "_", "." and "/" and between a lower- and an upper-case letter,
+/// so a narrow column wraps them there and not mid-word (helper-3: "free_gp|u_memory").
+QString cell(const std::string& s) {
+    const QString in = QString::fromStdString(s);
+    QString out;
+    out.reserve(in.size() + 8);
+    qsizetype wordStart = 0;
+    for (qsizetype i = 0; i < in.size(); ++i) {
+        const QChar ch = in[i];
+        if (ch.isSpace())
+            wordStart = i + 1;
+        out += ch;
+        const bool longWord = i - wordStart >= 6;
+        const QChar next = i + 1 < in.size() ? in[i + 1] : QChar();
+        if (!longWord || next.isNull() || next.isSpace())
+            continue;
+        if (ch == QLatin1Char('_') || ch == QLatin1Char('.') || ch == QLatin1Char('/') ||
+            (ch.isLower() && next.isUpper()))
+            if (!ch.isDigit() && !(ch == QLatin1Char('.') && next.isDigit()))
+                out += QChar(0x200B);
+    }
+    return out.toHtmlEscaped();
 }
 
 /// A table for people: its labels and human cells (ReportTable::display). A heading and its
@@ -112,7 +140,7 @@ QString tableHtml(const model::ReportTable& in, int maxRows = 400) {
         }
         h += QStringLiteral("<tr>");
         for (const auto& c : r)
-            h += QStringLiteral("<td>%1</td>").arg(esc(c));
+            h += QStringLiteral("<td>%1</td>").arg(cell(c));
         h += QStringLiteral("</tr>");
     }
     return h + QStringLiteral("</table><p></p>");
@@ -363,8 +391,21 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             continue;
         // Drawn at about the printed size, so its text prints readable (helper-16: ~4 pt at
         // 1100 px shrunk to the page).
+        // The caption at 1.5 times its screen size: the image prints at 0.6 of its pixels, and
+        // the screen's 0.9 x 9 pt printed at about 5 pt (helper-3).
+        if (auto* caption = w->findChild<QLabel*>(QStringLiteral("chartCaption"))) {
+            QFont f = caption->font();
+            f.setPointSizeF(f.pointSizeF() * 1.5);
+            caption->setFont(f);
+        }
         w->resize(820, 470);
         w->ensurePolished();
+        // Laid out once at this size, then what the charts do after a resize (the Memory
+        // chart wraps its bar names to the width each bar has, queued after the layout;
+        // helper-3: "Llama 3 70B full fin…" in the PDF), then drawn.
+        (void)w->grab();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::MetaCall);
+        w->resize(820, 470); // what the posted work asked for does not change the printed size
         const QImage chart = w->grab().toImage();
         QImage img(chart.width(), chart.height() + 52, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::white);

@@ -8,6 +8,7 @@
 #include "model/training.h"
 #include "model/units.h"
 
+#include <array>
 #include <cmath>
 
 namespace cl::model {
@@ -376,27 +377,57 @@ std::string shown_value(const Field& f, const FieldValue& v) {
 }
 } // namespace
 
-std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev) {
+std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, const Catalog* c) {
     // From the schema: the model's assumptions, then the design's cost and reliability inputs.
     // Inputs that differ from their default come first (issue #21 asks reports to lead with
     // what the user changed) and say so in their source.
     std::vector<AssumptionRow> changed, unchanged;
     // An input at its default that no workload of the design uses is left out (helper-18: a
     // training report listed ~15 serving and llama.cpp assumptions); a changed one always shows.
-    bool trains = false, serves = false;
+    // An engine's own settings only for the engines the design serves with (helper-3: a vLLM
+    // report listed SGLang, TensorRT-LLM, llama.cpp and macOS settings).
+    bool trains = false, serves = false, unified = false;
+    std::array<bool, 4> engine{};
     for (const auto& w : d.workloads) {
         trains = trains || w.kind == WorkloadKind::training;
-        serves = serves || w.kind == WorkloadKind::inference;
+        if (w.kind == WorkloadKind::inference) {
+            serves = true;
+            engine[static_cast<std::size_t>(w.inference.engine)] = true;
+        }
     }
+    if (c)
+        for (const auto& dev : d.devices)
+            if (const auto* g = c->gpu(dev.catalog); g && g->unified_memory)
+                unified = true;
+    const auto uses = [&](ServingEngine e) { return engine[static_cast<std::size_t>(e)]; };
+    const bool llamacpp = uses(ServingEngine::llamacpp);
+    const bool gpu_engine =
+        uses(ServingEngine::vllm) || uses(ServingEngine::sglang) || uses(ServingEngine::trtllm);
     const auto relevant = [&](const Field& f) {
-        const std::string group = f.key.substr(0, f.key.find('.'));
+        const std::string& k = f.key;
+        const std::string group = k.substr(0, k.find('.'));
+        if (k == "memory.gpu_memory_utilization")
+            return uses(ServingEngine::vllm);
+        if (k == "memory.sglang_mem_fraction_static")
+            return uses(ServingEngine::sglang);
+        if (k.rfind("memory.trtllm_", 0) == 0)
+            return uses(ServingEngine::trtllm);
+        if (k == "memory.kv_block_tokens")
+            return uses(ServingEngine::vllm) || uses(ServingEngine::sglang);
+        if (k == "memory.max_batched_tokens")
+            return gpu_engine;
+        if (k.rfind("memory.llamacpp_", 0) == 0 || k == "inference.llamacpp_memory_efficiency" ||
+            k == "inference.host_memory_bandwidth_Bps" || k == "inference.numa_nodes_used")
+            return llamacpp;
+        if (k == "memory.unified_memory_gpu_fraction")
+            return serves && (unified || !c);
         if (group == "inference")
             return serves;
         if (group == "training")
             return trains;
         if (group == "memory") // the framework's own memory and FlashAttention serve both
-            return serves || f.key == "memory.framework_overhead_bytes" ||
-                   f.key == "memory.flash_attention";
+            return serves || k == "memory.framework_overhead_bytes" ||
+                   k == "memory.flash_attention";
         return true;
     };
     for (Section sec : {Section::assumptions, Section::economics, Section::reliability}) {

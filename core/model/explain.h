@@ -35,6 +35,8 @@ struct AssumptionRow {
 /// With `ev` (the design's evaluation), an input left unset (stored as 0: "derive it") shows the
 /// value the evaluation used and where it came from ("Auto: 3,167 h, from the failure rate"),
 /// not 0 (issue 21: the report listed "Job MTBF 0.0 h" beside a 3,167 h result).
-std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev = nullptr);
+/// With the catalog, settings of devices the design lacks (unified memory) are left out too.
+std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev = nullptr,
+                                       const Catalog* c = nullptr);
 
 } // namespace cl::model

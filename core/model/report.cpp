@@ -581,7 +581,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 {"value", "Value", "", RF::text},
                 {"unit", "Unit", "", RF::text},
                 {"source", "Source", "", RF::text}});
-    for (const auto& a : assumptions(d, &ev)) {
+    for (const auto& a : assumptions(d, &ev, &c)) {
         as.t.rows.push_back({a.group, a.name, a.value, a.unit, a.source});
         as.t.display.push_back({a.group, a.name, a.shown, "", a.source});
     }

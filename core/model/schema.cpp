@@ -406,7 +406,8 @@ std::vector<Field> build_schema() {
         f.choices_from = ChoiceSource::cloud_offers;
     }
     add(E(CL_REF(commitment))
-            .make("commitment", "Commitment", "", 0, 0, "On demand",
+            .make("commitment", "Commitment", "", 0, 0,
+                  "on demand unless chosen (cloud price lists bill by the hour)",
                   "cloud billing: on-demand and spot bill hours used, commitments every hour"));
     add(E(CL_REF(months))
             .make("months", "Horizon", "months", 1, 1200,

@@ -1,6 +1,7 @@
 #include "model/units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -133,6 +134,31 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
         --cut;
     return std::string(text.substr(0, cut)) + "\u2026 (" +
            format_bytes(static_cast<double>(text.size())) + " in all, shown in part)";
+}
+
+std::string readable_source(std::string_view source) {
+    std::string s(source);
+    // Commit markers: " @" followed by 7 to 40 hex digits and then a space, "," or the end.
+    for (std::size_t at = s.find(" @"); at != std::string::npos; at = s.find(" @", at + 1)) {
+        std::size_t e = at + 2;
+        while (e < s.size() && std::isxdigit(static_cast<unsigned char>(s[e])) != 0)
+            ++e;
+        const std::size_t n = e - at - 2;
+        if (n >= 7 && n <= 40 && (e == s.size() || s[e] == ' ' || s[e] == ',' || s[e] == ')'))
+            s.erase(at, e - at);
+    }
+    if (s.rfind("github:", 0) != 0)
+        return s;
+    s.erase(0, 7);
+    // "owner/repo path (what it is)" -> "what it is (owner/repo, path)".
+    const std::size_t open = s.find(" (");
+    if (open == std::string::npos || s.back() != ')')
+        return s;
+    std::string where = s.substr(0, open);
+    const std::string what = s.substr(open + 2, s.size() - open - 3);
+    if (const std::size_t sp = where.find(' '); sp != std::string::npos)
+        where = where.substr(0, sp) + "," + where.substr(sp);
+    return what + " (" + where + ")";
 }
 
 } // namespace cl::model::units

@@ -50,4 +50,10 @@ std::string format_count(double value);
 /// and 2.5 GB (issue 17); the text itself is kept whole in the design.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 2000);
 
+/// A source citation as a person reads it: "github:jax-ml/scaling-book gpus.md @1a55377
+/// ('How to Think About GPUs', 2025-08-18)" becomes "'How to Think About GPUs', 2025-08-18
+/// (jax-ml/scaling-book, gpus.md)": the commit a file was read at is for the catalog, not for
+/// the reader (issue 21: the server inspector showed "gpus.md @1a55377"). Other text is kept.
+std::string readable_source(std::string_view source);
+
 } // namespace cl::model::units

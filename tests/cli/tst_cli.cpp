@@ -1349,7 +1349,9 @@ private slots:
             toText.start(QStringLiteral("pdftotext"), {out, QStringLiteral("-")});
             QVERIFY2(toText.waitForFinished(60000), "pdftotext (poppler-utils) did not run");
             QCOMPARE(toText.exitCode(), 0);
-            const QString text = QString::fromUtf8(toText.readAllStandardOutput());
+            // Break opportunities (U+200B) the report puts inside long identifiers are not text.
+            const QString text =
+                QString::fromUtf8(toText.readAllStandardOutput()).remove(QChar(0x200B));
             QVERIFY2(text.size() > 2000, preset);
             const QRegularExpression sci(QStringLiteral("\\d[eE][+-]\\d"));
             const auto m = sci.match(text);

@@ -109,6 +109,39 @@ private slots:
         QVERIFY(found);
     }
 
+    // Helper-3 (issue 21): the vLLM preset's report listed SGLang, TensorRT-LLM, llama.cpp and
+    // macOS settings. An engine's settings show for the engines the design serves with, and
+    // any setting the user changed shows whatever the engine.
+    void assumptionsOfTheEnginesUsed() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h200-inference-8x");
+        const auto names = [&](const Design& x) {
+            const Evaluation ev = evaluate(x, cat);
+            std::set<std::string> n;
+            for (const auto& a : assumptions(x, &ev, &cat))
+                n.insert(a.name);
+            return n;
+        };
+        auto n = names(d);
+        QVERIFY(n.count("Serving memory fraction")); // vLLM's own
+        QVERIFY(!n.count("SGLang static memory fraction"));
+        QVERIFY(!n.count("TensorRT-LLM KV fraction of free memory"));
+        QVERIFY(!n.count("llama.cpp physical batch (tokens)"));
+        QVERIFY(!n.count("Unified memory the model may use")); // no such device here
+        for (auto& w : d.workloads)
+            if (w.kind == WorkloadKind::inference)
+                w.inference.engine = ServingEngine::sglang;
+        n = names(d);
+        QVERIFY(n.count("SGLang static memory fraction"));
+        QVERIFY(!n.count("Serving memory fraction"));
+        d.assumptions.memory.llamacpp_ubatch_tokens.value = 1024; // changed: always shown
+        n = names(d);
+        QVERIFY(n.count("llama.cpp physical batch (tokens)"));
+        // A device with unified memory brings its setting.
+        const Design jet = cl::test::preset("jetson-thor-edge");
+        QVERIFY(names(jet).count("Unified memory the model may use"));
+    }
+
     void fleetMixRoundTrip() {
         auto d = cl::test::preset("h100-ndr-2node");
         QVERIFY(design_to_json(d).find("\"fleet\"") == std::string::npos);
@@ -188,6 +221,19 @@ private slots:
         const std::string b = units::excerpt(big);
         QVERIFY(b.size() < 2100);
         QVERIFY(b.find("66.1 MB in all") != std::string::npos);
+    }
+    // Issue 21: a catalog source as a person reads it, without the commit it was read at.
+    void readableSource() {
+        QCOMPARE(units::readable_source("github:jax-ml/scaling-book gpus.md @1a55377 ('How to "
+                                        "Think About GPUs', 2025-08-18)"),
+                 std::string("'How to Think About GPUs', 2025-08-18 (jax-ml/scaling-book, "
+                             "gpus.md)"));
+        QCOMPARE(units::readable_source("NVIDIA H100 datasheet (2023)"),
+                 std::string("NVIDIA H100 datasheet (2023)"));
+        QCOMPARE(units::readable_source("Megatron-LM @0123456789abcdef0123 arguments.py"),
+                 std::string("Megatron-LM arguments.py"));
+        // A word starting with @ that is not a commit stays.
+        QCOMPARE(units::readable_source("see @deadline"), std::string("see @deadline"));
     }
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 

@@ -484,6 +484,30 @@ private slots:
                  QFileInfo(path).absoluteFilePath());
     }
 
+    // Helper-3 (issue 21): on the 4-SU DGX preset the link-load legend, fixed to the view's top
+    // left, covered the spine switch. It goes to a corner where it covers no card.
+    void loadLegendCoversNoCard() {
+        ui::MainWindow w(cat_);
+        show(w);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-4su")}));
+        QTRY_VERIFY(!w.scene()->loadLegend().isEmpty());
+        w.canvas()->fitAll();
+        QTRY_VERIFY(w.canvas()->legendRect().isValid());
+        (void)w.grab(); // painted as it is now
+        const QRect legend = w.canvas()->legendRect();
+        for (const auto& d : w.document()->design().devices) {
+            const QGraphicsItem* item = nullptr;
+            for (QGraphicsItem* it : w.scene()->items())
+                if (ui::CanvasScene::idOf(it) == QString::fromStdString(d.id) && it->isVisible())
+                    item = it;
+            if (!item)
+                continue;
+            const QRect card = w.canvas()->mapFromScene(item->sceneBoundingRect()).boundingRect();
+            QVERIFY2(!legend.intersects(card), d.id.c_str());
+        }
+    }
+
     // kill -9 after an autosave: the next start offers the autosaved design; Yes recovers it.
     void autosaveRecovery() {
         model::Design edited;
@@ -501,13 +525,21 @@ private slots:
         show(next);
         QVERIFY(next.autosave()->hasRecovery());
         bool asked = false;
+        QString question;
         onModal<QMessageBox>(
-            [](QMessageBox* box) {
+            [&question](QMessageBox* box) {
+                question = box->text();
                 QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
             },
             &asked);
         QVERIFY(next.offerRecovery()); // as at start-up (gui_main)
         QVERIFY(asked);
+        // The question names the design it would recover (helper-3: a preset's start asked
+        // about "the design autosaved at ..." with no name).
+        const QString name = edited.name.empty() ? QStringLiteral("Untitled design")
+                                                 : QString::fromStdString(edited.name);
+        QVERIFY2(question.contains(QStringLiteral("\"") + name + QStringLiteral("\"")),
+                 qPrintable(question));
         QVERIFY(next.document()->design() == edited);
         QVERIFY(next.document()->isModified()); // recovered work is unsaved
         // Saving it clears the slot.
