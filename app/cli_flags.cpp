@@ -404,6 +404,7 @@ std::vector<FlagSpec> build_specs() {
         {"--run-gpu-hours", T::Number, "GPU-hours", "-", "Cost, energy and CO2 of one run of this many GPU-hours.", {}, {"tco"}},
         // Fleet (issue 23): one class of whole-GPU jobs on a generated cluster.
         {"--gpus-per-job", T::Int, "GPUs", "8", "GPUs each job holds (fleet).", {}, {"fleet"}},
+        {"--quota-gpus", T::Int, "GPUs", "0", "The team's quota: the most GPUs (MIG: instances) the class's jobs hold at once; a job over it waits (fleet; 0 = none, as a Kueue ClusterQueue's nominalQuota without borrowing).", {}, {"fleet"}},
         {"--arrival-rate-per-hour", T::Number, "jobs/h", "-", "Poisson arrival rate of jobs (fleet).", {}, {"fleet"}},
         {"--mean-duration-h", T::Number, "h", "-", "Mean of the exponential job durations (fleet).", {}, {"fleet"}},
         {"--horizon-days", T::Number, "days", "30", "Simulated time (fleet).", {}, {"fleet"}},

@@ -107,6 +107,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         c.weekend_factor = f.get_number("--weekend-factor", 1, 0, 10, "the same as a weekday");
         // MIG: each job takes one instance of the partitioned GPUs (all nodes unless given).
         c.mig = f.has("--mig-profile");
+        // A team quota (Kueue nominalQuota): the most GPUs (MIG: instances) held at once.
+        c.quota_gpus = static_cast<int>(f.get_int("--quota-gpus", 0, 0, 100000000, "none"));
         s.classes = {c};
     }
     // MIG nodes and partition: flags over the design's mix.
@@ -184,6 +186,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         mmc_servers = s.nodes * s.gpus_per_node * s.mig_instances_per_gpu;
     else if (!s.trace && !mix && !c.mig && c.gpus_per_job == s.gpus_per_node && s.topology_aware)
         mmc_servers = s.nodes;
+    // A quota of whole jobs caps the servers: quota / job size of them at most.
+    if (mmc_servers > 0 && c.quota_gpus > 0 && c.quota_gpus % (c.mig ? 1 : c.gpus_per_job) == 0)
+        mmc_servers = std::min(mmc_servers, c.quota_gpus / (c.mig ? 1 : c.gpus_per_job));
+    else if (c.quota_gpus > 0)
+        mmc_servers = 0;
     if (f.has("--json")) {
         json j = envelope(f);
         json classes = json::array();
@@ -194,7 +201,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"wait_p95_s", k.wait_p95_s},
                                {"jobs_completed", k.jobs_completed},
                                {"preemptions", k.preemptions},
-                               {"interruptions", k.interruptions}});
+                               {"interruptions", k.interruptions},
+                               {"mean_gpus_held", k.mean_held},
+                               {"at_quota_fraction", k.at_quota_fraction}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},

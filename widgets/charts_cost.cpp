@@ -347,6 +347,18 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
         waits << tr("%1 %2 mean, %3 at the 95th percentile")
                      .arg(QString::fromStdString(c.name), dur(c.wait_mean_s), dur(c.wait_p95_s));
     cap += tr(" Waits: %1.").arg(waits.join(QStringLiteral("; ")));
+    // Team quotas (issue 23): what each team held, and how often it was at its quota.
+    QStringList quotas;
+    for (const auto& c : f.classes)
+        if (c.quota > 0)
+            quotas << tr("%1 held %2 on average of its %3, at the quota %4% of the time")
+                          .arg(QString::fromStdString(c.name), count(c.mean_held),
+                               c.quota == 1
+                                   ? tr("1 GPU")
+                                   : tr("%1 GPUs").arg(count(static_cast<double>(c.quota))))
+                          .arg(c.at_quota_fraction * 100, 0, 'f', 0);
+    if (!quotas.isEmpty())
+        cap += tr(" Quotas: %1.").arg(quotas.join(QStringLiteral("; ")));
     if (f.jobs_waiting_at_end > 0)
         cap += tr(" %1 jobs were still waiting at the end, the oldest for %2: their waits are in "
                   "no figure above.")

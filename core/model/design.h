@@ -23,11 +23,12 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 4; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 5; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
-                                       ///< 1.4: models (imported configs)
+                                       ///< 1.4: models (imported configs);
+                                       ///< 1.5: fleet quotas (<class>.quota_gpus)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -300,6 +301,8 @@ struct JobClassMix {
     double weekend_factor = 1; ///< the weekend's rate relative to a weekday's (1 = the same)
     /// Each job takes one MIG instance on the MIG nodes (FleetMix::mig_nodes), not whole GPUs.
     bool on_mig = false;
+    /// The team's quota: the most GPUs (on MIG: instances) the class holds at once; 0 = none.
+    int quota_gpus = 0;
     bool operator==(const JobClassMix&) const = default;
 };
 

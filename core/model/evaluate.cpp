@@ -308,6 +308,12 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         k.daily_swing = c->daily_swing;
         k.weekend_factor = c->weekend_factor;
         k.mig = c->on_mig;
+        k.quota_gpus = c->quota_gpus;
+        if (k.quota_gpus > 0 && k.quota_gpus < (k.mig ? 1 : k.gpus_per_job))
+            return Error{"fleet", std::string(name) + ": a team quota of " +
+                                      std::to_string(k.quota_gpus) +
+                                      " GPUs never starts a job of " +
+                                      std::to_string(k.gpus_per_job) + " GPUs (0 means no quota)"};
         if (k.mig && m.mig_nodes < 1)
             return Error{"fleet", std::string(name) +
                                       " run on MIG instances: set MIG nodes (how many nodes have "

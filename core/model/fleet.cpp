@@ -434,6 +434,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "daily_swing", "must be between 0 (flat) and 1"};
         if (!(c.weekend_factor >= 0 && c.weekend_factor <= 10))
             return Error{at + "weekend_factor", "must be between 0 and 10"};
+        const int size = c.mig ? 1 : c.gpus_per_job;
+        if (c.quota_gpus < 0 || (c.quota_gpus > 0 && c.quota_gpus < size))
+            return Error{at + "quota_gpus",
+                         "must be 0 (no quota) or at least one job's " + std::to_string(size) +
+                             (c.mig ? " instance" : " GPUs") + ": " + std::to_string(c.quota_gpus) +
+                             " would never start one"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
@@ -548,6 +554,17 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     };
     double busy_mig_integral = 0;
 
+    // Per class: GPUs (MIG classes: instances) held now, their quota (0 none), and the
+    // time-integrals of both for the result.
+    std::vector<std::int64_t> held(nc, 0), quota(nc, 0);
+    if (!replay)
+        for (std::size_t i = 0; i < nc; ++i)
+            quota[i] = s.classes[i].quota_gpus;
+    std::vector<double> held_integral(nc, 0), at_quota_time(nc, 0);
+    const auto over_quota = [&](const Job& j) {
+        const auto c = static_cast<std::size_t>(j.cls);
+        return quota[c] > 0 && held[c] + j.gpus > quota[c];
+    };
     FleetResult r;
     r.classes.resize(nc);
     for (std::size_t i = 0; i < nc; ++i)
@@ -581,6 +598,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                                  (b - a);
             down_integral += static_cast<double>(nodes.down_nodes() + mig.down_nodes()) *
                              s.gpus_per_node * (b - a);
+            for (std::size_t i = 0; i < nc; ++i) {
+                held_integral[i] += static_cast<double>(held[i]) * (b - a);
+                if (quota[i] > 0 && held[i] >= quota[i])
+                    at_quota_time[i] += b - a;
+            }
         }
         t = to;
     };
@@ -610,6 +632,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             alloc_live.push_back(1);
         }
         (j.mig ? busy_mig : busy) += j.gpus;
+        held[static_cast<std::size_t>(j.cls)] += j.gpus;
         running.push({t + j.duration, id, alloc_gen[static_cast<std::size_t>(id)]});
         if (preemptive && s.classes[static_cast<std::size_t>(j.cls)].preemptible)
             victims.emplace(j.prio, -t, id);
@@ -650,6 +673,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const double saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
         lost_seconds[failure] += share * in_window(t - (work - saved), t);
         (j.mig ? busy_mig : busy) -= j.gpus;
+        held[static_cast<std::size_t>(j.cls)] -= j.gpus;
         give(alloc[u]);
         ++alloc_gen[u];
         alloc_live[u] = 0;
@@ -719,14 +743,16 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     const auto may_fit = [&](bool in_mig) {
         return in_mig ? mig.total_free() > 0 : nodes.can_take(smallest_whole, s.topology_aware);
     };
+    std::vector<char> class_stuck(nc, 0);
     const auto schedule = [&] {
         bool blocked[2] = {false, s.mig_nodes == 0}; // whole GPUs, MIG instances
+        std::fill(class_stuck.begin(), class_stuck.end(), 0);
         for (auto& [prio, q] : queue) {
             if (s.policy == FleetPolicy::backfill) {
                 // Any job that fits now starts, in arrival order (first fit).
                 bool room[2] = {may_fit(false), may_fit(true)};
                 for (auto it = q.begin(); it != q.end() && (room[0] || room[1]);) {
-                    if (room[it->mig ? 1 : 0] && take(*it)) {
+                    if (room[it->mig ? 1 : 0] && !over_quota(*it) && take(*it)) {
                         room[0] = may_fit(false);
                         room[1] = may_fit(true);
                         start(*it);
@@ -740,9 +766,16 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 // The head of the line blocks everyone behind it -- in its pool: a whole-GPU job
                 // that waits does not hold up a MIG instance's job, or the other way round (a
                 // Kueue ClusterQueue per resource flavor). Without MIG there is one pool.
+                // A job over its team's quota waits and holds up only its own class (its
+                // ClusterQueue), not the pool.
                 for (auto it = q.begin(); it != q.end();) {
                     bool& stuck = blocked[it->mig ? 1 : 0];
-                    if (stuck) {
+                    if (stuck || class_stuck[static_cast<std::size_t>(it->cls)]) {
+                        ++it;
+                        continue;
+                    }
+                    if (over_quota(*it)) {
+                        class_stuck[static_cast<std::size_t>(it->cls)] = 1;
                         ++it;
                         continue;
                     }
@@ -843,6 +876,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             running.pop();
             const auto id = static_cast<std::size_t>(done.id);
             (alloc_job[id].mig ? busy_mig : busy) -= alloc_job[id].gpus;
+            held[static_cast<std::size_t>(alloc_job[id].cls)] -= alloc_job[id].gpus;
             give(alloc[id]);
             ++alloc_gen[id];
             alloc_live[id] = 0;
@@ -930,6 +964,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.wait_p95_s = percentile(all_waits, 0.95);
     }
     for (std::size_t i = 0; i < nc; ++i) {
+        r.classes[i].mean_held = held_integral[i] / window;
+        r.classes[i].at_quota_fraction = quota[i] > 0 ? at_quota_time[i] / window : 0;
+        r.classes[i].quota = static_cast<int>(quota[i]);
         auto& w = waits[i];
         if (w.empty())
             continue;

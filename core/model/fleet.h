@@ -44,6 +44,11 @@ struct FleetClass {
     /// nvidia.com/mig-<profile> (NVIDIA k8s-device-plugin, mixed strategy). Its duration is its
     /// run time on that instance.
     bool mig = false;
+    /// The team's quota: the most GPUs (MIG classes: instances) this class's jobs hold at once;
+    /// 0 = none. A job that would go over it waits, and holds up only its own class: a Kueue
+    /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
+    /// concepts/cluster_queue: "nominalQuota", StrictFIFO queueing within a ClusterQueue).
+    int quota_gpus = 0;
 };
 
 /// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
@@ -126,6 +131,10 @@ struct FleetClassResult {
     std::int64_t jobs_started = 0;
     std::int64_t preemptions = 0;   ///< evictions of this class's jobs in the window
     std::int64_t interruptions = 0; ///< its jobs stopped by a node failure in the window
+    /// Time-average GPUs (MIG classes: instances) its jobs held in the window, and the share
+    /// of the window it was at its quota (0 without a quota).
+    double mean_held = 0, at_quota_fraction = 0;
+    int quota = 0; ///< FleetClass::quota_gpus (0: none)
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).

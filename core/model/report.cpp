@@ -573,6 +573,21 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             waits.row({k.name, static_cast<double>(k.jobs_completed), k.wait_mean_s, k.wait_p50_s,
                        k.wait_p95_s});
         out.push_back(std::move(waits.t));
+        // Team quotas (issue 23), when any class has one.
+        bool quotas = false;
+        for (const auto& k : fr.classes)
+            quotas = quotas || k.quota > 0;
+        if (quotas) {
+            Builder q("fleet_quotas", "Team quotas",
+                      {{"class", "Class", "", RF::text},
+                       {"quota_gpus", "Quota", "GPUs", RF::count},
+                       {"mean_gpus_held", "GPUs held (mean)", "GPUs", RF::count},
+                       {"at_quota_fraction", "Time at the quota", "fraction", RF::percent}});
+            for (const auto& k : fr.classes)
+                if (k.quota > 0)
+                    q.row({k.name, static_cast<double>(k.quota), k.mean_held, k.at_quota_fraction});
+            out.push_back(std::move(q.t));
+        }
     }
 
     Builder as("assumptions", "Assumptions and sources (changed inputs first)",

@@ -537,8 +537,8 @@ std::vector<Field> build_schema() {
     const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
     const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
-                               auto swing, auto weekend, auto on_mig, const std::string& key,
-                               const std::string& label) {
+                               auto swing, auto weekend, auto on_mig, auto quota,
+                               const std::string& key, const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
                                     "Poisson arrivals per hour; 0 leaves the class out"));
@@ -578,31 +578,38 @@ std::vector<Field> build_schema() {
                            "each job takes one MIG instance on the MIG nodes (below) instead of "
                            "whole GPUs, as a Kubernetes pod asking for one nvidia.com/mig-<profile>"
                            "; its duration is its run time on that instance"));
+        add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
+                          "0: no quota (Kueue ClusterQueue nominalQuota when set)",
+                          "the most GPUs (on MIG: instances) the class holds at once; a job that "
+                          "would go over it waits and holds up only this class"));
     };
     job_class(CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
               CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
               CL_REF(training.daily_swing), CL_REF(training.weekend_factor),
-              CL_REF(training.on_mig), "training", "Training runs");
+              CL_REF(training.on_mig), CL_REF(training.quota_gpus), "training", "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
               CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
               CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor),
-              CL_REF(finetune.on_mig), "finetune", "Fine-tunes");
+              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), "finetune", "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
-              CL_REF(batch_inference.on_mig), "batch_inference", "Batch inference");
+              CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus), "batch_inference",
+              "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
               CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
-              CL_REF(online.weekend_factor), CL_REF(online.on_mig), "online", "Online services");
+              CL_REF(online.weekend_factor), CL_REF(online.on_mig), CL_REF(online.quota_gpus),
+              "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
               CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
-              CL_REF(interactive.on_mig), "interactive", "Notebooks and CI");
+              CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus), "interactive",
+              "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,

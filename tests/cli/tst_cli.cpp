@@ -425,6 +425,29 @@ private slots:
                  2);
     }
 
+    // Issue 23: a team quota on a generated cluster: 2 one-node jobs at once of the 8 nodes,
+    // so the Erlang C comparison is M/M/2; the JSON says what the class held and how often it
+    // was at its quota. A quota below one job is refused.
+    void fleetQuota() {
+        const Run r = run({"fleet", "--gpu", "h100-sxm", "--gpus", "64", "--quota-gpus", "16",
+                           "--arrival-rate-per-hour", "1.5", "--mean-duration-h", "1",
+                           "--horizon-days", "3000", "--json"});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["fleet"];
+        const double sim = j["wait_mean_s"].get<double>(), ec = j["erlang_c_wait_s"].get<double>();
+        // M/M/2 at 0.75: Erlang C 0.643, Wq = 0.643 / (2 - 1.5) h = 4,629 s.
+        QVERIFY2(std::abs(ec - 4629) < 5, qPrintable(QString::number(ec)));
+        QVERIFY2(std::abs(sim / ec - 1) < 0.1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
+        const json& k = j["classes"][0];
+        QVERIFY(std::abs(k["mean_gpus_held"].get<double>() - 12.0) < 0.5);
+        QVERIFY(k["at_quota_fraction"].get<double>() > 0.5);
+        const Run bad = run({"fleet", "--gpu", "h100-sxm", "--gpus", "64", "--quota-gpus", "4",
+                             "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("quota") != std::string::npos, bad.err.c_str());
+    }
+
     // Issue 23: a recorded trace (Helios format) replayed on a generated cluster and on a drawn
     // one; bad traces refused with the line.
     void fleetTrace() {

@@ -149,7 +149,9 @@ private slots:
         d.fleet.interactive.gpus_per_job = 2;
         d.fleet.policy = cl::model::FleetPolicy::priority;
         d.fleet.feed_tco = false;
+        d.fleet.finetune.quota_gpus = 16; // format 1.5
         const std::string text = design_to_json(d);
+        QVERIFY(text.find("\"quota_gpus\": 16") != std::string::npos);
         QVERIFY(text.find("\"fleet\"") != std::string::npos);
         auto back = design_from_json(text, "f.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
@@ -443,7 +445,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.4\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.5\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -645,7 +647,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.4")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.5")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
@@ -675,7 +677,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.4\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.5\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});

@@ -223,6 +223,66 @@ private slots:
         QVERIFY(fifo->fragmentation_fraction > back->fragmentation_fraction);
     }
 
+    // Team quotas (issue 23): a class with a quota of q GPUs of one-node jobs on a larger
+    // cluster is an M/M/(q/8) queue of its own -- the quota, not the cluster, is its servers --
+    // so its mean wait is Erlang C's with c = q / 8, under every policy; it holds at most q GPUs
+    // at every moment. A class over its quota holds up only itself: under FIFO a second class
+    // with free GPUs waits no more than on a cluster without the first class's queue.
+    void quotaIsTheTeamsServers() {
+        for (FleetPolicy policy : {FleetPolicy::fifo, FleetPolicy::backfill}) {
+            FleetSpec s = mmc(10, 0.0, 10000);
+            s.classes[0].quota_gpus = 24; // 3 jobs at once of the 10 the cluster could run
+            s.classes[0].arrival_rate_per_hour = 0.8 * 3;
+            s.policy = policy;
+            const auto r = simulate_fleet(s);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double want = erlang_c_wait(3, 0.8 * 3 / 3600.0, 1 / 3600.0);
+            const double err = r->wait_mean_s / want - 1;
+            qInfo().noquote() << QStringLiteral("quota 24 GPUs on 80 (M/M/3 at 0.8): wait %1 s "
+                                                "simulated, %2 s Erlang C (%3%), held %4 GPUs, "
+                                                "at quota %5 of the time")
+                                     .arg(r->wait_mean_s, 0, 'f', 1)
+                                     .arg(want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(r->classes[0].mean_held, 0, 'f', 2)
+                                     .arg(r->classes[0].at_quota_fraction, 0, 'f', 3);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            // Mean held = the offered load (2.4 jobs x 8 GPUs); the quota is never exceeded, so
+            // the share of time at it is Erlang C's probability of all 3 busy or more.
+            QVERIFY(std::abs(r->classes[0].mean_held - 19.2) <= 0.02 * 19.2);
+            QVERIFY(r->classes[0].at_quota_fraction > 0.5 && r->classes[0].at_quota_fraction < 0.8);
+            QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                    0.02 * r->mean_queue_length);
+        }
+        // Two teams under FIFO: A over its quota of 8 GPUs keeps a long queue; B's jobs behind
+        // A's in the line start on the free GPUs (B alone: 2 nodes left of 4 at load 0.25).
+        FleetSpec s;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.classes = {{"A", 8, 0.8, 1, 0}, {"B", 8, 0.5, 1, 0}};
+        s.classes[0].quota_gpus = 8;
+        s.horizon_days = 4000;
+        s.warmup_days = 100;
+        s.policy = FleetPolicy::fifo;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY2(r->classes[0].mean_held <= 8.0 + 1e-9,
+                 qPrintable(QString::number(r->classes[0].mean_held)));
+        // A is M/M/1 at 0.8: a mean wait of 4 h; B sees at least 3 nodes free: M/M/3 at 0.5/3
+        // or better, a wait of seconds, not hours (behind A's line it would wait hours).
+        const double a_want = erlang_c_wait(1, 0.8 / 3600.0, 1 / 3600.0);
+        QVERIFY2(std::abs(r->classes[0].wait_mean_s / a_want - 1) <= 0.1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(r->classes[0].wait_mean_s).arg(a_want)));
+        QVERIFY2(r->classes[1].wait_mean_s <= erlang_c_wait(3, 0.5 / 3600.0, 1 / 3600.0) * 1.25,
+                 qPrintable(QString::number(r->classes[1].wait_mean_s)));
+        // A quota below one job never starts it: refused with the reason.
+        s.classes[0].quota_gpus = 4;
+        const auto bad = simulate_fleet(s);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("quota_gpus") != std::string::npos,
+                 bad.error_text().c_str());
+    }
+
     // Priority: the high class waits less than the low class under the same load.
     void priorityOrdersTheQueue() {
         FleetSpec s;

@@ -826,6 +826,21 @@ private slots:
         QVERIFY(chooseInCombo(field<QComboBox>(w, "mig_profile"), QStringLiteral("2g")));
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->mig_instances == 24);
+        // A team quota for the fine-tunes, typed: they hold at most 8 GPUs (one job) at once and
+        // the caption says how often they were at it. A quota below one job is refused.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"), QStringLiteral("8")));
+        QCOMPARE(w.document()->design().fleet.finetune.quota_gpus, 8);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    !w.evaluator()->current()->fleet->classes.empty() &&
+                    w.evaluator()->current()->fleet->classes[0].quota == 8);
+        QVERIFY(w.evaluator()->current()->fleet->classes[0].mean_held <= 8.0 + 1e-9);
+        QTRY_VERIFY(captionSays(QStringLiteral("Quotas: Fine-tunes held")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"), QStringLiteral("4")));
+        QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("never starts a job") !=
+                         std::string::npos,
+                     w.evaluator()->current()->fleet_error.c_str());
     }
 };
 
