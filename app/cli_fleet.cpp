@@ -52,7 +52,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         where = d.name.empty() ? pos[0] : d.name;
         f.record("design", pos[0], "argument");
         if (d.fleet.active() && !f.has("--trace") && !f.has("--arrival-rate-per-hour")) {
-            auto spec = model::fleet_spec(d, t);
+            auto spec = model::fleet_spec(d, t, &cat, &ev.fabric, &ev.collective_assumptions);
             if (!spec)
                 throw UsageError{"design: " + spec.error_text()};
             mix = std::move(spec).value();
@@ -203,7 +203,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"preemptions", k.preemptions},
                                {"interruptions", k.interruptions},
                                {"mean_gpus_held", k.mean_held},
-                               {"at_quota_fraction", k.at_quota_fraction}});
+                               {"at_quota_fraction", k.at_quota_fraction},
+                               {"mean_duration_h", k.mean_duration_h},
+                               {"duration_source", k.duration_source}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},

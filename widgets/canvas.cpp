@@ -14,6 +14,7 @@
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMimeData>
@@ -1325,10 +1326,14 @@ void CanvasScene::updateLoadWorkload() {
     if (legend.isEmpty())
         legend = QString::fromStdString(model::bottleneck_legend(*eval_));
     if (legend != loadLegend_) {
+        const bool appeared = loadLegend_.isEmpty() && !legend.isEmpty();
         loadLegend_ = legend;
-        // The legend is drawn over the view: repaint it now, not at the next resize.
+        // The legend is drawn over the view: place and repaint it now, not at the next resize.
         for (auto* v : views())
-            v->viewport()->update();
+            if (auto* cv = qobject_cast<CanvasView*>(v))
+                cv->legendChanged(appeared);
+            else
+                v->viewport()->update();
     }
 }
 
@@ -1707,18 +1712,8 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     p->setFont(font());
     const QFontMetrics fm = p->fontMetrics();
     const int pad = 6, swatch = 15;
-    // Lines wrap at spaces to the view's width rather than end in "..." (helper-24: "red 70%
-    // or more of th..." on a 1280-pixel window).
-    const int avail = std::max(80, viewport()->width() - 16 - 3 * pad - swatch - 8);
     QStringList lines;
-    for (const QString& para : legend.split(QLatin1Char('\n')))
-        lines << wrapWords(para, fm, avail);
-    int w = 0;
-    for (const QString& l : lines)
-        w = std::max(w, fm.horizontalAdvance(l));
-    const QRect box =
-        legendPlace(QSize(std::min(w + 3 * pad + swatch + 8, viewport()->width() - 16),
-                          static_cast<int>(lines.size()) * fm.lineSpacing() + 2 * pad));
+    const QRect box = legendPlace(legend, fm, &lines);
     p->setPen(palette().mid().color());
     p->setBrush(palette().base());
     p->drawRect(box);
@@ -1742,35 +1737,56 @@ void CanvasView::drawForeground(QPainter* p, const QRectF& rect) {
     p->restore();
 }
 
-QRect CanvasView::legendPlace(QSize box) {
+QRect CanvasView::legendPlace(const QString& legend, const QFontMetrics& fm, QStringList* lines) {
     const QTransform vt = viewportTransform();
-    if (legendCache_.view == vt && legendCache_.box == box &&
-        legendCache_.viewport == viewport()->size() && legendCache_.place.isValid())
+    if (legendCache_.view == vt && legendCache_.viewport == viewport()->size() &&
+        legendCache_.legend == legend && legendCache_.place.isValid()) {
+        *lines = legendCache_.lines;
         return legendCache_.place;
-    // Top left unless that covers a card and another corner covers fewer (helper-3: on the
-    // 4-SU DGX design the legend hid the spine switch). Cards count, links do not.
-    const int W = viewport()->width(), H = viewport()->height(), m = 8;
-    const QPoint corners[] = {{m, m},
-                              {W - box.width() - m, m},
-                              {m, H - box.height() - m},
-                              {W - box.width() - m, H - box.height() - m}};
+    }
+    // Top left unless that covers a card (helper-3 and helper-6: on the 4-SU DGX and 16k
+    // designs the legend hid the spine and the aggregation switch): the other corners, then
+    // the same narrower. Cards count, links do not. Lines wrap at spaces rather than end in
+    // "..." (helper-24: "red 70% or more of th..." on a 1280-pixel window).
+    const int pad = 6, swatch = 15, m = 8;
+    const int W = viewport()->width(), H = viewport()->height();
+    const int full = std::max(80, W - 16 - 3 * pad - swatch - 8);
     QRect best;
+    QStringList bestLines;
     int fewest = std::numeric_limits<int>::max();
-    for (const QPoint& at : corners) {
-        const QRect r(at, box);
-        int covered = 0;
-        for (const QGraphicsItem* it : items(r, Qt::IntersectsItemBoundingRect))
-            if (it->isVisible() && (dynamic_cast<const DeviceItem*>(it) != nullptr ||
-                                    dynamic_cast<const WorkloadItem*>(it) != nullptr))
-                ++covered;
-        if (covered < fewest) {
-            fewest = covered;
-            best = r;
+    for (const int avail : {full, std::max(80, full / 2), std::max(80, full / 3)}) {
+        QStringList wrapped;
+        for (const QString& para : legend.split(QLatin1Char('\n')))
+            wrapped << wrapWords(para, fm, avail);
+        int w = 0;
+        for (const QString& l : wrapped)
+            w = std::max(w, fm.horizontalAdvance(l));
+        const QSize box(std::min(w + 3 * pad + swatch + 8, W - 16),
+                        static_cast<int>(wrapped.size()) * fm.lineSpacing() + 2 * pad);
+        const QPoint corners[] = {{m, m},
+                                  {W - box.width() - m, m},
+                                  {m, H - box.height() - m},
+                                  {W - box.width() - m, H - box.height() - m}};
+        for (const QPoint& at : corners) {
+            const QRect r(at, box);
+            int covered = 0;
+            for (const QGraphicsItem* it : items(r, Qt::IntersectsItemBoundingRect))
+                if (it->isVisible() && (dynamic_cast<const DeviceItem*>(it) != nullptr ||
+                                        dynamic_cast<const WorkloadItem*>(it) != nullptr))
+                    ++covered;
+            if (covered < fewest) {
+                fewest = covered;
+                best = r;
+                bestLines = wrapped;
+            }
+            if (covered == 0)
+                break;
         }
-        if (covered == 0)
+        if (fewest == 0)
             break;
     }
-    legendCache_ = {vt, box, viewport()->size(), best};
+    legendCache_ = {vt, viewport()->size(), legend, bestLines, best, fewest};
+    *lines = bestLines;
     return best;
 }
 
@@ -1811,20 +1827,50 @@ void CanvasView::fitAll() {
     QRectF r = static_cast<CanvasScene*>(scene())->designBounds();
     if (r.isEmpty())
         r = QRectF(-200, -200, 400, 400);
-    fitInView(r.adjusted(-60, -60, 60, 60), Qt::KeepAspectRatio);
-    // Never magnify beyond 1.5x: a single device should not fill the screen.
-    if (transform().m11() > 1.5) {
-        resetTransform();
-        scale(1.5, 1.5);
-        centerOn(r.center());
+    const auto fit = [this](const QRectF& target) {
+        fitInView(target, Qt::KeepAspectRatio);
+        // Never magnify beyond 1.5x: a single device should not fill the screen.
+        if (transform().m11() > 1.5) {
+            resetTransform();
+            scale(1.5, 1.5);
+            centerOn(target.center());
+        }
+    };
+    QRectF target = r.adjusted(-60, -60, 60, 60);
+    fit(target);
+    // The link-load legend sits over the view: when it would cover a card wherever it goes,
+    // room is made above the design for it (helper-6: at 1280 x 800 it hid the 16k design's
+    // aggregation switch).
+    if (const auto* cs = qobject_cast<const CanvasScene*>(scene());
+        cs && !cs->loadLegend().isEmpty()) {
+        for (int pass = 0; pass < 3; ++pass) {
+            QStringList lines;
+            const QRect box = legendPlace(cs->loadLegend(), QFontMetrics(font()), &lines);
+            if (legendCache_.covered == 0 || transform().m11() <= 0)
+                break;
+            target.setTop(target.top() - (box.height() + 16) / transform().m11());
+            fit(target);
+        }
     }
+    fitted_ = true;
     emit viewChanged();
+}
+
+void CanvasView::legendChanged(bool appeared) {
+    legendCache_.place = QRect(); // chosen again at the next paint
+    // Only when it first appears on a view nobody has touched since it was fitted: the view
+    // never moves under the pointer or on an edit (a refit between a press and its release
+    // turned a click into a move).
+    if (appeared && fitted_ && QGuiApplication::mouseButtons() == Qt::NoButton)
+        fitAll();
+    viewport()->update();
 }
 
 void CanvasView::zoomBy(double factor) {
     const double s = transform().m11() * factor;
     if (s < 0.01 || s > 8) // keep the zoom within sensible bounds
         return;
+    fitted_ = false;
     scale(factor, factor);
     emit viewChanged();
 }
@@ -1846,6 +1892,7 @@ bool CanvasView::viewportEvent(QEvent* e) {
 }
 
 void CanvasView::mousePressEvent(QMouseEvent* e) {
+    fitted_ = false; // the person is working on this view: it never moves by itself now
     // Middle button or space + drag pans.
     if (e->button() == Qt::MiddleButton || panning_) {
         // Not interactive while panning: an item under the pointer (a link) would take the
@@ -1924,6 +1971,7 @@ void CanvasView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Space:
         if (!e->isAutoRepeat()) {
             panning_ = true;
+            fitted_ = false;
             setDragMode(QGraphicsView::ScrollHandDrag);
         }
         return;

@@ -194,6 +194,8 @@ class CanvasView : public QGraphicsView {
 public:
     explicit CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     void fitAll();
+    /// The link-load legend changed; when it `appeared` on a view still as fitted, refit it.
+    void legendChanged(bool appeared);
     void zoomBy(double factor);
     /// Zoomed out below the detail level on a large design: the view paints the batched
     /// picture (CanvasScene::paintFar) instead of each item.
@@ -224,17 +226,26 @@ protected:
 private:
     /// Tells the scene which part of it this view shows (CanvasScene::setLiveRegion).
     void updateLiveRegion();
-    /// The link-load legend's place: the corner of the view it covers the fewest cards in.
-    [[nodiscard]] QRect legendPlace(QSize box);
+    /// The link-load legend's place and its lines: the first corner of the view where it covers
+    /// no card, at the view's width or narrower (wrapped to half or a third of it); else where
+    /// it covers the fewest.
+    [[nodiscard]] QRect legendPlace(const QString& legend, const QFontMetrics& fm,
+                                    QStringList* lines);
     bool panning_ = false;
     std::optional<QPointF> bandFrom_; ///< where a rubber band started (scene)
     bool painted_ = false;
     /// legendPlace's last answer and what it depended on (chosen again only when they change).
     struct LegendCache {
         QTransform view;
-        QSize box, viewport;
+        QSize viewport;
+        QString legend;
+        QStringList lines;
         QRect place;
+        int covered = 0; ///< cards under it there
     } legendCache_;
+    /// The view is as fitAll() left it (no zoom or pan since): a legend that appears later
+    /// refits it so the legend covers no card.
+    bool fitted_ = false;
 };
 
 /// The overview: the whole design at a glance with the main view's rectangle; clicking or

@@ -454,11 +454,12 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
     QStringList parts;
     for (const auto& op : r.operators)
         parts << QStringLiteral("%1 %2 (%3)")
-                     .arg(QString::fromStdString(op.label))
-                     .arg(op.intensity, 0, 'f', 0)
-                     .arg(op.compute_bound ? tr("compute") : tr("memory"));
+                     .arg(QString::fromStdString(op.label),
+                          QString::fromStdString(model::units::format_count(op.intensity)),
+                          op.compute_bound ? tr("compute") : tr("memory"));
     caption_->setText(tr("FLOP/byte per operator: ") + parts.join(QStringLiteral(" · ")) +
-                      tr(".  Ridge %1 FLOP/byte.").arg(r.ridge, 0, 'f', 0));
+                      tr(".  Ridge %1 FLOP/byte.")
+                          .arg(QString::fromStdString(model::units::format_count(r.ridge))));
 }
 
 FabricChart::FabricChart(QWidget* parent)
@@ -729,8 +730,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     clearChart(chart_);
     auto* line = new QLineSeries;
     line->setName(tr("%1 (batch 1 → %2)")
-                      .arg(QString::fromStdString(w->name))
-                      .arg(w->inference_curve.back().batch));
+                      .arg(QString::fromStdString(w->name),
+                           QString::fromStdString(model::units::format_count(
+                               static_cast<double>(w->inference_curve.back().batch)))));
     QList<QPointF> pts;
     double xmax = 0, ymax = 0;
     for (const auto& p : w->inference_curve) {
@@ -875,7 +877,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(QString::fromStdString(w->name))
             .arg(in.ttft_s * 1e3, 0, 'f', 0)
             .arg(in.tpot_s * 1e3, 0, 'f', 1)
-            .arg(in.batch)
+            .arg(count(static_cast<double>(in.batch)))
             .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
     if (in.usd_per_million_output_tokens > 0)
         cap += tr(", $%1 per million output tokens")

@@ -347,6 +347,12 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
         waits << tr("%1 %2 mean, %3 at the 95th percentile")
                      .arg(QString::fromStdString(c.name), dur(c.wait_mean_s), dur(c.wait_p95_s));
     cap += tr(" Waits: %1.").arg(waits.join(QStringLiteral("; ")));
+    // Durations from the training model (issue 23).
+    for (const auto& c : f.classes)
+        if (!c.duration_source.empty())
+            cap += tr(" %1: %2 per job on average, from %3.")
+                       .arg(QString::fromStdString(c.name), dur(c.mean_duration_h * 3600),
+                            QString::fromStdString(c.duration_source));
     // Team quotas (issue 23): what each team held, and how often it was at its quota.
     QStringList quotas;
     for (const auto& c : f.classes)

@@ -42,7 +42,12 @@ CompareDialog::CompareDialog(const model::Design& current,
     table_ = new QTableWidget(this);
     table_->setObjectName(QStringLiteral("compareTable"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns as wide as their text up to a share of the dialog, their text wrapped beyond it
+    // (helper-6: "+0.0 %, within the model's e…" and the change header cut at the edge).
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(true);
+    table_->setTextElideMode(Qt::ElideNone);
     v->addWidget(table_, 1);
     notes_ = new QLabel(this);
     notes_->setObjectName(QStringLiteral("compareNotes"));
@@ -220,6 +225,14 @@ void CompareDialog::refresh() {
             table_->setItem(r, n + c, it);
         }
     }
+    table_->resizeColumnsToContents();
+    const int avail = std::max(table_->viewport()->width(), width() - 40);
+    const int cols = table_->columnCount();
+    const int cap = std::max(160, avail * 9 / 10 / std::max(1, cols));
+    for (int c = 0; c < cols; ++c)
+        if (table_->columnWidth(c) > cap)
+            table_->setColumnWidth(c, cap);
+    table_->resizeRowsToContents();
 }
 
 } // namespace cl::ui

@@ -23,8 +23,11 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     tree_->setObjectName(QStringLiteral("explainTree"));
     tree_->setColumnCount(3);
     tree_->setHeaderLabels({tr("Number / input"), tr("Value"), tr("Formula or source")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::Interactive);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    tree_->setTextElideMode(Qt::ElideNone);
     tree_->setWordWrap(true);
     tree_->setUniformRowHeights(false);
     detail_ = new QLabel(this);
@@ -82,9 +85,24 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
         if (!current.isEmpty() && key == current)
             tree_->setCurrentItem(it);
     }
-    tree_->verticalScrollBar()->setValue(scrolled);
     empty_->setVisible(entries.empty());
     tree_->setVisible(!entries.empty());
+    fitColumns();
+    tree_->verticalScrollBar()->setValue(scrolled);
+}
+
+void ExplainPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    fitColumns();
+}
+
+void ExplainPanel::fitColumns() {
+    const int w = tree_->viewport()->width();
+    if (w <= 0)
+        return;
+    tree_->header()->resizeSection(0, w * 40 / 100);
+    tree_->header()->resizeSection(1, w * 25 / 100);
+    tree_->doItemsLayout(); // row heights for the wrapped text at the new widths
 }
 
 bool ExplainPanel::focus(const QString& key) {

@@ -26,7 +26,13 @@ public:
     [[nodiscard]] int entryCount() const;
     [[nodiscard]] QTreeWidget* tree() const { return tree_; }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    /// The columns share the panel's width (40% / 25% / the rest) and their text wraps
+    /// (helper-6: at 1280 x 800 the values were cut mid-text and the formulas sat off-screen).
+    void fitColumns();
     QTreeWidget* tree_;
     QLabel* empty_;
     QLabel* detail_;

@@ -28,7 +28,8 @@ inline constexpr int kDesignMinor = 5; ///< 1.1: unset values are missing keys, 
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
                                        ///< 1.4: models (imported configs);
-                                       ///< 1.5: fleet quotas (<class>.quota_gpus)
+                                       ///< 1.5: fleet quotas (<class>.quota_gpus) and
+                                       ///< durations from a workload (duration_from)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -303,6 +304,9 @@ struct JobClassMix {
     bool on_mig = false;
     /// The team's quota: the most GPUs (on MIG: instances) the class holds at once; 0 = none.
     int quota_gpus = 0;
+    /// A training workload of the design whose time to train its tokens on gpus_per_job GPUs
+    /// of this cluster (the training model) is the class's mean duration; empty: typed.
+    std::string duration_from = {};
     bool operator==(const JobClassMix&) const = default;
 };
 

@@ -1,6 +1,7 @@
 #include "model/evaluate.h"
 
 #include "model/catalog.h"
+#include "model/findings.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -248,7 +249,41 @@ std::vector<CollectiveCurve> allreduce_curves(const Topology& f, const Collectiv
     return out;
 }
 
-Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
+Result<double> training_hours_on(const Design& d, const Catalog& c, const Topology& fabric,
+                                 const CollectiveAssumptions& ca, const std::string& gpu,
+                                 const std::string& workload_id, int gpus) {
+    const Workload* w = d.workload(workload_id);
+    if (!w || w->kind != WorkloadKind::training)
+        return Error{"fleet", "no training workload \"" + workload_id + "\" in the design"};
+    const std::string name = w->name.empty() ? w->id : w->name;
+    if (!(w->training.tokens > 0))
+        return Error{"fleet", name + " has no tokens to train: set its tokens to train"};
+    const ModelArch* m = find_model(d, c, w->model);
+    const GpuSpec* g = c.gpu(gpu);
+    if (!m || !g)
+        return Error{"fleet", name + ": unknown model or GPU"};
+    const TrainingSpec& ts = w->training;
+    const int mp = ts.tp * ts.pp * ts.cp;
+    if (mp < 1 || gpus % mp != 0)
+        return Error{"fleet", name + " runs TP " + std::to_string(ts.tp) + " x PP " +
+                                  std::to_string(ts.pp) + " x CP " + std::to_string(ts.cp) +
+                                  ": the class's " + std::to_string(gpus) +
+                                  " GPUs per job are not a multiple of " + std::to_string(mp)};
+    auto tr = train_step(*m, ts, gpus, *g, fabric, d.assumptions.training, ca, d.assumptions.memory,
+                         0, false);
+    if (!tr)
+        return Error{"fleet", name + " on " + std::to_string(gpus) +
+                                  " GPUs: " + errors_for_people(tr.error_text())};
+    if (!tr->memory.fits)
+        return Error{"fleet",
+                     name + " does not fit in memory on " + std::to_string(gpus) + " GPUs per job"};
+    if (!(tr->tokens_per_s > 0))
+        return Error{"fleet", name + ": no throughput on " + std::to_string(gpus) + " GPUs"};
+    return ts.tokens / tr->tokens_per_s / 3600.0;
+}
+
+Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Catalog* cat,
+                             const Topology* fabric, const CollectiveAssumptions* ca) {
     if (t.gpus < 1 || t.nodes < 1)
         return Error{"fleet", "the design has no GPUs to schedule jobs on"};
     const double per = t.gpus / t.nodes;
@@ -309,6 +344,23 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t) {
         k.weekend_factor = c->weekend_factor;
         k.mig = c->on_mig;
         k.quota_gpus = c->quota_gpus;
+        if (!c->duration_from.empty()) {
+            // The training model's time for the workload on this class's GPUs (issue 23).
+            if (!cat || !fabric)
+                return Error{"fleet", std::string(name) + ": a duration from a workload needs the "
+                                                          "design's catalog and fabric"};
+            if (k.mig)
+                return Error{"fleet", std::string(name) + ": a job on one MIG instance does not "
+                                                          "run a training workload's layout"};
+            auto h = training_hours_on(d, *cat, *fabric, ca ? *ca : CollectiveAssumptions{}, t.gpu,
+                                       c->duration_from, k.gpus_per_job);
+            if (!h)
+                return Error{"fleet", std::string(name) + ": duration from " + h.error_text()};
+            k.mean_duration_h = h.value();
+            const Workload* src = d.workload(c->duration_from);
+            k.duration_source = "the training model: " + (src->name.empty() ? src->id : src->name) +
+                                " on " + std::to_string(k.gpus_per_job) + " GPUs";
+        }
         if (k.quota_gpus > 0 && k.quota_gpus < (k.mig ? 1 : k.gpus_per_job))
             return Error{"fleet", std::string(name) + ": a team quota of " +
                                       std::to_string(k.quota_gpus) +
@@ -487,7 +539,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             ev.storage_Bps += idx.multiplicity(dev) * dev.storage_bandwidth_Bps;
     // The job mix first (issue 23): its utilization is what the TCO bills when it feeds it.
     if (design.fleet.active()) {
-        auto spec = fleet_spec(design, t);
+        auto spec = fleet_spec(design, t, &catalog, &ev.fabric, &ev.collective_assumptions);
         auto fr = spec ? simulate_fleet(spec.value()) : Result<FleetResult>(spec.errors());
         if (fr)
             ev.fleet = std::move(fr).value();

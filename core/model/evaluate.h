@@ -103,7 +103,18 @@ struct CollectiveCurve {
 
 /// The fleet simulation of a design's job mix (FleetMix) on its drawn nodes (issue 23): the
 /// classes with a positive rate, the mix's policy and horizon. Errors name the fleet field.
-Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t);
+/// Issue 23: the hours training workload `workload_id` of the design takes to train its tokens
+/// on `gpus` GPUs of type `gpu` on `fabric`: its TP x PP x CP layout and global batch, DP =
+/// gpus / (tp pp cp). An error says why not (no such training workload, no tokens set, the GPUs
+/// not a multiple of the layout, the batch not a multiple of DP, does not fit).
+Result<double> training_hours_on(const Design& d, const Catalog& c, const Topology& fabric,
+                                 const CollectiveAssumptions& ca, const std::string& gpu,
+                                 const std::string& workload_id, int gpus);
+/// The design's job mix as a simulation: with the catalog and fabric, a class's duration may
+/// come from a training workload (JobClassMix::duration_from); without them that is an error.
+Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t,
+                             const Catalog* cat = nullptr, const Topology* fabric = nullptr,
+                             const CollectiveAssumptions* ca = nullptr);
 
 struct Evaluation {
     TopologySummary topology;

@@ -967,6 +967,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.classes[i].mean_held = held_integral[i] / window;
         r.classes[i].at_quota_fraction = quota[i] > 0 ? at_quota_time[i] / window : 0;
         r.classes[i].quota = static_cast<int>(quota[i]);
+        if (!replay) {
+            r.classes[i].mean_duration_h = s.classes[i].mean_duration_h;
+            r.classes[i].duration_source = s.classes[i].duration_source;
+        }
         auto& w = waits[i];
         if (w.empty())
             continue;

@@ -49,6 +49,9 @@ struct FleetClass {
     /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
     /// concepts/cluster_queue: "nominalQuota", StrictFIFO queueing within a ClusterQueue).
     int quota_gpus = 0;
+    /// Where mean_duration_h comes from when not typed ("the training model: <workload> on 16
+    /// GPUs"), carried into the result for people; empty when typed.
+    std::string duration_source = {};
 };
 
 /// One job of a recorded trace: when it was submitted, how long it ran, on how many GPUs.
@@ -134,7 +137,9 @@ struct FleetClassResult {
     /// Time-average GPUs (MIG classes: instances) its jobs held in the window, and the share
     /// of the window it was at its quota (0 without a quota).
     double mean_held = 0, at_quota_fraction = 0;
-    int quota = 0; ///< FleetClass::quota_gpus (0: none)
+    int quota = 0;               ///< FleetClass::quota_gpus (0: none)
+    double mean_duration_h = 0;  ///< FleetClass::mean_duration_h (random classes)
+    std::string duration_source; ///< FleetClass::duration_source
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).

@@ -538,7 +538,8 @@ std::vector<Field> build_schema() {
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
     const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
                                auto swing, auto weekend, auto on_mig, auto quota,
-                               const std::string& key, const std::string& label) {
+                               auto duration_from, const std::string& key,
+                               const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
                                     "Poisson arrivals per hour; 0 leaves the class out"));
@@ -548,6 +549,14 @@ std::vector<Field> build_schema() {
         Field& d = add(F(hours).make(key + ".mean_duration_h", label + ": mean duration", "h",
                                      0.001, 1e6, fsrc, "mean of exponential durations"));
         d.decimals = 2;
+        Field& from = add(F(duration_from)
+                              .make(key + ".duration_from", label + ": duration from", "", 0, 0,
+                                    "none: the mean duration typed above",
+                                    "a training workload of this design: the mean duration is "
+                                    "its time to train its tokens on the GPUs per job of this "
+                                    "cluster (the training model)"));
+        from.type = FieldType::choice;
+        from.choices_from = ChoiceSource::training_workloads;
         add(F(prio).make(key + ".priority", label + ": priority", "", -100, 100, fsrc,
                          "higher runs first under the priority and preemptive policies"));
         add(F(preempt).make(key + ".preemptible", label + ": preemptible", "", 0, 0, fsrc,
@@ -587,29 +596,31 @@ std::vector<Field> build_schema() {
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
               CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
               CL_REF(training.daily_swing), CL_REF(training.weekend_factor),
-              CL_REF(training.on_mig), CL_REF(training.quota_gpus), "training", "Training runs");
+              CL_REF(training.on_mig), CL_REF(training.quota_gpus), CL_REF(training.duration_from),
+              "training", "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
               CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
               CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor),
-              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), "finetune", "Fine-tunes");
+              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), CL_REF(finetune.duration_from),
+              "finetune", "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
-              CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus), "batch_inference",
-              "Batch inference");
+              CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus),
+              CL_REF(batch_inference.duration_from), "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
               CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
               CL_REF(online.weekend_factor), CL_REF(online.on_mig), CL_REF(online.quota_gpus),
-              "online", "Online services");
+              CL_REF(online.duration_from), "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
               CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
-              CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus), "interactive",
-              "Notebooks and CI");
+              CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus),
+              CL_REF(interactive.duration_from), "interactive", "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,
@@ -853,6 +864,12 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
             }
             break;
         }
+    case ChoiceSource::training_workloads:
+        out.emplace_back("", "none (the typed duration)");
+        for (const auto& w : d.workloads)
+            if (w.kind == WorkloadKind::training)
+                out.emplace_back(w.id, w.name.empty() ? w.id : w.name);
+        break;
     case ChoiceSource::cloud_offers:
         out.emplace_back("", "cheapest for the GPU");
         for (const auto& o : cat.cloud_offers())
@@ -929,7 +946,10 @@ Result<FieldValue> check_value(const Field& f, const FieldValue& v, const Design
         const auto* s = std::get_if<std::string>(&v);
         if (!s)
             return Error{f.key, f.label + ": expected one of its values"};
-        if (f.choices_from != ChoiceSource::fixed && !cat)
+        // A workload named by the mix is checked when the mix is evaluated (a deleted one is
+        // reported there): a file that names one it lacks still opens.
+        if ((f.choices_from != ChoiceSource::fixed && !cat) ||
+            f.choices_from == ChoiceSource::training_workloads)
             return v;
         const auto choices = f.choices_from == ChoiceSource::fixed
                                  ? std::vector<std::pair<std::string, std::string>>{}

@@ -38,7 +38,15 @@ std::string_view section_name(Section s);
 enum class FieldType { integer, number, boolean, choice, text };
 
 /// Where a choice field's values come from: a fixed list (an enum's names) or the catalog.
-enum class ChoiceSource { fixed, models, draft_models, cloud_offers, link_types, device_types };
+enum class ChoiceSource {
+    fixed,
+    models,
+    draft_models,
+    cloud_offers,
+    link_types,
+    device_types,
+    training_workloads ///< the design's training workloads, and "" (none)
+};
 
 /// A field's value: integers and numbers as double in SI units, booleans, and text (a choice by
 /// its file spelling, a name, a catalog id).

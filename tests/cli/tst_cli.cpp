@@ -624,6 +624,36 @@ private slots:
                  0);
     }
 
+    // Issue 23: `fleet DESIGN` whose training class takes its duration from the design's
+    // training workload: the JSON gives the class's mean duration and says where it came from.
+    void fleetDurationFromTheTrainingModel() {
+        json d = json::parse(cl::model::bundled_file("presets/h100-ndr-2node.json"));
+        d["workloads"][0]["training"]["finetune"] = "lora";
+        d["fleet"] = {{"training",
+                       {{"arrival_rate_per_hour", 0.01},
+                        {"gpus_per_job", 16},
+                        {"duration_from", d["workloads"][0]["id"]}}}};
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("mix.json")).toStdString();
+        {
+            std::ofstream f(path);
+            f << d.dump(2);
+        }
+        const Run r = run({"fleet", path, "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json k = json::parse(r.out)["fleet"]["classes"][0];
+        QVERIFY2(k["duration_source"].get<std::string>().find("the training model") == 0,
+                 k.dump().c_str());
+        // The same hours the workload's own time to train gives on its 16 GPUs.
+        const Run ev = run({"evaluate", path, "--json"});
+        QCOMPARE(ev.code, 0);
+        const double own =
+            json::parse(ev.out)["workloads"][0]["train"]["time_to_train_s"].get<double>();
+        QVERIFY2(std::abs(k["mean_duration_h"].get<double>() * 3600 / own - 1) < 1e-6,
+                 k.dump().c_str());
+        QVERIFY(k["mean_duration_h"].get<double>() > 1);
+    }
+
     // Text from a shared design reaches the terminal with its control characters escaped, and
     // a CSV with formula-looking text cells neutralised; numbers stay numbers (item 10).
     void hostileTextIsInert() {

@@ -142,6 +142,57 @@ private slots:
         QVERIFY(names(jet).count("Unified memory the model may use"));
     }
 
+    // Issue 23: a class's mean duration from a training workload of the design -- its time to
+    // train its tokens on the class's GPUs per job of this cluster (the training model). On all
+    // 16 GPUs it is the workload's own time to train; a workload without tokens, a job size that
+    // is not a multiple of the layout, or a deleted workload is refused with the reason.
+    void fleetDurationFromAWorkload() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h100-ndr-2node");
+        d.workloads[0].training.finetune = Finetune::lora; // fits (journey 1)
+        const Evaluation alone = evaluate(d, cat);
+        QVERIFY(alone.workloads[0].training);
+        const double hours = alone.workloads[0].training->time_to_train_s / 3600;
+        QVERIFY(hours > 1);
+        d.fleet.training.arrival_rate_per_hour = 0.01;
+        d.fleet.training.gpus_per_job = 16;
+        d.fleet.training.duration_from = d.workloads[0].id;
+        auto spec =
+            fleet_spec(d, alone.topology, &cat, &alone.fabric, &alone.collective_assumptions);
+        QVERIFY2(spec.ok(), spec.error_text().c_str());
+        QCOMPARE(spec->classes.size(), std::size_t{1});
+        QVERIFY2(std::abs(spec->classes[0].mean_duration_h / hours - 1) < 1e-9,
+                 qPrintable(
+                     QStringLiteral("%1 vs %2").arg(spec->classes[0].mean_duration_h).arg(hours)));
+        const Evaluation ev = evaluate(d, cat);
+        QVERIFY2(ev.fleet.has_value(), ev.fleet_error.c_str());
+        // On one node (8 GPUs: DP 1 instead of 2) a job takes about twice as long.
+        d.fleet.training.gpus_per_job = 8;
+        spec = fleet_spec(d, alone.topology, &cat, &alone.fabric, &alone.collective_assumptions);
+        QVERIFY2(spec.ok(), spec.error_text().c_str());
+        const double ratio = spec->classes[0].mean_duration_h / hours;
+        QVERIFY2(ratio > 1.8 && ratio < 2.2, qPrintable(QString::number(ratio)));
+        // Refusals, each with its reason.
+        const auto refused = [&](Design x, const char* why) {
+            const Evaluation e = evaluate(x, cat);
+            QVERIFY2(!e.fleet && e.fleet_error.find(why) != std::string::npos,
+                     e.fleet_error.c_str());
+        };
+        Design x = d;
+        x.fleet.training.gpus_per_job = 4; // TP 8
+        refused(x, "not a multiple of 8");
+        x = d;
+        x.workloads[0].training.tokens = 0;
+        refused(x, "no tokens to train");
+        x = d;
+        x.fleet.training.duration_from = "gone";
+        refused(x, "no training workload \"gone\"");
+        // The reference survives a file round trip, and a file naming a missing workload opens.
+        auto back = design_from_json(design_to_json(x), "f.json", &cat);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back->fleet.training.duration_from, std::string("gone"));
+    }
+
     void fleetMixRoundTrip() {
         auto d = cl::test::preset("h100-ndr-2node");
         QVERIFY(design_to_json(d).find("\"fleet\"") == std::string::npos);
