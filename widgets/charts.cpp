@@ -830,6 +830,49 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         s->attachAxis(ax);
         s->attachAxis(ay);
     }
+    // Issue 21: with a TTFT target (online serving), TTFT along the same curve on its own axis
+    // (right, ms) and the target dashed across it: both latencies the service is sized for.
+    ttftSlo_ = w->ttft_slo_s * 1e3;
+    ttftTop_ = 0;
+    if (ttftSlo_ > 0) {
+        const QColor orange(0xea, 0x58, 0x0c);
+        auto* ttft = new QLineSeries;
+        ttft->setName(tr("TTFT (right axis)"));
+        QPen tp(orange);
+        tp.setWidth(2);
+        ttft->setPen(tp);
+        double tmax = 0;
+        for (const auto& p : w->inference_curve)
+            if (p.output_tokens_per_s <= axisRight_ * 1.0001) {
+                ttft->append(p.output_tokens_per_s, p.ttft_s * 1e3);
+                tmax = std::max(tmax, p.ttft_s * 1e3);
+            }
+        auto* tslo = new QLineSeries;
+        tslo->setName(tr("TTFT target %1 ms")
+                          .arg(QString::fromStdString(model::units::format_count(ttftSlo_))));
+        QPen sp(orange);
+        sp.setWidth(1);
+        sp.setStyle(Qt::DotLine);
+        tslo->setPen(sp);
+        tslo->append(0, ttftSlo_);
+        tslo->append(axisRight_, ttftSlo_);
+        chart_->addSeries(ttft);
+        chart_->addSeries(tslo);
+        auto* at = new QValueAxis;
+        at->setTitleText(tr("TTFT (ms)"));
+        at->setLabelFormat(QStringLiteral("%.0f"));
+        // The region that matters: the target and the operating point with room above, not a
+        // far end of the curve.
+        const double ttft_region = 2.5 * std::max(w->inference->ttft_s * 1e3, ttftSlo_);
+        at->setRange(0, std::max({1.0, std::min(tmax * 1.1, ttft_region), ttftSlo_ * 1.15}));
+        at->applyNiceNumbers();
+        ttftTop_ = at->max();
+        chart_->addAxis(at, Qt::AlignRight);
+        for (auto* s : {ttft, tslo}) {
+            s->attachAxis(ax);
+            s->attachAxis(at);
+        }
+    }
     // $ per million output tokens along the same curve (right axis), when priced.
     if (w->inference_curve.front().usd_per_million_output_tokens > 0) {
         auto* cost = new QLineSeries;

@@ -131,11 +131,14 @@ public:
     /// The right end of the throughput axis (tokens/s per replica).
     [[nodiscard]] double axisRight() const { return axisRight_; }
     [[nodiscard]] double sloMs() const { return slo_; }
+    /// The TTFT target line drawn (0: none) and the top of its axis, in ms.
+    [[nodiscard]] double ttftSloMs() const { return ttftSlo_; }
+    [[nodiscard]] double ttftAxisTopMs() const { return ttftTop_; }
 
 private:
     int points_ = 0;
     std::string shown_;
-    double axisTop_ = 0, slo_ = 0, axisRight_ = 0;
+    double axisTop_ = 0, slo_ = 0, axisRight_ = 0, ttftSlo_ = 0, ttftTop_ = 0;
 };
 
 /// Cumulative cost over the months: cloud vs on-prem, the break-even marked; the breakdown and

@@ -179,6 +179,17 @@ private slots:
         QVERIFY(clickEntity(w, QString::fromStdString(first)));
         QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), first);
         QCOMPARE(w.charts()->inferenceChart()->sloMs(), 50.0);
+        // And its TTFT target (500 ms in the preset), on TTFT's own axis, in view.
+        {
+            const auto ev = w.evaluator()->current();
+            const auto* we = &ev->workloads.front();
+            for (const auto& x : ev->workloads)
+                if (x.id == first)
+                    we = &x;
+            QVERIFY(we->ttft_slo_s > 0);
+            QCOMPARE(w.charts()->inferenceChart()->ttftSloMs(), we->ttft_slo_s * 1e3);
+            QVERIFY(w.charts()->inferenceChart()->ttftAxisTopMs() >= we->ttft_slo_s * 1e3);
+        }
         QVERIFY2(w.charts()->inferenceChart()->axisTopMs() <= 200,
                  qPrintable(QString::number(w.charts()->inferenceChart()->axisTopMs())));
         // The throughput axis ends where the curve leaves that range (helper-24: the visible
