@@ -765,9 +765,11 @@ void Inspector::updateDerived() {
             lines << tr("Power %L1 kW IT nameplate, %L2 kW facility avg.")
                          .arg(tc.it_power_peak_kw, 0, 'f', 0)
                          .arg(tc.power_kw, 0, 'f', 0);
-            lines << tr("Racks %L1 (%L2 servers each)")
+            lines << tr("Racks %L1 (%2 each)")
                          .arg(tc.racks, 0, 'f', 0)
-                         .arg(tc.servers_per_rack, 0, 'f', 0);
+                         .arg(tc.servers_per_rack == 1
+                                  ? tr("1 server")
+                                  : tr("%L1 servers").arg(tc.servers_per_rack, 0, 'f', 0));
             for (const auto& n : inv.notes)
                 lines << tr("Note: %1").arg(qs(n)); // (ⓘ was a missing glyph: helper-24)
         }
