@@ -568,8 +568,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     for (auto* m : chart_->legend()->markers())
         if (qobject_cast<QAreaSeries*>(m->series()))
             m->setVisible(false);
-    ay->setRange(0, top * 1.1);
-    ay->applyNiceNumbers();
+    niceAxis(ay, 0, top * 1.1); // labels with the decimals the step needs ("800", not "800.0")
     const auto& f = ev.fabric;
     QString cap =
         tr("Scale-up %1 GB/s per GPU, scale-out %2 GB/s per GPU, worst oversubscription %3:1.")

@@ -182,8 +182,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
     ay->setTitleText(tr("$M"));
-    ay->setRange(0, ymax * 1.05);
-    ay->applyNiceNumbers();
+    niceAxis(ay, 0, ymax * 1.05); // labels with the decimals the step needs ("800", not "800.0")
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     for (auto* s : all) {
