@@ -622,17 +622,22 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
 
 ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalog& c) {
     ReportSummary s;
-    const auto banded = [](const WorkloadEvaluation& w, double v, Scales sc, RF fmt) {
+    // A number and its band in brackets; what the brackets are is said once per workload (the
+    // page-1 summary said "the model's error band" on every line: helper-6 found page 1 too
+    // full for the design's picture).
+    bool bands_shown = false;
+    const auto banded = [&bands_shown](const WorkloadEvaluation& w, double v, Scales sc, RF fmt) {
         std::string out = report_human(v, fmt);
         if (w.band) {
             const auto [lo, hi] = band_range(v, *w.band, sc);
-            out += " (" + report_human(lo, fmt) + " to " + report_human(hi, fmt) +
-                   ", the model's error band)";
+            out += " (" + report_human(lo, fmt) + " to " + report_human(hi, fmt) + ")";
+            bands_shown = true;
         }
         return out;
     };
     for (const auto& w : ev.workloads) {
         ReportSummary::Item it;
+        bands_shown = false;
         it.heading = w.name.empty() ? w.id : w.name;
         const ModelArch* m = find_model(d, c, w.model);
         const GpuSpec* g = c.gpu(w.gpu);
@@ -748,6 +753,9 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                                " with a failure every " + report_human(r.job_mtbf_s, RF::seconds) +
                                " (job MTBF)");
         }
+        if (bands_shown && w.band)
+            it.lines.push_back("In brackets: the model's error band from held-out published "
+                               "runs (the Error bands table says which)");
         s.workloads.push_back(std::move(it));
     }
     const auto& t = ev.topology;
