@@ -210,19 +210,24 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
 /// page's foot, the rest on the next). QTextDocument splits rows line by line and a page break
 /// inside a cell moves the row a whole page, so the row is found on the laid-out clone (as
 /// keepTablesWhole lays it out) and the table is split before it in the HTML: (the table's
-/// index among the document's tables, the row's index counting header rows).
-std::optional<std::pair<int, int>> straddlingRow(QTextDocument& doc, QPagedPaintDevice& printer) {
+/// index among the document's tables, the row's index counting header rows). Also a row that
+/// starts a page the row before it did not (helper-6: a table QTextDocument continues on the
+/// next page repeats its heading without "(continued)"): split there, the rest is a table of
+/// its own whose heading says so. At most one row per table, in table order.
+std::vector<std::pair<int, int>> rowsToSplitAt(QTextDocument& doc, QPagedPaintDevice& printer) {
+    std::vector<std::pair<int, int>> out;
     const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
     QAbstractTextDocumentLayout* layout = clone->documentLayout();
     const qreal page = clone->pageSize().height();
     if (page <= 0)
-        return std::nullopt;
+        return out;
     int i = -1; // the table's index among the tables
     for (QTextFrame* frame : clone->rootFrame()->childFrames()) {
         auto* t = qobject_cast<QTextTable*>(frame);
         if (!t)
             continue;
         ++i;
+        int previous_page = -1;
         for (int r = std::max(1, t->format().headerRowCount()); r < t->rows(); ++r) {
             qreal top = 1e18, bottom = -1;
             for (int c = 0; c < t->columns(); ++c) {
@@ -236,12 +241,19 @@ std::optional<std::pair<int, int>> straddlingRow(QTextDocument& doc, QPagedPaint
                         bottom = std::max(bottom, br.bottom());
                     }
             }
-            if (bottom > top && bottom - top < 0.5 * page &&
-                static_cast<int>(top / page) != static_cast<int>((bottom - 1) / page))
-                return std::pair{i, r};
+            if (!(bottom > top))
+                continue;
+            const int first_page = static_cast<int>(top / page);
+            if ((bottom - top < 0.5 * page &&
+                 first_page != static_cast<int>((bottom - 1) / page)) ||
+                (previous_page >= 0 && first_page != previous_page)) {
+                out.emplace_back(i, r);
+                break;
+            }
+            previous_page = first_page;
         }
     }
-    return std::nullopt;
+    return out;
 }
 
 /// Splits the `table`-th <table> of `html` before its `row`-th <tr>: the rest goes into a new
@@ -524,11 +536,14 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     for (int pass = 0;; ++pass) {
         doc.setHtml(html);
         keepTablesWhole(doc, pdf);
-        const auto split = pass < 40 ? straddlingRow(doc, pdf) : std::nullopt;
-        if (!split)
+        const auto splits =
+            pass < 40 ? rowsToSplitAt(doc, pdf) : std::vector<std::pair<int, int>>{};
+        if (splits.empty())
             break;
+        // The last table first: splitting one renumbers the tables after it, not before.
         const QString before = html;
-        html = splitTableAt(html, split->first, split->second);
+        for (auto it = splits.rbegin(); it != splits.rend(); ++it)
+            html = splitTableAt(html, it->first, it->second);
         if (html == before)
             break;
     }

@@ -1455,6 +1455,22 @@ private slots:
             QVERIFY2(!QRegularExpression(QStringLiteral("\b1 nodes\b")).match(text).hasMatch(),
                      preset);
             QVERIFY2(!text.contains(QStringLiteral("(continued) (continued)")), preset);
+            // Helper-6: a table that runs onto the next page says "(continued)" there (the
+            // heading QTextDocument repeated by itself did not): each title once without it.
+            {
+                const QString plain = text.normalized(QString::NormalizationForm_KC);
+                for (const char* title : {"Assumptions and sources (changed inputs first)",
+                                          "Cumulative cost by month"}) {
+                    const QString t = QString::fromLatin1(title);
+                    const qsizetype all = plain.count(t);
+                    const qsizetype cont = plain.count(t + QStringLiteral(" (continued)"));
+                    QVERIFY2(all == 0 || all - cont == 1,
+                             qPrintable(QStringLiteral("%1: \"%2\" %3 times, %4 continued")
+                                            .arg(QString::fromLatin1(preset), t)
+                                            .arg(all)
+                                            .arg(cont)));
+                }
+            }
             // Helper-3: journey 1's design picture sat alone on page 2, page 1 half empty; it
             // is narrowed (down to 60%) to end on page 1 (poppler's pdfimages lists by page).
             if (std::string(preset) == "h100-ndr-2node") {
