@@ -240,17 +240,28 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     topo.add("Scale-up domain", t.scaleup_domain_size, "GPUs", RF::count);
     topo.add("Scale-up bandwidth per GPU", ev.fabric.scaleup_Bps_per_gpu, "B/s", RF::bytes_rate);
     topo.add("Scale-out bandwidth per GPU", ev.fabric.scaleout_Bps_per_gpu, "B/s", RF::bytes_rate);
+    // Helper-6: "0 B/s" read like a measured zero; a design without a scale-out network says so
+    // (the CSV keeps the 0).
+    if (!(ev.fabric.scaleout_Bps_per_gpu > 0))
+        topo.t.display.back()[1] = "none (no scale-out network)";
     topo.add("Bisection bandwidth (one way)", ev.fabric.bisection_Bps, "B/s", RF::bytes_rate);
+    if (!(ev.fabric.bisection_Bps > 0))
+        topo.t.display.back()[1] = "none (no scale-out network)";
     topo.add("Oversubscription", ev.fabric.oversubscription, ":1", RF::ratio);
     topo.t.display.back()[1] += ":1";
+    if (ev.fabric.oversubscription <= 1.0)
+        topo.t.display.back()[1] = "none (1:1)";
     for (const auto& st : ev.fabric.tiers) {
         const std::string raw =
             csv_number(st.switches) + " switches, " + f(st.oversubscription) + ":1";
         topo.t.rows.push_back({st.name + " tier", raw, ""});
-        topo.t.display.push_back({st.name + " tier",
+        std::string tier = st.name + " tier"; // "Leaf tier", as the other labels read
+        if (!tier.empty() && tier[0] >= 'a' && tier[0] <= 'z')
+            tier[0] = static_cast<char>(tier[0] - 'a' + 'A');
+        topo.t.display.push_back({tier,
                                   units::format_count(st.switches) +
                                       (st.switches == 1 ? " switch, " : " switches, ") +
-                                      report_human(st.oversubscription, RF::ratio) + ":1",
+                                      units::format_g(st.oversubscription, 3) + ":1",
                                   ""});
     }
     for (const auto& w : t.warnings)
