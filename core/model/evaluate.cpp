@@ -361,11 +361,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
             k.duration_source = "the training model: " + (src->name.empty() ? src->id : src->name) +
                                 " on " + std::to_string(k.gpus_per_job) + " GPUs";
         }
-        if (k.quota_gpus > 0 && k.quota_gpus < (k.mig ? 1 : k.gpus_per_job))
-            return Error{"fleet", std::string(name) + ": a team quota of " +
-                                      std::to_string(k.quota_gpus) +
-                                      " GPUs never starts a job of " +
-                                      std::to_string(k.gpus_per_job) + " GPUs (0 means no quota)"};
+        // A quota below one job is refused by simulate_fleet, with the class's name.
         if (k.mig && m.mig_nodes < 1)
             return Error{"fleet", std::string(name) +
                                       " run on MIG instances: set MIG nodes (how many nodes have "

@@ -437,9 +437,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const int size = c.mig ? 1 : c.gpus_per_job;
         if (c.quota_gpus < 0 || (c.quota_gpus > 0 && c.quota_gpus < size))
             return Error{at + "quota_gpus",
-                         "must be 0 (no quota) or at least one job's " + std::to_string(size) +
-                             (c.mig ? " instance" : " GPUs") + ": " + std::to_string(c.quota_gpus) +
-                             " would never start one"};
+                         c.name + ": a team quota of " + std::to_string(c.quota_gpus) +
+                             " never starts a job of " + std::to_string(size) +
+                             (c.mig ? " instance" : " GPUs") + " (0 means no quota)"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
