@@ -906,17 +906,20 @@ int cmd_infer(Flags& f, std::ostream& out) {
         return model::range_text(v, band, sc, decimals) + unit;
     };
     t.header.push_back("model's error band");
+    // A workstation's 8.4 tokens/s keeps its decimal; a cluster's 3,742 reads as a count.
+    const auto rate = [&](double v) { return v < 100 ? fmt(v, 1) : model::units::format_count(v); };
     t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms",
                within(r->ttft_s * 1e3, model::Scales::with_time, 1, " ms")},
               {"TPOT", fmt(r->tpot_s * 1e3, 2) + " ms",
                within(r->tpot_s * 1e3, model::Scales::with_time, 2, " ms")},
               {"batch (concurrent sequences)",
                std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
-              {"output tokens/s (replica)", model::units::format_count(r->output_tokens_per_s),
-               within(r->output_tokens_per_s, model::Scales::with_speed, 0, "")},
-              {"output tokens/s per GPU",
-               model::units::format_count(r->output_tokens_per_s_per_gpu),
-               within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed, 0, "")},
+              {"output tokens/s (replica)", rate(r->output_tokens_per_s),
+               within(r->output_tokens_per_s, model::Scales::with_speed,
+                      r->output_tokens_per_s < 100 ? 1 : 0, "")},
+              {"output tokens/s per GPU", rate(r->output_tokens_per_s_per_gpu),
+               within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed,
+                      r->output_tokens_per_s_per_gpu < 100 ? 1 : 0, "")},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
     if (price > 0) {

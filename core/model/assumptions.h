@@ -52,6 +52,18 @@ struct MemoryAssumptions {
         0.5e9, "bytes",
         "CUDA context 0.1-0.6 GB (ClusterLens guide, Assumptions); llama.cpp "
         "allocates weights, KV and one compute buffer"};
+    /// MLX (mlx-lm): the prompt is run through the model in chunks of this many tokens; MLX
+    /// evaluates lazily, so a chunk's logits are never computed, only its KV cache.
+    Assumption mlx_prefill_step_tokens{
+        2048, "tokens", "mlx-lm generate.py @d78bf58: generate_step(prefill_step_size=2048)"};
+    /// MLX (mlx-lm): each sequence's KV cache grows in steps of this many tokens.
+    Assumption mlx_kv_step_tokens{256, "tokens",
+                                  "mlx-lm models/cache.py @d78bf58: KVCache.step = 256"};
+    /// MLX has no framework memory pools either: the process and its Metal buffers.
+    Assumption mlx_runtime_bytes{
+        0.5e9, "bytes",
+        "assumption: the Python process and Metal buffers, as llama.cpp's runtime "
+        "(ClusterLens guide, Assumptions)"};
     /// Devices whose memory the CPU shares (Apple silicon, Jetson, CPU servers): the share the
     /// model may fill; the operating system keeps the rest (macOS caps the GPU's working set).
     Assumption unified_memory_gpu_fraction{
@@ -103,6 +115,12 @@ struct InferenceAssumptions {
     Assumption llamacpp_memory_efficiency{
         0.715, "fraction",
         "leave-one-source-out fit over llama.cpp rows (ClusterLens guide, Validation)"};
+    /// MLX's quantised matrix-vector kernels (mlx-lm decode) read the weights at this fraction
+    /// of the nominal memory bandwidth; they dequantise in registers as the weights arrive, so
+    /// the conversion overlaps the streaming. One global value set by leave-one-source-out
+    /// over the published MLX rows (docs/validation.md, Workstation and edge decode).
+    Assumption mlx_memory_efficiency{
+        0.93, "fraction", "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

@@ -135,6 +135,8 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.host_link_Bps = num(r, j, p, "host_link_Bps");
     g.sockets = static_cast<int>(r.integer(j, p, "sockets", false, 0, 64).value_or(0));
     g.numa_nodes = static_cast<int>(r.integer(j, p, "numa_nodes", false, 1, 1024).value_or(1));
+    g.decode_memory_factor = r.number(j, p, "decode_memory_factor", false, 0.05, 1.0).value_or(1);
+    g.decode_memory_factor_source = str(r, j, p, "decode_memory_factor_source");
     g.memory_channels =
         static_cast<int>(r.integer(j, p, "memory_channels", false, 0, 4096).value_or(0));
     g.gpus_per_node =

@@ -60,9 +60,14 @@ struct GpuSpec {
     double host_link_Bps = 0;    ///< host link one way (PCIe) for a discrete card; 0 unknown
     int sockets = 0;             ///< CPU servers: sockets (0 = not a CPU server)
     int numa_nodes = 1;          ///< NUMA nodes the memory is split over (CPU servers)
-    int memory_channels = 0;     ///< DDR channels, all sockets (0 = not stated)
-    int gpus_per_node = 8;       ///< CLI.md default --gpus-per-node
-    int scaleup_domain = 1;      ///< CLI.md default --scaleup-domain
+    /// The share of the nominal memory bandwidth one decode stream's kernels reach on this
+    /// device relative to a one-die device (a two-die package whose reads cross the die-to-die
+    /// link: the M3 Ultra); 1 for every other device. Serving only (docs/validation.md).
+    double decode_memory_factor = 1;
+    std::string decode_memory_factor_source;
+    int memory_channels = 0; ///< DDR channels, all sockets (0 = not stated)
+    int gpus_per_node = 8;   ///< CLI.md default --gpus-per-node
+    int scaleup_domain = 1;  ///< CLI.md default --scaleup-domain
     std::string default_scaleout_link;
     int default_nics_per_node = 0;
     double price_usd = 0; ///< street price estimate; 0 = unknown

@@ -44,7 +44,8 @@ enum class WeightsDtype {
 enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
 /// The serving engine: how it budgets GPU memory for the KV cache (docs/inference.md).
-enum class ServingEngine { vllm, sglang, trtllm, llamacpp };
+/// mlx: Apple's MLX through mlx-lm (unified memory, lazily evaluated graphs).
+enum class ServingEngine { vllm, sglang, trtllm, llamacpp, mlx };
 enum class ServingMode { offline, online };
 enum class Commitment { on_demand, one_year, three_year, spot };
 /// Fleet scheduling (issue 23): FIFO (the head blocks), priority (highest first, the head of
@@ -95,7 +96,8 @@ template <> struct ChoiceNames<Batching> {
                                                            "disaggregated"};
 };
 template <> struct ChoiceNames<ServingEngine> {
-    static constexpr std::array<std::string_view, 4> names{"vllm", "sglang", "trtllm", "llamacpp"};
+    static constexpr std::array<std::string_view, 5> names{"vllm", "sglang", "trtllm", "llamacpp",
+                                                           "mlx"};
 };
 template <> struct ChoiceNames<ServingMode> {
     static constexpr std::array<std::string_view, 2> names{"offline", "online"};

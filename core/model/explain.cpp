@@ -276,10 +276,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "continuous batching; TTFT = prefill + one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
                    "largest that fits (paged KV) or the SLO"},
-                  {"HBM bandwidth", units::format_si(g->memory_bandwidth_Bps, "B/s"),
-                   src(g->provenance)},
+                  g->decode_memory_factor != 1
+                      ? ExplainedInput{"memory bandwidth",
+                                       units::format_si(g->memory_bandwidth_Bps, "B/s") + " × " +
+                                           fixed(g->decode_memory_factor, 2) +
+                                           " (one stream across the dies)",
+                                       g->decode_memory_factor_source}
+                      : ExplainedInput{"HBM bandwidth",
+                                       units::format_si(g->memory_bandwidth_Bps, "B/s"),
+                                       src(g->provenance)},
                   s.engine == ServingEngine::llamacpp
                       ? assumption("memory efficiency (llama.cpp)", ia.llamacpp_memory_efficiency)
+                  : s.engine == ServingEngine::mlx
+                      ? assumption("memory efficiency (MLX)", ia.mlx_memory_efficiency)
                       : assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
@@ -390,7 +399,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
     // An engine's own settings only for the engines the design serves with (helper-3: a vLLM
     // report listed SGLang, TensorRT-LLM, llama.cpp and macOS settings).
     bool trains = false, serves = false, unified = false;
-    std::array<bool, 4> engine{};
+    std::array<bool, ChoiceNames<ServingEngine>::names.size()> engine{};
     for (const auto& w : d.workloads) {
         trains = trains || w.kind == WorkloadKind::training;
         if (w.kind == WorkloadKind::inference) {
@@ -422,6 +431,8 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
         if (k.rfind("memory.llamacpp_", 0) == 0 || k == "inference.llamacpp_memory_efficiency" ||
             k == "inference.host_memory_bandwidth_Bps" || k == "inference.numa_nodes_used")
             return llamacpp;
+        if (k.rfind("memory.mlx_", 0) == 0 || k == "inference.mlx_memory_efficiency")
+            return uses(ServingEngine::mlx);
         if (k == "memory.unified_memory_gpu_fraction")
             return serves && (unified || !c);
         if (group == "inference")

@@ -525,6 +525,9 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         errs.push_back({"--offload-layers", "must be between 0 and the model's " +
                                                 std::to_string(m.layers) +
                                                 " layers - 1 (one layer stays on the device)"});
+    else if (s.offload_layers > 0 && s.engine == ServingEngine::mlx)
+        errs.push_back({"--offload-layers", "MLX keeps every layer in the device's memory (it has "
+                                            "no layer offload; llama.cpp has)"});
     else if (s.offload_layers > 0 && s.pp > 1)
         errs.push_back({"--offload-layers", "needs pp 1 (llama.cpp splits layers between one "
                                             "device and the CPU)"});
@@ -544,6 +547,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     const double device_bytes =
         gpu.memory_bytes * (gpu.unified_memory ? a.unified_memory_gpu_fraction.value : 1.0);
     const bool llamacpp = s.engine == ServingEngine::llamacpp;
+    const bool mlx = s.engine == ServingEngine::mlx;
     out.usable_bytes = s.engine == ServingEngine::vllm
                            ? device_bytes * a.gpu_memory_utilization.value
                            : device_bytes;
@@ -564,23 +568,33 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     // intermediates, in 16 bits, plus fp32 logits for the sampled rows.
     // llama.cpp's compute buffer holds one physical batch (n_ubatch tokens) in fp32, logits of
     // every token of it included.
-    const double T = llamacpp ? a.llamacpp_ubatch_tokens.value : a.max_batched_tokens.value;
+    const double T = llamacpp ? a.llamacpp_ubatch_tokens.value
+                     : mlx    ? a.mlx_prefill_step_tokens.value
+                              : a.max_batched_tokens.value;
     const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim / tp;
     const double f = m.is_moe() ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
                                 : static_cast<double>(m.ffn);
     const double mlp_w = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * f / tp;
+    // MLX's prefill chunk in 16 bits; its logits are never evaluated (lazy graph), only the
+    // last token's.
     out.workspace_bytes = T * (2.0 * m.hidden + qkv + mlp_w) * (llamacpp ? 4.0 : 2.0) +
-                          (llamacpp ? T : std::min(T, 1024.0)) * m.vocab / tp * 4.0;
-    const double runtime_bytes =
-        llamacpp ? a.llamacpp_runtime_bytes.value : a.framework_overhead_bytes.value;
+                          (llamacpp ? T
+                           : mlx    ? 1.0
+                                    : std::min(T, 1024.0)) *
+                              m.vocab / tp * 4.0;
+    const double runtime_bytes = llamacpp ? a.llamacpp_runtime_bytes.value
+                                 : mlx    ? a.mlx_runtime_bytes.value
+                                          : a.framework_overhead_bytes.value;
 
     const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
-    // llama.cpp's KV cache is one buffer of cells, a token each (no blocks).
+    // llama.cpp's KV cache is one buffer of cells, a token each (no blocks); mlx-lm grows each
+    // sequence's cache in steps.
     const double block =
         llamacpp ? 1.0
+        : mlx    ? std::max(1.0, a.mlx_kv_step_tokens.value)
                  : std::max(1.0, s.engine == ServingEngine::trtllm ? a.trtllm_kv_block_tokens.value
                                                                    : a.kv_block_tokens.value);
-    if (out.paged)
+    if (out.paged || mlx)
         out.tokens_reserved_per_sequence = std::ceil(seq_tokens / block) * block;
     else
         out.tokens_reserved_per_sequence = std::max(seq_tokens, static_cast<double>(m.max_seq));

@@ -720,12 +720,21 @@ std::vector<Field> build_schema() {
     shown(A("memory.llamacpp_runtime_bytes", "llama.cpp runtime memory", 0, 1e12,
             CL_REF(memory.llamacpp_runtime_bytes)),
           1e9, "GB", 2);
+    A("memory.mlx_prefill_step_tokens", "MLX prefill step (tokens)", 1, 1e6,
+      CL_REF(memory.mlx_prefill_step_tokens), 0);
+    A("memory.mlx_kv_step_tokens", "MLX KV cache step (tokens)", 1, 1e5,
+      CL_REF(memory.mlx_kv_step_tokens), 0);
+    shown(A("memory.mlx_runtime_bytes", "MLX runtime memory", 0, 1e12,
+            CL_REF(memory.mlx_runtime_bytes)),
+          1e9, "GB", 2);
     A("memory.unified_memory_gpu_fraction", "Unified memory the model may use", 0.05, 1,
       CL_REF(memory.unified_memory_gpu_fraction));
     A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
       CL_REF(inference.memory_efficiency));
     A("inference.llamacpp_memory_efficiency", "Memory efficiency (llama.cpp)", 0.05, 1,
       CL_REF(inference.llamacpp_memory_efficiency));
+    A("inference.mlx_memory_efficiency", "Memory efficiency (MLX)", 0.05, 1,
+      CL_REF(inference.mlx_memory_efficiency));
     A("inference.sustained_vs_best_gemm", "Serving GEMM: sustained vs best", 0.05, 1.5,
       CL_REF(inference.sustained_vs_best_gemm));
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
@@ -1014,6 +1023,7 @@ std::string choice_label(std::string_view v) {
         {"sglang", "SGLang"},
         {"trtllm", "TensorRT-LLM"},
         {"llamacpp", "llama.cpp"},
+        {"mlx", "MLX (mlx-lm)"},
         {"adamw", "AdamW"},
         {"adamw-8bit", "AdamW 8-bit"},
         {"sgd", "SGD"},

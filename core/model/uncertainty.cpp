@@ -80,6 +80,7 @@ std::vector<HeldOutRow> parse_held_out(std::string_view text) {
         h.pp = r.value("pp", false);
         h.gpus = r.value("gpus", 0.0);
         h.error = r.at("error").get<double>();
+        h.edge = r.value("edge", false);
         if (!std::isfinite(h.error) || h.error <= -1)
             throw std::runtime_error("held-out rows: " + h.id + ": error out of range");
         rows.push_back(std::move(h));
@@ -108,6 +109,8 @@ std::string held_out_to_json(const std::vector<HeldOutRow>& rows, std::string_vi
         j["pp"] = r.pp;
         j["gpus"] = r.gpus;
         j["error"] = std::round(r.error * 10000) / 10000;
+        if (r.edge)
+            j["edge"] = true;
         out += "    " + j.dump() + (i + 1 < rows.size() ? ",\n" : "\n");
     }
     return out + "  ]\n}\n";
@@ -175,6 +178,7 @@ CaseTraits serving_case(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     CaseTraits c;
     c.kind = BandKind::serving;
     c.arch = gpu_generation(gpu);
+    c.edge = !gpu.device_class.empty();
     c.processors = processors_of(gpu);
     c.moe = m.is_moe();
     c.pp = s.pp > 1;
@@ -197,11 +201,20 @@ Band band_for(const CaseTraits& c, std::string_view exclude_source) {
 
 Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
               std::string_view exclude_source) {
+    // Data-centre cases compare with data-centre rows only; a workstation or edge case with
+    // its own kind of rows when there are any, else with every row (and says so).
     std::vector<const HeldOutRow*> pool;
-    for (const auto& r : all)
-        if (r.kind == c.kind && r.source != exclude_source)
-            pool.push_back(&r);
     Band b;
+    for (const auto& r : all)
+        if (r.kind == c.kind && r.edge == c.edge && r.source != exclude_source)
+            pool.push_back(&r);
+    if (pool.empty() && c.edge) {
+        for (const auto& r : all)
+            if (r.kind == c.kind && r.source != exclude_source)
+                pool.push_back(&r);
+        if (!pool.empty())
+            b.far.push_back("no validated run on a workstation or edge device");
+    }
     if (pool.empty()) {
         b.error_low = -0.5;
         b.error_high = 1.0;
@@ -332,6 +345,7 @@ Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {
         t.fsdp = r.fsdp;
         t.pp = r.pp;
         t.gpus = r.gpus;
+        t.edge = r.edge;
         const Band b = band_for(t, rows, r.source);
         ++c.rows;
         const bool inside = r.error >= b.error_low && r.error <= b.error_high;

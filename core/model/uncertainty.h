@@ -31,6 +31,9 @@ struct HeldOutRow {
     bool pp = false;   ///< pipeline parallel
     double gpus = 0;
     double error = 0; ///< predicted / published - 1 (of a speed: throughput, bandwidth)
+    /// A workstation or edge device (the catalog's device_class is set): single-stream decode
+    /// there is a population of its own, kept apart from data-centre rows.
+    bool edge = false;
 };
 
 /// The bundled held-out rows of every kind (parsed once).
@@ -46,7 +49,8 @@ struct CaseTraits {
     std::string arch;
     bool moe = false, fsdp = false, pp = false;
     double gpus = 0;
-    double bytes = 0; ///< collectives: the message size (the rows are bandwidth-bound sizes)
+    double bytes = 0;  ///< collectives: the message size (the rows are bandwidth-bound sizes)
+    bool edge = false; ///< a workstation or edge device (HeldOutRow::edge)
     /// What the processors are called in the band's words: "GPUs", or "CPUs" for a CPU server
     /// and "NPUs" for an NPU (helper-12: "no validated run on zen GPUs").
     std::string processors = "GPUs";

@@ -329,6 +329,74 @@ private slots:
         QVERIFY(inference_memory(m, s, g, big)->workspace_bytes > 3.9 * mem->workspace_bytes);
     }
 
+    // MLX (mlx-lm): weights, a KV cache grown in 256-token steps and one 2,048-token prefill
+    // chunk in 16 bits with no logits (lazy evaluation); decode streams at MLX's own efficiency
+    // with the dequantisation hidden under the streaming; no layer offload.
+    void mlxEngine() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& mac = *cat_.gpu("apple-m3-max");
+        auto topo = shape_topology(mac, ClusterShape{}, cat_);
+        QVERIFY(topo.ok());
+        InferenceSpec s;
+        s.batch = 1;
+        s.input_len = 260;
+        s.output_len = 309;
+        s.engine = ServingEngine::mlx;
+        s.weights_dtype = WeightsDtype::mlx4;
+        const MemoryAssumptions a;
+        auto mem = inference_memory(m, s, mac, a);
+        QVERIFY2(mem.ok(), mem.ok() ? "" : mem.error_text().c_str());
+        QVERIFY2(mem->fits, mem->explanation.c_str());
+        QCOMPARE(mem->tokens_reserved_per_sequence, 768.0); // 569 tokens -> 3 steps of 256
+        QCOMPARE(mem->per_gpu.other, a.mlx_runtime_bytes.value);
+        const double T = a.mlx_prefill_step_tokens.value;
+        QVERIFY(mem->workspace_bytes > T * 2.0 * m.hidden * 2.0);
+        QVERIFY(mem->workspace_bytes < T * m.vocab * 2.0); // no logits for the chunk
+        // Every weight, embeddings and LM head included, at 4.5 bits (group 64).
+        QVERIFY(std::abs(mem->weights_bytes_per_gpu / (m.total_params() * 4.5 / 8) - 1) < 0.01);
+        // Decode: the weights (less the embedding table, of which one row is read) at the MLX
+        // efficiency plus the step overhead; no dequantisation
+        // on top (4 ops per weight at the M3 Max's 14 TFLOP/s would add ~20 ms).
+        InferenceAssumptions ia;
+        auto r = infer(m, s, mac, *topo, 0, {}, ia);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error_text().c_str());
+        const double stream = mem->weights_bytes_per_gpu /
+                              (mac.memory_bandwidth_Bps * ia.mlx_memory_efficiency.value);
+        QVERIFY2(r->decode_step_s > 0.97 * stream && r->decode_step_s < 1.03 * stream + 2e-3,
+                 qPrintable(QString::number(r->decode_step_s / stream)));
+        // The user's efficiency is used as given.
+        ia.mlx_memory_efficiency.value = ia.mlx_memory_efficiency.value / 2;
+        auto half = infer(m, s, mac, *topo, 0, {}, ia);
+        QVERIFY(half.ok());
+        QVERIFY(half->decode_step_s > 1.9 * r->decode_step_s);
+        // The same weights through the CUDA engines' kernels, at the same efficiency, pay the
+        // dequantisation on top of the streaming (MARLIN).
+        s.engine = ServingEngine::vllm;
+        InferenceAssumptions cuda;
+        cuda.memory_efficiency.value = InferenceAssumptions{}.mlx_memory_efficiency.value;
+        auto v = infer(m, s, mac, *topo, 0, {}, cuda);
+        QVERIFY2(v.ok(), v.ok() ? "" : v.error_text().c_str());
+        QVERIFY(v->decode_step_s > r->decode_step_s + 0.010);
+        // No layer offload in MLX: refused, naming the engine that has it.
+        s.engine = ServingEngine::mlx;
+        s.offload_layers = 10;
+        auto off = inference_memory(m, s, *cat_.gpu("rtx-4090"), a);
+        QVERIFY(!off.ok());
+        QVERIFY(QString::fromStdString(off.error_text()).contains("llama.cpp"));
+        // The M3 Ultra's decode memory factor (two dies) slows a stream on it.
+        const GpuSpec& ultra = *cat_.gpu("apple-m3-ultra");
+        QVERIFY(ultra.decode_memory_factor < 1 && !ultra.decode_memory_factor_source.empty());
+        s.offload_layers = 0;
+        GpuSpec one_die = ultra;
+        one_die.decode_memory_factor = 1;
+        auto ut = shape_topology(ultra, ClusterShape{}, cat_);
+        QVERIFY(ut.ok());
+        auto a1 = infer(m, s, ultra, *ut, 0, {}, InferenceAssumptions{});
+        auto a2 = infer(m, s, one_die, *ut, 0, {}, InferenceAssumptions{});
+        QVERIFY(a1.ok() && a2.ok());
+        QVERIFY(a1->decode_step_s > 1.25 * a2->decode_step_s);
+    }
+
     // Unified memory: the model may fill the share the operating system leaves (macOS caps the
     // GPU's working set at about 75% on large Macs); a CPU server reads the model at the
     // bandwidth of the NUMA nodes that hold it.
