@@ -86,30 +86,51 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
         const ModelArch* m = c.model(w.model);
         if (w.has_memory) {
             const auto& b = w.memory.per_gpu;
+            // Only the parts the workload has: a serving replica keeps no gradients or
+            // optimizer states, a training job no KV cache (helper audit: "gradients = 0 B").
+            const bool serving = spec.kind == WorkloadKind::inference;
             Explanation e{w.id + ".memory",
                           w.name,
                           "Memory per GPU",
                           units::format_bytes(b.total()) + " of " +
                               units::format_bytes(w.memory.capacity_bytes),
-                          "weights + gradients + optimizer states + activations (+ KV cache for "
-                          "serving) + framework overhead, for the most loaded GPU (worst pipeline "
-                          "stage); fits when the total <= capacity",
+                          serving ? "weights + KV cache + workspace + engine runtime, for the most "
+                                    "loaded GPU (worst pipeline stage); fits when the total <= "
+                                    "what the engine may use"
+                                  : "weights + gradients + optimizer states + activations + "
+                                    "framework overhead, for the most loaded GPU (worst pipeline "
+                                    "stage); fits when the total <= capacity",
                           {}};
-            e.inputs = {{"weights", units::format_bytes(b.weights),
-                         "params on the GPU x bytes per weight (ZeRO-3 shards over DP)"},
-                        {"gradients", units::format_bytes(b.gradients),
-                         "ZeRO sec. 3.1: 2 B per param in 16-bit (ZeRO-2 shards)"},
-                        {"optimizer", units::format_bytes(b.optimizer),
-                         "ZeRO sec. 3.1: K = 12 B per param for mixed-precision AdamW (ZeRO-1 "
-                         "shards over DP)"},
-                        {"activations", units::format_bytes(b.activations),
-                         "Korthikanti et al. 2022 Table 2 per layer x layers x micro-batches in "
-                         "flight (1F1B: p - stage; interleaved x (1 + (p-1)/(p v)))"},
-                        {"KV cache", units::format_bytes(b.kv_cache),
-                         "2 x layers x KV heads x head dim x bytes per token x tokens"},
-                        {"other", units::format_bytes(b.other), ma.framework_overhead_bytes.source},
-                        {"capacity", units::format_bytes(w.memory.capacity_bytes),
-                         g ? src(g->provenance) : "catalog"}};
+            const Assumption& runtime =
+                !serving                                           ? ma.framework_overhead_bytes
+                : spec.inference.engine == ServingEngine::llamacpp ? ma.llamacpp_runtime_bytes
+                : spec.inference.engine == ServingEngine::mlx      ? ma.mlx_runtime_bytes
+                                                                   : ma.framework_overhead_bytes;
+            if (serving)
+                e.inputs = {
+                    {"weights", units::format_bytes(b.weights),
+                     "params on the GPU x bytes per weight of the weights format (split over "
+                     "TP and PP)"},
+                    {"KV cache", units::format_bytes(b.kv_cache),
+                     "2 x layers x KV heads x head dim x bytes per token x tokens (the engine's "
+                     "budget: ClusterLens guide, Inference)"},
+                    {"workspace", units::format_bytes(b.activations),
+                     "activations of one forward pass over the engine's batched tokens"},
+                    {"engine runtime", units::format_bytes(b.other), runtime.source}};
+            else
+                e.inputs = {{"weights", units::format_bytes(b.weights),
+                             "params on the GPU x bytes per weight (ZeRO-3 shards over DP)"},
+                            {"gradients", units::format_bytes(b.gradients),
+                             "ZeRO sec. 3.1: 2 B per param in 16-bit (ZeRO-2 shards)"},
+                            {"optimizer", units::format_bytes(b.optimizer),
+                             "ZeRO sec. 3.1: K = 12 B per param for mixed-precision AdamW "
+                             "(ZeRO-1 shards over DP)"},
+                            {"activations", units::format_bytes(b.activations),
+                             "Korthikanti et al. 2022 Table 2 per layer x layers x micro-batches "
+                             "in flight (1F1B: p - stage; interleaved x (1 + (p-1)/(p v)))"},
+                            {"other", units::format_bytes(b.other), runtime.source}};
+            e.inputs.push_back({"capacity", units::format_bytes(w.memory.capacity_bytes),
+                                g ? src(g->provenance) : "catalog"});
             out.push_back(std::move(e));
         }
         if (w.training && g && m) {
