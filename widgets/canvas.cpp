@@ -174,7 +174,9 @@ protected:
         // items fast to draw.
         if (opt->levelOfDetailFromTransform(p->worldTransform()) < kFarDetail) {
             p->setPen(Qt::NoPen);
-            p->setBrush(isSelected() ? pal.highlight().color() : accent);
+            p->setBrush(isSelected()           ? pal.highlight().color()
+                        : scene_->jobCard(id_) ? QColor(0x7c, 0x3a, 0xed)
+                                               : accent);
             p->drawRect(farRect());
             return;
         }
@@ -226,6 +228,33 @@ protected:
             QRectF r(kDeviceW - 12 - w, kDeviceH - 25, w, 16);
             p->setPen(Qt::NoPen);
             p->setBrush(QColor(0xd9, 0x77, 0x06));
+            p->drawRoundedRect(r, 7, 7);
+            p->setPen(Qt::white);
+            p->drawText(r, Qt::AlignCenter, text);
+        }
+        // Issue 23: the job picked on the Fleet tab ran here.
+        if (const auto* job = scene_->jobCard(id_)) {
+            const QColor jc(0x7c, 0x3a, 0xed);
+            p->setPen(QPen(jc, 3, Qt::DashLine));
+            p->setBrush(Qt::NoBrush);
+            p->drawRoundedRect(QRectF(-3, -3, kDeviceW, kDeviceH), 8, 8);
+            QFont sf = p->font();
+            sf.setPointSizeF(sf.pointSizeF() * 0.8);
+            p->setFont(sf);
+            const QString text =
+                job->job_nodes == job->card_nodes
+                    ? (job->card_nodes == 1
+                           ? QObject::tr("job here")
+                           : QObject::tr("job on all %1 nodes")
+                                 .arg(QLocale(QLocale::English).toString(job->card_nodes)))
+                    : QObject::tr("job on %1 of %2 nodes")
+                          .arg(QLocale(QLocale::English).toString(job->job_nodes),
+                               QLocale(QLocale::English).toString(job->card_nodes));
+            const qreal w =
+                std::min<qreal>(kDeviceW - 24, p->fontMetrics().horizontalAdvance(text) + 14);
+            QRectF r(12, kDeviceH - 25, w, 16);
+            p->setPen(Qt::NoPen);
+            p->setBrush(jc);
             p->drawRoundedRect(r, 7, 7);
             p->setPen(Qt::white);
             p->drawText(r, Qt::AlignCenter, text);
@@ -1335,6 +1364,18 @@ void CanvasScene::updateLoadWorkload() {
             else
                 v->viewport()->update();
     }
+}
+
+void CanvasScene::setJobCards(std::vector<model::FleetJobCard> cards) {
+    jobCards_ = std::move(cards);
+    update(); // every item (and the far picture) repaints with or without the outline
+}
+
+const model::FleetJobCard* CanvasScene::jobCard(const std::string& device) const {
+    for (const auto& c : jobCards_)
+        if (c.device == device)
+            return &c;
+    return nullptr;
 }
 
 double CanvasScene::linkLoad(const std::string& id) const {

@@ -43,6 +43,11 @@ public:
     [[nodiscard]] const QString& loadLegend() const { return loadLegend_; }
     /// The legend explains the red bottleneck uplinks (no workload's load is shown).
     [[nodiscard]] bool legendIsBottleneck() const { return legendBottleneck_; }
+    /// Issue 23: the cards a job picked on the Fleet tab's allocation timeline ran on (core's
+    /// fleet_job_cards), outlined with "job: 4 of 64 nodes"; empty clears.
+    void setJobCards(std::vector<model::FleetJobCard> cards);
+    [[nodiscard]] const model::FleetJobCard* jobCard(const std::string& device) const;
+    [[nodiscard]] int jobCardCount() const { return static_cast<int>(jobCards_.size()); }
     /// The busy fraction a link item is coloured by (-1: none, or no item).
     [[nodiscard]] double linkLoad(const std::string& id) const;
     /// The id of the entity an item shows (device, group, link or workload), or empty.
@@ -168,6 +173,7 @@ private:
     std::string loadWorkload_; ///< issue 22: whose traffic colours the links
     QString loadLegend_;
     bool legendBottleneck_ = false;
+    std::vector<model::FleetJobCard> jobCards_; ///< issue 23: the picked job's cards
     /// Follows the selection: a selected training workload becomes the one shown.
     void updateLoadWorkload();
     std::unordered_map<std::string, DeviceItem*> devices_;

@@ -4,6 +4,8 @@
 
 #include "model/evaluate.h"
 
+#include <QColor>
+#include <QPointF>
 #include <QWidget>
 
 #include <memory>
@@ -161,6 +163,44 @@ private:
 
 /// The design's job mix on its cluster (issue 23): busy GPUs and waiting jobs over the simulated
 /// days; utilization, waits by class, fragmentation and the cost per useful GPU-hour below.
+/// Issue 23: the allocation timeline -- which job held each of a sample of nodes over time
+/// (core's FleetAllocation), a colour per class; a click picks the job under the pointer.
+class AllocationView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AllocationView(QWidget* parent = nullptr);
+    /// `nodes`: the cluster's (the rows are a sample of them when it has more than 64).
+    void setAllocation(const model::FleetResult& f, int nodes);
+    [[nodiscard]] int picked() const { return picked_; }
+    /// The cell (row, column) at a widget point, or (-1, -1).
+    [[nodiscard]] std::pair<int, int> cellAt(QPoint p) const;
+    /// The centre of a cell, for tests that click it.
+    [[nodiscard]] QPoint cellCentre(int row, int col) const;
+    [[nodiscard]] const model::FleetAllocation& allocation() const { return al_; }
+    [[nodiscard]] static QColor classColour(int cls);
+    void pick(int job);
+
+signals:
+    void jobPicked(int job);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    QSize sizeHint() const override { return {400, 150}; }
+    QSize minimumSizeHint() const override { return {200, 90}; }
+
+private:
+    [[nodiscard]] QRectF plot() const;
+    [[nodiscard]] std::vector<std::pair<QColor, QString>> legendItems() const;
+    /// Where each legend item starts (x, line) between left and right; `lines` used.
+    std::vector<QPointF> legendLayout(double left, double right, int* lines) const;
+    model::FleetAllocation al_;
+    std::vector<std::string> classes_;
+    double horizon_s_ = 0;
+    int nodes_ = 0;
+    int picked_ = -1;
+};
+
 class FleetChart : public ChartPage {
     Q_OBJECT
 public:
@@ -168,10 +208,20 @@ public:
     void setEvaluation(const model::Evaluation& ev);
     [[nodiscard]] int sampleCount() const { return samples_; }
     [[nodiscard]] double shownUtilization() const { return utilization_; }
+    [[nodiscard]] AllocationView* allocationView() const { return alloc_; }
+    [[nodiscard]] QString pickedJobText() const;
+
+signals:
+    /// A job was picked on the allocation timeline (-1: none): the canvas shows its cards.
+    void jobSelected(const model::FleetAllocJob* job);
 
 private:
+    void describePick(int job);
     int samples_ = 0;
     double utilization_ = 0;
+    AllocationView* alloc_ = nullptr;
+    QLabel* jobLabel_ = nullptr;
+    std::vector<std::string> classNames_;
 };
 
 /// Goodput vs checkpoint interval of the first training workload, optimum and chosen interval

@@ -20,6 +20,8 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QStackedLayout>
 #include <QToolTip>
@@ -261,14 +263,253 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     caption_->setText(cap);
 }
 
+AllocationView::AllocationView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("allocationView"));
+    setMouseTracking(false);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Which job held each node over time (a colour per class; grey idle, dark "
+                  "red out for repair). Click a job to see its nodes on the canvas."));
+}
+
+QColor AllocationView::classColour(int cls) {
+    static const QColor colours[] = {{0x3b, 0x82, 0xf6}, {0x10, 0xb9, 0x81}, {0xf5, 0x9e, 0x0b},
+                                     {0xec, 0x48, 0x99}, {0x8b, 0x5c, 0xf6}, {0x06, 0xb6, 0xd4},
+                                     {0x84, 0xcc, 0x16}, {0xf9, 0x73, 0x16}};
+    return colours[static_cast<std::size_t>(std::max(0, cls)) % std::size(colours)];
+}
+
+void AllocationView::setAllocation(const model::FleetResult& f, int nodes) {
+    al_ = f.allocation;
+    classes_.clear();
+    for (const auto& c : f.classes)
+        classes_.push_back(c.name);
+    horizon_s_ = f.timeline.empty() ? 0 : f.timeline.back().t_s;
+    nodes_ = nodes;
+    picked_ = -1;
+    update();
+}
+
+std::vector<std::pair<QColor, QString>> AllocationView::legendItems() const {
+    std::vector<std::pair<QColor, QString>> items;
+    for (std::size_t i = 0; i < classes_.size(); ++i)
+        items.emplace_back(classColour(static_cast<int>(i)), QString::fromStdString(classes_[i]));
+    items.emplace_back(palette().window().color().darker(112), tr("idle"));
+    items.emplace_back(QColor(0x7f, 0x1d, 0x1d), tr("out for repair"));
+    const int rows = static_cast<int>(al_.node_rows.size());
+    if (nodes_ > 0 && rows < nodes_) // sampled
+        items.emplace_back(QColor(), tr("(%1 of the %2 nodes, evenly spread)")
+                                         .arg(rows)
+                                         .arg(QLocale(QLocale::English).toString(nodes_)));
+    return items;
+}
+
+std::vector<QPointF> AllocationView::legendLayout(double left, double right, int* lines) const {
+    std::vector<QPointF> at;
+    double x = left;
+    int line = 0;
+    for (const auto& [colour, text] : legendItems()) {
+        const double w = (colour.isValid() ? 13 : 0) + fontMetrics().horizontalAdvance(text) + 12;
+        if (x > left && x + w > right) { // wrap (helper audits: no clipped legends)
+            x = left;
+            ++line;
+        }
+        at.emplace_back(x, line);
+        x += w;
+    }
+    *lines = line + 1;
+    return at;
+}
+
+QRectF AllocationView::plot() const {
+    // Room on the left for node numbers; below, a line of days and the legend's lines.
+    const int left = fontMetrics().horizontalAdvance(QStringLiteral("node 00,000")) + 6;
+    int lines = 1;
+    legendLayout(left, width() - 4, &lines);
+    const int below = fontMetrics().height() * (1 + lines) + 6;
+    return QRectF(left, 4, std::max(10, width() - left - 6), std::max(10, height() - 8 - below));
+}
+
+std::pair<int, int> AllocationView::cellAt(QPoint p) const {
+    const QRectF r = plot();
+    if (al_.columns <= 0 || al_.node_rows.empty() || !r.contains(p))
+        return {-1, -1};
+    const int rows = static_cast<int>(al_.node_rows.size());
+    const int row =
+        std::clamp(static_cast<int>((p.y() - r.top()) / r.height() * rows), 0, rows - 1);
+    const int col = std::clamp(static_cast<int>((p.x() - r.left()) / r.width() * al_.columns), 0,
+                               al_.columns - 1);
+    return {row, col};
+}
+
+QPoint AllocationView::cellCentre(int row, int col) const {
+    const QRectF r = plot();
+    const double rows = static_cast<double>(std::max<std::size_t>(1, al_.node_rows.size()));
+    return QPointF(r.left() + (col + 0.5) * r.width() / std::max(1, al_.columns),
+                   r.top() + (row + 0.5) * r.height() / rows)
+        .toPoint();
+}
+
+void AllocationView::pick(int job) {
+    picked_ = job;
+    update();
+    emit jobPicked(job);
+}
+
+void AllocationView::mousePressEvent(QMouseEvent* e) {
+    const auto [row, col] = cellAt(e->position().toPoint());
+    if (row < 0) {
+        QWidget::mousePressEvent(e);
+        return;
+    }
+    const int j = al_.at(static_cast<std::size_t>(row), static_cast<std::size_t>(col));
+    pick(j >= 0 ? j : -1); // an idle or repaired node clears the pick
+}
+
+void AllocationView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const QRectF r = plot();
+    const int rows = static_cast<int>(al_.node_rows.size());
+    if (rows == 0 || al_.columns == 0)
+        return;
+    const double cw = r.width() / al_.columns, rh = r.height() / rows;
+    const QColor idle = palette().window().color().darker(112);
+    const QColor down(0x7f, 0x1d, 0x1d);
+    for (int row = 0; row < rows; ++row)
+        for (int col = 0; col < al_.columns; ++col) {
+            const int j = al_.at(static_cast<std::size_t>(row), static_cast<std::size_t>(col));
+            QColor c = j == model::FleetAllocation::kDown ? down
+                       : j < 0                            ? idle
+                               : classColour(al_.jobs[static_cast<std::size_t>(j)].cls);
+            if (picked_ >= 0 && j >= 0 && j != picked_)
+                c = c.lighter(150); // the picked job stands out
+            p.fillRect(QRectF(r.left() + col * cw, r.top() + row * rh, cw + 0.5, rh + 0.5), c);
+        }
+    // The picked job's cells in a dark shade of its class (outlines vanish on cells a pixel
+    // or two wide).
+    if (picked_ >= 0) {
+        const QColor dark =
+            classColour(al_.jobs[static_cast<std::size_t>(picked_)].cls).darker(220);
+        for (int row = 0; row < rows; ++row)
+            for (int col = 0; col < al_.columns; ++col)
+                if (al_.at(static_cast<std::size_t>(row), static_cast<std::size_t>(col)) == picked_)
+                    p.fillRect(QRectF(r.left() + col * cw, r.top() + row * rh, cw + 0.5, rh + 0.5),
+                               dark);
+    }
+    // Node numbers at the first, middle and last rows.
+    p.setPen(palette().text().color());
+    const QLocale en(QLocale::English);
+    for (int row : {0, rows / 2, rows - 1}) {
+        const QRectF lr(0, r.top() + row * rh + rh / 2 - 8, r.left() - 4, 16);
+        p.drawText(lr, Qt::AlignRight | Qt::AlignVCenter,
+                   tr("node %1").arg(en.toString(al_.node_rows[static_cast<std::size_t>(row)])));
+    }
+    // Days under the plot: the first, the middle and the last sample.
+    const int fh = fontMetrics().height();
+    const double dy = r.bottom() + 2;
+    const double days = horizon_s_ / 86400;
+    p.drawText(QRectF(r.left(), dy, r.width() / 3, fh), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("day 0"));
+    p.drawText(QRectF(r.left() + r.width() / 3, dy, r.width() / 3, fh), Qt::AlignCenter,
+               tr("day %1").arg(days / 2, 0, 'f', days / 2 >= 10 ? 0 : 1));
+    p.drawText(QRectF(r.left() + 2 * r.width() / 3, dy, r.width() / 3, fh),
+               Qt::AlignRight | Qt::AlignVCenter,
+               tr("day %1").arg(days, 0, 'f', days >= 10 ? 0 : 1));
+    // Legend: a swatch per class, idle, out for repair; and what the rows are; wrapped.
+    int lines = 1;
+    const auto at = legendLayout(r.left(), width() - 4, &lines);
+    const auto items = legendItems();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const double x = at[i].x(), y = dy + fh * (1 + at[i].y());
+        double tx = x;
+        if (items[i].first.isValid()) {
+            p.fillRect(QRectF(x, y + 3, 10, fh - 6), items[i].first);
+            tx += 13;
+        }
+        p.drawText(QRectF(tx, y, std::max(0.0, width() - tx), fh), Qt::AlignLeft | Qt::AlignVCenter,
+                   items[i].second);
+    }
+}
+
 FleetChart::FleetChart(QWidget* parent)
     : ChartPage(tr("The job mix on this cluster: busy GPUs and waiting jobs"),
                 tr("Describe the jobs this cluster runs: click the empty canvas and, in the "
                    "inspector's Fleet section, give a class of jobs arrivals per hour."),
-                parent) {}
+                parent) {
+    // Issue 23: the allocation timeline under the utilization chart, the picked job in words.
+    alloc_ = new AllocationView;
+    jobLabel_ = new QLabel;
+    jobLabel_->setObjectName(QStringLiteral("fleetJob"));
+    jobLabel_->setWordWrap(true);
+    jobLabel_->setTextFormat(Qt::PlainText); // class names come from files
+    jobLabel_->setText(tr("Click a job on the allocation timeline to see where and when it ran."));
+    // Side by side: the dock is wide and short, and both need its height.
+    if (auto* v = qobject_cast<QVBoxLayout*>(view_->parentWidget()->layout())) {
+        v->removeWidget(view_);
+        auto* row = new QWidget;
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(view_, 3);
+        h->addWidget(alloc_, 2);
+        v->insertWidget(0, row, 1);
+        v->insertWidget(1, jobLabel_);
+    }
+    connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
+}
+
+QString FleetChart::pickedJobText() const {
+    return jobLabel_->text();
+}
+
+void FleetChart::describePick(int job) {
+    const auto& al = alloc_->allocation();
+    if (job < 0 || job >= static_cast<int>(al.jobs.size())) {
+        jobLabel_->setText(
+            tr("Click a job on the allocation timeline to see where and when it ran."));
+        emit jobSelected(nullptr);
+        return;
+    }
+    const model::FleetAllocJob& j = al.jobs[static_cast<std::size_t>(job)];
+    const QLocale en(QLocale::English);
+    const QString cls = j.cls >= 0 && j.cls < static_cast<int>(classNames_.size())
+                            ? QString::fromStdString(classNames_[static_cast<std::size_t>(j.cls)])
+                            : tr("unnamed");
+    // "8 GPUs", "1 GPU", "3 MIG instances"
+    const auto units = [&](int n, bool mig) {
+        return en.toString(n) + QLatin1Char(' ') +
+               (mig ? (n == 1 ? tr("MIG instance") : tr("MIG instances"))
+                    : (n == 1 ? tr("GPU") : tr("GPUs")));
+    };
+    QStringList nodes;
+    for (const auto& [n, g] : j.nodes) {
+        if (nodes.size() == 6) {
+            nodes << tr("… (%1 nodes in all)").arg(en.toString(static_cast<int>(j.nodes.size())));
+            break;
+        }
+        nodes << tr("node %1 (%2)").arg(en.toString(n), units(g, j.mig));
+    }
+    jobLabel_->setText(tr("A job of class %1 held %2 from day %3 to day %4%5 on %6.")
+                           .arg(cls, units(j.gpus, j.mig))
+                           .arg(j.start_s / 86400, 0, 'f', 1)
+                           .arg(j.end_s / 86400, 0, 'f', 1)
+                           .arg(j.running_at_end ? tr(" (still running at the end)") : QString())
+                           .arg(nodes.join(QStringLiteral(", "))));
+    emit jobSelected(&j);
+}
 
 void FleetChart::setEvaluation(const model::Evaluation& ev) {
     samples_ = ev.fleet ? static_cast<int>(ev.fleet->timeline.size()) : 0;
+    // A new run: the old pick means nothing in it.
+    const bool hadPick = alloc_->picked() >= 0;
+    classNames_.clear();
+    if (ev.fleet) {
+        for (const auto& c : ev.fleet->classes)
+            classNames_.push_back(c.name);
+        alloc_->setAllocation(*ev.fleet, static_cast<int>(ev.topology.nodes));
+    } else {
+        alloc_->setAllocation(model::FleetResult{}, 0);
+    }
+    if (hadPick)
+        describePick(-1);
     utilization_ = ev.fleet ? ev.fleet->utilization : 0;
     if (!ev.fleet) {
         if (!ev.fleet_error.empty())

@@ -74,6 +74,14 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
 
     charts_ = new ChartPanel(this);
     charts_->sensitivityChart()->setRunner(new doc::SensitivityRunner(doc_, this));
+    // Issue 23: a job picked on the Fleet tab's allocation timeline outlines the cards it ran on.
+    connect(charts_->fleetChart(), &FleetChart::jobSelected, this,
+            [this](const model::FleetAllocJob* job) {
+                scene_->setJobCards(
+                    job ? model::fleet_job_cards(
+                              model::fleet_node_cards(doc_->design(), doc_->catalog()), *job)
+                        : std::vector<model::FleetJobCard>{});
+            });
     auto* chartDock = new QDockWidget(tr("Charts"), this);
     chartDock->setObjectName(QStringLiteral("chartDock"));
     chartDock->setWidget(charts_);

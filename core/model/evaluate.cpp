@@ -378,6 +378,42 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
     return s;
 }
 
+std::vector<FleetNodeCard> fleet_node_cards(const Design& d, const Catalog& c) {
+    std::vector<FleetNodeCard> out;
+    const DesignIndex idx(d);
+    double next = 0;
+    for (const auto& dev : d.devices) {
+        double n = 0;
+        if (dev.kind == DeviceKind::system) {
+            if (const SystemSpec* s = c.system(dev.catalog)) {
+                const GpuSpec* g = c.gpu(s->gpu);
+                n = g ? idx.multiplicity(dev) * s->gpus / std::max(1, g->gpus_per_node)
+                      : idx.multiplicity(dev);
+            }
+        } else if (dev.kind == DeviceKind::server) {
+            n = idx.multiplicity(dev);
+        }
+        if (n < 1)
+            continue;
+        out.push_back({dev.id, static_cast<int>(next), static_cast<int>(n)});
+        next += n;
+    }
+    return out;
+}
+
+std::vector<FleetJobCard> fleet_job_cards(const std::vector<FleetNodeCard>& cards,
+                                          const FleetAllocJob& job) {
+    std::vector<FleetJobCard> out;
+    for (const auto& c : cards) {
+        int here = 0;
+        for (const auto& [n, g] : job.nodes)
+            here += n >= c.first && n < c.first + c.count;
+        if (here > 0)
+            out.push_back({c.device, here, c.count});
+    }
+    return out;
+}
+
 Evaluation evaluate(const Design& design, const Catalog& catalog) {
     Evaluation ev;
     TopologySummary& t = ev.topology;

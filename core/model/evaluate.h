@@ -112,6 +112,23 @@ Result<double> training_hours_on(const Design& d, const Catalog& c, const Topolo
                                  const std::string& workload_id, int gpus);
 /// The design's job mix as a simulation: with the catalog and fabric, a class's duration may
 /// come from a training workload (JobClassMix::duration_from); without them that is an error.
+/// The nodes the fleet simulation numbers 0, 1, ... on the canvas: each server or system card
+/// in the design's order holds `count` of them from `first` (its copies included), as
+/// evaluate() counts the topology's nodes. The canvas highlights a job's cards with it.
+struct FleetNodeCard {
+    std::string device; ///< the card's device id
+    int first = 0, count = 0;
+};
+std::vector<FleetNodeCard> fleet_node_cards(const Design& d, const Catalog& c);
+/// The cards a job of the allocation timeline ran on: per card, how many of its nodes the job
+/// held and how many the card has (in the cards' order).
+struct FleetJobCard {
+    std::string device;
+    int job_nodes = 0, card_nodes = 0;
+};
+std::vector<FleetJobCard> fleet_job_cards(const std::vector<FleetNodeCard>& cards,
+                                          const FleetAllocJob& job);
+
 Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t,
                              const Catalog* cat = nullptr, const Topology* fabric = nullptr,
                              const CollectiveAssumptions* ca = nullptr);

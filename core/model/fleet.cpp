@@ -574,6 +574,20 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     constexpr int kSamples = 240;
     r.timeline.reserve(kSamples + 1);
     double next_sample = 0;
+    // The allocation timeline: up to 64 nodes evenly spread; at each sample, the job holding
+    // most of each such node's GPUs. A run seen there is kept once (keyed by its allocation
+    // and generation) with every node it holds; its end is set when it stops.
+    constexpr int kRows = 64;
+    FleetAllocation& al = r.allocation;
+    const int rows = std::min(kRows, s.nodes);
+    std::vector<int> row_of(static_cast<std::size_t>(s.nodes), -1);
+    for (int i = 0; i < rows; ++i) {
+        const int n = static_cast<int>(static_cast<std::int64_t>(i) * s.nodes / rows);
+        al.node_rows.push_back(n);
+        row_of[static_cast<std::size_t>(n)] = i;
+    }
+    std::map<std::pair<std::int64_t, std::uint32_t>, int> seen; // live runs on the timeline
+    std::vector<std::vector<int>> columns(static_cast<std::size_t>(rows));
     std::vector<std::vector<double>> waits(nc);
     std::vector<double> all_waits;
     double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
@@ -582,9 +596,55 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::int64_t arrived_window = 0;
     double t = 0;
 
+    const auto sample_allocation = [&] {
+        std::vector<int> best(static_cast<std::size_t>(rows), FleetAllocation::kIdle);
+        std::vector<int> most(static_cast<std::size_t>(rows), 0);
+        for (std::size_t u = 0; u < alloc.size(); ++u) {
+            if (!alloc_live[u])
+                continue;
+            for (const auto& [n, g] : alloc[u]) {
+                const int row = row_of[static_cast<std::size_t>(n)];
+                if (row < 0 || g <= most[static_cast<std::size_t>(row)])
+                    continue;
+                const auto key = std::make_pair(static_cast<std::int64_t>(u), alloc_gen[u]);
+                auto it = seen.find(key);
+                if (it == seen.end()) {
+                    FleetAllocJob job;
+                    job.cls = alloc_job[u].cls;
+                    job.gpus = alloc_job[u].gpus;
+                    job.mig = alloc_job[u].mig;
+                    job.start_s = alloc_start[u];
+                    job.end_s = std::min(end, alloc_start[u] + alloc_job[u].duration);
+                    job.running_at_end = true; // until it stops
+                    job.nodes = alloc[u];
+                    std::sort(job.nodes.begin(), job.nodes.end());
+                    al.jobs.push_back(std::move(job));
+                    it = seen.emplace(key, static_cast<int>(al.jobs.size()) - 1).first;
+                }
+                best[static_cast<std::size_t>(row)] = it->second;
+                most[static_cast<std::size_t>(row)] = g;
+            }
+        }
+        for (int i = 0; i < rows; ++i) {
+            const int n = al.node_rows[static_cast<std::size_t>(i)];
+            const bool down = pool_of(n).is_down(local(n));
+            columns[static_cast<std::size_t>(i)].push_back(
+                down ? FleetAllocation::kDown : best[static_cast<std::size_t>(i)]);
+        }
+    };
+    // A run stops (done or evicted): its end on the allocation timeline.
+    const auto stopped = [&](std::size_t u) {
+        const auto it = seen.find({static_cast<std::int64_t>(u), alloc_gen[u]});
+        if (it == seen.end())
+            return;
+        al.jobs[static_cast<std::size_t>(it->second)].end_s = t;
+        al.jobs[static_cast<std::size_t>(it->second)].running_at_end = false;
+        seen.erase(it);
+    };
     const auto advance = [&](double to) {
         while (next_sample <= std::min(to, end) && r.timeline.size() <= kSamples) {
             r.timeline.push_back({next_sample, busy_gpus(), static_cast<double>(waiting)});
+            sample_allocation();
             next_sample = end * static_cast<double>(r.timeline.size()) / kSamples;
         }
         const double a = std::max(t, warm), b = std::min(to, end);
@@ -675,6 +735,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         (j.mig ? busy_mig : busy) -= j.gpus;
         held[static_cast<std::size_t>(j.cls)] -= j.gpus;
         give(alloc[u]);
+        stopped(u);
         ++alloc_gen[u];
         alloc_live[u] = 0;
         free_slots.push_back(id);
@@ -878,6 +939,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             (alloc_job[id].mig ? busy_mig : busy) -= alloc_job[id].gpus;
             held[static_cast<std::size_t>(alloc_job[id].cls)] -= alloc_job[id].gpus;
             give(alloc[id]);
+            stopped(id);
             ++alloc_gen[id];
             alloc_live[id] = 0;
             free_slots.push_back(done.id);
@@ -988,6 +1050,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.gpu_hours_available > 0 ? std::max(0.0, useful) / r.gpu_hours_available : 0;
     if (s.usd_per_gpu_hour > 0 && useful > 0)
         r.useful_gpu_hour_usd = s.usd_per_gpu_hour * r.gpu_hours_available / useful;
+    al.columns = static_cast<int>(r.timeline.size());
+    al.cell.reserve(static_cast<std::size_t>(rows) * r.timeline.size());
+    for (const auto& col : columns)
+        al.cell.insert(al.cell.end(), col.begin(), col.end());
     return r;
 }
 

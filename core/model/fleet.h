@@ -127,6 +127,31 @@ struct FleetSample {
     double waiting_jobs = 0;
 };
 
+/// A job seen on the allocation timeline: where and when it ran.
+struct FleetAllocJob {
+    int cls = 0;                   ///< index into FleetResult::classes
+    int gpus = 0;                  ///< GPUs (MIG classes: instances) it held
+    bool mig = false;              ///< on MIG instances
+    double start_s = 0, end_s = 0; ///< this run (a restarted job is a new run)
+    bool running_at_end = false;   ///< still running when the horizon ended (end_s = horizon)
+    std::vector<std::pair<int, int>> nodes; ///< (cluster node, GPUs or instances on it)
+};
+
+/// Which job held each of a sample of nodes at each timeline sample: the allocation timeline
+/// (issue 23). Up to 64 nodes, evenly spread over the cluster (every node when it has fewer).
+struct FleetAllocation {
+    std::vector<int> node_rows; ///< the cluster node each row shows
+    int columns = 0;            ///< = FleetResult::timeline.size()
+    /// rows x columns, row-major: an index into jobs (the job holding most of the node's GPUs
+    /// at that sample), kIdle or kDown.
+    std::vector<int> cell;
+    std::vector<FleetAllocJob> jobs;
+    static constexpr int kIdle = -1, kDown = -2;
+    [[nodiscard]] int at(std::size_t row, std::size_t col) const {
+        return cell[row * static_cast<std::size_t>(columns) + col];
+    }
+};
+
 struct FleetClassResult {
     std::string name;
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0;
@@ -181,6 +206,7 @@ struct FleetResult {
     /// The run sampled at 240 even times from 0 to the horizon (warm-up included, marked by
     /// warmup_s), for charts.
     std::vector<FleetSample> timeline;
+    FleetAllocation allocation; ///< sampled at the timeline's times
     double warmup_s = 0;
     std::int64_t trace_jobs_too_large = 0; ///< trace jobs larger than the cluster, left out
     /// Jobs still queued when the horizon ends: their waits are in no wait statistic (only

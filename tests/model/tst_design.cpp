@@ -142,6 +142,27 @@ private slots:
         QVERIFY(names(jet).count("Unified memory the model may use"));
     }
 
+    // The fleet's node numbers on the canvas (issue 23): the cards' node ranges follow one
+    // another from 0 and cover every node the topology counts (GB200: 4-GPU trays).
+    void fleetNodeCards() {
+        for (const char* id : {"h100-ndr-2node", "dgx-h100-4su", "gb200-nvl72", "llama3-16k-h100",
+                               "rtx4090-workstation"}) {
+            const Design d = cl::test::preset(id);
+            const Evaluation ev = evaluate(d, cat_);
+            const auto cards = fleet_node_cards(d, cat_);
+            int next = 0;
+            for (const auto& c : cards) {
+                QCOMPARE(c.first, next);
+                QVERIFY(c.count >= 1);
+                QVERIFY(d.device(c.device) != nullptr);
+                next += c.count;
+            }
+            QVERIFY2(next == static_cast<int>(ev.topology.nodes),
+                     qPrintable(
+                         QStringLiteral("%1: %2 vs %3").arg(id).arg(next).arg(ev.topology.nodes)));
+        }
+    }
+
     // Issue 23: a class's mean duration from a training workload of the design -- its time to
     // train its tokens on the class's GPUs per job of this cluster (the training model). On all
     // 16 GPUs it is the workload's own time to train; a workload without tokens, a job size that

@@ -32,6 +32,73 @@ private:
     }
 
 private slots:
+    // The allocation timeline (issue 23): with every node a row, a one-node job per node, the
+    // cells that hold a job at a sample are exactly the busy GPUs then / 8; every cell's job ran
+    // on that row's node at that moment; a node out for repair reads kDown. A large cluster
+    // shows 64 nodes spread over it.
+    void allocationTimeline() {
+        FleetSpec s = mmc(20, 0.8, 30);
+        s.node_failures_per_hour = 0.002;
+        s.repair_h = 24;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const FleetAllocation& a = r->allocation;
+        QCOMPARE(a.node_rows.size(), std::size_t{20});
+        QCOMPARE(a.columns, static_cast<int>(r->timeline.size()));
+        QCOMPARE(a.cell.size(), a.node_rows.size() * r->timeline.size());
+        int down = 0, held = 0;
+        for (int c = 0; c < a.columns; ++c) {
+            const double t = r->timeline[static_cast<std::size_t>(c)].t_s;
+            int busy_cells = 0;
+            for (std::size_t row = 0; row < a.node_rows.size(); ++row) {
+                const int j = a.at(row, static_cast<std::size_t>(c));
+                if (j == FleetAllocation::kDown) {
+                    ++down;
+                    continue;
+                }
+                if (j == FleetAllocation::kIdle)
+                    continue;
+                ++busy_cells;
+                ++held;
+                QVERIFY(j >= 0 && j < static_cast<int>(a.jobs.size()));
+                const FleetAllocJob& job = a.jobs[static_cast<std::size_t>(j)];
+                QVERIFY2(
+                    job.start_s <= t && t <= job.end_s,
+                    qPrintable(
+                        QStringLiteral("%1 not in %2..%3").arg(t).arg(job.start_s).arg(job.end_s)));
+                QCOMPARE(job.gpus, 8);
+                QCOMPARE(job.nodes.size(), std::size_t{1});
+                QCOMPARE(job.nodes.front().first, a.node_rows[row]);
+            }
+            QCOMPARE(busy_cells * 8.0, r->timeline[static_cast<std::size_t>(c)].busy_gpus);
+        }
+        QVERIFY(held > 0);
+        QVERIFY(down > 0); // ~4.6% of node-time is out for repair at this rate
+        // 2,048 nodes: 64 rows, distinct, spread from the first node to near the last.
+        FleetSpec big = mmc(2048, 0.5, 5);
+        const auto rb = simulate_fleet(big);
+        QVERIFY(rb.ok());
+        const auto& rows = rb->allocation.node_rows;
+        QCOMPARE(rows.size(), std::size_t{64});
+        QCOMPARE(rows.front(), 0);
+        QCOMPARE(rows.back(), 2048 - 32);
+        QVERIFY(std::adjacent_find(rows.begin(), rows.end(), std::greater_equal<>()) == rows.end());
+        // Multi-node jobs list every node they hold, with the GPUs on each.
+        FleetSpec multi = mmc(16, 0.7, 10);
+        multi.classes.front().gpus_per_job = 32;
+        multi.classes.front().arrival_rate_per_hour = 0.7 * 16 / 4;
+        const auto rm = simulate_fleet(multi);
+        QVERIFY(rm.ok());
+        QVERIFY(!rm->allocation.jobs.empty());
+        for (const auto& job : rm->allocation.jobs) {
+            QCOMPARE(job.nodes.size(), std::size_t{4});
+            int g = 0;
+            for (const auto& [n, k] : job.nodes)
+                g += k;
+            QCOMPARE(g, 32);
+        }
+    }
+
     void erlangCKnownValues() {
         // A classic check: c = 2, a = 1 Erlang: C = 1/3; c = 1 is M/M/1: C = rho.
         QVERIFY(std::abs(erlang_c(2, 1.0) - 1.0 / 3.0) < 1e-12);

@@ -732,6 +732,55 @@ private slots:
 
     // Issue 23: the job mix typed into the design's Fleet section is simulated on the drawn
     // nodes; the Fleet tab shows it and the Cost tab bills its utilization.
+    // Issue 23: the allocation timeline under the Fleet chart; clicking a job's cell names its
+    // class, GPUs, days and nodes, and outlines the cards it ran on on the canvas; an edit
+    // (a new run) clears the pick.
+    void fleetJobOnTheCanvas() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
+        auto* fleet = w.charts()->fleetChart();
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
+                           QStringLiteral("0.2")));
+        QTRY_COMPARE(fleet->sampleCount(), 241);
+        auto* view = fleet->allocationView();
+        QTRY_VERIFY(view->isVisible() && view->height() >= 60);
+        const auto& al = view->allocation();
+        QCOMPARE(al.node_rows.size(), std::size_t{2}); // both nodes of the design
+        // A cell where a job runs, as a person sees a coloured cell.
+        int row = -1, col = -1;
+        for (int c = al.columns / 2; c < al.columns && row < 0; ++c)
+            for (int r = 0; r < 2; ++r)
+                if (al.at(static_cast<std::size_t>(r), static_cast<std::size_t>(c)) >= 0) {
+                    row = r;
+                    col = c;
+                    break;
+                }
+        QVERIFY(row >= 0);
+        QCOMPARE(view->cellAt(view->cellCentre(row, col)), std::make_pair(row, col));
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->cellCentre(row, col));
+        QTRY_VERIFY(view->picked() >= 0);
+        QVERIFY2(fleet->pickedJobText().contains(QStringLiteral("held 8 GPUs from day")),
+                 qPrintable(fleet->pickedJobText()));
+        QVERIFY(fleet->pickedJobText().contains(
+            QStringLiteral("node %1").arg(al.node_rows[static_cast<std::size_t>(row)])));
+        // The canvas outlines the server card it ran on: one node of the card's two.
+        QTRY_COMPARE(w.scene()->jobCardCount(), 1);
+        const auto cards = model::fleet_node_cards(w.document()->design(), w.document()->catalog());
+        QCOMPARE(cards.size(), std::size_t{1});
+        const auto* jc = w.scene()->jobCard(cards.front().device);
+        QVERIFY(jc);
+        QCOMPARE(jc->job_nodes, 1);
+        QCOMPARE(jc->card_nodes, 2);
+        // An edit runs the simulation again: the pick and the outline go.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
+                           QStringLiteral("0.3")));
+        QTRY_COMPARE(w.scene()->jobCardCount(), 0);
+        QCOMPARE(view->picked(), -1);
+    }
+
     void fleetTabFromTheMix() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h100-ndr-2node"));
