@@ -33,6 +33,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     long long gpus = 0;
     std::string where;
     std::optional<model::FleetSpec> mix; // the design's own job mix
+    int leaf = 0;                        // nodes under one leaf switch (0: one leaf)
+    std::string leaf_source;
     if (pos.size() == 1) {
         // The drawn cluster: its nodes of whole GPUs.
         const model::Design d = load_design_arg(pos[0], cat);
@@ -51,6 +53,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         gpu_id = t.gpu;
         where = d.name.empty() ? pos[0] : d.name;
         f.record("design", pos[0], "argument");
+        leaf = model::fleet_nodes_per_leaf(ev.fabric, s.nodes);
+        leaf_source = leaf > 0 ? "the design's leaf tier" : "the design has no leaf switches";
         if (d.fleet.active() && !f.has("--trace") && !f.has("--arrival-rate-per-hour")) {
             auto spec = model::fleet_spec(d, t, &cat, &ev.fabric, &ev.collective_assumptions);
             if (!spec)
@@ -75,6 +79,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             throw UsageError{"--gpus: " + std::to_string(gpus) + " is not whole nodes of " +
                              std::to_string(s.gpus_per_node) + " GPUs"};
         s.nodes = static_cast<int>(gpus / s.gpus_per_node);
+        // NVIDIA DGX SuperPOD reference architecture (DGX H100): a scalable unit of 32 nodes
+        // under one rail group of leaf switches.
+        leaf = std::min(32, s.nodes);
+        leaf_source = "a DGX SuperPOD scalable unit (32 nodes)";
     }
     // A recorded trace (Helios format), or one class of random jobs.
     model::FleetClass c;
@@ -177,6 +185,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               mix ? "the design's Reliability section" : "default");
     s.restart_s = f.get_number("--restart-s", s.restart_s, 0, 1e8,
                                mix ? "the design's Reliability section" : "default");
+    s.nodes_per_leaf = static_cast<int>(
+        f.get_int("--nodes-per-leaf", leaf, 0, s.nodes, leaf_source + "; 0 = one leaf"));
+    s.leaf_required = f.has("--leaf-required") ? f.get_bool("--leaf-required", false)
+                                               : (mix && mix->leaf_required);
     auto r = model::simulate_fleet(s);
     if (!r)
         throw UsageError{r.error_text()};
@@ -225,6 +237,13 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"gpu_hours_down", r->gpu_hours_down},
                       {"useful_fraction", r->useful_fraction},
                       {"fragmentation_fraction", r->fragmentation_fraction},
+                      {"nodes_per_leaf", r->nodes_per_leaf},
+                      {"multi_node_runs", r->multi_node_runs},
+                      {"multi_node_runs_split", r->multi_node_runs_split},
+                      {"mean_leaves_per_multi_node_run",
+                       r->multi_node_runs > 0 ? static_cast<double>(r->multi_node_leaves_sum) /
+                                                    static_cast<double>(r->multi_node_runs)
+                                              : 0.0},
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
@@ -293,6 +312,15 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
+    if (r->multi_node_runs > 0)
+        t.rows.push_back(
+            {"multi-node runs split over leaf switches",
+             units::format_count(static_cast<double>(r->multi_node_runs_split)) + " of " +
+                 units::format_count(static_cast<double>(r->multi_node_runs)) + " (" +
+                 fmt(static_cast<double>(r->multi_node_leaves_sum) /
+                         static_cast<double>(r->multi_node_runs),
+                     2) +
+                 " leaves per run; " + std::to_string(r->nodes_per_leaf) + " nodes per leaf)"});
     if (r->mig_instances > 0)
         t.rows.push_back({"MIG instances busy",
                           fmt(r->mig_utilization * 100, 1) + " % of " +

@@ -487,12 +487,18 @@ void FleetChart::describePick(int job) {
         }
         nodes << tr("node %1 (%2)").arg(en.toString(n), units(g, j.mig));
     }
-    jobLabel_->setText(tr("A job of class %1 held %2 from day %3 to day %4%5 on %6.")
+    // Leaf switches under a multi-node job (whole-GPU nodes; MIG nodes are not leaf-placed).
+    const QString leaves =
+        !j.mig && j.nodes.size() > 1
+            ? (j.leaves == 1 ? tr(", under one leaf switch")
+                             : tr(", under %1 leaf switches").arg(en.toString(j.leaves)))
+            : QString();
+    jobLabel_->setText(tr("A job of class %1 held %2 from day %3 to day %4%5 on %6%7.")
                            .arg(cls, units(j.gpus, j.mig))
                            .arg(j.start_s / 86400, 0, 'f', 1)
                            .arg(j.end_s / 86400, 0, 'f', 1)
                            .arg(j.running_at_end ? tr(" (still running at the end)") : QString())
-                           .arg(nodes.join(QStringLiteral(", "))));
+                           .arg(nodes.join(QStringLiteral(", ")), leaves));
     emit jobSelected(&j);
 }
 
@@ -582,6 +588,15 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                       .arg(days, 0, 'f', 0)
                       .arg(count(static_cast<double>(f.jobs_completed)))
                       .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
+    if (f.multi_node_runs > 0)
+        cap += tr(" Multi-node runs: %1 of %2 split over more leaf switches than they need (%3 "
+                  "nodes per leaf; %4 leaves per run on average).")
+                   .arg(count(static_cast<double>(f.multi_node_runs_split)),
+                        count(static_cast<double>(f.multi_node_runs)),
+                        count(static_cast<double>(f.nodes_per_leaf)))
+                   .arg(static_cast<double>(f.multi_node_leaves_sum) /
+                            static_cast<double>(f.multi_node_runs),
+                        0, 'f', 2);
     QStringList waits;
     for (const auto& c : f.classes)
         waits << tr("%1 %2 mean, %3 at the 95th percentile")

@@ -23,13 +23,14 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 5; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 6; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
                                        ///< 1.4: models (imported configs);
                                        ///< 1.5: fleet quotas (<class>.quota_gpus) and
-                                       ///< durations from a workload (duration_from)
+                                       ///< durations from a workload (duration_from);
+                                       ///< 1.6: fleet.leaf_required
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -326,6 +327,10 @@ struct FleetMix {
     double horizon_days = 30;
     double warmup_days = 3;
     bool topology_aware = true;
+    /// A multi-node job that fits under one leaf switch waits until one leaf has its nodes free
+    /// (Kueue topology-aware scheduling's "required" topology); off: it starts on the fewest
+    /// leaves it can get ("preferred").
+    bool leaf_required = false;
     /// A job that waits this long runs in the cloud at the design's cloud rate instead; 0 = never.
     double burst_after_h = 0;
     /// The TCO bills the simulated utilization instead of economics.utilization.

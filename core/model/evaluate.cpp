@@ -282,6 +282,14 @@ Result<double> training_hours_on(const Design& d, const Catalog& c, const Topolo
     return ts.tokens / tr->tokens_per_s / 3600.0;
 }
 
+int fleet_nodes_per_leaf(const Topology& fabric, int nodes) {
+    // What leaf-aware placement packs a multi-node job into: the nodes one leaf switch reaches.
+    if (fabric.tiers.empty() || !(fabric.tiers.front().nodes_below_one_switch >= 1))
+        return 0;
+    return static_cast<int>(
+        std::min<double>(nodes, std::floor(fabric.tiers.front().nodes_below_one_switch + 0.5)));
+}
+
 Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Catalog* cat,
                              const Topology* fabric, const CollectiveAssumptions* ca) {
     if (t.gpus < 1 || t.nodes < 1)
@@ -296,6 +304,9 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
     s.policy = m.policy;
     s.peak_hour = m.peak_hour;
     s.topology_aware = m.topology_aware;
+    s.leaf_required = m.leaf_required;
+    if (fabric)
+        s.nodes_per_leaf = fleet_nodes_per_leaf(*fabric, s.nodes);
     s.horizon_days = m.horizon_days;
     s.warmup_days = m.warmup_days;
     s.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m.seed));

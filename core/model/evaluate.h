@@ -129,6 +129,9 @@ struct FleetJobCard {
 std::vector<FleetJobCard> fleet_job_cards(const std::vector<FleetNodeCard>& cards,
                                           const FleetAllocJob& job);
 
+/// Nodes under one leaf switch of the design's fabric for fleet placement (a rail group's leaves
+/// on a rail-optimised fabric), at most `nodes`; 0 when it has no scale-out tier (one leaf).
+int fleet_nodes_per_leaf(const Topology& fabric, int nodes);
 Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t,
                              const Catalog* cat = nullptr, const Topology* fabric = nullptr,
                              const CollectiveAssumptions* ca = nullptr);

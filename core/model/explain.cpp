@@ -102,10 +102,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                     "stage); fits when the total <= capacity",
                           {}};
             const Assumption& runtime =
-                !serving                                           ? ma.framework_overhead_bytes
-                : spec.inference.engine == ServingEngine::llamacpp ? ma.llamacpp_runtime_bytes
-                : spec.inference.engine == ServingEngine::mlx      ? ma.mlx_runtime_bytes
-                                                                   : ma.framework_overhead_bytes;
+                serving ? engine_runtime(ma, spec.inference.engine) : ma.framework_overhead_bytes;
             if (serving)
                 e.inputs = {
                     {"weights", units::format_bytes(b.weights),

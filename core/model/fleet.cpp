@@ -92,16 +92,25 @@ struct Running {
 };
 
 /// Nodes bucketed by their free GPUs: best-fit placement in O(GPUs per node). A failed node is
-/// in a bucket of its own (index per + 1) that placement never looks at.
+/// in a bucket of its own (index per + 1) that placement never looks at. Nodes are numbered leaf
+/// by leaf (`per_leaf` consecutive nodes under one leaf switch, or one rail group of leaves on a
+/// rail-optimised fabric); each leaf keeps its list of empty nodes for leaf-aware placement.
 class Nodes {
 public:
-    Nodes(int nodes, int per) : per_(per), free_(static_cast<std::size_t>(nodes), per) {
+    Nodes(int nodes, int per, int per_leaf = 0, bool leaf_required = false)
+        : per_(per), per_leaf_(per_leaf > 0 && per_leaf < nodes ? per_leaf : std::max(1, nodes)),
+          leaf_required_(leaf_required), free_(static_cast<std::size_t>(nodes), per) {
         buckets_.resize(static_cast<std::size_t>(per) + 2);
         pos_.resize(static_cast<std::size_t>(nodes));
+        leaf_pos_.resize(static_cast<std::size_t>(nodes));
+        leaf_empty_.resize(static_cast<std::size_t>((nodes + per_leaf_ - 1) / per_leaf_));
         auto& empty = buckets_[static_cast<std::size_t>(per)];
         for (int n = 0; n < nodes; ++n) {
             pos_[static_cast<std::size_t>(n)] = empty.size();
             empty.push_back(n);
+            auto& le = leaf_empty_[static_cast<std::size_t>(leaf_of(n))];
+            leaf_pos_[static_cast<std::size_t>(n)] = le.size();
+            le.push_back(n);
         }
         total_free_ = static_cast<std::int64_t>(nodes) * per;
     }
@@ -109,6 +118,8 @@ public:
     [[nodiscard]] std::size_t empty_nodes() const { return whole().size(); }
     [[nodiscard]] std::size_t down_nodes() const { return buckets_.back().size(); }
     [[nodiscard]] bool is_down(int n) const { return free_[static_cast<std::size_t>(n)] > per_; }
+    [[nodiscard]] int leaf_of(int n) const { return n / per_leaf_; }
+    [[nodiscard]] int nodes_per_leaf() const { return per_leaf_; }
     /// Takes an idle node out (its jobs were stopped first).
     void fail(int n) {
         move(n, per_ + 1);
@@ -118,8 +129,10 @@ public:
         move(n, per_);
         total_free_ += per_;
     }
-    /// Whether take(g, topology_aware) would succeed now (without taking anything).
-    [[nodiscard]] bool can_take(int g, bool topology_aware) const {
+    /// Whether take(g, topology_aware) would succeed now (without taking anything); with
+    /// `any_leaves`, whether it would if a job could always start split over leaves (a bound:
+    /// false means no job of g or more GPUs fits either).
+    [[nodiscard]] bool can_take(int g, bool topology_aware, bool any_leaves = false) const {
         if (g > total_free_)
             return false;
         if (!topology_aware)
@@ -130,9 +143,16 @@ public:
                     return true;
             return false;
         }
-        return static_cast<int>(whole().size()) >= (g + per_ - 1) / per_;
+        const int need = (g + per_ - 1) / per_;
+        if (static_cast<int>(whole().size()) < need)
+            return false;
+        return any_leaves || !leaf_required_ || need > per_leaf_ || tightest_leaf(need) >= 0;
     }
     /// Takes `g` GPUs; fills `out` with (node, gpus) and returns true, or changes nothing.
+    /// Topology-aware: a job of at most one node's GPUs gets them in one node (best fit; an
+    /// empty node from the leaf with the fewest empty nodes, so whole leaves stay whole); a
+    /// larger job gets whole nodes under as few leaf switches as it can: the leaf with the
+    /// fewest empty nodes that still holds it all, else the emptiest leaves first.
     bool take(int g, bool topology_aware, std::vector<std::pair<int, int>>& out) {
         out.clear();
         if (g > total_free_)
@@ -141,7 +161,8 @@ public:
             if (g <= per_) { // best fit: the node with the fewest free GPUs that still has g
                 for (int k = g; k <= per_; ++k)
                     if (!buckets_[static_cast<std::size_t>(k)].empty()) {
-                        const int n = buckets_[static_cast<std::size_t>(k)].back();
+                        const int n = k == per_ ? empty_node_in(tightest_leaf(1))
+                                                : buckets_[static_cast<std::size_t>(k)].back();
                         move(n, k - g);
                         out.emplace_back(n, g);
                         total_free_ -= g;
@@ -151,10 +172,35 @@ public:
             }
             // Whole nodes (a partial last node when g is not a multiple of a node).
             const int whole = g / per_, rest = g % per_;
-            if (static_cast<int>(this->whole().size()) < whole + (rest > 0 ? 1 : 0))
+            const int need = whole + (rest > 0 ? 1 : 0);
+            if (static_cast<int>(this->whole().size()) < need)
                 return false;
-            for (int i = 0; i < whole + (rest > 0 ? 1 : 0); ++i) {
-                const int n = this->whole().back();
+            const int one = tightest_leaf(need);
+            if (one < 0 && leaf_required_ && need <= per_leaf_)
+                return false; // waits for a leaf of its own
+            std::vector<int> picked;
+            picked.reserve(static_cast<std::size_t>(need));
+            if (one >= 0) {
+                const auto& le = leaf_empty_[static_cast<std::size_t>(one)];
+                picked.assign(le.end() - need, le.end());
+            } else {
+                // No leaf holds it: the leaves with the most empty nodes first.
+                order_.clear();
+                for (std::size_t l = 0; l < leaf_empty_.size(); ++l)
+                    if (!leaf_empty_[l].empty())
+                        order_.push_back(static_cast<int>(l));
+                std::sort(order_.begin(), order_.end(), [&](int a, int b) {
+                    const auto ea = leaf_empty_[static_cast<std::size_t>(a)].size(),
+                               eb = leaf_empty_[static_cast<std::size_t>(b)].size();
+                    return ea != eb ? ea > eb : a < b;
+                });
+                for (int l : order_)
+                    for (int n : leaf_empty_[static_cast<std::size_t>(l)])
+                        if (static_cast<int>(picked.size()) < need)
+                            picked.push_back(n);
+            }
+            for (int i = 0; i < need; ++i) {
+                const int n = picked[static_cast<std::size_t>(i)];
                 const int use = i < whole ? per_ : rest;
                 move(n, per_ - use);
                 out.emplace_back(n, use);
@@ -184,9 +230,28 @@ private:
     [[nodiscard]] const std::vector<int>& whole() const {
         return buckets_[static_cast<std::size_t>(per_)];
     }
+    /// The leaf with the fewest empty nodes that still has `need`; -1 when none has.
+    [[nodiscard]] int tightest_leaf(int need) const {
+        int best = -1;
+        std::size_t best_n = 0;
+        for (std::size_t l = 0; l < leaf_empty_.size(); ++l) {
+            const std::size_t e = leaf_empty_[l].size();
+            if (static_cast<int>(e) >= need && (best < 0 || e < best_n)) {
+                best = static_cast<int>(l);
+                best_n = e;
+                if (static_cast<int>(e) == need)
+                    break;
+            }
+        }
+        return best;
+    }
+    [[nodiscard]] int empty_node_in(int leaf) const {
+        return leaf_empty_[static_cast<std::size_t>(leaf)].back();
+    }
     void move(int n, int to) {
         const auto un = static_cast<std::size_t>(n);
-        auto& from = buckets_[static_cast<std::size_t>(free_[un])];
+        const int was = free_[un];
+        auto& from = buckets_[static_cast<std::size_t>(was)];
         const std::size_t p = pos_[un];
         from[p] = from.back();
         pos_[static_cast<std::size_t>(from[p])] = p;
@@ -195,11 +260,26 @@ private:
         auto& dst = buckets_[static_cast<std::size_t>(to)];
         pos_[un] = dst.size();
         dst.push_back(n);
+        auto& le = leaf_empty_[static_cast<std::size_t>(leaf_of(n))];
+        if (was == per_ && to != per_) {
+            const std::size_t q = leaf_pos_[un];
+            le[q] = le.back();
+            leaf_pos_[static_cast<std::size_t>(le[q])] = q;
+            le.pop_back();
+        } else if (was != per_ && to == per_) {
+            leaf_pos_[un] = le.size();
+            le.push_back(n);
+        }
     }
     int per_;
+    int per_leaf_;
+    bool leaf_required_;
     std::vector<int> free_;
     std::vector<std::vector<int>> buckets_;
     std::vector<std::size_t> pos_;
+    std::vector<std::vector<int>> leaf_empty_; ///< per leaf: its empty nodes
+    std::vector<std::size_t> leaf_pos_;        ///< a node's place in its leaf's list
+    std::vector<int> order_;                   ///< scratch: leaves by empty nodes
     std::int64_t total_free_ = 0;
 };
 
@@ -398,6 +478,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return Error{"burst_usd_per_gpu_hour", "must be 0 or a positive price"};
     if (!(s.restart_s >= 0) || !std::isfinite(s.restart_s))
         return Error{"restart_s", "must be 0 or a positive time"};
+    if (s.nodes_per_leaf < 0 || s.nodes_per_leaf > 10000000)
+        return Error{"nodes_per_leaf", "must be 0 (one leaf) or a count of nodes"};
     if (s.classes.empty() && !s.trace)
         return Error{"classes", "no job class and no trace"};
     if (s.trace && s.trace->classes.empty())
@@ -510,7 +592,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     };
     skip_too_large();
 
-    Nodes nodes(whole_nodes, s.gpus_per_node);
+    Nodes nodes(whole_nodes, s.gpus_per_node, s.nodes_per_leaf, s.leaf_required);
     Nodes mig(s.mig_nodes, s.gpus_per_node * inst); // instances per MIG node
     // Node n of the cluster: nodes[n] for n < whole_nodes, else mig[n - whole_nodes].
     const auto pool_of = [&](int n) -> Nodes& { return n < whole_nodes ? nodes : mig; };
@@ -618,6 +700,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     job.running_at_end = true; // until it stops
                     job.nodes = alloc[u];
                     std::sort(job.nodes.begin(), job.nodes.end());
+                    int last_leaf = -1;
+                    for (const auto& pn : job.nodes)
+                        if (const int l = pn.first / nodes.nodes_per_leaf(); l != last_leaf) {
+                            ++job.leaves;
+                            last_leaf = l;
+                        }
                     al.jobs.push_back(std::move(job));
                     it = seen.emplace(key, static_cast<int>(al.jobs.size()) - 1).first;
                 }
@@ -710,6 +798,22 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 ++r.jobs_started;
             }
             wait_sum_window += w; // Little's law: every stretch in the queue
+            // Leaf switches under a multi-node run: the fewest it could have had vs what it got.
+            if (!j.mig && parts.size() > 1) {
+                int leaves = 0, last = -1;
+                for (const auto& pn : parts) // taken leaf by leaf, so a leaf's nodes are together
+                    if (const int l = nodes.leaf_of(pn.first); l != last) {
+                        ++leaves;
+                        last = l;
+                    }
+                const auto fewest = static_cast<int>(
+                    (parts.size() + static_cast<std::size_t>(nodes.nodes_per_leaf()) - 1) /
+                    static_cast<std::size_t>(nodes.nodes_per_leaf()));
+                ++r.multi_node_runs;
+                r.multi_node_leaves_sum += leaves;
+                if (leaves > fewest)
+                    ++r.multi_node_runs_split;
+            }
         }
     };
     // Stops allocation `id` now: its GPUs are freed, the work since its last checkpoint is lost,
@@ -802,7 +906,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         if (!c.mig)
             smallest_whole = std::min(smallest_whole, c.gpus_per_job);
     const auto may_fit = [&](bool in_mig) {
-        return in_mig ? mig.total_free() > 0 : nodes.can_take(smallest_whole, s.topology_aware);
+        return in_mig ? mig.total_free() > 0
+                      : nodes.can_take(smallest_whole, s.topology_aware, true);
     };
     std::vector<char> class_stuck(nc, 0);
     const auto schedule = [&] {
@@ -1007,6 +1112,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.mig_nodes = s.mig_nodes;
     r.mig_instances_per_gpu = s.mig_nodes > 0 ? inst : 0;
     r.mig_profile = s.mig_profile;
+    r.nodes_per_leaf = nodes.nodes_per_leaf();
     if (r.mig_instances > 0)
         r.mig_utilization = busy_mig_integral / (static_cast<double>(r.mig_instances) * window);
     r.fragmentation_fraction =

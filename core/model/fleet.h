@@ -90,6 +90,14 @@ struct FleetSpec {
     /// A job of at most one node's GPUs gets them in one node; a larger job gets whole nodes.
     /// Off: any free GPUs anywhere.
     bool topology_aware = true;
+    /// Nodes under one leaf switch (on a rail-optimised fabric: one rail group, the nodes whose
+    /// NICs share a set of leaves), numbered leaf by leaf; 0 = every node under one leaf.
+    /// Topology-aware placement puts a multi-node job under as few leaves as it can.
+    int nodes_per_leaf = 0;
+    /// A multi-node job no larger than a leaf waits until one leaf has its nodes free instead
+    /// of starting split over leaves (Kueue topology-aware scheduling: "required" vs
+    /// "preferred"; kueue.sigs.k8s.io docs, concepts/topology_aware_scheduling).
+    bool leaf_required = false;
     double horizon_days = 30;
     double warmup_days = 3; ///< excluded from every statistic (the queue starts empty)
     std::uint64_t seed = 1;
@@ -135,6 +143,7 @@ struct FleetAllocJob {
     double start_s = 0, end_s = 0; ///< this run (a restarted job is a new run)
     bool running_at_end = false;   ///< still running when the horizon ended (end_s = horizon)
     std::vector<std::pair<int, int>> nodes; ///< (cluster node, GPUs or instances on it)
+    int leaves = 0; ///< leaf switches over those nodes (FleetResult::nodes_per_leaf per leaf)
 };
 
 /// Which job held each of a sample of nodes at each timeline sample: the allocation timeline
@@ -209,6 +218,11 @@ struct FleetResult {
     FleetAllocation allocation; ///< sampled at the timeline's times
     double warmup_s = 0;
     std::int64_t trace_jobs_too_large = 0; ///< trace jobs larger than the cluster, left out
+    /// Runs on more than one node of jobs that arrived in the window (restarts included), the leaf
+    /// switches they spanned in all, and those spread over more leaves than their node count
+    /// needs (a free leaf was not there for them: fragmentation of the fabric).
+    std::int64_t multi_node_runs = 0, multi_node_runs_split = 0, multi_node_leaves_sum = 0;
+    int nodes_per_leaf = 0; ///< as simulated (FleetSpec::nodes_per_leaf, or every node)
     /// Jobs still queued when the horizon ends: their waits are in no wait statistic (only
     /// jobs that started are), so a blocked queue shows here, not as a long wait.
     std::int64_t jobs_waiting_at_end = 0;

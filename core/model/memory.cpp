@@ -506,6 +506,17 @@ double kv_bytes_per_sequence(const ModelArch& m, KvDtype kv_dtype, double tokens
     return per_layer_token * ((m.layers - local) * tokens + local * m.kept_context(tokens, true));
 }
 
+const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e) {
+    switch (e) {
+    case ServingEngine::llamacpp:
+        return a.llamacpp_runtime_bytes;
+    case ServingEngine::mlx:
+        return a.mlx_runtime_bytes;
+    default:
+        return a.framework_overhead_bytes;
+    }
+}
+
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
                                          const GpuSpec& gpu, const MemoryAssumptions& a) {
     std::vector<Error> errs;
@@ -582,9 +593,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                            : mlx    ? 1.0
                                     : std::min(T, 1024.0)) *
                               m.vocab / tp * 4.0;
-    const double runtime_bytes = llamacpp ? a.llamacpp_runtime_bytes.value
-                                 : mlx    ? a.mlx_runtime_bytes.value
-                                          : a.framework_overhead_bytes.value;
+    const double runtime_bytes = engine_runtime(a, s.engine).value;
 
     const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
     // llama.cpp's KV cache is one buffer of cells, a token each (no blocks); mlx-lm grows each

@@ -119,6 +119,10 @@ struct InferenceMemory {
     std::string explanation;
 };
 
+/// The memory an engine's runtime takes beside weights, KV cache and workspace: llama.cpp's and
+/// MLX's own assumptions, the framework overhead (CUDA context, allocator) for the others.
+const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e);
+
 /// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
                                          const GpuSpec& gpu, const MemoryAssumptions& a = {});

@@ -542,6 +542,13 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
                RF::percent);
         fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
+        if (fr.multi_node_runs > 0) {
+            fk.add("Multi-node runs", static_cast<double>(fr.multi_node_runs), "runs", RF::count);
+            fk.add("Split over more leaf switches than needed",
+                   static_cast<double>(fr.multi_node_runs_split), "runs", RF::count);
+            fk.add("Nodes per leaf switch", static_cast<double>(fr.nodes_per_leaf), "nodes",
+                   RF::count);
+        }
         if (fr.mig_instances > 0) {
             fk.text("MIG partition", fr.mig_profile);
             fk.add("MIG instances", static_cast<double>(fr.mig_instances), "instances", RF::count);

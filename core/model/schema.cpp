@@ -638,6 +638,12 @@ std::vector<Field> build_schema() {
             .make("topology_aware", "Topology-aware placement", "", 0, 0,
                   "on: a job that fits a node gets one node, a larger one whole nodes",
                   "off: a job's GPUs anywhere"));
+    add(F(CL_REF(leaf_required))
+            .make("leaf_required", "Wait for one leaf switch", "", 0, 0,
+                  "off: a job starts on the fewest leaf switches free (Kueue topology-aware "
+                  "scheduling, preferred)",
+                  "on: a job that fits under one leaf waits until one leaf has its nodes free "
+                  "(Kueue, required); needs topology-aware placement"));
     add(F(CL_REF(horizon_days))
             .make("horizon_days", "Simulated days", "days", 0.01, 3650, fsrc, "fleet horizon"));
     add(F(CL_REF(warmup_days))

@@ -448,6 +448,48 @@ private slots:
         QVERIFY2(bad.err.find("quota") != std::string::npos, bad.err.c_str());
     }
 
+    // Issue 23: leaf-aware placement. Three-node jobs on 8 nodes in leaves of 4 pack a leaf
+    // each when two run; the JSON counts the multi-node runs and their leaves. Required
+    // placement never splits; the drawn SuperPOD's leaves are its scalable units (32 nodes).
+    void fleetLeaves() {
+        const auto fleet = [&](std::vector<std::string> extra) {
+            std::vector<std::string> a = {"fleet",    "--gpu",
+                                          "h100-sxm", "--gpus",
+                                          "64",       "--gpus-per-job",
+                                          "24",       "--nodes-per-leaf",
+                                          "4",        "--arrival-rate-per-hour",
+                                          "0.5",      "--mean-duration-h",
+                                          "2",        "--policy",
+                                          "backfill", "--horizon-days",
+                                          "200",      "--json"};
+            a.insert(a.end(), extra.begin(), extra.end());
+            return run(a);
+        };
+        const Run r = fleet({});
+        QCOMPARE(r.code, 0);
+        const json j = json::parse(r.out)["fleet"];
+        QCOMPARE(j["nodes_per_leaf"].get<int>(), 4);
+        QVERIFY(j["multi_node_runs"].get<int>() > 100);
+        QCOMPARE(j["multi_node_runs_split"].get<int>(), 0); // two 3-node jobs: a leaf each
+        QCOMPARE(j["mean_leaves_per_multi_node_run"].get<double>(), 1.0);
+        // Four-node jobs after a one-node class fills nodes here and there: some split.
+        const Run mixed = run({"fleet", "--gpu", "h100-sxm", "--gpus", "64", "--gpus-per-job", "40",
+                               "--nodes-per-leaf", "4", "--arrival-rate-per-hour", "0.3",
+                               "--mean-duration-h", "2", "--horizon-days", "200", "--json"});
+        QCOMPARE(mixed.code, 0);
+        QVERIFY(json::parse(mixed.out)["fleet"]["mean_leaves_per_multi_node_run"].get<double>() >=
+                2.0); // five nodes never fit a leaf of four
+        QCOMPARE(fleet({"--leaf-required"}).code, 0);
+        const Run pod = run({"fleet", "dgx-h100-4su", "--arrival-rate-per-hour", "0.2",
+                             "--mean-duration-h", "2", "--gpus-per-job", "64", "--json"});
+        QCOMPARE(pod.code, 0);
+        QCOMPARE(json::parse(pod.out)["fleet"]["nodes_per_leaf"].get<int>(), 32);
+        const Run bad = run({"fleet", "--gpu", "h100-sxm", "--gpus", "64", "--nodes-per-leaf", "-1",
+                             "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("--nodes-per-leaf") != std::string::npos, bad.err.c_str());
+    }
+
     // Issue 23: a recorded trace (Helios format) replayed on a generated cluster and on a drawn
     // one; bad traces refused with the line.
     void fleetTrace() {

@@ -222,8 +222,10 @@ private slots:
         d.fleet.policy = cl::model::FleetPolicy::priority;
         d.fleet.feed_tco = false;
         d.fleet.finetune.quota_gpus = 16; // format 1.5
+        d.fleet.leaf_required = true;     // format 1.6
         const std::string text = design_to_json(d);
         QVERIFY(text.find("\"quota_gpus\": 16") != std::string::npos);
+        QVERIFY(text.find("\"leaf_required\": true") != std::string::npos);
         QVERIFY(text.find("\"fleet\"") != std::string::npos);
         auto back = design_from_json(text, "f.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
@@ -517,7 +519,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.5\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.6\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -719,7 +721,7 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.5")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.6")", R"("version": "1.7")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
@@ -749,7 +751,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.5\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.6\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});

@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -605,6 +607,89 @@ private slots:
         QVERIFY(aware.ok() && anywhere.ok());
         QVERIFY(aware->classes[1].wait_mean_s > anywhere->classes[1].wait_mean_s);
         QVERIFY(aware->fragmentation_fraction > anywhere->fragmentation_fraction);
+    }
+
+    // Leaf-aware placement (issue 23): two leaves of four 8-GPU nodes. Two one-node jobs run;
+    // a four-node job then arrives. Leaf-aware, the one-node jobs share a leaf (an empty node
+    // from the leaf with the fewest empty nodes) and the four-node job gets the other leaf whole;
+    // placed without leaves (every node under one leaf) the same jobs leave three empty nodes in
+    // one leaf and one in the other, and the four-node job spans both.
+    void leafAwarePlacement() {
+        const auto run = [](int per_leaf) {
+            auto tr = std::make_shared<FleetTrace>();
+            tr->classes = {"one node", "four nodes"};
+            tr->jobs = {{0, 10 * 86400.0, 8, 0}, {60, 10 * 86400.0, 8, 0}, {120, 86400.0, 32, 1}};
+            tr->span_s = 120;
+            FleetSpec s;
+            s.trace = tr;
+            s.nodes = 8;
+            s.gpus_per_node = 8;
+            s.nodes_per_leaf = per_leaf;
+            s.warmup_days = 0;
+            s.horizon_days = 2;
+            return simulate_fleet(s);
+        };
+        const auto leaves_of = [](const FleetResult& r, int per_leaf) {
+            for (const auto& j : r.allocation.jobs)
+                if (j.gpus == 32) {
+                    std::set<int> leaves;
+                    for (const auto& [n, g] : j.nodes)
+                        leaves.insert(n / per_leaf);
+                    return static_cast<int>(leaves.size());
+                }
+            return 0;
+        };
+        const auto aware = run(4);
+        QVERIFY2(aware.ok(), aware.error_text().c_str());
+        QCOMPARE(aware->nodes_per_leaf, 4);
+        QCOMPARE(leaves_of(*aware, 4), 1);
+        for (const auto& j : aware->allocation.jobs) // the timeline's own count of leaves
+            QCOMPARE(j.leaves, 1);
+        QCOMPARE(aware->multi_node_runs, std::int64_t{1});
+        QCOMPARE(aware->multi_node_leaves_sum, std::int64_t{1});
+        QCOMPARE(aware->multi_node_runs_split, std::int64_t{0});
+        QCOMPARE(aware->wait_p95_s, 0.0);
+        const auto one_leaf = run(0);
+        QVERIFY(one_leaf.ok());
+        QCOMPARE(one_leaf->nodes_per_leaf, 8);
+        QCOMPARE(leaves_of(*one_leaf, 4), 2);
+        for (const auto& j : one_leaf->allocation.jobs) // one leaf of eight nodes here
+            QCOMPARE(j.leaves, 1);
+        QCOMPARE(one_leaf->multi_node_runs_split, std::int64_t{0}); // one leaf: never split
+
+        // Fragmentation of the fabric: two three-node jobs take three nodes of each leaf; a
+        // two-node job then finds one empty node per leaf and runs split over both.
+        auto tr = std::make_shared<FleetTrace>();
+        tr->classes = {"jobs"};
+        tr->jobs = {{0, 10 * 86400.0, 24, 0}, {60, 10 * 86400.0, 24, 0}, {120, 86400.0, 16, 0}};
+        tr->span_s = 120;
+        FleetSpec s;
+        s.trace = tr;
+        s.nodes = 8;
+        s.gpus_per_node = 8;
+        s.nodes_per_leaf = 4;
+        s.warmup_days = 0;
+        s.horizon_days = 2;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QCOMPARE(r->multi_node_runs, std::int64_t{3});
+        QCOMPARE(r->multi_node_leaves_sum, std::int64_t{4}); // 1 + 1 + 2
+        QCOMPARE(r->multi_node_runs_split, std::int64_t{1});
+        QCOMPARE(r->jobs_waiting_at_end, std::int64_t{0});
+        // Kueue's "required" topology: the two-node job waits for one leaf of its own instead
+        // (the three-node jobs hold both leaves for ten days: it is still waiting at the end).
+        s.leaf_required = true;
+        const auto strict = simulate_fleet(s);
+        QVERIFY(strict.ok());
+        QCOMPARE(strict->multi_node_runs, std::int64_t{2});
+        QCOMPARE(strict->multi_node_runs_split, std::int64_t{0});
+        QCOMPARE(strict->jobs_waiting_at_end, std::int64_t{1});
+        QVERIFY(strict->fragmentation_fraction > r->fragmentation_fraction);
+        s.leaf_required = false;
+
+        // Refused: a negative leaf size.
+        s.nodes_per_leaf = -1;
+        QVERIFY(!simulate_fleet(s).ok());
     }
 
     void refusesBadInput() {
