@@ -24,6 +24,11 @@ enum class Offload { none, optimizer };
 /// every routed copy in 16 bits, or DeepEP's normal kernels (one copy per destination node over
 /// RDMA, forwarded over NVLink; FP8 dispatch when training in FP8).
 enum class MoeDispatcher { alltoall, deepep };
+/// How FP8 training scales its tensors (Transformer Engine recipes; Megatron-LM --fp8-recipe):
+/// delayed scaling (scales from an amax history, one pass per quantisation; TE's and
+/// Megatron-Core's default) or current scaling (per tensor, from the tensor itself: an amax pass
+/// before the cast; Megatron's "tensorwise", NeMo/Megatron-Bridge "fp8_cs").
+enum class Fp8Scaling { delayed, current };
 /// q4_k_m ... q8_0, q4_0: llama.cpp GGUF formats; mlx4/mlx8: MLX affine quantisation (group 64).
 /// Both quantise the whole model, embeddings and LM head included (memory.h weight_bits).
 enum class WeightsDtype {
@@ -82,6 +87,9 @@ template <> struct ChoiceNames<Offload> {
 };
 template <> struct ChoiceNames<MoeDispatcher> {
     static constexpr std::array<std::string_view, 2> names{"alltoall", "deepep"};
+};
+template <> struct ChoiceNames<Fp8Scaling> {
+    static constexpr std::array<std::string_view, 2> names{"delayed", "current"};
 };
 template <> struct ChoiceNames<WeightsDtype> {
     static constexpr std::array<std::string_view, 13> names{

@@ -30,7 +30,8 @@ inline constexpr int kDesignMinor = 6; ///< 1.1: unset values are missing keys, 
                                        ///< 1.4: models (imported configs);
                                        ///< 1.5: fleet quotas (<class>.quota_gpus) and
                                        ///< durations from a workload (duration_from);
-                                       ///< 1.6: fleet.leaf_required
+                                       ///< 1.6: fleet.leaf_required,
+                                       ///< training.fp8_scaling
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -81,6 +82,8 @@ struct TrainingSpec {
     int micro_batch = 0;           ///< 0 = auto
     int seq = 4096;
     TrainingDtype dtype = TrainingDtype::bf16;
+    /// FP8 only: the scaling recipe (docs/training.md, "FP8 quantisation").
+    Fp8Scaling fp8_scaling = Fp8Scaling::delayed;
     Optimizer optimizer = Optimizer::adamw;
     int zero = 1;
     /// Gradients accumulated and reduced in fp32 (Megatron-LM does so whenever it trains in

@@ -292,6 +292,12 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(micro_batch)).make("micro_batch", "Micro-batch (0 = auto)", "", 0, kInt, "you"));
     add(T(CL_REF(seq)).make("seq", "Sequence length", "tokens", 1, 1 << 24, "you"));
     add(T(CL_REF(dtype)).make("dtype", "Precision", "", 0, 0, "bf16: Megatron-Core default"));
+    add(T(CL_REF(fp8_scaling))
+            .make("fp8_scaling", "FP8 scaling", "", 0, 0,
+                  "delayed: Transformer Engine's and Megatron-Core's default (--fp8-recipe)",
+                  "FP8 only. delayed: scales from an amax history, one pass per cast, fused into "
+                  "the norm; current: each tensor's own amax, read before the cast (Megatron "
+                  "tensorwise, Megatron-Bridge fp8_cs)"));
     add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
     add(T(CL_REF(zero))
             .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
@@ -1046,6 +1052,8 @@ std::string choice_label(std::string_view v) {
         {"optimizer", "Optimizer states in CPU memory"},
         {"alltoall", "All-to-all (Megatron)"},
         {"deepep", "DeepEP"},
+        {"delayed", "Delayed (amax history)"},
+        {"current", "Current (per tensor)"},
         {"static", "Static"},
         {"continuous", "Continuous"},
         {"chunked", "Chunked prefill"},

@@ -26,6 +26,9 @@ struct Hw {
     double gemm = 0;      ///< achievable GEMM FLOP/s
     double attention = 0; ///< achievable FlashAttention FLOP/s
     double hbm = 0;       ///< achievable bytes/s for elementwise kernels
+    /// Per-tensor FP8 GEMMs need a transposed copy for backward (Hopper, Ada); Blackwell runs
+    /// every layout natively (TE fp8_current_scaling.rst; utils.py is_non_tn_fp8_gemm_supported).
+    bool fp8_transpose = true;
 };
 
 /// Time of one GEMM of (m x k) by (k x n): compute at measured efficiency with tile
@@ -94,14 +97,22 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     // FP8 (Transformer Engine): each linear layer's input is quantised in forward and its
     // output gradient in backward, each by one fused kernel that reads the 16-bit tensor and
     // writes the FP8 copy and the copy the other-axis GEMMs of backward read (a transpose on
-    // Hopper, a column-wise quantisation on Blackwell): 2 + 1 + 1 B per element (TE docs,
-    // features/low_precision_training/performance_considerations, "Handling transposes").
-    // Inputs that come out of a norm (QKV, the MLP's first projection) are quantised inside
-    // the fused LayerNormLinear/LayerNormMLP kernel ("Fused layers") and cost nothing extra;
-    // so do routed tokens DeepEP already dispatched in FP8. Weights are quantised once per step
-    // (TE caches them across micro-batches) and not counted; the router stays in 16 bits.
+    // Hopper): 2 + 1 + 1 B per element (TE docs, features/low_precision_training/
+    // performance_considerations, "Handling transposes"); Blackwell needs no transposed copy for
+    // per-tensor FP8 ("rowwise and columnwise tensors share the same physical memory layout",
+    // fp8_current_scaling.rst): 2 + 1 B. Routed tokens DeepEP already dispatched in FP8 are not
+    // quantised again. Weights are quantised once per step (TE caches them across micro-batches)
+    // and not counted; the router stays in 16 bits.
+    // Delayed scaling: inputs that come out of a norm (QKV, the MLP's first projection) are
+    // quantised inside the fused LayerNormLinear/LayerNormMLP kernel ("Fused layers") and cost
+    // nothing extra. Current scaling (per tensor): "Quantization is a memory-bound operation
+    // that requires reading the tensor twice" (fp8_current_scaling.rst: an amax pass, then the
+    // cast), +2 B per quantised element; and the norm is not fused with the cast (TE
+    // normalization.cpp rmsnorm_fwd: the fused kernel only for delayed scaling; the norm writes
+    // 16 bits with its amax, then quantize_with_amax casts): the norm outputs pay the cast too.
     double fp8_cast_fwd = 0, fp8_cast_bwd = 0;
     if (t.dtype == TrainingDtype::fp8) {
+        const bool current = t.fp8_scaling == Fp8Scaling::current;
         const double t_in = sp ? T / tp : T; // sequence-parallel shards before the all-gather
         const double qkv_out = m.attention() == AttentionKind::mla
                                    ? (m.attention_params_per_layer() -
@@ -125,8 +136,15 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         } else {
             mlp(T, f, tp, 0.0, t_in);
         }
-        fp8_cast_fwd = 4.0 * in / hw.hbm;
-        fp8_cast_bwd = 4.0 * out / hw.hbm;
+        const double cast = hw.fp8_transpose ? 4.0 : 3.0; // bytes per element, one pass
+        // Current scaling: the amax read on every tensor cast on its own, and the norm outputs
+        // cast unfused (their amax comes out of the norm kernel; the sequence-parallel shard):
+        // the attention's and the MLP's, or in an MoE layer the attention's only (the routed
+        // tokens are cast on their own, above, after the router reads the norm's output).
+        const double norm_out = current ? (moe_layer ? 1.0 : 2.0) * t_in * h : 0.0;
+        const double amax = current ? 2.0 : 0.0;
+        fp8_cast_fwd = ((cast + amax) * in + cast * norm_out) / hw.hbm;
+        fp8_cast_bwd = (cast + amax) * out / hw.hbm;
     }
 
     // Attention core.
@@ -273,6 +291,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (hw.attention <= 0)
         hw.attention = hw.gemm * ta.attention_vs_gemm.value;
     hw.hbm = gpu.memory_bandwidth_Bps * ta.memory_efficiency.value;
+    hw.fp8_transpose = topo.gpu_arch != GpuArch::blackwell;
     const bool flash = ma.flash_attention.value > 0.5;
     const bool sp = t.sequence_parallel && t.tp > 1;
 

@@ -24,8 +24,8 @@ struct Case {
     const char* system;
     int gpus, tp, pp, vpp, cp;
     long long gb;
-    int mb; ///< 0 = not published (auto)
-    const char* dtype;
+    int mb;            ///< 0 = not published (auto)
+    const char* dtype; ///< fp8cs: FP8 with current scaling
     const char* recompute;
     bool flash, sp, tp_overlap;
     double published_tflops; ///< model TFLOP/s per GPU (Narayanan: hardware, incl. recompute);
@@ -322,7 +322,7 @@ const Case kCases[] = {
      1,
      128,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      false,
@@ -467,7 +467,7 @@ const Case kCases[] = {
      1,
      1024,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      false,
@@ -523,7 +523,7 @@ const Case kCases[] = {
      1,
      256,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      true,
@@ -548,7 +548,7 @@ const Case kCases[] = {
      2,
      1536,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      true,
@@ -577,7 +577,7 @@ const Case kCases[] = {
      1,
      8192,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      true,
@@ -645,7 +645,7 @@ const Case kCases[] = {
      1,
      1536,
      1,
-     "fp8",
+     "fp8cs",
      "none",
      true,
      true,
@@ -764,7 +764,12 @@ private:
         t.global_batch = c.gb;
         t.micro_batch = c.mb;
         t.seq = c.seq;
-        t.dtype = *cl::model::choice_from_string<cl::model::TrainingDtype>(c.dtype);
+        // "fp8cs": FP8 with current (per-tensor) scaling, Megatron-Bridge's fp8_cs recipe.
+        const bool fp8cs = std::string_view(c.dtype) == "fp8cs";
+        t.dtype = fp8cs ? cl::model::TrainingDtype::fp8
+                        : *cl::model::choice_from_string<cl::model::TrainingDtype>(c.dtype);
+        if (fp8cs)
+            t.fp8_scaling = cl::model::Fp8Scaling::current;
         t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(c.recompute);
         t.sequence_parallel = c.sp;
         t.schedule =
@@ -991,6 +996,41 @@ private slots:
     // each technique vs the baseline (fwd + bwd, no recompute): sequence parallel -3%, full
     // recompute +39%, selective +7%, selective + SP +4%. Tolerance: +-5 points (the source's
     // own hint). Our step also holds the LM head and optimizer, which dilute the ratios a bit.
+    // FP8 current scaling (Transformer Engine fp8_current_scaling.rst: an amax pass before each
+    // cast; normalization.cpp: the norm is fused with the cast for delayed scaling only): per
+    // layer and micro-batch, 2 B more per separately cast element (the out-projection's and the
+    // MLP's second projection's inputs, every output gradient) and 4 B per norm-output element
+    // (cast and transposed on its own). Llama 3 8B, TP 1, seq 8192 (T tokens): inputs
+    // T (4096 + 14336), gradients T (6144 + 4096 + 2 x 14336 + 4096), norm outputs 2 T 4096.
+    void fp8CurrentScalingPasses() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const Topology topo = cl::test::single_system("dgx-h100");
+        const GpuSpec& gpu = *cat_.gpu("h100-sxm");
+        const auto step = [&](cl::model::Fp8Scaling scaling) {
+            TrainingSpec t;
+            t.global_batch = 128; // 16 micro-batches per GPU at DP 8
+            t.micro_batch = 1;
+            t.seq = 8192;
+            t.dtype = cl::model::TrainingDtype::fp8;
+            t.fp8_scaling = scaling;
+            t.recompute = cl::model::Recompute::none;
+            auto r = train_step(m, t, 8, gpu, topo, {}, {}, {});
+            if (!r.ok())
+                qFatal("%s", r.error_text().c_str());
+            return r->step_time_s;
+        };
+        const double delayed = step(cl::model::Fp8Scaling::delayed);
+        const double current = step(cl::model::Fp8Scaling::current);
+        const double T = 8192;
+        const double bytes = 2.0 * T * (18432 + 43008) + 4.0 * 2 * T * 4096;
+        const double hbm = gpu.memory_bandwidth_Bps * TrainingAssumptions{}.memory_efficiency.value;
+        const double expected = 32 * 16 * bytes / hbm;
+        QVERIFY2(
+            std::abs((current - delayed) / expected - 1) < 0.03,
+            qPrintable(
+                QStringLiteral("%1 s more, expected %2 s").arg(current - delayed).arg(expected)));
+    }
+
     void recomputeOverheads() {
         ModelArch m;
         m.id = "gpt-22b";
