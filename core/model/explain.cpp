@@ -171,6 +171,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  g->achieved_matmul_source.empty() ? src(g->provenance)
                                                    : g->achieved_matmul_source},
                 assumption("sustained vs best GEMM", ta.sustained_vs_best_gemm),
+                assumption("Hopper/Blackwell vs Ampere, sustained", ta.hopper_sustained_vs_ampere),
                 assumption("HBM efficiency", ta.memory_efficiency),
                 assumption("SM contention when overlapping", ta.overlap_sm_contention),
                 {"FlashAttention efficiency", num(g->attention_efficiency),

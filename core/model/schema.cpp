@@ -700,6 +700,8 @@ std::vector<Field> build_schema() {
     };
     A("training.sustained_vs_best_gemm", "GEMM: sustained vs best", 0.05, 1.5,
       CL_REF(training.sustained_vs_best_gemm));
+    A("training.hopper_sustained_vs_ampere", "GEMM: Hopper/Blackwell vs Ampere, sustained", 0.05,
+      1.5, CL_REF(training.hopper_sustained_vs_ampere));
     A("training.attention_vs_gemm", "Attention vs GEMM efficiency", 0.05, 2,
       CL_REF(training.attention_vs_gemm));
     A("training.memory_efficiency", "HBM efficiency (training)", 0.05, 1,

@@ -281,7 +281,10 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
 
     Hw hw;
     hw.peak = peak;
-    hw.gemm = peak * gpu.gemm_efficiency(dt) * ta.sustained_vs_best_gemm.value;
+    const bool power_capped =
+        topo.gpu_arch == GpuArch::hopper || topo.gpu_arch == GpuArch::blackwell;
+    hw.gemm = peak * gpu.gemm_efficiency(dt) * ta.sustained_vs_best_gemm.value *
+              (power_capped ? ta.hopper_sustained_vs_ampere.value : 1.0);
     // Attention kernels run in 16 bits even in FP8 training (Transformer Engine FP8 recipes keep
     // the attention core in bf16).
     hw.attention =

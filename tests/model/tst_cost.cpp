@@ -440,9 +440,9 @@ private slots:
             training << QString::fromStdString(b.input);
         QVERIFY(training.contains(label_of(Section::training, "tokens")));
         // Issue 19: the training cost rests on the step-time model, so the tornado knows its
-        // error band; tokens to train move the cost by +-20%, further than the band reaches
-        // on the low side, and a bar is "within the model's error" exactly when both its ends
-        // lie inside the band.
+        // error band, and a bar is "within the model's error" exactly when both its ends lie
+        // inside the band. (Tokens to train, +-20% of the cost, fell outside the band until
+        // session 22 widened the training bands to the held-out errors of two GEMM factors.)
         QVERIFY(train.model_error > 0.02 && train.model_error < 0.5);
         QVERIFY(train.band_low < train.base && train.base < train.band_high);
         for (const auto& b : train.bars) {
@@ -450,7 +450,7 @@ private slots:
                      std::min(b.output_low, b.output_high) >= train.band_low &&
                          std::max(b.output_low, b.output_high) <= train.band_high);
             if (b.input == label_of(Section::training, "tokens").toStdString())
-                QVERIFY(!b.within_model_error);
+                QVERIFY(std::abs(b.output_high / train.base - 1.2) < 0.01); // cost ~ tokens
         }
         // TCO outputs do not rest on the performance model: no band, nothing marked.
         const auto tco = sensitivity(d, cat_, SensitivityOutput::onprem_minus_cloud_usd);

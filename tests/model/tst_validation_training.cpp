@@ -678,14 +678,18 @@ std::string source_of(const std::string& id) {
 // Cases the model misses beyond +-15%, each explained in docs/validation.md. They are printed
 // and counted in the median; the model is not tuned to them (no per-case factors).
 bool known_miss(const char* id) {
-    return std::string(id) == "A.mcore_r0.8.0_h100.weak.1.7B";
+    // Since session 22's second GEMM factor (Hopper/Blackwell 0.80 of the A100 one, fitted
+    // leave-one-source-out), the dense Megatron-Bridge Llama 3 70B row is the slow side of the
+    // fit: -15.7% (-6.8% with one factor for every GPU). docs/validation.md.
+    return std::string(id) == "A.mbridge_26.04.01.H100.Llama3_70B";
 }
 // Cases added in issue 18 that the model does not yet reach (docs/validation.md says why);
 // printed, counted in every median and in leave-one-source-out, not asserted within 15%.
+// (torchtitan, NeMo 24.07 and MCore 1.7B came within 15% with session 22's second factor and
+// are asserted again.)
 bool open_miss(const char* id) {
     const std::string s(id);
-    return s.rfind("A.torchtitan.", 0) == 0 || s.rfind("A.nemo_24.07.", 0) == 0 ||
-           s == "A.mbridge_26.04.01.H100.GPT_OSS_120B" ||
+    return s == "A.mbridge_26.04.01.H100.GPT_OSS_120B" ||
            s == "A.mbridge_26.06.H100.Qwen3_30B_A3B"; // with its own dispatcher (session 14)
 }
 } // namespace
@@ -701,7 +705,20 @@ private:
         TrainingResult r;
     };
     /// The case predicted with the bundled defaults and the published run settings, with the
-    /// global factor `sustained` (TrainingAssumptions::sustained_vs_best_gemm) set as given.
+    /// GEMM factor `sustained` as given: the effective one, TrainingAssumptions::
+    /// sustained_vs_best_gemm times hopper_sustained_vs_ampere on Hopper and Blackwell.
+    /// Whether the case ran on Hopper or Blackwell (the GPUs hopper_sustained_vs_ampere is for).
+    bool power_capped(const Case& c) {
+        const std::string gpu = cat_.system(c.system)->gpu;
+        return gpu.rfind("a100", 0) != 0;
+    }
+    /// The bundled effective GEMM factor for the case's GPU.
+    double bundled_factor(const Case& c) {
+        const TrainingAssumptions ta;
+        return ta.sustained_vs_best_gemm.value *
+               (power_capped(c) ? ta.hopper_sustained_vs_ampere.value : 1.0);
+    }
+
     std::optional<Prediction> predict(const Case& c, double sustained, std::string* why) {
         ModelArch m;
         if (*c.model) { // zoo entries (Qwen3-30B-A3B and gpt-oss-120b since issue 20: from
@@ -777,7 +794,8 @@ private:
         t.zero = c.zero;
         t.fp32_gradients = c.fp32_grads;
         TrainingAssumptions ta;
-        ta.sustained_vs_best_gemm.value = sustained;
+        ta.sustained_vs_best_gemm.value = sustained; // the effective factor, this GPU's
+        ta.hopper_sustained_vs_ampere.value = 1.0;
         if (c.tp_overlap)
             ta.tp_overlap.value = 0.8; // Megatron-Core --tp-comm-overlap (docs/training.md)
         MemoryAssumptions ma;
@@ -811,10 +829,9 @@ private slots:
         QString table = QStringLiteral("\n| case | published | unit | predicted | error | |\n"
                                        "|---|---|---|---|---|---|\n");
         bool all_ok = true;
-        const double sustained = TrainingAssumptions{}.sustained_vs_best_gemm.value;
         for (const Case& c : kCases) {
             std::string why;
-            const auto p = predict(c, sustained, &why);
+            const auto p = predict(c, bundled_factor(c), &why);
             QVERIFY2(p, (std::string(c.id) + ": " + why).c_str());
             const double err = p->value / c.published_tflops - 1;
             errors.push_back(std::abs(err));
@@ -872,19 +889,47 @@ private slots:
         // flip with one added row (session 18: leaving Narayanan out jumped 0.83 -> 0.71 when
         // the GB200 row came in). `unbiased`: the median signed error closest to zero, one
         // minimum, printed alongside so the headline's sensitivity to the objective is visible.
+        // Two factors since session 22: the GEMM factor for Ampere (A100) rows and the
+        // effective one for Hopper/Blackwell rows (the GEMM factor x hopper_sustained_vs_ampere),
+        // chosen together. A row depends on its own generation's factor only, so a fit is a grid
+        // point for each: Fit{ampere, later}, indices into `grid`.
+        std::vector<char> capped(n);
+        for (std::size_t i = 0; i < n; ++i)
+            capped[i] = power_capped(kCases[i]);
+        struct Fit {
+            std::size_t ampere = 0, later = 0;
+            [[nodiscard]] std::size_t of(bool c) const { return c ? later : ampere; }
+        };
         const auto fit = [&](const std::string& without, bool unbiased = false) {
-            std::size_t best = 0;
-            double best_med = 1e9;
-            for (std::size_t g = 0; g < grid.size(); ++g) {
-                std::vector<double> e;
-                for (std::size_t i = 0; i < n; ++i)
-                    if (source_of(kCases[i].id) != without)
-                        e.push_back(unbiased ? err[g][i] : std::abs(err[g][i]));
-                if (const double m = std::abs(median(e)); m < best_med - 1e-12) {
-                    best_med = m;
-                    best = g;
+            Fit best;
+            if (unbiased) { // each generation's median signed error closest to zero
+                for (const bool gen : {false, true}) {
+                    double best_med = 1e9;
+                    for (std::size_t g = 0; g < grid.size(); ++g) {
+                        std::vector<double> e;
+                        for (std::size_t i = 0; i < n; ++i)
+                            if (source_of(kCases[i].id) != without && capped[i] == gen)
+                                e.push_back(err[g][i]);
+                        if (const double m = std::abs(median(e)); m < best_med - 1e-12) {
+                            best_med = m;
+                            (gen ? best.later : best.ampere) = g;
+                        }
+                    }
                 }
+                return best;
             }
+            double best_med = 1e9;
+            for (std::size_t ga = 0; ga < grid.size(); ++ga)
+                for (std::size_t gl = 0; gl < grid.size(); ++gl) {
+                    std::vector<double> e;
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (source_of(kCases[i].id) != without)
+                            e.push_back(std::abs(err[capped[i] ? gl : ga][i]));
+                    if (const double m = median(e); m < best_med - 1e-12) {
+                        best_med = m;
+                        best = {ga, gl};
+                    }
+                }
             return best;
         };
         std::vector<std::string> sources;
@@ -897,7 +942,7 @@ private slots:
         std::vector<double> held_out, moe;
         std::vector<HeldOutRow> rows(n); // issue 19: the bands rest on these
         for (const auto& src : sources) {
-            const std::size_t g = fit(src);
+            const Fit g = fit(src);
             for (std::size_t i = 0; i < n; ++i)
                 if (source_of(kCases[i].id) == src) {
                     const Case& c = kCases[i];
@@ -911,7 +956,7 @@ private slots:
                     r.fsdp = c.zero == 3;
                     r.pp = c.pp > 1;
                     r.gpus = c.gpus;
-                    r.error = err[g][i];
+                    r.error = err[g.of(capped[i])][i];
                 }
             std::vector<double> e;
             double worst = 0;
@@ -919,7 +964,7 @@ private slots:
             for (std::size_t i = 0; i < n; ++i) {
                 if (source_of(kCases[i].id) != src)
                     continue;
-                const double x = err[g][i];
+                const double x = err[g.of(capped[i])][i];
                 e.push_back(std::abs(x));
                 held_out.push_back(std::abs(x));
                 if (rows[i].moe)
@@ -931,35 +976,42 @@ private slots:
             table += QStringLiteral("| %1 | %2 | %3 | %4% | %5% | %6 of %2 |\n")
                          .arg(QString::fromStdString(src))
                          .arg(e.size())
-                         .arg(grid[g], 0, 'f', 2)
+                         .arg(QStringLiteral("%1 / %2")
+                                  .arg(grid[g.ampere], 0, 'f', 2)
+                                  .arg(grid[g.later], 0, 'f', 2))
                          .arg(median(e) * 100, 0, 'f', 1)
                          .arg(worst * 100, 0, 'f', 1)
                          .arg(within);
         }
-        const std::size_t all = fit("");
+        const Fit all = fit("");
         const double med = median(held_out);
         std::vector<double> held_out_unbiased;
         for (const auto& src : sources) {
-            const std::size_t g = fit(src, true);
+            const Fit g = fit(src, true);
             for (std::size_t i = 0; i < n; ++i)
                 if (source_of(kCases[i].id) == src)
-                    held_out_unbiased.push_back(std::abs(err[g][i]));
+                    held_out_unbiased.push_back(std::abs(err[g.of(capped[i])][i]));
         }
         const double med_unbiased = median(held_out_unbiased);
         const double worst = *std::max_element(held_out.begin(), held_out.end());
         table += QStringLiteral("\nheld-out median |error| %1% and worst %2% over %3 rows (target: "
-                                "median <= 8%, worst <= 25%); factor fitted on every row %4 "
-                                "(bundled default %5)\n")
+                                "median <= 8%, worst <= 25%); factors fitted on every row %4 "
+                                "(Ampere) and %5 (Hopper/Blackwell: x %6), bundled %7 and x %8\n")
                      .arg(med * 100, 0, 'f', 1)
                      .arg(worst * 100, 0, 'f', 1)
                      .arg(held_out.size())
-                     .arg(grid[all], 0, 'f', 2)
-                     .arg(TrainingAssumptions{}.sustained_vs_best_gemm.value, 0, 'f', 2);
+                     .arg(grid[all.ampere], 0, 'f', 2)
+                     .arg(grid[all.later], 0, 'f', 2)
+                     .arg(grid[all.later] / grid[all.ampere], 0, 'f', 3)
+                     .arg(TrainingAssumptions{}.sustained_vs_best_gemm.value, 0, 'f', 2)
+                     .arg(TrainingAssumptions{}.hopper_sustained_vs_ampere.value, 0, 'f', 2);
         table += QStringLiteral("with the factor chosen for a zero median signed error on the "
                                 "other sources instead: held-out median |error| %1%, factor "
                                 "fitted on every row %2\n")
                      .arg(med_unbiased * 100, 0, 'f', 1)
-                     .arg(grid[fit("", true)], 0, 'f', 2);
+                     .arg(QStringLiteral("%1 / %2")
+                              .arg(grid[fit("", true).ampere], 0, 'f', 2)
+                              .arg(grid[fit("", true).later], 0, 'f', 2));
         for (const double x : moe)
             table += QStringLiteral("MoE row held-out error %1% (target within 20%)\n")
                          .arg(x * 100, 0, 'f', 1);
@@ -978,8 +1030,10 @@ private slots:
         // predicted before they were added at -5.5%, +0.8%, +3.0%, +12.2%: 8.1% -> 6.0%; the
         // GB200 row (+14.2%, issue 18's "Blackwell too fast") then flipped one source's fit into
         // the other basin: 13.0% (10.3% with the unbiased objective). docs/validation.md.
-        QVERIFY2(med <= 0.135, qPrintable(table));
-        QVERIFY2(med_unbiased <= 0.105, qPrintable(table));
+        // Session 22: FP8 current scaling charged (13.0% -> 13.5%, 9.6% unbiased), then the
+        // second GEMM factor for Hopper/Blackwell: 8.7% (6.8% unbiased).
+        QVERIFY2(med <= 0.09, qPrintable(table));
+        QVERIFY2(med_unbiased <= 0.07, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now,
         // 45.3% -> 53.0% once its 128-token sliding windows are modelled (issue 20): the
