@@ -32,8 +32,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     std::string gpu_id;
     long long gpus = 0;
     std::string where;
-    std::optional<model::FleetSpec> mix; // the design's own job mix
-    int leaf = 0;                        // nodes under one leaf switch (0: one leaf)
+    std::optional<model::FleetSpec> mix;     // the design's own job mix
+    std::vector<model::FleetNodeCard> cards; // a drawn design's cards, in node order
+    int leaf = 0;                            // nodes under one leaf switch (0: one leaf)
     std::string leaf_source;
     if (pos.size() == 1) {
         // The drawn cluster: its nodes of whole GPUs.
@@ -54,6 +55,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         where = d.name.empty() ? pos[0] : d.name;
         f.record("design", pos[0], "argument");
         leaf = model::fleet_nodes_per_leaf(ev.fabric, s.nodes);
+        cards = model::fleet_node_cards(d, cat);
         leaf_source = leaf > 0 ? "the design's leaf tier" : "the design has no leaf switches";
         if (d.fleet.active() && !f.has("--trace") && !f.has("--arrival-rate-per-hour")) {
             auto spec = model::fleet_spec(d, t, &cat, &ev.fabric, &ev.collective_assumptions);
@@ -203,6 +205,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         mmc_servers = std::min(mmc_servers, c.quota_gpus / (c.mig ? 1 : c.gpus_per_job));
     else if (c.quota_gpus > 0)
         mmc_servers = 0;
+    const bool want_allocation = f.get_bool("--allocation", false);
+    if (want_allocation && !f.has("--json"))
+        throw UsageError{"--allocation: only with --json (the timeline is 64 x 241 cells)"};
     if (f.has("--json")) {
         json j = envelope(f);
         json classes = json::array();
@@ -253,6 +258,46 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"mig_profile", r->mig_profile},
                       {"erlang_c_wait_s", nullptr},
                       {"classes", classes}};
+        if (want_allocation) {
+            // The allocation timeline (what the Fleet tab draws): rows of sampled nodes by
+            // the timeline's columns, and every run seen there.
+            const model::FleetAllocation& al = r->allocation;
+            json runs = json::array();
+            for (const auto& job : al.jobs) {
+                json nodes = json::array();
+                for (const auto& [n, g] : job.nodes)
+                    nodes.push_back({n, g});
+                json run = {{"class", r->classes[static_cast<std::size_t>(job.cls)].name},
+                            {"gpus", job.gpus},
+                            {"mig", job.mig},
+                            {"start_s", job.start_s},
+                            {"end_s", job.end_s},
+                            {"running_at_end", job.running_at_end},
+                            {"nodes", nodes},
+                            {"leaves", job.leaves}};
+                if (!cards.empty()) {
+                    json on = json::array();
+                    for (const auto& card : model::fleet_job_cards(cards, job))
+                        on.push_back({{"device", card.device},
+                                      {"job_nodes", card.job_nodes},
+                                      {"card_nodes", card.card_nodes}});
+                    run["cards"] = on;
+                }
+                runs.push_back(std::move(run));
+            }
+            json rows = json::array();
+            for (std::size_t i = 0; i < al.node_rows.size(); ++i) {
+                json row = json::array();
+                for (int col = 0; col < al.columns; ++col)
+                    row.push_back(al.at(i, static_cast<std::size_t>(col)));
+                rows.push_back(std::move(row));
+            }
+            json times = json::array();
+            for (const auto& p : r->timeline)
+                times.push_back(p.t_s);
+            j["fleet"]["allocation"] = {
+                {"node_rows", al.node_rows}, {"t_s", times}, {"cells", rows}, {"runs", runs}};
+        }
         if (s.trace) {
             j["fleet"]["trace"] = {{"file", trace_path},
                                    {"jobs", s.trace->jobs.size()},

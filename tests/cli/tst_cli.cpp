@@ -490,6 +490,47 @@ private slots:
         QVERIFY2(bad.err.find("--nodes-per-leaf") != std::string::npos, bad.err.c_str());
     }
 
+    // Issue 23: the allocation timeline in the JSON (--allocation): on the drawn 2-node design,
+    // 16-GPU jobs hold both nodes; every cell is idle, down or a run listed, each run's nodes
+    // hold its GPUs, and the design's card holds both of its nodes. Without --json: refused.
+    void fleetAllocationJson() {
+        const Run r =
+            run({"fleet", "h100-ndr-2node", "--arrival-rate-per-hour", "0.2", "--mean-duration-h",
+                 "2", "--gpus-per-job", "16", "--horizon-days", "10", "--json", "--allocation"});
+        QCOMPARE(r.code, 0);
+        const json a = json::parse(r.out)["fleet"]["allocation"];
+        QCOMPARE(a["node_rows"].size(), std::size_t{2});
+        QCOMPARE(a["t_s"].size(), std::size_t{241});
+        const json& runs = a["runs"];
+        QVERIFY(runs.size() > 5);
+        int busy_cells = 0;
+        for (const auto& row : a["cells"]) {
+            QCOMPARE(row.size(), std::size_t{241});
+            for (const auto& c : row) {
+                const int v = c.get<int>();
+                QVERIFY(v >= -2 && v < static_cast<int>(runs.size()));
+                busy_cells += v >= 0;
+            }
+        }
+        QVERIFY(busy_cells > 0);
+        for (const auto& job : runs) {
+            int gpus = 0;
+            for (const auto& n : job["nodes"])
+                gpus += n[1].get<int>();
+            QCOMPARE(gpus, job["gpus"].get<int>());
+            QCOMPARE(job["gpus"].get<int>(), 16);
+            QCOMPARE(job["leaves"].get<int>(), 1);
+            QVERIFY(job["end_s"].get<double>() >= job["start_s"].get<double>());
+            QCOMPARE(job["cards"].size(), std::size_t{1});
+            QCOMPARE(job["cards"][0]["job_nodes"].get<int>(), 2);
+            QCOMPARE(job["cards"][0]["card_nodes"].get<int>(), 2);
+        }
+        const Run bad = run({"fleet", "h100-ndr-2node", "--arrival-rate-per-hour", "0.2",
+                             "--mean-duration-h", "2", "--allocation"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.find("--json") != std::string::npos, bad.err.c_str());
+    }
+
     // Issue 23: a recorded trace (Helios format) replayed on a generated cluster and on a drawn
     // one; bad traces refused with the line.
     void fleetTrace() {
