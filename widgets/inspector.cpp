@@ -732,10 +732,14 @@ void Inspector::updateDerived() {
         if (!d.description.empty())
             lines << qs(model::units::excerpt(d.description));
         if (t.gpus > 0) { // none: the warning below says what to do (once: helper-22)
-            lines << tr("GPUs %L1 · nodes %L2 · switches %L3")
-                         .arg(t.gpus, 0, 'f', 0)
-                         .arg(t.nodes, 0, 'f', 0)
-                         .arg(t.switches, 0, 'f', 0);
+            // Parts that are zero are left out, as in the status bar: a workstation's bare GPU
+            // is "GPUs 1", not "GPUs 1 · nodes 0 · switches 0".
+            QStringList counts{tr("GPUs %L1").arg(t.gpus, 0, 'f', 0)};
+            if (t.nodes > 0)
+                counts << tr("nodes %L1").arg(t.nodes, 0, 'f', 0);
+            if (t.switches > 0)
+                counts << tr("switches %L1").arg(t.switches, 0, 'f', 0);
+            lines << counts.join(QStringLiteral(" · "));
             lines << tr("GPU type %1 · total memory %2")
                          .arg(qs(t.gpu_name.empty() ? t.gpu : t.gpu_name),
                               qs(model::units::format_bytes(t.hbm_bytes)));
