@@ -245,10 +245,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"nodes_per_leaf", r->nodes_per_leaf},
                       {"multi_node_runs", r->multi_node_runs},
                       {"multi_node_runs_split", r->multi_node_runs_split},
-                      {"mean_leaves_per_multi_node_run",
-                       r->multi_node_runs > 0 ? static_cast<double>(r->multi_node_leaves_sum) /
-                                                    static_cast<double>(r->multi_node_runs)
-                                              : 0.0},
+                      {"mean_leaves_per_multi_node_run", r->mean_leaves_per_multi_node_run()},
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
@@ -358,14 +355,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
               {"idle while jobs waited (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
     if (r->multi_node_runs > 0)
-        t.rows.push_back(
-            {"multi-node runs split over leaf switches",
-             units::format_count(static_cast<double>(r->multi_node_runs_split)) + " of " +
-                 units::format_count(static_cast<double>(r->multi_node_runs)) + " (" +
-                 fmt(static_cast<double>(r->multi_node_leaves_sum) /
-                         static_cast<double>(r->multi_node_runs),
-                     2) +
-                 " leaves per run; " + std::to_string(r->nodes_per_leaf) + " nodes per leaf)"});
+        t.rows.push_back({"multi-node runs split over leaf switches",
+                          units::format_count(static_cast<double>(r->multi_node_runs_split)) +
+                              " of " +
+                              units::format_count(static_cast<double>(r->multi_node_runs)) + " (" +
+                              fmt(r->mean_leaves_per_multi_node_run(), 2) + " leaves per run; " +
+                              std::to_string(r->nodes_per_leaf) + " nodes per leaf)"});
     if (r->mig_instances > 0)
         t.rows.push_back({"MIG instances busy",
                           fmt(r->mig_utilization * 100, 1) + " % of " +

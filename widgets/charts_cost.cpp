@@ -594,9 +594,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                    .arg(count(static_cast<double>(f.multi_node_runs_split)),
                         count(static_cast<double>(f.multi_node_runs)),
                         count(static_cast<double>(f.nodes_per_leaf)))
-                   .arg(static_cast<double>(f.multi_node_leaves_sum) /
-                            static_cast<double>(f.multi_node_runs),
-                        0, 'f', 2);
+                   .arg(f.mean_leaves_per_multi_node_run(), 0, 'f', 2);
     QStringList waits;
     for (const auto& c : f.classes)
         waits << tr("%1 %2 mean, %3 at the 95th percentile")

@@ -120,6 +120,15 @@ public:
     [[nodiscard]] bool is_down(int n) const { return free_[static_cast<std::size_t>(n)] > per_; }
     [[nodiscard]] int leaf_of(int n) const { return n / per_leaf_; }
     [[nodiscard]] int nodes_per_leaf() const { return per_leaf_; }
+    /// Leaf switches over a run's (node, GPUs) parts, in any order.
+    [[nodiscard]] int leaves_under(const std::vector<std::pair<int, int>>& parts) const {
+        std::vector<int> ls;
+        ls.reserve(parts.size());
+        for (const auto& pn : parts)
+            ls.push_back(leaf_of(pn.first));
+        std::sort(ls.begin(), ls.end());
+        return static_cast<int>(std::unique(ls.begin(), ls.end()) - ls.begin());
+    }
     /// Takes an idle node out (its jobs were stopped first).
     void fail(int n) {
         move(n, per_ + 1);
@@ -700,12 +709,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     job.running_at_end = true; // until it stops
                     job.nodes = alloc[u];
                     std::sort(job.nodes.begin(), job.nodes.end());
-                    int last_leaf = -1;
-                    for (const auto& pn : job.nodes)
-                        if (const int l = pn.first / nodes.nodes_per_leaf(); l != last_leaf) {
-                            ++job.leaves;
-                            last_leaf = l;
-                        }
+                    job.leaves = nodes.leaves_under(job.nodes);
                     al.jobs.push_back(std::move(job));
                     it = seen.emplace(key, static_cast<int>(al.jobs.size()) - 1).first;
                 }
@@ -800,12 +804,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             wait_sum_window += w; // Little's law: every stretch in the queue
             // Leaf switches under a multi-node run: the fewest it could have had vs what it got.
             if (!j.mig && parts.size() > 1) {
-                int leaves = 0, last = -1;
-                for (const auto& pn : parts) // taken leaf by leaf, so a leaf's nodes are together
-                    if (const int l = nodes.leaf_of(pn.first); l != last) {
-                        ++leaves;
-                        last = l;
-                    }
+                const int leaves = nodes.leaves_under(parts);
                 const auto fewest = static_cast<int>(
                     (parts.size() + static_cast<std::size_t>(nodes.nodes_per_leaf()) - 1) /
                     static_cast<std::size_t>(nodes.nodes_per_leaf()));

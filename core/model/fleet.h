@@ -223,6 +223,12 @@ struct FleetResult {
     /// needs (a free leaf was not there for them: fragmentation of the fabric).
     std::int64_t multi_node_runs = 0, multi_node_runs_split = 0, multi_node_leaves_sum = 0;
     int nodes_per_leaf = 0; ///< as simulated (FleetSpec::nodes_per_leaf, or every node)
+    /// Leaf switches per multi-node run on average (0 without such runs).
+    [[nodiscard]] double mean_leaves_per_multi_node_run() const {
+        return multi_node_runs > 0 ? static_cast<double>(multi_node_leaves_sum) /
+                                         static_cast<double>(multi_node_runs)
+                                   : 0.0;
+    }
     /// Jobs still queued when the horizon ends: their waits are in no wait statistic (only
     /// jobs that started are), so a blocked queue shows here, not as a long wait.
     std::int64_t jobs_waiting_at_end = 0;

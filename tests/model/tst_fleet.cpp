@@ -615,11 +615,13 @@ private slots:
     // placed without leaves (every node under one leaf) the same jobs leave three empty nodes in
     // one leaf and one in the other, and the four-node job spans both.
     void leafAwarePlacement() {
-        const auto run = [](int per_leaf) {
+        // A trace on 8 nodes of 8 GPUs, leaves of `per_leaf` nodes, over two days.
+        const auto on_leaves = [](std::vector<std::string> classes, std::vector<TraceJob> jobs,
+                                  int per_leaf) {
             auto tr = std::make_shared<FleetTrace>();
-            tr->classes = {"one node", "four nodes"};
-            tr->jobs = {{0, 10 * 86400.0, 8, 0}, {60, 10 * 86400.0, 8, 0}, {120, 86400.0, 32, 1}};
-            tr->span_s = 120;
+            tr->classes = std::move(classes);
+            tr->span_s = jobs.back().submit_s;
+            tr->jobs = std::move(jobs);
             FleetSpec s;
             s.trace = tr;
             s.nodes = 8;
@@ -627,7 +629,13 @@ private slots:
             s.nodes_per_leaf = per_leaf;
             s.warmup_days = 0;
             s.horizon_days = 2;
-            return simulate_fleet(s);
+            return s;
+        };
+        const auto run = [&](int per_leaf) {
+            return simulate_fleet(on_leaves(
+                {"one node", "four nodes"},
+                {{0, 10 * 86400.0, 8, 0}, {60, 10 * 86400.0, 8, 0}, {120, 86400.0, 32, 1}},
+                per_leaf));
         };
         const auto leaves_of = [](const FleetResult& r, int per_leaf) {
             for (const auto& j : r.allocation.jobs)
@@ -659,17 +667,9 @@ private slots:
 
         // Fragmentation of the fabric: two three-node jobs take three nodes of each leaf; a
         // two-node job then finds one empty node per leaf and runs split over both.
-        auto tr = std::make_shared<FleetTrace>();
-        tr->classes = {"jobs"};
-        tr->jobs = {{0, 10 * 86400.0, 24, 0}, {60, 10 * 86400.0, 24, 0}, {120, 86400.0, 16, 0}};
-        tr->span_s = 120;
-        FleetSpec s;
-        s.trace = tr;
-        s.nodes = 8;
-        s.gpus_per_node = 8;
-        s.nodes_per_leaf = 4;
-        s.warmup_days = 0;
-        s.horizon_days = 2;
+        FleetSpec s = on_leaves(
+            {"jobs"}, {{0, 10 * 86400.0, 24, 0}, {60, 10 * 86400.0, 24, 0}, {120, 86400.0, 16, 0}},
+            4);
         const auto r = simulate_fleet(s);
         QVERIFY2(r.ok(), r.error_text().c_str());
         QCOMPARE(r->multi_node_runs, std::int64_t{3});
