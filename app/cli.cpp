@@ -417,9 +417,14 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
         if (!w.error.empty())
             out << "  " << w.error << '\n';
         if (w.inference)
-            out << "  serving: TTFT " << fmt(w.inference->ttft_s * 1e3, 1) << " ms, TPOT "
-                << fmt(w.inference->tpot_s * 1e3, 2) << " ms, "
-                << fmt(w.inference->output_tokens_per_s, 0) << " output tokens/s per replica\n";
+            out << "  serving: TTFT "
+                << fmt(w.inference->ttft_s * 1e3,
+                       model::units::ms_decimals(w.inference->ttft_s * 1e3))
+                << " ms, TPOT "
+                << fmt(w.inference->tpot_s * 1e3,
+                       model::units::ms_decimals(w.inference->tpot_s * 1e3))
+                << " ms, " << fmt(w.inference->output_tokens_per_s, 0)
+                << " output tokens/s per replica\n";
         if (w.training)
             out << "  training: " << fmt(w.training->step_time_s, 3) << " s per step, "
                 << fmt(w.training->tokens_per_s, 0) << " tokens/s, MFU "

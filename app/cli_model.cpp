@@ -238,7 +238,15 @@ model::ModelAssumptions read_assumptions(Flags& f) {
                 known += (known.empty() ? "" : ", ") + k->key;
             throw UsageError{"--assume: unknown assumption '" + key + "' (one of: " + known + ")"};
         }
-        const std::optional<double> v = units::parse_number(text);
+        std::optional<double> v = units::parse_number(text);
+        if (field->unit == "bool") { // on/off assumptions (FlashAttention): 1 or 0, on or off
+            if (text == "on" || text == "true" || text == "yes")
+                v = 1.0;
+            else if (text == "off" || text == "false" || text == "no")
+                v = 0.0;
+            else if (!v || (*v != 0 && *v != 1))
+                throw UsageError{"--assume " + key + ": '" + text + "' is not on or off (or 1/0)"};
+        }
         if (!v)
             throw UsageError{"--assume " + key + ": '" + text + "' is not a number"};
         auto checked = model::check_value(*field, *v, d, "", nullptr);
@@ -908,10 +916,11 @@ int cmd_infer(Flags& f, std::ostream& out) {
     t.header.push_back("model's error band");
     // A workstation's 8.4 tokens/s keeps its decimal; a cluster's 3,742 reads as a count.
     const auto rate = [&](double v) { return v < 100 ? fmt(v, 1) : model::units::format_count(v); };
-    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, 1) + " ms",
-               within(r->ttft_s * 1e3, model::Scales::with_time, 1, " ms")},
-              {"TPOT", fmt(r->tpot_s * 1e3, 2) + " ms",
-               within(r->tpot_s * 1e3, model::Scales::with_time, 2, " ms")},
+    const auto ms = [](double secs) { return model::units::ms_decimals(secs * 1e3); };
+    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, ms(r->ttft_s)) + " ms",
+               within(r->ttft_s * 1e3, model::Scales::with_time, ms(r->ttft_s), " ms")},
+              {"TPOT", fmt(r->tpot_s * 1e3, ms(r->tpot_s)) + " ms",
+               within(r->tpot_s * 1e3, model::Scales::with_time, ms(r->tpot_s), " ms")},
               {"batch (concurrent sequences)",
                std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
               {"output tokens/s (replica)", rate(r->output_tokens_per_s),

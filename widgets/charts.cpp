@@ -268,6 +268,12 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         for (const auto* sg : shared)
             values << sg->together.*kCategories[k].field / kGB;
         auto* set = sets[static_cast<int>(k)];
+        // The legend names the parts some bar has (helper-6: an inference-only design listed
+        // Gradients, Optimizer and Activations at 0 B; a training one KV cache).
+        const bool any = std::any_of(values.begin(), values.end(), [](qreal v) { return v > 0; });
+        if (const auto markers = chart_->legend()->markers(series_);
+            static_cast<qsizetype>(k) < markers.size())
+            markers[static_cast<int>(k)]->setVisible(any);
         if (set->count() == values.size()) {
             for (int i = 0; i < values.size(); ++i)
                 set->replace(i, values[i]);
@@ -917,8 +923,8 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     QString cap =
         tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
             .arg(QString::fromStdString(w->name))
-            .arg(in.ttft_s * 1e3, 0, 'f', 0)
-            .arg(in.tpot_s * 1e3, 0, 'f', 1)
+            .arg(in.ttft_s * 1e3, 0, 'f', model::units::ms_decimals(in.ttft_s * 1e3))
+            .arg(in.tpot_s * 1e3, 0, 'f', model::units::ms_decimals(in.tpot_s * 1e3))
             .arg(count(static_cast<double>(in.batch)))
             .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
     if (in.usd_per_million_output_tokens > 0)
@@ -947,8 +953,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         };
         cap += tr(". Model's error band (TPOT shaded): TTFT %1 ms, TPOT %2 ms, %3 output "
                   "tokens/s")
-                   .arg(range(in.ttft_s * 1e3, Scales::with_time, 0),
-                        range(in.tpot_s * 1e3, Scales::with_time, 1),
+                   .arg(range(in.ttft_s * 1e3, Scales::with_time,
+                              model::units::ms_decimals(in.ttft_s * 1e3)),
+                        range(in.tpot_s * 1e3, Scales::with_time,
+                              model::units::ms_decimals(in.tpot_s * 1e3)),
                         range(in.output_tokens_per_s, Scales::with_speed, 0));
         if (in.usd_per_million_output_tokens > 0)
             cap += tr(", $%1 per million output tokens")

@@ -931,7 +931,9 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         xmax = std::max(xmax, p.gpus);
     }
     auto* t = line(tr("tokens/s (thousands)"), QColor(0x3b, 0x82, 0xf6), tok);
-    auto* id = line(tr("linear scaling"), QColor(0x9c, 0xa3, 0xaf), ideal, Qt::DashLine);
+    // Drawn over the curve, dark and dashed: near-linear scaling hid it under the tokens/s line
+    // (helper-6).
+    auto* id = line(tr("linear scaling"), QColor(0x37, 0x41, 0x51), ideal, Qt::DashLine);
     auto* m = line(tr("MFU (%)"), QColor(0xf5, 0x9e, 0x0b), mfu);
     // Issue 19: the model's error band around tokens/s, shaded (core computed each point's).
     QAreaSeries* band = nullptr;
@@ -945,7 +947,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         band = addBandArea(chart_, upper, lower, tr("model's error band"), QColor(0x3b, 0x82, 0xf6),
                            45);
     }
-    for (auto* s : {id, t, m})
+    for (auto* s : {t, m, id})
         chart_->addSeries(s);
     auto* ax = new QLogValueAxis;
     ax->setBase(2);
@@ -966,6 +968,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
     auto* am = new QValueAxis;
     am->setTitleText(tr("MFU %"));
     am->setRange(0, 100);
+    am->setLabelFormat(QStringLiteral("%.0f")); // 75, not 75.0
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     chart_->addAxis(am, Qt::AlignRight);

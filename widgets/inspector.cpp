@@ -459,6 +459,15 @@ void Inspector::addField(const model::Field& f) {
         break;
     }
     case model::FieldType::number: {
+        if (f.unit == "bool") {
+            // An on/off assumption the model keeps as 1 or 0 (FlashAttention): a checkbox, not a
+            // number to type (helper-6: "FlashAttention (1 = on)").
+            auto* cb = new QCheckBox(qs(f.label));
+            connect(cb, &QCheckBox::toggled, this,
+                    [this, &f](bool on) { edit(f, on ? 1.0 : 0.0); });
+            w = cb;
+            break;
+        }
         auto* sb = new TypedSpin<QDoubleSpinBox>;
         sb->typed = [this, &f](double v) { edit(f, v * f.display_scale); };
         sb->setDecimals(f.decimals);
@@ -514,6 +523,9 @@ void Inspector::addField(const model::Field& f) {
         w->setToolTip(tip + tr("\nAuto (type 0): %1").arg(qs(f.unset)));
     } else {
         w->setToolTip(tip);
+        // 0 with a meaning of its own ("Auto"), shown as that meaning, not as a bare 0.
+        if (auto* sb = qobject_cast<QAbstractSpinBox*>(w); sb && !f.zero_shows.empty())
+            sb->setSpecialValueText(qs(f.zero_shows));
     }
     if (auto* ec = dynamic_cast<ElidingCombo*>(w))
         ec->setBaseTip(w->toolTip()); // the whole choice first, then the field's help
@@ -528,7 +540,7 @@ void Inspector::addField(const model::Field& f) {
     w->installEventFilter(this);
     editors_.push_back({&f, w});
     const QString label = multi ? tr("%1 (all selected)").arg(qs(f.label)) : qs(f.label);
-    if (f.type == model::FieldType::boolean) {
+    if (qobject_cast<QCheckBox*>(w)) {
         // The checkbox carries its label: across both columns, so a long one is not cut at
         // the field column's edge (helper-24: "Batch inference: preemptibl").
         if (multi)
@@ -581,7 +593,8 @@ void Inspector::showValue(const Editor& e) {
         db->setSingleStep(std::max(std::pow(10.0, -e.field->decimals), mag / 10.0));
         db->setValue(shown);
     } else if (auto* cb = qobject_cast<QCheckBox*>(e.widget)) {
-        cb->setChecked(std::get<bool>(v));
+        cb->setChecked(std::holds_alternative<bool>(v) ? std::get<bool>(v)
+                                                       : std::get<double>(v) > 0.5);
     } else if (auto* co = qobject_cast<QComboBox*>(e.widget)) {
         const QString value = qs(std::get<std::string>(v));
         int i = co->findData(value);

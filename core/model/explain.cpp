@@ -287,7 +287,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {w.id + ".tpot",
                  w.name,
                  "TTFT and TPOT",
-                 fixed(r.ttft_s * 1e3, 1) + " ms / " + fixed(r.tpot_s * 1e3, 2) + " ms",
+                 fixed(r.ttft_s * 1e3, units::ms_decimals(r.ttft_s * 1e3)) + " ms / " +
+                     fixed(r.tpot_s * 1e3, units::ms_decimals(r.tpot_s * 1e3)) + " ms",
                  "decode step = per layer max(2 x tokens x weights / GEMM rate, weight bytes / "
                  "HBM rate) + max(attention FLOPs / rate, KV bytes / HBM rate) + TP all-reduces "
                  "+ step overhead; TPOT = (batched prefill + output tokens x step) / output tokens "
@@ -322,13 +323,21 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "one replica's TP and PP groups placed on the fabric, per decode step"});
             if (w.band) { // issue 19
                 auto& e = out.back();
-                e.value += " (TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +
+                e.value += " (TTFT " +
+                           range_text(r.ttft_s * 1e3, *w.band, Scales::with_time,
+                                      units::ms_decimals(r.ttft_s * 1e3)) +
                            " ms, TPOT " +
-                           range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, 2) + " ms)";
+                           range_text(r.tpot_s * 1e3, *w.band, Scales::with_time,
+                                      units::ms_decimals(r.tpot_s * 1e3)) +
+                           " ms)";
                 e.inputs.push_back(
                     {"the model's error band",
-                     "TTFT " + range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, 1) +
-                         " ms, TPOT " + range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, 2) +
+                     "TTFT " +
+                         range_text(r.ttft_s * 1e3, *w.band, Scales::with_time,
+                                    units::ms_decimals(r.ttft_s * 1e3)) +
+                         " ms, TPOT " +
+                         range_text(r.tpot_s * 1e3, *w.band, Scales::with_time,
+                                    units::ms_decimals(r.tpot_s * 1e3)) +
                          " ms",
                      w.band->basis +
                          "; from output throughput (no published latency row is validated yet)"});

@@ -188,10 +188,12 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
             f.metrics =
                 (inf.output_tokens_per_s < 100 ? fixed(inf.output_tokens_per_s, 1)
                                                : units::format_count(inf.output_tokens_per_s)) +
-                " tok/s · TPOT " + fixed(inf.tpot_s * 1e3, 1) + " ms · TTFT " +
-                fixed(inf.ttft_s * 1e3, 0) + " ms";
-            f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, 0) + " ms, TPOT " +
-                        fixed(inf.tpot_s * 1e3, 1) + " ms, " +
+                " tok/s · TPOT " + fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) +
+                " ms · TTFT " + fixed(inf.ttft_s * 1e3, units::ms_decimals(inf.ttft_s * 1e3)) +
+                " ms";
+            f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, units::ms_decimals(inf.ttft_s * 1e3)) +
+                        " ms, TPOT " +
+                        fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms, " +
                         units::format_count(inf.output_tokens_per_s) + " tokens/s per replica";
             if (inf.usd_per_million_output_tokens > 0)
                 f.tooltip +=
@@ -202,13 +204,16 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 const int dec = tps < 100 ? 1 : 0;
                 f.metrics = (dec ? fixed(tps, 1) : units::format_count(tps)) + " tok/s, " +
                             range_text(tps, *we->band, Scales::with_speed, dec) + " · TPOT " +
-                            fixed(inf.tpot_s * 1e3, 1) + " ms";
-                f.tooltip +=
-                    "\nModel's error band: TTFT " +
-                    range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time, 0) + " ms, TPOT " +
-                    range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, 1) + " ms, output " +
-                    range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
-                    " tokens/s";
+                            fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms";
+                f.tooltip += "\nModel's error band: TTFT " +
+                             range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time,
+                                        units::ms_decimals(inf.ttft_s * 1e3)) +
+                             " ms, TPOT " +
+                             range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time,
+                                        units::ms_decimals(inf.tpot_s * 1e3)) +
+                             " ms, output " +
+                             range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
+                             " tokens/s";
                 if (inf.usd_per_million_output_tokens > 0)
                     f.tooltip += ", $" +
                                  range_text(inf.usd_per_million_output_tokens, *we->band,

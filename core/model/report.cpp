@@ -6,6 +6,7 @@
 #include "model/units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -77,8 +78,8 @@ std::string report_human(double v, ReportFormat fmt) {
             return "0 s";
         if (a < 1e-3)
             return units::format_fixed(v * 1e6, 1) + " \u00b5s";
-        if (a < 1)
-            return units::format_fixed(v * 1e3, a < 0.1 ? 2 : 1) + " ms";
+        if (a < 1) // three significant digits, as every screen shows TTFT and TPOT
+            return units::format_fixed(v * 1e3, units::ms_decimals(v * 1e3)) + " ms";
         if (a < 120)
             return units::format_fixed(v, a < 10 ? 2 : 1) + " s";
         if (a < 7200)
@@ -616,7 +617,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 {"source", "Source", "", RF::text}});
     for (const auto& a : assumptions(d, &ev, &c)) {
         as.t.rows.push_back({a.group, a.name, a.value, a.unit, a.source});
-        as.t.display.push_back({a.group, a.name, a.shown, "", a.source});
+        // The CSV keeps the key ("training"); people read "Training" (helper-6).
+        std::string group = a.group;
+        if (!group.empty())
+            group[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(group[0])));
+        as.t.display.push_back({std::move(group), a.name, a.shown, "", a.source});
     }
     out.push_back(std::move(as.t));
 

@@ -219,8 +219,10 @@ std::vector<Field> build_schema() {
     }
     {
         Field& f = add(in<DeviceAt>(Section::device, CL_REF(gpu_slots))
-                           .make("gpu_slots", "GPU slots (0 = unlimited)", "", 0, 1 << 16, "you"));
+                           .make("gpu_slots", "GPU slots", "", 0, 1 << 16, "you",
+                                 "GPUs the server holds; 0 (Unlimited): no limit"));
         f.applies = only_on({DeviceKind::server});
+        f.zero_shows = "Unlimited";
     }
     {
         Field& f =
@@ -272,10 +274,11 @@ std::vector<Field> build_schema() {
             .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
                   "experts split over data- and context-parallel ranks"));
     add(T(CL_REF(etp))
-            .make("etp", "Expert tensor parallel (ETP, 0 = TP)", "", 0, kInt,
+            .make("etp", "Expert tensor parallel (ETP)", "", 0, kInt,
                   "0: the same as TP, Megatron-Core's default (--expert-tensor-parallel-size)",
                   "MoE parallel folding: experts split over ETP x EP of the TP x CP x DP GPUs, "
-                  "so EP may span TP ranks"));
+                  "so EP may span TP ranks; 0: the same as TP"))
+        .zero_shows = "Same as TP";
     add(T(CL_REF(moe_dispatcher))
             .make("moe_dispatcher", "MoE token dispatcher", "", 0, 0,
                   "alltoall: Megatron-Core's default (--moe-token-dispatcher-type)",
@@ -289,7 +292,10 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(global_batch))
             .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
                   "sequences per optimizer step (required to compute a step)"));
-    add(T(CL_REF(micro_batch)).make("micro_batch", "Micro-batch (0 = auto)", "", 0, kInt, "you"));
+    add(T(CL_REF(micro_batch))
+            .make("micro_batch", "Micro-batch", "", 0, kInt, "you",
+                  "sequences per micro-batch; 0 (Auto): the fastest that fits"))
+        .zero_shows = "Auto";
     add(T(CL_REF(seq)).make("seq", "Sequence length", "tokens", 1, 1 << 24, "you"));
     add(T(CL_REF(dtype)).make("dtype", "Precision", "", 0, 0, "bf16: Megatron-Core default"));
     add(T(CL_REF(fp8_scaling))
@@ -339,7 +345,10 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(pp)).make("pp", "Pipeline parallel (PP)", "", 1, kInt, "you"));
     add(I(CL_REF(replicas))
             .make("replicas", "Replicas", "", 1, 1 << 24, "you", "serving replicas of tp*pp GPUs"));
-    add(I(CL_REF(batch)).make("batch", "Batch (0 = auto)", "sequences", 0, 1 << 24, "you"));
+    add(I(CL_REF(batch))
+            .make("batch", "Batch", "sequences", 0, 1 << 24, "you",
+                  "concurrent sequences; 0 (Auto): the largest that fits and meets the targets"))
+        .zero_shows = "Auto";
     add(I(CL_REF(input_len))
             .make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you", "prompt length"))
         .sensitivity = true;
@@ -716,7 +725,7 @@ std::vector<Field> build_schema() {
     shown(A("memory.framework_overhead_bytes", "Framework memory per GPU", 0, 1e12,
             CL_REF(memory.framework_overhead_bytes)),
           1e9, "GB", 2);
-    A("memory.flash_attention", "FlashAttention (1 = on)", 0, 1, CL_REF(memory.flash_attention), 0);
+    A("memory.flash_attention", "FlashAttention", 0, 1, CL_REF(memory.flash_attention), 0);
     A("memory.gpu_memory_utilization", "Serving memory fraction", 0.05, 1,
       CL_REF(memory.gpu_memory_utilization));
     A("memory.sglang_mem_fraction_static", "SGLang static memory fraction", 0.05, 1,
@@ -1080,6 +1089,10 @@ std::string choice_label(std::string_view v) {
 std::string format_value(const Field& f, const FieldValue& v) {
     if (const bool* b = std::get_if<bool>(&v))
         return *b ? "on" : "off";
+    if (f.unit == "bool" && std::holds_alternative<double>(v)) // a 0/1 assumption
+        return std::get<double>(v) > 0.5 ? "on" : "off";
+    if (!f.zero_shows.empty() && std::holds_alternative<double>(v) && std::get<double>(v) == 0)
+        return f.zero_shows;
     if (const auto* s = std::get_if<std::string>(&v))
         return f.type == FieldType::choice ? choice_label(*s) : *s;
     const double x = std::get<double>(v) / f.display_scale;

@@ -80,6 +80,10 @@ struct Field {
     /// and is refused with this text at the file (format 1.1) and flag boundaries; the inspector
     /// shows unset as "Auto" with what it stands for. (Format 1.0 wrote unset as 0.)
     std::string unset;
+    /// Non-empty: 0 is a value of this field with a meaning of its own, which screens show in
+    /// place of the 0 ("Auto" for a micro-batch the model picks, "Same as TP" for ETP). Unlike
+    /// `unset`, a 0 is read and written as 0 in files and flags.
+    std::string zero_shows;
     /// A numeric input model::sensitivity() moves by ±step (economics prices, tokens...).
     bool sensitivity = false;
     /// Whether the field belongs to this entity (a device's storage fields only on storage).

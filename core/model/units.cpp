@@ -83,6 +83,11 @@ std::string format_fixed(double value, int decimals) {
     return b;
 }
 
+int ms_decimals(double ms) {
+    const double a = std::fabs(ms);
+    return a >= 99.95 ? 0 : a >= 9.995 ? 1 : a >= 0.9995 ? 2 : 3;
+}
+
 std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
 }

@@ -41,6 +41,11 @@ std::string format_si(double value, std::string_view unit, int precision = 1);
 /// between 1e-6 and 1e21 ("81280000000000", not "8.128e+13": a spreadsheet shows what it reads).
 std::string format_plain(double value);
 
+/// Decimals that show a latency in milliseconds to three significant digits: 128 ms, 45.3 ms,
+/// 7.64 ms, 0.512 ms. Every screen, the CLI and the report round TTFT and TPOT this one way
+/// (issue 21 found one TTFT as 59, 59.36 and 59.4 ms).
+int ms_decimals(double ms);
+
 /// A whole number with thousands separators: format_count(1234567) = "1,234,567" (rounded).
 std::string format_count(double value);
 

@@ -310,6 +310,20 @@ private slots:
             QVERIFY2(r.err.find("--assume") != std::string::npos, r.err.c_str());
             QVERIFY(r.out.empty());
         }
+        // On/off assumptions read on and off (or 1 and 0); anything else is refused.
+        auto noFlash = base;
+        noFlash.insert(noFlash.end(), {"--assume", "memory.flash_attention=off"});
+        const Run nf = run(noFlash);
+        QCOMPARE(nf.code, 0);
+        QCOMPARE(json::parse(nf.out)["inputs"]["flash_attention"]["value"].get<bool>(), false);
+        QCOMPARE(json::parse(plain.out)["inputs"]["flash_attention"]["value"].get<bool>(), true);
+        for (const char* bad : {"memory.flash_attention=0.5", "memory.flash_attention=maybe"}) {
+            auto v = base;
+            v.insert(v.end(), {"--assume", bad});
+            const Run r = run(v);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.find("on or off") != std::string::npos, r.err.c_str());
+        }
         auto both = base;
         both.insert(both.end(), {"--assume", "memory.framework_overhead_bytes=3e9",
                                  "--framework-overhead", "2GB"});

@@ -39,7 +39,7 @@ private slots:
     // Names for canvas labels (issue 21: "8 GPUs · h100-sxm", "8 × ib-ndr" on the canvas).
     void shortNames() {
         QCOMPARE(cat_.short_name("h100-sxm"), std::string("H100 SXM5 80GB"));
-        QCOMPARE(cat_.short_name("b200"), std::string("B200"));
+        QCOMPARE(cat_.short_name("b200"), std::string("B200 180GB"));
         QCOMPARE(cat_.short_name("ib-ndr"), std::string("InfiniBand NDR 4x"));
         QCOMPARE(cat_.short_name("nvlink4"), std::string("NVLink 4"));
         QCOMPARE(cat_.short_name("dgx-h100"), std::string("DGX H100"));

@@ -14,6 +14,8 @@
 
 #include <QFile>
 #include <QtTest>
+#include <cctype>
+#include <cmath>
 
 #include <set>
 
@@ -140,6 +142,82 @@ private slots:
         // A device with unified memory brings its setting.
         const Design jet = cl::test::preset("jetson-thor-edge");
         QVERIFY(names(jet).count("Unified memory the model may use"));
+    }
+
+    // Helper-6 (issue 21): one TTFT read 59, 59.36 and 59.4 ms on the card, the report and the
+    // Explain tab. Every place rounds a latency to three significant digits, the same way.
+    void oneLatencyOneRounding() {
+        QCOMPARE(units::ms_decimals(128.5), 0);
+        QCOMPARE(units::ms_decimals(45.32), 1);
+        QCOMPARE(units::ms_decimals(7.641), 2);
+        QCOMPARE(units::ms_decimals(0.5123), 3);
+        QCOMPARE(units::ms_decimals(99.96), 0); // rounds to 100: "100 ms", not "100.0 ms"
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("h200-inference-8x");
+        const Evaluation ev = evaluate(d, cat);
+        const WorkloadEvaluation* w = nullptr;
+        for (const auto& x : ev.workloads)
+            if (x.inference)
+                w = &x;
+        QVERIFY(w);
+        const double ttft = w->inference->ttft_s, tpot = w->inference->tpot_s;
+        const std::string t = units::format_fixed(ttft * 1e3, units::ms_decimals(ttft * 1e3)),
+                          p = units::format_fixed(tpot * 1e3, units::ms_decimals(tpot * 1e3));
+        // The numbers are not round already: otherwise every rounding would agree.
+        QVERIFY(std::abs(ttft * 1e3 - std::stod(t)) > 1e-6);
+        const auto& card = ev.findings.workloads.at(w->id);
+        QVERIFY2(card.tooltip.find("TTFT " + t + " ms") != std::string::npos, card.tooltip.c_str());
+        QVERIFY2(card.metrics.find("TPOT " + p + " ms") != std::string::npos, card.metrics.c_str());
+        bool explained = false;
+        for (const auto& e : explain(d, ev, cat))
+            if (e.title == "TTFT and TPOT") {
+                explained = true;
+                QVERIFY2(e.value.rfind(t + " ms / " + p + " ms", 0) == 0, e.value.c_str());
+            }
+        QVERIFY(explained);
+        bool reported = false;
+        for (const auto& tb : report_tables(d, ev, cat))
+            for (std::size_t c = 0; c < tb.header.size(); ++c)
+                if (tb.header[c] == "ttft_s")
+                    for (const auto& row : tb.display) {
+                        reported = true;
+                        QCOMPARE(row.at(c), t + " ms");
+                    }
+        QVERIFY(reported);
+    }
+
+    // Helper-6 (issue 21): labels carried their encoding ("FlashAttention (1 = on)",
+    // "Micro-batch (0 = auto)"); what 0 means is shown in the field instead, and an on/off
+    // assumption reads on or off.
+    void labelsWithoutEncodings() {
+        for (const auto& f : cl::model::schema())
+            QVERIFY2(f.label.find(" = ") == std::string::npos &&
+                         f.label.find("(0 ") == std::string::npos,
+                     f.label.c_str());
+        const auto* mb = cl::model::find_field(cl::model::Section::training, "micro_batch");
+        QVERIFY(mb);
+        QCOMPARE(cl::model::format_value(*mb, 0.0), std::string("Auto"));
+        QCOMPARE(cl::model::format_value(*mb, 4.0), std::string("4"));
+        const auto* fa =
+            cl::model::find_field(cl::model::Section::assumptions, "memory.flash_attention");
+        QVERIFY(fa);
+        QCOMPARE(cl::model::format_value(*fa, 1.0), std::string("on"));
+        QCOMPARE(cl::model::format_value(*fa, 0.0), std::string("off"));
+        // The report's Group column for people, the CSV's for machines.
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("dgx-h100-su");
+        const Evaluation ev = evaluate(d, cat);
+        for (const auto& tb : report_tables(d, ev, cat))
+            if (tb.id == "assumptions") {
+                QVERIFY(!tb.display.empty());
+                for (std::size_t i = 0; i < tb.display.size(); ++i) {
+                    const std::string& g = tb.display[i][0];
+                    QVERIFY2(!g.empty() && std::isupper(static_cast<unsigned char>(g[0])),
+                             g.c_str());
+                    QVERIFY2(std::islower(static_cast<unsigned char>(tb.rows[i][0][0])),
+                             tb.rows[i][0].c_str());
+                }
+            }
     }
 
     // The fleet's node numbers on the canvas (issue 23): the cards' node ranges follow one

@@ -27,6 +27,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QLogValueAxis>
 #include <QMessageBox>
@@ -639,6 +640,51 @@ private slots:
         for (const QString& t : drawn)
             QVERIFY2(!t.contains(QChar(0x2026)) && !t.contains(QStringLiteral("...")),
                      qPrintable(t));
+    }
+
+    // Helper-6 (issue 21): a serving design's Memory legend listed Gradients, Optimizer and
+    // Activations at 0 B; the Scaling chart's "linear scaling" line lay under the curve.
+    void legendsNameWhatIsDrawn() {
+        ui::MainWindow w(cat_);
+        w.resize(1280, 800);
+        w.show();
+        open(w, QStringLiteral("h200-inference-8x"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Memory")));
+        auto* chart = w.charts()->memoryChart();
+        QTRY_VERIFY(chart->barCount() >= 1);
+        const auto legend = [](QChartView* v) {
+            QStringList names;
+            for (QLegendMarker* m : v->chart()->legend()->markers())
+                if (m->isVisible())
+                    names << m->label();
+            return names;
+        };
+        QStringList names = legend(chart->view());
+        QVERIFY2(names.contains(QStringLiteral("Weights")) &&
+                     names.contains(QStringLiteral("KV cache")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+        for (const char* none : {"Gradients", "Optimizer"})
+            QVERIFY2(!names.contains(QLatin1String(none)), none);
+        // A training design: no KV cache in its legend.
+        open(w, QStringLiteral("dgx-h100-su"));
+        QTRY_VERIFY(!legend(chart->view()).contains(QStringLiteral("KV cache")));
+        QVERIFY(legend(chart->view()).contains(QStringLiteral("Optimizer")));
+        // Scaling: linear scaling drawn after (over) the tokens/s curve.
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Scaling")));
+        QChartView* view = nullptr;
+        for (auto* v : w.charts()->findChildren<QChartView*>())
+            if (v->isVisible())
+                view = v;
+        QVERIFY(view);
+        int curve = -1, ideal = -1;
+        const auto series = view->chart()->series();
+        for (int i = 0; i < series.size(); ++i) {
+            if (series[i]->name() == QStringLiteral("tokens/s (thousands)"))
+                curve = i;
+            if (series[i]->name() == QStringLiteral("linear scaling"))
+                ideal = i;
+        }
+        QVERIFY(curve >= 0 && ideal > curve);
     }
 
     // Journey 3 step 3: speculative decoding from the inspector changes TPOT.

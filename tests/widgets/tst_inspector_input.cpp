@@ -72,8 +72,9 @@ private:
             const double tol = std::pow(10.0, -db->decimals()) * f.display_scale * 0.51;
             return std::abs(std::get<double>(v) - shown) <= tol;
         }
-        if (auto* cb = qobject_cast<QCheckBox*>(e))
-            return std::get<bool>(v) == cb->isChecked();
+        if (auto* cb = qobject_cast<QCheckBox*>(e)) // on/off, or a 0/1 assumption (FlashAttention)
+            return (std::holds_alternative<bool>(v) ? std::get<bool>(v)
+                                                    : std::get<double>(v) > 0.5) == cb->isChecked();
         if (auto* co = qobject_cast<QComboBox*>(e))
             return co->currentData().toString().toStdString() == std::get<std::string>(v);
         if (auto* le = qobject_cast<QLineEdit*>(e)) {
