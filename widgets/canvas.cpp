@@ -45,6 +45,10 @@ namespace {
 constexpr qreal kDeviceW = 180, kDeviceH = 70;
 /// Below this zoom (level of detail), items draw plain blocks and hairlines.
 constexpr qreal kFarDetail = 0.35;
+/// Below this zoom a card's 9-pt text is under 8 px high (helper-6: ~5 px on a 4-SU SuperPOD
+/// fitted into 1280x800): devices and workloads draw as blocks with their names at a size people
+/// read (drawFarName) instead.
+constexpr qreal kTextDetail = 0.67;
 
 /// A link's colour class (issue 22): while a workload's load is shown (`load` >= 0), its
 /// band -- 1 green under 30%, 2 amber 30-70%, 3 red 70% or more of the step busy, 0 plain when
@@ -64,6 +68,56 @@ QColor linkColour(std::uint8_t cls, const QPalette& pal) {
 /// From this many devices, links and groups, a view zoomed out below kFarDetail draws the
 /// design in one batched pass (CanvasScene::paintFar) instead of item by item.
 constexpr std::size_t kLargeDesignItems = 5000;
+
+/// A name drawn inside a block far out, at a size people read (9-12 px on the screen whatever the
+/// zoom), when the block is large enough on the screen to hold some of it (helper-6: a 4-SU
+/// SuperPOD fitted into a 1280x800 window drew nameless blocks). Returns whether it drew.
+bool drawFarName(QPainter* p, const QRectF& block, const QString& name, const QColor& colour,
+                 bool bold = true) {
+    const QRectF s = p->worldTransform().mapRect(block);
+    if (s.width() < 40 || s.height() < 12 || name.isEmpty())
+        return false;
+    p->save();
+    p->resetTransform();
+    // The largest size from 12 px down to 9 px at which the whole name fits (bold where asked,
+    // then regular at 9 and 8 px); else the last of them, elided.
+    QFont f = p->font();
+    const int width = static_cast<int>(s.width()) - 4;
+    std::vector<std::pair<int, bool>> sizes;
+    for (int px = std::clamp(static_cast<int>(s.height() * 0.4), 9, 12); px >= 9; --px)
+        sizes.emplace_back(px, bold);
+    if (bold)
+        sizes.emplace_back(9, false);
+    sizes.emplace_back(8, false);
+    QStringList lines;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+        f.setPixelSize(sizes[k].first);
+        f.setBold(sizes[k].second);
+        const QFontMetrics fm(f);
+        const int room = std::max(1, static_cast<int>((s.height() - 2) / fm.lineSpacing()));
+        lines = wrapWords(name, fm, width);
+        const bool fits =
+            lines.size() <= room && std::all_of(lines.begin(), lines.end(), [&](const QString& l) {
+                return fm.horizontalAdvance(l) <= width;
+            });
+        if (fits)
+            break;
+        if (k + 1 == sizes.size() && lines.size() > room) { // whole lines that fit, last elided
+            lines = lines.mid(0, room);
+            lines.last() =
+                fm.elidedText(lines.last() + QStringLiteral(" \u2026"), Qt::ElideRight, width);
+        }
+    }
+    p->setFont(f);
+    const QFontMetrics fm = p->fontMetrics();
+    p->setPen(colour);
+    const qreal top = s.center().y() - static_cast<double>(lines.size() * fm.lineSpacing()) / 2.0;
+    for (int i = 0; i < lines.size(); ++i)
+        p->drawText(QRectF(s.left() + 2, top + i * fm.lineSpacing(), width, fm.lineSpacing()),
+                    Qt::AlignCenter, fm.elidedText(lines[i], Qt::ElideRight, width));
+    p->restore();
+    return true;
+}
 
 /// The colour that tells device kinds apart on the canvas.
 QColor accentFor(model::DeviceKind kind) {
@@ -172,12 +226,19 @@ protected:
         const QColor accent = accentFor(d->kind);
         // Level of detail: far out, text is unreadable anyway; a plain block keeps thousands of
         // items fast to draw.
-        if (opt->levelOfDetailFromTransform(p->worldTransform()) < kFarDetail) {
+        if (opt->levelOfDetailFromTransform(p->worldTransform()) < kTextDetail) {
             p->setPen(Qt::NoPen);
             p->setBrush(isSelected()           ? pal.highlight().color()
                         : scene_->jobCard(id_) ? QColor(0x7c, 0x3a, 0xed)
                                                : accent);
             p->drawRect(farRect());
+            // With its replica count: the "x 127" badge is part of what the card says.
+            QString name = QString::fromStdString(d->name.empty() ? d->id : d->name);
+            if (d->count > 1)
+                name += QStringLiteral("\u00a0\u00d7\u00a0") +
+                        QString::fromStdString(
+                            model::units::format_count(static_cast<double>(d->count)));
+            drawFarName(p, farRect(), name, Qt::white);
             return;
         }
         p->setRenderHint(QPainter::Antialiasing);
@@ -667,7 +728,7 @@ public:
     QPointF dragStart;
 
 protected:
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) override {
         const auto* w = scene_->document()->design().workload(id_);
         if (!w)
             return;
@@ -690,6 +751,16 @@ protected:
         p->setPen(QPen(isSelected() ? pal.highlight().color() : status, isSelected() ? 3 : 2));
         p->setBrush(pal.base());
         p->drawRoundedRect(QRectF(0, 0, 240, 124), 10, 10);
+        if (opt && opt->levelOfDetailFromTransform(p->worldTransform()) < kTextDetail) {
+            // Far out the card's 9-pt text is a few pixels high: its name and headline numbers
+            // at a size people read instead (helper-6).
+            drawFarName(p, QRectF(4, 4, 232, 58),
+                        QString::fromStdString(w->name.empty() ? w->id : w->name),
+                        pal.text().color());
+            drawFarName(p, QRectF(4, 62, 232, 58), QString::fromStdString(finding_.metrics),
+                        status.darker(130), false);
+            return;
+        }
         // Problem badge (a TP group larger than the scale-up domain, GPUs shared with another
         // service), as wide as its text, top right; the name takes the width left of it.
         QFont f = p->font();
@@ -1175,6 +1246,26 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         p->setBrush(accentFor(kinds[i]));
         p->drawRects(blocks[i]);
+    }
+    // Names inside the blocks when the blocks are large enough on the screen to read them and
+    // few enough to label quickly (a zoomed-out 100,000-device design has blocks of a pixel).
+    if (const QRectF one = p->worldTransform().mapRect(DeviceItem::farRect());
+        one.width() >= 40 && one.height() >= 12) {
+        int labelled = 0;
+        for (const auto& fd : farDevices_) {
+            if (labelled >= 500)
+                break;
+            const QRectF r = fd.rect();
+            if (!r.intersects(exposed))
+                continue;
+            const auto& dev = d.devices[fd.index];
+            QString name = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
+            if (dev.count > 1)
+                name += QStringLiteral("\u00a0\u00d7\u00a0") +
+                        QString::fromStdString(
+                            model::units::format_count(static_cast<double>(dev.count)));
+            labelled += drawFarName(p, r, name, Qt::white);
+        }
     }
     // Selected: the selection colour with a dark outline (the highlight is close to the blue of
     // servers far out).

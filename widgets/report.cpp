@@ -340,6 +340,9 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         html += QStringLiteral("<p>%1</p>").arg(esc(model::units::excerpt(design.description)));
     html += QStringLiteral("<p>ClusterLens report, %1.</p><h2>Summary</h2>")
                 .arg(QDate::currentDate().toString(Qt::ISODate));
+    // Where a picture too tall for the foot of page 1 floats beside the summary instead.
+    const QString kBesideMark = QStringLiteral("<!--beside the summary-->");
+    html += kBesideMark;
     for (const auto& it : summary.workloads) {
         html += QStringLiteral("<p class=\"lead\"><b>%1.</b> %2.<br><span class=\"%3\">%4</span>"
                                "</p><ul>")
@@ -367,19 +370,28 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     // on one page, the picture on the next).
     {
         const QImage canvas = renderCanvas(design, ev, catalog);
-        QImage img(canvas.width(), canvas.height() + 90, QImage::Format_ARGB32_Premultiplied);
-        img.fill(Qt::white);
-        QPainter p(&img);
-        QFont font = p.font();
-        font.setPixelSize(48);
-        font.setBold(true);
-        p.setFont(font);
-        p.setPen(Qt::black);
-        p.drawText(QRect(0, 0, img.width(), 80), Qt::AlignLeft | Qt::AlignVCenter,
-                   QObject::tr("The design"));
-        p.drawImage(0, 90, canvas);
-        p.end();
+        // The picture under its heading; `px` the heading's size in the image's pixels.
+        const auto titled = [&canvas](const QString& heading, int px) {
+            QImage img(canvas.width(), canvas.height() + px * 2,
+                       QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::white);
+            QPainter p(&img);
+            QFont font = p.font();
+            font.setPixelSize(px);
+            font.setBold(true);
+            p.setFont(font);
+            p.setPen(Qt::black);
+            p.drawText(QRect(0, 0, img.width(), px * 2 - 10), Qt::AlignLeft | Qt::AlignVCenter,
+                       heading);
+            p.drawImage(0, px * 2, canvas);
+            return img;
+        };
+        const QImage img = titled(QObject::tr("The design"), 45);
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas")), img);
+        // The smaller copy beside the summary (below) says where the readable one is; its
+        // heading larger, as it prints at half the size.
+        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas-beside")),
+                        titled(QObject::tr("The design (larger after the summary)"), 80));
         // 500 px wide, or narrower so that a tall drawing fits one page (helper-22: a fabric
         // from the wizard, drawn tall, was cut across two pages, its cards halved).
         canvasWidth =
@@ -514,23 +526,57 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         const auto tag = [](int w) {
             return QStringLiteral("<p><img src=\"img:canvas\" width=\"%1\"></p>").arg(w);
         };
+        // The page's content ends at its bottom margin (print() puts the page number there);
+        // print() placed a picture that ended within ~5% of it on the next page, so 8% is kept
+        // free (seen on h100-ndr-2node: chosen to end at 98% of the page, printed on page 2).
+        const auto endOfPage1 = [](const QTextDocument& clone) {
+            const qreal page = clone.pageSize().height();
+            return page - clone.rootFrame()->frameFormat().bottomMargin() - 0.08 * page;
+        };
         int chosen = canvasWidth;
+        bool onPage1 = false;
         for (int w = canvasWidth; w >= canvasWidth * 6 / 10; w -= 20) {
             doc.setHtml(html.left(mark) + tag(w));
             const std::unique_ptr<QTextDocument> clone = printLayout(doc, pdf);
-            const qreal page = clone->pageSize().height();
             const QRectF last = clone->documentLayout()->blockBoundingRect(clone->lastBlock());
-            // The page's content ends at its bottom margin (print() puts the page number there);
-            // print() placed a picture that ended within ~5% of it on the next page, so 8% is
-            // kept free (seen on h100-ndr-2node: chosen to end at 98% of the page, printed on
-            // page 2).
-            const qreal end = page - clone->rootFrame()->frameFormat().bottomMargin() - 0.08 * page;
-            if (page > 0 && last.bottom() <= end) {
+            if (clone->pageSize().height() > 0 && last.bottom() <= endOfPage1(*clone)) {
                 chosen = w;
+                onPage1 = true;
                 break;
             }
         }
+        // Too tall for the foot of page 1 (a SuperPOD drawn tall, a long summary; helper-6):
+        // a smaller copy floats right of the summary, so page 1 still shows the design, and the
+        // full-size picture, whose card text is readable, starts page 2.
+        QString beside;
+        if (!onPage1) {
+            const auto floated = [](int w) {
+                return QStringLiteral(
+                           "<img src=\"img:canvas-beside\" width=\"%1\" align=\"right\">")
+                    .arg(w);
+            };
+            const qsizetype at = html.indexOf(kBesideMark);
+            for (int w = std::min(300, canvasWidth); at >= 0 && w >= 140; w -= 20) {
+                QString trial = html.left(mark);
+                trial.replace(at, kBesideMark.size(), floated(w));
+                doc.setHtml(trial);
+                const std::unique_ptr<QTextDocument> clone = printLayout(doc, pdf);
+                const QRectF last = clone->documentLayout()->blockBoundingRect(clone->lastBlock());
+                const auto frames = clone->rootFrame()->childFrames();
+                const QRectF pic = frames.isEmpty()
+                                       ? QRectF()
+                                       : clone->documentLayout()->frameBoundingRect(frames.first());
+                const qreal end = endOfPage1(*clone);
+                if (clone->pageSize().height() > 0 && !pic.isEmpty() && last.bottom() <= end &&
+                    pic.bottom() <= end) {
+                    beside = floated(w);
+                    break;
+                }
+            }
+        }
         html.replace(mark, kCanvasMark.size(), tag(chosen));
+        if (const qsizetype at = html.indexOf(kBesideMark); at >= 0)
+            html.replace(at, kBesideMark.size(), beside);
     }
     // Tables kept whole where they fit a page, and no row split over two pages.
     for (int pass = 0;; ++pass) {

@@ -788,8 +788,10 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                         : t.gpu.empty() ? "GPUs"
                                         : t.gpu) +
                        " in " + units::format_count(t.nodes) + (t.nodes == 1 ? " node" : " nodes") +
-                       ", " + units::format_count(t.switches) +
-                       (t.switches == 1 ? " switch" : " switches"));
+                       // no "0 switches": one server on its own NVLink has none (helper-6)
+                       (t.switches == 0 ? std::string()
+                                        : ", " + units::format_count(t.switches) +
+                                              (t.switches == 1 ? " switch" : " switches")));
     if (ev.tco) {
         const auto& tc = *ev.tco;
         const std::string over = "Over " + std::to_string(d.economics.months) + " months: ";

@@ -1499,6 +1499,17 @@ private slots:
             toText.start(QStringLiteral("pdftotext"), {out, QStringLiteral("-")});
             QVERIFY2(toText.waitForFinished(60000), "pdftotext (poppler-utils) did not run");
             QCOMPARE(toText.exitCode(), 0);
+            // The design's picture on page 1 (helper-6: tall pictures and long summaries pushed
+            // it to page 2): beside the summary when it does not fit under it.
+            QProcess page1;
+            page1.start(QStringLiteral("pdfimages"),
+                        {QStringLiteral("-list"), QStringLiteral("-f"), QStringLiteral("1"),
+                         QStringLiteral("-l"), QStringLiteral("1"), out});
+            QVERIFY2(page1.waitForFinished(60000), "pdfimages (poppler-utils) did not run");
+            QVERIFY2(QString::fromUtf8(page1.readAllStandardOutput())
+                             .split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                             .size() >= 3, // two header lines, then one line per image
+                     qPrintable(QStringLiteral("%1: no picture on page 1").arg(preset)));
             // Break opportunities (U+200B) the report puts inside long identifiers are not text.
             const QString text =
                 QString::fromUtf8(toText.readAllStandardOutput()).remove(QChar(0x200B));

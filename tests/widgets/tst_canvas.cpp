@@ -514,6 +514,52 @@ private slots:
         }
     }
 
+    // Helper-6 (issue 21): the 4-SU SuperPOD fitted into 1280x800 drew its cards' 9-pt text
+    // about 5 px high. Zoomed out that far, each device is a block with its name in white at a
+    // size people read: white text pixels inside every device's block.
+    void namesReadableZoomedOut() {
+        ui::MainWindow w(cat_);
+        show(w);
+        w.resize(1280, 800);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-4su")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QCoreApplication::processEvents();
+        w.canvas()->fitAll();
+        QVERIFY(w.canvas()->transform().m11() < 0.67); // zoomed out past the cards' text
+        const QImage img = w.canvas()->viewport()->grab().toImage();
+        int devices = 0;
+        for (const auto& d : w.document()->design().devices)
+            for (QGraphicsItem* it : w.scene()->items()) {
+                if (ui::CanvasScene::idOf(it) != QString::fromStdString(d.id) || !it->isVisible())
+                    continue;
+                // Inside the block (174 x 64 from the item's origin), clear of its edges.
+                const QRect r =
+                    w.canvas()->mapFromScene(it->mapToScene(QRectF(8, 6, 158, 52))).boundingRect() &
+                    img.rect();
+                if (r.width() < 30 || w.canvas()->legendRect().intersects(r))
+                    continue;
+                // A block: mostly its kind's colour (a card's face is white), with white text on it
+                // (a nameless block has none).
+                int coloured = 0, white = 0;
+                for (int y = r.top(); y <= r.bottom(); ++y)
+                    for (int x = r.left(); x <= r.right(); ++x) {
+                        const QColor c = img.pixelColor(x, y);
+                        coloured += c.hslSaturation() > 100 && c.lightness() < 200;
+                        white += c.lightness() > 200;
+                    }
+                const int area = r.width() * r.height();
+                QVERIFY2(coloured > area / 2 && white >= 20,
+                         qPrintable(QStringLiteral("%1: %2 of %3 pixels coloured, %4 white")
+                                        .arg(QString::fromStdString(d.id))
+                                        .arg(coloured)
+                                        .arg(area)
+                                        .arg(white)));
+                ++devices;
+            }
+        QVERIFY(devices >= 3);
+    }
+
     // kill -9 after an autosave: the next start offers the autosaved design; Yes recovers it.
     void autosaveRecovery() {
         model::Design edited;
