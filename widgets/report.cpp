@@ -333,7 +333,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         ".ok { color: #15803d; } .bad { color: #b91c1c; } .lead { font-size: 10pt; }"));
     // Page 1: what was asked, the verdict and the headline numbers, and the design's picture.
     const QString kCanvasMark = QStringLiteral("<!--the design's picture-->");
-    int canvasWidth = 0;
+    int canvasWidth = 0, pageWidth = 0;
     QString html = QStringLiteral("<h1>%1</h1>")
                        .arg(esc(design.name.empty() ? "Untitled design" : design.name));
     if (!design.description.empty())
@@ -396,6 +396,11 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         // from the wizard, drawn tall, was cut across two pages, its cards halved).
         canvasWidth =
             std::min(500, static_cast<int>(640.0 * img.width() / std::max(1, img.height())));
+        // On a page of its own (after the summary): the text's width, or as wide as a page's
+        // height allows (helper-6: the 16k design printed at 60% of the width, its card text
+        // about 3 pt, above half a page left empty).
+        pageWidth =
+            std::min(650, static_cast<int>(930.0 * img.width() / std::max(1, img.height())));
         // Its width is chosen once the page is laid out (the picture belongs on page 1).
         html += kCanvasMark;
     }
@@ -574,7 +579,11 @@ QString writeReportPdf(const QString& path, const model::Design& design,
                 }
             }
         }
-        html.replace(mark, kCanvasMark.size(), tag(chosen));
+        html.replace(mark, kCanvasMark.size(),
+                     onPage1 ? tag(chosen)
+                             : QStringLiteral("<p style=\"page-break-before: always\">"
+                                              "<img src=\"img:canvas\" width=\"%1\"></p>")
+                                   .arg(std::max(pageWidth, chosen)));
         if (const qsizetype at = html.indexOf(kBesideMark); at >= 0)
             html.replace(at, kBesideMark.size(), beside);
     }
