@@ -222,7 +222,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"mean_gpus_held", k.mean_held},
                                {"at_quota_fraction", k.at_quota_fraction},
                                {"mean_duration_h", k.mean_duration_h},
-                               {"duration_source", k.duration_source}});
+                               {"duration_source", k.duration_source},
+                               {"split_slowdown", k.split_slowdown}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
@@ -246,6 +247,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"multi_node_runs", r->multi_node_runs},
                       {"multi_node_runs_split", r->multi_node_runs_split},
                       {"mean_leaves_per_multi_node_run", r->mean_leaves_per_multi_node_run()},
+                      {"split_gpu_hours", r->split_gpu_hours},
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
@@ -361,6 +363,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               units::format_count(static_cast<double>(r->multi_node_runs)) + " (" +
                               fmt(r->mean_leaves_per_multi_node_run(), 2) + " leaves per run; " +
                               std::to_string(r->nodes_per_leaf) + " nodes per leaf)"});
+    if (r->split_gpu_hours > 0)
+        t.rows.push_back({"GPU-hours split runs took longer",
+                          units::format_count(r->split_gpu_hours) + " (" +
+                              fmt(r->split_gpu_hours / std::max(1e-9, r->gpu_hours_used) * 100, 2) +
+                              " % of GPU-hours used)"});
     if (r->mig_instances > 0)
         t.rows.push_back({"MIG instances busy",
                           fmt(r->mig_utilization * 100, 1) + " % of " +

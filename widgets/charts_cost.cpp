@@ -595,6 +595,20 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                         count(static_cast<double>(f.multi_node_runs)),
                         count(static_cast<double>(f.nodes_per_leaf)))
                    .arg(f.mean_leaves_per_multi_node_run(), 0, 'f', 2);
+    if (f.split_gpu_hours > 0) {
+        // What the split cost: from the training model of the classes that take their duration
+        // from a workload (their traffic over the leaf uplinks).
+        QStringList slower;
+        for (const auto& c : f.classes)
+            if (c.split_slowdown > 1)
+                slower << tr("%1 %2% slower split")
+                              .arg(QString::fromStdString(c.name))
+                              .arg((c.split_slowdown - 1) * 100, 0, 'f', 1);
+        cap += tr(" Split runs took %1 GPU-hours longer (%2% of those used; %3).")
+                   .arg(count(f.split_gpu_hours))
+                   .arg(f.split_gpu_hours / std::max(1e-9, f.gpu_hours_used) * 100, 0, 'f', 2)
+                   .arg(slower.join(QStringLiteral(", ")));
+    }
     QStringList waits;
     for (const auto& c : f.classes)
         waits << tr("%1 %2 mean, %3 at the 95th percentile")

@@ -371,6 +371,18 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
             const Workload* src = d.workload(c->duration_from);
             k.duration_source = "the training model: " + (src->name.empty() ? src->id : src->name) +
                                 " on " + std::to_string(k.gpus_per_job) + " GPUs";
+            // Split over two leaf switches (what leaf-aware placement gives a job no larger
+            // than a leaf when no leaf has room): the same job with its nodes in two halves,
+            // so the groups over more than half of them cross the leaf uplinks and the spine.
+            const int job_nodes = (k.gpus_per_job + s.gpus_per_node - 1) / s.gpus_per_node;
+            if (job_nodes > 1 && s.nodes_per_leaf >= job_nodes && fabric->tiers.size() >= 2) {
+                Topology split = *fabric;
+                split.tiers.front().nodes_below_one_switch = job_nodes / 2;
+                auto hs = training_hours_on(d, *cat, split, ca ? *ca : CollectiveAssumptions{},
+                                            t.gpu, c->duration_from, k.gpus_per_job);
+                if (hs && hs.value() > k.mean_duration_h)
+                    k.split_slowdown = hs.value() / k.mean_duration_h;
+            }
         }
         // A quota below one job is refused by simulate_fleet, with the class's name.
         if (k.mig && m.mig_nodes < 1)

@@ -82,6 +82,11 @@ struct Job {
     int restarts = 0;                 ///< evictions so far
     bool setup_after_failure = false; ///< its restart follows a node failure (not an eviction)
     bool mig = false;                 ///< `gpus` are MIG instances on the MIG nodes
+    /// This run's work (after its restart) takes this times as long: split over more leaf
+    /// switches than it needs (FleetClass::split_slowdown); set when it starts.
+    double stretch = 1;
+    /// Wall time of a run from its start: the restart, then the work stretched.
+    [[nodiscard]] double elapsed() const { return setup + (duration - setup) * stretch; }
 };
 
 struct Running {
@@ -519,6 +524,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "arrival_rate_per_hour", "must be a positive number"};
         if (!(c.mean_duration_h > 0) || !std::isfinite(c.mean_duration_h))
             return Error{at + "mean_duration_h", "must be a positive number"};
+        if (!(c.split_slowdown >= 1) || !std::isfinite(c.split_slowdown))
+            return Error{at + "split_slowdown", "must be a number of at least 1"};
         if (!(c.checkpoint_interval_h >= 0) || !std::isfinite(c.checkpoint_interval_h))
             return Error{at + "checkpoint_interval_h", "must be 0 (none) or a positive time"};
         if (!(c.daily_swing >= 0 && c.daily_swing <= 1))
@@ -564,6 +571,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // Random arrivals per class, or the trace's submissions in order (its own classes).
     const bool replay = s.trace != nullptr;
     const std::size_t nc = replay ? s.trace->classes.size() : s.classes.size();
+    // Each class's stretch of a split run (a traced job's duration is as it ran: none).
+    std::vector<double> split_slowdown(nc, 1.0);
+    if (!replay)
+        for (std::size_t i = 0; i < nc; ++i)
+            split_slowdown[i] = s.classes[i].split_slowdown;
     // The next arrival of class i after `from`: Poisson at its mean rate, or along its daily and
     // weekly curve by thinning (Lewis and Shedler 1979: candidates at the curve's highest rate,
     // each kept with probability rate(t) / highest).
@@ -764,7 +776,21 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     };
     // GPU-seconds lost in the window: [0] to preemption, [1] to node failures.
     double lost_seconds[2] = {0, 0};
-    const auto start = [&](const Job& j) {
+    // GPU-seconds in the window split runs took beyond their work under the fewest leaves.
+    double split_seconds = 0;
+    const auto start = [&](const Job& queued) {
+        Job j = queued;
+        // Leaf switches under a multi-node run: the fewest it could have had vs what it got.
+        int leaves = 0;
+        bool split = false;
+        if (!j.mig && parts.size() > 1) {
+            leaves = nodes.leaves_under(parts);
+            const auto fewest = static_cast<int>(
+                (parts.size() + static_cast<std::size_t>(nodes.nodes_per_leaf()) - 1) /
+                static_cast<std::size_t>(nodes.nodes_per_leaf()));
+            split = leaves > fewest;
+        }
+        j.stretch = split ? split_slowdown[static_cast<std::size_t>(j.cls)] : 1.0;
         std::int64_t id;
         if (!free_slots.empty()) {
             id = free_slots.back();
@@ -785,12 +811,15 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         }
         (j.mig ? busy_mig : busy) += j.gpus;
         held[static_cast<std::size_t>(j.cls)] += j.gpus;
-        running.push({t + j.duration, id, alloc_gen[static_cast<std::size_t>(id)]});
+        running.push({t + j.elapsed(), id, alloc_gen[static_cast<std::size_t>(id)]});
         if (preemptive && s.classes[static_cast<std::size_t>(j.cls)].preemptible)
             victims.emplace(j.prio, -t, id);
         // The same GPU-hours counted job by job (the conservation check against the integral).
         const double share = j.gpus * weight(j); // GPUs' worth
-        gpu_seconds_by_jobs += share * in_window(t, t + j.duration);
+        gpu_seconds_by_jobs += share * in_window(t, t + j.elapsed());
+        if (j.stretch > 1) // of each stretched second, 1 - 1/stretch is the split's cost
+            split_seconds +=
+                share * in_window(t + j.setup, t + j.elapsed()) * (1.0 - 1.0 / j.stretch);
         lost_seconds[j.setup_after_failure] +=
             share * in_window(t, t + j.setup); // a restart does no new work
         const double w = t - j.queued_since;
@@ -802,15 +831,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 ++r.jobs_started;
             }
             wait_sum_window += w; // Little's law: every stretch in the queue
-            // Leaf switches under a multi-node run: the fewest it could have had vs what it got.
-            if (!j.mig && parts.size() > 1) {
-                const int leaves = nodes.leaves_under(parts);
-                const auto fewest = static_cast<int>(
-                    (parts.size() + static_cast<std::size_t>(nodes.nodes_per_leaf()) - 1) /
-                    static_cast<std::size_t>(nodes.nodes_per_leaf()));
+            if (leaves > 0) {
                 ++r.multi_node_runs;
                 r.multi_node_leaves_sum += leaves;
-                if (leaves > fewest)
+                if (split)
                     ++r.multi_node_runs_split;
             }
         }
@@ -822,9 +846,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const auto u = static_cast<std::size_t>(id);
         Job j = alloc_job[u];
         const double ran = t - alloc_start[u];
-        const double planned_end = alloc_start[u] + j.duration;
+        const double planned_end = alloc_start[u] + j.elapsed();
         const double share = j.gpus * weight(j);                  // GPUs' worth
         gpu_seconds_by_jobs -= share * in_window(t, planned_end); // what it will not run
+        if (j.stretch > 1)
+            split_seconds -= share * in_window(std::max(t, alloc_start[u] + j.setup), planned_end) *
+                             (1.0 - 1.0 / j.stretch);
         double work = 0;
         if (ran < j.setup) // stopped while restarting: the rest of that restart never runs
             lost_seconds[j.setup_after_failure] -= share * in_window(t, alloc_start[u] + j.setup);
@@ -848,7 +875,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             ++(failure ? r.interruptions : r.preemptions);
             ++(failure ? c.interruptions : c.preemptions);
         }
-        j.duration = j.duration - j.setup - saved + s.restart_s;
+        // What is left of its work, in unstretched time: a split run did less per second.
+        j.duration = j.duration - j.setup - saved / j.stretch + s.restart_s;
+        j.stretch = 1;
         j.setup = s.restart_s;
         j.setup_after_failure = failure;
         j.queued_since = t;
@@ -1101,6 +1130,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;
     r.gpu_hours_by_jobs = gpu_seconds_by_jobs / 3600;
+    r.split_gpu_hours = split_seconds / 3600;
     r.gpu_hours_lost_preemption = lost_seconds[0] / 3600;
     r.gpu_hours_lost_failures = lost_seconds[1] / 3600;
     r.gpu_hours_down = down_integral / 3600;
@@ -1137,6 +1167,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         if (!replay) {
             r.classes[i].mean_duration_h = s.classes[i].mean_duration_h;
             r.classes[i].duration_source = s.classes[i].duration_source;
+            r.classes[i].split_slowdown = s.classes[i].split_slowdown;
         }
         auto& w = waits[i];
         if (w.empty())

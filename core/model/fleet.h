@@ -49,6 +49,12 @@ struct FleetClass {
     /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
     /// concepts/cluster_queue: "nominalQuota", StrictFIFO queueing within a ClusterQueue).
     int quota_gpus = 0;
+    /// How much longer a run takes when it is split over more leaf switches than its nodes need
+    /// (its traffic then crosses the leaf uplinks and the spine): the run's time after its
+    /// restart is stretched by this. 1 = no effect (one-node jobs, typed durations). From the
+    /// training model when the class takes its duration from a training workload
+    /// (fleet_split_slowdown).
+    double split_slowdown = 1;
     /// Where mean_duration_h comes from when not typed ("the training model: <workload> on 16
     /// GPUs"), carried into the result for people; empty when typed.
     std::string duration_source = {};
@@ -173,6 +179,7 @@ struct FleetClassResult {
     double mean_held = 0, at_quota_fraction = 0;
     int quota = 0;               ///< FleetClass::quota_gpus (0: none)
     double mean_duration_h = 0;  ///< FleetClass::mean_duration_h (random classes)
+    double split_slowdown = 1;   ///< FleetClass::split_slowdown
     std::string duration_source; ///< FleetClass::duration_source
 };
 
@@ -223,6 +230,9 @@ struct FleetResult {
     /// needs (a free leaf was not there for them: fragmentation of the fabric).
     std::int64_t multi_node_runs = 0, multi_node_runs_split = 0, multi_node_leaves_sum = 0;
     int nodes_per_leaf = 0; ///< as simulated (FleetSpec::nodes_per_leaf, or every node)
+    /// GPU-hours in the window that split runs took beyond what the same work takes under the
+    /// fewest leaf switches (FleetClass::split_slowdown): the fabric's cost of fragmentation.
+    double split_gpu_hours = 0;
     /// Leaf switches per multi-node run on average (0 without such runs).
     [[nodiscard]] double mean_leaves_per_multi_node_run() const {
         return multi_node_runs > 0 ? static_cast<double>(multi_node_leaves_sum) /

@@ -549,6 +549,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                    static_cast<double>(fr.multi_node_runs_split), "runs", RF::count);
             fk.add("Nodes per leaf switch", static_cast<double>(fr.nodes_per_leaf), "nodes",
                    RF::count);
+            if (fr.split_gpu_hours > 0)
+                fk.add("GPU-hours split runs took longer", fr.split_gpu_hours, "GPU-hours",
+                       RF::count);
         }
         if (fr.mig_instances > 0) {
             fk.text("MIG partition", fr.mig_profile);

@@ -692,6 +692,61 @@ private slots:
         QVERIFY(!simulate_fleet(s).ok());
     }
 
+    // What a split placement costs: a run split over more leaf switches than it needs is
+    // stretched by its class's split_slowdown (from the training model on a drawn design).
+    // GPU-hours stay conserved, the extra time is reported, and a class without a slowdown
+    // costs nothing.
+    void splitRunsTakeLonger() {
+        FleetSpec s;
+        s.nodes = 8;
+        s.gpus_per_node = 8;
+        s.nodes_per_leaf = 3; // leaves of 3, 3 and 2 nodes: two-node jobs often find them split
+        s.horizon_days = 60;
+        s.warmup_days = 5;
+        FleetClass pairs;
+        pairs.name = "two-node";
+        pairs.gpus_per_job = 16;
+        pairs.arrival_rate_per_hour = 0.9;
+        pairs.mean_duration_h = 2;
+        FleetClass ones;
+        ones.name = "one-node";
+        ones.gpus_per_job = 8;
+        ones.arrival_rate_per_hour = 1.2;
+        ones.mean_duration_h = 2;
+        s.classes = {pairs, ones};
+        const auto plain = simulate_fleet(s);
+        QVERIFY2(plain.ok(), plain.error_text().c_str());
+        QVERIFY(plain->multi_node_runs_split > 10);
+        QCOMPARE(plain->split_gpu_hours, 0.0);
+        s.classes[0].split_slowdown = 2;
+        const auto slow = simulate_fleet(s);
+        QVERIFY2(slow.ok(), slow.error_text().c_str());
+        QVERIFY(slow->multi_node_runs_split > 10);
+        QVERIFY(slow->split_gpu_hours > 0);
+        // Of each stretched hour half is the split's: at most half of what the class ran.
+        QVERIFY(slow->split_gpu_hours < 0.5 * slow->gpu_hours_used);
+        QVERIFY2(
+            std::abs(slow->gpu_hours_by_jobs - slow->gpu_hours_used) < 1e-6 * slow->gpu_hours_used,
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(slow->gpu_hours_by_jobs).arg(slow->gpu_hours_used)));
+        // The same arrivals (same seed) keep the cluster busier for longer.
+        QVERIFY(slow->gpu_hours_used > plain->gpu_hours_used);
+        QCOMPARE(slow->classes[0].split_slowdown, 2.0);
+        // Under preemption and failures the stretched work is still conserved.
+        s.node_failures_per_hour = 0.01;
+        s.classes[0].checkpoint_interval_h = 0.5;
+        const auto failing = simulate_fleet(s);
+        QVERIFY2(failing.ok(), failing.error_text().c_str());
+        QVERIFY(failing->interruptions > 0);
+        QVERIFY(std::abs(failing->gpu_hours_by_jobs - failing->gpu_hours_used) <
+                1e-6 * failing->gpu_hours_used);
+        // Refused: a slowdown below 1 (a split never speeds a job up) or not a number.
+        s.classes[0].split_slowdown = 0.5;
+        QVERIFY(!simulate_fleet(s).ok());
+        s.classes[0].split_slowdown = std::nan("");
+        QVERIFY(!simulate_fleet(s).ok());
+    }
+
     void refusesBadInput() {
         FleetSpec s = mmc(2, 0.5, 10);
         s.classes[0].gpus_per_job = 17;
