@@ -165,9 +165,10 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     caption_->setTextFormat(Qt::PlainText); // workload names come from files
     series_ = new QStackedBarSeries;
     for (const auto& c : kCategories) {
-        auto* set = new QBarSet(tr(c.name));
+        auto* set = new QBarSet(tr(c.name), this);
         set->setColor(c.color);
         set->setBorderColor(c.color.darker(115));
+        parts_.push_back(set);
         series_->append(set);
     }
     series_->setBarWidth(0.45);
@@ -258,8 +259,8 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
         labelFits_ << sg->fits;
     }
     caption_->setText(lines.join(QLatin1Char('\n')));
-    const auto sets = series_->barSets();
     double top = 0;
+    QList<QBarSet*> present;
     capacity_ = 0;
     for (std::size_t k = 0; k < std::size(kCategories); ++k) {
         QList<qreal> values;
@@ -267,19 +268,29 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
             values << w->memory.per_gpu.*kCategories[k].field / kGB;
         for (const auto* sg : shared)
             values << sg->together.*kCategories[k].field / kGB;
-        auto* set = sets[static_cast<int>(k)];
+        auto* set = parts_[k];
         // The legend names the parts some bar has (helper-6: an inference-only design listed
-        // Gradients, Optimizer and Activations at 0 B; a training one KV cache).
-        const bool any = std::any_of(values.begin(), values.end(), [](qreal v) { return v > 0; });
-        if (const auto markers = chart_->legend()->markers(series_);
-            static_cast<qsizetype>(k) < markers.size())
-            markers[static_cast<int>(k)]->setVisible(any);
+        // Gradients and Optimizer at 0 B; a training one KV cache).
+        if (std::any_of(values.begin(), values.end(), [](qreal v) { return v > 0; }))
+            present << set;
         if (set->count() == values.size()) {
             for (int i = 0; i < values.size(); ++i)
                 set->replace(i, values[i]);
         } else {
             set->remove(0, set->count());
             set->append(values);
+        }
+    }
+    if (present != series_->barSets()) {
+        for (QBarSet* set : series_->barSets())
+            if (series_->take(set))
+                set->setParent(this); // kept for when the part comes back
+        for (QBarSet* set : present) {
+            series_->append(set);
+            const auto k = static_cast<std::size_t>(std::find(parts_.begin(), parts_.end(), set) -
+                                                    parts_.begin());
+            set->setColor(kCategories[k].color); // as created, whatever the theme does
+            set->setBorderColor(kCategories[k].color.darker(115));
         }
     }
     for (const auto* w : shown) {

@@ -11,10 +11,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 class QChart;
 class QChartView;
 class QStackedBarSeries;
+class QBarSet;
 class QLineSeries;
 class QBarCategoryAxis;
 class QValueAxis;
@@ -57,6 +59,9 @@ private:
     QChartView* view_;
     QLabel* caption_;
     QStackedBarSeries* series_;
+    /// One bar set per memory part (kCategories order); only the parts some bar has are in
+    /// series_, so the legend names no empty part and leaves no gap for one.
+    std::vector<QBarSet*> parts_;
     QLineSeries* capacityLine_;
     QBarCategoryAxis* xAxis_;
     QValueAxis* yAxis_;

@@ -764,7 +764,13 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
         }
         if (w.inference) {
             const auto& r = *w.inference;
-            it.lines.push_back("Output tokens per second: " +
+            // Per replica, and said so (helper-6: a GB200 rack's 23,374 read as the rack's, but
+            // one replica of 8 GPUs serves it).
+            const int replica_gpus = spec ? spec->inference.tp * spec->inference.pp : 0;
+            it.lines.push_back((replica_gpus > 0 ? "Output tokens per second, one replica of " +
+                                                       units::format_count(replica_gpus) +
+                                                       (replica_gpus == 1 ? " GPU: " : " GPUs: ")
+                                                 : std::string("Output tokens per second: ")) +
                                banded(w, r.output_tokens_per_s, Scales::with_speed, RF::count));
             it.lines.push_back("Time to first token " + report_human(r.ttft_s, RF::seconds) +
                                ", time per output token " + report_human(r.tpot_s, RF::seconds));
@@ -790,7 +796,10 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                        (tg              ? tg->name
                         : t.gpu.empty() ? "GPUs"
                                         : t.gpu) +
-                       " in " + units::format_count(t.nodes) + (t.nodes == 1 ? " node" : " nodes") +
+                       // a workstation's card is in no node (helper-6: "in 0 nodes")
+                       (t.nodes < 1 ? std::string()
+                                    : " in " + units::format_count(t.nodes) +
+                                          (t.nodes == 1 ? " node" : " nodes")) +
                        // no "0 switches": one server on its own NVLink has none (helper-6)
                        (t.switches == 0 ? std::string()
                                         : ", " + units::format_count(t.switches) +
@@ -801,16 +810,18 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
         const std::string cloud = "cloud " + report_human(tc.cloud_usd, RF::usd) + " (" +
                                   report_human(tc.cloud_price_per_gpu_hour, RF::usd_rate) +
                                   " per GPU-hour)";
+        // Staff defaults to none: the on-prem figure says it leaves them out (helper-6).
+        const std::string onprem =
+            "on-prem " + report_human(tc.onprem_usd, RF::usd) +
+            (d.economics.staff_usd_per_year > 0 ? "" : " (no staff cost entered)");
         if (tc.has_cloud && tc.has_onprem) {
-            s.design.push_back(over + "on-prem " + report_human(tc.onprem_usd, RF::usd) + ", " +
-                               cloud);
+            s.design.push_back(over + onprem + ", " + cloud);
             s.design.push_back(tc.breakeven_months >= 0
                                    ? "Owning breaks even with renting in month " +
                                          std::to_string(tc.breakeven_months)
                                    : "Owning does not break even with renting within the horizon");
         } else if (tc.has_onprem) { // issue 21: one side, and why not the other
-            s.design.push_back(over + "on-prem " + report_human(tc.onprem_usd, RF::usd) +
-                               "; renting is not costed: " + tc.cloud_missing);
+            s.design.push_back(over + onprem + "; renting is not costed: " + tc.cloud_missing);
         } else {
             s.design.push_back(over + cloud + "; owning is not costed: " + tc.onprem_missing);
         }

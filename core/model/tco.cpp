@@ -97,6 +97,37 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
             inv.server_power_w = std::max(inv.server_power_w, power);
             inv.server_rack_units = std::max(inv.server_rack_units, 4.0);
             inv.gpus_per_node = static_cast<int>(n);
+        } else if (dev.kind == DeviceKind::gpu &&
+                   (dev.parent.empty() || !idx.device(dev.parent) ||
+                    (idx.device(dev.parent)->kind != DeviceKind::server &&
+                     idx.device(dev.parent)->kind != DeviceKind::system))) {
+            // A GPU on its own (a workstation card, a Jetson or Apple SoC; helper-6: the RTX
+            // 4090 workstation's Cost tab said "no GPUs to cost"): one host per entry, its GPUs
+            // priced from the catalog with the host's share, or listed as unpriced.
+            const GpuSpec* g = c.gpu(dev.catalog);
+            if (!g)
+                continue;
+            const double n = static_cast<double>(dev.count);
+            if (inv.gpu.empty())
+                inv.gpu = dev.catalog;
+            inv.gpus += mult * n;
+            inv.servers += mult;
+            // A SoC's price is the whole computer; a card needs a host around it.
+            const double host = g->unified_memory ? 1.0 : kHostPriceFactor;
+            if (g->price_usd > 0) {
+                inv.server_capex_usd += mult * n * g->price_usd * host;
+            } else {
+                inv.notes.push_back(g->name + ": no price in the catalog (not counted)");
+                if (std::find(inv.unpriced.begin(), inv.unpriced.end(), g->name) ==
+                    inv.unpriced.end())
+                    inv.unpriced.push_back(g->name);
+            }
+            const double power = n * g->tdp_w * (g->unified_memory ? 1.0 : kChipToServerPower);
+            inv.it_power_w += mult * power;
+            inv.rack_units += mult * 4;
+            inv.server_power_w = std::max(inv.server_power_w, power);
+            inv.server_rack_units = std::max(inv.server_rack_units, 4.0);
+            inv.gpus_per_node = static_cast<int>(n);
         } else if (dev.kind == DeviceKind::switch_) {
             const SwitchSpec* s = c.switch_spec(dev.catalog);
             if (!s || s->cls == SwitchClass::nvswitch)

@@ -54,6 +54,27 @@ private slots:
         QVERIFY2(ev.tco.has_value(), ev.tco_error.c_str());
     }
 
+    // Helper-6 (issue 21): a workstation's card (a GPU on its own, in no server) is a GPU to
+    // cost: the Cost tab said "the design has no GPUs to cost". It is counted, with its host's
+    // power; without a catalog price the reason names the card and what to type.
+    void workstationCardIsCosted() {
+        const Design d = cl::test::preset("rtx4090-workstation");
+        const CostInventory inv = design_inventory(d, cat_);
+        QCOMPARE(inv.gpus, 1.0);
+        QCOMPARE(inv.servers, 1.0);
+        QVERIFY(inv.it_power_w > 450); // the 4090's 450 W and its host
+        QVERIFY(!inv.unpriced.empty());
+        const Evaluation ev = evaluate(d, cat_);
+        QVERIFY(!ev.tco);
+        QVERIFY2(ev.tco_error.find("no GPUs") == std::string::npos, ev.tco_error.c_str());
+        QVERIFY2(ev.tco_error.find("GeForce RTX 4090") != std::string::npos, ev.tco_error.c_str());
+        // With a server price typed, owning is costed.
+        Design priced = d;
+        priced.economics.server_price_usd = 3500;
+        const Evaluation ep = evaluate(priced, cat_);
+        QVERIFY2(ep.tco && ep.tco->has_onprem, ep.tco_error.c_str());
+    }
+
     void youngDaly() {
         const double delta = 300, M = 10 * 3600.0;
         QCOMPARE(young_interval(delta, M), std::sqrt(2 * delta * M));
