@@ -26,6 +26,7 @@
 #include <QSvgGenerator>
 #include <QTabWidget>
 #include <QTextDocument>
+#include <QTextDocumentFragment>
 #include <QTextFrame>
 #include <QTextTable>
 #include <QUrl>
@@ -420,21 +421,27 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             continue;
         // Drawn at about the printed size, so its text prints readable (helper-16: ~4 pt at
         // 1100 px shrunk to the page).
-        // The caption at 1.5 times its screen size: the image prints at 0.6 of its pixels, and
-        // the screen's 0.9 x 9 pt printed at about 5 pt (helper-3).
-        if (auto* caption = w->findChild<QLabel*>(QStringLiteral("chartCaption"))) {
-            QFont f = caption->font();
-            f.setPointSizeF(f.pointSizeF() * 1.5);
-            caption->setFont(f);
-        }
-        w->resize(820, 470);
+        // The caption as the report's own text under the picture, not pixels in it (helper-6:
+        // the chart pages had no text to search or copy, and the captions printed at ~5 pt).
+        QStringList captions;
+        for (auto* caption : w->findChildren<QLabel*>())
+            if ((caption->objectName() == QStringLiteral("chartCaption") ||
+                 caption->objectName() == QStringLiteral("memoryCaption")) &&
+                !caption->text().isEmpty()) {
+                captions << (Qt::mightBeRichText(caption->text()) &&
+                                     caption->textFormat() != Qt::PlainText
+                                 ? QTextDocumentFragment::fromHtml(caption->text()).toPlainText()
+                                 : caption->text());
+                caption->hide();
+            }
+        w->resize(820, 430);
         w->ensurePolished();
         // Laid out once at this size, then what the charts do after a resize (the Memory
         // chart wraps its bar names to the width each bar has, queued after the layout;
         // helper-3: "Llama 3 70B full fin…" in the PDF), then drawn.
         (void)w->grab();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::MetaCall);
-        w->resize(820, 470); // what the posted work asked for does not change the printed size
+        w->resize(820, 430); // what the posted work asked for does not change the printed size
         const QImage chart = w->grab().toImage();
         QImage img(chart.width(), chart.height() + 52, QImage::Format_ARGB32_Premultiplied);
         img.fill(Qt::white);
@@ -454,6 +461,9 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         html +=
             QStringLiteral("<p style=\"%1\"><img src=\"%2\" width=\"500\"></p>")
                 .arg(shown % 2 == 0 ? QStringLiteral("page-break-before: always") : QString(), url);
+        for (const QString& c : captions)
+            html += QStringLiteral("<p style=\"font-size: 8pt\">%1</p>")
+                        .arg(c.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
         ++shown;
     }
     // Sensitivity of the cost verdict, as a table.
