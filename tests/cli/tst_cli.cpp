@@ -1552,6 +1552,12 @@ private slots:
                 preset);
             if (std::string(preset) == "llama3-16k-h100")
                 QVERIFY2(text.contains(QStringLiteral("than renting")), preset);
+            // Chart captions are text under the charts (helper-6: pictures only), e.g. the
+            // Memory caption's "... GB free." and the Scaling caption's "(linear: ...)".
+            if (std::string(preset) == "dgx-h100-4su")
+                QVERIFY2(text.simplified().contains(QStringLiteral("GB free.")) &&
+                             text.simplified().contains(QStringLiteral("(linear:")),
+                         preset);
             // Helper-3 (session 19): nothing not costed reads "$0.00" (GB200 has no cloud offer:
             // its serving $ per million tokens and renting say so in words); counts of one are
             // singular; a table split twice is "(continued)" once.
