@@ -163,15 +163,20 @@ void CompareDialog::refresh() {
         }
         return lines.join(QLatin1Char('\n'));
     };
+    // Each design a letter, so a change column says which way it reads in two words (helper-24:
+    // "change, H100" beside -43 % read as H100's own change; helper-6: "change, <name> (<file>)
+    // vs <name> (this design)" filled five lines).
+    const auto letter = [](int i) { return QString(QChar(QLatin1Char('A').unicode() + i % 26)); };
     QStringList head{tr("metric")};
-    for (const auto& name : names_)
-        head << wrapped(name);
+    for (int i = 0; i < n; ++i)
+        head << wrapped(tr("%1: %2").arg(letter(i), names_[static_cast<std::size_t>(i)]));
     for (int i = 1; i < n; ++i)
-        // Which way it reads (helper-24: "change, H100" beside -43 % read as H100's own change).
-        head << wrapped(tr("change, %1 vs %2").arg(names_[static_cast<std::size_t>(i)], names_[0]));
+        head << tr("change,\n%1 vs %2").arg(letter(i), letter(0));
     table_->setHorizontalHeaderLabels(head);
     for (int c = 0; c < head.size(); ++c)
-        table_->horizontalHeaderItem(c)->setToolTip(head[c].split(QLatin1Char('\n')).join(' '));
+        table_->horizontalHeaderItem(c)->setToolTip(
+            c > n ? tr("change, %1 vs %2").arg(names_[static_cast<std::size_t>(c - n)], names_[0])
+                  : head[c].split(QLatin1Char('\n')).join(' '));
     QStringList notes;
     for (std::size_t i = 0; i < evs_.size(); ++i)
         if (!evs_[i].tco_error.empty())

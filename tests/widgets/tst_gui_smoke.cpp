@@ -508,6 +508,12 @@ private slots:
                          qPrintable(table->horizontalHeaderItem(1)->text()));
                 QVERIFY(table->horizontalHeaderItem(1)->text() !=
                         table->horizontalHeaderItem(2)->text());
+                // The change column in two short lines, by letter; the names in its tooltip.
+                const QString change = table->horizontalHeaderItem(3)->text();
+                QVERIFY2(change.contains(QStringLiteral("B vs A")) && change.count('\n') <= 1,
+                         qPrintable(change));
+                QVERIFY(table->horizontalHeaderItem(3)->toolTip().contains(
+                    QStringLiteral("(this design)")));
                 QCOMPARE(table->item(1, 1)->text(), QStringLiteral("1,016")); // not "1.02 k"
                 // The report carries the comparison: a section after the summary.
                 auto* report = dlg->findChild<QPushButton*>(QStringLiteral("compareReportButton"));

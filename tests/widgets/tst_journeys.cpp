@@ -446,12 +446,17 @@ private slots:
                     }
                 QVERIFY(tinted);
                 // Which way the change reads (helper-24: "change, <original>" beside -43 % read
-                // as the original's own change): the header and the tip name both designs.
+                // as the original's own change): by the designs' letters in the header (helper-6:
+                // both names filled five lines), both names in its tooltip.
                 const QString change = table->horizontalHeaderItem(3)->text().simplified();
-                QVERIFY2(change.contains(QStringLiteral("superpod-h100.json")) &&
-                             change.contains(QStringLiteral(" vs ")) &&
-                             change.endsWith(QStringLiteral("(copy) (this design)")),
-                         qPrintable(change));
+                QCOMPARE(change, QStringLiteral("change, B vs A"));
+                QVERIFY(table->horizontalHeaderItem(1)->text().startsWith(QStringLiteral("A: ")));
+                QVERIFY(table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("B: ")));
+                const QString full = table->horizontalHeaderItem(3)->toolTip().simplified();
+                QVERIFY2(full.contains(QStringLiteral("superpod-h100.json")) &&
+                             full.contains(QStringLiteral(" vs ")) &&
+                             full.endsWith(QStringLiteral("(copy) (this design)")),
+                         qPrintable(full));
                 QVERIFY2(tip.contains(QStringLiteral("is worse than")) &&
                              tip.contains(QStringLiteral("(this design)")),
                          qPrintable(tip));
