@@ -94,6 +94,10 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
 void ExplainPanel::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     fitColumns();
+    // Again once the tree has its new size: the panel hears of a resize before its layout gives
+    // the tree its width (helper-6: after Large Charts the first two columns were a few pixels,
+    // fitted to the width the tree had before).
+    QMetaObject::invokeMethod(this, &ExplainPanel::fitColumns, Qt::QueuedConnection);
 }
 
 void ExplainPanel::fitColumns() {
