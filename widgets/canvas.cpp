@@ -119,6 +119,16 @@ bool drawFarName(QPainter* p, const QRectF& block, const QString& name, const QC
     return true;
 }
 
+/// A device's name far out, with its replica count: the "x 127" badge is part of what the card
+/// says ("DGX H100 x 127", kept on one line by non-breaking spaces).
+QString farName(const model::Device& d) {
+    QString name = QString::fromStdString(d.name.empty() ? d.id : d.name);
+    if (d.count > 1)
+        name += QStringLiteral("\u00a0\u00d7\u00a0") +
+                QString::fromStdString(model::units::format_count(static_cast<double>(d.count)));
+    return name;
+}
+
 /// The colour that tells device kinds apart on the canvas.
 QColor accentFor(model::DeviceKind kind) {
     if (kind == model::DeviceKind::switch_)
@@ -232,13 +242,7 @@ protected:
                         : scene_->jobCard(id_) ? QColor(0x7c, 0x3a, 0xed)
                                                : accent);
             p->drawRect(farRect());
-            // With its replica count: the "x 127" badge is part of what the card says.
-            QString name = QString::fromStdString(d->name.empty() ? d->id : d->name);
-            if (d->count > 1)
-                name += QStringLiteral("\u00a0\u00d7\u00a0") +
-                        QString::fromStdString(
-                            model::units::format_count(static_cast<double>(d->count)));
-            drawFarName(p, farRect(), name, Qt::white);
+            drawFarName(p, farRect(), farName(*d), Qt::white);
             return;
         }
         p->setRenderHint(QPainter::Antialiasing);
@@ -1258,13 +1262,7 @@ void CanvasScene::paintFar(QPainter* p, const QRectF& exposed) const {
             const QRectF r = fd.rect();
             if (!r.intersects(exposed))
                 continue;
-            const auto& dev = d.devices[fd.index];
-            QString name = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
-            if (dev.count > 1)
-                name += QStringLiteral("\u00a0\u00d7\u00a0") +
-                        QString::fromStdString(
-                            model::units::format_count(static_cast<double>(dev.count)));
-            labelled += drawFarName(p, r, name, Qt::white);
+            labelled += drawFarName(p, r, farName(d.devices[fd.index]), Qt::white);
         }
     }
     // Selected: the selection colour with a dark outline (the highlight is close to the blue of
