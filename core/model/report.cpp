@@ -706,7 +706,9 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
             how += ", DP " + units::format_count(dp);
             if (w.training)
                 how += "; micro-batch " + std::to_string(w.training->micro_batch);
-            how += "; ZeRO " + std::to_string(t.zero) + "; recomputation " + label(t.recompute);
+            how += "; ZeRO " + std::to_string(t.zero) +
+                   (t.zero == 0 ? " (no sharding)" : std::string()) + "; recomputation " +
+                   label(t.recompute);
             if (t.finetune != Finetune::full)
                 how += "; " + label(t.finetune) + " (rank " + std::to_string(t.lora_rank) + ")";
             if (t.offload != Offload::none)
@@ -745,8 +747,17 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                          report_human(w.memory.per_gpu.total(), RF::bytes) + " of " +
                          report_human(w.memory.capacity_bytes, RF::bytes) +
                          " per GPU on the most loaded GPU";
-            if (!w.memory.fits && !w.memory.explanation.empty())
-                it.verdict += " (" + w.memory.explanation + ")";
+            if (!w.memory.fits && !w.memory.explanation.empty()) {
+                // The parts, not the verdict again (helper-6: "Does not fit: 166.2 GB of 80.0 GB
+                // ... (does not fit: model states ... = 166.2 GB of 80.0 GB per GPU)").
+                std::string why = w.memory.explanation;
+                if (why.rfind("does not fit: ", 0) == 0) {
+                    why = why.substr(14);
+                    if (const auto eq = why.find(" = "); eq != std::string::npos)
+                        why = why.substr(0, eq);
+                }
+                it.verdict += ": " + why;
+            }
         }
         if (w.training) {
             const auto& r = *w.training;

@@ -1552,6 +1552,8 @@ private slots:
                 preset);
             if (std::string(preset) == "llama3-16k-h100")
                 QVERIFY2(text.contains(QStringLiteral("than renting")), preset);
+            // The verdict once, then its parts (helper-6: "Does not fit: ... (does not fit:").
+            QVERIFY2(!text.simplified().contains(QStringLiteral("(does not fit")), preset);
             // Chart captions are text under the charts (helper-6: pictures only), e.g. the
             // Memory caption's "... GB free." and the Scaling caption's "(linear: ...)".
             if (std::string(preset) == "dgx-h100-4su")
