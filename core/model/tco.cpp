@@ -30,6 +30,33 @@ std::string usd(double v) {
 CostInventory design_inventory(const Design& d, const Catalog& c) {
     CostInventory inv;
     const DesignIndex idx(d); // O(1) lookups: linear in the design (issue 17 item 8)
+    // A host of n GPUs of `g` priced and powered from the GPU (a server drawn with its GPUs, a
+    // workstation card): kHostPriceFactor / kChipToServerPower are the host's share (above).
+    const auto add_host = [&inv](const std::string& gid, const GpuSpec& g, double n, double mult,
+                                 double price_factor, double power_factor, const std::string& note,
+                                 const std::string& unpriced) {
+        if (inv.gpu.empty())
+            inv.gpu = gid;
+        inv.gpus += mult * n;
+        inv.servers += mult;
+        const double power = n * g.tdp_w * power_factor;
+        if (g.price_usd <= 0) {
+            inv.notes.push_back(note);
+            if (std::find(inv.unpriced.begin(), inv.unpriced.end(), unpriced) == inv.unpriced.end())
+                inv.unpriced.push_back(unpriced);
+        }
+        inv.server_capex_usd += mult * n * std::max(0.0, g.price_usd) * price_factor;
+        inv.it_power_w += mult * power;
+        inv.rack_units += mult * 4; // a 4U host (no catalog entry to read it from)
+        inv.server_power_w = std::max(inv.server_power_w, power);
+        inv.server_rack_units = std::max(inv.server_rack_units, 4.0);
+        inv.gpus_per_node = static_cast<int>(n);
+    };
+    // Whether a GPU entry sits in a server or system (priced with it) rather than on its own.
+    const auto in_host = [&idx](const Device& gpu) {
+        const Device* p = gpu.parent.empty() ? nullptr : idx.device(gpu.parent);
+        return p && (p->kind == DeviceKind::server || p->kind == DeviceKind::system);
+    };
     for (const Device& dev : d.devices) {
         const double mult = idx.multiplicity(dev);
         if (dev.kind == DeviceKind::system) {
@@ -79,55 +106,21 @@ CostInventory design_inventory(const Design& d, const Catalog& c) {
             const GpuSpec* g = c.gpu(gid);
             if (n <= 0 || !g)
                 continue;
-            if (inv.gpu.empty())
-                inv.gpu = gid;
-            inv.gpus += mult * n;
-            inv.servers += mult;
-            const double price = n * g->price_usd * kHostPriceFactor;
-            const double power = n * g->tdp_w * kChipToServerPower;
-            if (g->price_usd <= 0) {
-                inv.notes.push_back(gid + ": no GPU price in the catalog (server not priced)");
-                const std::string what = "servers of " + g->name;
-                if (std::find(inv.unpriced.begin(), inv.unpriced.end(), what) == inv.unpriced.end())
-                    inv.unpriced.push_back(what);
-            }
-            inv.server_capex_usd += mult * price;
-            inv.it_power_w += mult * power;
-            inv.rack_units += mult * 4;
-            inv.server_power_w = std::max(inv.server_power_w, power);
-            inv.server_rack_units = std::max(inv.server_rack_units, 4.0);
-            inv.gpus_per_node = static_cast<int>(n);
-        } else if (dev.kind == DeviceKind::gpu &&
-                   (dev.parent.empty() || !idx.device(dev.parent) ||
-                    (idx.device(dev.parent)->kind != DeviceKind::server &&
-                     idx.device(dev.parent)->kind != DeviceKind::system))) {
+            add_host(gid, *g, n, mult, kHostPriceFactor, kChipToServerPower,
+                     gid + ": no GPU price in the catalog (server not priced)",
+                     "servers of " + g->name);
+        } else if (dev.kind == DeviceKind::gpu && !in_host(dev)) {
             // A GPU on its own (a workstation card, a Jetson or Apple SoC; helper-6: the RTX
             // 4090 workstation's Cost tab said "no GPUs to cost"): one host per entry, its GPUs
-            // priced from the catalog with the host's share, or listed as unpriced.
+            // priced from the catalog with the host's share, or listed as unpriced. A SoC's
+            // price and power are the whole computer's; a card needs a host around it.
             const GpuSpec* g = c.gpu(dev.catalog);
             if (!g)
                 continue;
-            const double n = static_cast<double>(dev.count);
-            if (inv.gpu.empty())
-                inv.gpu = dev.catalog;
-            inv.gpus += mult * n;
-            inv.servers += mult;
-            // A SoC's price is the whole computer; a card needs a host around it.
-            const double host = g->unified_memory ? 1.0 : kHostPriceFactor;
-            if (g->price_usd > 0) {
-                inv.server_capex_usd += mult * n * g->price_usd * host;
-            } else {
-                inv.notes.push_back(g->name + ": no price in the catalog (not counted)");
-                if (std::find(inv.unpriced.begin(), inv.unpriced.end(), g->name) ==
-                    inv.unpriced.end())
-                    inv.unpriced.push_back(g->name);
-            }
-            const double power = n * g->tdp_w * (g->unified_memory ? 1.0 : kChipToServerPower);
-            inv.it_power_w += mult * power;
-            inv.rack_units += mult * 4;
-            inv.server_power_w = std::max(inv.server_power_w, power);
-            inv.server_rack_units = std::max(inv.server_rack_units, 4.0);
-            inv.gpus_per_node = static_cast<int>(n);
+            add_host(dev.catalog, *g, static_cast<double>(dev.count), mult,
+                     g->unified_memory ? 1.0 : kHostPriceFactor,
+                     g->unified_memory ? 1.0 : kChipToServerPower,
+                     g->name + ": no price in the catalog (not counted)", g->name);
         } else if (dev.kind == DeviceKind::switch_) {
             const SwitchSpec* s = c.switch_spec(dev.catalog);
             if (!s || s->cls == SwitchClass::nvswitch)
