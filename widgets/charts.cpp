@@ -134,7 +134,10 @@ void niceAxis(QValueAxis* axis, double lo, double hi, int max_ticks, double min_
     step = std::max(step, min_step);
     axis->setRange(std::floor(lo / step + 1e-9) * step, std::ceil(hi / step - 1e-9) * step);
     axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
+    // Qt steps from the axis' minimum by adding the interval, so the tick at 0 can land at
+    // -1e-17 and print "-0.0" (helper-9, the sensitivity axis); an anchor a millionth of a step
+    // above 0 keeps it positive, far below the decimals shown.
+    axis->setTickAnchor(step * 1e-6);
     axis->setTickInterval(step);
     const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
     axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
@@ -587,11 +590,17 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
             m->setVisible(false);
     niceAxis(ay, 0, top * 1.1); // labels with the decimals the step needs ("800", not "800.0")
     const auto& f = ev.fabric;
+    // One node has no scale-out network: said in words, not "0 GB/s" and "1.00:1" (helper-9).
     QString cap =
-        tr("Scale-up %1 GB/s per GPU, scale-out %2 GB/s per GPU, worst oversubscription %3:1.")
-            .arg(f.scaleup_Bps_per_gpu / 1e9, 0, 'f', 0)
-            .arg(f.scaleout_Bps_per_gpu / 1e9, 0, 'f', 0)
-            .arg(f.oversubscription, 0, 'f', 2);
+        f.scaleout_Bps_per_gpu > 0
+            ? tr("Scale-up %1 GB/s per GPU, scale-out %2 GB/s per GPU, %3.")
+                  .arg(f.scaleup_Bps_per_gpu / 1e9, 0, 'f', 0)
+                  .arg(f.scaleout_Bps_per_gpu / 1e9, 0, 'f', 0)
+                  .arg(f.oversubscription > 1.005
+                           ? tr("worst oversubscription %1:1").arg(f.oversubscription, 0, 'g', 3)
+                           : tr("no oversubscription (1:1)"))
+            : tr("Scale-up %1 GB/s per GPU; no scale-out network.")
+                  .arg(f.scaleup_Bps_per_gpu / 1e9, 0, 'f', 0);
     const auto& cal = ev.collective_assumptions.calibration;
     if (std::any_of(cal.begin(), cal.end(),
                     [](const auto& c) { return c.beta_Bps > 0 || !c.segments.empty(); }))
@@ -918,7 +927,8 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             if (on)
                 QToolTip::showText(QCursor::pos(), tr("%1 tokens/s: $%2 per million output tokens")
                                                        .arg(pt.x(), 0, 'f', 0)
-                                                       .arg(pt.y(), 0, 'f', 3));
+                                                       .arg(QString::fromStdString(
+                                                           model::units::format_price(pt.y()))));
         });
     }
     connect(line, &QLineSeries::hovered, this, [](const QPointF& pt, bool on) {
@@ -940,8 +950,8 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
     if (in.usd_per_million_output_tokens > 0)
         cap += tr(", $%1 per million output tokens")
-                   .arg(in.usd_per_million_output_tokens, 0, 'f',
-                        in.usd_per_million_output_tokens >= 10 ? 2 : 3);
+                   .arg(QString::fromStdString(
+                       model::units::format_price(in.usd_per_million_output_tokens)));
     if (in.gpus_needed > 0)
         cap += in.prefill_replicas_needed > 0
                    ? tr("; %1 GPUs for the request rate (%2 decode and %3 prefill replicas)")
@@ -959,19 +969,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                    .arg(ymax, 0, 'f', 0);
     if (w->band) { // issue 19
         using model::Scales;
-        const auto range = [&](double v, Scales sc, int decimals) {
-            return QString::fromStdString(model::range_text(v, *w->band, sc, decimals));
+        const auto range = [&](double v, Scales sc, auto fmt) {
+            return QString::fromStdString(model::range_text(v, *w->band, sc, fmt));
         };
         cap += tr(". Model's error band (TPOT shaded): TTFT %1 ms, TPOT %2 ms, %3 output "
                   "tokens/s")
-                   .arg(range(in.ttft_s * 1e3, Scales::with_time,
-                              model::units::ms_decimals(in.ttft_s * 1e3)),
-                        range(in.tpot_s * 1e3, Scales::with_time,
-                              model::units::ms_decimals(in.tpot_s * 1e3)),
+                   .arg(range(in.ttft_s * 1e3, Scales::with_time, &model::units::format_ms),
+                        range(in.tpot_s * 1e3, Scales::with_time, &model::units::format_ms),
                         range(in.output_tokens_per_s, Scales::with_speed, 0));
         if (in.usd_per_million_output_tokens > 0)
             cap += tr(", $%1 per million output tokens")
-                       .arg(range(in.usd_per_million_output_tokens, Scales::with_time, 3));
+                       .arg(range(in.usd_per_million_output_tokens, Scales::with_time,
+                                  &model::units::format_price));
         cap += tr(" (%1)").arg(QString::fromStdString(w->band->basis));
     }
     caption_->setText(cap + QLatin1Char('.'));

@@ -223,13 +223,21 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                    .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
                    .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
                    .arg(QString::fromStdString(t.cloud_missing));
+    // Percentages and kilowatts rounded as the report's tables round them (helper-9: "30%" here
+    // beside "30.0 %" in the table, "10 kW" beside "10.2 kW").
+    const auto percent = [](double fraction) {
+        return QString::fromStdString(model::report_human(fraction, model::ReportFormat::percent));
+    };
+    const auto kw = [](double v) {
+        return QString::fromStdString(v >= 1000 ? model::units::format_count(v)
+                                                : model::units::format_fixed(v, 1));
+    };
     cap += t.utilization_source == "economics.utilization"
-               ? tr(" Utilization %1% (typed in the Cost section).")
-                     .arg(t.utilization * 100, 0, 'f', 0)
-               : tr(" Utilization %1% from the Fleet simulation of the job mix.")
-                     .arg(t.utilization * 100, 0, 'f', 1);
+               ? tr(" Utilization %1 (typed in the Cost section).").arg(percent(t.utilization))
+               : tr(" Utilization %1 from the Fleet simulation of the job mix.")
+                     .arg(percent(t.utilization));
     if (t.breakeven_utilization >= 0)
-        cap += tr(" Break-even utilization %1%.").arg(t.breakeven_utilization * 100, 0, 'f', 0);
+        cap += tr(" Break-even utilization %1.").arg(percent(t.breakeven_utilization));
     else if (t.has_cloud && t.has_onprem &&
              (t.commitment == model::Commitment::one_year ||
               t.commitment == model::Commitment::three_year))
@@ -258,7 +266,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     // "racks: 1, 523 MWh" read as 1,523 MWh (helper-3): the count before its noun, a semicolon.
     cap += tr(" %1 kW IT nameplate, %2 kW facility average, %3; %4 MWh and %5 t CO₂ over the "
               "horizon.")
-               .arg(count(t.it_power_peak_kw), count(t.power_kw),
+               .arg(kw(t.it_power_peak_kw), kw(t.power_kw),
                     t.racks == 1 ? tr("1 rack") : tr("%1 racks").arg(count(t.racks)),
                     count(t.energy_kwh / 1e3), count(t.co2_kg / 1e3));
     if (t.max_gpus_under_cap >= 0)

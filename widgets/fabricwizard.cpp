@@ -153,7 +153,7 @@ void FabricWizard::refresh() {
             .arg(count(t.gpus), count(t.nodes), count(t.switches))
             .arg(t.tiers.size())
             .arg(QString::fromStdString(model::units::format_si(t.bisection_Bps, "B/s")))
-            .arg(t.oversubscription, 0, 'f', 2));
+            .arg(t.oversubscription, 0, 'g', 3));
 }
 
 void FabricWizard::setReplacing(const model::Design& current) {

@@ -149,7 +149,10 @@ struct InferenceAssumptions {
                                "llama.cpp default placement (README: --numa distribute "
                                "spreads the model over the nodes)"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
-    Assumption draft_cost_ratio{0.0, "ratio", "unset: the draft model's own step time"};
+    Assumption draft_cost_ratio{0.0, "ratio",
+                                "Leviathan et al. 2023 (arXiv:2211.17192) sec. 3.4: c, the "
+                                "draft's step time over the target's; unset: the draft model's "
+                                "own roofline step time"};
     /// Weight-only low-bit formats (INT4, FP4/INT8 on GPUs without that tensor-core format)
     /// dequantise every weight to 16 bits on the CUDA cores: unpack, convert, subtract the zero
     /// point, scale -- about 4 integer/FP32 operations per weight (Frantar et al. 2024, MARLIN,

@@ -393,8 +393,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                t.has_onprem ? "catalog system prices" : t.onprem_missing},
               {"network", usd(t.onprem_breakdown.network),
                "drawn switches and cables (ClusterLens guide, Cost)"},
-              {"IT power", units::format_count(t.it_power_peak_kw) + " kW", "catalog system power"},
-              {"PUE", num(e.pue), "economics (default: new large facilities, Uptime Institute)"},
+              {"IT power",
+               (t.it_power_peak_kw >= 1000 ? units::format_count(t.it_power_peak_kw)
+                                           : units::format_fixed(t.it_power_peak_kw, 1)) +
+                   " kW",
+               "catalog system power"},
+              {"PUE", units::format_g(e.pue, 3),
+               "economics (default: new large facilities, Uptime Institute)"},
               {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},
               {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",
                "economics (default: CBRE H2 2024)"},
@@ -410,8 +415,10 @@ std::string shown_value(const Field& f, const FieldValue& v) {
     if (!std::holds_alternative<double>(v))
         return format_value(f, v);
     const double x = std::get<double>(v);
+    // Percentages read one way in every table: report_value's "35.5 %", "80 %" (helper-9:
+    // "35.50 %" in the assumptions beside "64.0 %" in the sensitivity table).
     if (f.unit != "bytes" && f.unit != "B/s" && f.unit != "s" && !f.display_unit.empty() &&
-        f.display_scale != 0 && f.display_scale != 1)
+        f.display_unit[0] != '%' && f.display_scale != 0 && f.display_scale != 1)
         return report_human(x / f.display_scale, ReportFormat::number) + " " + f.display_unit;
     return report_value(x, f.unit);
 }
@@ -478,6 +485,11 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
             const bool is_default = v == f->default_value;
             if (is_default && sec == Section::assumptions && !d.workloads.empty() && !relevant(*f))
                 continue;
+            // Reliability inputs at their defaults matter to training runs and the fleet's
+            // failures, not to a design that only serves (helper-9).
+            if (is_default && sec == Section::reliability && !d.workloads.empty() && !trains &&
+                !d.fleet.active())
+                continue;
             std::string group = sec == Section::economics     ? "cost"
                                 : sec == Section::reliability ? "reliability"
                                                               : f->key.substr(0, f->key.find('.'));
@@ -492,11 +504,13 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
                               std::move(value),
                               f->unit,
                               is_default ? f->source : f->source + " (changed in this design)",
-                              shown_value(*f, v)};
+                              shown_value(*f, v),
+                              {}};
             if (ev && !f->unset.empty() && std::holds_alternative<double>(v) &&
                 std::get<double>(v) == 0) {
                 // The CSV carries the value used too, and says it was derived (helper-24: the
                 // finance CSV read "Cloud price,0" beside the PDF's "Auto: $7.91/GPU-hour").
+                row.shown_source = "default: " + row.source;
                 row.source = "auto (" + f->unset + "); default: " + row.source;
                 if (const auto used = unset_value(*f, *ev)) {
                     row.shown = "Auto: " + report_value(*used, f->unit) + ", " + f->unset;
@@ -511,15 +525,31 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
                 row.shown = std::get<std::string>(v).empty()
                                 ? "the cheapest: " + ev->tco->cloud_offer_name
                                 : ev->tco->cloud_offer_name;
+            // A chosen offer's source is its price list, not the default's rule (helper-9: "AWS
+            // p5en.48xlarge" beside "none chosen: the cheapest offer ... (changed)").
+            if (f->key == "cloud_offer" && c && std::holds_alternative<std::string>(v))
+                if (const CloudOffer* o = c->cloud(std::get<std::string>(v)); o) {
+                    std::string src = "chosen in this design";
+                    if (!o->provenance.source.empty())
+                        src += "; price: " + units::readable_source(o->provenance.source.front());
+                    if (!o->price_as_of.empty())
+                        src += " (as of " + o->price_as_of + ")";
+                    row.source = src;
+                }
             (is_default ? unchanged : changed).push_back(std::move(row));
         }
     }
     std::vector<AssumptionRow> rows = std::move(changed);
     rows.insert(rows.end(), unchanged.begin(), unchanged.end());
-    rows.push_back(
-        {"reliability", "Default failure rate", num(kLlama3FailuresPerGpuDay, 3), "per GPU-day",
-         "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)",
-         units::format_fixed(kLlama3FailuresPerGpuDay * 1e6, 1) + " per million GPU-days"});
+    if (trains || d.fleet.active() || d.workloads.empty())
+        rows.push_back(
+            {"reliability",
+             "Default failure rate",
+             num(kLlama3FailuresPerGpuDay, 3),
+             "per GPU-day",
+             "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)",
+             units::format_fixed(kLlama3FailuresPerGpuDay * 1e6, 1) + " per million GPU-days",
+             {}});
     return rows;
 }
 

@@ -31,6 +31,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
 struct AssumptionRow {
     std::string group, name, value, unit, source;
     std::string shown; ///< the value as people read it, unit included ("2.00 GB", "85.0 %")
+    /// The source as the report shows it beside `shown` (empty: `source`). An input left to
+    /// derive itself says how in `shown` ("Auto: ... the failure rate") and its default's source
+    /// here, not both again (helper-9: "Auto: x" beside "auto (x); default: ...").
+    std::string shown_source;
 };
 /// With `ev` (the design's evaluation), an input left unset (stored as 0: "derive it") shows the
 /// value the evaluation used and where it came from ("Auto: 3,167 h, from the failure rate"),

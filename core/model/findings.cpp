@@ -61,9 +61,9 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
             if (f.oversubscription >= st.oversubscription)
                 continue;
             f.oversubscription = st.oversubscription;
-            f.badge = "⚠ " + fixed(st.oversubscription, 1) + ":1";
-            f.note = "The " + st.name + " tier is oversubscribed " + fixed(st.oversubscription, 2) +
-                     ":1 (down / up bandwidth)";
+            f.badge = "⚠ " + units::format_g(st.oversubscription, 3) + ":1";
+            f.note = "The " + st.name + " tier is oversubscribed " +
+                     units::format_g(st.oversubscription, 3) + ":1 (down / up bandwidth)";
         }
         if (static_cast<std::size_t>(st.level) >= tiers.size())
             continue; // the top tier has no uplinks
@@ -78,7 +78,7 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
             f.oversubscription = st.oversubscription;
             f.tier = st.name;
             f.note = "Bottleneck: uplinks of the " + st.name + " tier are oversubscribed " +
-                     fixed(st.oversubscription, 2) + ":1";
+                     units::format_g(st.oversubscription, 3) + ":1";
         }
     }
 
@@ -196,8 +196,8 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms, " +
                         units::format_count(inf.output_tokens_per_s) + " tokens/s per replica";
             if (inf.usd_per_million_output_tokens > 0)
-                f.tooltip +=
-                    ", $" + fixed(inf.usd_per_million_output_tokens, 3) + " per M output tokens";
+                f.tooltip += ", $" + units::format_price(inf.usd_per_million_output_tokens) +
+                             " per M output tokens";
             if (we->band) { // issue 19: how far to trust them
                 // Output tokens/s first (what the service delivers), with its band; TPOT after.
                 const double tps = inf.output_tokens_per_s;
@@ -205,19 +205,18 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 f.metrics = (dec ? fixed(tps, 1) : units::format_count(tps)) + " tok/s, " +
                             range_text(tps, *we->band, Scales::with_speed, dec) + " · TPOT " +
                             fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms";
-                f.tooltip += "\nModel's error band: TTFT " +
-                             range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time,
-                                        units::ms_decimals(inf.ttft_s * 1e3)) +
-                             " ms, TPOT " +
-                             range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time,
-                                        units::ms_decimals(inf.tpot_s * 1e3)) +
-                             " ms, output " +
-                             range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
-                             " tokens/s";
+                f.tooltip +=
+                    "\nModel's error band: TTFT " +
+                    range_text(inf.ttft_s * 1e3, *we->band, Scales::with_time, &units::format_ms) +
+                    " ms, TPOT " +
+                    range_text(inf.tpot_s * 1e3, *we->band, Scales::with_time, &units::format_ms) +
+                    " ms, output " +
+                    range_text(inf.output_tokens_per_s, *we->band, Scales::with_speed, 0) +
+                    " tokens/s";
                 if (inf.usd_per_million_output_tokens > 0)
                     f.tooltip += ", $" +
                                  range_text(inf.usd_per_million_output_tokens, *we->band,
-                                            Scales::with_time, 3) +
+                                            Scales::with_time, &units::format_price) +
                                  " per M output tokens";
                 f.tooltip += " (" + we->band->basis + ")";
             }
@@ -462,7 +461,7 @@ std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workl
                        (l.w->training ? "step" : "decode step") + ", busy " + percent(tl.busy) +
                        " of " + l.period;
             if (tl.oversubscription > 1.0 + 1e-9)
-                out.note += " (" + fixed(tl.oversubscription, 2) + ":1 oversubscribed)";
+                out.note += " (" + units::format_g(tl.oversubscription, 3) + ":1 oversubscribed)";
             return out;
         }
     out.note = where + ": no traffic of " + l.w->name + " (its groups stay below this tier)";
@@ -490,7 +489,7 @@ std::string bottleneck_legend(const Evaluation& ev) {
     if (!worst)
         return {};
     return "Red links: uplinks of the " + worst->tier + " tier, oversubscribed " +
-           fixed(worst->oversubscription, 2) +
+           units::format_g(worst->oversubscription, 3) +
            ":1 (the fabric's bottleneck)\nA workload that runs colours the links by its traffic";
 }
 

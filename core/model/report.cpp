@@ -16,10 +16,6 @@ namespace cl::model {
 
 namespace {
 
-std::string f(double v, int prec = 4) {
-    return units::format_g(v, prec);
-}
-
 std::string csv_number(double v) {
     return units::format_plain(v);
 }
@@ -95,11 +91,13 @@ std::string report_human(double v, ReportFormat fmt) {
     case ReportFormat::usd:
         return (v < 0 ? "-$" : "$") + units::format_count(std::fabs(v));
     case ReportFormat::usd_rate:
-        return (v < 0 ? "-$" : "$") + units::format_fixed(std::fabs(v), std::fabs(v) < 10 ? 2 : 0);
-    case ReportFormat::percent:
-        return units::format_fixed(v * 100, 1) + " %";
-    case ReportFormat::ratio:
-        return units::format_fixed(v, 2);
+        return (v < 0 ? "-$" : "$") + units::format_price(std::fabs(v));
+    case ReportFormat::percent: { // one decimal, none when it is 0: "92.6 %", "80 %"
+        const double p = std::round(v * 1000) / 10;
+        return units::format_fixed(p, p == std::round(p) ? 0 : 1) + " %";
+    }
+    case ReportFormat::ratio: // three significant digits, as the canvas badge: 6.85, 8, 1.04
+        return units::format_g(v, 3);
     case ReportFormat::number: {
         const double a = std::fabs(v);
         // Whole numbers as whole numbers ("16 tokens", "36 months", "8,192"; issue 21 found
@@ -118,6 +116,8 @@ std::string report_value(double x, const std::string& u) {
         return x > 0.5 ? "on" : "off";
     if (u == "fraction")
         return report_human(x, ReportFormat::percent);
+    if (u == "ratio") // PUE 1.3, not "1.30 ratio"
+        return report_human(x, ReportFormat::ratio);
     if (u.rfind("of ", 0) == 0) // "of server capex": a share
         return report_human(x, ReportFormat::percent) + " " + u;
     if (u == "h")
@@ -204,22 +204,46 @@ struct Builder {
 using RF = ReportFormat;
 
 /// A "quantity | value | unit" table: each row says its own unit and format.
+/// A table of named quantities. The CSV keys each row by a stable snake_case key made from its
+/// label ("On-prem: servers" -> on_prem_servers), keeps the number in SI in `value` with its
+/// `unit`, and says in `note` what a row without a number means ("not costed: ..."); the PDF
+/// shows the label and the value for people (helper-9: rows keyed by labels, words in the value
+/// column, "Oversubscription,1,:1").
 struct KeyValue {
     ReportTable t;
     KeyValue(std::string id, std::string title) {
         t.id = std::move(id);
         t.title = std::move(title);
-        t.header = {"quantity", "value", "unit"};
-        t.labels = {"", "", ""};
-        t.units = {"", "", ""};
+        t.header = {"key", "value", "unit", "quantity", "note"};
+        t.labels = {"", "", "", "", ""};
+        t.units = {"", "", "", "", ""};
+    }
+    static std::string key_of(const std::string& label) {
+        std::string k;
+        for (const char ch : label) {
+            const auto u = static_cast<unsigned char>(ch);
+            if (std::isalnum(u))
+                k += static_cast<char>(std::tolower(u));
+            else if (!k.empty() && k.back() != '_')
+                k += '_';
+        }
+        while (!k.empty() && k.back() == '_')
+            k.pop_back();
+        return k;
     }
     void add(const std::string& label, double v, const char* unit, RF fmt) {
-        t.rows.push_back({label, csv_number(v), unit});
-        t.display.push_back({label, report_human(v, fmt), ""});
+        t.rows.push_back({key_of(label), csv_number(v), unit, label, ""});
+        t.display.push_back({label, report_human(v, fmt), "", "", ""});
     }
+    /// A row whose value is words: the CSV leaves `value` empty and says them in `note`.
     void text(const std::string& label, const std::string& value) {
-        t.rows.push_back({label, value, ""});
-        t.display.push_back({label, value, ""});
+        t.rows.push_back({key_of(label), "", "", label, value});
+        t.display.push_back({label, value, "", "", ""});
+    }
+    /// A row whose value is an identifier (a catalog id), kept in `value`.
+    void id(const std::string& label, const std::string& value, const std::string& shown) {
+        t.rows.push_back({key_of(label), value, "", label, ""});
+        t.display.push_back({label, shown, "", "", ""});
     }
 };
 
@@ -231,9 +255,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     KeyValue topo("topology", "Cluster");
     topo.add("GPUs", t.gpus, "", RF::count);
     // The GPU by its catalog name (helper-22: "GPU type h100-sxm"); the CSV keeps the id.
-    topo.text("GPU type", t.gpu);
-    if (const GpuSpec* g = c.gpu(t.gpu); g && !g->name.empty())
-        topo.t.display.back()[1] = g->name;
+    const GpuSpec* gpu_spec = c.gpu(t.gpu);
+    topo.id("GPU type", t.gpu, gpu_spec && !gpu_spec->name.empty() ? gpu_spec->name : t.gpu);
     topo.add("Nodes", t.nodes, "", RF::count);
     topo.add("Switches", t.switches, "", RF::count);
     topo.add("Total GPU memory", t.hbm_bytes, "bytes", RF::bytes);
@@ -248,22 +271,17 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     topo.add("Bisection bandwidth (one way)", ev.fabric.bisection_Bps, "B/s", RF::bytes_rate);
     if (!(ev.fabric.bisection_Bps > 0))
         topo.t.display.back()[1] = "none (no scale-out network)";
-    topo.add("Oversubscription", ev.fabric.oversubscription, ":1", RF::ratio);
+    topo.add("Oversubscription", ev.fabric.oversubscription, "ratio", RF::ratio);
     topo.t.display.back()[1] += ":1";
     if (ev.fabric.oversubscription <= 1.0)
         topo.t.display.back()[1] = "none (1:1)";
     for (const auto& st : ev.fabric.tiers) {
-        const std::string raw =
-            csv_number(st.switches) + " switches, " + f(st.oversubscription) + ":1";
-        topo.t.rows.push_back({st.name + " tier", raw, ""});
         std::string tier = st.name + " tier"; // "Leaf tier", as the other labels read
         if (!tier.empty() && tier[0] >= 'a' && tier[0] <= 'z')
             tier[0] = static_cast<char>(tier[0] - 'a' + 'A');
-        topo.t.display.push_back({tier,
-                                  units::format_count(st.switches) +
-                                      (st.switches == 1 ? " switch, " : " switches, ") +
-                                      units::format_g(st.oversubscription, 3) + ":1",
-                                  ""});
+        topo.add(tier + " switches", st.switches, "switches", RF::count);
+        topo.add(tier + " oversubscription", st.oversubscription, "ratio", RF::ratio);
+        topo.t.display.back()[1] = units::format_g(st.oversubscription, 3) + ":1";
     }
     for (const auto& w : t.warnings)
         topo.text("Warning", w);
@@ -277,7 +295,13 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                      {"count", "Count", "", RF::count},
                      {"usd", "Cost", "USD", RF::usd}});
         // Unpriced servers: the count stands, the cost is left empty (issue 21).
-        bom.row({"Servers", inv.servers,
+        // A rack-scale system (GB200 NVL72: 18 compute trays) is one priced item holding many
+        // nodes; the row says so (helper-9: "Nodes 18" beside "Servers 1").
+        const std::string servers_label = inv.servers > 0 && t.nodes > inv.servers
+                                              ? (inv.servers == 1 ? "System (" : "Systems (") +
+                                                    units::format_count(t.nodes) + " nodes)"
+                                              : std::string("Servers");
+        bom.row({servers_label, inv.servers,
                  ev.tco->has_onprem ? Builder::Cell(b.servers)
                                     : Builder::Cell(std::string("not priced"))});
         bom.row({"Switches", inv.switches, inv.switch_capex_usd});
@@ -346,6 +370,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             const auto& b = w.memory.per_gpu;
             mem.row({w.name, b.weights, b.gradients, b.optimizer, b.activations, b.kv_cache,
                      b.other, b.total(), w.memory.capacity_bytes, w.memory.fits ? "yes" : "no"});
+            // A part the workload does not hold reads "none" (serving has no gradients or
+            // optimizer state; training no KV cache), not "0 B" (helper-9).
+            for (std::size_t col = 1; col <= 6; ++col)
+                if (mem.t.rows.back()[col] == "0")
+                    mem.t.display.back()[col] = "none";
         }
         if (w.training) {
             const auto& r = *w.training;
@@ -456,8 +485,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             tco.add("On-prem: facility", b.facility, "USD", RF::usd);
             if (b.staff > 0)
                 tco.add("On-prem: staff", b.staff, "USD", RF::usd);
-            else
-                tco.text("On-prem: staff", "none entered (the Cost section's staff cost)");
+            else { // a zero the user left, said in words
+                tco.add("On-prem: staff", 0, "USD", RF::usd);
+                tco.t.display.back()[1] = "none entered (the Cost section's staff cost)";
+                tco.t.rows.back()[4] = "none entered";
+            }
             tco.add("On-prem: maintenance", b.maintenance, "USD", RF::usd);
         } else {
             tco.text("On-prem", onprem_no);
@@ -624,7 +656,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         std::string group = a.group;
         if (!group.empty())
             group[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(group[0])));
-        as.t.display.push_back({std::move(group), a.name, a.shown, "", a.source});
+        as.t.display.push_back({std::move(group), a.name, a.shown, "",
+                                a.shown_source.empty() ? a.source : a.shown_source});
     }
     out.push_back(std::move(as.t));
 
@@ -743,10 +776,20 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
             it.verdict = "Not computed: " + w.error;
         } else if (w.has_memory) {
             it.ok = w.memory.fits;
+            // A serving engine may fill only part of the card and sizes its KV cache to what
+            // is left: said as the Memory chart says it (helper-9: "167.4 GB of 167.4 GB").
+            std::string capacity = report_human(w.memory.capacity_bytes, RF::bytes);
+            if (w.inference_memory && w.inference_memory->capacity_bytes > 0 &&
+                w.inference_memory->usable_bytes < w.inference_memory->capacity_bytes * 0.999)
+                capacity = "the " + report_human(w.inference_memory->usable_bytes, RF::bytes) +
+                           " the engine may fill (of a " +
+                           report_human(w.inference_memory->capacity_bytes, RF::bytes) + " card)";
             it.verdict = (w.memory.fits ? "Fits: " : "Does not fit: ") +
-                         report_human(w.memory.per_gpu.total(), RF::bytes) + " of " +
-                         report_human(w.memory.capacity_bytes, RF::bytes) +
+                         report_human(w.memory.per_gpu.total(), RF::bytes) + " of " + capacity +
                          " per GPU on the most loaded GPU";
+            if (w.memory.fits && w.memory.per_gpu.kv_cache > 0)
+                it.verdict +=
+                    ", " + report_human(w.memory.per_gpu.kv_cache, RF::bytes) + " of it KV cache";
             if (!w.memory.fits && !w.memory.explanation.empty()) {
                 // The parts, not the verdict again (helper-6: "Does not fit: 166.2 GB of 80.0 GB
                 // ... (does not fit: model states ... = 166.2 GB of 80.0 GB per GPU)").

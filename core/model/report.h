@@ -37,7 +37,7 @@ enum class ReportFormat {
     usd,        ///< $1,234,567
     usd_rate,   ///< $2.49
     percent,    ///< 92.6 % (from a fraction)
-    ratio,      ///< 2.00
+    ratio,      ///< 6.85, 8, 1.04 (three significant digits)
     number      ///< plain, 4 significant digits, separators above 10,000
 };
 /// A value as a report shows it to people.

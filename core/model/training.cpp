@@ -678,7 +678,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     ", but no group of this job goes above the " +
                     (top <= 0 ? std::string("scale-up domain")
                               : topo.tiers[static_cast<std::size_t>(top - 1)].name) +
-                    " tier, so the oversubscription does not change its step";
+                    " tier, so the oversubscription does not slow its training step";
             } else {
                 // Crossed: how much of the crossing groups' time the step actually waits for
                 // (the rest runs behind compute, e.g. DP gradients behind the backward pass).

@@ -332,6 +332,11 @@ std::string range_text(double value, const Band& b, Scales s, int decimals) {
     return text(lo) + "\u2013" + text(hi);
 }
 
+std::string range_text(double value, const Band& b, Scales s, std::string (*fmt)(double)) {
+    const auto [lo, hi] = band_range(value, b, s);
+    return fmt(lo) + "\u2013" + fmt(hi);
+}
+
 Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {
     Coverage c;
     std::vector<double> widths, user;

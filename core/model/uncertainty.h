@@ -94,6 +94,9 @@ std::pair<double, double> band_range(double value, const Band& b, Scales s);
 /// "66.2–97.6": the band of `value` as text, both ends with `decimals` decimals (thousands
 /// grouped), for captions, tooltips, explanations and reports.
 std::string range_text(double value, const Band& b, Scales s, int decimals);
+/// The same with each end formatted by `fmt` (units::format_ms, units::format_price): "93.1–173",
+/// as the report's band table rounds each end.
+std::string range_text(double value, const Band& b, Scales s, std::string (*fmt)(double));
 
 /// Coverage of the held-out rows of one kind by bands built without their own source: the
 /// share whose published value lies inside, and the median relative width (high / low - 1).

@@ -88,6 +88,24 @@ int ms_decimals(double ms) {
     return a >= 99.95 ? 0 : a >= 9.995 ? 1 : a >= 0.9995 ? 2 : 3;
 }
 
+std::string format_ms(double ms) {
+    return format_fixed(ms, ms_decimals(ms));
+}
+
+std::string format_price(double usd) {
+    const double a = std::fabs(usd);
+    if (a >= 99.5)
+        return format_count(usd);
+    if (a >= 1 || a == 0)
+        return format_fixed(usd, 2);
+    // Three significant digits, trailing zeros dropped down to two decimals: 0.569, 0.08.
+    const int sig = 2 - static_cast<int>(std::floor(std::log10(a)));
+    std::string s = format_fixed(usd, std::min(sig, 6));
+    while (s.size() > 1 && s.back() == '0' && s.size() - s.find('.') > 3)
+        s.pop_back();
+    return s;
+}
+
 std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
 }

@@ -46,6 +46,13 @@ std::string format_plain(double value);
 /// (issue 21 found one TTFT as 59, 59.36 and 59.4 ms).
 int ms_decimals(double ms);
 
+/// A latency in milliseconds with ms_decimals: "128", "45.3", "7.64".
+std::string format_ms(double ms);
+/// A price (no currency sign) one way everywhere (helper-9: "$0.57" on page 1 beside "$0.569"
+/// in its chart's caption): two decimals from 1 to 100 ("7.91", "12.50"), whole from 100
+/// ("1,234"), three significant digits below 1 with at least two decimals ("0.569", "0.08").
+std::string format_price(double usd);
+
 /// A whole number with thousands separators: format_count(1234567) = "1,234,567" (rounded).
 std::string format_count(double value);
 

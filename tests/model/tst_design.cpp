@@ -8,6 +8,7 @@
 #include "model/explain.h"
 #include "model/report.h"
 #include "model/schema.h"
+#include "model/uncertainty.h"
 #include "model/units.h"
 
 #include "fixtures.h"
@@ -16,6 +17,7 @@
 #include <QtTest>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include <set>
 
@@ -184,6 +186,118 @@ private slots:
                         QCOMPARE(row.at(c), t + " ms");
                     }
         QVERIFY(reported);
+    }
+
+    // Helper-9 (issue 21): one price read "$0.57" on page 1 and "$0.569" in its chart's
+    // caption; a TTFT band "93.1 ms to 173 ms" in the table and "93-173 ms" in the caption.
+    void onePriceOneRounding() {
+        QCOMPARE(units::format_price(0.5693), std::string("0.569"));
+        QCOMPARE(units::format_price(0.08), std::string("0.08"));
+        QCOMPARE(units::format_price(0.0352), std::string("0.0352"));
+        QCOMPARE(units::format_price(7.912), std::string("7.91"));
+        QCOMPARE(units::format_price(12.5), std::string("12.50"));
+        QCOMPARE(units::format_price(1234.4), std::string("1,234"));
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("h200-inference-8x");
+        const Evaluation ev = evaluate(d, cat);
+        const WorkloadEvaluation* w = nullptr;
+        for (const auto& x : ev.workloads)
+            if (x.inference && x.band)
+                w = &x;
+        QVERIFY(w);
+        const double usd = w->inference->usd_per_million_output_tokens;
+        QVERIFY(usd > 0 && usd < 1);
+        const std::string price = "$" + units::format_price(usd);
+        // The page-1 line, the serving table and the card's tooltip carry the same price.
+        const ReportSummary sum = report_summary(d, ev, cat);
+        bool on_page1 = false;
+        for (const auto& it : sum.workloads)
+            for (const auto& l : it.lines)
+                if (l.rfind("Cost per million output tokens: " + price + " (", 0) == 0)
+                    on_page1 = true;
+        QVERIFY2(on_page1, price.c_str());
+        const auto& card = ev.findings.workloads.at(w->id);
+        QVERIFY2(card.tooltip.find(", " + price + " per M output tokens") != std::string::npos,
+                 card.tooltip.c_str());
+        // Band ends rounded as the band table rounds them (three significant digits each).
+        const auto [lo, hi] = band_range(w->inference->ttft_s * 1e3, *w->band, Scales::with_time);
+        const std::string ends = units::format_ms(lo) + "\u2013" + units::format_ms(hi);
+        QVERIFY2(card.tooltip.find("TTFT " + ends + " ms") != std::string::npos,
+                 card.tooltip.c_str());
+        bool table = false;
+        for (const auto& tb : report_tables(d, ev, cat))
+            if (tb.id == "error_bands")
+                for (const auto& row : tb.display)
+                    if (row[1] == "Time to first token") {
+                        table = true;
+                        QCOMPARE(row[3], units::format_ms(lo) + " ms");
+                        QCOMPARE(row[4], units::format_ms(hi) + " ms");
+                    }
+        QVERIFY(table);
+    }
+
+    // Helper-9 (issue 21): the CSV's key-value tables keyed rows by their labels, put words in
+    // the value column ("Cloud,not costed: ...") and wrote "Oversubscription,1,:1".
+    void keyValueTablesHaveStableKeys() {
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("gb200-nvl72");
+        const Evaluation ev = evaluate(d, cat);
+        bool saw_oversub = false, saw_cloud = false, saw_system = false;
+        for (const auto& tb : report_tables(d, ev, cat)) {
+            if (tb.id == "bill_of_materials")
+                for (const auto& row : tb.display)
+                    saw_system = saw_system || row[0] == "System (18 nodes)";
+            if (tb.id != "topology" && tb.id != "tco")
+                continue;
+            QCOMPARE(tb.header,
+                     (std::vector<std::string>{"key", "value", "unit", "quantity", "note"}));
+            for (const auto& row : tb.rows) {
+                for (const char ch : row[0])
+                    QVERIFY2((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_',
+                             row[0].c_str());
+                // A value is a number, an id (the GPU type) or empty with a note.
+                double v = 0;
+                const bool number = !row[1].empty() && std::sscanf(row[1].c_str(), "%lf", &v) == 1;
+                QVERIFY2(number || row[0] == "gpu_type" || (row[1].empty() && !row[4].empty()),
+                         (row[0] + "," + row[1]).c_str());
+                if (row[0] == "oversubscription") {
+                    saw_oversub = true;
+                    QCOMPARE(row[2], std::string("ratio"));
+                }
+                if (row[0] == "cloud") { // GB200 has no cloud offer: said in the note
+                    saw_cloud = true;
+                    QVERIFY(row[1].empty());
+                    QVERIFY2(row[4].rfind("not costed", 0) == 0, row[4].c_str());
+                }
+            }
+        }
+        QVERIFY(saw_oversub);
+        QVERIFY(saw_cloud);
+        QVERIFY(saw_system);
+    }
+
+    // Helper-9 (issue 21): a serving design's assumptions listed every reliability input; a
+    // chosen cloud offer's source read "none chosen: the cheapest offer ... (changed)".
+    void assumptionsSayWhatApplies() {
+        const Catalog cat = cl::test::bundled_catalog();
+        const Design d = cl::test::preset("h200-inference-8x");
+        const Evaluation ev = evaluate(d, cat);
+        bool offer = false;
+        for (const auto& a : assumptions(d, &ev, &cat)) {
+            QVERIFY2(a.group != "reliability", a.name.c_str());
+            if (a.name == "Cloud offer") {
+                offer = true;
+                QVERIFY2(a.source.rfind("chosen in this design; price: ", 0) == 0,
+                         a.source.c_str());
+            }
+            if (!a.shown_source.empty()) // "Auto: ..." is not said twice
+                QVERIFY2(a.shown_source.rfind("default: ", 0) == 0, a.shown_source.c_str());
+        }
+        QVERIFY(offer);
+        bool reliability = false;
+        for (const auto& a : assumptions(cl::test::preset("dgx-h100-su"), nullptr, &cat))
+            reliability = reliability || a.group == "reliability";
+        QVERIFY(reliability); // a training design keeps them
     }
 
     // Helper-6 (issue 21): labels carried their encoding ("FlashAttention (1 = on)",
