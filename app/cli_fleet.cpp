@@ -22,6 +22,14 @@ std::string hours(double s) {
     return s < 60 ? fmt(s, 1) + " s" : s < 3600 ? fmt(s / 60, 1) + " min" : fmt(s / 3600, 2) + " h";
 }
 
+/// A drawn design's bursting: its choice, its cloud offer's rates and spot inputs.
+struct DesignBurst {
+    model::BurstCapacity to = model::BurstCapacity::on_demand;
+    double on_demand = 0, spot = 0; ///< USD per GPU-hour; 0 = none (the why says so)
+    std::string on_demand_why, spot_why;
+    double spot_preemptions_per_node_day = 0.1, spot_lost_hours = 0.67;
+};
+
 } // namespace
 
 int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) {
@@ -36,6 +44,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     std::vector<model::FleetNodeCard> cards; // a drawn design's cards, in node order
     int leaf = 0;                            // nodes under one leaf switch (0: one leaf)
     std::string leaf_source;
+    std::optional<DesignBurst> design_burst;
     if (pos.size() == 1) {
         // The drawn cluster: its nodes of whole GPUs.
         const model::Design d = load_design_arg(pos[0], cat);
@@ -54,6 +63,25 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         gpu_id = t.gpu;
         where = d.name.empty() ? pos[0] : d.name;
         f.record("design", pos[0], "argument");
+        // Bursts bill the design's cloud offer: its on-demand or its spot price, and on spot
+        // redo the work the Cost section's preemption rate loses.
+        design_burst = DesignBurst{};
+        design_burst->to = d.fleet.burst_to;
+        design_burst->spot_preemptions_per_node_day = d.economics.spot_preemptions_per_node_day;
+        design_burst->spot_lost_hours = d.economics.spot_lost_hours_per_preemption;
+        if (ev.tco)
+            for (const auto cap : {model::BurstCapacity::on_demand, model::BurstCapacity::spot}) {
+                model::Design priced = d;
+                priced.fleet.burst_to = cap;
+                auto rate = model::fleet_burst_rate(priced, *ev.tco);
+                auto& slot = cap == model::BurstCapacity::spot ? design_burst->spot
+                                                               : design_burst->on_demand;
+                slot = rate ? *rate : 0.0;
+                if (!rate)
+                    (cap == model::BurstCapacity::spot ? design_burst->spot_why
+                                                       : design_burst->on_demand_why) =
+                        rate.errors().front().what;
+            }
         leaf = model::fleet_nodes_per_leaf(ev.fabric, s.nodes);
         cards = model::fleet_node_cards(d, cat);
         leaf_source = leaf > 0 ? "the design's leaf tier" : "the design has no leaf switches";
@@ -170,7 +198,34 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       3600;
     s.peak_hour = f.get_number("--peak-hour", mix ? mix->peak_hour : 14, 0, 24,
                                mix ? "the design's mix" : "default");
-    s.burst_usd_per_gpu_hour = f.get_number("--burst-price-per-gpu-hour", 0, 0, 1e6, "unpriced");
+    // Where bursts run: on-demand instances, or spot capacity whose preemptions redo work.
+    const std::string burst_to = f.get_choice(
+        "--burst-to", std::string(model::to_string(
+                          design_burst ? design_burst->to : model::BurstCapacity::on_demand)));
+    const bool spot = burst_to == "spot";
+    s.burst_redo_per_node = 0;
+    if (spot) {
+        const double pre = f.get_number(
+            "--spot-preemptions-per-day",
+            design_burst ? design_burst->spot_preemptions_per_node_day : 0.1, 0, 1000,
+            design_burst ? "the design's Cost section" : "default (the Cost section's)");
+        const double lost = f.get_number(
+            "--spot-lost-hours", design_burst ? design_burst->spot_lost_hours : 0.67, 0, 1000,
+            design_burst ? "the design's Cost section" : "default (the Cost section's)");
+        s.burst_redo_per_node = pre / 24.0 * lost;
+    }
+    std::string burst_unpriced;
+    if (f.has("--burst-price-per-gpu-hour") || !design_burst) {
+        s.burst_usd_per_gpu_hour =
+            f.get_number("--burst-price-per-gpu-hour", 0, 0, 1e6, "unpriced");
+    } else {
+        s.burst_usd_per_gpu_hour = spot ? design_burst->spot : design_burst->on_demand;
+        burst_unpriced = spot ? design_burst->spot_why : design_burst->on_demand_why;
+        f.record("--burst-price-per-gpu-hour", s.burst_usd_per_gpu_hour,
+                 s.burst_usd_per_gpu_hour > 0 ? (spot ? "the design's cloud offer, spot"
+                                                      : "the design's cloud offer, on demand")
+                                              : "unpriced: " + burst_unpriced);
+    }
     s.usd_per_gpu_hour =
         f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
     // Node failures: the design's (its Reliability rate, on unless its mix turns them off);
@@ -250,6 +305,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"split_gpu_hours", r->split_gpu_hours},
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
+                      {"burst_to", burst_to},
+                      {"burst_gpu_hours_redone", r->burst_gpu_hours_redone},
+                      {"burst_usd_per_gpu_hour", r->burst_usd_per_gpu_hour},
+                      {"burst_usd", r->burst_usd},
+                      {"burst_unpriced", burst_unpriced},
                       {"useful_gpu_hour_usd", r->useful_gpu_hour_usd},
                       {"mean_queue_length", r->mean_queue_length},
                       {"mig_instances", r->mig_instances},
@@ -391,10 +451,17 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             {"useful (busy less lost work and restarts)", fmt(r->useful_fraction * 100, 1) + " %"});
     if (r->jobs_burst > 0)
         t.rows.push_back(
-            {"burst to the cloud",
+            {spot ? "burst to spot capacity" : "burst to on-demand cloud capacity",
              units::format_count(static_cast<double>(r->jobs_burst)) + " jobs, " +
                  units::format_count(r->burst_gpu_hours) + " GPU-hours" +
-                 (r->burst_usd > 0 ? ", $" + units::format_count(r->burst_usd) : std::string())});
+                 (spot ? " (" + units::format_count(r->burst_gpu_hours_redone) +
+                             " redone after spot preemptions)"
+                       : std::string()) +
+                 (r->burst_usd > 0
+                      ? ", $" + units::format_count(r->burst_usd) + " at $" +
+                            units::format_price(r->burst_usd_per_gpu_hour) + " per GPU-hour"
+                  : !burst_unpriced.empty() ? ", not priced: " + burst_unpriced
+                                            : std::string())});
     if (r->useful_gpu_hour_usd > 0)
         t.rows.push_back({"cost per useful GPU-hour", "$" + fmt(r->useful_gpu_hour_usd, 2)});
     if (mmc_servers > 0) {

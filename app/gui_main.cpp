@@ -108,8 +108,10 @@ int main(int argc, char** argv) {
             return 2;
         QMessageBox::critical(&window, QObject::tr("Cannot open design"), err);
     }
-    if (parser.isSet(tab))
-        window.showChart(parser.value(tab));
+    // An unknown tab name is said, not silently replaced by the first tab (helper-10).
+    if (parser.isSet(tab) && !window.showChart(parser.value(tab)))
+        std::fprintf(stderr, "clusterlens: --chart: no chart tab named \"%s\"\n",
+                     qPrintable(parser.value(tab)));
     window.show();
     if (!parser.isSet(shot) && !parser.isSet(probe)) // screenshots and probes: the defaults
         window.restoreViewSettings();

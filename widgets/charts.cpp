@@ -699,8 +699,9 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                         .arg(QString::fromStdString(
                             // As the step is shown (helper-22: "73.504-110.233 s" beside
                             // "85.0 s").
+                            // Each end as the report rounds it ("7.44-12.9 s").
                             model::range_text(t.step_time_s, *w->band, Scales::with_time,
-                                              t.step_time_s < 10 ? 2 : 1)))
+                                              &model::units::format_seconds)))
                         .arg(QString::fromStdString(
                             model::range_text(t.mfu * 100, *w->band, Scales::with_speed, 1)));
             if (t.time_to_train_s > 0)

@@ -208,21 +208,26 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     else
         cap = tr("Owning is not costed: %1.").arg(QString::fromStdString(t.onprem_missing));
     if (t.has_cloud && t.has_onprem)
-        cap += tr(" Cloud %1. $/GPU-hour used: on-prem %2 (amortized %3), cloud %4.")
-                   .arg(money(t.cloud_usd))
-                   .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
-                   .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
-                   .arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2);
+        cap +=
+            tr(" Cloud %1. Per GPU-hour used: on-prem $%2 (amortized $%3), cloud $%4.")
+                .arg(money(t.cloud_usd))
+                .arg(QString::fromStdString(model::units::format_price(t.onprem_usd_per_gpu_hour)))
+                .arg(QString::fromStdString(
+                    model::units::format_price(t.amortized_usd_per_gpu_hour)))
+                .arg(QString::fromStdString(model::units::format_price(t.cloud_usd_per_gpu_hour)));
     else if (t.has_cloud)
         cap += tr(" Cloud %1 over %2 months, %3 per GPU-hour used.")
                    .arg(money(t.cloud_usd))
                    .arg(months_)
-                   .arg(QStringLiteral("$%1").arg(t.cloud_usd_per_gpu_hour, 0, 'f', 2));
+                   .arg(QStringLiteral("$%1").arg(QString::fromStdString(
+                       model::units::format_price(t.cloud_usd_per_gpu_hour))));
     else
-        cap += tr(" $/GPU-hour used on-prem %1 (amortized %2). Renting is not costed: %3.")
-                   .arg(t.onprem_usd_per_gpu_hour, 0, 'f', 2)
-                   .arg(t.amortized_usd_per_gpu_hour, 0, 'f', 2)
-                   .arg(QString::fromStdString(t.cloud_missing));
+        cap +=
+            tr(" Per GPU-hour used on-prem $%1 (amortized $%2). Renting is not costed: %3.")
+                .arg(QString::fromStdString(model::units::format_price(t.onprem_usd_per_gpu_hour)))
+                .arg(QString::fromStdString(
+                    model::units::format_price(t.amortized_usd_per_gpu_hour)))
+                .arg(QString::fromStdString(t.cloud_missing));
     // Percentages and kilowatts rounded as the report's tables round them (helper-9: "30%" here
     // beside "30.0 %" in the table, "10 kW" beside "10.2 kW").
     const auto percent = [](double fraction) {
@@ -673,10 +678,27 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 .arg(count(static_cast<double>(f.interruptions)), count(f.gpu_hours_lost_failures));
     if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
         cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
-    if (f.jobs_burst > 0)
-        cap += tr(" %1 jobs burst to the cloud after waiting their limit: %2 GPU-hours, %3.")
-                   .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),
-                        money(f.burst_usd));
+    if (f.jobs_burst > 0) {
+        // Where they ran and at what price; on spot, the work preemptions made them redo.
+        const QString price =
+            f.burst_usd_per_gpu_hour > 0
+                ? tr(" at $%1 per GPU-hour, %2")
+                      .arg(QString::fromStdString(
+                               model::units::format_price(f.burst_usd_per_gpu_hour)),
+                           money(f.burst_usd))
+            : f.burst_unpriced.empty()
+                ? QString()
+                : tr(", not priced: %1").arg(QString::fromStdString(f.burst_unpriced));
+        cap += (f.burst_on_spot
+                    ? tr(" %1 jobs burst to spot capacity after waiting their limit: %2 GPU-hours "
+                         "(%3 of them redone after spot preemptions)%4.")
+                          .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),
+                               count(f.burst_gpu_hours_redone), price)
+                    : tr(" %1 jobs burst to on-demand cloud capacity after waiting their limit: "
+                         "%2 GPU-hours%3.")
+                          .arg(count(static_cast<double>(f.jobs_burst)), count(f.burst_gpu_hours),
+                               price));
+    }
     if (f.useful_gpu_hour_usd > 0)
         cap += tr(" Owning costs %1 per useful GPU-hour at this utilization.")
                    .arg(QStringLiteral("$%1").arg(f.useful_gpu_hour_usd, 0, 'f', 2));
@@ -759,18 +781,20 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
     };
     using RF = model::ReportFormat;
     caption_->setText(
-        tr("%1 on %2 GPUs: job MTBF %3 h (%4 interruptions/day); checkpoint %5 written in %6 s "
-           "(stall %7 s); goodput %8 at a %9 interval; over %10 %11 GPU-hours and "
+        tr("%1 on %2 GPUs: job MTBF %3 h (%4 interruptions/day); checkpoint %5 written in %6 "
+           "(stall %7); goodput %8 at a %9 interval; over %10 %11 GPU-hours and "
            "%12 lost to failures; %13 spare nodes; stragglers +%14%.")
             .arg(QString::fromStdString(w->name))
             .arg(QString::fromStdString(model::units::format_count(w->gpus)))
             .arg(r.job_mtbf_s >= 100 * 3600
                      ? QString::fromStdString(model::units::format_count(r.job_mtbf_s / 3600))
                      : QString::number(r.job_mtbf_s / 3600, 'f', 1))
-            .arg(r.expected_interruptions_per_day, 0, 'f', 1)
+            // As the reliability table prints them (helper-10: "0.5" here, "0.481" there;
+            // "8.0 s" and "7.96 s").
+            .arg(human(r.expected_interruptions_per_day, RF::number))
             .arg(human(r.checkpoint_bytes, RF::bytes))
-            .arg(r.checkpoint_write_s, 0, 'f', 1)
-            .arg(r.checkpoint_stall_s, 0, 'f', 1)
+            .arg(human(r.checkpoint_write_s, RF::seconds))
+            .arg(human(r.checkpoint_stall_s, RF::seconds))
             .arg(human(r.goodput, RF::percent))
             .arg(human(r.interval_used_s, RF::seconds))
             .arg(human(r.run_days * 86400, RF::seconds))

@@ -779,9 +779,11 @@ void Inspector::updateDerived() {
             lines << tr("NICs %L1 (in server price)").arg(inv.nics, 0, 'f', 0);
             if (tc.has_onprem)
                 lines << tr("Storage %1").arg(usd(tc.onprem_breakdown.storage));
+            // Rounded as the Cost caption and the report round them (helper-10: "10 kW" here,
+            // "10.2 kW" under the chart).
             lines << tr("Power %L1 kW IT nameplate, %L2 kW facility avg.")
-                         .arg(tc.it_power_peak_kw, 0, 'f', 0)
-                         .arg(tc.power_kw, 0, 'f', 0);
+                         .arg(tc.it_power_peak_kw, 0, 'f', tc.it_power_peak_kw >= 1000 ? 0 : 1)
+                         .arg(tc.power_kw, 0, 'f', tc.power_kw >= 1000 ? 0 : 1);
             lines << tr("Racks %L1 (%2 each)")
                          .arg(tc.racks, 0, 'f', 0)
                          .arg(tc.servers_per_rack == 1

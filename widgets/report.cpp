@@ -248,7 +248,10 @@ std::vector<std::pair<int, int>> rowsToSplitAt(QTextDocument& doc, QPagedPaintDe
             if ((bottom - top < 0.5 * page &&
                  first_page != static_cast<int>((bottom - 1) / page)) ||
                 (previous_page >= 0 && first_page != previous_page)) {
-                out.emplace_back(i, r);
+                // Its first row: the whole table to the next page, not its heading and column
+                // names left alone at a page's foot (helper-10: "Assumptions and sources" and
+                // its header row ended page 7, the rows began page 8).
+                out.emplace_back(i, previous_page < 0 ? -1 : r);
                 break;
             }
             previous_page = first_page;
@@ -281,6 +284,10 @@ QString splitTableAt(const QString& html, int table, int row) {
     }
     QString open = html.mid(at, openEnd + 1 - at);
     open.insert(6, QStringLiteral(" style=\"page-break-before: always\""));
+    if (row < 0) // the whole table starts the next page
+        return html.mid(at, openEnd + 1 - at).contains(QStringLiteral("page-break"))
+                   ? html
+                   : html.left(at) + open + html.mid(openEnd + 1);
     QString head = html.mid(headA, headB + 8 - headA);
     // Once: a table split a second time is still "(continued)", not "(continued) (continued)"
     // (helper-3, session 19).
@@ -410,7 +417,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     ChartPanel panel;
     panel.setEvaluation(std::make_shared<const model::Evaluation>(ev));
     auto* tabs = panel.tabs();
-    // Two charts to a page, each titled inside its own image, so a title never sits on one
+    // Each chart titled inside its own image, so a title never sits on one
     // page and its chart on the next.
     int shown = 0;
     for (int i = 0; i < tabs->count(); ++i) {
@@ -458,12 +465,19 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         }
         const QString url = QStringLiteral("img:chart%1").arg(i);
         doc.addResource(QTextDocument::ImageResource, QUrl(url), img);
-        html +=
-            QStringLiteral("<p style=\"%1\"><img src=\"%2\" width=\"500\"></p>")
-                .arg(shown % 2 == 0 ? QStringLiteral("page-break-before: always") : QString(), url);
+        // The chart and its caption in one table cell, which the layout keeps on one page
+        // (keepTablesWhole): charts follow each other as they fit, not two to a page with a
+        // long caption's tail alone on the next (helper-10: the Roofline caption's last line on
+        // an empty page).
+        html += QStringLiteral("<table width=\"100%\" cellspacing=\"0\" cellpadding=\"0\"%1>"
+                               "<tr><td><p><img src=\"%2\" width=\"500\"></p>")
+                    .arg(shown == 0 ? QStringLiteral(" style=\"page-break-before: always\"")
+                                    : QString(),
+                         url);
         for (const QString& c : captions)
             html += QStringLiteral("<p style=\"font-size: 8pt\">%1</p>")
                         .arg(c.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+        html += QStringLiteral("</td></tr></table>");
         ++shown;
     }
     // Sensitivity of the cost verdict, as a table.
@@ -471,7 +485,10 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         const auto& sens = summary.cost_sensitivity; // computed once, for the summary too
         if (sens.error.empty() && !sens.bars.empty()) {
             model::ReportTable t;
-            t.title = "What moves on-prem minus cloud cost (each input 20% down and up; base " +
+            // The section's name in the table's own heading row, so it is never left alone at
+            // a page's foot, and no page to itself (helper-10: two thirds of it empty).
+            t.title = "Sensitivity: what moves on-prem minus cloud cost (each input 20% down "
+                      "and up; base " +
                       model::report_human(sens.base, model::ReportFormat::usd) + ")";
             t.labels = {"Input", "Input low", "Input high", "Cost difference low",
                         "Cost difference high"};
@@ -482,8 +499,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
                                      model::report_human(b.output_low, model::ReportFormat::usd),
                                      model::report_human(b.output_high, model::ReportFormat::usd)});
             t.rows = t.display;
-            html += QStringLiteral("<h2 style=\"page-break-before: always\">Sensitivity</h2>") +
-                    tableHtml(t);
+            html += tableHtml(t);
         }
     }
     // Tables (assumptions included; explanations below).

@@ -81,8 +81,8 @@ struct TrainingAssumptions {
     Assumption memory_efficiency{0.85, "fraction", "assumption (ClusterLens guide, Training)"};
     /// Fraction of tensor-parallel communication hidden behind GEMMs.
     Assumption tp_overlap{0.0, "fraction",
-                          "Megatron-LM runs TP collectives on the critical path unless "
-                          "--tp-comm-overlap (ClusterLens guide, Training)"};
+                          "Megatron-LM runs TP collectives on the critical path unless its TP "
+                          "communication overlap option is on (ClusterLens guide, Training)"};
     /// Fraction of the last micro-batch's backward that hides the DP gradient reduction
     /// (Megatron --overlap-grad-reduce; PyTorch DDP buckets).
     Assumption dp_overlap{1.0, "fraction",

@@ -23,7 +23,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 6; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 7; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
@@ -31,7 +31,8 @@ inline constexpr int kDesignMinor = 6; ///< 1.1: unset values are missing keys, 
                                        ///< 1.5: fleet quotas (<class>.quota_gpus) and
                                        ///< durations from a workload (duration_from);
                                        ///< 1.6: fleet.leaf_required,
-                                       ///< training.fp8_scaling
+                                       ///< training.fp8_scaling;
+                                       ///< 1.7: fleet.burst_to (spot bursting)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -336,6 +337,9 @@ struct FleetMix {
     bool leaf_required = false;
     /// A job that waits this long runs in the cloud at the design's cloud rate instead; 0 = never.
     double burst_after_h = 0;
+    /// What a burst runs on: on-demand instances, or spot capacity at the offer's spot price,
+    /// redoing the work lost to spot preemptions (the Cost section's spot inputs).
+    BurstCapacity burst_to = BurstCapacity::on_demand;
     /// The TCO bills the simulated utilization instead of economics.utilization.
     bool feed_tco = true;
     /// Nodes fail at the Reliability section's rate and stay out for its repair time; the jobs

@@ -290,6 +290,23 @@ int fleet_nodes_per_leaf(const Topology& fabric, int nodes) {
         std::min<double>(nodes, std::floor(fabric.tiers.front().nodes_below_one_switch + 0.5)));
 }
 
+Result<double> fleet_burst_rate(const Design& d, const TcoResult& tco) {
+    const Commitment want =
+        d.fleet.burst_to == BurstCapacity::spot ? Commitment::spot : Commitment::on_demand;
+    for (const auto& o : tco.cloud_options)
+        if (o.commitment == want)
+            return o.rate_per_gpu_hour;
+    if (want == Commitment::on_demand && tco.has_cloud && d.economics.price_per_gpu_hour > 0)
+        return d.economics.price_per_gpu_hour; // a typed price is an on-demand price
+    if (want == Commitment::spot)
+        return Error{
+            "fleet.burst_to",
+            "bursting to spot needs a cloud offer with a spot price (" +
+                (tco.cloud_offer_name.empty() ? std::string("none chosen") : tco.cloud_offer_name) +
+                " has none): choose one in the Cost section, or burst on demand"};
+    return Error{"fleet.burst_to", "no on-demand cloud price: " + tco.cloud_missing};
+}
+
 Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Catalog* cat,
                              const Topology* fabric, const CollectiveAssumptions* ca) {
     if (t.gpus < 1 || t.nodes < 1)
@@ -311,6 +328,9 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
     s.warmup_days = m.warmup_days;
     s.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(0, m.seed));
     s.burst_after_s = m.burst_after_h * 3600;
+    if (m.burst_to == BurstCapacity::spot) // the Cost section's spot inputs, as the TCO's spot
+        s.burst_redo_per_node = d.economics.spot_preemptions_per_node_day / 24.0 *
+                                d.economics.spot_lost_hours_per_preemption;
     s.restart_s = d.reliability.restart_s; // an evicted job restarts as a failed one does
     if (m.failures) {
         // The Reliability section's per-node rate, else Llama 3's per-GPU rate times the GPUs of
@@ -626,8 +646,19 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 ev.tco_error.replace(ev.tco_error.find("no cloud price"), std::string::npos,
                                      mismatch);
         }
-        if (ev.tco && ev.tco->has_cloud && ev.fleet)
-            ev.fleet->burst_usd = ev.fleet->burst_gpu_hours * ev.tco->cloud_price_per_gpu_hour;
+        if (ev.fleet)
+            ev.fleet->burst_on_spot = design.fleet.burst_to == BurstCapacity::spot;
+        if (ev.fleet && ev.fleet->burst_gpu_hours > 0) {
+            if (!ev.tco || !ev.tco->has_cloud) {
+                ev.fleet->burst_unpriced =
+                    ev.tco ? ev.tco->cloud_missing : "the design's cost is not computed";
+            } else if (auto rate = fleet_burst_rate(design, *ev.tco)) {
+                ev.fleet->burst_usd_per_gpu_hour = *rate;
+                ev.fleet->burst_usd = ev.fleet->burst_gpu_hours * *rate;
+            } else {
+                ev.fleet->burst_unpriced = rate.errors().front().what;
+            }
+        }
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
         // mix kept busy, less the restarts and redone work that preemption and failures cost.
         if (ev.tco && ev.tco->has_onprem && ev.fleet && ev.fleet->useful_fraction > 0)

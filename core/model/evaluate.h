@@ -136,6 +136,12 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t,
                              const Catalog* cat = nullptr, const Topology* fabric = nullptr,
                              const CollectiveAssumptions* ca = nullptr);
 
+/// The price per GPU-hour a design's fleet bursts are billed at: the cloud offer's on-demand or
+/// spot rate (`FleetMix::burst_to`), or the typed cloud price on demand; an error saying why
+/// when there is none (spot without an offer that has a spot price).
+struct TcoResult;
+Result<double> fleet_burst_rate(const Design& d, const TcoResult& tco);
+
 struct Evaluation {
     TopologySummary topology;
     Topology fabric;                               ///< tiers, bandwidths, bisection (topology.h)

@@ -183,16 +183,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                   const std::string& unit) {
                 if (!w.band)
                     return;
-                e.value += " (" + range_text(v, *w.band, sc, dec) + unit + ")";
-                e.inputs.push_back({"the model's error band",
-                                    range_text(v, *w.band, sc, dec) + unit, w.band->basis});
+                // dec < 0: seconds, each end as the report rounds a step ("7.44-12.9 s").
+                const std::string range = dec < 0
+                                              ? range_text(v, *w.band, sc, &units::format_seconds)
+                                              : range_text(v, *w.band, sc, dec);
+                e.value += " (" + range + unit + ")";
+                e.inputs.push_back({"the model's error band", range + unit, w.band->basis});
             };
             step.inputs.push_back(collectives_input(d, &r.traffic));
             if (!r.bottleneck.empty())
                 step.inputs.push_back(
                     {"busiest network tier", r.bottleneck,
                      "each parallel group placed on the fabric, its collectives before overlap"});
-            band(step, r.step_time_s, Scales::with_time, r.step_time_s < 10 ? 2 : 1, " s");
+            band(step, r.step_time_s, Scales::with_time, -1, " s");
             out.push_back(std::move(step));
             const double model_flops = r.model_flops_per_gpu * r.step_time_s * w.gpus;
             Explanation mfu{w.id + ".mfu",
@@ -323,21 +326,18 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "one replica's TP and PP groups placed on the fabric, per decode step"});
             if (w.band) { // issue 19
                 auto& e = out.back();
-                e.value += " (TTFT " +
-                           range_text(r.ttft_s * 1e3, *w.band, Scales::with_time,
-                                      units::ms_decimals(r.ttft_s * 1e3)) +
-                           " ms, TPOT " +
-                           range_text(r.tpot_s * 1e3, *w.band, Scales::with_time,
-                                      units::ms_decimals(r.tpot_s * 1e3)) +
-                           " ms)";
+                e.value +=
+                    " (TTFT " +
+                    range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
+                    " ms, TPOT " +
+                    range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
+                    " ms)";
                 e.inputs.push_back(
                     {"the model's error band",
                      "TTFT " +
-                         range_text(r.ttft_s * 1e3, *w.band, Scales::with_time,
-                                    units::ms_decimals(r.ttft_s * 1e3)) +
+                         range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
                          " ms, TPOT " +
-                         range_text(r.tpot_s * 1e3, *w.band, Scales::with_time,
-                                    units::ms_decimals(r.tpot_s * 1e3)) +
+                         range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
                          " ms",
                      w.band->basis +
                          "; from output throughput (no published latency row is validated yet)"});
@@ -359,10 +359,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                                              : std::string("the Cost section")}}});
             if (r.usd_per_million_output_tokens > 0 && w.band) { // issue 19
                 auto& e = out.back();
-                // Cents, as the value is shown ("$0.57 ($0.41-0.76)", not "$0.412-0.763").
-                const std::string range =
-                    "$" + range_text(r.usd_per_million_output_tokens, *w.band, Scales::with_time,
-                                     r.usd_per_million_output_tokens < 0.1 ? 3 : 2);
+                // Each end as every price is shown (units::format_price: "$0.412-0.763").
+                const std::string range = "$" + range_text(r.usd_per_million_output_tokens, *w.band,
+                                                           Scales::with_time, &units::format_price);
                 e.value += " (" + range + ")";
                 e.inputs.push_back({"the model's error band", range, w.band->basis});
             }
@@ -522,9 +521,12 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
             }
             // The offer by its name, as the chart names it ("AWS p5.48xlarge", not its id).
             if (ev && ev->tco && f->key == "cloud_offer" && !ev->tco->cloud_offer_name.empty())
-                row.shown = std::get<std::string>(v).empty()
-                                ? "the cheapest: " + ev->tco->cloud_offer_name
-                                : ev->tco->cloud_offer_name;
+                row.shown = !ev->tco->has_cloud && std::get<std::string>(v).empty()
+                                // helper-10: "the cheapest: typed price" beside "no cloud price"
+                                ? std::string("none: no cloud offer rents these GPUs")
+                                : std::get<std::string>(v).empty()
+                                      ? "the cheapest: " + ev->tco->cloud_offer_name
+                                      : ev->tco->cloud_offer_name;
             // A chosen offer's source is its price list, not the default's rule (helper-9: "AWS
             // p5en.48xlarge" beside "none chosen: the cheapest offer ... (changed)").
             if (f->key == "cloud_offer" && c && std::holds_alternative<std::string>(v))

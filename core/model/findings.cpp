@@ -233,11 +233,13 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
             if (we->band) { // issue 19: how far to trust them
                 const int dec = r.step_time_s < 10 ? 2 : 1;
                 f.metrics = "step " + fixed(r.step_time_s, dec) + " s, " +
-                            range_text(r.step_time_s, *we->band, Scales::with_time, dec) +
+                            range_text(r.step_time_s, *we->band, Scales::with_time,
+                                       &units::format_seconds) +
                             " · MFU " + fixed(r.mfu * 100, 1) + "%";
                 f.tooltip += "\nModel's error band: step " +
-                             range_text(r.step_time_s, *we->band, Scales::with_time, dec) + " s, " +
-                             range_text(r.tokens_per_s, *we->band, Scales::with_speed, 0) +
+                             range_text(r.step_time_s, *we->band, Scales::with_time,
+                                        &units::format_seconds) +
+                             " s, " + range_text(r.tokens_per_s, *we->band, Scales::with_speed, 0) +
                              " tokens/s, MFU " +
                              range_text(r.mfu * 100, *we->band, Scales::with_speed, 1) + "% (" +
                              we->band->basis + ")";

@@ -490,6 +490,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return Error{"burst_after_s", "must be 0 (never) or a positive time"};
     if (!(s.burst_usd_per_gpu_hour >= 0) || !std::isfinite(s.burst_usd_per_gpu_hour))
         return Error{"burst_usd_per_gpu_hour", "must be 0 or a positive price"};
+    if (!(s.burst_redo_per_node >= 0) || !std::isfinite(s.burst_redo_per_node))
+        return Error{"burst_redo_per_node", "must be 0 (on-demand) or a positive share"};
     if (!(s.restart_s >= 0) || !std::isfinite(s.restart_s))
         return Error{"restart_s", "must be 0 or a positive time"};
     if (s.nodes_per_leaf < 0 || s.nodes_per_leaf > 10000000)
@@ -1052,7 +1054,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                         }
                         wait_sum_window += w;
                         ++r.jobs_burst;
-                        r.burst_gpu_hours += j.gpus * weight(j) * j.duration / 3600;
+                        // On spot capacity every node of the gang can be preempted; each
+                        // preemption redoes the work since the last checkpoint.
+                        const double hours = j.gpus * weight(j) * j.duration / 3600;
+                        const double gang =
+                            j.mig ? 1.0 : std::ceil(static_cast<double>(j.gpus) / s.gpus_per_node);
+                        const double redo = hours * gang * s.burst_redo_per_node;
+                        r.burst_gpu_hours += hours + redo;
+                        r.burst_gpu_hours_redone += redo;
                     }
                 }
             schedule(); // a blocked head that left may let the jobs behind it start
@@ -1180,6 +1189,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.classes[i].wait_p95_s = percentile(w, 0.95);
     }
     r.burst_usd = r.burst_gpu_hours * s.burst_usd_per_gpu_hour;
+    r.burst_usd_per_gpu_hour = s.burst_usd_per_gpu_hour;
+    r.burst_on_spot = s.burst_redo_per_node > 0;
     const double useful =
         r.gpu_hours_used - r.gpu_hours_lost_preemption - r.gpu_hours_lost_failures;
     r.useful_fraction =

@@ -111,6 +111,12 @@ struct FleetSpec {
     /// GPU-hours billed at burst_usd_per_gpu_hour); 0 = never burst.
     double burst_after_s = 0;
     double burst_usd_per_gpu_hour = 0;
+    /// Bursting to spot capacity: each node a burst job runs on is preempted at some rate, and
+    /// each preemption stops the whole gang and loses the work since its last checkpoint plus
+    /// a restart. This is that rate per node-hour times the hours lost per preemption; a job
+    /// on n nodes redoes n x this of its run time (the TCO's spot overhead, tco.cpp
+    /// cloud_option). 0 = on-demand (never preempted).
+    double burst_redo_per_node = 0;
     /// A price per GPU-hour of the cluster (the amortized on-prem rate) for the cost per useful
     /// GPU-hour; 0 = not priced.
     double usd_per_gpu_hour = 0;
@@ -212,6 +218,13 @@ struct FleetResult {
     double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead
     std::int64_t jobs_burst = 0; ///< jobs (arrived in the window) that burst
     double burst_usd = 0;        ///< their cloud bill
+    /// Of burst_gpu_hours: work redone after spot preemptions (0 on on-demand capacity).
+    double burst_gpu_hours_redone = 0;
+    /// The price the bursts were billed at per GPU-hour (the design's: the offer's on-demand or
+    /// spot rate); 0 with `burst_unpriced` saying why when there is none.
+    double burst_usd_per_gpu_hour = 0;
+    std::string burst_unpriced;
+    bool burst_on_spot = false; ///< the bursts ran on spot capacity (FleetSpec::burst_redo...)
     /// Cluster cost over the window / useful GPU-hours (when priced).
     double useful_gpu_hour_usd = 0;
     /// Little's law on the queue: time-average number waiting, and arrival rate x mean wait of

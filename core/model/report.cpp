@@ -92,10 +92,9 @@ std::string report_human(double v, ReportFormat fmt) {
         return (v < 0 ? "-$" : "$") + units::format_count(std::fabs(v));
     case ReportFormat::usd_rate:
         return (v < 0 ? "-$" : "$") + units::format_price(std::fabs(v));
-    case ReportFormat::percent: { // one decimal, none when it is 0: "92.6 %", "80 %"
-        const double p = std::round(v * 1000) / 10;
-        return units::format_fixed(p, p == std::round(p) ? 0 : 1) + " %";
-    }
+    case ReportFormat::percent: // one decimal always, so a band's ends read alike: "31.0 % to 53.6
+                                // %"
+        return units::format_fixed(v * 100, 1) + " %";
     case ReportFormat::ratio: // three significant digits, as the canvas badge: 6.85, 8, 1.04
         return units::format_g(v, 3);
     case ReportFormat::number: {
@@ -258,6 +257,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
     const GpuSpec* gpu_spec = c.gpu(t.gpu);
     topo.id("GPU type", t.gpu, gpu_spec && !gpu_spec->name.empty() ? gpu_spec->name : t.gpu);
     topo.add("Nodes", t.nodes, "", RF::count);
+    if (t.nodes == 0 && t.gpus > 0) // a workstation's card (helper-10: "Nodes 0")
+        topo.t.display.back()[1] = "none (GPUs on their own, not in a server)";
     topo.add("Switches", t.switches, "", RF::count);
     topo.add("Total GPU memory", t.hbm_bytes, "bytes", RF::bytes);
     topo.add("Peak BF16 (dense)", t.peak_bf16_flops, "FLOP/s", RF::flops);
@@ -352,6 +353,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
          {"output_tokens_per_s_per_gpu", "Output tokens per second per GPU", "tokens/s", RF::count},
          {"usd_per_million_output_tokens", "Per million output tokens", "USD", RF::usd_rate},
          {"usd_per_million_input_tokens", "Per million input tokens", "USD", RF::usd_rate},
+         {"onprem_usd_per_million_output_tokens", "Per million output tokens, owning", "USD",
+          RF::usd_rate},
          {"gpus_needed", "GPUs needed", "", RF::count}});
     Builder rel("reliability", "Reliability",
                 {{"workload", "Workload", "", RF::text},
@@ -403,6 +406,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                  r.usd_per_million_output_tokens > 0 ? C(r.usd_per_million_output_tokens)
                                                      : no_price,
                  r.usd_per_million_input_tokens > 0 ? C(r.usd_per_million_input_tokens) : no_price,
+                 // Owning at the amortized on-prem GPU-hour (helper-10: a GB200 rack with an
+                 // on-prem cost read "not costed" for every token price).
+                 w.onprem_usd_per_million_output_tokens > 0
+                     ? C(w.onprem_usd_per_million_output_tokens)
+                     : C::none("not costed: no on-prem cost"),
                  r.gpus_needed > 0 ? C(r.gpus_needed) : C::none("no request rate set")});
         }
         if (w.reliability) {
@@ -528,7 +536,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                                                        : units::format_fixed(t2.power_kw, 1)) +
                                   " kW";
         tco.add("Energy", t2.energy_kwh, "kWh", RF::count);
-        tco.t.display.back()[1] += " kWh";
+        // In MWh as the Cost caption says it (helper-10: "522,709 kWh" beside "523 MWh").
+        tco.t.display.back()[1] = units::format_count(t2.energy_kwh / 1000) + " MWh";
         tco.add("CO2", t2.co2_kg, "kg", RF::count);
         tco.t.display.back()[1] = units::format_count(t2.co2_kg / 1000) + " t";
         out.push_back(std::move(tco.t));
@@ -538,15 +547,21 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                       {"rate", "Billed rate", "USD/GPU-hour", RF::usd_rate},
                       {"cost", "Over the horizon", "USD", RF::usd},
                       {"per_hour_used", "Per GPU-hour used", "USD/GPU-hour", RF::usd_rate},
-                      {"breakeven_month", "Owning costs less from", "month", RF::text}});
+                      {"breakeven_month", "Owning costs less from", "month", RF::text},
+                      {"billed", "", "", RF::text}});
         for (const auto& o : t2.cloud_options) {
             std::string name = choice_label(to_string(o.commitment));
             if (o.commitment == t2.commitment)
                 name += " (billed)";
             ways.row({name, o.rate_per_gpu_hour, o.usd, o.usd_per_gpu_hour,
                       o.breakeven_months >= 0 ? "month " + std::to_string(o.breakeven_months)
-                                              : std::string("not within the horizon")});
-            // The CSV keeps a number (empty when owning never costs less within the horizon).
+                                              : std::string("not within the horizon"),
+                      o.commitment == t2.commitment ? "yes" : "no"});
+            ways.t.display.back()[5].clear(); // people read "(billed)" in the option's name
+            // The CSV keys the option by its spelling ("on-demand", "3y"), the same in every
+            // file (helper-10: "On demand (billed)" in one, "3-year commitment (billed)" in
+            // another), and keeps a number (empty when owning never costs less in the horizon).
+            ways.t.rows.back()[0] = std::string(to_string(o.commitment));
             ways.t.rows.back()[4] =
                 o.breakeven_months >= 0 ? std::to_string(o.breakeven_months) : std::string();
         }
@@ -610,8 +625,19 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         if (fr.jobs_burst > 0) {
             fk.add("Jobs burst to the cloud", static_cast<double>(fr.jobs_burst), "jobs",
                    RF::count);
+            fk.text("Burst capacity", fr.burst_on_spot ? "spot" : "on demand");
             fk.add("GPU-hours in the cloud", fr.burst_gpu_hours, "GPU-hours", RF::count);
-            fk.add("Cloud bill of the bursts", fr.burst_usd, "USD", RF::usd);
+            if (fr.burst_on_spot)
+                fk.add("GPU-hours redone after spot preemptions", fr.burst_gpu_hours_redone,
+                       "GPU-hours", RF::count);
+            if (fr.burst_usd_per_gpu_hour > 0) {
+                fk.add("Burst price", fr.burst_usd_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
+                fk.add("Cloud bill of the bursts", fr.burst_usd, "USD", RF::usd);
+            } else {
+                fk.text("Cloud bill of the bursts",
+                        "not priced" +
+                            (fr.burst_unpriced.empty() ? std::string() : ": " + fr.burst_unpriced));
+            }
         }
         if (fr.useful_gpu_hour_usd > 0)
             fk.add("Cost per useful GPU-hour", fr.useful_gpu_hour_usd, "USD/GPU-hour",
@@ -832,6 +858,11 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                 it.lines.push_back(
                     "Cost per million output tokens: " +
                     banded(w, r.usd_per_million_output_tokens, Scales::with_time, RF::usd_rate));
+            if (w.onprem_usd_per_million_output_tokens > 0)
+                it.lines.push_back(
+                    "Owning the GPUs instead: " +
+                    report_human(w.onprem_usd_per_million_output_tokens, RF::usd_rate) +
+                    " per million output tokens (the amortized on-prem GPU-hour)");
         }
         if (w.reliability) {
             const auto& r = *w.reliability;

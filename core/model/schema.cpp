@@ -669,9 +669,16 @@ std::vector<Field> build_schema() {
                            .make("burst_after_h", "Burst to the cloud after waiting", "h", 0, 1e5,
                                  "0: never (a job waits for the cluster)",
                                  "a job that waited this long runs in the cloud, billed at the "
-                                 "Cost section's cloud rate"));
+                                 "cloud offer's rate (below)"));
         b.decimals = 2;
     }
+    add(F(CL_REF(burst_to))
+            .make("burst_to", "Burst capacity", "", 0, 0,
+                  "on-demand: the Cost section's cloud offer at its on-demand price (or the typed "
+                  "cloud price)",
+                  "spot: the offer's spot price; each node of a burst job is preempted at the "
+                  "Cost section's spot rate and every preemption redoes the work lost (its work "
+                  "lost per preemption)"));
     add(F(CL_REF(feed_tco))
             .make("feed_tco", "Bill the simulated utilization", "", 0, 0,
                   "on: the TCO uses the fleet's utilization instead of the typed one",

@@ -92,6 +92,10 @@ std::string format_ms(double ms) {
     return format_fixed(ms, ms_decimals(ms));
 }
 
+std::string format_seconds(double s) {
+    return format_fixed(s, std::fabs(s) < 10 ? 2 : 1);
+}
+
 std::string format_price(double usd) {
     const double a = std::fabs(usd);
     if (a >= 99.5)

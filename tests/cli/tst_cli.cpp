@@ -804,12 +804,12 @@ private slots:
                               "error_bands,", "reliability,", "tco,", "cloud_options,",
                               "tco_monthly,", "assumptions,", "explanations,"})
             QVERIFY2(text.find(std::string("\n") + t) != std::string::npos, t);
-        // Every way of renting side by side (issue 21), the billed one marked, the CSV's
-        // break-even a number (or empty when owning never wins within the horizon).
-        // (This preset types its price, so there is no spot price to compare.)
+        // Every way of renting side by side (issue 21), keyed by its spelling, the billed one
+        // marked in its own column, the CSV's break-even a number (or empty when owning never
+        // wins within the horizon). (This preset types its price: no spot price to compare.)
         for (const char* t :
-             {"cloud_options,row,On demand (billed),3.2,", "cloud_options,row,1-year commitment,",
-              "cloud_options,row,3-year commitment,"})
+             {"cloud_options,header,option,rate,cost,per_hour_used,breakeven_month,billed",
+              "cloud_options,row,on-demand,3.2,", "cloud_options,row,1y,", "cloud_options,row,3y,"})
             QVERIFY2(text.find(t) != std::string::npos, t);
         // Issue 19: the band of each headline number, machine-readable, with its basis.
         const std::string step = "\nerror_bands,row,Llama 3.1 405B pre-training,step_time_s,";

@@ -406,6 +406,66 @@ private slots:
         QCOMPARE(back->fleet.training.duration_from, std::string("gone"));
     }
 
+    // Issue 23: bursting to spot bills the offer's spot price and redoes the work spot
+    // preemptions lose; on demand bills the on-demand price. The same arrivals burst either way.
+    void fleetBurstsToSpot() {
+        auto d = cl::test::preset("h100-ndr-2node");
+        d.economics.cloud_offer = "aws-p5.48xlarge";
+        d.fleet.finetune.arrival_rate_per_hour = 0.6; // 8-GPU jobs of 6 h on 2 nodes: busy
+        d.fleet.finetune.gpus_per_job = 16;           // two nodes: a gang of two spot nodes
+        d.fleet.burst_after_h = 2;
+        d.fleet.horizon_days = 60;
+        const Evaluation od = evaluate(d, cat_);
+        QVERIFY2(od.fleet.has_value(), od.fleet_error.c_str());
+        QVERIFY(od.tco && od.tco->has_cloud);
+        QVERIFY(od.fleet->jobs_burst > 0);
+        QVERIFY(!od.fleet->burst_on_spot);
+        QCOMPARE(od.fleet->burst_gpu_hours_redone, 0.0);
+        double od_rate = 0, spot_rate = 0;
+        for (const auto& o : od.tco->cloud_options) {
+            if (o.commitment == Commitment::on_demand)
+                od_rate = o.rate_per_gpu_hour;
+            if (o.commitment == Commitment::spot)
+                spot_rate = o.rate_per_gpu_hour;
+        }
+        QVERIFY(od_rate > 0 && spot_rate > 0 && spot_rate < od_rate);
+        QCOMPARE(od.fleet->burst_usd_per_gpu_hour, od_rate);
+        QVERIFY(std::abs(od.fleet->burst_usd - od.fleet->burst_gpu_hours * od_rate) < 1e-6);
+
+        d.fleet.burst_to = BurstCapacity::spot;
+        const Evaluation sp = evaluate(d, cat_);
+        QVERIFY2(sp.fleet.has_value(), sp.fleet_error.c_str());
+        QVERIFY(sp.fleet->burst_on_spot);
+        QCOMPARE(sp.fleet->jobs_burst, od.fleet->jobs_burst);
+        // Each two-node job redoes 2 x (preemptions per node-hour x hours lost) of its work.
+        const double redo = 2 * d.economics.spot_preemptions_per_node_day / 24 *
+                            d.economics.spot_lost_hours_per_preemption;
+        QVERIFY(std::abs(sp.fleet->burst_gpu_hours - od.fleet->burst_gpu_hours * (1 + redo)) <
+                1e-6 * sp.fleet->burst_gpu_hours);
+        QVERIFY(std::abs(sp.fleet->burst_gpu_hours_redone - od.fleet->burst_gpu_hours * redo) <
+                1e-6 * sp.fleet->burst_gpu_hours);
+        QCOMPARE(sp.fleet->burst_usd_per_gpu_hour, spot_rate);
+        QVERIFY(sp.fleet->burst_usd < od.fleet->burst_usd); // cheaper even with the redone work
+        // The report says where the bursts ran and what spot redid.
+        bool said = false;
+        for (const auto& tb : report_tables(d, sp, cat_))
+            if (tb.id == "fleet")
+                for (const auto& row : tb.rows)
+                    said = said || row[0] == "gpu_hours_redone_after_spot_preemptions";
+        QVERIFY(said);
+        // Spot without an offer that has a spot price: the bursts are not priced, and why.
+        d.economics.cloud_offer.clear();
+        d.economics.price_per_gpu_hour = 4;
+        const Evaluation typed = evaluate(d, cat_);
+        QVERIFY(typed.fleet.has_value());
+        QCOMPARE(typed.fleet->burst_usd, 0.0);
+        QVERIFY2(typed.fleet->burst_unpriced.find("spot price") != std::string::npos,
+                 typed.fleet->burst_unpriced.c_str());
+        d.fleet.burst_to = BurstCapacity::on_demand; // a typed price is an on-demand price
+        const Evaluation typed_od = evaluate(d, cat_);
+        QCOMPARE(typed_od.fleet->burst_usd_per_gpu_hour, 4.0);
+    }
+
     void fleetMixRoundTrip() {
         auto d = cl::test::preset("h100-ndr-2node");
         QVERIFY(design_to_json(d).find("\"fleet\"") == std::string::npos);
@@ -413,9 +473,11 @@ private slots:
         d.fleet.interactive.gpus_per_job = 2;
         d.fleet.policy = cl::model::FleetPolicy::priority;
         d.fleet.feed_tco = false;
-        d.fleet.finetune.quota_gpus = 16; // format 1.5
-        d.fleet.leaf_required = true;     // format 1.6
+        d.fleet.finetune.quota_gpus = 16;                  // format 1.5
+        d.fleet.leaf_required = true;                      // format 1.6
+        d.fleet.burst_to = cl::model::BurstCapacity::spot; // format 1.7
         const std::string text = design_to_json(d);
+        QVERIFY(text.find("\"burst_to\": \"spot\"") != std::string::npos);
         QVERIFY(text.find("\"quota_gpus\": 16") != std::string::npos);
         QVERIFY(text.find("\"leaf_required\": true") != std::string::npos);
         QVERIFY(text.find("\"fleet\"") != std::string::npos);
@@ -711,7 +773,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.6\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.7\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -903,7 +965,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.7")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.8")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -913,14 +975,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.6")", R"("version": "1.7")"); // a newer minor's key
+        text = with(text, R"("version": "1.7")", R"("version": "1.8")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.7\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.8\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -943,7 +1005,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.6\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.7\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});

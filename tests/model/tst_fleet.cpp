@@ -790,6 +790,36 @@ private slots:
         QVERIFY(!simulate_fleet(s).ok());
     }
 
+    // Bursting to spot (issue 23): the same jobs burst (spot changes the bill, not the queue);
+    // each job on n nodes redoes n x the redo share of its work, GPU-hours on the cluster and
+    // Little's law are untouched.
+    void spotBurstsRedoWork() {
+        FleetSpec s = mmc(8, 0.95, 200);
+        s.classes[0].gpus_per_job = 16; // two-node gangs
+        s.classes[0].arrival_rate_per_hour = 0.95 * 8 / 2;
+        s.burst_after_s = 1800;
+        const auto od = simulate_fleet(s);
+        QVERIFY2(od.ok(), od.error_text().c_str());
+        QVERIFY(od->jobs_burst > 0);
+        QCOMPARE(od->burst_gpu_hours_redone, 0.0);
+        QVERIFY(!od->burst_on_spot);
+        s.burst_redo_per_node = 0.1 / 24 * 0.67; // 0.1 preemptions per node-day, 0.67 h lost
+        const auto sp = simulate_fleet(s);
+        QVERIFY2(sp.ok(), sp.error_text().c_str());
+        QVERIFY(sp->burst_on_spot);
+        QCOMPARE(sp->jobs_burst, od->jobs_burst);
+        QCOMPARE(sp->utilization, od->utilization);
+        const double redo = 2 * s.burst_redo_per_node;
+        QVERIFY(std::abs(sp->burst_gpu_hours - od->burst_gpu_hours * (1 + redo)) <
+                1e-9 * sp->burst_gpu_hours);
+        QVERIFY(std::abs(sp->burst_gpu_hours_redone - od->burst_gpu_hours * redo) <
+                1e-9 * sp->burst_gpu_hours);
+        s.burst_redo_per_node = std::nan("");
+        QVERIFY(!simulate_fleet(s).ok());
+        s.burst_redo_per_node = -0.1;
+        QVERIFY(!simulate_fleet(s).ok());
+    }
+
     // Trace replay (issue 23): the Helios format read by its header, CPU jobs and jobs without
     // a run time left out with a note, jobs in submission order from 0.
     void readsAHeliosTrace() {

@@ -948,6 +948,23 @@ private slots:
                     w.evaluator()->current()->fleet->classes[0].quota == 8);
         QVERIFY(w.evaluator()->current()->fleet->classes[0].mean_held <= 8.0 + 1e-9);
         QTRY_VERIFY(captionSays(QStringLiteral("Quotas: Fine-tunes held")));
+        // Bursting: jobs that waited half an hour run in the cloud, on demand; then on spot
+        // capacity, at the offer's spot price, redoing what spot preemptions lose.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "burst_after_h"), QStringLiteral("0.5")));
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->jobs_burst > 0);
+        QTRY_VERIFY(captionSays(QStringLiteral("burst to on-demand cloud capacity")));
+        const double on_demand_usd = w.evaluator()->current()->fleet->burst_usd;
+        QVERIFY(on_demand_usd > 0);
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "burst_to"), QStringLiteral("spot")));
+        QCOMPARE(w.document()->design().fleet.burst_to, model::BurstCapacity::spot);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->burst_on_spot);
+        QVERIFY(w.evaluator()->current()->fleet->burst_gpu_hours_redone > 0);
+        QVERIFY(w.evaluator()->current()->fleet->burst_usd < on_demand_usd);
+        QTRY_VERIFY(captionSays(QStringLiteral("redone after spot preemptions")));
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"), QStringLiteral("4")));
         QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("never starts a job") !=
