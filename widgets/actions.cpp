@@ -46,6 +46,8 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     largeCharts->setCheckable(true);
     about = make(tr("&About ClusterLens"), {}, "actionAbout");
     importNccl = make(tr("Import &nccl-tests Output…"), {}, "actionImportNccl");
+    importTrace = make(tr("Import &Job Trace…"), {}, "actionImportTrace");
+    removeTrace = make(tr("Remove Job Trace"), {}, "actionRemoveTrace");
     fabricWizard = make(tr("&Fabric Wizard…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
                         "actionFabricWizard");
 }

@@ -22,7 +22,7 @@ public:
     QAction *fitView, *zoomIn, *zoomOut;
     /// Issue 21: the charts take most of the window's height (checked) or their usual 40%.
     QAction* largeCharts;
-    QAction *importNccl, *fabricWizard;
+    QAction *importNccl, *fabricWizard, *importTrace, *removeTrace;
     QAction* about;
 };
 

@@ -4,6 +4,7 @@
 #include "document/commands.h"
 #include "model/collective.h"
 #include "model/evaluate.h"
+#include "model/fleet.h"
 #include "model/topology.h"
 #include "model/units.h"
 
@@ -115,6 +116,77 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
     model::store_fit(next, *fit, source);
     doc->editSettings(std::move(next), QObject::tr("Calibrate fabric"));
     return summary;
+}
+
+QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, const QString& given,
+                       bool confirm) {
+    const QString title = QObject::tr("Import job trace");
+    QString path = given;
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(
+            parent, title, lastFolder(), QObject::tr("Helios cluster logs (*.csv);;All files (*)"));
+        rememberFolder(path);
+    }
+    if (path.isEmpty())
+        return {};
+    const auto fail = [&](const QString& msg) {
+        if (confirm)
+            showError(parent, title, msg);
+        return msg;
+    };
+    if (gpus_per_node < 1)
+        return fail(QObject::tr("The design has no nodes of whole GPUs to replay a trace on: "
+                                "draw the cluster first."));
+    // HeliosData's largest cluster log is about 200 MB; a 1 GiB cap keeps a wrong file from
+    // taking the machine's memory.
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly) || f.size() > 1024LL * 1024 * 1024)
+        return fail(QObject::tr("Cannot read %1 (missing, unreadable or over 1 GiB)").arg(path));
+    const QByteArray bytes = f.readAll();
+    const QString file = QFileInfo(path).fileName();
+    auto trace = model::parse_helios_trace(
+        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), gpus_per_node);
+    if (!trace)
+        return fail(QObject::tr("%1: %2").arg(file, QString::fromStdString(trace.error_text())));
+    const auto count = [](double v) {
+        return QString::fromStdString(model::units::format_count(v));
+    };
+    std::vector<std::int64_t> per(trace->classes.size(), 0);
+    for (const auto& j : trace->jobs)
+        ++per[static_cast<std::size_t>(j.cls)];
+    QStringList classes;
+    for (std::size_t k = 0; k < per.size(); ++k)
+        classes << QObject::tr("%1 %2").arg(count(static_cast<double>(per[k])),
+                                            QString::fromStdString(trace->classes[k]));
+    const double days = std::max(trace->span_s / 86400, 1.0 / 24);
+    QString summary = QObject::tr("%1: %2 GPU jobs submitted over %3 days (%4).")
+                          .arg(file, count(static_cast<double>(trace->jobs.size())))
+                          .arg(days, 0, 'f', days < 10 ? 1 : 0)
+                          .arg(classes.join(QStringLiteral(", ")));
+    for (const auto& n : trace->notes)
+        summary += QLatin1Char('\n') + QString::fromStdString(n);
+    if (confirm && QMessageBox::question(
+                       parent, QObject::tr("Replay this trace?"),
+                       summary + QObject::tr("\n\nReplay it on the drawn cluster instead "
+                                             "of the job classes? The simulated days "
+                                             "become the trace's span.")) != QMessageBox::Yes)
+        return {};
+    model::Design next = doc->design();
+    next.fleet.trace.jobs = std::make_shared<const model::FleetTrace>(std::move(trace).value());
+    next.fleet.trace.name = file.toStdString();
+    next.fleet.horizon_days = std::min(3650.0, days);
+    next.fleet.warmup_days = 0; // a trace starts as recorded: nothing to warm up
+    doc->editSettings(std::move(next), title);
+    return QObject::tr("Imported %1").arg(summary.section(QLatin1Char('\n'), 0, 0));
+}
+
+QString removeJobTrace(doc::Document* doc) {
+    if (!doc->design().fleet.trace.jobs)
+        return QObject::tr("The design has no job trace to remove");
+    model::Design next = doc->design();
+    next.fleet.trace = {};
+    doc->editSettings(std::move(next), QObject::tr("Remove job trace"));
+    return QObject::tr("Removed the job trace: the job classes run again");
 }
 
 } // namespace cl::ui

@@ -13,4 +13,13 @@ namespace cl::ui {
 QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& path = {},
                         bool confirm = true);
 
+/// "Import Job Trace" (issue 23): reads a SenseTime Helios cluster log (model::parse_helios_trace)
+/// and stores it in the design's job mix, replayed instead of the classes on the drawn nodes of
+/// `gpus_per_node` GPUs (the horizon set to the trace's span). One undoable command. Returns a
+/// status message, or an empty string when the user cancelled.
+QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
+                       const QString& path = {}, bool confirm = true);
+/// Takes the trace out of the design's job mix (the classes run again); one undoable command.
+QString removeJobTrace(doc::Document* doc);
+
 } // namespace cl::ui

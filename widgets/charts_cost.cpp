@@ -595,15 +595,28 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                : sec < 3600 ? tr("%1 min").arg(sec / 60, 0, 'f', 0)
                             : tr("%1 h").arg(sec / 3600, 0, 'f', 1);
     };
-    QString cap = tr("Utilization %1% of %2 GPUs from day %3 to %4 (the warm-up before it is left "
-                     "out); %5 jobs completed; GPUs idle while a job waited that did not fit "
-                     "(fragmentation) %6% of GPU-hours.")
-                      .arg(f.utilization * 100, 0, 'f', 1)
-                      .arg(count(gpus))
-                      .arg(f.warmup_s / 86400, 0, 'f', 0)
-                      .arg(days, 0, 'f', 0)
-                      .arg(count(static_cast<double>(f.jobs_completed)))
-                      .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
+    // A replayed trace first: what ran is the recorded jobs, not the classes. Its file's name is
+    // shown as plain text (a name from a file).
+    caption_->setTextFormat(Qt::PlainText);
+    QString cap;
+    if (f.trace_jobs > 0)
+        cap =
+            tr("Replaying the job trace %1 (%2 jobs as submitted; Tools > Remove Job Trace runs "
+               "the classes again)%3. ")
+                .arg(QString::fromStdString(f.trace_name), count(static_cast<double>(f.trace_jobs)),
+                     f.trace_jobs_too_large > 0
+                         ? tr("; %1 larger than the cluster left out")
+                               .arg(count(static_cast<double>(f.trace_jobs_too_large)))
+                         : QString());
+    cap += tr("Utilization %1% of %2 GPUs from day %3 to %4 (the warm-up before it is left "
+              "out); %5 jobs completed; GPUs idle while a job waited that did not fit "
+              "(fragmentation) %6% of GPU-hours.")
+               .arg(f.utilization * 100, 0, 'f', 1)
+               .arg(count(gpus))
+               .arg(f.warmup_s / 86400, 0, 'f', 0)
+               .arg(days, 0, 'f', 0)
+               .arg(count(static_cast<double>(f.jobs_completed)))
+               .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
     if (f.multi_node_runs > 0)
         cap += tr(" Multi-node runs: %1 of %2 split over more leaf switches than they need (%3 "
                   "nodes per leaf; %4 leaves per run on average).")

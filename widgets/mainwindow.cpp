@@ -46,6 +46,7 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <cmath>
 #include <set>
 #include <utility>
 
@@ -274,6 +275,8 @@ void MainWindow::buildMenus() {
     auto* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(actions_->fabricWizard);
     tools->addAction(actions_->importNccl);
+    tools->addAction(actions_->importTrace);
+    tools->addAction(actions_->removeTrace);
     auto* find = tools->addAction(tr("&Find a Layout…"), this, [this] { findLayout({}); });
     find->setObjectName(QStringLiteral("findLayoutAction"));
     tools->addAction(tr("&Compare Designs…"), this, [this] {
@@ -352,6 +355,20 @@ void MainWindow::buildMenus() {
         if (!msg.isEmpty())
             statusBar()->showMessage(msg.section(QLatin1Char('\n'), 0, 0), 8000);
     });
+    connect(actions_->importTrace, &QAction::triggered, this, [this] {
+        // The drawn nodes' size names the trace's classes (one GPU, up to a node, more).
+        int per = 0;
+        if (const auto ev = evaluator_->current(); ev && ev->topology.nodes > 0) {
+            const double g = ev->topology.gpus / ev->topology.nodes;
+            if (g == std::floor(g))
+                per = static_cast<int>(g);
+        }
+        const QString msg = importJobTrace(doc_, this, per);
+        if (!msg.isEmpty())
+            statusBar()->showMessage(msg, 8000);
+    });
+    connect(actions_->removeTrace, &QAction::triggered, this,
+            [this] { statusBar()->showMessage(removeJobTrace(doc_), 8000); });
     connect(actions_->fabricWizard, &QAction::triggered, this, [this] {
         // The new fabric in view (helper-15: the job's card was off-screen after it).
         if (runFabricWizard(doc_, this))

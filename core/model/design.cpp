@@ -1,6 +1,7 @@
 #include "model/design.h"
 
 #include "model/catalog.h"
+#include "model/fleet.h"
 #include "model/json_read.h"
 #include "model/schema.h"
 #include "model/units.h"
@@ -27,6 +28,86 @@ constexpr std::array<std::string_view, 7> kKindNames = {"gpu", "system",  "serve
                                                         "nic", "storage", "group"};
 constexpr std::int64_t kMaxCount = 1'000'000'000; // replicas per device entry
 constexpr double kMaxQuantity = 1e21;             // bytes, bytes/s
+} // namespace
+
+bool FleetTraceRef::operator==(const FleetTraceRef& o) const {
+    if (name != o.name || !jobs != !o.jobs)
+        return false;
+    return !jobs || jobs == o.jobs ||
+           (jobs->jobs == o.jobs->jobs && jobs->classes == o.jobs->classes);
+}
+
+namespace {
+
+/// fleet.trace: {"name", "classes": [names], "jobs": [[submit_s, gpus, duration_s, class], ...]}
+/// (format 1.7). Each job is checked; the first bad one is named by its index.
+void read_fleet_trace(const json& tj, JsonReader& r, FleetTraceRef& out) {
+    constexpr std::size_t kMaxJobs = 5'000'000;
+    auto trace = std::make_shared<FleetTrace>();
+    out.name = r.string(tj, "fleet.trace", "name", false).value_or("");
+    if (const json* cl = r.member(tj, "fleet.trace", "classes", true);
+        cl && r.expect_array(*cl, "fleet.trace.classes")) {
+        for (std::size_t i = 0; i < cl->size(); ++i) {
+            if (!(*cl)[i].is_string()) {
+                r.error("fleet.trace.classes[" + std::to_string(i) + "]", "expected a name");
+                return;
+            }
+            trace->classes.push_back((*cl)[i].get<std::string>());
+        }
+    }
+    if (trace->classes.empty() || trace->classes.size() > 64) {
+        r.error("fleet.trace.classes", "expected 1 to 64 class names");
+        return;
+    }
+    const json* jobs = r.member(tj, "fleet.trace", "jobs", true);
+    if (!jobs || !r.expect_array(*jobs, "fleet.trace.jobs"))
+        return;
+    if (jobs->empty() || jobs->size() > kMaxJobs) {
+        r.error("fleet.trace.jobs", "expected 1 to 5,000,000 jobs, found " +
+                                        units::format_count(static_cast<double>(jobs->size())));
+        return;
+    }
+    trace->jobs.reserve(jobs->size());
+    for (std::size_t i = 0; i < jobs->size(); ++i) {
+        const json& j = (*jobs)[i];
+        const auto num = [&](std::size_t k) {
+            return j[k].is_number() ? j[k].get<double>() : std::nan("");
+        };
+        TraceJob t;
+        bool ok = j.is_array() && j.size() == 4;
+        if (ok) {
+            t.submit_s = num(0);
+            t.duration_s = num(2);
+            const double gpus = num(1), cls = num(3);
+            ok = std::isfinite(t.submit_s) && t.submit_s >= 0 && t.submit_s < 1e11 &&
+                 std::isfinite(t.duration_s) && t.duration_s > 0 && t.duration_s < 1e11 &&
+                 gpus >= 1 && gpus <= 1e7 && gpus == std::floor(gpus) && cls >= 0 &&
+                 cls < static_cast<double>(trace->classes.size()) && cls == std::floor(cls);
+            t.gpus = ok ? static_cast<int>(gpus) : 1;
+            t.cls = ok ? static_cast<int>(cls) : 0;
+        }
+        if (!ok) {
+            r.error("fleet.trace.jobs[" + std::to_string(i) + "]",
+                    "expected [submitted s >= 0, GPUs >= 1 (whole), run time s > 0, class index "
+                    "< " +
+                        std::to_string(trace->classes.size()) + "]");
+            return;
+        }
+        trace->jobs.push_back(t);
+    }
+    std::stable_sort(trace->jobs.begin(), trace->jobs.end(),
+                     [](const TraceJob& a, const TraceJob& b) { return a.submit_s < b.submit_s; });
+    trace->span_s = trace->jobs.back().submit_s - trace->jobs.front().submit_s;
+    out.jobs = std::move(trace);
+}
+
+json write_fleet_trace(const FleetTraceRef& t) {
+    json jobs = json::array();
+    for (const auto& j : t.jobs->jobs)
+        jobs.push_back({j.submit_s, j.gpus, j.duration_s, j.cls});
+    return {{"name", t.name}, {"classes", t.jobs->classes}, {"jobs", std::move(jobs)}};
+}
+
 } // namespace
 
 std::string_view device_kind_name(DeviceKind k) {
@@ -914,9 +995,14 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
         e && r.expect_object(*e, "reliability"))
         d.reliability.extra_json = keep_extras(
             *e, read_section(Section::reliability, *e, "reliability", r, d, ""), "reliability");
-    if (const json* e = r.member(root, "", "fleet", false); e && r.expect_object(*e, "fleet"))
-        d.fleet.extra_json =
-            keep_extras(*e, read_section(Section::fleet, *e, "fleet", r, d, ""), "fleet");
+    if (const json* e = r.member(root, "", "fleet", false); e && r.expect_object(*e, "fleet")) {
+        auto known = read_section(Section::fleet, *e, "fleet", r, d, "");
+        if (const json* tj = r.member(*e, "fleet", "trace", false);
+            tj && r.expect_object(*tj, "fleet.trace"))
+            read_fleet_trace(*tj, r, d.fleet.trace);
+        known.emplace_back("trace");
+        d.fleet.extra_json = keep_extras(*e, known, "fleet");
+    }
     if (const json* e = r.member(root, "", "assumptions", false);
         e && r.expect_object(*e, "assumptions"))
         keep_extras(*e, read_section(Section::assumptions, *e, "assumptions", r, d, ""),
@@ -1073,6 +1159,8 @@ std::string design_to_json(const Design& d) {
     root["reliability"] = std::move(rj);
     if (!(d.fleet == FleetMix{})) { // the job mix (issue 23), when the design has one
         json fj = write_section(Section::fleet, d, "");
+        if (d.fleet.trace.jobs)
+            fj["trace"] = write_fleet_trace(d.fleet.trace);
         merge_extras(fj, d.fleet.extra_json);
         root["fleet"] = std::move(fj);
     }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,7 +33,8 @@ inline constexpr int kDesignMinor = 7; ///< 1.1: unset values are missing keys, 
                                        ///< durations from a workload (duration_from);
                                        ///< 1.6: fleet.leaf_required,
                                        ///< training.fp8_scaling;
-                                       ///< 1.7: fleet.burst_to (spot bursting)
+                                       ///< 1.7: fleet.burst_to (spot bursting),
+                                       ///< fleet.trace (an imported job trace)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -315,6 +317,17 @@ struct JobClassMix {
     bool operator==(const JobClassMix&) const = default;
 };
 
+struct FleetTrace; // fleet.h
+
+/// A recorded job trace a design replays instead of its classes (issue 23: "describe (or
+/// import) its job mix"): read once from a trace file, kept in the design file, shared and
+/// immutable (an undo step copies the pointer), compared by its jobs.
+struct FleetTraceRef {
+    std::shared_ptr<const FleetTrace> jobs;
+    std::string name; ///< the file it was imported from ("cluster_log.csv")
+    bool operator==(const FleetTraceRef& o) const;
+};
+
 /// The jobs a design's cluster runs (issue 23): the five classes the issue names, scheduled by
 /// the fleet simulation on the drawn nodes. Every rate 0 (the default): no simulation.
 struct FleetMix {
@@ -350,8 +363,12 @@ struct FleetMix {
     std::int64_t mig_nodes = 0;
     MigProfile mig_profile = MigProfile::g1;
     std::int64_t seed = 1;
+    /// A recorded trace replayed instead of the classes (File > Import Job Trace; format 1.7).
+    FleetTraceRef trace;
     std::string extra_json; ///< unknown fields, kept
     [[nodiscard]] bool active() const {
+        if (trace.jobs)
+            return true;
         for (const JobClassMix* c : {&training, &finetune, &batch_inference, &online, &interactive})
             if (c->arrival_rate_per_hour > 0)
                 return true;

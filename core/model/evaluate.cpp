@@ -354,6 +354,14 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         s.mig_partition = m.mig_profile;
         s.mig_profile = mig_profile_name(m.mig_profile, t.hbm_bytes / t.gpus);
     }
+    // An imported trace replaces the classes: its jobs arrive as recorded (issue 23).
+    if (m.trace.jobs) {
+        if (m.mig_nodes > 0)
+            return Error{"fleet", "MIG nodes: a trace's jobs take whole GPUs; remove the trace to "
+                                  "run the classes on MIG instances"};
+        s.trace = m.trace.jobs;
+        return s;
+    }
     const std::pair<const JobClassMix*, const char*> classes[] = {
         {&m.training, "Training runs"},
         {&m.finetune, "Fine-tunes"},
@@ -620,6 +628,10 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             ev.fleet = std::move(fr).value();
         else
             ev.fleet_error = fr.error_text();
+        if (ev.fleet && design.fleet.trace.jobs) {
+            ev.fleet->trace_name = design.fleet.trace.name;
+            ev.fleet->trace_jobs = static_cast<std::int64_t>(design.fleet.trace.jobs->jobs.size());
+        }
     }
     if (t.gpus >= 1) {
         const CostInventory inv = design_inventory(design, catalog);

@@ -66,6 +66,7 @@ struct TraceJob {
     double duration_s = 0; ///< as it ran on the traced cluster
     int gpus = 1;
     int cls = 0; ///< index into FleetTrace::classes
+    bool operator==(const TraceJob&) const = default;
 };
 
 /// A job trace read from a file (parse_helios_trace): its jobs in submission order, its classes
@@ -225,6 +226,10 @@ struct FleetResult {
     double burst_usd_per_gpu_hour = 0;
     std::string burst_unpriced;
     bool burst_on_spot = false; ///< the bursts ran on spot capacity (FleetSpec::burst_redo...)
+    /// The design's imported trace, when it replayed one instead of its classes: the file's
+    /// name and its jobs (those larger than the cluster are in trace_jobs_too_large).
+    std::string trace_name;
+    std::int64_t trace_jobs = 0;
     /// Cluster cost over the window / useful GPU-hours (when priced).
     double useful_gpu_hour_usd = 0;
     /// Little's law on the queue: time-average number waiting, and arrival rate x mean wait of

@@ -6,6 +6,7 @@
 #include "model/design.h"
 #include "model/evaluate.h"
 #include "model/explain.h"
+#include "model/fleet.h"
 #include "model/report.h"
 #include "model/schema.h"
 #include "model/uncertainty.h"
@@ -464,6 +465,53 @@ private slots:
         d.fleet.burst_to = BurstCapacity::on_demand; // a typed price is an on-demand price
         const Evaluation typed_od = evaluate(d, cat_);
         QCOMPARE(typed_od.fleet->burst_usd_per_gpu_hour, 4.0);
+    }
+
+    // Issue 23: an imported job trace travels in the design file (format 1.7), replays instead
+    // of the classes, and a bad job in a hand-edited file is refused with its place.
+    void fleetTraceRoundTrip() {
+        QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string csv = f.readAll().toStdString();
+        auto tr = parse_helios_trace(csv, 8);
+        QVERIFY2(tr.ok(), tr.error_text().c_str());
+        auto d = cl::test::preset("h100-ndr-2node");
+        const std::size_t jobs = tr->jobs.size();
+        d.fleet.trace.jobs = std::make_shared<const FleetTrace>(std::move(tr).value());
+        d.fleet.trace.name = "helios_sample.csv";
+        d.fleet.horizon_days = 2;
+        d.fleet.warmup_days = 0;
+        QVERIFY(d.fleet.active());
+        const std::string text = design_to_json(d);
+        QVERIFY(text.find("\"trace\"") != std::string::npos);
+        auto back = design_from_json(text, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(back->fleet.trace.jobs != d.fleet.trace.jobs); // read anew,
+        QVERIFY(back->fleet == d.fleet);                       // the same jobs
+        QCOMPARE(back->fleet.trace.jobs->jobs.size(), jobs);
+        // Replayed on the drawn cluster: the trace's classes, its jobs, its name.
+        const Evaluation ev = evaluate(*back, cat_);
+        QVERIFY2(ev.fleet.has_value(), ev.fleet_error.c_str());
+        QCOMPARE(ev.fleet->trace_jobs, static_cast<std::int64_t>(jobs));
+        QCOMPARE(ev.fleet->trace_name, std::string("helios_sample.csv"));
+        QCOMPARE(ev.fleet->classes.size(), d.fleet.trace.jobs->classes.size());
+        QVERIFY(ev.fleet->gpu_hours_used > 0);
+        // A hand-edited file: a job with 0 GPUs, a class out of range, a negative run time.
+        for (const char* bad : {"[0, 0, 60, 0]", "[0, 1, 60, 9]", "[0, 1, -5, 0]", "[0, 1, 60]"}) {
+            std::string t = text;
+            const auto at = t.find("\"jobs\": [");
+            QVERIFY(at != std::string::npos);
+            const auto first = t.find('[', at + 9);
+            const auto close = t.find(']', first + 1);
+            t.replace(first, close + 1 - first, bad);
+            auto refused = design_from_json(t, "t.json", &cat_);
+            QVERIFY2(!refused.ok(), bad);
+            QVERIFY2(refused.error_text().find("fleet.trace.jobs[0]") != std::string::npos,
+                     refused.error_text().c_str());
+        }
+        // MIG runs classes, not a trace's whole-GPU jobs: said, not ignored.
+        back->fleet.mig_nodes = 1;
+        QVERIFY(evaluate(*back, cat_).fleet_error.find("trace") != std::string::npos);
     }
 
     void fleetMixRoundTrip() {

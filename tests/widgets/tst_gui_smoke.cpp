@@ -35,6 +35,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
@@ -831,6 +832,74 @@ private slots:
                            QStringLiteral("0.3")));
         QTRY_COMPARE(w.scene()->jobCardCount(), 0);
         QCOMPARE(view->picked(), -1);
+    }
+
+    // Issue 23: a job trace imported by the menu, a file dialog and a confirmation, replayed on
+    // the drawn cluster in the Fleet tab; undone by the toolbar, removed by the menu.
+    void jobTraceImportedByMenu() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
+        auto* fleet = w.charts()->fleetChart();
+        QCOMPARE(fleet->sampleCount(), 0);
+        const QString path =
+            QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv");
+        bool picked = false, confirmed = false;
+        QString summary;
+        answerFileDialog(path, &picked);
+        onModal<QMessageBox>(
+            [&summary](QMessageBox* box) {
+                summary = box->text();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
+        QVERIFY(picked);
+        QVERIFY(confirmed);
+        QVERIFY2(summary.startsWith(QStringLiteral("helios_sample.csv: ")) &&
+                     summary.contains(QStringLiteral("GPU jobs submitted over")),
+                 qPrintable(summary));
+        const auto& d = w.document()->design();
+        QVERIFY(d.fleet.trace.jobs);
+        QCOMPARE(d.fleet.warmup_days, 0.0);
+        QTRY_COMPARE(fleet->sampleCount(), 241);
+        const auto captionSays = [fleet](const QString& what) {
+            for (auto* l : fleet->findChildren<QLabel*>())
+                if (l->text().contains(what))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY(captionSays(QStringLiteral("Replaying the job trace helios_sample.csv")));
+        QVERIFY(w.evaluator()->current()->fleet->trace_jobs ==
+                static_cast<std::int64_t>(d.fleet.trace.jobs->jobs.size()));
+        // Undo takes the trace out (one step); Redo brings it back.
+        undo(w);
+        QTRY_VERIFY(!w.document()->design().fleet.trace.jobs);
+        QTRY_COMPARE(fleet->sampleCount(), 0);
+        QVERIFY(menuPath(w, {QStringLiteral("Edit"), QStringLiteral("Redo Import job trace")}));
+        QTRY_VERIFY(w.document()->design().fleet.trace.jobs != nullptr);
+        // Removed by the menu: the classes (none with arrivals here) run again.
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Remove Job Trace")}));
+        QTRY_VERIFY(!w.document()->design().fleet.trace.jobs);
+        QVERIFY2(
+            w.statusBar()->currentMessage().startsWith(QStringLiteral("Removed the job trace")),
+            qPrintable(w.statusBar()->currentMessage()));
+        // A file that is not a trace is refused with its line, and the design is unchanged.
+        const QString bad =
+            QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_bad_row.csv");
+        bool picked2 = false, told = false;
+        QString error;
+        answerFileDialog(bad, &picked2);
+        onModal<QMessageBox>(
+            [&error](QMessageBox* box) {
+                error = box->text();
+                box->accept();
+            },
+            &told);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
+        QVERIFY(told);
+        QVERIFY2(error.startsWith(QStringLiteral("helios_bad_row.csv: ")), qPrintable(error));
+        QVERIFY(!w.document()->design().fleet.trace.jobs);
     }
 
     void fleetTabFromTheMix() {
