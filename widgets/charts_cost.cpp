@@ -608,13 +608,14 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                          ? tr("; %1 larger than the cluster left out")
                                .arg(count(static_cast<double>(f.trace_jobs_too_large)))
                          : QString());
-    cap += tr("Utilization %1% of %2 GPUs from day %3 to %4 (the warm-up before it is left "
-              "out); %5 jobs completed; GPUs idle while a job waited that did not fit "
-              "(fragmentation) %6% of GPU-hours.")
+    // "(the warm-up ... left out)" only when there is one (a replayed trace has none).
+    cap += tr("Utilization %1% of %2 GPUs from day %3 to %4%5; %6 jobs completed; GPUs idle "
+              "while a job waited that did not fit (fragmentation) %7% of GPU-hours.")
                .arg(f.utilization * 100, 0, 'f', 1)
                .arg(count(gpus))
                .arg(f.warmup_s / 86400, 0, 'f', 0)
-               .arg(days, 0, 'f', 0)
+               .arg(days, 0, 'f', days < 10 ? 1 : 0)
+               .arg(f.warmup_s > 0 ? tr(" (the warm-up before it is left out)") : QString())
                .arg(count(static_cast<double>(f.jobs_completed)))
                .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
     if (f.multi_node_runs > 0)
