@@ -202,6 +202,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     const std::string burst_to = f.get_choice(
         "--burst-to", std::string(model::to_string(
                           design_burst ? design_burst->to : model::BurstCapacity::on_demand)));
+    if (!f.has("--burst-to") && design_burst) // said as the design's, not as a default
+        f.record("--burst-to", burst_to, "the design's mix");
     const bool spot = burst_to == "spot";
     s.burst_redo_per_node = 0;
     if (spot) {
