@@ -66,6 +66,13 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current() != nullptr);
     }
     static void undo(ui::MainWindow& w) { QTest::mouseClick(undoButton(w), Qt::LeftButton); }
+    /// Whether a label inside `w` (a chart's caption) says `what`.
+    static bool labelSays(QWidget* w, const QString& what) {
+        for (auto* l : w->findChildren<QLabel*>())
+            if (l->text().contains(what))
+                return true;
+        return false;
+    }
 
     void opensPresetAndShowsChart() {
         ui::MainWindow w(cat_);
@@ -863,12 +870,7 @@ private slots:
         QVERIFY(d.fleet.trace.jobs);
         QCOMPARE(d.fleet.warmup_days, 0.0);
         QTRY_COMPARE(fleet->sampleCount(), 241);
-        const auto captionSays = [fleet](const QString& what) {
-            for (auto* l : fleet->findChildren<QLabel*>())
-                if (l->text().contains(what))
-                    return true;
-            return false;
-        };
+        const auto captionSays = [fleet](const QString& what) { return labelSays(fleet, what); };
         QTRY_VERIFY(captionSays(QStringLiteral("Replaying the job trace helios_sample.csv")));
         QVERIFY(w.evaluator()->current()->fleet->trace_jobs ==
                 static_cast<std::int64_t>(d.fleet.trace.jobs->jobs.size()));
@@ -947,12 +949,7 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->preemptions > 0);
         QVERIFY(w.evaluator()->current()->fleet->gpu_hours_lost_preemption > 0);
-        const auto captionSays = [fleet](const QString& what) {
-            for (auto* l : fleet->findChildren<QLabel*>())
-                if (l->text().contains(what))
-                    return true;
-            return false;
-        };
+        const auto captionSays = [fleet](const QString& what) { return labelSays(fleet, what); };
         QTRY_VERIFY(captionSays(QStringLiteral("evictions for higher priority")));
         // The fine-tunes' checkpoints: the field is in the section, in hours.
         QVERIFY(clickEntity(w, QString()));
