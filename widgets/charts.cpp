@@ -198,6 +198,10 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     lineX->setVisible(false);
     chart_->addAxis(lineX, Qt::AlignTop);
     capacityLine_->attachAxis(lineX);
+    // The names wrap to the plot's width once the chart has laid out at a new size (a resize
+    // of this widget comes before the chart's own layout, so its plot area was still the old
+    // one: "Llama 3 70B pre-tr..." in a 520 px dock and in the PDF).
+    connect(chart_, &QChart::plotAreaChanged, this, &MemoryChart::relabel, Qt::QueuedConnection);
 }
 
 QString MemoryChart::caption() const {
@@ -323,9 +327,13 @@ void MemoryChart::relabel() {
         return;
     const qreal plot =
         chart_->plotArea().width() > 0 ? chart_->plotArea().width() : view_->width() * 0.7;
-    // Qt's bar-category axis elides a label at about 60% of its category's width (seen at
-    // 1,280 px: "Llama 3 70B serving f..." cut at ~150 of ~250 px), so lines stay within that.
-    const int perBar = std::max(60, static_cast<int>(plot * 0.6) / bars);
+    // Qt Charts elides each label of a horizontal axis to the axis width divided by its tick
+    // count, less twice the label padding of 5 px (qtcharts horizontalaxis.cpp updateGeometry:
+    // "axisRect.width() / layout.count() - 2 * labelPadding()"), and a bar-category axis has
+    // two ticks more than bars (chartbarcategoryaxisx.cpp calculateLayout: count + 2). One bar
+    // gets a third of the plot, not the 60% assumed before ("Llama 3 70B pre-tr..." in the PDF
+    // and a 520 px dock); the rich-text label adds its document margin (4 px a side).
+    const int perBar = std::max(40, static_cast<int>(plot / (bars + 2)) - 2 * 5 - 2 * 4 - 2);
     const QFontMetrics fm(xAxis_->labelsFont());
     QStringList labels;
     for (int i = 0; i < bars; ++i) {
@@ -755,10 +763,13 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     showChart(true);
     clearChart(chart_);
     auto* line = new QLineSeries;
-    line->setName(tr("%1 (batch 1 → %2)")
-                      .arg(QString::fromStdString(w->name),
-                           QString::fromStdString(model::units::format_count(
-                               static_cast<double>(w->inference_curve.back().batch)))));
+    // The service's name in the title, which has the chart's width; the legend names the curve
+    // (session 25: "Llama 3 70B serving (batch ..." cut in the report's legend).
+    chart_->setTitle(tr("%1: latency vs throughput (batch grows along the line)")
+                         .arg(QString::fromStdString(w->name)));
+    line->setName(tr("TPOT (batch 1 → %1)")
+                      .arg(QString::fromStdString(model::units::format_count(
+                          static_cast<double>(w->inference_curve.back().batch)))));
     QList<QPointF> pts;
     double xmax = 0, ymax = 0;
     for (const auto& p : w->inference_curve) {

@@ -117,16 +117,18 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     const QColor kRent[] = {QColor(0x64, 0x74, 0x8b), QColor(0x0d, 0x94, 0x88),
                             QColor(0x3b, 0x82, 0xf6), QColor(0xdb, 0x27, 0x77)};
     const QString billed = short_label(t.commitment);
-    // "Hyperstack on-demand, On demand" says it twice: an offer named for its way of renting
-    // is not followed by it.
     const QString offer = QString::fromStdString(t.cloud_offer_name);
-    const bool named = t.commitment == model::Commitment::on_demand &&
-                       offer.contains(QStringLiteral("on-demand"), Qt::CaseInsensitive);
     QList<QAbstractSeries*> all;
+    // The offer's name in the title, where it has the chart's width; the legend says the way
+    // of renting (session 25: with the report's larger text the legend cut "AWS p5en.48xlarge,
+    // On dem..." and "on-prem (capex $357.0k at ...").
+    chart_->setTitle(t.has_cloud && !offer.isEmpty()
+                         ? tr("Cumulative cost: %1 vs on-prem").arg(offer)
+                         : tr("Cumulative cost: cloud vs on-prem"));
     if (t.has_cloud) {
-        const QString who = named ? offer : tr("%1, %2").arg(offer, billed);
-        auto* c = line(tr("%1: $%2/GPU-h").arg(who).arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
-                       kRent[static_cast<int>(t.commitment)], cloud);
+        auto* c = line(
+            tr("%1 (billed): $%2/GPU-h").arg(billed).arg(t.cloud_price_per_gpu_hour, 0, 'f', 2),
+            kRent[static_cast<int>(t.commitment)], cloud);
         QPen pen = c->pen();
         pen.setWidth(3); // the billed way, heavier than the dashed alternatives
         c->setPen(pen);
@@ -134,8 +136,8 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         all << c;
     }
     if (t.has_onprem) {
-        auto* o = line(tr("on-prem (capex %1 at month 0)").arg(money(t.capex_usd)),
-                       QColor(0xf5, 0x9e, 0x0b), onprem);
+        auto* o =
+            line(tr("on-prem: capex %1").arg(money(t.capex_usd)), QColor(0xf5, 0x9e, 0x0b), onprem);
         chart_->addSeries(o);
         all << o;
     }

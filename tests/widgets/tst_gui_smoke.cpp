@@ -74,6 +74,18 @@ private slots:
         return false;
     }
 
+    /// The texts a chart shows cut short: Qt Charts ends an axis label it truncates with "...".
+    static QStringList elided(QChartView* view) {
+        QStringList cut;
+        for (QGraphicsItem* item : view->scene()->items())
+            if (item->isVisible() && item->type() == QGraphicsTextItem::Type) {
+                const QString t = static_cast<QGraphicsTextItem*>(item)->toPlainText();
+                if (t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+                    cut << t;
+            }
+        return cut;
+    }
+
     void opensPresetAndShowsChart() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h100-ndr-2node"));
@@ -136,6 +148,9 @@ private slots:
                                             .arg(l->geometry().height())
                                             .arg(want.height())));
                 }
+                // No axis label cut short (helper-3: "Llama 3 70B full fin...").
+                QTRY_VERIFY2(elided(view).isEmpty(),
+                             qPrintable(title + QStringLiteral(": ") + elided(view).join(" | ")));
                 ++checked;
             }
         }
@@ -167,6 +182,27 @@ private slots:
         again.restoreViewSettings();
         QTest::qWait(50);
         QVERIFY(!again.findChild<QAction*>(QStringLiteral("actionLargeCharts"))->isChecked());
+    }
+
+    // Issue 21: the Memory chart's bar names are whole at the size the report draws it (820 x
+    // 430) and in a narrow dock: one bar gets half its slot from Qt Charts, not 60% (the PDF
+    // printed "Llama 3 70B pre-tr...").
+    void memoryBarNamesWholeAtAnySize() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("dgx-h100-su"));
+        QTRY_COMPARE(w.charts()->memoryChart()->barCount(), 1);
+        // The same chart on its own, sized as the report and a narrow dock size it.
+        for (const QSize size : {QSize(820, 430), QSize(520, 360), QSize(1400, 500)}) {
+            ui::MemoryChart chart;
+            chart.setEvaluation(*w.evaluator()->current());
+            chart.resize(size);
+            chart.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&chart));
+            QTRY_COMPARE(chart.barCount(), 1);
+            QTRY_VERIFY2(elided(chart.view()).isEmpty(),
+                         qPrintable(QStringLiteral("%1x%2: ").arg(size.width()).arg(size.height()) +
+                                    elided(chart.view()).join(QStringLiteral(" | "))));
+        }
     }
 
     // Issue 21: the Inference chart shows the selected service (it always showed the first).
