@@ -111,8 +111,8 @@ void print_tco(const model::TcoResult& t, std::ostream& out) {
               {"on-prem $/GPU-hour (amortized)",
                t.has_onprem ? fmt(t.amortized_usd_per_gpu_hour, 2) : "-"},
               {"cloud $/GPU-hour used", t.has_cloud ? fmt(t.cloud_usd_per_gpu_hour, 2) : "-"},
-              {"IT power (nameplate)", fmt(t.it_power_peak_kw, 1) + " kW"},
-              {"facility power (average)", fmt(t.power_kw, 1) + " kW"},
+              {"IT power (nameplate)", units::format_kw(t.it_power_peak_kw) + " kW"},
+              {"facility power (average)", units::format_kw(t.power_kw) + " kW"},
               {"racks", fmt(t.racks, 0) + " (" + fmt(t.servers_per_rack, 0) + " servers each)"},
               {"energy", fmt(t.energy_kwh / 1e3, 0) + " MWh"},
               {"CO2", fmt(t.co2_kg / 1e3, 0) + " t"}};

@@ -413,7 +413,7 @@ std::vector<FlagSpec> build_specs() {
         {"--warmup-days", T::Number, "days", "3", "Simulated time left out of every statistic (fleet).", {}, {"fleet"}},
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
         {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill, preemptive.", {"fifo", "priority", "backfill", "preemptive"}, {"fleet"}},
-        {"--trace", T::String, "file", "-", "A job trace to replay, in the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration); its jobs replace the random class (fleet).", {}, {"fleet"}},
+        {"--trace", T::String, "file", "-", "A job trace to replay: the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration) or Microsoft Philly's cluster_job_log (JSON: submitted_time, attempts with their GPUs), told apart by content; its jobs replace the random class (fleet).", {}, {"fleet"}},
         {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
         {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet; default: a design's cloud offer at its on-demand or spot price, else unpriced).", {}, {"fleet"}},
         {"--burst-to", T::Choice, "", "on-demand", "Capacity bursts run on (fleet): on-demand, or spot (preempted: each node of a burst job at --spot-preemptions-per-day, each preemption redoing --spot-lost-hours of work). Default: the design's mix, else on-demand.", {"on-demand", "spot"}, {"fleet"}},

@@ -6,6 +6,7 @@
 #include "model/catalog.h"
 #include "model/evaluate.h"
 #include "model/fleet.h"
+#include "model/trace_formats.h"
 #include "model/units.h"
 
 #include <cmath>
@@ -114,7 +115,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         leaf = std::min(32, s.nodes);
         leaf_source = "a DGX SuperPOD scalable unit (32 nodes)";
     }
-    // A recorded trace (Helios format), or one class of random jobs.
+    // A recorded trace (Helios or Philly format), or one class of random jobs.
     model::FleetClass c;
     std::vector<std::string> notes;
     const std::string trace_path = f.get_string("--trace", "", "none");
@@ -127,7 +128,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         auto text = model::read_text_file(trace_path, 1024u * 1024u * 1024u);
         if (!text)
             throw UsageError{"--trace: " + text.errors().front().message()};
-        auto tr = model::parse_helios_trace(*text, s.gpus_per_node);
+        auto tr = model::parse_job_trace(*text, s.gpus_per_node); // Helios CSV or Philly JSON
         if (!tr)
             throw UsageError{"--trace: " + trace_path + ": " + tr.error_text()};
         notes = tr->notes;

@@ -48,13 +48,7 @@ QLineSeries* line(const QString& name, const QColor& color, const QList<QPointF>
 }
 
 QString money(double usd) {
-    if (usd >= 1e9)
-        return QStringLiteral("$%1B").arg(usd / 1e9, 0, 'f', 2);
-    if (usd >= 1e6)
-        return QStringLiteral("$%1M").arg(usd / 1e6, 0, 'f', 2);
-    if (usd >= 1e3)
-        return QStringLiteral("$%1k").arg(usd / 1e3, 0, 'f', 1);
-    return QStringLiteral("$%1").arg(usd, 0, 'f', 0);
+    return QString::fromStdString(model::units::format_usd_short(usd));
 }
 
 } // namespace
@@ -236,8 +230,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         return QString::fromStdString(model::report_human(fraction, model::ReportFormat::percent));
     };
     const auto kw = [](double v) {
-        return QString::fromStdString(v >= 1000 ? model::units::format_count(v)
-                                                : model::units::format_fixed(v, 1));
+        return QString::fromStdString(model::units::format_kw(v));
     };
     cap += t.utilization_source == "economics.utilization"
                ? tr(" Utilization %1 (typed in the Cost section).").arg(percent(t.utilization))

@@ -781,9 +781,9 @@ void Inspector::updateDerived() {
                 lines << tr("Storage %1").arg(usd(tc.onprem_breakdown.storage));
             // Rounded as the Cost caption and the report round them (helper-10: "10 kW" here,
             // "10.2 kW" under the chart).
-            lines << tr("Power %L1 kW IT nameplate, %L2 kW facility avg.")
-                         .arg(tc.it_power_peak_kw, 0, 'f', tc.it_power_peak_kw >= 1000 ? 0 : 1)
-                         .arg(tc.power_kw, 0, 'f', tc.power_kw >= 1000 ? 0 : 1);
+            lines << tr("Power %1 kW IT nameplate, %2 kW facility avg.")
+                         .arg(QString::fromStdString(model::units::format_kw(tc.it_power_peak_kw)),
+                              QString::fromStdString(model::units::format_kw(tc.power_kw)));
             lines << tr("Racks %L1 (%2 each)")
                          .arg(tc.racks, 0, 'f', 0)
                          .arg(tc.servers_per_rack == 1

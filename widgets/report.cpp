@@ -5,6 +5,7 @@
 #include "document/atomicfile.h"
 #include "document/document.h"
 #include "model/explain.h"
+#include "model/glossary.h"
 #include "model/report.h"
 #include "model/units.h"
 
@@ -453,6 +454,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     // Each chart titled inside its own image, so a title never sits on one
     // page and its chart on the next.
     int shown = 0;
+    QString chartWords; // the charts' titles and axis names, for the glossary
     for (int i = 0; i < tabs->count(); ++i) {
         QWidget* w = tabs->widget(i);
         const QString title = tabs->tabText(i).remove(QLatin1Char('&'));
@@ -476,6 +478,11 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             }
         w->ensurePolished();
         enlargeChartText(w);
+        for (auto* view : w->findChildren<QChartView*>()) {
+            chartWords += view->chart()->title() + QLatin1Char('\n');
+            for (const QAbstractAxis* a : view->chart()->axes())
+                chartWords += a->titleText() + QLatin1Char('\n');
+        }
         w->resize(820, 480);
         // Laid out once at this size, then what the charts do after a resize (the Memory
         // chart wraps its bar names to the width each bar has, queued after the layout;
@@ -574,6 +581,25 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             html += QStringLiteral("<li>%1 = %2 <i>(%3)</i></li>")
                         .arg(esc(in.name), esc(in.value), esc(in.source));
         html += QStringLiteral("</ul>");
+    }
+    // The terms of the trade the report used, in words with their sources (issue 21: "busbw",
+    // "HFU", "Young/Daly" stood unexplained).
+    {
+        const QString said = QTextDocumentFragment::fromHtml(html).toPlainText() + chartWords;
+        const auto terms = model::glossary_for(said.toStdString());
+        if (!terms.empty()) {
+            // The page's width, most of it for the meaning (as a generic table it was 60% of
+            // the page, the meanings nine lines deep).
+            html += QStringLiteral(
+                "<h2 style=\"page-break-before: always\">Terms used in this report</h2>"
+                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
+                "<thead><tr><th width=\"20%\">Term</th><th width=\"55%\">Meaning</th>"
+                "<th width=\"25%\">Source</th></tr></thead>");
+            for (const auto& e : terms)
+                html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td><i>%3</i></td></tr>")
+                            .arg(esc(e.term), esc(e.meaning), esc(e.source));
+            html += QStringLiteral("</table>");
+        }
     }
 
     // Rendered into memory, then written atomically (a full disk keeps the old file).

@@ -393,9 +393,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
               {"network", usd(t.onprem_breakdown.network),
                "drawn switches and cables (ClusterLens guide, Cost)"},
               {"IT power",
-               (t.it_power_peak_kw >= 1000 ? units::format_count(t.it_power_peak_kw)
-                                           : units::format_fixed(t.it_power_peak_kw, 1)) +
-                   " kW",
+               units::format_kw(t.it_power_peak_kw) + " kW",
                "catalog system power"},
               {"PUE", units::format_g(e.pue, 3),
                "economics (default: new large facilities, Uptime Institute)"},

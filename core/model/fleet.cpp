@@ -1,4 +1,7 @@
 #include "model/fleet.h"
+#include "model/trace_formats.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -355,16 +358,153 @@ std::string_view trim_cell(std::string_view v) {
     return v;
 }
 
+/// The classes trace studies report job sizes in: one GPU, up to a node, more than a node.
+std::vector<std::string> size_classes(int gpus_per_node) {
+    std::vector<std::string> c = {
+        "1 GPU", "2-" + std::to_string(gpus_per_node) + " GPUs (one node)", "more than one node"};
+    if (gpus_per_node == 1)
+        c[1] = "(unused)";
+    return c;
+}
+
+int size_class(int gpus, int gpus_per_node) {
+    return gpus == 1 ? 0 : gpus <= gpus_per_node ? 1 : 2;
+}
+
+/// The jobs in submission order, times from the first submission.
+void order_jobs(FleetTrace& tr, std::vector<std::pair<double, TraceJob>>& jobs) {
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double t0 = jobs.front().first;
+    tr.jobs.reserve(jobs.size());
+    for (auto& [t, j] : jobs) {
+        j.submit_s = t - t0;
+        tr.jobs.push_back(j);
+    }
+    tr.span_s = tr.jobs.back().submit_s;
+}
+
 } // namespace
+
+Result<FleetTrace> parse_philly_trace(std::string_view text, int gpus_per_node) {
+    if (gpus_per_node < 1)
+        return Error{"gpus_per_node", "must be at least 1"};
+    nlohmann::json all = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (all.is_discarded())
+        return Error{"file", "not JSON: Philly's cluster_job_log is a JSON list of jobs"};
+    if (!all.is_array())
+        return Error{"file", "not a Philly trace: cluster_job_log is a JSON list of jobs"};
+    FleetTrace tr;
+    tr.classes = size_classes(gpus_per_node);
+    std::vector<std::pair<double, TraceJob>> jobs;
+    std::int64_t no_attempt = 0, no_gpus = 0, unfinished = 0, killed = 0, failed = 0;
+    std::string first_unfinished;
+    const auto str = [](const nlohmann::json& j, const char* key) -> std::string {
+        const auto it = j.find(key);
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const nlohmann::json& job = all[i];
+        const std::string id = job.is_object() ? str(job, "jobid") : std::string();
+        const std::string at =
+            "job " + std::to_string(i + 1) + (id.empty() ? "" : " (" + id.substr(0, 80) + ")");
+        if (!job.is_object())
+            return Error{at, "is not a JSON object"};
+        const auto submit = parse_time(str(job, "submitted_time"));
+        if (!submit)
+            return Error{at, "submitted_time is not a date and time (YYYY-MM-DD HH:MM:SS)"};
+        const auto attempts = job.find("attempts");
+        if (attempts == job.end() || !attempts->is_array())
+            return Error{at, "has no attempts list"};
+        if (attempts->empty()) {
+            ++no_attempt;
+            continue;
+        }
+        // The GPUs of the first attempt.
+        int gpus = 0;
+        const auto& first = attempts->front();
+        if (!first.is_object())
+            return Error{at, "attempt 1 is not a JSON object"};
+        if (const auto detail = first.find("detail"); detail != first.end()) {
+            if (!detail->is_array())
+                return Error{at, "attempt 1: detail is not a list"};
+            for (const auto& d : *detail) {
+                const auto g = d.is_object() ? d.find("gpus") : d.end();
+                if (!d.is_object() || g == d.end() || !g->is_array())
+                    return Error{at, "attempt 1: a detail has no gpus list"};
+                if (g->size() > 1000000)
+                    return Error{at, "attempt 1: more than 1,000,000 GPUs on one server"};
+                gpus += static_cast<int>(g->size());
+            }
+        }
+        if (gpus == 0) {
+            ++no_gpus;
+            continue;
+        }
+        double run = 0;
+        bool open = false;
+        for (std::size_t k = 0; k < attempts->size(); ++k) {
+            const auto& a = (*attempts)[k];
+            if (!a.is_object())
+                return Error{at, "attempt " + std::to_string(k + 1) + " is not a JSON object"};
+            const auto s = parse_time(str(a, "start_time"));
+            const auto e = parse_time(str(a, "end_time"));
+            if (!s || !e) {
+                open = true; // not started, or still running when the trace was taken
+                break;
+            }
+            if (*e < *s)
+                return Error{at, "attempt " + std::to_string(k + 1) + " ends before it starts"};
+            run += *e - *s;
+        }
+        if (open || !(run > 0)) {
+            if (unfinished++ == 0)
+                first_unfinished = at;
+            continue;
+        }
+        if (jobs.size() >= 10000000)
+            return Error{at, "more than 10,000,000 GPU jobs: more than a replay simulates"};
+        const std::string status = str(job, "status");
+        if (status == "Killed")
+            ++killed;
+        else if (status == "Failed")
+            ++failed;
+        TraceJob j;
+        j.gpus = gpus;
+        j.duration_s = run;
+        j.cls = size_class(gpus, gpus_per_node);
+        jobs.emplace_back(*submit, j);
+    }
+    if (jobs.empty())
+        return Error{"jobs", "no GPU job with a recorded run time in the trace"};
+    order_jobs(tr, jobs);
+    if (no_attempt > 0)
+        tr.notes.push_back(std::to_string(no_attempt) +
+                           " jobs never scheduled (no attempts) left out");
+    if (no_gpus > 0)
+        tr.notes.push_back(std::to_string(no_gpus) + " jobs without GPUs left out");
+    if (unfinished > 0)
+        tr.notes.push_back(
+            std::to_string(unfinished) +
+            " jobs without a recorded start or end left out (first: " + first_unfinished + ")");
+    if (killed + failed > 0)
+        tr.notes.push_back(std::to_string(killed) + " killed and " + std::to_string(failed) +
+                           " failed jobs replayed for the GPU time they held");
+    return tr;
+}
+
+Result<FleetTrace> parse_job_trace(std::string_view text, int gpus_per_node) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (text[first] == '[' || text[first] == '{'))
+        return parse_philly_trace(text, gpus_per_node);
+    return parse_helios_trace(text, gpus_per_node);
+}
 
 Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
     if (gpus_per_node < 1)
         return Error{"gpus_per_node", "must be at least 1"};
     FleetTrace tr;
-    tr.classes = {"1 GPU", "2-" + std::to_string(gpus_per_node) + " GPUs (one node)",
-                  "more than one node"};
-    if (gpus_per_node == 1)
-        tr.classes[1] = "(unused)";
+    tr.classes = size_classes(gpus_per_node);
     std::size_t pos = 0, line_no = 0;
     std::vector<std::string_view> cells;
     const auto split = [&](std::string_view line) {
@@ -453,22 +593,14 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
         TraceJob j;
         j.gpus = static_cast<int>(*gpus);
         j.duration_s = duration;
-        j.cls = j.gpus == 1 ? 0 : j.gpus <= gpus_per_node ? 1 : 2;
+        j.cls = size_class(j.gpus, gpus_per_node);
         jobs.emplace_back(*submit, j);
     }
     if (!header)
         return Error{"line 1", "empty: no header and no jobs"};
     if (jobs.empty())
         return Error{"jobs", "no GPU job with a run time in the trace"};
-    std::stable_sort(jobs.begin(), jobs.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    const double t0 = jobs.front().first;
-    tr.jobs.reserve(jobs.size());
-    for (auto& [t, j] : jobs) {
-        j.submit_s = t - t0;
-        tr.jobs.push_back(j);
-    }
-    tr.span_s = tr.jobs.back().submit_s;
+    order_jobs(tr, jobs);
     if (cpu_jobs > 0)
         tr.notes.push_back(std::to_string(cpu_jobs) + " CPU jobs (gpu_num 0) left out");
     if (no_run > 0)

@@ -527,14 +527,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                     RF::usd_rate);
         }
         tco.add("IT power (nameplate)", t2.it_power_peak_kw * 1000, "W", RF::number);
-        tco.t.display.back()[1] =
-            (t2.it_power_peak_kw >= 1000 ? units::format_count(t2.it_power_peak_kw)
-                                         : units::format_fixed(t2.it_power_peak_kw, 1)) +
-            " kW";
+        tco.t.display.back()[1] = units::format_kw(t2.it_power_peak_kw) + " kW";
         tco.add("Facility power (average)", t2.power_kw * 1000, "W", RF::number);
-        tco.t.display.back()[1] = (t2.power_kw >= 1000 ? units::format_count(t2.power_kw)
-                                                       : units::format_fixed(t2.power_kw, 1)) +
-                                  " kW";
+        tco.t.display.back()[1] = units::format_kw(t2.power_kw) + " kW";
         tco.add("Energy", t2.energy_kwh, "kWh", RF::count);
         // In MWh as the Cost caption says it (helper-10: "522,709 kWh" beside "523 MWh").
         tco.t.display.back()[1] = units::format_count(t2.energy_kwh / 1000) + " MWh";

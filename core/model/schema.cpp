@@ -508,6 +508,10 @@ std::vector<Field> build_schema() {
     const auto rel = [&](Field f) -> Field& {
         if (f.unit == "B/s")
             shown(f, 1e9, "GB/s", 1);
+        else if (f.key == "checkpoint_interval_s") // as the Reliability tab says it: 115.1 min
+            shown(f, 60, "min", 1);
+        else if (f.unit == "s" || f.unit == "h") // "32.6 s", "204.0 h", not "600.00 s"
+            f.decimals = 1;
         else
             f.decimals = f.max <= 10 ? 3 : 2;
         return add(std::move(f));

@@ -110,6 +110,26 @@ std::string format_price(double usd) {
     return s;
 }
 
+std::string format_usd_short(double usd) {
+    const double a = std::fabs(usd);
+    const char* sign = usd < 0 ? "-$" : "$";
+    if (!std::isfinite(usd) || a < 999.5)
+        return sign + format_count(a);
+    // Rounded to three significant digits first, so $999,700 reads "$1.00M", not "$1,000k".
+    const int e = static_cast<int>(std::floor(std::log10(a)));
+    const double step = std::pow(10.0, e - 2);
+    const double r = std::round(a / step) * step;
+    const double scale = r >= 1e9 ? 1e9 : r >= 1e6 ? 1e6 : 1e3;
+    const char* unit = r >= 1e9 ? "B" : r >= 1e6 ? "M" : "k";
+    const double v = r / scale;
+    const int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+    return sign + (v >= 1000 ? format_count(v) : format_fixed(v, decimals)) + unit;
+}
+
+std::string format_kw(double kw) {
+    return std::fabs(kw) >= 1000 ? format_count(kw) : format_fixed(kw, 1);
+}
+
 std::string format_bytes(double bytes) {
     return format_si(bytes, "B");
 }

@@ -55,6 +55,16 @@ std::string format_seconds(double s);
 /// ("1,234"), three significant digits below 1 with at least two decimals ("0.569", "0.08").
 std::string format_price(double usd);
 
+/// Dollars in short, for captions and legends: three significant digits with k, M or B
+/// ("$357k", "$15.6M", "$889M", "$1.04B"; whole dollars below $1,000). Helper-10 read "$888.70M"
+/// beside "$1.04B" in one caption; tables keep every dollar ("$15,580,123").
+std::string format_usd_short(double usd);
+
+/// Kilowatts (no unit) one way everywhere (helper-10: "10 kW" in the inspector beside "10.2 kW"
+/// under the chart): one decimal below 1,000 kW ("10.2"), whole with separators above
+/// ("1,234").
+std::string format_kw(double kw);
+
 /// A whole number with thousands separators: format_count(1234567) = "1,234,567" (rounded).
 std::string format_count(double value);
 

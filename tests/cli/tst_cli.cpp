@@ -573,6 +573,21 @@ private slots:
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.find("line 4") != std::string::npos, bad.err.c_str());
         QCOMPARE(run({"fleet", "--trace", "/nonexistent/trace.csv"}).code, 2);
+        // Microsoft Philly's cluster_job_log (JSON) through the same flag, told by content.
+        {
+            const std::string philly =
+                std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/philly_sample.json";
+            const Run p = run({"fleet", "--gpus", "64", "--trace", philly, "--json"});
+            QCOMPARE(p.code, 0);
+            const json k = json::parse(p.out)["fleet"];
+            QCOMPARE(k["trace"]["jobs"].get<int>(), 58); // 61 less 2 never scheduled, 1 running
+            QVERIFY(k["utilization"].get<double>() > 0);
+            const Run pb = run(
+                {"fleet", "--trace",
+                 std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/philly_bad_job.json"});
+            QCOMPARE(pb.code, 2);
+            QVERIFY2(pb.err.find("application_bad_1") != std::string::npos, pb.err.c_str());
+        }
         // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
         {
             auto mixed = cl::test::preset("h100-ndr-2node");
@@ -1514,6 +1529,15 @@ private slots:
             const QString text =
                 QString::fromUtf8(toText.readAllStandardOutput()).remove(QChar(0x200B));
             QVERIFY2(text.size() > 2000, preset);
+            // The jargon it used, said in words (issue 21: busbw, HFU, Young/Daly unexplained).
+            // (Words compared with the lines of table cells joined, ligatures as letters: "ﬁ".)
+            const QString flat = text.normalized(QString::NormalizationForm_KC).simplified();
+            QVERIFY2(flat.contains(QStringLiteral("Terms used in this report")), preset);
+            if (QByteArray(preset) == "llama3-16k-h100")
+                QVERIFY(flat.contains(QStringLiteral("Model FLOPs utilization")) &&
+                        flat.contains(QStringLiteral("Bus bandwidth")));
+            if (QByteArray(preset) == "h200-inference-8x")
+                QVERIFY(flat.contains(QStringLiteral("Time to first token")));
             const QRegularExpression sci(QStringLiteral("\\d[eE][+-]\\d"));
             const auto m = sci.match(text);
             QVERIFY2(

@@ -7,6 +7,7 @@
 #include "model/evaluate.h"
 #include "model/explain.h"
 #include "model/fleet.h"
+#include "model/glossary.h"
 #include "model/report.h"
 #include "model/schema.h"
 #include "model/uncertainty.h"
@@ -191,6 +192,30 @@ private slots:
 
     // Helper-9 (issue 21): one price read "$0.57" on page 1 and "$0.569" in its chart's
     // caption; a TTFT band "93.1 ms to 173 ms" in the table and "93-173 ms" in the caption.
+    // Issue 21: the report says what its jargon means; a term comes in when the text uses it
+    // as a word (capitals only for acronyms: "ep" in "step" is no expert parallelism).
+    void glossaryForWhatTheTextSays() {
+        const auto terms = [](std::string_view text) {
+            std::vector<std::string> out;
+            for (const auto& e : glossary_for(text))
+                out.push_back(e.term);
+            return out;
+        };
+        const auto has = [](const std::vector<std::string>& v, const char* t) {
+            return std::find(v.begin(), v.end(), t) != v.end();
+        };
+        const auto a = terms("Step 7.4 s, MFU 39.2%; busbw (GB/s); goodput 99.0% at the "
+                             "optimal (Daly) interval; Spot: $2.52/GPU-h.");
+        QVERIFY(has(a, "MFU") && has(a, "busbw") && has(a, "Goodput") &&
+                has(a, "Young/Daly interval") && has(a, "Spot") && has(a, "GPU-hour"));
+        QVERIFY(!has(a, "HFU") && !has(a, "TTFT") && !has(a, "TP, PP, DP, CP, EP"));
+        const auto b = terms("a spotlight on the steps of the mfu; HFUs; the KV cache; TP 8");
+        QVERIFY(!has(b, "Spot") && !has(b, "MFU") && !has(b, "HFU"));
+        QVERIFY(has(b, "KV cache") && has(b, "TP, PP, DP, CP, EP"));
+        for (const auto& e : glossary())
+            QVERIFY2(!e.meaning.empty() && !e.source.empty(), e.term.c_str());
+    }
+
     void onePriceOneRounding() {
         QCOMPARE(units::format_price(0.5693), std::string("0.569"));
         QCOMPARE(units::format_price(0.08), std::string("0.08"));
@@ -198,6 +223,17 @@ private slots:
         QCOMPARE(units::format_price(7.912), std::string("7.91"));
         QCOMPARE(units::format_price(12.5), std::string("12.50"));
         QCOMPARE(units::format_price(1234.4), std::string("1,234"));
+        // Short dollars: three significant digits whatever the scale (helper-10: "$888.70M"
+        // beside "$1.04B"), rounding carried across k -> M.
+        QCOMPARE(units::format_usd_short(888.7e6), std::string("$889M"));
+        QCOMPARE(units::format_usd_short(1.0412e9), std::string("$1.04B"));
+        QCOMPARE(units::format_usd_short(15.58e6), std::string("$15.6M"));
+        QCOMPARE(units::format_usd_short(357.04e3), std::string("$357k"));
+        QCOMPARE(units::format_usd_short(999.7e3), std::string("$1.00M"));
+        QCOMPARE(units::format_usd_short(-4.1447e6), std::string("-$4.14M"));
+        QCOMPARE(units::format_usd_short(620), std::string("$620"));
+        QCOMPARE(units::format_kw(10.24), std::string("10.2"));
+        QCOMPARE(units::format_kw(12345.6), std::string("12,346"));
         const Catalog cat = cl::test::bundled_catalog();
         const Design d = cl::test::preset("h200-inference-8x");
         const Evaluation ev = evaluate(d, cat);

@@ -2,7 +2,11 @@
 // one-node jobs with Poisson arrivals and exponential durations, Little's law on every run,
 // GPU-hours conserved -- and the policies' defining behaviour.
 #include "model/fleet.h"
+#include "model/trace_formats.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <set>
@@ -865,6 +869,80 @@ private slots:
         QVERIFY(!none.ok());
         QVERIFY2(none.error_text().find("gpu_num") != std::string::npos, none.error_text().c_str());
         QVERIFY(!parse_helios_trace("", 8).ok());
+    }
+
+    // Trace replay (issue 23): Microsoft Philly's cluster_job_log. A job's GPUs are its first
+    // attempt's (over all its servers), its run time the sum of its attempts; jobs never
+    // scheduled or still running are left out with a note; the format is told by content.
+    void readsAPhillyTrace() {
+        const std::string text = file("philly_sample.json");
+        auto tr = parse_philly_trace(text, 8);
+        QVERIFY2(tr.ok(), tr.error_text().c_str());
+        // The expected jobs, read independently with Qt's JSON reader.
+        const QJsonArray all = QJsonDocument::fromJson(QByteArray::fromStdString(text)).array();
+        int expected = 0, never = 0, open = 0, notPass = 0, sixteen = 0;
+        for (const auto& v : all) {
+            const QJsonObject j = v.toObject();
+            const QJsonArray a = j[QStringLiteral("attempts")].toArray();
+            if (a.isEmpty()) {
+                ++never;
+                continue;
+            }
+            bool recorded = true;
+            for (const auto& x : a)
+                recorded = recorded && x.toObject()[QStringLiteral("end_time")].isString();
+            if (!recorded) {
+                ++open;
+                continue;
+            }
+            ++expected;
+            notPass += j[QStringLiteral("status")].toString() != QStringLiteral("Pass");
+            int gpus = 0;
+            for (const auto& d : a.first().toObject()[QStringLiteral("detail")].toArray())
+                gpus += static_cast<int>(d.toObject()[QStringLiteral("gpus")].toArray().size());
+            sixteen += gpus == 16;
+        }
+        QCOMPARE(static_cast<int>(tr->jobs.size()), expected);
+        QVERIFY(never == 2 && open == 1 && notPass > 0 && sixteen > 0);
+        const auto noted = [&](const std::string& what) {
+            for (const auto& n : tr->notes)
+                if (n.find(what) != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(noted("2 jobs never scheduled"));
+        QVERIFY(noted("1 jobs without a recorded start or end"));
+        QVERIFY(noted(" failed jobs replayed"));
+        // The README's example: submitted first, 8 GPUs, two attempts of 74 s and 2 d 5:39:42.
+        QCOMPARE(tr->jobs.front().submit_s, 0.0);
+        QCOMPARE(tr->jobs.front().gpus, 8);
+        QCOMPARE(tr->jobs.front().duration_s, 74.0 + 2 * 86400 + 5 * 3600 + 39 * 60 + 42);
+        int multi = 0;
+        for (std::size_t i = 0; i < tr->jobs.size(); ++i) {
+            const auto& j = tr->jobs[i];
+            QCOMPARE(j.cls, j.gpus == 1 ? 0 : j.gpus <= 8 ? 1 : 2);
+            QVERIFY(j.duration_s > 0);
+            if (i > 0)
+                QVERIFY(j.submit_s >= tr->jobs[i - 1].submit_s);
+            multi += j.gpus == 16;
+        }
+        QCOMPARE(multi, sixteen);
+        // Told apart by content: the same reader through parse_job_trace, Helios's CSV too.
+        auto any = parse_job_trace(text, 8);
+        QVERIFY(any.ok() && any->jobs == tr->jobs);
+        auto helios = parse_job_trace(file("helios_sample.csv"), 8);
+        QVERIFY(helios.ok() &&
+                helios->jobs == parse_helios_trace(file("helios_sample.csv"), 8)->jobs);
+        // A malformed job is an error naming it; other JSON is refused saying what it is not.
+        auto bad = parse_philly_trace(file("philly_bad_job.json"), 8);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("job 2 (application_bad_1)") != std::string::npos &&
+                     bad.error_text().find("submitted_time") != std::string::npos,
+                 bad.error_text().c_str());
+        QVERIFY(!parse_philly_trace("{\"jobs\": []}", 8).ok());
+        QVERIFY(!parse_philly_trace("[{\"status\": ", 8).ok());
+        QVERIFY(!parse_philly_trace("[]", 8).ok());
+        QVERIFY(!parse_philly_trace(text, 0).ok());
     }
 
     // Replayed on a cluster large enough that nobody waits, the trace is its own answer: every

@@ -938,6 +938,26 @@ private slots:
         QVERIFY(told);
         QVERIFY2(error.startsWith(QStringLiteral("helios_bad_row.csv: ")), qPrintable(error));
         QVERIFY(!w.document()->design().fleet.trace.jobs);
+        // Microsoft Philly's cluster_job_log (JSON) by the same menu entry.
+        bool picked3 = false, confirmed3 = false;
+        QString philly;
+        answerFileDialog(
+            QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/philly_sample.json"),
+            &picked3);
+        onModal<QMessageBox>(
+            [&philly](QMessageBox* box) {
+                philly = box->text();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed3);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
+        QVERIFY(picked3 && confirmed3);
+        QVERIFY2(philly.startsWith(QStringLiteral("philly_sample.json: 58 GPU jobs")) &&
+                     philly.contains(QStringLiteral("never scheduled")),
+                 qPrintable(philly));
+        QTRY_VERIFY(w.document()->design().fleet.trace.jobs &&
+                    w.document()->design().fleet.trace.jobs->jobs.size() == 58);
+        QTRY_VERIFY(captionSays(QStringLiteral("Replaying the job trace philly_sample.json")));
     }
 
     void fleetTabFromTheMix() {
