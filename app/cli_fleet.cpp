@@ -249,6 +249,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         f.get_int("--nodes-per-leaf", leaf, 0, s.nodes, leaf_source + "; 0 = one leaf"));
     s.leaf_required = f.has("--leaf-required") ? f.get_bool("--leaf-required", false)
                                                : (mix && mix->leaf_required);
+    s.quota_borrowing = f.has("--quota-borrowing") ? f.get_bool("--quota-borrowing", false)
+                                                   : (mix && mix->quota_borrowing);
     auto r = model::simulate_fleet(s);
     if (!r)
         throw UsageError{r.error_text()};
@@ -279,6 +281,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"interruptions", k.interruptions},
                                {"mean_gpus_held", k.mean_held},
                                {"at_quota_fraction", k.at_quota_fraction},
+                               {"mean_gpus_borrowed", k.mean_borrowed},
+                               {"reclaimed", k.reclaimed},
                                {"mean_duration_h", k.mean_duration_h},
                                {"duration_source", k.duration_source},
                                {"split_slowdown", k.split_slowdown}});
@@ -309,6 +313,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"burst_gpu_hours", r->burst_gpu_hours},
                       {"jobs_burst", r->jobs_burst},
                       {"burst_to", burst_to},
+                      {"quota_borrowing", s.quota_borrowing},
                       {"burst_gpu_hours_redone", r->burst_gpu_hours_redone},
                       {"burst_usd_per_gpu_hour", r->burst_usd_per_gpu_hour},
                       {"burst_usd", r->burst_usd},

@@ -229,9 +229,7 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     const auto percent = [](double fraction) {
         return QString::fromStdString(model::report_human(fraction, model::ReportFormat::percent));
     };
-    const auto kw = [](double v) {
-        return QString::fromStdString(model::units::format_kw(v));
-    };
+    const auto kw = [](double v) { return QString::fromStdString(model::units::format_kw(v)); };
     cap += t.utilization_source == "economics.utilization"
                ? tr(" Utilization %1 (typed in the Cost section).").arg(percent(t.utilization))
                : tr(" Utilization %1 from the Fleet simulation of the job mix.")
@@ -646,15 +644,27 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                        .arg(QString::fromStdString(c.name), dur(c.mean_duration_h * 3600),
                             QString::fromStdString(c.duration_source));
     // Team quotas (issue 23): what each team held, and how often it was at its quota.
+    // With borrowing (a Kueue cohort): what each borrowed beyond its quota, and its jobs
+    // evicted to give lent GPUs back.
     QStringList quotas;
     for (const auto& c : f.classes)
-        if (c.quota > 0)
-            quotas << tr("%1 held %2 on average of its %3, at the quota %4% of the time")
-                          .arg(QString::fromStdString(c.name), count(c.mean_held),
-                               c.quota == 1
-                                   ? tr("1 GPU")
-                                   : tr("%1 GPUs").arg(count(static_cast<double>(c.quota))))
-                          .arg(c.at_quota_fraction * 100, 0, 'f', 0);
+        if (c.quota > 0) {
+            QString q =
+                tr("%1 held %2 on average of its %3, at the quota %4 of the time")
+                    .arg(QString::fromStdString(c.name), count(c.mean_held),
+                         c.quota == 1 ? tr("1 GPU")
+                                      : tr("%1 GPUs").arg(count(static_cast<double>(c.quota))),
+                         QString::fromStdString(model::report_human(c.at_quota_fraction,
+                                                                    model::ReportFormat::percent)));
+            if (c.mean_borrowed >= 0.05)
+                q += tr(", %1 more borrowed from the other teams' quotas")
+                         .arg(QString::fromStdString(model::units::format_fixed(
+                             c.mean_borrowed, c.mean_borrowed < 10 ? 1 : 0)));
+            if (c.reclaimed > 0)
+                q += tr(", %1 of its jobs evicted to give lent GPUs back")
+                         .arg(count(static_cast<double>(c.reclaimed)));
+            quotas << q;
+        }
     if (!quotas.isEmpty())
         cap += tr(" Quotas: %1.").arg(quotas.join(QStringLiteral("; ")));
     if (f.jobs_waiting_at_end > 0)

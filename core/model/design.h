@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 7; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 8; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
@@ -34,7 +34,8 @@ inline constexpr int kDesignMinor = 7; ///< 1.1: unset values are missing keys, 
                                        ///< 1.6: fleet.leaf_required,
                                        ///< training.fp8_scaling;
                                        ///< 1.7: fleet.burst_to (spot bursting),
-                                       ///< fleet.trace (an imported job trace)
+                                       ///< fleet.trace (an imported job trace);
+                                       ///< 1.8: fleet.quota_borrowing
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -348,6 +349,9 @@ struct FleetMix {
     /// (Kueue topology-aware scheduling's "required" topology); off: it starts on the fewest
     /// leaves it can get ("preferred").
     bool leaf_required = false;
+    /// The classes with a team quota lend each other what they leave unused (a Kueue cohort;
+    /// FleetSpec::quota_borrowing); off: each quota is a hard cap.
+    bool quota_borrowing = false;
     /// A job that waits this long runs in the cloud at the design's cloud rate instead; 0 = never.
     double burst_after_h = 0;
     /// What a burst runs on: on-demand instances, or spot capacity at the offer's spot price,

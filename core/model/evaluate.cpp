@@ -322,6 +322,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
     s.peak_hour = m.peak_hour;
     s.topology_aware = m.topology_aware;
     s.leaf_required = m.leaf_required;
+    s.quota_borrowing = m.quota_borrowing;
     if (fabric)
         s.nodes_per_leaf = fleet_nodes_per_leaf(*fabric, s.nodes);
     s.horizon_days = m.horizon_days;

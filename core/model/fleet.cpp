@@ -797,10 +797,28 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     if (!replay)
         for (std::size_t i = 0; i < nc; ++i)
             quota[i] = s.classes[i].quota_gpus;
-    std::vector<double> held_integral(nc, 0), at_quota_time(nc, 0);
+    std::vector<double> held_integral(nc, 0), at_quota_time(nc, 0), borrowed_integral(nc, 0);
+    // One cohort per pool: whole GPUs and MIG instances are different resources with their own
+    // quotas (Kueue: nvidia.com/gpu and nvidia.com/mig-<profile> flavors), lent only in kind.
+    const auto pool_of_class = [&](std::size_t i) { return !replay && s.classes[i].mig ? 1 : 0; };
+    std::int64_t cohort_quota[2] = {0, 0};
+    for (std::size_t i = 0; i < nc; ++i)
+        cohort_quota[pool_of_class(i)] += quota[i];
+    const bool borrowing = s.quota_borrowing && cohort_quota[0] + cohort_quota[1] > 0;
+    // A job over its class's quota waits -- unless the cohort lends it what the other quotas
+    // of its pool leave unused (the cohort's held GPUs stay within the sum of its quotas).
     const auto over_quota = [&](const Job& j) {
         const auto c = static_cast<std::size_t>(j.cls);
-        return quota[c] > 0 && held[c] + j.gpus > quota[c];
+        if (quota[c] == 0 || held[c] + j.gpus <= quota[c])
+            return false;
+        if (!borrowing)
+            return true;
+        const int pool = pool_of_class(c);
+        std::int64_t cohort_held = 0;
+        for (std::size_t i = 0; i < nc; ++i)
+            if (quota[i] > 0 && pool_of_class(i) == pool)
+                cohort_held += held[i];
+        return cohort_held + j.gpus > cohort_quota[pool];
     };
     FleetResult r;
     r.classes.resize(nc);
@@ -900,6 +918,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 held_integral[i] += static_cast<double>(held[i]) * (b - a);
                 if (quota[i] > 0 && held[i] >= quota[i])
                     at_quota_time[i] += b - a;
+                if (quota[i] > 0 && held[i] > quota[i])
+                    borrowed_integral[i] += static_cast<double>(held[i] - quota[i]) * (b - a);
             }
         }
         t = to;
@@ -1060,6 +1080,32 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         evict(first, false);
         return true;
     };
+    // Under the preemptive policy with borrowing: a job within its class's quota that does not
+    // fit takes lent GPUs back, evicting one preemptible job of a class that holds more than its
+    // quota (the lowest priority, then the most recently started first), whatever its priority.
+    const auto reclaim_one_for = [&](const Job& j) {
+        const auto c = static_cast<std::size_t>(j.cls);
+        if (!borrowing || quota[c] == 0 || held[c] + j.gpus > quota[c])
+            return false;
+        std::int64_t could = (j.mig ? mig : nodes).total_free();
+        std::int64_t first = -1;
+        for (const auto& [p, neg_start, id] : victims) {
+            const Job& v = alloc_job[static_cast<std::size_t>(id)];
+            const auto vc = static_cast<std::size_t>(v.cls);
+            if (v.mig != j.mig || vc == c || quota[vc] == 0 || held[vc] <= quota[vc])
+                continue;
+            could += v.gpus;
+            if (first < 0)
+                first = id;
+        }
+        if (could < j.gpus || first < 0)
+            return false;
+        if (t >= warm)
+            ++r.classes[static_cast<std::size_t>(alloc_job[static_cast<std::size_t>(first)].cls)]
+                  .reclaimed;
+        evict(first, false);
+        return true;
+    };
     // The smallest job of each pool: when even it does not fit, no waiting job of that pool
     // does, and a backfill pass can stop instead of trying every waiting job (an overloaded
     // cluster's queue grows without bound: the pass was quadratic in it).
@@ -1112,11 +1158,20 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                         it = q.erase(it);
                         --waiting;
                         start(j);
-                    } else if (!preemptive || !evict_one_for(*it)) {
-                        stuck = true;
-                        if (blocked[0] && blocked[1])
-                            return;
-                        ++it;
+                    } else {
+                        // An evicted job goes to the back of its level's queue: when that is
+                        // this one (a reclaim evicts whatever the priority), push_back has
+                        // invalidated `it`; its index still holds.
+                        const auto at = it - q.begin();
+                        const bool freed =
+                            preemptive && (evict_one_for(*it) || reclaim_one_for(*it));
+                        it = q.begin() + at;
+                        if (!freed) {
+                            stuck = true;
+                            if (blocked[0] && blocked[1])
+                                return;
+                            ++it;
+                        }
                     }
                 }
             }
@@ -1304,6 +1359,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     for (std::size_t i = 0; i < nc; ++i) {
         r.classes[i].mean_held = held_integral[i] / window;
         r.classes[i].at_quota_fraction = quota[i] > 0 ? at_quota_time[i] / window : 0;
+        r.classes[i].mean_borrowed = borrowed_integral[i] / window;
         r.classes[i].quota = static_cast<int>(quota[i]);
         if (!replay) {
             r.classes[i].mean_duration_h = s.classes[i].mean_duration_h;

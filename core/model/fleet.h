@@ -105,6 +105,14 @@ struct FleetSpec {
     /// of starting split over leaves (Kueue topology-aware scheduling: "required" vs
     /// "preferred"; kueue.sigs.k8s.io docs, concepts/topology_aware_scheduling).
     bool leaf_required = false;
+    /// The classes with a quota form one cohort (Kueue: ClusterQueues in a cohort, no
+    /// borrowingLimit; kueue.sigs.k8s.io docs, concepts/cluster_queue "Cohort"): a class over
+    /// its quota may start a job on what the others' quotas leave unused (the cohort's held
+    /// GPUs stay within the sum of the quotas). Under the preemptive policy a class within its
+    /// quota gets lent GPUs back by evicting borrowers' preemptible jobs, whatever their
+    /// priority (Kueue reclaimWithinCohort: Any). Whole GPUs and MIG instances are lent only in
+    /// kind (one cohort per pool). Off: each quota is a hard cap.
+    bool quota_borrowing = false;
     double horizon_days = 30;
     double warmup_days = 3; ///< excluded from every statistic (the queue starts empty)
     std::uint64_t seed = 1;
@@ -184,6 +192,10 @@ struct FleetClassResult {
     /// Time-average GPUs (MIG classes: instances) its jobs held in the window, and the share
     /// of the window it was at its quota (0 without a quota).
     double mean_held = 0, at_quota_fraction = 0;
+    /// Time-average GPUs it held above its quota, borrowed from the cohort (quota_borrowing).
+    double mean_borrowed = 0;
+    /// Its jobs evicted to give a lent quota back (counted in preemptions too).
+    std::int64_t reclaimed = 0;
     int quota = 0;               ///< FleetClass::quota_gpus (0: none)
     double mean_duration_h = 0;  ///< FleetClass::mean_duration_h (random classes)
     double split_slowdown = 1;   ///< FleetClass::split_slowdown

@@ -653,14 +653,30 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         for (const auto& k : fr.classes)
             quotas = quotas || k.quota > 0;
         if (quotas) {
-            Builder q("fleet_quotas", "Team quotas",
-                      {{"class", "Class", "", RF::text},
-                       {"quota_gpus", "Quota", "GPUs", RF::count},
-                       {"mean_gpus_held", "GPUs held (mean)", "GPUs", RF::count},
-                       {"at_quota_fraction", "Time at the quota", "fraction", RF::percent}});
+            // Borrowing (a Kueue cohort): GPUs held beyond the quota and jobs evicted to give
+            // lent GPUs back, when the design lets teams borrow.
+            const bool cohort = d.fleet.quota_borrowing;
+            std::vector<Builder::Col> cols = {
+                {"class", "Class", "", RF::text},
+                {"quota_gpus", "Quota", "GPUs", RF::count},
+                {"mean_gpus_held", "GPUs held (mean)", "GPUs", RF::count},
+                {"at_quota_fraction", "Time at the quota", "fraction", RF::percent}};
+            if (cohort) {
+                cols.push_back({"mean_gpus_borrowed", "GPUs borrowed (mean)", "GPUs", RF::number});
+                cols.push_back({"reclaimed", "Jobs evicted to give GPUs back", "", RF::count});
+            }
+            Builder q("fleet_quotas",
+                      cohort ? "Team quotas (teams borrow unused quota)" : "Team quotas", cols);
             for (const auto& k : fr.classes)
-                if (k.quota > 0)
-                    q.row({k.name, static_cast<double>(k.quota), k.mean_held, k.at_quota_fraction});
+                if (k.quota > 0) {
+                    std::vector<Builder::Cell> row = {k.name, static_cast<double>(k.quota),
+                                                      k.mean_held, k.at_quota_fraction};
+                    if (cohort) {
+                        row.push_back(k.mean_borrowed);
+                        row.push_back(static_cast<double>(k.reclaimed));
+                    }
+                    q.row(row);
+                }
             out.push_back(std::move(q.t));
         }
     }

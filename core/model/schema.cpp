@@ -663,6 +663,12 @@ std::vector<Field> build_schema() {
                   "scheduling, preferred)",
                   "on: a job that fits under one leaf waits until one leaf has its nodes free "
                   "(Kueue, required); needs topology-aware placement"));
+    add(F(CL_REF(quota_borrowing))
+            .make("quota_borrowing", "Teams borrow unused quota", "", 0, 0,
+                  "off: each team quota is a hard cap (Kueue ClusterQueues without a cohort)",
+                  "on: a team over its quota may use what the other quotas leave unused (a Kueue "
+                  "cohort); under the preemptive policy a team within its quota takes lent GPUs "
+                  "back by evicting borrowers' preemptible jobs"));
     add(F(CL_REF(horizon_days))
             .make("horizon_days", "Simulated days", "days", 0.01, 3650, fsrc, "fleet horizon"));
     add(F(CL_REF(warmup_days))

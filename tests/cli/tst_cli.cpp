@@ -460,6 +460,30 @@ private slots:
                              "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.find("quota") != std::string::npos, bad.err.c_str());
+        // Two teams of a design's mix: the fine-tunes over their one-job quota borrow the idle
+        // batch team's with --quota-borrowing (a Kueue cohort), not without.
+        auto mixed = cl::test::preset("h100-ndr-2node");
+        mixed.fleet.finetune.arrival_rate_per_hour = 0.5;
+        mixed.fleet.finetune.quota_gpus = 8;
+        mixed.fleet.batch_inference.arrival_rate_per_hour = 0.01;
+        mixed.fleet.batch_inference.quota_gpus = 8;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("teams.json")).toStdString();
+        {
+            std::ofstream o(path);
+            o << cl::model::design_to_json(mixed);
+        }
+        const json hard = json::parse(run({"fleet", path, "--json"}).out)["fleet"];
+        QCOMPARE(hard["quota_borrowing"].get<bool>(), false);
+        QVERIFY(hard["classes"][0]["mean_gpus_held"].get<double>() <= 8.0 + 1e-9);
+        QCOMPARE(hard["classes"][0]["mean_gpus_borrowed"].get<double>(), 0.0);
+        const Run lent = run({"fleet", path, "--quota-borrowing", "--json"});
+        QCOMPARE(lent.code, 0);
+        const json soft = json::parse(lent.out)["fleet"];
+        QCOMPARE(soft["quota_borrowing"].get<bool>(), true);
+        QVERIFY(soft["classes"][0]["mean_gpus_borrowed"].get<double>() > 0.5);
+        QVERIFY(soft["classes"][0]["mean_gpus_held"].get<double>() > 8.5);
+        QCOMPARE(soft["classes"][0]["reclaimed"].get<long long>(), 0LL); // backfill evicts none
     }
 
     // Issue 23: leaf-aware placement. Three-node jobs on 8 nodes in leaves of 4 pack a leaf

@@ -356,6 +356,106 @@ private slots:
                  bad.error_text().c_str());
     }
 
+    // Quota borrowing (issue 23, a Kueue cohort). Known answer: A (quota 24 GPUs) and B
+    // (quota 16, practically idle) lend each other what they leave unused, so A's one-node
+    // jobs have B's two nodes too: M/M/5, not M/M/3. Without borrowing the same load (4
+    // Erlangs on 3 servers) is more than A's quota serves and its queue grows.
+    void quotaBorrowingLendsUnusedQuota() {
+        const auto two = [](double days) {
+            FleetSpec s = mmc(10, 0.0, days);
+            s.classes[0].name = "A";
+            s.classes[0].quota_gpus = 24;
+            s.classes[0].arrival_rate_per_hour = 4;
+            FleetClass b = s.classes[0];
+            b.name = "B";
+            b.quota_gpus = 16;
+            b.arrival_rate_per_hour = 1e-6;
+            s.classes.push_back(b);
+            s.quota_borrowing = true;
+            return s;
+        };
+        const double want = erlang_c_wait(5, 4 / 3600.0, 1 / 3600.0);
+        for (FleetPolicy policy : {FleetPolicy::fifo, FleetPolicy::backfill}) {
+            FleetSpec s = two(4000);
+            s.policy = policy;
+            const auto r = simulate_fleet(s);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double err = r->classes[0].wait_mean_s / want - 1;
+            qInfo().noquote() << QStringLiteral("borrowing: A's wait %1 s simulated, %2 s Erlang "
+                                                "C M/M/5 (%3%), held %4 GPUs, %5 borrowed")
+                                     .arg(r->classes[0].wait_mean_s, 0, 'f', 1)
+                                     .arg(want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(r->classes[0].mean_held, 0, 'f', 2)
+                                     .arg(r->classes[0].mean_borrowed, 0, 'f', 2);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            // It holds the offered load (4 x 8 GPUs), above its quota by what it borrows.
+            QVERIFY(std::abs(r->classes[0].mean_held - 32) <= 0.02 * 32);
+            QVERIFY(r->classes[0].mean_borrowed > 1 && r->classes[0].mean_borrowed < 16);
+            QCOMPARE(r->classes[0].reclaimed, std::int64_t{0});
+            QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                    0.02 * r->mean_queue_length);
+        }
+        FleetSpec hard = two(200);
+        hard.quota_borrowing = false;
+        const auto h = simulate_fleet(hard);
+        QVERIFY(h.ok());
+        QVERIFY2(h->classes[0].wait_mean_s > 10 * want && h->classes[0].mean_held <= 24 + 1e-9,
+                 qPrintable(QString::number(h->classes[0].wait_mean_s)));
+        QCOMPARE(h->classes[0].mean_borrowed, 0.0);
+    }
+
+    // Reclaim (Kueue reclaimWithinCohort): A borrows B's quota with preemptible jobs; under the
+    // preemptive policy a B job within B's quota evicts a borrower at once, so B is M/M/2 on its
+    // own quota. Under backfill (no evictions) B waits behind A's borrowed runs.
+    void quotaReclaimGivesLentGPUsBack() {
+        const auto spec = [](FleetPolicy policy) {
+            FleetSpec s;
+            s.nodes = 5;
+            s.gpus_per_node = 8;
+            // A offers more than the 5 nodes leave it (4 + 1.2 Erlangs): it always has a queue
+            // and takes every node it may borrow, so B never borrows and is M/M/2 exactly on
+            // its quota. (A's queue grows: a shorter horizon.)
+            s.classes = {{"A", 8, 4, 1, 0}, {"B", 8, 1.2, 1, 0}};
+            s.classes[0].quota_gpus = 24;
+            s.classes[0].preemptible = true;
+            s.classes[0].checkpoint_interval_h = 0.25;
+            s.classes[1].quota_gpus = 16;
+            s.quota_borrowing = true;
+            s.policy = policy;
+            s.horizon_days = 1000;
+            s.warmup_days = 50;
+            return s;
+        };
+        const double want = erlang_c_wait(2, 1.2 / 3600.0, 1 / 3600.0);
+        const auto pre = simulate_fleet(spec(FleetPolicy::preemptive));
+        QVERIFY2(pre.ok(), pre.error_text().c_str());
+        const double err = pre->classes[1].wait_mean_s / want - 1;
+        qInfo().noquote() << QStringLiteral("reclaim: B's wait %1 s, Erlang C M/M/2 %2 s (%3%); "
+                                            "%4 of A's jobs reclaimed")
+                                 .arg(pre->classes[1].wait_mean_s, 0, 'f', 1)
+                                 .arg(want, 0, 'f', 1)
+                                 .arg(err * 100, 0, 'f', 2)
+                                 .arg(pre->classes[0].reclaimed);
+        // (1,000 days: 29,000 B jobs, A's growing queue makes a longer run slow; at 4,000 days
+        // the same run was -2.4%.)
+        QVERIFY2(std::abs(err) <= 0.10, qPrintable(QString::number(err)));
+        QVERIFY(pre->classes[0].reclaimed > 0 &&
+                pre->classes[0].preemptions >= pre->classes[0].reclaimed);
+        QCOMPARE(pre->classes[1].reclaimed, std::int64_t{0});
+        // B held its offered load (1.2 x 8 GPUs), GPU-hours conserved, Little's law.
+        QVERIFY(std::abs(pre->classes[1].mean_held - 9.6) <= 0.03 * 9.6);
+        QVERIFY(std::abs(pre->mean_queue_length - pre->little_queue_length) <=
+                0.02 * pre->mean_queue_length);
+        QVERIFY(std::abs(pre->gpu_hours_by_jobs - pre->gpu_hours_used) <=
+                1e-9 * pre->gpu_hours_used);
+        const auto back = simulate_fleet(spec(FleetPolicy::backfill));
+        QVERIFY(back.ok());
+        QVERIFY2(back->classes[1].wait_mean_s > 1.5 * want,
+                 qPrintable(QString::number(back->classes[1].wait_mean_s)));
+        QCOMPARE(back->classes[0].reclaimed, std::int64_t{0});
+    }
+
     // Priority: the high class waits less than the low class under the same load.
     void priorityOrdersTheQueue() {
         FleetSpec s;

@@ -879,6 +879,47 @@ private slots:
 
     // Issue 23: a job trace imported by the menu, a file dialog and a confirmation, replayed on
     // the drawn cluster in the Fleet tab; undone by the toolbar, removed by the menu.
+    // Issue 23: teams lend each other unused quota (a Kueue cohort), ticked in the inspector:
+    // the fine-tunes, over their one-job quota, borrow the idle batch team's; the caption
+    // says how much.
+    void quotaBorrowingTickedInTheInspector() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
+        auto* fleet = w.charts()->fleetChart();
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
+                           QStringLiteral("0.5")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"), QStringLiteral("8")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "batch_inference.arrival_rate_per_hour"),
+                           QStringLiteral("0.01")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "batch_inference.quota_gpus"),
+                           QStringLiteral("8")));
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->classes.size() == 2 &&
+                    w.evaluator()->current()->fleet->classes[1].quota == 8);
+        QVERIFY(w.evaluator()->current()->fleet->classes[0].mean_held <= 8.0 + 1e-9);
+        QVERIFY(clickEntity(w, QString()));
+        auto* borrow = field<QCheckBox>(w, "quota_borrowing");
+        QVERIFY(borrow && !borrow->isChecked());
+        QVERIFY(borrow->text().contains(QStringLiteral("Teams borrow unused quota")));
+        if (auto* sa = w.inspector()->findChild<QScrollArea*>()) // scrolled to, as a person would
+            sa->ensureWidgetVisible(borrow, 10, 40);
+        QTest::mouseClick(borrow, Qt::LeftButton, {}, QPoint(8, borrow->height() / 2));
+        QTRY_VERIFY(w.document()->design().fleet.quota_borrowing);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->classes.size() == 2 &&
+                    w.evaluator()->current()->fleet->classes[0].mean_borrowed > 0.5);
+        QVERIFY(w.evaluator()->current()->fleet->classes[0].mean_held > 8.5);
+        QTRY_VERIFY(labelSays(fleet, QStringLiteral("more borrowed from the other teams' quotas")));
+        // One undo step takes it back.
+        undo(w);
+        QTRY_VERIFY(!w.document()->design().fleet.quota_borrowing);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->classes[0].mean_borrowed == 0);
+    }
+
     void jobTraceImportedByMenu() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h100-ndr-2node"));
