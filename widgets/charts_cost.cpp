@@ -157,16 +157,6 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         chart_->addSeries(s);
         all << s;
     }
-    for (auto* s : all)
-        if (auto* l = qobject_cast<QLineSeries*>(s))
-            connect(l, &QLineSeries::hovered, this, [l](const QPointF& pt, bool on) {
-                if (on)
-                    QToolTip::showText(QCursor::pos(),
-                                       tr("month %1: %2, $%3M")
-                                           .arg(pt.x(), 0, 'f', 0)
-                                           .arg(l->name().section(QLatin1Char(':'), 0, 0))
-                                           .arg(pt.y(), 0, 'f', 2));
-            });
     if (t.breakeven_months >= 0) {
         auto* be = new QScatterSeries;
         be->setName(tr("break-even: month %1").arg(t.breakeven_months));
@@ -177,12 +167,36 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
         chart_->addSeries(be);
         all << be;
     }
+    // Billions past $1,000M (helper-11: the 16k design's axis ran "$M" to "1,000").
+    const bool billions = ymax >= 1000;
+    if (billions) {
+        for (auto* s : all)
+            if (auto* xy = qobject_cast<QXYSeries*>(s)) {
+                QList<QPointF> pts = xy->points();
+                for (auto& p : pts)
+                    p.setY(p.y() / 1000);
+                xy->replace(pts);
+            }
+        ymax /= 1000;
+    }
+    const QString unit = billions ? QStringLiteral("B") : QStringLiteral("M");
+    for (auto* s : all)
+        if (auto* l = qobject_cast<QLineSeries*>(s))
+            connect(l, &QLineSeries::hovered, this, [l, unit](const QPointF& pt, bool on) {
+                if (on)
+                    QToolTip::showText(QCursor::pos(),
+                                       tr("month %1: %2, $%3%4")
+                                           .arg(pt.x(), 0, 'f', 0)
+                                           .arg(l->name().section(QLatin1Char(':'), 0, 0))
+                                           .arg(pt.y(), 0, 'f', 2)
+                                           .arg(unit));
+            });
     auto* ax = new QValueAxis;
     ax->setTitleText(tr("months"));
     ax->setRange(0, months_);
     ax->setLabelFormat(QStringLiteral("%.0f"));
     auto* ay = new QValueAxis;
-    ay->setTitleText(tr("$M"));
+    ay->setTitleText(QLatin1Char('$') + unit);
     niceAxis(ay, 0, ymax * 1.05); // labels with the decimals the step needs ("800", not "800.0")
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);

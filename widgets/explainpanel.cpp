@@ -4,13 +4,46 @@
 #include "model/explain.h"
 
 #include <QHeaderView>
+
 #include <QLabel>
 #include <QScrollBar>
 #include <QSet>
+#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace cl::ui {
+
+namespace {
+
+/// Rows as tall as their text wrapped to the column's width (helper-11: QTreeView sized the
+/// rows for text it had not wrapped to the column, so "2 x HGX H100 on InfiniBand NDR — Cloud
+/// vs" showed its first line only).
+class WrappingDelegate : public QStyledItemDelegate {
+public:
+    explicit WrappingDelegate(QTreeView* view) : QStyledItemDelegate(view), view_(view) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem o(option);
+        initStyleOption(&o, index);
+        int width = view_->header()->sectionSize(index.column());
+        if (index.column() == 0)
+            for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+                width -= view_->indentation();
+        if (index.column() == 0 && view_->rootIsDecorated())
+            width -= view_->indentation();
+        width = std::max(40, width - 12); // the cell's margins
+        const QFontMetrics fm(o.font);
+        const QRect text = fm.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, o.text);
+        return {QStyledItemDelegate::sizeHint(option, index).width(),
+                std::max(fm.height(), text.height()) + 6};
+    }
+
+private:
+    QTreeView* view_;
+};
+
+} // namespace
 
 ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
@@ -30,6 +63,7 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     tree_->setTextElideMode(Qt::ElideNone);
     tree_->setWordWrap(true);
     tree_->setUniformRowHeights(false);
+    tree_->setItemDelegate(new WrappingDelegate(tree_));
     detail_ = new QLabel(this);
     detail_->setObjectName(QStringLiteral("explainDetail"));
     detail_->setWordWrap(true);

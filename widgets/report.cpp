@@ -22,6 +22,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
+#include <QLogValueAxis>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
@@ -351,6 +352,12 @@ void enlargeChartText(QWidget* page) {
         for (QAbstractAxis* a : c->axes()) {
             a->setLabelsFont(larger(a->labelsFont()));
             a->setTitleFont(larger(a->titleFont()));
+            // A log axis over many decades labels every other one at the larger size (helper-11:
+            // the Fabric chart's "1,000" and "10,000" ran together as "1,00010,000").
+            if (auto* log = qobject_cast<QLogValueAxis*>(a);
+                log && a->orientation() == Qt::Horizontal && log->min() > 0 &&
+                log->max() / log->min() > 1e5 && log->base() == 10)
+                log->setBase(100);
         }
     }
 }
@@ -590,11 +597,15 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         if (!terms.empty()) {
             // The page's width, most of it for the meaning (as a generic table it was 60% of
             // the page, the meanings nine lines deep).
+            // The title in the header rows, as tableHtml writes it, so a table split over two
+            // pages says "(continued)" on the second (helper-11).
             html += QStringLiteral(
-                "<h2 style=\"page-break-before: always\">Terms used in this report</h2>"
-                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
-                "<thead><tr><th width=\"20%\">Term</th><th width=\"55%\">Meaning</th>"
-                "<th width=\"25%\">Source</th></tr></thead>");
+                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
+                "style=\"page-break-before: always\"><thead><tr><td colspan=\"3\" "
+                "style=\"border: none\"><h3>Terms used in this report</h3></td></tr>"
+                "<tr><th bgcolor=\"#e5e7eb\" width=\"22%\">Term</th>"
+                "<th bgcolor=\"#e5e7eb\" width=\"53%\">Meaning</th>"
+                "<th bgcolor=\"#e5e7eb\" width=\"25%\">Source</th></tr></thead>");
             for (const auto& e : terms)
                 html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td><i>%3</i></td></tr>")
                             .arg(esc(e.term), esc(e.meaning), esc(e.source));

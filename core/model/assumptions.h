@@ -28,7 +28,7 @@ struct MemoryAssumptions {
     /// SGLang: model weights and the KV pool together take this fraction of the whole card;
     /// activations and CUDA-graph buffers live in the rest.
     Assumption sglang_mem_fraction_static{
-        0.9, "fraction", "SGLang server arguments: --mem-fraction-static, default 0.9"};
+        0.9, "fraction", "SGLang server arguments: mem_fraction_static, default 0.9"};
     /// TensorRT-LLM: the KV cache takes this fraction of the memory still free once the
     /// weights and the engine's activations are allocated.
     Assumption trtllm_free_memory_fraction{
@@ -143,11 +143,11 @@ struct InferenceAssumptions {
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",
                                          "dual-channel DDR5-5600: 2 x 5600 MT/s x 8 B"};
     /// NUMA nodes (sockets in NPS1) whose memory a CPU server's model is spread over. llama.cpp
-    /// loads the weights from one thread, so without --numa distribute they sit on one node and
-    /// every core reads them at that node's bandwidth.
+    /// loads the weights from one thread, so without its NUMA "distribute" option they sit on
+    /// one node and every core reads them at that node's bandwidth.
     Assumption numa_nodes_used{1, "nodes",
-                               "llama.cpp default placement (README: --numa distribute "
-                               "spreads the model over the nodes)"};
+                               "llama.cpp default placement (its README: the NUMA option "
+                               "\"distribute\" spreads the model over the nodes)"};
     /// Speculative decoding draft cost per token relative to the target (c in Leviathan et al.).
     Assumption draft_cost_ratio{0.0, "ratio",
                                 "Leviathan et al. 2023 (arXiv:2211.17192) sec. 3.4: c, the "

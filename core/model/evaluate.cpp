@@ -864,11 +864,14 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         we.error = design_errors(ir.errors(), index, w.kind);
                     }
                     if (we.inference) {
-                        if (ev.tco && ev.tco->has_onprem &&
-                            we.inference->output_tokens_per_s_per_gpu > 0)
+                        // On the cloud price's basis: the decode GPU-hours of a million output
+                        // tokens at the amortized on-prem rate (helper-11: it charged all GPU
+                        // time, prefill too, to output tokens: $0.412 beside the cloud's
+                        // $0.569 compared unlike with like).
+                        if (ev.tco && ev.tco->has_onprem)
                             we.onprem_usd_per_million_output_tokens =
-                                ev.tco->amortized_usd_per_gpu_hour / 3600.0 /
-                                we.inference->output_tokens_per_s_per_gpu * 1e6;
+                                ev.tco->amortized_usd_per_gpu_hour *
+                                we.inference->gpu_hours_per_million_output_tokens;
                         we.inference_curve = latency_throughput_curve(
                             *m, s, *g, ev.fabric, im.max_batch, 64, price,
                             design.assumptions.inference, ev.collective_assumptions, spec);

@@ -373,8 +373,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             *prefill_share = pf / (pf + dec);
         return pf + dec;
     };
-    double share = 0;
-    const double t_cohort = cohort(r.batch, &share);
+    const double t_cohort = cohort(r.batch, nullptr);
     r.decode_step_s = tpot_at(r.batch);
     r.output_tokens_per_s = pp_factor * r.batch * L_out / t_cohort;
     // With continuous or chunked batching the prompts of arriving requests share the engine
@@ -405,13 +404,6 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     r.tpot_s = tpot_eff(r.batch);
     if (colocated)
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
-    if (price > 0 && r.output_tokens_per_s > 0) {
-        const double usd_per_s = price * gpus_replica / 3600.0;
-        r.usd_per_million_output_tokens =
-            usd_per_s * (1.0 - share) * t_cohort / (pp_factor * r.batch * L_out) * 1e6;
-        r.usd_per_million_input_tokens =
-            usd_per_s * share * t_cohort / (pp_factor * r.batch * L_in) * 1e6;
-    }
     if (s.mode == ServingMode::online && s.request_rate > 0) {
         // The largest batch that keeps TPOT and TTFT within the SLOs. Requests per second per
         // replica: one cohort of b requests per cohort time (colocated prefill), or b requests
@@ -475,6 +467,22 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             r.gpus_needed += r.prefill_replicas_needed * gpus_replica;
             r.output_tokens_per_s_per_gpu =
                 s.request_rate * L_out / r.gpus_needed; // both pools, at the asked rate
+        }
+    }
+    // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
+    // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token
+    // kind with its GPU time: prompts' prefill the input tokens, the decode steps the output
+    // tokens, as the curve prices them. Any $/GPU-hour (cloud, or the amortized on-prem rate)
+    // times gpu_hours_per_million_output_tokens is that price per million output tokens.
+    if (r.batch > 0 && L_out > 0) {
+        double sh = 0;
+        const double tc = cohort(r.batch, &sh);
+        r.gpu_hours_per_million_output_tokens =
+            gpus_replica * (1.0 - sh) * tc / (pp_factor * r.batch * L_out) * 1e6 / 3600.0;
+        if (price > 0 && r.output_tokens_per_s > 0) {
+            r.usd_per_million_output_tokens = price * r.gpu_hours_per_million_output_tokens;
+            r.usd_per_million_input_tokens =
+                price * gpus_replica * sh * tc / (pp_factor * r.batch * L_in) * 1e6 / 3600.0;
         }
     }
     // A device without the rates these numbers need is refused, never shown as "inf ms" and

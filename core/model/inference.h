@@ -20,6 +20,10 @@ struct InferenceResult {
     double decode_step_s = 0; ///< one decode step at the operating batch
     int batch = 0;            ///< concurrent sequences at the operating point
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
+    /// GPU-hours of decode per million output tokens at the operating point (the prompts'
+    /// prefill is the input tokens'): any $/GPU-hour times this is its $ per million output
+    /// tokens, the cloud's and the owned cluster's alike.
+    double gpu_hours_per_million_output_tokens = 0;
     double gpus_needed = 0;         ///< online mode: for the request rate under the SLOs
     double speculative_speedup = 1; ///< decode speedup from speculative decoding
     // Online mode (M/D/1 admission queue per replica, Kleinrock 1975 vol. 1 sec. 5.6):

@@ -1562,6 +1562,13 @@ private slots:
                         flat.contains(QStringLiteral("Bus bandwidth")));
             if (QByteArray(preset) == "h200-inference-8x")
                 QVERIFY(flat.contains(QStringLiteral("Time to first token")));
+            // No command-line flag of ours or another program's (helper-11: "--numa
+            // distribute" in an assumption's source).
+            const QRegularExpression flag(QStringLiteral("(^|[\\s(\"'])--[a-z][a-z-]+"));
+            const auto fm = flag.match(text);
+            QVERIFY2(!fm.hasMatch(),
+                     qPrintable(QStringLiteral("%1: a flag \"%2\"")
+                                    .arg(QString::fromLatin1(preset), fm.captured(0))));
             const QRegularExpression sci(QStringLiteral("\\d[eE][+-]\\d"));
             const auto m = sci.match(text);
             QVERIFY2(
