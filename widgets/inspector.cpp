@@ -97,7 +97,9 @@ protected:
 
 private:
     QString stripped(const QString& text) const {
-        QString t = text;
+        QString t = text.trimmed();
+        if (!this->prefix().isEmpty() && t.startsWith(this->prefix()))
+            t.remove(0, this->prefix().size());
         if (!this->suffix().isEmpty() && t.endsWith(this->suffix()))
             t.chop(this->suffix().size());
         t.remove(this->locale().groupSeparator());
@@ -438,6 +440,26 @@ void Inspector::rebuild() {
             Qt::QueuedConnection);
 }
 
+namespace {
+/// A field's unit as a person reads it: money as "$0.08/kWh" and "$620,000", not "0.08 USD/kWh"
+/// and "620000.00 USD" (helper-11); a bare ratio without the word ("1.30", not "1.300 ratio").
+void showUnit(QAbstractSpinBox* sb, const std::string& unit) {
+    const auto set = [sb](const QString& prefix, const QString& suffix) {
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(sb)) {
+            d->setPrefix(prefix);
+            d->setSuffix(suffix);
+        } else if (auto* i = qobject_cast<QSpinBox*>(sb)) {
+            i->setPrefix(prefix);
+            i->setSuffix(suffix);
+        }
+    };
+    if (unit.rfind("USD", 0) == 0)
+        set(QStringLiteral("$"), QString::fromStdString(unit.substr(3))); // "/kWh", "/year", ""
+    else if (!unit.empty() && unit != "bool" && unit != "ratio")
+        set(QString(), QLatin1Char(' ') + QString::fromStdString(unit));
+}
+} // namespace
+
 void Inspector::addField(const model::Field& f) {
     const QString tip = qs(f.help.empty() ? f.label : f.help) +
                         (f.source.empty() ? QString() : tr("\nDefault: %1").arg(qs(f.source)));
@@ -451,8 +473,7 @@ void Inspector::addField(const model::Field& f) {
                      static_cast<int>(std::min(f.max, 2147483647.0)));
         // "36 months", "4,096 tokens" (issue 21: "Horizon 36", "Input tokens 1000")
         sb->setGroupSeparatorShown(true);
-        if (!f.display_unit.empty())
-            sb->setSuffix(QLatin1Char(' ') + qs(f.display_unit));
+        showUnit(sb, f.display_unit);
         sb->setKeyboardTracking(false);
         connect(sb, &QSpinBox::valueChanged, this, [this, &f](int v) { edit(f, double(v)); });
         w = sb;
@@ -473,8 +494,7 @@ void Inspector::addField(const model::Field& f) {
         sb->setDecimals(f.decimals);
         sb->setGroupSeparatorShown(true); // 310,000.00, not 310000.00
         sb->setRange(f.min / f.display_scale, f.max / f.display_scale);
-        if (!f.display_unit.empty() && f.display_unit != "bool")
-            sb->setSuffix(QLatin1Char(' ') + qs(f.display_unit));
+        showUnit(sb, f.display_unit);
         sb->setKeyboardTracking(false);
         // Arrow steps of about a tenth of the value's order of magnitude are set in showValue.
         connect(sb, &QDoubleSpinBox::valueChanged, this,

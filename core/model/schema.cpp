@@ -440,7 +440,8 @@ std::vector<Field> build_schema() {
                     "EIA 2023 US industrial 0.06-0.09"));
     money(E(CL_REF(pue))
               .make("pue", "PUE", "ratio", 1, 5, cost,
-                    "power usage effectiveness (new large facilities, Uptime Institute)"));
+                    "power usage effectiveness (new large facilities, Uptime Institute)"))
+        .decimals = 2; // "1.30", as PUE is quoted (was "1.300 ratio")
     money(E(CL_REF(colo_usd_per_kw_month))
               .make("colo_usd_per_kw_month", "Colocation (per IT kW)", "USD/kW-month", 0, 1e6, cost,
                     "per IT kW per month (CBRE N. America H2 2024)"));

@@ -334,6 +334,37 @@ private slots:
         QVERIFY2(error->text().contains(QStringLiteral("whole number")), qPrintable(error->text()));
     }
 
+    // Helper-11: money reads as money ("$0.08/kWh", not "0.08 USD/kWh"), a ratio without the
+    // word ("1.30", not "1.300 ratio"); typed with or without the "$" it is the number typed.
+    void moneyReadsAsMoney() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QVERIFY(clickEntity(w, QString()));
+        auto* power = field<QDoubleSpinBox>(w, "power_usd_per_kwh");
+        QVERIFY(power);
+        reveal(w, power);
+        QVERIFY2(power->text().startsWith(QStringLiteral("$")) &&
+                     power->text().endsWith(QStringLiteral("/kWh")) &&
+                     !power->text().contains(QStringLiteral("USD")),
+                 qPrintable(power->text()));
+        QVERIFY(typeNumber(power, QStringLiteral("0.12")));
+        QCOMPARE(w.document()->design().economics.power_usd_per_kwh, 0.12);
+        QCOMPARE(power->text(), QStringLiteral("$0.12/kWh"));
+        QVERIFY(typeNumber(power, QStringLiteral("$0.11")));
+        QCOMPARE(w.document()->design().economics.power_usd_per_kwh, 0.11);
+        auto* colo = field<QDoubleSpinBox>(w, "colo_usd_per_kw_month");
+        QVERIFY(colo);
+        QVERIFY2(colo->text().startsWith(QStringLiteral("$")) &&
+                     colo->text().endsWith(QStringLiteral("/kW-month")),
+                 qPrintable(colo->text()));
+        auto* pue = field<QDoubleSpinBox>(w, "pue");
+        QVERIFY(pue);
+        QVERIFY2(!pue->text().contains(QStringLiteral("ratio")) && pue->decimals() == 2,
+                 qPrintable(pue->text()));
+    }
+
     // Helper-18: on a design without a training job the reliability inputs read just "Auto".
     // The failure rate and storage bandwidth have values anyway; the others say why not.
     void reliabilityAutoWithoutTrainingJob() {
