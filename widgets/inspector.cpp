@@ -804,7 +804,9 @@ void Inspector::updateDerived() {
             lines << tr("Power %1 kW IT nameplate, %2 kW facility avg.")
                          .arg(QString::fromStdString(model::units::format_kw(tc.it_power_peak_kw)),
                               QString::fromStdString(model::units::format_kw(tc.power_kw)));
-            lines << tr("Racks %L1 (%2 each)")
+            // What a rack has room for, not what it holds (helper-11: "Racks 1 (4 servers
+            // each)" on a design of 2 servers).
+            lines << tr("Racks %L1 (room for %2 each)")
                          .arg(tc.racks, 0, 'f', 0)
                          .arg(tc.servers_per_rack == 1
                                   ? tr("1 server")
