@@ -267,7 +267,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {w.id + ".goodput",
                  w.name,
                  "Goodput and checkpoint interval",
-                 pct(r.goodput) + " at " + fixed(r.interval_used_s / 60, 1) + " min",
+                 // Times as the Reliability caption and the report's tables say them (helper-11:
+                 // "1784.2 min" here beside "29.7 h", "delta = 8.0 s" beside "7.96 s", "R = 600
+                 // s" beside "10.0 min").
+                 pct(r.goodput) + " at " + report_value(r.interval_used_s, "s"),
                  "job MTBF M = 1 / (failure rate x GPUs); Daly 2006 optimum tau = "
                  "sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; "
                  "goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
@@ -277,11 +280,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    "weights + master weights + optimizer states (14 B/param AdamW)"},
                   {"storage bandwidth", units::format_si(r.storage_Bps, "B/s"),
                    "design storage, input, or Llama 3 2 TB/s per 16,384 GPUs"},
-                  {"stall per checkpoint delta", fixed(r.checkpoint_stall_s, 1) + " s",
+                  {"stall per checkpoint delta", report_value(r.checkpoint_stall_s, "s"),
                    d.reliability.async_checkpoint ? "async: snapshot over PCIe (CheckFreq)"
                                                   : "sync: the whole write"},
-                  {"restart R", fixed(d.reliability.restart_s, 0) + " s",
-                   "reliability input: restart time"}}});
+                  {"restart R", report_value(d.reliability.restart_s, "s"),
+                   "the Reliability section's restart time"}}});
         }
         if (w.inference && g) {
             const auto& r = *w.inference;
@@ -392,9 +395,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                t.has_onprem ? "catalog system prices" : t.onprem_missing},
               {"network", usd(t.onprem_breakdown.network),
                "drawn switches and cables (ClusterLens guide, Cost)"},
-              {"IT power",
-               units::format_kw(t.it_power_peak_kw) + " kW",
-               "catalog system power"},
+              {"IT power", units::format_kw(t.it_power_peak_kw) + " kW", "catalog system power"},
               {"PUE", units::format_g(e.pue, 3),
                "economics (default: new large facilities, Uptime Institute)"},
               {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},

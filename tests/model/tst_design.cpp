@@ -271,6 +271,27 @@ private slots:
                         QCOMPARE(row[4], units::format_ms(hi) + " ms");
                     }
         QVERIFY(table);
+        // Explain's reliability times as the caption and tables say them (helper-11: "delta =
+        // 8.0 s" beside "7.96 s", "R = 600 s" beside "10.0 min", "1784.2 min" beside "29.7 h").
+        const Design big = cl::test::preset("dgx-h100-4su");
+        const Evaluation bev = evaluate(big, cat);
+        bool goodput = false;
+        for (const auto& e : explain(big, bev, cat))
+            if (e.key.size() > 8 && e.key.compare(e.key.size() - 8, 8, ".goodput") == 0) {
+                goodput = true;
+                for (const auto& in : e.inputs) {
+                    if (in.name == "restart R")
+                        QCOMPARE(in.value, std::string("10.0 min"));
+                    if (in.name == "stall per checkpoint delta")
+                        QVERIFY2(in.value.find(".") != std::string::npos &&
+                                     in.value.size() - in.value.find('.') == 5, // "7.96 s"
+                                 in.value.c_str());
+                }
+                QVERIFY2(e.value.find(" min") != std::string::npos ||
+                             e.value.find(" h") != std::string::npos,
+                         e.value.c_str());
+            }
+        QVERIFY(goodput);
     }
 
     // Helper-9 (issue 21): the CSV's key-value tables keyed rows by their labels, put words in
