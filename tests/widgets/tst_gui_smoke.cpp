@@ -892,8 +892,6 @@ private slots:
         QCOMPARE(view->picked(), -1);
     }
 
-    // Issue 23: a job trace imported by the menu, a file dialog and a confirmation, replayed on
-    // the drawn cluster in the Fleet tab; undone by the toolbar, removed by the menu.
     // Issue 23: teams lend each other unused quota (a Kueue cohort), ticked in the inspector:
     // the fine-tunes, over their one-job quota, borrow the idle batch team's; the caption
     // says how much.
@@ -935,6 +933,8 @@ private slots:
                     w.evaluator()->current()->fleet->classes[0].mean_borrowed == 0);
     }
 
+    // Issue 23: a job trace imported by the menu, a file dialog and a confirmation, replayed on
+    // the drawn cluster in the Fleet tab; undone by the toolbar, removed by the menu.
     void jobTraceImportedByMenu() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h100-ndr-2node"));
