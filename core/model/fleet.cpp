@@ -1058,26 +1058,36 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         pool_of(n).fail(local(n));
         repairs.emplace(t + s.repair_h * 3600, n);
     };
-    // Under the preemptive policy: frees GPUs for a job of priority `prio` that does not fit by
-    // evicting one preemptible job of lower priority; false when none is left or even all of
-    // them would not free enough GPUs.
-    // Only jobs of the same pool (whole GPUs or MIG instances) free what it needs.
-    const auto evict_one_for = [&](const Job& j) {
+    // Evicts the first running preemptible job of `j`'s pool (lowest priority, then the most
+    // recently started) that `eligible` accepts, when the free GPUs and every eligible job's
+    // would make room for `j`; `stop` ends the walk (the victims are in priority order).
+    const auto evict_first = [&](const Job& j, const auto& eligible, const auto& stop) {
         std::int64_t could = (j.mig ? mig : nodes).total_free();
         std::int64_t first = -1;
         for (const auto& [p, neg_start, id] : victims) {
-            if (p >= j.prio)
+            if (stop(p))
                 break;
             const Job& v = alloc_job[static_cast<std::size_t>(id)];
-            if (v.mig != j.mig)
+            if (v.mig != j.mig || !eligible(v))
                 continue;
             could += v.gpus;
             if (first < 0)
                 first = id;
         }
         if (could < j.gpus || first < 0)
+            return std::int64_t{-1};
+        return first;
+    };
+    // Under the preemptive policy: frees GPUs for a job of priority `prio` that does not fit by
+    // evicting one preemptible job of lower priority; false when none is left or even all of
+    // them would not free enough GPUs.
+    // Only jobs of the same pool (whole GPUs or MIG instances) free what it needs.
+    const auto evict_one_for = [&](const Job& j) {
+        const std::int64_t id = evict_first(
+            j, [](const Job&) { return true; }, [&](int p) { return p >= j.prio; });
+        if (id < 0)
             return false;
-        evict(first, false);
+        evict(id, false);
         return true;
     };
     // Under the preemptive policy with borrowing: a job within its class's quota that does not
@@ -1087,23 +1097,19 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const auto c = static_cast<std::size_t>(j.cls);
         if (!borrowing || quota[c] == 0 || held[c] + j.gpus > quota[c])
             return false;
-        std::int64_t could = (j.mig ? mig : nodes).total_free();
-        std::int64_t first = -1;
-        for (const auto& [p, neg_start, id] : victims) {
-            const Job& v = alloc_job[static_cast<std::size_t>(id)];
-            const auto vc = static_cast<std::size_t>(v.cls);
-            if (v.mig != j.mig || vc == c || quota[vc] == 0 || held[vc] <= quota[vc])
-                continue;
-            could += v.gpus;
-            if (first < 0)
-                first = id;
-        }
-        if (could < j.gpus || first < 0)
+        const std::int64_t id = evict_first(
+            j,
+            [&](const Job& v) {
+                const auto vc = static_cast<std::size_t>(v.cls);
+                return vc != c && quota[vc] > 0 && held[vc] > quota[vc];
+            },
+            [](int) { return false; });
+        if (id < 0)
             return false;
         if (t >= warm)
-            ++r.classes[static_cast<std::size_t>(alloc_job[static_cast<std::size_t>(first)].cls)]
+            ++r.classes[static_cast<std::size_t>(alloc_job[static_cast<std::size_t>(id)].cls)]
                   .reclaimed;
-        evict(first, false);
+        evict(id, false);
         return true;
     };
     // The smallest job of each pool: when even it does not fit, no waiting job of that pool
