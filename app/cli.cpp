@@ -527,13 +527,14 @@ int cmd_report(Flags& f, const std::vector<std::string>& pos, std::ostream& out)
     const model::Catalog cat = load_catalog(f);
     const model::Design d = load_design_arg(pos[0], cat);
     const model::Evaluation ev = model::evaluate(d, cat);
-    const auto tables = model::report_tables(d, ev, cat);
     auto ends_with = [&](const char* suffix) {
         const std::string s(suffix);
         return target.size() >= s.size() &&
                std::equal(s.rbegin(), s.rend(), target.rbegin(),
                           [](char a, char b) { return std::tolower(a) == std::tolower(b); });
     };
+    // The sensitivity table is the CSV's only (the PDF computes it once, for its summary too).
+    const auto tables = model::report_tables(d, ev, cat, /*with_sensitivity=*/!ends_with(".pdf"));
     // Atomic: a temporary file next to the target, flushed and synced, then renamed over it.
     // On a full disk the target keeps its old bytes and the message gives the OS reason.
     auto write = [](const std::filesystem::path& p, const std::string& text) {

@@ -119,6 +119,28 @@ bool drawFarName(QPainter* p, const QRectF& block, const QString& name, const QC
     return true;
 }
 
+/// One line of a card drawn whole where it can be (issue 21, helper-11: "Leaf (rail) QM…" and
+/// "… · seq…" printed cut in the report, where no tooltip says the rest): the painter's font,
+/// or smaller down to 80% of it (one point at a time) when that makes the text fit; only then
+/// elided. The font is restored after.
+void drawFitted(QPainter* p, const QRectF& r, int align, const QString& text) {
+    const QFont f = p->font();
+    QFont g = f;
+    const qreal full = f.pointSizeF() > 0 ? f.pointSizeF() : f.pixelSize();
+    const int width = static_cast<int>(r.width());
+    for (qreal size = full; size >= full * 0.8 - 1e-9; size -= full / 10) {
+        if (f.pointSizeF() > 0)
+            g.setPointSizeF(size);
+        else
+            g.setPixelSize(std::max(1, static_cast<int>(size + 0.5)));
+        if (QFontMetrics(g).horizontalAdvance(text) <= width)
+            break;
+    }
+    p->setFont(g);
+    p->drawText(r, align, p->fontMetrics().elidedText(text, Qt::ElideRight, width));
+    p->setFont(f);
+}
+
 /// A device's name far out, with its replica count: the "x 127" badge is part of what the card
 /// says ("DGX H100 x 127", kept on one line by non-breaking spaces).
 QString farName(const model::Device& d) {
@@ -262,16 +284,14 @@ protected:
         const QString title = QString::fromStdString(d->name.empty() ? d->id : d->name);
         // The title ends before the replica badge (helper-3: "× 64" covered "Aggregation (1:…").
         const double titleW = d->count > 1 ? kDeviceW - 74 : kDeviceW - 30;
-        p->drawText(QRectF(12, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(title, Qt::ElideRight, int(titleW)));
+        drawFitted(p, QRectF(12, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter, title);
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
         // The subtitle's row ends above the problem badge's (issue 21: a leaf's "⚠ 2.0:1" badge
         // covered its port rate).
-        p->drawText(QRectF(12, 25, kDeviceW - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(subtitle(*d, scene_->document()->catalog()),
-                                                Qt::ElideRight, int(kDeviceW - 24)));
+        drawFitted(p, QRectF(12, 25, kDeviceW - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                   subtitle(*d, scene_->document()->catalog()));
         if (d->count > 1) {
             const QString badge = QStringLiteral("× %1").arg(d->count);
             QRectF r(kDeviceW - 58, 6, 46, 20);
@@ -789,16 +809,13 @@ protected:
         p->setPen(pal.text().color());
         f.setBold(true);
         p->setFont(f);
-        p->drawText(
-            QRectF(10, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter,
-            p->fontMetrics().elidedText(QString::fromStdString(w->name.empty() ? w->id : w->name),
-                                        Qt::ElideRight, static_cast<int>(titleW)));
+        drawFitted(p, QRectF(10, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::fromStdString(w->name.empty() ? w->id : w->name));
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
-        p->drawText(QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                    p->fontMetrics().elidedText(QString::fromStdString(finding_.layout),
-                                                Qt::ElideRight, 220));
+        drawFitted(p, QRectF(10, 26, 220, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::fromStdString(finding_.layout));
         // The metrics on one line, or on two split at a " · " when one is too short (issue 21:
         // "11,431 tok/s, 8,513–15,771 · TPOT …" was cut); the verdict takes the rest, clipped
         // to its box (the tooltip has it whole).
@@ -836,9 +853,8 @@ protected:
         }
         p->setPen(pal.text().color());
         for (int i = 0; i < metrics.size(); ++i)
-            p->drawText(QRectF(10, verdictBottom + 18 * i, 220, 18),
-                        Qt::AlignLeft | Qt::AlignVCenter,
-                        p->fontMetrics().elidedText(metrics[i], Qt::ElideRight, 220));
+            drawFitted(p, QRectF(10, verdictBottom + 18 * i, 220, 18),
+                       Qt::AlignLeft | Qt::AlignVCenter, metrics[i]);
     }
     void mousePressEvent(QGraphicsSceneMouseEvent* e) override {
         dragStart = pos();

@@ -31,9 +31,11 @@
 #include <QStackedLayout>
 #include <QSvgGenerator>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QTextFrame>
+#include <QTextLayout>
 #include <QTextTable>
 #include <QUrl>
 
@@ -207,6 +209,53 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
             mine[i]->setFrameFormat(f);
             moved = true;
             break; // what follows moves: lay out again
+        }
+        if (!moved)
+            return;
+    }
+}
+
+/// Session 26: a heading at a page's foot with its text on the next page moves to the next
+/// page too (the explanations and the glossary used to start pages of their own, which left
+/// pages holding a table's last row or two). A heading (h1-h3, or several in a row) keeps the
+/// first two lines of what follows it on its page; one change per layout, as above.
+void keepHeadingsWithText(QTextDocument& doc, QPagedPaintDevice& printer) {
+    for (int pass = 0; pass < 60; ++pass) {
+        const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
+        QAbstractTextDocumentLayout* layout = clone->documentLayout();
+        const qreal page = clone->pageSize().height();
+        if (page <= 0)
+            return;
+        bool moved = false;
+        QTextBlock first; // the first of the headings in a row
+        for (auto it = clone->rootFrame()->begin(); !it.atEnd() && !moved; ++it) {
+            const QTextBlock b = it.currentBlock();
+            if (!b.isValid()) { // a table or frame: what follows a heading is not text
+                first = QTextBlock();
+                continue;
+            }
+            if (b.blockFormat().headingLevel() > 0) {
+                if (!first.isValid())
+                    first = b;
+                continue;
+            }
+            if (!first.isValid())
+                continue;
+            const QRectF head = layout->blockBoundingRect(first);
+            const QRectF text = layout->blockBoundingRect(b);
+            const qreal line =
+                b.layout() && b.layout()->lineCount() > 0 ? b.layout()->lineAt(0).height() : 12.0;
+            const qreal wanted = std::min(text.bottom(), text.top() + 2 * line);
+            if (static_cast<int>(head.top() / page) != static_cast<int>((wanted - 1) / page)) {
+                QTextBlock mine = doc.findBlockByNumber(first.blockNumber());
+                QTextBlockFormat f = mine.blockFormat();
+                if (!(f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)) {
+                    f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                    QTextCursor(mine).setBlockFormat(f);
+                    moved = true;
+                }
+            }
+            first = QTextBlock();
         }
         if (!moved)
             return;
@@ -533,21 +582,9 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     {
         const auto& sens = summary.cost_sensitivity; // computed once, for the summary too
         if (sens.error.empty() && !sens.bars.empty()) {
-            model::ReportTable t;
             // The section's name in the table's own heading row, so it is never left alone at
             // a page's foot, and no page to itself (helper-10: two thirds of it empty).
-            t.title = "Sensitivity: what moves on-prem minus cloud cost (each input 20% down "
-                      "and up; base " +
-                      model::report_human(sens.base, model::ReportFormat::usd) + ")";
-            t.labels = {"Input", "Input low", "Input high", "Cost difference low",
-                        "Cost difference high"};
-            t.header = t.labels;
-            for (const auto& b : sens.bars)
-                t.display.push_back({b.input, model::report_value(b.low_value, b.unit),
-                                     model::report_value(b.high_value, b.unit),
-                                     model::report_human(b.output_low, model::ReportFormat::usd),
-                                     model::report_human(b.output_high, model::ReportFormat::usd)});
-            t.rows = t.display;
+            const model::ReportTable t = model::sensitivity_table(sens);
             html += tableHtml(t);
         }
     }
@@ -579,8 +616,9 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         html += tableHtml(t, t.id == "tco_monthly" ? 61 : 400);
     }
     const auto explanations = model::explain(design, ev, *catalog);
-    html += QStringLiteral(
-        "<h2 style=\"page-break-before: always\">How the key numbers are computed</h2>");
+    // After the tables on the same page where there is room (a page break before it left a
+    // page with an assumption row or two on it; session 26); the heading keeps its text.
+    html += QStringLiteral("<h2>How the key numbers are computed</h2>");
     for (const auto& e : explanations) {
         html += QStringLiteral("<h3>%1 — %2: %3</h3><p>%4</p><ul>")
                     .arg(esc(e.subject), esc(e.title), esc(e.value), esc(e.formula));
@@ -600,8 +638,8 @@ QString writeReportPdf(const QString& path, const model::Design& design,
             // The title in the header rows, as tableHtml writes it, so a table split over two
             // pages says "(continued)" on the second (helper-11).
             html += QStringLiteral(
-                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
-                "style=\"page-break-before: always\"><thead><tr><td colspan=\"3\" "
+                "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"
+                "<thead><tr><td colspan=\"3\" "
                 "style=\"border: none\"><h3>Terms used in this report</h3></td></tr>"
                 "<tr><th bgcolor=\"#e5e7eb\" width=\"22%\">Term</th>"
                 "<th bgcolor=\"#e5e7eb\" width=\"53%\">Meaning</th>"
@@ -677,6 +715,16 @@ QString writeReportPdf(const QString& path, const model::Design& design,
                 }
             }
         }
+        // No wider than the text (session 26: 650 px overflowed the 2 cm margins print() keeps
+        // inside the page's, and the page's edge cut the workload card on the right). The
+        // margins are 2 cm of the printer's, the image's width is in screen pixels.
+        const qreal dpi = QGuiApplication::primaryScreen()
+                              ? qRound(QGuiApplication::primaryScreen()->logicalDotsPerInchX())
+                              : 96.0;
+        const int textWidth = static_cast<int>(
+            (pdf.pageLayout().paintRect(QPageLayout::Millimeter).width() - 40.0) / 25.4 * dpi);
+        pageWidth = std::min(pageWidth, textWidth - 4);
+        chosen = std::min(chosen, textWidth - 4);
         html.replace(mark, kCanvasMark.size(),
                      onPage1 ? tag(chosen)
                              : QStringLiteral("<p style=\"page-break-before: always\">"
@@ -689,14 +737,16 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     for (int pass = 0;; ++pass) {
         doc.setHtml(html);
         keepTablesWhole(doc, pdf);
+        keepHeadingsWithText(doc, pdf);
         const auto splits =
-            pass < 40 ? rowsToSplitAt(doc, pdf) : std::vector<std::pair<int, int>>{};
+            pass < 80 ? rowsToSplitAt(doc, pdf) : std::vector<std::pair<int, int>>{};
         if (splits.empty())
             break;
-        // The last table first: splitting one renumbers the tables after it, not before.
+        // The first table only, then lay out again (session 26): a split moves everything after
+        // it, so a later table's split found on this layout may fall mid-page on the next,
+        // leaving a "(continued)" page with three rows on it (h100-ndr-2node's glossary).
         const QString before = html;
-        for (auto it = splits.rbegin(); it != splits.rend(); ++it)
-            html = splitTableAt(html, it->first, it->second);
+        html = splitTableAt(html, splits.front().first, splits.front().second);
         if (html == before)
             break;
     }
@@ -710,7 +760,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
 
 QString writeReportCsv(const QString& path, const model::Design& design,
                        const model::Evaluation& ev, const model::Catalog& catalog) {
-    const auto tables = model::report_tables(design, ev, catalog);
+    const auto tables = model::report_tables(design, ev, catalog, /*with_sensitivity=*/true);
     auto write = [](const QString& file, const std::string& text) -> QString {
         return doc::writeFileAtomically(
             file, QByteArray(text.data(), static_cast<qsizetype>(text.size())));

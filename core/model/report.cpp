@@ -135,6 +135,12 @@ std::string report_value(double x, const std::string& u) {
         return report_human(x, std::fabs(x) >= 100 ? ReportFormat::usd : ReportFormat::usd_rate) +
                u.substr(3);
     }
+    // Days with one decimal, as every caption says them (helper-11: "Auto: 28.54 days" in the
+    // assumptions beside "28.5 days" in the Reliability caption).
+    if (u == "days" && x != 1)
+        return (std::fabs(x) >= 1000 ? report_human(x, ReportFormat::count)
+                                     : units::format_fixed(x, 1)) +
+               " days";
     // One of a counted unit reads singular: "1 node", not "1 nodes" (helper-3).
     static const char* const kPlural[] = {"nodes",  "tokens", "sequences", "ops",    "days",
                                           "GPUs",   "months", "years",     "racks",  "servers",
@@ -248,7 +254,32 @@ struct KeyValue {
 
 } // namespace
 
-std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, const Catalog& c) {
+ReportTable sensitivity_table(const SensitivityResult& s) {
+    ReportTable t;
+    t.id = "sensitivity";
+    t.title = "Sensitivity: what moves on-prem minus cloud cost (each input 20% down and up; "
+              "base " +
+              report_human(s.base, RF::usd) + ")";
+    t.header = {"input_key",  "input",          "input_unit",     "input_low",
+                "input_high", "difference_low", "difference_high"};
+    t.units = {"", "", "", "input_unit", "input_unit", "USD", "USD"};
+    t.labels = {
+        "", "Input", "", "Input low", "Input high", "Cost difference low", "Cost difference high"};
+    if (!s.error.empty())
+        return t;
+    for (const auto& b : s.bars) {
+        t.rows.push_back({KeyValue::key_of(b.input), b.input, b.unit, csv_number(b.low_value),
+                          csv_number(b.high_value), csv_number(b.output_low),
+                          csv_number(b.output_high)});
+        t.display.push_back(
+            {"", b.input, "", report_value(b.low_value, b.unit), report_value(b.high_value, b.unit),
+             report_human(b.output_low, RF::usd), report_human(b.output_high, RF::usd)});
+    }
+    return t;
+}
+
+std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, const Catalog& c,
+                                       bool with_sensitivity) {
     std::vector<ReportTable> out;
     const auto& t = ev.topology;
     KeyValue topo("topology", "Cluster");
@@ -681,6 +712,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         }
     }
 
+    if (with_sensitivity)
+        if (ReportTable st =
+                sensitivity_table(sensitivity(d, c, SensitivityOutput::onprem_minus_cloud_usd));
+            !st.rows.empty())
+            out.push_back(std::move(st));
     Builder as("assumptions", "Assumptions and sources (changed inputs first)",
                {{"group", "Group", "", RF::text},
                 {"name", "Input", "", RF::text},

@@ -48,7 +48,15 @@ std::string report_value(double v, const std::string& unit);
 
 /// Every table: topology, bill of materials, per-workload memory / training / serving,
 /// reliability, TCO breakdown and monthly curve, assumptions with sources, explanations.
-std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, const Catalog& c);
+/// `with_sensitivity`: also the cost sensitivity table (computed here: one evaluation per input
+/// and end; the PDF has it from report_summary instead).
+std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, const Catalog& c,
+                                       bool with_sensitivity = false);
+
+/// The cost sensitivity (on-prem minus cloud, each input down and up) as a table: stable keys,
+/// each input's unit on its row, SI numbers for the CSV; human units for the PDF. Empty (no
+/// rows) when the analysis has an error.
+ReportTable sensitivity_table(const SensitivityResult& s);
 
 /// The report's first page for a manager: for each workload what was asked, the verdict (fits
 /// or not, and why) and the headline numbers with their error bands; for the design the cost

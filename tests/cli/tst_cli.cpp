@@ -835,14 +835,31 @@ private slots:
         const std::string csv = dir.filePath(QStringLiteral("r.csv")).toStdString();
         const Run r = run({"report", "llama3-16k-h100", "-o", csv});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.find("11 tables") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("12 tables") != std::string::npos, r.out.c_str());
         QFile in(QString::fromStdString(csv));
         QVERIFY(in.open(QIODevice::ReadOnly));
         const std::string text = in.readAll().toStdString();
         for (const char* t : {"topology,", "bill_of_materials,", "memory,", "training,",
                               "error_bands,", "reliability,", "tco,", "cloud_options,",
-                              "tco_monthly,", "assumptions,", "explanations,"})
+                              "tco_monthly,", "sensitivity,", "assumptions,", "explanations,"})
             QVERIFY2(text.find(std::string("\n") + t) != std::string::npos, t);
+        // Session 26: the cost sensitivity the PDF prints is in the CSV too (it was the PDF's
+        // only): a stable key per input, its unit on its row, SI numbers; utilization 80% down
+        // and up 20% (0.64 and 0.96), owning's edge over renting moving with it.
+        QVERIFY(text.find("\nsensitivity,header,input_key,input,input_unit,input_low,input_high,"
+                          "difference_low,difference_high") != std::string::npos);
+        {
+            const std::string row = "\nsensitivity,row,utilization,Utilization,fraction,";
+            const auto u = text.find(row);
+            QVERIFY2(u != std::string::npos, text.c_str());
+            std::istringstream sc(text.substr(u + row.size(), 80));
+            double low = 0, high = 0, d_low = 0, d_high = 0;
+            char c = 0;
+            sc >> low >> c >> high >> c >> d_low >> c >> d_high;
+            QCOMPARE(low, 0.64);
+            QCOMPARE(high, 0.96);
+            QVERIFY2(d_high < d_low, text.substr(u, 120).c_str()); // busier: owning gains
+        }
         // Every way of renting side by side (issue 21), keyed by its spelling, the billed one
         // marked in its own column, the CSV's break-even a number (or empty when owning never
         // wins within the horizon). (This preset types its price: no spot price to compare.)
@@ -862,6 +879,7 @@ private slots:
         const std::string d = dir.filePath(QStringLiteral("tables")).toStdString() + "/";
         QCOMPARE(run({"report", "h100-ndr-2node", "-o", d}).code, 0);
         QVERIFY(QFileInfo::exists(QString::fromStdString(d + "assumptions.csv")));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(d + "sensitivity.csv")));
         QCOMPARE(run({"report", "h100-ndr-2node"}).code, 2);                // no -o
         QCOMPARE(run({"report", "h100-ndr-2node", "-o", "x.txt"}).code, 2); // unknown kind
         QCOMPARE(run({"report", "h100-ndr-2node", "-o", "x.pdf"}).code, 2); // no Qt writer here
@@ -1562,6 +1580,42 @@ private slots:
                         flat.contains(QStringLiteral("Bus bandwidth")));
             if (QByteArray(preset) == "h200-inference-8x")
                 QVERIFY(flat.contains(QStringLiteral("Time to first token")));
+            // Session 26: no page holds a table's last row or two and nothing else (a page
+            // break before the explanations left dgx-h100-su's page 14 with one assumption
+            // row): on every page but the last, the text runs at least a quarter of the way
+            // down the page's text area (poppler's word boxes; the page number in the foot
+            // margin left out). Pictures and charts are at the pages' tops, with captions.
+            {
+                QProcess boxes;
+                boxes.start(QStringLiteral("pdftotext"),
+                            {QStringLiteral("-bbox"), out, QStringLiteral("-")});
+                QVERIFY(boxes.waitForFinished(60000));
+                const QString html = QString::fromUtf8(boxes.readAllStandardOutput());
+                const QStringList pages = html.split(QStringLiteral("<page "));
+                const QRegularExpression size(QStringLiteral("height=\"([0-9.]+)\""));
+                const QRegularExpression word(
+                    QStringLiteral("<word [^>]*yMin=\"([0-9.]+)\"[^>]*yMax=\"([0-9.]+)\""));
+                for (qsizetype i = 1; i + 1 < pages.size(); ++i) { // [0] is the head
+                    const double h = size.match(pages[i]).captured(1).toDouble();
+                    double top = 1e9, bottom = 0;
+                    for (auto it = word.globalMatch(pages[i]); it.hasNext();) {
+                        const auto w = it.next();
+                        const double y0 = w.captured(1).toDouble(), y1 = w.captured(2).toDouble();
+                        if (y0 > 0.86 * h) // the page number
+                            continue;
+                        top = std::min(top, y0);
+                        bottom = std::max(bottom, y1);
+                    }
+                    if (bottom == 0)
+                        continue; // the design's picture on a page of its own: no text
+                    const double area = 0.86 * h - 0.12 * h; // the text area, about
+                    QVERIFY2(h > 0 && bottom - std::min(top, 0.12 * h) >= 0.25 * area,
+                             qPrintable(QStringLiteral("%1: page %2 of %3 nearly empty")
+                                            .arg(QString::fromLatin1(preset))
+                                            .arg(i)
+                                            .arg(pages.size() - 1)));
+                }
+            }
             // No command-line flag of ours or another program's (helper-11: "--numa
             // distribute" in an assumption's source).
             const QRegularExpression flag(QStringLiteral("(^|[\\s(\"'])--[a-z][a-z-]+"));
