@@ -121,14 +121,17 @@ bool drawFarName(QPainter* p, const QRectF& block, const QString& name, const QC
 
 /// One line of a card drawn whole where it can be (issue 21, helper-11: "Leaf (rail) QM…" and
 /// "… · seq…" printed cut in the report, where no tooltip says the rest): the painter's font,
-/// or smaller down to 80% of it (one point at a time) when that makes the text fit; only then
-/// elided. The font is restored after.
+/// or smaller when that makes the text fit, down to 80% of it on the screen (the tooltip has
+/// the rest) and 60% in a picture (the report's, an exported PNG or SVG: helper-12 read
+/// "Aggregation (7:1…" and "Grand Teton 8x …" there); only then elided. The font is restored.
 void drawFitted(QPainter* p, const QRectF& r, int align, const QString& text) {
     const QFont f = p->font();
     QFont g = f;
     const qreal full = f.pointSizeF() > 0 ? f.pointSizeF() : f.pixelSize();
     const int width = static_cast<int>(r.width());
-    for (qreal size = full; size >= full * 0.8 - 1e-9; size -= full / 10) {
+    const bool screen = p->device() && p->device()->devType() == QInternal::Widget;
+    const qreal smallest = screen ? 0.8 : 0.6;
+    for (qreal size = full; size >= full * smallest - 1e-9; size -= full / 10) {
         if (f.pointSizeF() > 0)
             g.setPointSizeF(size);
         else
@@ -1900,9 +1903,21 @@ QRect CanvasView::legendPlace(const QString& legend, const QFontMetrics& fm, QSt
     QRect best;
     QStringList bestLines;
     int fewest = std::numeric_limits<int>::max();
+    // On a short canvas (Large Charts leave it ~190 px at 1280 x 800) the legend keeps its
+    // first paragraph, the colours, when the whole would take over a quarter of the height: the
+    // "Busiest: ..." line covered a third of the drawing (helper-11). Each link's tooltip still
+    // says its load.
+    QStringList paras = legend.split(QLatin1Char('\n'));
+    if (paras.size() > 1) {
+        qsizetype n = 0;
+        for (const QString& para : paras)
+            n += wrapWords(para, fm, full).size();
+        if (static_cast<int>(n) * fm.lineSpacing() + 2 * pad > H / 4)
+            paras = paras.mid(0, 1);
+    }
     for (const int avail : {full, std::max(80, full / 2), std::max(80, full / 3)}) {
         QStringList wrapped;
-        for (const QString& para : legend.split(QLatin1Char('\n')))
+        for (const QString& para : paras)
             wrapped << wrapWords(para, fm, avail);
         int w = 0;
         for (const QString& l : wrapped)

@@ -208,6 +208,8 @@ public:
     [[nodiscard]] bool farMode() const;
     /// Where the link-load legend was last drawn, in view pixels (empty before it is drawn).
     [[nodiscard]] QRect legendRect() const { return legendCache_.place; }
+    /// The legend's lines as last drawn (wrapped).
+    [[nodiscard]] QStringList legendLines() const { return legendCache_.lines; }
     /// Whether the view has painted at least once (the overview renders after it).
     [[nodiscard]] bool painted() const { return painted_; }
 

@@ -224,8 +224,21 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
     bars_ = static_cast<int>(shown.size() + shared.size());
     auto* stack = static_cast<QStackedLayout*>(layout());
     stack->setCurrentIndex(shown.empty() ? 1 : 0);
-    if (shown.empty())
+    if (shown.empty()) {
+        // A workload that cannot be computed says why (helper-12: micro-batch 3 on a global
+        // batch it does not divide showed "Add a training workload ..." beside the workload).
+        QString hint = tr("Add a training workload to a cluster to see its memory budget.");
+        for (const auto& w : ev.workloads)
+            if (!w.error.empty()) {
+                hint = tr("%1 has no memory budget: %2")
+                           .arg(QString::fromStdString(w.name),
+                                QString::fromStdString(model::errors_for_people(w.error)));
+                break;
+            }
+        empty_->setText(hint);
+        empty_->setWordWrap(true);
         return; // an empty range would make the axis NaN
+    }
     // The caption: "Llama 3 70B pre-training: 63.8 GB of 80.0 GB per GPU, 16.2 GB free."
     const auto gb = [](double bytes) { return QString::number(bytes / kGB, 'f', 1); };
     QStringList lines;

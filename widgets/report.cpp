@@ -218,7 +218,7 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
 /// Session 26: a heading at a page's foot with its text on the next page moves to the next
 /// page too (the explanations and the glossary used to start pages of their own, which left
 /// pages holding a table's last row or two). A heading (h1-h3, or several in a row) keeps the
-/// first two lines of what follows it on its page; one change per layout, as above.
+/// first four lines of what follows it on its page; one change per layout, as above.
 void keepHeadingsWithText(QTextDocument& doc, QPagedPaintDevice& printer) {
     for (int pass = 0; pass < 60; ++pass) {
         const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
@@ -242,10 +242,18 @@ void keepHeadingsWithText(QTextDocument& doc, QPagedPaintDevice& printer) {
             if (!first.isValid())
                 continue;
             const QRectF head = layout->blockBoundingRect(first);
-            const QRectF text = layout->blockBoundingRect(b);
-            const qreal line =
-                b.layout() && b.layout()->lineCount() > 0 ? b.layout()->lineAt(0).height() : 12.0;
-            const qreal wanted = std::min(text.bottom(), text.top() + 2 * line);
+            // Its first four lines of text, over the blocks after it (helper-12: a heading with
+            // a one-line formula at a page's foot, the formula's inputs on the next page).
+            qreal wanted = head.bottom();
+            int lines = 0;
+            for (QTextBlock n = b; n.isValid() && lines < 4; n = n.next()) {
+                if (n.blockFormat().headingLevel() > 0 || !n.layout() ||
+                    clone->frameAt(n.position()) != clone->rootFrame())
+                    break;
+                const qreal top = layout->blockBoundingRect(n).top();
+                for (int k = 0; k < n.layout()->lineCount() && lines < 4; ++k, ++lines)
+                    wanted = std::max(wanted, top + n.layout()->lineAt(k).rect().bottom());
+            }
             if (static_cast<int>(head.top() / page) != static_cast<int>((wanted - 1) / page)) {
                 QTextBlock mine = doc.findBlockByNumber(first.blockNumber());
                 QTextBlockFormat f = mine.blockFormat();

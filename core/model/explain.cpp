@@ -354,7 +354,17 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                "(output tokens per second x 3600) x 1,000,000",
                                {{"output tokens/s per replica",
                                  units::format_count(r.output_tokens_per_s), "above"},
-                                {"GPUs per replica", std::to_string(s.tp * s.pp), "tp x pp"},
+                                {"GPUs per replica", std::to_string(s.tp * s.pp), "TP x PP"},
+                                // The share the formula names (helper-12: not listed, the
+                                // number could not be worked from the inputs shown).
+                                {"decode share of the time",
+                                 units::format_fixed(100.0 * r.gpu_hours_per_million_output_tokens *
+                                                         r.output_tokens_per_s * 3600.0 /
+                                                         (1e6 * std::max(1, s.tp * s.pp)),
+                                                     1) +
+                                     " %",
+                                 "the decode steps' part of a batch's GPU time; the prompts' "
+                                 "prefill is charged to input tokens"},
                                 {"$/GPU-hour",
                                  ev.tco && ev.tco->has_cloud ? usd(ev.tco->cloud_price_per_gpu_hour)
                                                              : std::string("-"),
@@ -397,10 +407,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                "drawn switches and cables (ClusterLens guide, Cost)"},
               {"IT power", units::format_kw(t.it_power_peak_kw) + " kW", "catalog system power"},
               {"PUE", units::format_g(e.pue, 3),
-               "economics (default: new large facilities, Uptime Institute)"},
-              {"electricity", usd(e.power_usd_per_kwh) + "/kWh", "economics (default: EIA 2023)"},
+               "the Cost section (default: new large facilities, Uptime Institute)"},
+              {"electricity", usd(e.power_usd_per_kwh) + "/kWh",
+               "the Cost section (default: EIA 2023)"},
               {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",
-               "economics (default: CBRE H2 2024)"},
+               "the Cost section (default: CBRE H2 2024)"},
               {"utilization", pct(e.utilization), "the Cost section"},
               {"months", std::to_string(e.months), "the Cost section"}}});
     }

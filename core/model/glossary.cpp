@@ -94,12 +94,12 @@ const std::vector<Term>& terms() {
         {{"MTBF",
           "Mean time between failures; of a job, the inverse of the summed failure rates of "
           "every part it uses.",
-          "Meta, Llama 3 paper (Dubey et al. 2024), Table 5 failure rates"},
+          "Meta, Llama 3 paper (Grattafiori et al. 2024), Table 5 failure rates"},
          {"MTBF"}},
         {{"Goodput",
           "The share of wall-clock time that advances training: what is left after checkpoint "
           "stalls, restarts and work redone after failures.",
-          "Dubey et al. 2024 (Llama 3), section 3.3.4: effective training time"},
+          "Grattafiori et al. 2024 (Llama 3), section 3.3.4: effective training time"},
          {"goodput"}},
         {{"Young/Daly interval",
           "The checkpoint interval that loses least time to failures and checkpoints: about "

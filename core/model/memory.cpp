@@ -232,7 +232,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     else if ((static_cast<long long>(dp) * t.cp * t.tp) % (etp * t.ep) != 0)
         bad("--ep", "etp*ep = " + std::to_string(etp * t.ep) + " does not divide tp*cp*dp = " +
                         std::to_string(static_cast<long long>(dp) * t.cp * t.tp) +
-                        (t.etp > 0 ? "" : " (etp defaults to tp; --etp 1 folds EP over TP)"));
+                        (t.etp > 0 ? "" : " (ETP defaults to TP; ETP 1 folds EP over TP)"));
     if (t.ep > 1 && !m.is_moe())
         bad("--ep", "expert parallelism needs an MoE model");
     if (m.is_moe() && m.experts % t.ep != 0)
@@ -246,7 +246,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     // one: an interleaved schedule without vpp >= 2 would silently be plain 1F1B.
     if (t.schedule == Schedule::interleaved && t.vpp < 2)
         bad("--vpp", "the interleaved schedule needs vpp >= 2 model chunks per stage "
-                     "(Megatron-LM --num-layers-per-virtual-pipeline-stage); vpp = 1 is plain "
+                     "(Megatron-LM's layers per virtual pipeline stage); vpp = 1 is plain "
                      "1F1B");
     if (t.seq < 1)
         bad("--seq", "must be at least 1");

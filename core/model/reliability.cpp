@@ -51,7 +51,7 @@ double checkpoint_bytes(const ModelArch& m, const TrainingSpec& t) {
 Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
                                               const ReliabilityContext& ctx) {
     if (!(ctx.gpus >= 1) || ctx.gpus > 1e8)
-        return Error{"--gpus", "must be between 1 and 1e8"};
+        return Error{"--gpus", "must be between 1 and 100,000,000"};
     if (ctx.gpus_per_node < 1)
         return Error{"--gpus-per-node", "must be at least 1"};
     ReliabilityResult r;
@@ -138,7 +138,7 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     r.run_days = in.run_days > 0 ? in.run_days : ctx.run_days;
     if (r.run_days <= 0) {
         r.run_days = 30;
-        r.notes.push_back("no run length: 30 days assumed (set reliability.run_days or --days)");
+        r.notes.push_back("no run length: 30 days assumed (set the run's length in days)");
     }
     r.expected_interruptions = r.run_days * r.expected_interruptions_per_day;
     r.lost_gpu_hours = ctx.gpus * r.run_days * 24.0 * (1.0 - r.goodput);

@@ -275,18 +275,18 @@ std::vector<Field> build_schema() {
                   "experts split over data- and context-parallel ranks"));
     add(T(CL_REF(etp))
             .make("etp", "Expert tensor parallel (ETP)", "", 0, kInt,
-                  "0: the same as TP, Megatron-Core's default (--expert-tensor-parallel-size)",
+                  "0: the same as TP, Megatron-Core's default expert tensor parallel size",
                   "MoE parallel folding: experts split over ETP x EP of the TP x CP x DP GPUs, "
                   "so EP may span TP ranks; 0: the same as TP"))
         .zero_shows = "Same as TP";
     add(T(CL_REF(moe_dispatcher))
             .make("moe_dispatcher", "MoE token dispatcher", "", 0, 0,
-                  "alltoall: Megatron-Core's default (--moe-token-dispatcher-type)",
+                  "alltoall: Megatron-Core's default MoE token dispatcher",
                   "alltoall: every routed copy over NCCL in 16 bits; deepep: DeepEP's kernels, one "
                   "copy per destination node over RDMA, FP8 dispatch in FP8 training"));
     add(T(CL_REF(ep_overlap))
             .make("ep_overlap", "Overlap EP communication", "", 0, 0,
-                  "off: Megatron-Core default (--overlap-moe-expert-parallel-comm)",
+                  "off: Megatron-Core's default (no MoE expert-parallel overlap)",
                   "all-to-alls run while another micro-batch computes (Megatron-Core EP overlap, "
                   "DeepSeek-V3 DualPipe); hidden time still slows the compute it shares SMs with"));
     add(T(CL_REF(global_batch))
@@ -300,7 +300,7 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(dtype)).make("dtype", "Precision", "", 0, 0, "bf16: Megatron-Core default"));
     add(T(CL_REF(fp8_scaling))
             .make("fp8_scaling", "FP8 scaling", "", 0, 0,
-                  "delayed: Transformer Engine's and Megatron-Core's default (--fp8-recipe)",
+                  "delayed: Transformer Engine's and Megatron-Core's default FP8 recipe",
                   "FP8 only. delayed: scales from an amax history, one pass per cast, fused into "
                   "the norm; current: each tensor's own amax, read before the cast (Megatron "
                   "tensorwise, Megatron-Bridge fp8_cs)"));
@@ -312,7 +312,7 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(fp32_gradients))
             .make("fp32_gradients", "FP32 gradients", "", 0, 0,
                   "off: ZeRO (Rajbhandari et al. 2020 sec. 3.1); Megatron-LM in bf16 runs on "
-                  "(docs/user-guide/features/dist_optimizer.md)",
+                  "(its distributed optimizer guide)",
                   "gradients accumulated and reduced in fp32 (4 B per parameter, as Megatron-LM "
                   "does in bf16); off: in the training precision (2 B, DeepSpeed ZeRO)"));
     add(T(CL_REF(recompute))
@@ -399,11 +399,12 @@ std::vector<Field> build_schema() {
     }
     add(I(CL_REF(offload_layers))
             .make("offload_layers", "Layers in system memory", "", 0, 1 << 20,
-                  "0: every layer on the device (llama.cpp --n-gpu-layers = layers - this)",
+                  "0: every layer on the device (llama.cpp's GPU layers = layers - this)",
                   "layers whose weights and KV cache stay in system memory and run on the CPU"));
     add(I(CL_REF(speculative_k))
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
-                  "4: vLLM num_speculative_tokens examples", "gamma"));
+                  "4: the speculative tokens in vLLM's examples",
+                  "draft tokens proposed per step (gamma in Leviathan et al. 2023)"));
     shown(add(I(CL_REF(acceptance))
                   .make("acceptance", "Acceptance rate", "", 0, 1,
                         "0.7: Leviathan et al. 2023 Table 3 range", "alpha, of draft tokens")),

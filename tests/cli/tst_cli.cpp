@@ -1567,6 +1567,24 @@ private slots:
                              .split(QLatin1Char('\n'), Qt::SkipEmptyParts)
                              .size() >= 3, // two header lines, then one line per image
                      qPrintable(QStringLiteral("%1: no picture on page 1").arg(preset)));
+            // Session 26: no picture wider than the text (A4 less 15 mm page margins and
+            // print()'s 2 cm: 140 mm, 5.51 in); the design's picture at 650 px printed 6.8 in
+            // wide and the page's edge cut its right side.
+            {
+                QProcess all;
+                all.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), out});
+                QVERIFY(all.waitForFinished(60000));
+                const QStringList rows = QString::fromUtf8(all.readAllStandardOutput())
+                                             .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                for (qsizetype k = 2; k < rows.size(); ++k) {
+                    const QStringList c = rows[k].simplified().split(QLatin1Char(' '));
+                    QVERIFY(c.size() > 12);
+                    const double inches = c[3].toDouble() / std::max(1.0, c[12].toDouble());
+                    QVERIFY2(inches <= 5.6, qPrintable(QStringLiteral("%1: page %2: %3 in wide")
+                                                           .arg(QString::fromLatin1(preset), c[0])
+                                                           .arg(inches)));
+                }
+            }
             // Break opportunities (U+200B) the report puts inside long identifiers are not text.
             const QString text =
                 QString::fromUtf8(toText.readAllStandardOutput()).remove(QChar(0x200B));
@@ -1597,7 +1615,7 @@ private slots:
                     QStringLiteral("<word [^>]*yMin=\"([0-9.]+)\"[^>]*yMax=\"([0-9.]+)\""));
                 for (qsizetype i = 1; i + 1 < pages.size(); ++i) { // [0] is the head
                     const double h = size.match(pages[i]).captured(1).toDouble();
-                    double top = 1e9, bottom = 0;
+                    double top = 1e9, bottom = 0, last_line = 0, last_height = 0;
                     for (auto it = word.globalMatch(pages[i]); it.hasNext();) {
                         const auto w = it.next();
                         const double y0 = w.captured(1).toDouble(), y1 = w.captured(2).toDouble();
@@ -1605,7 +1623,20 @@ private slots:
                             continue;
                         top = std::min(top, y0);
                         bottom = std::max(bottom, y1);
+                        if (y0 > last_line) {
+                            last_line = y0;
+                            last_height = y1 - y0;
+                        } else if (y0 == last_line) {
+                            last_height = std::max(last_height, y1 - y0);
+                        }
                     }
+                    // No heading is a page's last line (helper-12: "... Goodput and checkpoint
+                    // interval: 98.7 % at 28.1 min" ended a page, its formula on the next).
+                    // Headings print 11 pt and larger (words ~12.9 pt tall), text 9 pt (~10.6).
+                    QVERIFY2(last_height < 12,
+                             qPrintable(QStringLiteral("%1: page %2 ends with a heading")
+                                            .arg(QString::fromLatin1(preset))
+                                            .arg(i)));
                     if (bottom == 0)
                         continue; // the design's picture on a page of its own: no text
                     const double area = 0.86 * h - 0.12 * h; // the text area, about

@@ -207,7 +207,7 @@ private slots:
         t.zero = 1;
         auto refused = train_step(m, t, 64, h100, topo);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error_text().find("--etp 1") != std::string::npos,
+        QVERIFY2(refused.error_text().find("ETP 1 folds EP over TP") != std::string::npos,
                  refused.error_text().c_str());
         t.etp = 1;
         auto folded = train_step(m, t, 64, h100, topo);

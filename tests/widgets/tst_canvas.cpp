@@ -514,6 +514,36 @@ private slots:
         }
     }
 
+    // Helper-11 (issue 21): with View > Large Charts at 1280 x 800 the canvas is ~190 px tall
+    // and the two-paragraph link-load legend covered a third of it. On a short canvas it keeps
+    // the colours' line only.
+    void loadLegendShortOnAShortCanvas() {
+        ui::MainWindow w(cat_);
+        show(w);
+        w.resize(1280, 800);
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-su")}));
+        QTRY_VERIFY(w.scene()->loadLegend().contains(QLatin1Char('\n')));
+        QCoreApplication::processEvents();
+        (void)w.grab();
+        QTRY_VERIFY(w.canvas()
+                        ->legendLines()
+                        .join(QLatin1Char(' '))
+                        .contains(QStringLiteral(
+                            "Busiest"))); // the whole legend on a canvas of some height
+        const int before = w.canvas()->viewport()->height();
+        QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
+        QTRY_VERIFY(w.canvas()->viewport()->height() < before * 2 / 3);
+        (void)w.grab();
+        QTRY_VERIFY(
+            !w.canvas()->legendLines().join(QLatin1Char(' ')).contains(QStringLiteral("Busiest")));
+        QVERIFY(w.canvas()->legendLines().join(QLatin1Char(' ')).contains(QStringLiteral("green")));
+        QVERIFY2(w.canvas()->legendRect().height() * 3 <= w.canvas()->viewport()->height(),
+                 qPrintable(QStringLiteral("legend %1 px of a %2 px canvas")
+                                .arg(w.canvas()->legendRect().height())
+                                .arg(w.canvas()->viewport()->height())));
+    }
+
     // Helper-6 (issue 21): the 4-SU SuperPOD fitted into 1280x800 drew its cards' 9-pt text
     // about 5 px high. Zoomed out that far, each device is a block with its name in white at a
     // size people read: white text pixels inside every device's block.

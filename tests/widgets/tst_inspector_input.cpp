@@ -7,6 +7,7 @@
 // the toolbar's Undo button (clicked) brings the value back. Runs on a real X server (xcb,
 // Xvfb): tests/widgets/on-xvfb.sh.
 #include "canvas.h"
+#include "charts.h"
 #include "inspector.h"
 #include "mainwindow.h"
 #include "model/schema.h"
@@ -332,6 +333,31 @@ private slots:
         QVERIFY(typeNumber(months, QStringLiteral("2.5")));
         QCOMPARE(w.document()->design().economics.months, 100);
         QVERIFY2(error->text().contains(QStringLiteral("whole number")), qPrintable(error->text()));
+    }
+
+    // Helper-12: a micro-batch that does not divide the global batch left the Memory tab
+    // saying "Add a training workload ..." beside the workload. Typed by keys, the tab says
+    // which workload cannot be computed and why.
+    void memoryTabSaysWhyNotComputed() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QVERIFY(clickEntity(w, QStringLiteral("finetune")));
+        auto* mb = field<QSpinBox>(w, "micro_batch");
+        QVERIFY(mb);
+        reveal(w, mb);
+        QVERIFY(typeNumber(mb, QStringLiteral("3")));
+        QCOMPARE(w.document()->design().workloads[0].training.micro_batch, 3);
+        QLabel* hint = nullptr;
+        for (auto* l : w.charts()->memoryChart()->findChildren<QLabel*>())
+            if (l->text().contains(QStringLiteral("memory budget")))
+                hint = l;
+        QVERIFY(hint);
+        QTRY_VERIFY2(hint->text().startsWith(QStringLiteral("Llama 3 70B full fine-tune has no "
+                                                            "memory budget: ")),
+                     qPrintable(hint->text()));
+        QVERIFY2(!hint->text().contains(QStringLiteral("--")), qPrintable(hint->text()));
     }
 
     // Helper-11: money reads as money ("$0.08/kWh", not "0.08 USD/kWh"), a ratio without the
