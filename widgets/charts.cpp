@@ -633,7 +633,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
                   "output to calibrate).");
     if (banded)
         cap += tr(" Shaded: the model's error band from held-out published nccl-tests and DeepEP "
-                  "runs (wider below 64 MiB, where none is validated).");
+                  "runs (wider below 67 MB, 64 MiB, where none is validated).");
     caption_->setText(cap);
 }
 

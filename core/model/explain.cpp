@@ -274,7 +274,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "job MTBF M = 1 / (failure rate x GPUs); Daly 2006 optimum tau = "
                  "sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; "
                  "goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
-                 {{"failure rate", num(r.per_gpu_failures_per_day) + " per GPU-day", r.rate_source},
+                 {{"failure rate",
+                   units::format_fixed(r.per_gpu_failures_per_day * 1e6, 1) +
+                       " per million GPU-days",
+                   r.rate_source},
                   {"job MTBF M", report_value(r.job_mtbf_s / 3600, "h"), "above"},
                   {"checkpoint size", units::format_bytes(r.checkpoint_bytes),
                    "weights + master weights + optimizer states (14 B/param AdamW)"},

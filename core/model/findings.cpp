@@ -232,10 +232,12 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         units::format_bytes(we->memory.capacity_bytes) + " per GPU";
             if (we->band) { // issue 19: how far to trust them
                 const int dec = r.step_time_s < 10 ? 2 : 1;
-                f.metrics = "step " + fixed(r.step_time_s, dec) + " s, " +
+                // The band with its unit (helper-12: "step 7.60 s, 5.51–9.53" read as two
+                // numbers, the second without a unit).
+                f.metrics = "step " + fixed(r.step_time_s, dec) + " s (" +
                             range_text(r.step_time_s, *we->band, Scales::with_time,
                                        &units::format_seconds) +
-                            " · MFU " + fixed(r.mfu * 100, 1) + "%";
+                            " s) · MFU " + fixed(r.mfu * 100, 1) + "%";
                 f.tooltip += "\nModel's error band: step " +
                              range_text(r.step_time_s, *we->band, Scales::with_time,
                                         &units::format_seconds) +
