@@ -916,13 +916,13 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
             break;
         }
     case ChoiceSource::training_workloads:
-        out.emplace_back("", "none (the typed duration)");
+        out.emplace_back("", "None (the typed duration)");
         for (const auto& w : d.workloads)
             if (w.kind == WorkloadKind::training)
                 out.emplace_back(w.id, w.name.empty() ? w.id : w.name);
         break;
     case ChoiceSource::cloud_offers:
-        out.emplace_back("", "cheapest for the GPU");
+        out.emplace_back("", "Cheapest for the GPU");
         for (const auto& o : cat.cloud_offers())
             out.emplace_back(o.id, o.provider + " " + o.instance + " · " + std::to_string(o.gpus) +
                                        " × " + cat.short_name(o.gpu));
@@ -1097,6 +1097,10 @@ std::string choice_label(std::string_view v) {
         {"1y", "1-year commitment"},
         {"3y", "3-year commitment"},
         {"spot", "Spot"},
+        {"fifo", "FIFO"},
+        {"priority", "Priority"},
+        {"backfill", "Backfill"},
+        {"preemptive", "Priority with preemption"},
         {"infiniband", "InfiniBand"},
         {"ethernet", "Ethernet"}};
     for (const auto& [k, label] : labels)
