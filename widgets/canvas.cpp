@@ -844,7 +844,12 @@ protected:
             // Whole lines only, the last one elided when the verdict is longer.
             const QFontMetrics fm = p->fontMetrics();
             const int room = std::max(1, static_cast<int>((verdictBottom - 46) / fm.lineSpacing()));
-            QStringList lines = wrapWords(QString::fromStdString(finding_.verdict), fm, 220);
+            // Paragraph by paragraph: two errors are two lines of the verdict, and a newline
+            // inside one drawn line put "heads" over "Layers in system memory" (helper-13).
+            QStringList lines;
+            for (const QString& para :
+                 QString::fromStdString(finding_.verdict).split(QLatin1Char('\n')))
+                lines << wrapWords(para, fm, 220);
             if (lines.size() > room) {
                 lines = lines.mid(0, room);
                 lines.last() =

@@ -15,7 +15,16 @@ class QLabel;
 class QValueAxis;
 class QWidget;
 
+namespace cl::model {
+struct Evaluation;
+} // namespace cl::model
+
 namespace cl::ui {
+
+/// What a training chart with nothing to show says (helper-12 and -13: "Add a training
+/// workload ..." beside a workload that did not fit or had a value refused): the first
+/// training workload's error or why it does not fit, with its name; else `fallback`.
+QString trainingHint(const model::Evaluation& ev, const QString& fallback);
 
 /// Chart view over a caption, or a centred hint when empty. Fills the four members and
 /// installs a stacked layout on `owner` (page 0 chart, 1 hint).

@@ -155,6 +155,21 @@ ChartPage::ChartPage(const QString& title, const QString& hint, QWidget* parent)
     buildChartPage(this, title, hint, chart_, view_, empty_, caption_);
 }
 
+QString trainingHint(const model::Evaluation& ev, const QString& fallback) {
+    for (const auto& w : ev.workloads) {
+        if (w.kind != model::WorkloadKind::training)
+            continue;
+        const QString name = QString::fromStdString(w.name.empty() ? w.id : w.name);
+        if (!w.error.empty())
+            return QObject::tr("%1 cannot be computed: %2")
+                .arg(name, QString::fromStdString(model::errors_for_people(w.error)));
+        if (w.has_memory && !w.memory.fits)
+            return QObject::tr("%1 does not fit in memory: %2")
+                .arg(name, QString::fromStdString(w.memory.explanation));
+    }
+    return fallback;
+}
+
 void ChartPage::showChart(bool on) {
     static_cast<QStackedLayout*>(layout())->setCurrentIndex(on ? 0 : 1);
 }
@@ -650,6 +665,10 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
             shown.push_back(&w);
     bars_ = static_cast<int>(shown.size());
     if (shown.empty()) {
+        empty_->setText(trainingHint(
+            ev, tr("Add a training workload with a global batch and a layout that fits in "
+                   "memory\n(or use \"Find a layout…\" in the inspector) to see its step time.")));
+        empty_->setWordWrap(true);
         showChart(false);
         return;
     }

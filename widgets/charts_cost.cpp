@@ -465,16 +465,22 @@ FleetChart::FleetChart(QWidget* parent)
     jobLabel_->setWordWrap(true);
     jobLabel_->setTextFormat(Qt::PlainText); // class names come from files
     jobLabel_->setText(tr("Click a job on the allocation timeline to see where and when it ran."));
-    // Side by side: the dock is wide and short, and both need its height.
+    // Side by side: the dock is wide and short, and both need its height. The picked job's
+    // words under the timeline, not a row under both (helper-13: with Large Charts at 1280 x
+    // 800 the utilization chart had 279 px of plot under the caption and that row).
     if (auto* v = qobject_cast<QVBoxLayout*>(view_->parentWidget()->layout())) {
         v->removeWidget(view_);
         auto* row = new QWidget;
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         h->addWidget(view_, 3);
-        h->addWidget(alloc_, 2);
+        auto* right = new QWidget;
+        auto* rv = new QVBoxLayout(right);
+        rv->setContentsMargins(0, 0, 0, 0);
+        rv->addWidget(alloc_, 1);
+        rv->addWidget(jobLabel_);
+        h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
-        v->insertWidget(1, jobLabel_);
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
@@ -682,10 +688,13 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     if (!quotas.isEmpty())
         cap += tr(" Quotas: %1.").arg(quotas.join(QStringLiteral("; ")));
     if (f.jobs_waiting_at_end > 0)
-        cap += tr(" %1 jobs were still waiting at the end, the oldest for %2: their waits are in "
-                  "no figure above.")
-                   .arg(count(static_cast<double>(f.jobs_waiting_at_end)),
-                        dur(f.longest_wait_at_end_s));
+        cap += (f.jobs_waiting_at_end == 1
+                    ? tr(" 1 job was still waiting at the end, for %2: its wait is in no "
+                         "figure above.")
+                    : tr(" %1 jobs were still waiting at the end, the oldest for %2: their waits "
+                         "are in no figure above.")
+                          .arg(count(static_cast<double>(f.jobs_waiting_at_end))))
+                   .replace(QStringLiteral("%2"), dur(f.longest_wait_at_end_s));
     if (f.mig_instances > 0)
         cap +=
             tr(" MIG: %1 instances of %2 on %3, %4% busy (each counts as 1/%5 of a GPU "
@@ -703,12 +712,20 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 .arg(count(static_cast<double>(f.preemptions)), count(f.gpu_hours_lost_preemption));
     if (f.node_failures > 0)
         cap +=
-            tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours out "
-               "for repair) stopped %3 jobs, which lost %4 GPU-hours (work since a checkpoint "
-               "and restarts).")
-                .arg(count(static_cast<double>(f.node_failures)))
-                .arg(f.down_fraction * 100, 0, 'f', 1)
-                .arg(count(static_cast<double>(f.interruptions)), count(f.gpu_hours_lost_failures));
+            (f.interruptions > 0
+                 ? tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours out "
+                      "for repair) stopped %3 jobs, which lost %4 GPU-hours (work since a "
+                      "checkpoint and restarts).")
+                       .arg(count(static_cast<double>(f.node_failures)))
+                       .arg(f.down_fraction * 100, 0, 'f', 1)
+                       .arg(count(static_cast<double>(f.interruptions)),
+                            count(f.gpu_hours_lost_failures))
+                 // None was running on the failed nodes (helper-13: "stopped 0 jobs, which
+                 // lost 0 GPU-hours").
+                 : tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours "
+                      "out for repair) stopped no job.")
+                       .arg(count(static_cast<double>(f.node_failures)))
+                       .arg(f.down_fraction * 100, 0, 'f', 1));
     if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
         cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
     if (f.jobs_burst > 0) {
@@ -752,6 +769,9 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
         ev, focus, [](const auto& x) { return x.reliability && !x.reliability->curve.empty(); });
     points_ = w ? static_cast<int>(w->reliability->curve.size()) : 0;
     if (!w) {
+        empty_->setText(trainingHint(
+            ev, tr("Add a training workload to see failures, checkpoints and goodput.")));
+        empty_->setWordWrap(true);
         showChart(false);
         return;
     }
@@ -1007,6 +1027,9 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         pickWorkload(ev, focus, [](const auto& x) { return x.scaling.size() >= 2; });
     points_ = w ? static_cast<int>(w->scaling.size()) : 0;
     if (!w) {
+        empty_->setText(trainingHint(ev, tr("Add a training workload that fits (with a global "
+                                            "batch) to see how it scales with GPUs.")));
+        empty_->setWordWrap(true);
         showChart(false);
         return;
     }

@@ -461,8 +461,26 @@ void showUnit(QAbstractSpinBox* sb, const std::string& unit) {
 } // namespace
 
 void Inspector::addField(const model::Field& f) {
-    const QString tip = qs(f.help.empty() ? f.label : f.help) +
-                        (f.source.empty() ? QString() : tr("\nDefault: %1").arg(qs(f.source)));
+    // The default as the field shows it (helper-13: "Default: bf16", "Default: you"): a choice
+    // by its label ("BF16: Megatron-Core default"), and "you" as what it means.
+    QString source = qs(f.source);
+    if (f.source == "you")
+        source = tr("none, you set it");
+    else if (const auto colon = f.source.find(':');
+             f.type == model::FieldType::choice && colon != std::string::npos)
+        source = qs(model::choice_label(f.source.substr(0, colon))) + qs(f.source.substr(colon));
+    // The help names a choice's values as the list shows them too ("Delayed (amax history):
+    // ...; Current (per tensor): ...", not "delayed: ...; current: ...").
+    QString help = qs(f.help.empty() ? f.label : f.help);
+    if (f.type == model::FieldType::choice)
+        for (const auto& c : f.choices) {
+            const QString key = qs(c) + QLatin1Char(':');
+            const QString label = qs(model::choice_label(c)) + QLatin1Char(':');
+            if (help.startsWith(key))
+                help.replace(0, key.size(), label);
+            help.replace(QStringLiteral("; ") + key, QStringLiteral("; ") + label);
+        }
+    const QString tip = help + (f.source.empty() ? QString() : tr("\nDefault: %1").arg(source));
     QWidget* w = nullptr;
     const bool multi = selection_.size() > 1;
     switch (f.type) {

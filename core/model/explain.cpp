@@ -95,11 +95,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                           units::format_bytes(b.total()) + " of " +
                               units::format_bytes(w.memory.capacity_bytes),
                           serving ? "weights + KV cache + workspace + engine runtime, for the most "
-                                    "loaded GPU (worst pipeline stage); fits when the total <= "
+                                    "loaded GPU (worst pipeline stage); fits when the total \u2264 "
                                     "what the engine may use"
                                   : "weights + gradients + optimizer states + activations + "
                                     "framework overhead, for the most loaded GPU (worst pipeline "
-                                    "stage); fits when the total <= capacity",
+                                    "stage); fits when the total \u2264 capacity",
                           {}};
             const Assumption& runtime =
                 serving ? engine_runtime(ma, spec.inference.engine) : ma.framework_overhead_bytes;
@@ -400,7 +400,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
              "cloud = GPUs x 730 h x months x rate (x utilization unless committed); on-prem = "
              "capex (servers + network + storage) + months x (IT kW x avg fraction x PUE x 730 h "
              "x $/kWh + IT kW x colo + staff/12 + maintenance x capex/12); break-even = first "
-             "month on-prem <= cloud",
+             "month on-prem \u2264 cloud",
              {{"cloud rate",
                t.has_cloud ? usd(t.cloud_price_per_gpu_hour) + "/GPU-hour" : "not costed",
                t.has_cloud ? t.cloud_price_source : t.cloud_missing},

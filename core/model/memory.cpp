@@ -221,38 +221,38 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
                                  units::format_count(static_cast<double>(gpus)) + " GPUs"};
     const int dp = static_cast<int>(gpus / mp);
     if (m.heads % t.tp != 0)
-        bad("--tp", "tp = " + std::to_string(t.tp) + " does not divide the model's " +
+        bad("--tp", "TP = " + std::to_string(t.tp) + " does not divide the model's " +
                         std::to_string(m.heads) + " attention heads");
     // MoE parallel folding (Megatron-Core; arXiv 2603.07685 sec. "Parallel Folding"): the
     // experts' ETP x EP x EDP grid covers the same TP x CP x DP GPUs as attention. With ETP =
     // TP (the default) this is the classic rule, EP dividing DP x CP.
     const long long etp = t.expert_tp();
     if (t.etp < 0)
-        bad("--etp", "must be 0 (the same as tp) or at least 1");
+        bad("--etp", "must be 0 (the same as TP) or at least 1");
     else if ((static_cast<long long>(dp) * t.cp * t.tp) % (etp * t.ep) != 0)
-        bad("--ep", "etp*ep = " + std::to_string(etp * t.ep) + " does not divide tp*cp*dp = " +
+        bad("--ep", "ETP x EP = " + std::to_string(etp * t.ep) +
+                        " does not divide TP x CP x DP = " +
                         std::to_string(static_cast<long long>(dp) * t.cp * t.tp) +
                         (t.etp > 0 ? "" : " (ETP defaults to TP; ETP 1 folds EP over TP)"));
     if (t.ep > 1 && !m.is_moe())
         bad("--ep", "expert parallelism needs an MoE model");
     if (m.is_moe() && m.experts % t.ep != 0)
-        bad("--ep", "ep = " + std::to_string(t.ep) + " does not divide the model's " +
+        bad("--ep", "EP = " + std::to_string(t.ep) + " does not divide the model's " +
                         std::to_string(m.experts) + " experts");
     if (t.pp * t.vpp > m.layers)
-        bad("--pp", "pp*vpp = " + std::to_string(t.pp * t.vpp) + " exceeds the model's " +
+        bad("--pp", "PP x VPP = " + std::to_string(t.pp * t.vpp) + " exceeds the model's " +
                         std::to_string(m.layers) + " layers");
     // The interleaved schedule splits each stage into vpp model chunks; Megatron-LM takes the
     // chunk size from the user (--num-layers-per-virtual-pipeline-stage) and does not choose
     // one: an interleaved schedule without vpp >= 2 would silently be plain 1F1B.
     if (t.schedule == Schedule::interleaved && t.vpp < 2)
-        bad("--vpp", "the interleaved schedule needs vpp >= 2 model chunks per stage "
-                     "(Megatron-LM's layers per virtual pipeline stage); vpp = 1 is plain "
-                     "1F1B");
+        bad("--vpp", "the interleaved schedule needs VPP \u2265 2 model chunks per stage "
+                     "(Megatron-LM's layers per virtual pipeline stage); VPP 1 is plain 1F1B");
     if (t.seq < 1)
         bad("--seq", "must be at least 1");
     else if (t.seq % t.cp != 0)
-        bad("--cp",
-            "cp = " + std::to_string(t.cp) + " does not divide seq = " + std::to_string(t.seq));
+        bad("--cp", "CP = " + std::to_string(t.cp) + " does not divide the sequence length " +
+                        std::to_string(t.seq));
     if (t.global_batch > 0 && t.global_batch % dp != 0)
         bad("--global-batch",
             "global batch " + units::format_count(static_cast<double>(t.global_batch)) +
@@ -523,10 +523,10 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     if (s.tp < 1 || s.pp < 1)
         return Error{"--tp/--pp", "must be at least 1"};
     if (m.heads % s.tp != 0)
-        errs.push_back({"--tp", "tp = " + std::to_string(s.tp) + " does not divide the model's " +
+        errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +
                                     std::to_string(m.heads) + " attention heads"});
     if (s.pp > m.layers)
-        errs.push_back({"--pp", "pp = " + std::to_string(s.pp) + " exceeds the model's " +
+        errs.push_back({"--pp", "PP = " + std::to_string(s.pp) + " exceeds the model's " +
                                     std::to_string(m.layers) + " layers"});
     if (s.input_len < 1 || s.output_len < 1)
         errs.push_back({"--input-len/--output-len", "must be at least 1 token"});

@@ -56,7 +56,7 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
     if (in.seq < 1)
         errs.push_back({"--seq", "must be at least 1"});
     if (in.tp < 1 || m.heads % in.tp != 0)
-        errs.push_back({"--tp", "tp = " + std::to_string(in.tp) +
+        errs.push_back({"--tp", "TP = " + std::to_string(in.tp) +
                                     " must be at least 1 and divide the model's " +
                                     std::to_string(m.heads) + " attention heads"});
     const double peak = gpu.peak(in.dtype);

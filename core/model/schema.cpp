@@ -303,7 +303,7 @@ std::vector<Field> build_schema() {
                   "delayed: Transformer Engine's and Megatron-Core's default FP8 recipe",
                   "FP8 only. delayed: scales from an amax history, one pass per cast, fused into "
                   "the norm; current: each tensor's own amax, read before the cast (Megatron "
-                  "tensorwise, Megatron-Bridge fp8_cs)"));
+                  "tensorwise, Megatron-Bridge's current scaling)"));
     add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
     add(T(CL_REF(zero))
             .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",

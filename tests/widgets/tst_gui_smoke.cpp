@@ -34,6 +34,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -126,6 +127,7 @@ private slots:
         QTRY_VERIFY(w.canvas()->height() < canvasBefore);
         auto* tabs = w.charts()->tabs();
         int checked = 0;
+        QSet<QString> seen; // the tabs whose chart was measured
         // Every tab of this preset, then of the SuperPOD one (helper-11: its Cost tab, with a
         // five-line caption, had 285 px of plot).
         const auto everyTab = [&] {
@@ -155,6 +157,7 @@ private slots:
                     QTRY_VERIFY2(elided(view).isEmpty(), qPrintable(title + QStringLiteral(": ") +
                                                                     elided(view).join(" | ")));
                     ++checked;
+                    seen.insert(QString(title).remove(QLatin1Char('&')));
                 }
             }
         };
@@ -170,6 +173,17 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(checked >= 12);
+        // With a job mix typed in, the Fleet tab too (helper-13: 279 px of plot under its
+        // caption and the picked job's row).
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.arrival_rate_per_hour"),
+                           QStringLiteral("5")));
+        QTRY_COMPARE(w.charts()->fleetChart()->sampleCount(), 241);
+        QVERIFY(!seen.contains(QStringLiteral("Fleet")));
+        everyTab();
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(seen.contains(QStringLiteral("Fleet")));
         // The next start opens with large charts (helper-22: forgotten at every start).
         {
             ui::MainWindow next(cat_);

@@ -343,6 +343,16 @@ private slots:
         QVERIFY(showActive(w));
         QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
                              QStringLiteral("h100-ndr-2node")}));
+        // The preset's full fine-tune does not fit (journey 1's question): the Training,
+        // Scaling and Reliability tabs say so (helper-13: "Add a training workload ...").
+        const auto hints = [&w](const QString& start) {
+            int n = 0;
+            for (auto* l : w.charts()->findChildren<QLabel*>())
+                n += l->text().startsWith(start);
+            return n;
+        };
+        QTRY_COMPARE(hints(QStringLiteral("Llama 3 70B full fine-tune does not fit in memory: ")),
+                     3);
         QVERIFY(clickEntity(w, QStringLiteral("finetune")));
         auto* mb = field<QSpinBox>(w, "micro_batch");
         QVERIFY(mb);
@@ -358,6 +368,7 @@ private slots:
                                                             "memory budget: ")),
                      qPrintable(hint->text()));
         QVERIFY2(!hint->text().contains(QStringLiteral("--")), qPrintable(hint->text()));
+        QTRY_COMPARE(hints(QStringLiteral("Llama 3 70B full fine-tune cannot be computed: ")), 3);
     }
 
     // Helper-11: money reads as money ("$0.08/kWh", not "0.08 USD/kWh"), a ratio without the
