@@ -163,9 +163,14 @@ QString trainingHint(const model::Evaluation& ev, const QString& fallback) {
         if (!w.error.empty())
             return QObject::tr("%1 cannot be computed: %2")
                 .arg(name, QString::fromStdString(model::errors_for_people(w.error)));
-        if (w.has_memory && !w.memory.fits)
-            return QObject::tr("%1 does not fit in memory: %2")
-                .arg(name, QString::fromStdString(w.memory.explanation));
+        if (w.has_memory && !w.memory.fits) {
+            // The explanation may start with its own verdict (helper-14: "does not fit in
+            // memory: does not fit: model states ...").
+            QString why = QString::fromStdString(w.memory.explanation);
+            if (why.startsWith(QStringLiteral("does not fit: ")))
+                why.remove(0, 14);
+            return QObject::tr("%1 does not fit in memory: %2").arg(name, why);
+        }
     }
     return fallback;
 }

@@ -22,6 +22,7 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QStackedLayout>
 #include <QToolTip>
@@ -548,8 +549,11 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     utilization_ = ev.fleet ? ev.fleet->utilization : 0;
     if (!ev.fleet) {
         if (!ev.fleet_error.empty())
+            // Without the error's internal key (helper-14: "... simulated: fleet: Training
+            // runs need 64 GPUs per job").
             empty_->setText(tr("The job mix cannot be simulated: %1")
-                                .arg(QString::fromStdString(ev.fleet_error)));
+                                .arg(QString::fromStdString(ev.fleet_error)
+                                         .remove(QRegularExpression(QStringLiteral("^fleet: ")))));
         else
             empty_->setText(tr("Describe the jobs this cluster runs: click the empty canvas and, "
                                "in the inspector's Fleet section, give a class of jobs arrivals "
@@ -712,20 +716,22 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 .arg(count(static_cast<double>(f.preemptions)), count(f.gpu_hours_lost_preemption));
     if (f.node_failures > 0)
         cap +=
-            (f.interruptions > 0
-                 ? tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours out "
-                      "for repair) stopped %3 jobs, which lost %4 GPU-hours (work since a "
-                      "checkpoint and restarts).")
-                       .arg(count(static_cast<double>(f.node_failures)))
-                       .arg(f.down_fraction * 100, 0, 'f', 1)
-                       .arg(count(static_cast<double>(f.interruptions)),
-                            count(f.gpu_hours_lost_failures))
-                 // None was running on the failed nodes (helper-13: "stopped 0 jobs, which
-                 // lost 0 GPU-hours").
-                 : tr(" %1 node failures (at the Reliability section's rate; %2% of GPU-hours "
-                      "out for repair) stopped no job.")
-                       .arg(count(static_cast<double>(f.node_failures)))
-                       .arg(f.down_fraction * 100, 0, 'f', 1));
+            tr(" %1 (at the Reliability section's rate; %2% of GPU-hours out for repair) %3")
+                .arg(f.node_failures == 1
+                         ? tr("1 node failure")
+                         : tr("%1 node failures").arg(count(static_cast<double>(f.node_failures))))
+                .arg(f.down_fraction * 100, 0, 'f', 1)
+                // None was running on the failed nodes (helper-13: "stopped 0 jobs, which
+                // lost 0 GPU-hours"); counts of one singular (helper-14: "stopped 1 jobs").
+                .arg(f.interruptions == 0
+                         ? tr("stopped no job.")
+                         : tr("stopped %1, which lost %2 GPU-hours (work since a checkpoint and "
+                              "restarts).")
+                               .arg(f.interruptions == 1
+                                        ? tr("1 job")
+                                        : tr("%1 jobs").arg(
+                                              count(static_cast<double>(f.interruptions))),
+                                    count(f.gpu_hours_lost_failures)));
     if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
         cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
     if (f.jobs_burst > 0) {

@@ -463,12 +463,15 @@ void showUnit(QAbstractSpinBox* sb, const std::string& unit) {
 void Inspector::addField(const model::Field& f) {
     // The default as the field shows it (helper-13: "Default: bf16", "Default: you"): a choice
     // by its label ("BF16: Megatron-Core default"), and "you" as what it means.
+    // "value: why" reads "value (why)" after "Default: " (helper-14: "Default: 4: the ...").
     QString source = qs(f.source);
-    if (f.source == "you")
+    if (f.source == "you") {
         source = tr("none, you set it");
-    else if (const auto colon = f.source.find(':');
-             f.type == model::FieldType::choice && colon != std::string::npos)
-        source = qs(model::choice_label(f.source.substr(0, colon))) + qs(f.source.substr(colon));
+    } else if (const auto colon = f.source.find(": "); colon != std::string::npos) {
+        const std::string value = f.source.substr(0, colon);
+        source = (f.type == model::FieldType::choice ? qs(model::choice_label(value)) : qs(value)) +
+                 QStringLiteral(" (") + qs(f.source.substr(colon + 2)) + QLatin1Char(')');
+    }
     // The help names a choice's values as the list shows them too ("Delayed (amax history):
     // ...; Current (per tensor): ...", not "delayed: ...; current: ...").
     QString help = qs(f.help.empty() ? f.label : f.help);
@@ -478,8 +481,15 @@ void Inspector::addField(const model::Field& f) {
             const QString label = qs(model::choice_label(c)) + QLatin1Char(':');
             if (help.startsWith(key))
                 help.replace(0, key.size(), label);
-            help.replace(QStringLiteral("; ") + key, QStringLiteral("; ") + label);
+            for (const QString& before : {QStringLiteral("; "), QStringLiteral(". ")})
+                help.replace(before + key, before + label);
         }
+    // A help that continues the label ("of the optimizer states", "format") reads with it.
+    if (!f.help.empty() && help.at(0).isLower())
+        help =
+            qs(f.label) +
+            (help.startsWith(QStringLiteral("of ")) ? QStringLiteral(" ") : QStringLiteral(": ")) +
+            help;
     const QString tip = help + (f.source.empty() ? QString() : tr("\nDefault: %1").arg(source));
     QWidget* w = nullptr;
     const bool multi = selection_.size() > 1;

@@ -210,7 +210,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              {"step time", fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
                               "the step-time model"},
                              {"GPUs", units::format_count(w.gpus), "placement in the design"},
-                             {"dense " + std::string(to_string(t.dtype)) + " peak",
+                             {"dense " + choice_label(to_string(t.dtype)) + " peak",
                               units::format_si(g->peak(dt), "FLOP/s"), src(g->provenance)}}};
             band(mfu, r.mfu * 100, Scales::with_speed, 1, " %");
             out.push_back(std::move(mfu));

@@ -371,6 +371,35 @@ private slots:
         QTRY_COMPARE(hints(QStringLiteral("Llama 3 70B full fine-tune cannot be computed: ")), 3);
     }
 
+    // Helper-13 and -14: tooltips say a choice's default and its values as the list shows them
+    // ("BF16", "Delayed (amax history)"), a default with its reason in brackets, "none, you set
+    // it" for a value without one, and a help that continues the label with the label.
+    void tooltipsReadAsTheFieldsDo() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QVERIFY(clickEntity(w, QStringLiteral("finetune")));
+        const auto tip = [&w](const char* key) {
+            auto* e = field<QWidget>(w, key);
+            return e ? e->toolTip() : QStringLiteral("(no field)");
+        };
+        QVERIFY2(tip("dtype").contains(QStringLiteral("Default: BF16 (Megatron-Core default)")),
+                 qPrintable(tip("dtype")));
+        if (field<QWidget>(w, "fp8_scaling")) // shown with its choices
+            QVERIFY2(tip("fp8_scaling").contains(QStringLiteral("Delayed (amax history):")) &&
+                         !tip("fp8_scaling").contains(QStringLiteral("delayed:")),
+                     qPrintable(tip("fp8_scaling")));
+        QVERIFY2(tip("global_batch").contains(QStringLiteral("Default: none, you set it")),
+                 qPrintable(tip("global_batch")));
+        QVERIFY2(tip("offload").contains(QStringLiteral("CPU offload of the optimizer states")),
+                 qPrintable(tip("offload")));
+        for (const char* key : {"dtype", "fp8_scaling", "etp", "moe_dispatcher", "global_batch"})
+            QVERIFY2(!tip(key).contains(QStringLiteral("--")) &&
+                         !tip(key).contains(QStringLiteral("Default: you")),
+                     qPrintable(tip(key)));
+    }
+
     // Helper-11: money reads as money ("$0.08/kWh", not "0.08 USD/kWh"), a ratio without the
     // word ("1.30", not "1.300 ratio"); typed with or without the "$" it is the number typed.
     void moneyReadsAsMoney() {
