@@ -1579,7 +1579,10 @@ private slots:
                 for (qsizetype k = 2; k < rows.size(); ++k) {
                     const QStringList c = rows[k].simplified().split(QLatin1Char(' '));
                     QVERIFY(c.size() > 12);
-                    const double inches = c[3].toDouble() / std::max(1.0, c[12].toDouble());
+                    bool okw = false, okp = false; // a column poppler moved fails, not passes
+                    const double width = c[3].toDouble(&okw), ppi = c[12].toDouble(&okp);
+                    QVERIFY2(okw && okp && ppi > 0, qPrintable(rows[k]));
+                    const double inches = width / ppi;
                     QVERIFY2(inches <= 5.6, qPrintable(QStringLiteral("%1: page %2: %3 in wide")
                                                            .arg(QString::fromLatin1(preset), c[0])
                                                            .arg(inches)));
@@ -1614,11 +1617,16 @@ private slots:
                 const QRegularExpression word(
                     QStringLiteral("<word [^>]*yMin=\"([0-9.]+)\"[^>]*yMax=\"([0-9.]+)\""));
                 for (qsizetype i = 1; i + 1 < pages.size(); ++i) { // [0] is the head
-                    const double h = size.match(pages[i]).captured(1).toDouble();
+                    bool okh = false;
+                    const double h = size.match(pages[i]).captured(1).toDouble(&okh);
+                    QVERIFY2(okh && h > 0, "pdftotext -bbox gave a page without its height");
                     double top = 1e9, bottom = 0, last_line = 0, last_height = 0;
                     for (auto it = word.globalMatch(pages[i]); it.hasNext();) {
                         const auto w = it.next();
-                        const double y0 = w.captured(1).toDouble(), y1 = w.captured(2).toDouble();
+                        bool ok0 = false, ok1 = false;
+                        const double y0 = w.captured(1).toDouble(&ok0),
+                                     y1 = w.captured(2).toDouble(&ok1);
+                        QVERIFY2(ok0 && ok1, qPrintable(w.captured(0)));
                         if (y0 > 0.86 * h) // the page number
                             continue;
                         top = std::min(top, y0);
