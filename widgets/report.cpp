@@ -178,6 +178,18 @@ std::unique_ptr<QTextDocument> printLayout(const QTextDocument& doc, QPagedPaint
     return clone;
 }
 
+/// Lays `doc` out as QTextDocument::print does (printLayout) and lets `step` make one change
+/// to it from that layout (true when it moved something), again until nothing moves: each
+/// change moves what follows it. At most 60 layouts.
+template <class Step> void untilSettled(QTextDocument& doc, QPagedPaintDevice& printer, Step step) {
+    for (int pass = 0; pass < 60; ++pass) {
+        const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
+        const qreal page = clone->pageSize().height();
+        if (page <= 0 || !step(clone.get(), clone->documentLayout(), page))
+            return;
+    }
+}
+
 /// Issue 21 (helper-16: a table's first rows at the foot of one page, the rest on the next; the
 /// design's heading alone on a page): a table shorter than a page that would straddle a page
 /// boundary starts on the next page instead. QTextDocument has no "keep together", so the
@@ -185,34 +197,30 @@ std::unique_ptr<QTextDocument> printLayout(const QTextDocument& doc, QPagedPaint
 /// size and 2 cm margins) and each straddling table gets a page break before it; repeated,
 /// since each break moves what follows.
 void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
-    for (int pass = 0; pass < 60; ++pass) {
-        const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
-        QAbstractTextDocumentLayout* layout = clone->documentLayout();
-        const qreal page = clone->pageSize().height();
-        if (page <= 0)
-            return;
-        const QList<QTextFrame*> mine = doc.rootFrame()->childFrames();
-        const QList<QTextFrame*> theirs = clone->rootFrame()->childFrames();
-        bool moved = false;
-        for (qsizetype i = 0; i < theirs.size() && i < mine.size(); ++i) {
-            const QRectF r = layout->frameBoundingRect(theirs[i]);
-            const int first = static_cast<int>(r.top() / page);
-            const int last = static_cast<int>((r.bottom() - 1) / page);
-            // A long table may run over pages, but not start with a row or two at a page's foot.
-            const qreal left = (first + 1) * page - r.top();
-            if (first == last || (r.height() > 0.85 * page && left > 0.25 * page))
-                continue;
-            QTextFrameFormat f = mine[i]->frameFormat();
-            if (f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
-                continue;
-            f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-            mine[i]->setFrameFormat(f);
-            moved = true;
-            break; // what follows moves: lay out again
-        }
-        if (!moved)
-            return;
-    }
+    untilSettled(doc, printer,
+                 [&doc](QTextDocument* clone, QAbstractTextDocumentLayout* layout, qreal page) {
+                     const QList<QTextFrame*> mine = doc.rootFrame()->childFrames();
+                     const QList<QTextFrame*> theirs = clone->rootFrame()->childFrames();
+                     bool moved = false;
+                     for (qsizetype i = 0; i < theirs.size() && i < mine.size(); ++i) {
+                         const QRectF r = layout->frameBoundingRect(theirs[i]);
+                         const int first = static_cast<int>(r.top() / page);
+                         const int last = static_cast<int>((r.bottom() - 1) / page);
+                         // A long table may run over pages, but not start with a row or two at a
+                         // page's foot.
+                         const qreal left = (first + 1) * page - r.top();
+                         if (first == last || (r.height() > 0.85 * page && left > 0.25 * page))
+                             continue;
+                         QTextFrameFormat f = mine[i]->frameFormat();
+                         if (f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+                             continue;
+                         f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                         mine[i]->setFrameFormat(f);
+                         moved = true;
+                         break; // what follows moves: lay out again
+                     }
+                     return moved;
+                 });
 }
 
 /// Session 26: a heading at a page's foot with its text on the next page moves to the next
@@ -220,54 +228,50 @@ void keepTablesWhole(QTextDocument& doc, QPagedPaintDevice& printer) {
 /// pages holding a table's last row or two). A heading (h1-h3, or several in a row) keeps the
 /// first four lines of what follows it on its page; one change per layout, as above.
 void keepHeadingsWithText(QTextDocument& doc, QPagedPaintDevice& printer) {
-    for (int pass = 0; pass < 60; ++pass) {
-        const std::unique_ptr<QTextDocument> clone = printLayout(doc, printer);
-        QAbstractTextDocumentLayout* layout = clone->documentLayout();
-        const qreal page = clone->pageSize().height();
-        if (page <= 0)
-            return;
-        bool moved = false;
-        QTextBlock first; // the first of the headings in a row
-        for (auto it = clone->rootFrame()->begin(); !it.atEnd() && !moved; ++it) {
-            const QTextBlock b = it.currentBlock();
-            if (!b.isValid()) { // a table or frame: what follows a heading is not text
-                first = QTextBlock();
-                continue;
-            }
-            if (b.blockFormat().headingLevel() > 0) {
-                if (!first.isValid())
-                    first = b;
-                continue;
-            }
-            if (!first.isValid())
-                continue;
-            const QRectF head = layout->blockBoundingRect(first);
-            // Its first four lines of text, over the blocks after it (helper-12: a heading with
-            // a one-line formula at a page's foot, the formula's inputs on the next page).
-            qreal wanted = head.bottom();
-            int lines = 0;
-            for (QTextBlock n = b; n.isValid() && lines < 4; n = n.next()) {
-                if (n.blockFormat().headingLevel() > 0 || !n.layout() ||
-                    clone->frameAt(n.position()) != clone->rootFrame())
-                    break;
-                const qreal top = layout->blockBoundingRect(n).top();
-                for (int k = 0; k < n.layout()->lineCount() && lines < 4; ++k, ++lines)
-                    wanted = std::max(wanted, top + n.layout()->lineAt(k).rect().bottom());
-            }
-            if (static_cast<int>(head.top() / page) != static_cast<int>((wanted - 1) / page)) {
-                QTextBlock mine = doc.findBlockByNumber(first.blockNumber());
-                QTextBlockFormat f = mine.blockFormat();
-                if (!(f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)) {
-                    f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-                    QTextCursor(mine).setBlockFormat(f);
-                    moved = true;
+    untilSettled(
+        doc, printer,
+        [&doc](QTextDocument* clone, QAbstractTextDocumentLayout* layout, qreal page) {
+            bool moved = false;
+            QTextBlock first; // the first of the headings in a row
+            for (auto it = clone->rootFrame()->begin(); !it.atEnd() && !moved; ++it) {
+                const QTextBlock b = it.currentBlock();
+                if (!b.isValid()) { // a table or frame: what follows a heading is not text
+                    first = QTextBlock();
+                    continue;
                 }
+                if (b.blockFormat().headingLevel() > 0) {
+                    if (!first.isValid())
+                        first = b;
+                    continue;
+                }
+                if (!first.isValid())
+                    continue;
+                const QRectF head = layout->blockBoundingRect(first);
+                // Its first four lines of text, over the blocks after it (helper-12: a heading with
+                // a one-line formula at a page's foot, the formula's inputs on the next page).
+                qreal wanted = head.bottom();
+                int lines = 0;
+                for (QTextBlock n = b; n.isValid() && lines < 4; n = n.next()) {
+                    if (n.blockFormat().headingLevel() > 0 || !n.layout() ||
+                        clone->frameAt(n.position()) != clone->rootFrame())
+                        break;
+                    const qreal top = layout->blockBoundingRect(n).top();
+                    for (int k = 0; k < n.layout()->lineCount() && lines < 4; ++k, ++lines)
+                        wanted = std::max(wanted, top + n.layout()->lineAt(k).rect().bottom());
+                }
+                if (static_cast<int>(head.top() / page) != static_cast<int>((wanted - 1) / page)) {
+                    QTextBlock mine = doc.findBlockByNumber(first.blockNumber());
+                    QTextBlockFormat f = mine.blockFormat();
+                    if (!(f.pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)) {
+                        f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                        QTextCursor(mine).setBlockFormat(f);
+                        moved = true;
+                    }
+                }
+                first = QTextBlock();
             }
-            first = QTextBlock();
-        }
-        if (!moved)
-            return;
-    }
+            return moved;
+        });
 }
 
 /// Helper-18: a table row split over two pages (a long assumption row's first lines at one
