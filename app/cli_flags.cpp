@@ -427,6 +427,9 @@ std::vector<FlagSpec> build_specs() {
         {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
         {"--mig-profile", T::Choice, "", "-", "MIG partition (fleet): every GPU of the MIG nodes into 7 x 1g, 3 x 2g or 2 x 3g instances (NVIDIA mig-parted all-<profile>); on a generated cluster the class's jobs each take one instance, on every node unless --mig-nodes. Default: the design's mix, else no MIG.", {"1g", "2g", "3g"}, {"fleet"}},
         {"--mig-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are partitioned by --mig-profile (fleet; default: the design's mix, else every node when --mig-profile is given).", {}, {"fleet"}},
+        {"--timeslice-replicas", T::Int, "replicas", "-", "Time-slicing (fleet): every GPU of the time-sliced nodes is shared by up to this many jobs, as NVIDIA's device plugin advertises each GPU as replicas (sharing.timeSlicing; the GPU Operator docs' example is 4); on a generated cluster the class's jobs each take one replica, on every node unless --timeslice-nodes. Default: the design's mix, else no time-slicing.", {}, {"fleet"}},
+        {"--timeslice-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are time-sliced (fleet; default: the design's mix, else every node when --timeslice-replicas is given).", {}, {"fleet"}},
+        {"--gpu-busy", T::Number, "fraction", "1", "The share of its run a time-sliced job keeps a GPU busy when it has the GPU to itself (fleet, generated cluster; jobs sharing a GPU slow down when their shares add up to more than 1).", {}, {"fleet"}},
         // Report.
         {"--output", T::String, "FILE.pdf|FILE.csv|DIR/", "-", "Where the report goes (-o): a PDF, one CSV with a table column, or a directory of CSVs.", {}, {"report"}},
     });

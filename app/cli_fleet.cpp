@@ -146,6 +146,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         c.weekend_factor = f.get_number("--weekend-factor", 1, 0, 10, "the same as a weekday");
         // MIG: each job takes one instance of the partitioned GPUs (all nodes unless given).
         c.mig = f.has("--mig-profile");
+        // Time-slicing: each job takes one replica of a shared GPU (every node unless given).
+        c.time_sliced = f.has("--timeslice-replicas") || f.has("--timeslice-nodes");
+        if (c.mig && c.time_sliced)
+            throw UsageError{"--timeslice-replicas: a job runs on a MIG instance or on a "
+                             "time-sliced GPU, not both"};
+        c.gpu_busy = f.get_number("--gpu-busy", 1, 0.01, 1, "a job keeps a GPU busy all its run");
         // A team quota (Kueue nominalQuota): the most GPUs (MIG: instances) held at once.
         c.quota_gpus = static_cast<int>(f.get_int("--quota-gpus", 0, 0, 100000000, "none"));
         s.classes = {c};
@@ -171,6 +177,24 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         s.mig_nodes = static_cast<int>(
             f.get_int("--mig-nodes", mix && mix->mig_nodes > 0 ? mix->mig_nodes : s.nodes, 1,
                       s.nodes, mix ? "the design's mix" : "every node"));
+    }
+    if (f.has("--gpu-busy") && !c.time_sliced)
+        throw UsageError{mix ? "--gpu-busy: the design's classes carry their own (the "
+                               "inspector's \"GPU busy when alone\")"
+                             : "--gpu-busy: only for time-sliced jobs (--timeslice-replicas)"};
+    // Time-sliced nodes and replicas: flags over the design's mix.
+    if (f.has("--timeslice-replicas") || f.has("--timeslice-nodes")) {
+        if (s.trace)
+            throw UsageError{"--timeslice-replicas: a trace's jobs take whole GPUs; time-slicing "
+                             "runs a job class's or the design's mix"};
+        s.timeslice_replicas = static_cast<int>(
+            f.get_int("--timeslice-replicas", mix ? mix->timeslice_replicas : 4, 1, 1024,
+                      mix ? "the design's mix" : "the GPU Operator docs' example"));
+        const int room = s.nodes - s.mig_nodes;
+        s.timeslice_nodes = static_cast<int>(f.get_int(
+            "--timeslice-nodes",
+            mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room, 1, room,
+            mix ? "the design's mix" : "every node without MIG"));
     }
     if (mix) {
         s.horizon_days =
@@ -258,11 +282,15 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     int mmc_servers = 0;
     if (!s.trace && !mix && c.mig && s.mig_nodes == s.nodes)
         mmc_servers = s.nodes * s.gpus_per_node * s.mig_instances_per_gpu;
+    else if (!s.trace && !mix && c.time_sliced && s.timeslice_nodes == s.nodes &&
+             c.gpu_busy * s.timeslice_replicas <= 1) // never slowed: each replica a server
+        mmc_servers = s.nodes * s.gpus_per_node * s.timeslice_replicas;
     else if (!s.trace && !mix && !c.mig && c.gpus_per_job == s.gpus_per_node && s.topology_aware)
         mmc_servers = s.nodes;
     // A quota of whole jobs caps the servers: quota / job size of them at most.
-    if (mmc_servers > 0 && c.quota_gpus > 0 && c.quota_gpus % (c.mig ? 1 : c.gpus_per_job) == 0)
-        mmc_servers = std::min(mmc_servers, c.quota_gpus / (c.mig ? 1 : c.gpus_per_job));
+    const int job_units = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
+    if (mmc_servers > 0 && c.quota_gpus > 0 && c.quota_gpus % job_units == 0)
+        mmc_servers = std::min(mmc_servers, c.quota_gpus / job_units);
     else if (c.quota_gpus > 0)
         mmc_servers = 0;
     const bool want_allocation = f.get_bool("--allocation", false);
@@ -285,7 +313,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"reclaimed", k.reclaimed},
                                {"mean_duration_h", k.mean_duration_h},
                                {"duration_source", k.duration_source},
-                               {"split_slowdown", k.split_slowdown}});
+                               {"split_slowdown", k.split_slowdown},
+                               {"time_sliced", k.time_sliced},
+                               {"mean_run_s", k.mean_run_s},
+                               {"timeslice_slowdown", k.slowdown}});
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
@@ -323,6 +354,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"mig_instances", r->mig_instances},
                       {"mig_utilization", r->mig_utilization},
                       {"mig_profile", r->mig_profile},
+                      {"timeslice_nodes", r->timeslice_nodes},
+                      {"timeslice_replicas", r->timeslice_replicas},
+                      {"timeslice_utilization", r->timeslice_utilization},
+                      {"timeslice_allocated", r->timeslice_allocated},
+                      {"timeslice_jobs_per_gpu", r->timeslice_jobs_per_gpu},
                       {"erlang_c_wait_s", nullptr},
                       {"classes", classes}};
         if (want_allocation) {
@@ -337,6 +373,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                 json run = {{"class", r->classes[static_cast<std::size_t>(job.cls)].name},
                             {"gpus", job.gpus},
                             {"mig", job.mig},
+                            {"time_sliced", job.time_sliced},
                             {"start_s", job.start_s},
                             {"end_s", job.end_s},
                             {"running_at_end", job.running_at_end},
@@ -397,8 +434,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             << fmt(s.trace->span_s / 86400, 1) << " days";
     else
         out << "jobs of "
-            << (c.mig ? "one " + s.mig_profile + " MIG instance"
-                      : std::to_string(c.gpus_per_job) + " GPUs")
+            << (c.mig           ? "one " + s.mig_profile + " MIG instance"
+                : c.time_sliced ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) +
+                                      " % alone)"
+                                : std::to_string(c.gpus_per_job) + " GPUs")
             << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
             << " h on average";
     out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
@@ -442,6 +481,23 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               units::format_count(static_cast<double>(r->mig_instances)) + " x " +
                               r->mig_profile + " on " + std::to_string(r->mig_nodes) +
                               (r->mig_nodes == 1 ? " node" : " nodes")});
+    if (r->timeslice_nodes > 0) {
+        const double ts_gpus = static_cast<double>(r->timeslice_nodes) * s.gpus_per_node;
+        t.rows.push_back({"time-sliced GPUs busy",
+                          fmt(r->timeslice_utilization * 100, 1) + " % of " +
+                              units::format_count(ts_gpus) + " GPUs (" +
+                              std::to_string(r->timeslice_replicas) + " replicas each) on " +
+                              std::to_string(r->timeslice_nodes) +
+                              (r->timeslice_nodes == 1 ? " node" : " nodes")});
+        t.rows.push_back({"time-sliced GPUs holding a job",
+                          fmt(r->timeslice_allocated * 100, 1) + " % of the time, " +
+                              fmt(r->timeslice_jobs_per_gpu, 2) + " jobs on each on average"});
+        for (const auto& x : r->classes)
+            if (x.time_sliced && x.slowdown > 0)
+                t.rows.push_back({x.name + ": runs on a shared GPU",
+                                  fmt(x.slowdown, 2) + " x their time alone (" +
+                                      hours(x.mean_run_s) + " on average)"});
+    }
     if (r->preemptions > 0)
         t.rows.push_back({"evicted for higher priority",
                           units::format_count(static_cast<double>(r->preemptions)) + " times, " +

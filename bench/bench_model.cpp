@@ -281,6 +281,28 @@ static void BM_Fleet_90d_100kJobs_16k_FailuresCurves(benchmark::State& state) {
 }
 BENCHMARK(BM_Fleet_90d_100kJobs_16k_FailuresCurves)->Unit(benchmark::kMillisecond);
 
+// The same mix with the notebooks time-sliced (session 27): 32 of the nodes share their GPUs,
+// 4 replicas each, the notebooks keep a GPU 40% busy alone -- every arrival and completion there
+// moves the ends of the runs sharing its GPU.
+static void BM_Fleet_90d_100kJobs_16k_TimeSliced(benchmark::State& state) {
+    FleetSpec s = fleet_90d_16k();
+    s.timeslice_nodes = 32;
+    s.timeslice_replicas = 4;
+    s.classes[0].time_sliced = true;
+    s.classes[0].gpu_busy = 0.4;
+    std::int64_t jobs = 0;
+    double slowdown = 0;
+    for (auto _ : state) {
+        auto r = simulate_fleet(s);
+        jobs = r ? r->jobs_arrived : 0;
+        slowdown = r ? r->classes[0].slowdown : 0;
+        benchmark::DoNotOptimize(r);
+    }
+    state.counters["jobs"] = static_cast<double>(jobs);
+    state.counters["slowdown"] = slowdown;
+}
+BENCHMARK(BM_Fleet_90d_100kJobs_16k_TimeSliced)->Unit(benchmark::kMillisecond);
+
 // Issue 17 item 8: large designs load and evaluate in linear time. Targets: 100,000 devices
 // and a 10,000-deep chain of groups each load (parse + validate) and evaluate in < 1 s, in
 // memory < 10x the file. The designs are generated as text, as a file would hold them.

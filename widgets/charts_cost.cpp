@@ -24,6 +24,8 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QScatterSeries>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStackedLayout>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -454,6 +456,55 @@ void AllocationView::paintEvent(QPaintEvent*) {
     }
 }
 
+namespace {
+
+/// The Fleet tab's caption in a box that scrolls when the page cannot spare its whole height:
+/// as tall as the words at the box's width, at most the page's height less what the charts need
+/// (issue 21: at least 300 px of plot at 1280 x 800 however long the caption grows -- with
+/// quotas, MIG, time-slicing and failures it ran to nine lines and the plot to 285 px).
+class CaptionBox : public QScrollArea {
+public:
+    CaptionBox(QLabel* caption, QWidget* page, int keep) : caption_(caption), keep_(keep) {
+        setWidget(caption);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+        page->installEventFilter(this);
+        caption->installEventFilter(this); // hidden (by a report): the box goes too
+    }
+    [[nodiscard]] QSize sizeHint() const override {
+        const int w = std::max(100, viewport()->width());
+        // A report hides the caption (it prints the words as text): no room for it then.
+        return {w, caption_->isHidden() ? 0 : caption_->heightForWidth(w) + 2};
+    }
+    [[nodiscard]] QSize minimumSizeHint() const override {
+        return {100, std::min(sizeHint().height(), 3 * caption_->fontMetrics().lineSpacing())};
+    }
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (o == caption_ && e->type() == QEvent::HideToParent)
+            hide();
+        else if (o == caption_ && e->type() == QEvent::ShowToParent)
+            show();
+        else if (o != caption_ && e->type() == QEvent::Resize)
+            setMaximumHeight(std::max(minimumSizeHint().height(),
+                                      static_cast<QWidget*>(o)->height() - keep_));
+        return QScrollArea::eventFilter(o, e);
+    }
+    void resizeEvent(QResizeEvent* e) override {
+        QScrollArea::resizeEvent(e);
+        updateGeometry(); // the words' height follows the width
+    }
+
+private:
+    QLabel* caption_;
+    int keep_;
+};
+
+} // namespace
+
 FleetChart::FleetChart(QWidget* parent)
     : ChartPage(tr("The job mix on this cluster: busy GPUs and waiting jobs"),
                 tr("Describe the jobs this cluster runs: click the empty canvas and, in the "
@@ -482,6 +533,11 @@ FleetChart::FleetChart(QWidget* parent)
         rv->addWidget(jobLabel_);
         h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
+        // The caption scrolls rather than take the plot's height: 300 px of plot needs about
+        // 360 px of chart view (title, axis labels and legend around it).
+        const int at = v->indexOf(caption_);
+        v->removeWidget(caption_);
+        v->insertWidget(at, new CaptionBox(caption_, view_->parentWidget(), 360));
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
@@ -503,11 +559,13 @@ void FleetChart::describePick(int job) {
     const QString cls = j.cls >= 0 && j.cls < static_cast<int>(classNames_.size())
                             ? QString::fromStdString(classNames_[static_cast<std::size_t>(j.cls)])
                             : tr("unnamed");
-    // "8 GPUs", "1 GPU", "3 MIG instances"
+    // "8 GPUs", "1 GPU", "3 MIG instances", "1 time-sliced replica"
     const auto units = [&](int n, bool mig) {
         return en.toString(n) + QLatin1Char(' ') +
-               (mig ? (n == 1 ? tr("MIG instance") : tr("MIG instances"))
-                    : (n == 1 ? tr("GPU") : tr("GPUs")));
+               (mig             ? (n == 1 ? tr("MIG instance") : tr("MIG instances"))
+                : j.time_sliced ? (n == 1 ? tr("time-sliced GPU replica")
+                                          : tr("time-sliced GPU replicas"))
+                                : (n == 1 ? tr("GPU") : tr("GPUs")));
     };
     QStringList nodes;
     for (const auto& [n, g] : j.nodes) {
@@ -709,6 +767,26 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                       : tr("%1 nodes").arg(count(static_cast<double>(f.mig_nodes))))
                 .arg(f.mig_utilization * 100, 0, 'f', 1)
                 .arg(f.mig_instances_per_gpu);
+    if (f.timeslice_nodes > 0) {
+        // Time-slicing: busy vs held, and how much slower sharing made each sliced class.
+        QStringList slow;
+        for (const auto& k : f.classes)
+            if (k.time_sliced && k.slowdown > 0)
+                slow << tr("%1 ran %2× their time alone")
+                            .arg(QString::fromStdString(k.name))
+                            .arg(k.slowdown, 0, 'f', 2);
+        cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; busy %4% of the time, "
+                  "holding a job %5% (%6 jobs on each on average)%7.")
+                   .arg(count(static_cast<double>(f.timeslice_gpus)),
+                        f.timeslice_nodes == 1
+                            ? tr("1 node")
+                            : tr("%1 nodes").arg(count(static_cast<double>(f.timeslice_nodes))),
+                        count(static_cast<double>(f.timeslice_replicas)))
+                   .arg(f.timeslice_utilization * 100, 0, 'f', 1)
+                   .arg(f.timeslice_allocated * 100, 0, 'f', 1)
+                   .arg(f.timeslice_jobs_per_gpu, 0, 'f', 1)
+                   .arg(slow.isEmpty() ? QString() : QStringLiteral("; ") + slow.join(QStringLiteral("; ")));
+    }
     if (f.preemptions > 0)
         cap +=
             tr(" %1 evictions for higher priority lost %2 GPU-hours (work since a checkpoint "
@@ -764,6 +842,9 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                          .arg(ev.tco->utilization * 100, 0, 'f', 0)
                    : tr(" The Cost tab bills this utilization.");
     caption_->setText(cap);
+    // Its box (CaptionBox) sizes itself to the words: tell the layout they changed.
+    if (auto* box = caption_->parentWidget() ? caption_->parentWidget()->parentWidget() : nullptr)
+        box->updateGeometry();
 }
 
 ReliabilityChart::ReliabilityChart(QWidget* parent)

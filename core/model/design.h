@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 8; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 9; ///< 1.1: unset values are missing keys, not 0;
                                        ///< 1.2: the serving engine (inference.engine);
                                        ///< 1.3: training.fp32_gradients,
                                        ///< moe_dispatcher and ep_overlap;
@@ -35,7 +35,10 @@ inline constexpr int kDesignMinor = 8; ///< 1.1: unset values are missing keys, 
                                        ///< training.fp8_scaling;
                                        ///< 1.7: fleet.burst_to (spot bursting),
                                        ///< fleet.trace (an imported job trace);
-                                       ///< 1.8: fleet.quota_borrowing
+                                       ///< 1.8: fleet.quota_borrowing;
+                                       ///< 1.9: fleet time-slicing (timeslice_nodes,
+                                       ///< timeslice_replicas, <class>.time_sliced,
+                                       ///< <class>.gpu_busy)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -315,6 +318,11 @@ struct JobClassMix {
     /// A training workload of the design whose time to train its tokens on gpus_per_job GPUs
     /// of this cluster (the training model) is the class's mean duration; empty: typed.
     std::string duration_from = {};
+    /// Each job takes one time-sliced replica on the time-sliced nodes
+    /// (FleetMix::timeslice_nodes), not whole GPUs; it keeps a GPU busy `gpu_busy` of its run
+    /// when alone, and runs slower when the GPU's jobs together want more than all of it.
+    bool time_sliced = false;
+    double gpu_busy = 1;
     bool operator==(const JobClassMix&) const = default;
 };
 
@@ -366,6 +374,11 @@ struct FleetMix {
     /// `mig_profile`; the classes marked on_mig run there, the others on the other nodes.
     std::int64_t mig_nodes = 0;
     MigProfile mig_profile = MigProfile::g1;
+    /// Time-slicing (issue 23): this many nodes (not MIG ones) have every GPU advertised as
+    /// `timeslice_replicas` replicas (NVIDIA k8s-device-plugin sharing.timeSlicing); the classes
+    /// marked time_sliced run there, one replica per job.
+    std::int64_t timeslice_nodes = 0;
+    std::int64_t timeslice_replicas = 4;
     std::int64_t seed = 1;
     /// A recorded trace replayed instead of the classes (File > Import Job Trace; format 1.7).
     FleetTraceRef trace;

@@ -355,8 +355,25 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         s.mig_partition = m.mig_profile;
         s.mig_profile = mig_profile_name(m.mig_profile, t.hbm_bytes / t.gpus);
     }
+    if (m.timeslice_nodes > 0) {
+        if (m.timeslice_nodes + std::max<std::int64_t>(0, m.mig_nodes) > s.nodes)
+            return Error{"fleet", "Time-sliced nodes: " + std::to_string(m.timeslice_nodes) +
+                                      (m.mig_nodes > 0
+                                           ? " and " + std::to_string(m.mig_nodes) + " MIG nodes"
+                                           : std::string()) +
+                                      " of the cluster's " + std::to_string(s.nodes) + " nodes"};
+        if (m.timeslice_replicas < 1 || m.timeslice_replicas > 1024)
+            return Error{"fleet", "Replicas per time-sliced GPU: " +
+                                      std::to_string(m.timeslice_replicas) +
+                                      " is not between 1 and 1024"};
+        s.timeslice_nodes = static_cast<int>(m.timeslice_nodes);
+        s.timeslice_replicas = static_cast<int>(m.timeslice_replicas);
+    }
     // An imported trace replaces the classes: its jobs arrive as recorded (issue 23).
     if (m.trace.jobs) {
+        if (m.timeslice_nodes > 0)
+            return Error{"fleet", "Time-sliced nodes: a trace's jobs take whole GPUs; remove the "
+                                  "trace to run the classes on time-sliced GPUs"};
         if (m.mig_nodes > 0)
             return Error{"fleet", "MIG nodes: a trace's jobs take whole GPUs; remove the trace to "
                                   "run the classes on MIG instances"};
@@ -383,6 +400,8 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         k.daily_swing = c->daily_swing;
         k.weekend_factor = c->weekend_factor;
         k.mig = c->on_mig;
+        k.time_sliced = c->time_sliced;
+        k.gpu_busy = c->gpu_busy;
         k.quota_gpus = c->quota_gpus;
         if (!c->duration_from.empty()) {
             // The training model's time for the workload on this class's GPUs (issue 23).
@@ -392,6 +411,9 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
             if (k.mig)
                 return Error{"fleet", std::string(name) + ": a job on one MIG instance does not "
                                                           "run a training workload's layout"};
+            if (k.time_sliced)
+                return Error{"fleet", std::string(name) + ": a job on one time-sliced GPU does "
+                                                          "not run a training workload's layout"};
             auto h = training_hours_on(d, *cat, *fabric, ca ? *ca : CollectiveAssumptions{}, t.gpu,
                                        c->duration_from, k.gpus_per_job);
             if (!h)
@@ -418,11 +440,21 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
             return Error{"fleet", std::string(name) +
                                       " run on MIG instances: set MIG nodes (how many nodes have "
                                       "their GPUs partitioned)"};
-        const long long whole = static_cast<long long>(s.nodes - s.mig_nodes) * s.gpus_per_node;
-        if (!k.mig && k.gpus_per_job > whole)
+        if (k.mig && k.time_sliced)
+            return Error{"fleet", std::string(name) + ": on MIG instances or on time-sliced GPUs, "
+                                                      "not both"};
+        if (k.time_sliced && m.timeslice_nodes < 1)
+            return Error{"fleet", std::string(name) +
+                                      " run on time-sliced GPUs: set time-sliced nodes (how many "
+                                      "nodes share their GPUs by time-slicing)"};
+        const long long whole =
+            static_cast<long long>(s.nodes - s.mig_nodes - s.timeslice_nodes) * s.gpus_per_node;
+        if (!k.mig && !k.time_sliced && k.gpus_per_job > whole)
             return Error{"fleet", std::string(name) + " need " + std::to_string(k.gpus_per_job) +
                                       " GPUs per job; the cluster has " + std::to_string(whole) +
-                                      (s.mig_nodes > 0 ? " whole GPUs outside its MIG nodes" : "")};
+                                      (s.mig_nodes > 0 || s.timeslice_nodes > 0
+                                           ? " whole GPUs outside its MIG and time-sliced nodes"
+                                           : "")};
         s.classes.push_back(k);
     }
     if (s.classes.empty())

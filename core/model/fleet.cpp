@@ -85,6 +85,8 @@ struct Job {
     int restarts = 0;                 ///< evictions so far
     bool setup_after_failure = false; ///< its restart follows a node failure (not an eviction)
     bool mig = false;                 ///< `gpus` are MIG instances on the MIG nodes
+    bool ts = false;                  ///< one time-sliced replica on the time-sliced nodes
+    double busy_share = 1;            ///< FleetClass::gpu_busy (time-sliced jobs)
     /// This run's work (after its restart) takes this times as long: split over more leaf
     /// switches than it needs (FleetClass::split_slowdown); set when it starts.
     double stretch = 1;
@@ -96,6 +98,9 @@ struct Running {
     double end = 0;
     std::int64_t id = 0;   ///< index into allocations
     std::uint32_t gen = 0; ///< the allocation's generation (an evicted job's entry is stale)
+    /// A time-sliced run's end moves whenever a job joins or leaves its GPU: each move pushes
+    /// a new entry with the next tick, and the older ones are stale.
+    std::uint32_t tick = 0;
     bool operator>(const Running& o) const { return end > o.end || (end == o.end && id > o.id); }
 };
 
@@ -638,8 +643,15 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                      "must be between 0 and the cluster's " + std::to_string(s.nodes) + " nodes"};
     if (s.mig_instances_per_gpu < 1 || s.mig_instances_per_gpu > 7)
         return Error{"mig_instances_per_gpu", "must be between 1 and 7 (MIG's compute slices)"};
-    // Whole-GPU jobs run on the nodes without MIG (the first ones), MIG jobs on the others.
-    const int whole_nodes = s.nodes - s.mig_nodes;
+    if (s.timeslice_nodes < 0 || s.timeslice_nodes > s.nodes - s.mig_nodes)
+        return Error{"timeslice_nodes", "must be between 0 and the cluster's " +
+                                            std::to_string(s.nodes - s.mig_nodes) +
+                                            " nodes without MIG"};
+    if (s.timeslice_replicas < 1 || s.timeslice_replicas > 1024)
+        return Error{"timeslice_replicas", "must be between 1 and 1024 replicas per GPU"};
+    // Whole-GPU jobs run on the first nodes, then come the time-sliced nodes, then the MIG ones.
+    const int whole_nodes = s.nodes - s.mig_nodes - s.timeslice_nodes;
+    const int mig_base = whole_nodes + s.timeslice_nodes; // the first MIG node
     const std::int64_t whole_gpus = static_cast<std::int64_t>(whole_nodes) * s.gpus_per_node;
     const int inst = s.mig_instances_per_gpu;
     double expected = 0;
@@ -648,12 +660,22 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const std::string at = "classes[" + std::to_string(i) + "].";
         if (c.mig && s.mig_nodes < 1)
             return Error{at + "mig", "the class runs on MIG instances, and no node has MIG"};
-        if (!c.mig && (c.gpus_per_job < 1 || c.gpus_per_job > whole_gpus))
+        if (c.mig && c.time_sliced)
+            return Error{at + "time_sliced", c.name + ": a job runs on a MIG instance or on a "
+                                                      "time-sliced GPU, not both"};
+        if (c.time_sliced && s.timeslice_nodes < 1)
+            return Error{at + "time_sliced",
+                         "the class runs on time-sliced GPUs, and no node is time-sliced"};
+        if (!(c.gpu_busy > 0 && c.gpu_busy <= 1))
+            return Error{at + "gpu_busy", c.name + ": the share of its run a job keeps a GPU "
+                                                   "busy must be more than 0 and at most 1"};
+        if (!c.mig && !c.time_sliced && (c.gpus_per_job < 1 || c.gpus_per_job > whole_gpus))
             return Error{at + "gpus_per_job",
                          whole_gpus == 0
-                             ? std::string("every node has MIG: no whole GPUs for this class")
+                             ? std::string("every node has MIG or time-slicing: no whole GPUs "
+                                           "for this class")
                              : "must be between 1 and the " + std::to_string(whole_gpus) +
-                                   " GPUs of the nodes without MIG"};
+                                   " GPUs of the nodes without MIG or time-slicing"};
         if (!(c.arrival_rate_per_hour > 0) || !std::isfinite(c.arrival_rate_per_hour))
             return Error{at + "arrival_rate_per_hour", "must be a positive number"};
         if (!(c.mean_duration_h > 0) || !std::isfinite(c.mean_duration_h))
@@ -666,12 +688,13 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "daily_swing", "must be between 0 (flat) and 1"};
         if (!(c.weekend_factor >= 0 && c.weekend_factor <= 10))
             return Error{at + "weekend_factor", "must be between 0 and 10"};
-        const int size = c.mig ? 1 : c.gpus_per_job;
+        const int size = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
         if (c.quota_gpus < 0 || (c.quota_gpus > 0 && c.quota_gpus < size))
             return Error{at + "quota_gpus",
                          c.name + ": a team quota of " + std::to_string(c.quota_gpus) +
                              " never starts a job of " + std::to_string(size) +
-                             (c.mig ? " instance" : " GPUs") + " (0 means no quota)"};
+                             (c.mig ? " instance" : c.time_sliced ? " replica" : " GPUs") +
+                             " (0 means no quota)"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
@@ -749,24 +772,70 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     Nodes nodes(whole_nodes, s.gpus_per_node, s.nodes_per_leaf, s.leaf_required);
     Nodes mig(s.mig_nodes, s.gpus_per_node * inst); // instances per MIG node
-    // Node n of the cluster: nodes[n] for n < whole_nodes, else mig[n - whole_nodes].
+    // Node n of the cluster: nodes[n] for n < whole_nodes, mig[n - mig_base] from mig_base;
+    // the time-sliced nodes between them are not in a Nodes pool (ts_gpu below).
     const auto pool_of = [&](int n) -> Nodes& { return n < whole_nodes ? nodes : mig; };
-    const auto local = [&](int n) { return n < whole_nodes ? n : n - whole_nodes; };
+    const auto local = [&](int n) { return n < whole_nodes ? n : n - mig_base; };
+    const auto is_ts_node = [&](int n) { return n >= whole_nodes && n < mig_base; };
     const auto give = [&](const std::vector<std::pair<int, int>>& ps) {
         for (const auto& [n, g] : ps)
             pool_of(n).give(local(n), g);
     };
-    // A job's share of a GPU per unit it holds: 1 for whole GPUs, 1 / instances for MIG.
+    // A job's share of a GPU per unit it holds: 1 for whole GPUs, 1 / instances for MIG; a
+    // time-sliced job's share changes as it runs (ts_update), and it bursts to a whole GPU.
     const auto weight = [&](const Job& j) { return j.mig ? 1.0 / inst : 1.0; };
+    // The pool a job runs in: 0 whole GPUs, 1 MIG instances, 2 time-sliced replicas.
+    const auto pool = [](const Job& j) { return j.mig ? 1 : j.ts ? 2 : 0; };
+
+    // Time-slicing: per GPU of the time-sliced nodes, the runs on it, the sum of their busy
+    // shares (its load D), and when their progress was last brought up to date. Each run there
+    // progresses at 1 / max(1, D) of its speed alone: its work left (alone-seconds) falls at
+    // that rate, and its end is pushed again whenever D changes.
+    struct TsGpu {
+        std::vector<std::int64_t> runs;
+        double load = 0, last = 0;
+    };
+    struct TsRun {
+        int gpu = -1;
+        double left = 0, work = 0, rate = 1; ///< work left and at the run's start (alone-s)
+        std::uint32_t tick = 0;
+    };
+    const int ts_replicas = s.timeslice_replicas;
+    std::vector<TsGpu> ts_gpu(static_cast<std::size_t>(s.timeslice_nodes) *
+                              static_cast<std::size_t>(s.gpus_per_node));
+    std::vector<char> ts_down(static_cast<std::size_t>(s.timeslice_nodes), 0);
+    std::set<std::pair<int, int>> ts_open; // (runs on it, GPU): the up GPUs with a free replica
+    for (std::size_t g = 0; g < ts_gpu.size(); ++g)
+        ts_open.emplace(0, static_cast<int>(g));
+    std::int64_t ts_free = static_cast<std::int64_t>(ts_gpu.size()) * ts_replicas;
+    double ts_busy = 0;          // sum over GPUs of min(1, D)
+    std::int64_t ts_alloc = 0;   // GPUs with at least one run
+    std::int64_t ts_runs = 0;    // runs on them
+    std::int64_t ts_down_n = 0;  // time-sliced nodes out for repair
+    std::vector<TsRun> ts_run;   // per allocation (used by time-sliced runs)
+    int ts_pick = -1;            // the GPU ts_take chose for the run start() begins
+    const auto node_down = [&](int n) {
+        return is_ts_node(n) ? ts_down[static_cast<std::size_t>(n - whole_nodes)] != 0
+                             : pool_of(n).is_down(local(n));
+    };
+
     // Takes the job's units from its pool; `parts` in cluster node numbers.
     std::vector<std::pair<int, int>> parts;
     const auto take = [&](const Job& j) {
+        if (j.ts) { // a replica on the GPU with the fewest runs
+            parts.clear();
+            if (ts_open.empty())
+                return false;
+            ts_pick = ts_open.begin()->second;
+            parts.emplace_back(whole_nodes + ts_pick / s.gpus_per_node, 1);
+            return true;
+        }
         if (!j.mig)
             return nodes.take(j.gpus, s.topology_aware, parts);
         if (!mig.take(j.gpus, true, parts))
             return false;
         for (auto& p : parts)
-            p.first += whole_nodes;
+            p.first += mig_base;
         return true;
     };
     // The queue: one FIFO per priority level (one level unless the policy is priority).
@@ -787,9 +856,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::int64_t busy = 0, busy_mig = 0, seq = 0; // whole GPUs and MIG instances held
     // Busy GPUs: whole ones plus the instances' share.
     const auto busy_gpus = [&] {
-        return static_cast<double>(busy) + static_cast<double>(busy_mig) / inst;
+        return static_cast<double>(busy) + static_cast<double>(busy_mig) / inst + ts_busy;
     };
     double busy_mig_integral = 0;
+    // Time-slicing's integrals: busy GPUs, GPUs with a run, runs.
+    double ts_busy_integral = 0, ts_alloc_integral = 0, ts_runs_integral = 0;
+    // Per class: wall time and time alone of the time-sliced runs completed in the window.
+    std::vector<double> ts_wall(nc, 0), ts_alone(nc, 0);
+    std::vector<std::int64_t> ts_done(nc, 0);
 
     // Per class: GPUs (MIG classes: instances) held now, their quota (0 none), and the
     // time-integrals of both for the result.
@@ -800,11 +874,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::vector<double> held_integral(nc, 0), at_quota_time(nc, 0), borrowed_integral(nc, 0);
     // One cohort per pool: whole GPUs and MIG instances are different resources with their own
     // quotas (Kueue: nvidia.com/gpu and nvidia.com/mig-<profile> flavors), lent only in kind.
-    const auto pool_of_class = [&](std::size_t i) { return !replay && s.classes[i].mig ? 1 : 0; };
-    std::int64_t cohort_quota[2] = {0, 0};
+    const auto pool_of_class = [&](std::size_t i) {
+        return replay ? 0 : s.classes[i].mig ? 1 : s.classes[i].time_sliced ? 2 : 0;
+    };
+    std::int64_t cohort_quota[3] = {0, 0, 0};
     for (std::size_t i = 0; i < nc; ++i)
         cohort_quota[pool_of_class(i)] += quota[i];
-    const bool borrowing = s.quota_borrowing && cohort_quota[0] + cohort_quota[1] > 0;
+    const bool borrowing =
+        s.quota_borrowing && cohort_quota[0] + cohort_quota[1] + cohort_quota[2] > 0;
     // A job over its class's quota waits -- unless the cohort lends it what the other quotas
     // of its pool leave unused (the cohort's held GPUs stay within the sum of its quotas).
     const auto over_quota = [&](const Job& j) {
@@ -813,12 +890,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return false;
         if (!borrowing)
             return true;
-        const int pool = pool_of_class(c);
+        const int kind = pool_of_class(c);
         std::int64_t cohort_held = 0;
         for (std::size_t i = 0; i < nc; ++i)
-            if (quota[i] > 0 && pool_of_class(i) == pool)
+            if (quota[i] > 0 && pool_of_class(i) == kind)
                 cohort_held += held[i];
-        return cohort_held + j.gpus > cohort_quota[pool];
+        return cohort_held + j.gpus > cohort_quota[kind];
     };
     FleetResult r;
     r.classes.resize(nc);
@@ -868,8 +945,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     job.cls = alloc_job[u].cls;
                     job.gpus = alloc_job[u].gpus;
                     job.mig = alloc_job[u].mig;
+                    job.time_sliced = alloc_job[u].ts;
                     job.start_s = alloc_start[u];
-                    job.end_s = std::min(end, alloc_start[u] + alloc_job[u].duration);
+                    // Until it stops (a time-sliced run's end moves with its GPU's load).
+                    job.end_s = alloc_job[u].ts
+                                    ? end
+                                    : std::min(end, alloc_start[u] + alloc_job[u].duration);
                     job.running_at_end = true; // until it stops
                     job.nodes = alloc[u];
                     std::sort(job.nodes.begin(), job.nodes.end());
@@ -883,7 +964,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         }
         for (int i = 0; i < rows; ++i) {
             const int n = al.node_rows[static_cast<std::size_t>(i)];
-            const bool down = pool_of(n).is_down(local(n));
+            const bool down = node_down(n);
             columns[static_cast<std::size_t>(i)].push_back(
                 down ? FleetAllocation::kDown : best[static_cast<std::size_t>(i)]);
         }
@@ -908,12 +989,21 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             busy_integral += busy_gpus() * (b - a);
             busy_mig_integral += static_cast<double>(busy_mig) * (b - a);
             queue_integral += static_cast<double>(waiting) * (b - a);
+            // Time-sliced GPUs idle while a job waits: up, and no run on them.
+            const auto ts_idle = static_cast<double>(
+                (s.timeslice_nodes - ts_down_n) * static_cast<std::int64_t>(s.gpus_per_node) -
+                ts_alloc);
             if (waiting > 0)
                 frag_integral += (static_cast<double>(nodes.total_free()) +
-                                  static_cast<double>(mig.total_free()) / inst) *
+                                  static_cast<double>(mig.total_free()) / inst + ts_idle) *
                                  (b - a);
-            down_integral += static_cast<double>(nodes.down_nodes() + mig.down_nodes()) *
-                             s.gpus_per_node * (b - a);
+            down_integral +=
+                static_cast<double>(nodes.down_nodes() + mig.down_nodes() +
+                                    static_cast<std::size_t>(ts_down_n)) *
+                s.gpus_per_node * (b - a);
+            ts_busy_integral += ts_busy * (b - a);
+            ts_alloc_integral += static_cast<double>(ts_alloc) * (b - a);
+            ts_runs_integral += static_cast<double>(ts_runs) * (b - a);
             for (std::size_t i = 0; i < nc; ++i) {
                 held_integral[i] += static_cast<double>(held[i]) * (b - a);
                 if (quota[i] > 0 && held[i] >= quota[i])
@@ -932,6 +1022,77 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     double lost_seconds[2] = {0, 0};
     // GPU-seconds in the window split runs took beyond their work under the fewest leaves.
     double split_seconds = 0;
+    // Time-slicing: brings GPU g's runs up to now -- their work left, and their GPU-seconds in
+    // the window: a run's share of its GPU is its busy share x its rate, so the runs of a GPU
+    // together hold min(1, D) of it (the busy integral's ts_busy).
+    const auto ts_update = [&](int g) {
+        TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
+        if (t > gp.last)
+            for (const std::int64_t id : gp.runs) {
+                TsRun& run = ts_run[static_cast<std::size_t>(id)];
+                run.left = std::max(0.0, run.left - (t - gp.last) * run.rate);
+                gpu_seconds_by_jobs += alloc_job[static_cast<std::size_t>(id)].busy_share *
+                                       run.rate * in_window(gp.last, t);
+            }
+        gp.last = t;
+    };
+    // After a run joined or left GPU g (its load was `old`): every run there at the new rate,
+    // its end pushed again (the older entries are stale by their tick).
+    const auto ts_rerate = [&](int g, double old) {
+        TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
+        ts_busy += std::min(1.0, gp.load) - std::min(1.0, old);
+        const double rate = 1.0 / std::max(1.0, gp.load);
+        for (const std::int64_t id : gp.runs) {
+            TsRun& run = ts_run[static_cast<std::size_t>(id)];
+            run.rate = rate;
+            ++run.tick;
+            running.push({t + run.left / rate, id, alloc_gen[static_cast<std::size_t>(id)],
+                          run.tick});
+        }
+    };
+    const auto ts_join = [&](std::int64_t id, int g) {
+        ts_update(g);
+        TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
+        const int before = static_cast<int>(gp.runs.size());
+        ts_open.erase({before, g});
+        gp.runs.push_back(id);
+        if (before + 1 < ts_replicas)
+            ts_open.emplace(before + 1, g);
+        --ts_free;
+        ++ts_runs;
+        ts_alloc += before == 0;
+        const double old = gp.load;
+        gp.load += alloc_job[static_cast<std::size_t>(id)].busy_share;
+        ts_rerate(g, old);
+    };
+    // A time-sliced run stops (done, evicted, or its node failed): it leaves its GPU, the
+    // others there speed up. Returns the work it did (alone-seconds, its restart included); the
+    // part of its restart it ran did no new work (lost, as a whole-GPU run's restart is).
+    const auto ts_stop = [&](std::int64_t id) {
+        const auto u = static_cast<std::size_t>(id);
+        const int g = ts_run[u].gpu;
+        ts_update(g);
+        TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
+        const int before = static_cast<int>(gp.runs.size());
+        if (before < ts_replicas)
+            ts_open.erase({before, g});
+        const auto at = std::find(gp.runs.begin(), gp.runs.end(), id);
+        *at = gp.runs.back();
+        gp.runs.pop_back();
+        ts_open.emplace(before - 1, g); // its node is up: a failing node's runs stop first
+        ++ts_free;
+        --ts_runs;
+        ts_alloc -= before == 1;
+        const double old = gp.load;
+        gp.load = gp.runs.empty() ? 0.0 : gp.load - alloc_job[u].busy_share;
+        ts_rerate(g, old);
+        ts_run[u].gpu = -1;
+        const Job& j = alloc_job[u];
+        const double done = ts_run[u].work - ts_run[u].left;
+        if (t >= warm)
+            lost_seconds[j.setup_after_failure] += j.busy_share * std::min(done, j.setup);
+        return done;
+    };
     const auto start = [&](const Job& queued) {
         Job j = queued;
         // Leaf switches under a multi-node run: the fewest it could have had vs what it got.
@@ -962,20 +1123,31 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             alloc_start.push_back(t);
             alloc_gen.push_back(0);
             alloc_live.push_back(1);
+            ts_run.emplace_back();
         }
-        (j.mig ? busy_mig : busy) += j.gpus;
         held[static_cast<std::size_t>(j.cls)] += j.gpus;
-        running.push({t + j.elapsed(), id, alloc_gen[static_cast<std::size_t>(id)]});
         if (preemptive && s.classes[static_cast<std::size_t>(j.cls)].preemptible)
             victims.emplace(j.prio, -t, id);
-        // The same GPU-hours counted job by job (the conservation check against the integral).
-        const double share = j.gpus * weight(j); // GPUs' worth
-        gpu_seconds_by_jobs += share * in_window(t, t + j.elapsed());
-        if (j.stretch > 1) // of each stretched second, 1 - 1/stretch is the split's cost
-            split_seconds +=
-                share * in_window(t + j.setup, t + j.elapsed()) * (1.0 - 1.0 / j.stretch);
-        lost_seconds[j.setup_after_failure] +=
-            share * in_window(t, t + j.setup); // a restart does no new work
+        if (j.ts) { // its GPU-hours and losses are counted as it runs (ts_update, ts_stop)
+            TsRun& run = ts_run[static_cast<std::size_t>(id)];
+            run.gpu = ts_pick;
+            run.left = run.work = j.duration;
+            run.rate = 1;
+            ts_join(id, ts_pick);
+        } else {
+            (j.mig ? busy_mig : busy) += j.gpus;
+            running.push({t + j.elapsed(), id, alloc_gen[static_cast<std::size_t>(id)],
+                          ts_run[static_cast<std::size_t>(id)].tick});
+            // The same GPU-hours counted job by job (the conservation check against the
+            // integral).
+            const double share = j.gpus * weight(j); // GPUs' worth
+            gpu_seconds_by_jobs += share * in_window(t, t + j.elapsed());
+            if (j.stretch > 1) // of each stretched second, 1 - 1/stretch is the split's cost
+                split_seconds +=
+                    share * in_window(t + j.setup, t + j.elapsed()) * (1.0 - 1.0 / j.stretch);
+            lost_seconds[j.setup_after_failure] +=
+                share * in_window(t, t + j.setup); // a restart does no new work
+        }
         const double w = t - j.queued_since;
         if (j.arrival >= warm) {
             if (j.restarts == 0) { // wait statistics: the wait before a job first runs
@@ -999,26 +1171,38 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     const auto evict = [&](std::int64_t id, bool failure) {
         const auto u = static_cast<std::size_t>(id);
         Job j = alloc_job[u];
-        const double ran = t - alloc_start[u];
-        const double planned_end = alloc_start[u] + j.elapsed();
-        const double share = j.gpus * weight(j);                  // GPUs' worth
-        gpu_seconds_by_jobs -= share * in_window(t, planned_end); // what it will not run
-        if (j.stretch > 1)
-            split_seconds -= share * in_window(std::max(t, alloc_start[u] + j.setup), planned_end) *
-                             (1.0 - 1.0 / j.stretch);
-        double work = 0;
-        if (ran < j.setup) // stopped while restarting: the rest of that restart never runs
-            lost_seconds[j.setup_after_failure] -= share * in_window(t, alloc_start[u] + j.setup);
-        else
-            work = ran - j.setup;
         // A traced job has no checkpoint interval: it starts over.
         const double ckpt =
             replay ? 0.0 : s.classes[static_cast<std::size_t>(j.cls)].checkpoint_interval_h * 3600;
-        const double saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
-        lost_seconds[failure] += share * in_window(t - (work - saved), t);
-        (j.mig ? busy_mig : busy) -= j.gpus;
+        double saved = 0;
+        if (j.ts) {
+            // Its work since the restart, in alone-seconds; the GPU time it took is its busy
+            // share of that, however the GPU was shared meanwhile.
+            const double work = std::max(0.0, ts_stop(id) - j.setup);
+            saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
+            if (t >= warm)
+                lost_seconds[failure] += j.busy_share * (work - saved);
+        } else {
+            const double ran = t - alloc_start[u];
+            const double planned_end = alloc_start[u] + j.elapsed();
+            const double share = j.gpus * weight(j);                  // GPUs' worth
+            gpu_seconds_by_jobs -= share * in_window(t, planned_end); // what it will not run
+            if (j.stretch > 1)
+                split_seconds -= share *
+                                 in_window(std::max(t, alloc_start[u] + j.setup), planned_end) *
+                                 (1.0 - 1.0 / j.stretch);
+            double work = 0;
+            if (ran < j.setup) // stopped while restarting: the rest of that restart never runs
+                lost_seconds[j.setup_after_failure] -=
+                    share * in_window(t, alloc_start[u] + j.setup);
+            else
+                work = ran - j.setup;
+            saved = ckpt > 0 ? std::floor(work / ckpt) * ckpt : 0.0;
+            lost_seconds[failure] += share * in_window(t - (work - saved), t);
+            (j.mig ? busy_mig : busy) -= j.gpus;
+            give(alloc[u]);
+        }
         held[static_cast<std::size_t>(j.cls)] -= j.gpus;
-        give(alloc[u]);
         stopped(u);
         ++alloc_gen[u];
         alloc_live[u] = 0;
@@ -1055,20 +1239,45 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                     break;
                 }
         }
-        pool_of(n).fail(local(n));
+        if (is_ts_node(n)) { // its runs have left: every GPU of it has all its replicas free
+            const auto k = static_cast<std::size_t>(n - whole_nodes);
+            for (int i = 0; i < s.gpus_per_node; ++i)
+                ts_open.erase({0, static_cast<int>(k) * s.gpus_per_node + i});
+            ts_free -= static_cast<std::int64_t>(s.gpus_per_node) * ts_replicas;
+            ts_down[k] = 1;
+            ++ts_down_n;
+        } else {
+            pool_of(n).fail(local(n));
+        }
         repairs.emplace(t + s.repair_h * 3600, n);
+    };
+    const auto repair_node = [&](int n) {
+        if (!is_ts_node(n)) {
+            pool_of(n).repair(local(n));
+            return;
+        }
+        const auto k = static_cast<std::size_t>(n - whole_nodes);
+        for (int i = 0; i < s.gpus_per_node; ++i)
+            ts_open.emplace(0, static_cast<int>(k) * s.gpus_per_node + i);
+        ts_free += static_cast<std::int64_t>(s.gpus_per_node) * ts_replicas;
+        ts_down[k] = 0;
+        --ts_down_n;
+    };
+    // Free units of a pool (whole GPUs, MIG instances, time-sliced replicas).
+    const auto free_in = [&](int p) {
+        return p == 0 ? nodes.total_free() : p == 1 ? mig.total_free() : ts_free;
     };
     // Evicts the first running preemptible job of `j`'s pool (lowest priority, then the most
     // recently started) that `eligible` accepts, when the free GPUs and every eligible job's
     // would make room for `j`; `stop` ends the walk (the victims are in priority order).
     const auto evict_first = [&](const Job& j, const auto& eligible, const auto& stop) {
-        std::int64_t could = (j.mig ? mig : nodes).total_free();
+        std::int64_t could = free_in(pool(j));
         std::int64_t first = -1;
         for (const auto& [p, neg_start, id] : victims) {
             if (stop(p))
                 break;
             const Job& v = alloc_job[static_cast<std::size_t>(id)];
-            if (v.mig != j.mig || !eligible(v))
+            if (pool(v) != pool(j) || !eligible(v))
                 continue;
             could += v.gpus;
             if (first < 0)
@@ -1117,24 +1326,24 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // cluster's queue grows without bound: the pass was quadratic in it).
     int smallest_whole = replay ? 1 : std::numeric_limits<int>::max();
     for (const auto& c : s.classes)
-        if (!c.mig)
+        if (!c.mig && !c.time_sliced)
             smallest_whole = std::min(smallest_whole, c.gpus_per_job);
-    const auto may_fit = [&](bool in_mig) {
-        return in_mig ? mig.total_free() > 0
-                      : nodes.can_take(smallest_whole, s.topology_aware, true);
+    const auto may_fit = [&](int p) {
+        return p == 0 ? nodes.can_take(smallest_whole, s.topology_aware, true) : free_in(p) > 0;
     };
     std::vector<char> class_stuck(nc, 0);
     const auto schedule = [&] {
-        bool blocked[2] = {false, s.mig_nodes == 0}; // whole GPUs, MIG instances
+        // Whole GPUs, MIG instances, time-sliced replicas.
+        bool blocked[3] = {false, s.mig_nodes == 0, s.timeslice_nodes == 0};
         std::fill(class_stuck.begin(), class_stuck.end(), 0);
         for (auto& [prio, q] : queue) {
             if (s.policy == FleetPolicy::backfill) {
                 // Any job that fits now starts, in arrival order (first fit).
-                bool room[2] = {may_fit(false), may_fit(true)};
-                for (auto it = q.begin(); it != q.end() && (room[0] || room[1]);) {
-                    if (room[it->mig ? 1 : 0] && !over_quota(*it) && take(*it)) {
-                        room[0] = may_fit(false);
-                        room[1] = may_fit(true);
+                bool room[3] = {may_fit(0), may_fit(1), may_fit(2)};
+                for (auto it = q.begin(); it != q.end() && (room[0] || room[1] || room[2]);) {
+                    if (room[pool(*it)] && !over_quota(*it) && take(*it)) {
+                        for (int p = 0; p < 3; ++p)
+                            room[p] = may_fit(p);
                         start(*it);
                         it = q.erase(it);
                         --waiting;
@@ -1149,7 +1358,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 // A job over its team's quota waits and holds up only its own class (its
                 // ClusterQueue), not the pool.
                 for (auto it = q.begin(); it != q.end();) {
-                    bool& stuck = blocked[it->mig ? 1 : 0];
+                    bool& stuck = blocked[pool(*it)];
                     if (stuck || class_stuck[static_cast<std::size_t>(it->cls)]) {
                         ++it;
                         continue;
@@ -1174,7 +1383,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                         it = q.begin() + at;
                         if (!freed) {
                             stuck = true;
-                            if (blocked[0] && blocked[1])
+                            if (blocked[0] && blocked[1] && blocked[2])
                                 return;
                             ++it;
                         }
@@ -1197,8 +1406,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             ta = next_arrival[ci];
         }
         while (!running.empty() &&
-               alloc_gen[static_cast<std::size_t>(running.top().id)] != running.top().gen)
-            running.pop(); // an evicted job's end
+               (alloc_gen[static_cast<std::size_t>(running.top().id)] != running.top().gen ||
+                ts_run[static_cast<std::size_t>(running.top().id)].tick != running.top().tick))
+            running.pop(); // an evicted job's end, or a time-sliced run's end that moved
         const double tc =
             running.empty() ? std::numeric_limits<double>::infinity() : running.top().end;
         // Bursting: the oldest waiting job of any level reaches the threshold (each level's
@@ -1217,7 +1427,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             ++r.events;
             if (tr <= next_failure) {
                 const int n = repairs.top().second;
-                pool_of(n).repair(local(n));
+                repair_node(n);
                 repairs.pop();
             } else {
                 // Each up node fails at the node rate: a cluster-wide clock at nodes x rate,
@@ -1225,7 +1435,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 next_failure = next_failure_after(t);
                 const auto n = static_cast<int>(
                     std::min<double>(s.nodes - 1, std::floor(unit(failure_rng) * s.nodes)));
-                if (!pool_of(n).is_down(local(n)))
+                if (!node_down(n))
                     fail_node(n);
             }
             schedule();
@@ -1251,7 +1461,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                         // preemption redoes the work since the last checkpoint.
                         const double hours = j.gpus * weight(j) * j.duration / 3600;
                         const double gang =
-                            j.mig ? 1.0 : std::ceil(static_cast<double>(j.gpus) / s.gpus_per_node);
+                            j.mig || j.ts ? 1.0
+                                          : std::ceil(static_cast<double>(j.gpus) / s.gpus_per_node);
                         const double redo = hours * gang * s.burst_redo_per_node;
                         r.burst_gpu_hours += hours + redo;
                         r.burst_gpu_hours_redone += redo;
@@ -1271,9 +1482,19 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             const Running done = running.top();
             running.pop();
             const auto id = static_cast<std::size_t>(done.id);
-            (alloc_job[id].mig ? busy_mig : busy) -= alloc_job[id].gpus;
+            if (alloc_job[id].ts) {
+                ts_stop(done.id);
+                if (t >= warm) {
+                    const auto c = static_cast<std::size_t>(alloc_job[id].cls);
+                    ts_wall[c] += t - alloc_start[id];
+                    ts_alone[c] += ts_run[id].work;
+                    ++ts_done[c];
+                }
+            } else {
+                (alloc_job[id].mig ? busy_mig : busy) -= alloc_job[id].gpus;
+                give(alloc[id]);
+            }
             held[static_cast<std::size_t>(alloc_job[id].cls)] -= alloc_job[id].gpus;
-            give(alloc[id]);
             stopped(id);
             ++alloc_gen[id];
             alloc_live[id] = 0;
@@ -1300,7 +1521,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 const FleetClass& c = s.classes[ci];
                 j.cls = static_cast<int>(ci);
                 j.mig = c.mig;
-                j.gpus = c.mig ? 1 : c.gpus_per_job;
+                j.ts = c.time_sliced;
+                j.busy_share = c.gpu_busy;
+                j.gpus = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
                 j.duration = exponential(c.mean_duration_h * 3600);
                 prio = c.priority;
                 next_arrival[ci] = arrival_after(ci, t);
@@ -1315,6 +1538,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         }
         schedule();
     }
+    // Time-sliced runs still going: their GPU-seconds up to the horizon.
+    for (std::size_t g = 0; g < ts_gpu.size(); ++g)
+        ts_update(static_cast<int>(g));
     // Jobs still waiting at the horizon: their wait so far counts towards Little's law.
     double censored = 0;
     for (const auto& [prio, q] : queue)
@@ -1338,7 +1564,20 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.gpu_hours_down = down_integral / 3600;
     r.down_fraction = r.gpu_hours_available > 0 ? r.gpu_hours_down / r.gpu_hours_available : 0;
     r.utilization = r.gpu_hours_available > 0 ? r.gpu_hours_used / r.gpu_hours_available : 0;
-    r.allocated_fraction = r.utilization;
+    // A time-sliced GPU with a run is allocated whole, however busy its runs keep it.
+    r.allocated_fraction =
+        r.gpu_hours_available > 0
+            ? (busy_integral - ts_busy_integral + ts_alloc_integral) / 3600 / r.gpu_hours_available
+            : 0;
+    if (s.timeslice_nodes > 0) {
+        const double ts_gpu_s = static_cast<double>(ts_gpu.size()) * window;
+        r.timeslice_nodes = s.timeslice_nodes;
+        r.timeslice_replicas = ts_replicas;
+        r.timeslice_gpus = static_cast<std::int64_t>(ts_gpu.size());
+        r.timeslice_utilization = ts_busy_integral / ts_gpu_s;
+        r.timeslice_allocated = ts_alloc_integral / ts_gpu_s;
+        r.timeslice_jobs_per_gpu = ts_alloc_integral > 0 ? ts_runs_integral / ts_alloc_integral : 0;
+    }
     r.mig_instances = static_cast<std::int64_t>(s.mig_nodes) * s.gpus_per_node * inst;
     r.mig_nodes = s.mig_nodes;
     r.mig_instances_per_gpu = s.mig_nodes > 0 ? inst : 0;
@@ -1371,6 +1610,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             r.classes[i].mean_duration_h = s.classes[i].mean_duration_h;
             r.classes[i].duration_source = s.classes[i].duration_source;
             r.classes[i].split_slowdown = s.classes[i].split_slowdown;
+            r.classes[i].time_sliced = s.classes[i].time_sliced;
+        }
+        if (ts_done[i] > 0) {
+            r.classes[i].mean_run_s = ts_wall[i] / static_cast<double>(ts_done[i]);
+            r.classes[i].slowdown = ts_wall[i] / ts_alone[i];
         }
         auto& w = waits[i];
         if (w.empty())

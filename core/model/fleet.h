@@ -44,6 +44,16 @@ struct FleetClass {
     /// nvidia.com/mig-<profile> (NVIDIA k8s-device-plugin, mixed strategy). Its duration is its
     /// run time on that instance.
     bool mig = false;
+    /// Each job takes one time-sliced replica of a GPU on the spec's time-sliced nodes
+    /// (FleetSpec::timeslice_nodes; gpus_per_job is not used): a Kubernetes pod asking for one
+    /// nvidia.com/gpu where NVIDIA's device plugin advertises each GPU as `replicas` of them
+    /// (sharing.timeSlicing). Its duration is its run time with the GPU to itself.
+    bool time_sliced = false;
+    /// The share of its run a time-sliced job keeps a GPU busy when it has the GPU to itself
+    /// (nvidia-smi's utilization, or DCGM's graphics-engine activity, of such a job), in (0, 1].
+    /// On a GPU whose jobs' shares sum to D every job there runs at 1 / max(1, D) of its speed
+    /// alone (the GPU's time slices shared among the busy contexts; a fluid model).
+    double gpu_busy = 1;
     /// The team's quota: the most GPUs (MIG classes: instances) this class's jobs hold at once;
     /// 0 = none. A job that would go over it waits, and holds up only its own class: a Kueue
     /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
@@ -147,6 +157,13 @@ struct FleetSpec {
     int mig_instances_per_gpu = 7;
     MigProfile mig_partition = MigProfile::g1; ///< the profile those instances are
     std::string mig_profile; ///< its name for people ("1g.10gb"), carried into the result
+    /// Time-slicing (issue 23): the `timeslice_nodes` nodes before the MIG nodes have every GPU
+    /// advertised as `timeslice_replicas` replicas (NVIDIA k8s-device-plugin
+    /// sharing.timeSlicing.resources[].replicas; the GPU Operator docs' example is 4). Classes
+    /// with `time_sliced` run there, one replica per job, placed on the GPU with the fewest jobs
+    /// (the device plugin spreads replicas over GPUs best-effort); the other classes elsewhere.
+    int timeslice_nodes = 0;
+    int timeslice_replicas = 4;
 };
 
 /// The cluster at one moment of the run: for the utilization-over-time chart.
@@ -161,6 +178,7 @@ struct FleetAllocJob {
     int cls = 0;                   ///< index into FleetResult::classes
     int gpus = 0;                  ///< GPUs (MIG classes: instances) it held
     bool mig = false;              ///< on MIG instances
+    bool time_sliced = false;      ///< on a time-sliced replica (one GPU shared)
     double start_s = 0, end_s = 0; ///< this run (a restarted job is a new run)
     bool running_at_end = false;   ///< still running when the horizon ended (end_s = horizon)
     std::vector<std::pair<int, int>> nodes; ///< (cluster node, GPUs or instances on it)
@@ -200,12 +218,18 @@ struct FleetClassResult {
     double mean_duration_h = 0;  ///< FleetClass::mean_duration_h (random classes)
     double split_slowdown = 1;   ///< FleetClass::split_slowdown
     std::string duration_source; ///< FleetClass::duration_source
+    /// Time-sliced classes: the mean wall time of its runs that completed in the window, and
+    /// that over their time with the GPU to themselves (1: never slowed by sharing).
+    double mean_run_s = 0, slowdown = 0;
+    bool time_sliced = false;
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).
 struct FleetResult {
     double utilization = 0;        ///< busy GPU-hours / available GPU-hours
-    double allocated_fraction = 0; ///< GPUs held by jobs (whole-GPU jobs: = utilization)
+    /// GPUs held by jobs (whole GPUs and MIG: = utilization; a time-sliced GPU with any job
+    /// counts whole, busy or not)
+    double allocated_fraction = 0;
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0; ///< jobs started in the window
     std::int64_t jobs_completed = 0, jobs_started = 0, jobs_arrived = 0;
     double gpu_hours_available = 0, gpu_hours_used = 0;
@@ -278,6 +302,12 @@ struct FleetResult {
     std::string mig_profile; ///< FleetSpec::mig_profile
     /// Busy instance-hours / available instance-hours of the MIG nodes (0 without MIG).
     double mig_utilization = 0;
+    /// Time-slicing: the time-sliced nodes, their GPUs' replicas; the busy share of their GPUs
+    /// (sum over GPUs of min(1, D)) and the share holding at least one job (allocated), over
+    /// their GPU-hours; jobs per GPU holding any, on average over time.
+    int timeslice_nodes = 0, timeslice_replicas = 0;
+    std::int64_t timeslice_gpus = 0;
+    double timeslice_utilization = 0, timeslice_allocated = 0, timeslice_jobs_per_gpu = 0;
 };
 
 /// MIG instances per GPU when every GPU is partitioned into `p` (NVIDIA mig-parted

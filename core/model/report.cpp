@@ -631,6 +631,22 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             fk.add("MIG instances", static_cast<double>(fr.mig_instances), "instances", RF::count);
             fk.add("MIG instances busy", fr.mig_utilization, "fraction", RF::percent);
         }
+        if (fr.timeslice_nodes > 0) {
+            // Time-slicing: allocated (a GPU holding any job) vs busy, and the slowdown.
+            fk.add("GPUs held by jobs (allocated)", fr.allocated_fraction, "fraction",
+                   RF::percent);
+            fk.add("Time-sliced GPUs", static_cast<double>(fr.timeslice_gpus), "GPUs", RF::count);
+            fk.add("Replicas per time-sliced GPU", static_cast<double>(fr.timeslice_replicas),
+                   "replicas", RF::count);
+            fk.add("Time-sliced GPUs busy", fr.timeslice_utilization, "fraction", RF::percent);
+            fk.add("Time-sliced GPUs holding a job", fr.timeslice_allocated, "fraction",
+                   RF::percent);
+            fk.add("Jobs on a time-sliced GPU holding any", fr.timeslice_jobs_per_gpu, "jobs",
+                   RF::ratio);
+            for (const auto& k : fr.classes)
+                if (k.time_sliced && k.slowdown > 0)
+                    fk.add(k.name + ": run time shared vs alone", k.slowdown, "times", RF::ratio);
+        }
         if (fr.preemptions > 0) {
             fk.add("Evictions for higher priority", static_cast<double>(fr.preemptions), "jobs",
                    RF::count);

@@ -559,7 +559,7 @@ std::vector<Field> build_schema() {
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
     const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
                                auto swing, auto weekend, auto on_mig, auto quota,
-                               auto duration_from, const std::string& key,
+                               auto duration_from, auto sliced, auto busy, const std::string& key,
                                const std::string& label) {
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
@@ -608,6 +608,20 @@ std::vector<Field> build_schema() {
                            "each job takes one MIG instance on the MIG nodes (below) instead of "
                            "whole GPUs, as a Kubernetes pod asking for one nvidia.com/mig-<profile>"
                            "; its duration is its run time on that instance"));
+        add(F(sliced).make(key + ".time_sliced", label + ": on time-sliced GPUs", "", 0, 0,
+                           "off: whole GPUs (GPUs per job above)",
+                           "each job takes one replica of a time-sliced GPU on the time-sliced "
+                           "nodes (below), as a Kubernetes pod asking for one nvidia.com/gpu "
+                           "that NVIDIA's device plugin shares; its duration is its run time "
+                           "with the GPU to itself"));
+        Field& gb = add(F(busy).make(
+            key + ".gpu_busy", label + ": GPU busy when alone", "fraction", 0.01, 1,
+            "1: the job keeps a GPU busy all its run (no gain from sharing); measure yours "
+            "(nvidia-smi utilization, DCGM graphics-engine activity)",
+            "on time-sliced GPUs: the share of its run the job keeps a GPU busy when it has the "
+            "GPU to itself; jobs sharing a GPU run at full speed until their shares add up to "
+            "more than 1, then slow down in proportion"));
+        gb.decimals = 2;
         add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
                           "0: no quota (Kueue ClusterQueue nominalQuota when set)",
                           "the most GPUs (on MIG: instances) the class holds at once; a job that "
@@ -617,31 +631,31 @@ std::vector<Field> build_schema() {
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
               CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
               CL_REF(training.daily_swing), CL_REF(training.weekend_factor),
-              CL_REF(training.on_mig), CL_REF(training.quota_gpus), CL_REF(training.duration_from),
+              CL_REF(training.on_mig), CL_REF(training.quota_gpus), CL_REF(training.duration_from), CL_REF(training.time_sliced), CL_REF(training.gpu_busy),
               "training", "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
               CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
               CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor),
-              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), CL_REF(finetune.duration_from),
+              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), CL_REF(finetune.duration_from), CL_REF(finetune.time_sliced), CL_REF(finetune.gpu_busy),
               "finetune", "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
               CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus),
-              CL_REF(batch_inference.duration_from), "batch_inference", "Batch inference");
+              CL_REF(batch_inference.duration_from), CL_REF(batch_inference.time_sliced), CL_REF(batch_inference.gpu_busy), "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
               CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
               CL_REF(online.weekend_factor), CL_REF(online.on_mig), CL_REF(online.quota_gpus),
-              CL_REF(online.duration_from), "online", "Online services");
+              CL_REF(online.duration_from), CL_REF(online.time_sliced), CL_REF(online.gpu_busy), "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
               CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
               CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus),
-              CL_REF(interactive.duration_from), "interactive", "Notebooks and CI");
+              CL_REF(interactive.duration_from), CL_REF(interactive.time_sliced), CL_REF(interactive.gpu_busy), "interactive", "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,
@@ -711,6 +725,16 @@ std::vector<Field> build_schema() {
                   "every GPU of a MIG node into equal instances: 1g (7 per GPU, 1/7 of the SMs "
                   "and 1/8 of the memory each), 2g (3 per GPU) or 3g (2 per GPU, half the "
                   "memory each)"));
+    add(F(CL_REF(timeslice_nodes))
+            .make("timeslice_nodes", "Time-sliced nodes", "nodes", 0, 1e7,
+                  "0: no time-slicing (NVIDIA GPU Operator, Time-Slicing GPUs in Kubernetes)",
+                  "nodes (not MIG ones) whose GPUs are shared by time-slicing among the classes "
+                  "marked 'on time-sliced GPUs'; the other classes run on the other nodes"));
+    add(F(CL_REF(timeslice_replicas))
+            .make("timeslice_replicas", "Replicas per time-sliced GPU", "replicas", 1, 1024,
+                  "4: the GPU Operator docs' time-slicing-config example (replicas: 4)",
+                  "jobs one time-sliced GPU takes at once (the device plugin's "
+                  "sharing.timeSlicing replicas); no memory or fault isolation between them"));
     add(F(CL_REF(seed))
             .make("seed", "Random seed", "", 0, 1e15, "1", "the same seed, the same run"));
 

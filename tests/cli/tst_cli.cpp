@@ -439,6 +439,61 @@ private slots:
                  2);
     }
 
+    // Issue 23: time-slicing on a generated cluster. Jobs that keep a GPU a quarter busy, 4
+    // replicas per GPU: never slowed, so the 64 replicas of 16 GPUs are an M/M/64 queue and the
+    // JSON gives its Erlang C wait; allocated (a GPU holding any job) is above busy. Jobs busy
+    // all their run on 2 replicas slow each other (slowdown above 1). Refusals: with MIG, a
+    // busy share of 0, --gpu-busy without time-slicing.
+    void fleetTimeSlicing() {
+        const Run r = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                           "4", "--gpu-busy", "0.25", "--gpus-per-job", "1",
+                           "--arrival-rate-per-hour", "56", "--mean-duration-h", "1",
+                           "--horizon-days", "400", "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const json j = json::parse(r.out)["fleet"];
+        QCOMPARE(j["timeslice_nodes"].get<int>(), 2);
+        QCOMPARE(j["timeslice_replicas"].get<int>(), 4);
+        // 56 jobs in service x 0.25 of a GPU on 16 GPUs.
+        QVERIFY(std::abs(j["timeslice_utilization"].get<double>() - 56 * 0.25 / 16) < 0.03);
+        QVERIFY(j["allocated_fraction"].get<double>() > j["utilization"].get<double>());
+        QVERIFY(std::abs(j["classes"][0]["timeslice_slowdown"].get<double>() - 1) < 1e-9);
+        QVERIFY(j["classes"][0]["time_sliced"].get<bool>());
+        const double sim = j["wait_mean_s"].get<double>(), ec = j["erlang_c_wait_s"].get<double>();
+        QVERIFY2(std::abs(sim / ec - 1) < 0.15,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
+        // Busy all their run, two to a GPU, on one of two nodes: they slow each other; no M/M/c.
+        const Run slow =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "2",
+                 "--timeslice-nodes", "1", "--arrival-rate-per-hour", "8", "--mean-duration-h",
+                 "1", "--horizon-days", "100", "--json"});
+        QVERIFY2(slow.code == 0, slow.err.c_str());
+        const json k = json::parse(slow.out)["fleet"];
+        QCOMPARE(k["timeslice_nodes"].get<int>(), 1);
+        QVERIFY(k["classes"][0]["timeslice_slowdown"].get<double>() > 1.05);
+        QVERIFY(!k.contains("erlang_c_wait_s"));
+        // The words.
+        const Run text = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                              "2", "--arrival-rate-per-hour", "8", "--mean-duration-h", "1"});
+        QVERIFY2(text.code == 0, text.err.c_str());
+        QVERIFY2(text.out.find("time-sliced GPUs busy") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("runs on a shared GPU") != std::string::npos, text.out.c_str());
+        // Refusals.
+        const Run both = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                              "4", "--mig-profile", "1g", "--arrival-rate-per-hour", "1",
+                              "--mean-duration-h", "1"});
+        QCOMPARE(both.code, 2);
+        QVERIFY2(both.err.find("not both") != std::string::npos, both.err.c_str());
+        QCOMPARE(run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
+                      "--gpu-busy", "0", "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"})
+                     .code,
+                 2);
+        const Run stray = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--gpu-busy", "0.5",
+                               "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(stray.code, 2);
+        QVERIFY2(stray.err.find("only for time-sliced jobs") != std::string::npos,
+                 stray.err.c_str());
+    }
+
     // Issue 23: a team quota on a generated cluster: 2 one-node jobs at once of the 8 nodes,
     // so the Erlang C comparison is M/M/2; the JSON says what the class held and how often it
     // was at its quota. A quota below one job is refused.

@@ -273,6 +273,174 @@ private slots:
         QVERIFY(!simulate_fleet(all).ok());
     }
 
+    // Time-slicing (issue 23): one GPU shared by every job that arrives (replicas without
+    // limit in practice), each keeping it busy alone (gpu_busy 1), Poisson arrivals and
+    // exponential work: an M/M/1 processor-sharing queue. Its mean time in system is
+    // 1 / (mu - lambda) and a job of work x takes x / (1 - rho) on average (Kleinrock 1976,
+    // vol. 2, sec. 4.4, processor sharing), so runs are 1 / (1 - rho) times slower than alone.
+    void timeSlicedGpuIsProcessorSharing() {
+        for (const double rho : {0.5, 0.8}) {
+            FleetSpec s;
+            s.nodes = 1;
+            s.gpus_per_node = 1;
+            s.timeslice_nodes = 1;
+            s.timeslice_replicas = 1000;
+            FleetClass k{"notebooks", 1, rho, 1, 0};
+            k.time_sliced = true;
+            s.classes = {k};
+            s.horizon_days = 20000;
+            s.warmup_days = 200;
+            const auto r = simulate_fleet(s);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double want = 3600 / (1 - rho); // 1 / (mu - lambda), mu = 1/h
+            const auto& c = r->classes.front();
+            const double err = c.mean_run_s / want - 1;
+            qInfo().noquote() << QStringLiteral("M/M/1-PS at rho %1: time in system %2 s "
+                                                "simulated, %3 s known (%4%), slowdown %5")
+                                     .arg(rho)
+                                     .arg(c.mean_run_s, 0, 'f', 1)
+                                     .arg(want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(c.slowdown, 0, 'f', 3);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            QVERIFY(std::abs(c.slowdown * (1 - rho) - 1) <= 0.05);
+            QVERIFY(c.time_sliced);
+            QCOMPARE(c.wait_mean_s, 0.0); // a replica is always free: nobody queues
+            // Busy whenever a job is there (D >= 1): utilization = allocated = rho.
+            QVERIFY(std::abs(r->utilization - rho) <= 0.02 * rho);
+            QVERIFY(std::abs(r->allocated_fraction - r->utilization) <= 1e-9);
+            QVERIFY(std::abs(r->timeslice_utilization - r->utilization) <= 1e-9);
+            // Jobs on the GPU while it holds any: 1 / (1 - rho) for M/M/1 (L / P(N >= 1)).
+            QVERIFY2(std::abs(r->timeslice_jobs_per_gpu * (1 - rho) - 1) <= 0.05,
+                     qPrintable(QString::number(r->timeslice_jobs_per_gpu)));
+            QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <=
+                         1e-9 * r->gpu_hours_used,
+                     qPrintable(QStringLiteral("%1 vs %2")
+                                    .arg(r->gpu_hours_by_jobs, 0, 'f', 6)
+                                    .arg(r->gpu_hours_used, 0, 'f', 6)));
+        }
+    }
+
+    // Jobs that keep a GPU a quarter busy, four replicas per GPU: four of them together keep it
+    // busy at most, so none is ever slowed (slowdown 1), the 32 replicas of 8 GPUs are the
+    // servers of an M/M/32 queue (Erlang C), the GPUs are busy a quarter of the offered jobs,
+    // and allocated (a GPU holding any job) is well above busy: what time-slicing recovers.
+    void timeSlicingWithinAGpuIsMMc() {
+        FleetSpec s;
+        s.nodes = 2;
+        s.gpus_per_node = 8;
+        s.timeslice_nodes = 1; // node 1; node 0 whole GPUs
+        s.timeslice_replicas = 4;
+        FleetClass nb{"notebooks", 1, 0.9 * 32, 1, 0};
+        nb.time_sliced = true;
+        nb.gpu_busy = 0.25;
+        FleetClass tr{"training", 8, 0.5, 1, 0};
+        s.classes = {nb, tr};
+        s.horizon_days = 4000;
+        s.warmup_days = 100;
+        s.node_failures_per_hour = 0; // the known answer needs every replica up
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const auto& c = r->classes[0];
+        const double want = erlang_c_wait(32, 0.9 * 32 / 3600.0, 1 / 3600.0);
+        const double err = c.wait_mean_s / want - 1;
+        qInfo().noquote() << QStringLiteral("4 replicas x 8 GPUs at rho 0.9: wait %1 s, Erlang C "
+                                            "%2 s (%3%); busy %4, allocated %5, slowdown %6")
+                                 .arg(c.wait_mean_s, 0, 'f', 1)
+                                 .arg(want, 0, 'f', 1)
+                                 .arg(err * 100, 0, 'f', 2)
+                                 .arg(r->timeslice_utilization, 0, 'f', 4)
+                                 .arg(r->timeslice_allocated, 0, 'f', 4)
+                                 .arg(c.slowdown, 0, 'f', 6);
+        QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+        QVERIFY(std::abs(c.slowdown - 1) <= 1e-9);
+        QCOMPARE(r->timeslice_nodes, 1);
+        QCOMPARE(r->timeslice_replicas, 4);
+        // 28.8 jobs x 0.25 on 8 GPUs
+        QVERIFY(std::abs(r->timeslice_utilization - 0.9 * 32 * 0.25 / 8) <= 0.02 * 0.9);
+        // 28.8 jobs in service on 8 GPUs at once: 3.6 per GPU (each GPU holds some all the time).
+        QVERIFY2(std::abs(r->timeslice_jobs_per_gpu / 3.6 - 1) <= 0.03,
+                 qPrintable(QString::number(r->timeslice_jobs_per_gpu)));
+        QVERIFY(r->timeslice_allocated >= r->timeslice_utilization);
+        QVERIFY(r->allocated_fraction > r->utilization);
+        QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                0.02 * std::max(0.01, r->mean_queue_length));
+        QVERIFY(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used);
+        // The training class never lands on the time-sliced node.
+        for (const auto& job : r->allocation.jobs)
+            for (const auto& [n, g] : job.nodes)
+                QCOMPARE(n == 1, job.time_sliced);
+    }
+
+    // Time-sliced jobs under preemption and node failures: GPU-hours stay conserved (counted
+    // as the runs progress at their changing rates), the losses are positive and below the
+    // busy hours, and the refusals name their field.
+    void timeSlicingConservesGpuHours() {
+        FleetSpec s;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.timeslice_nodes = 2; // 16 GPUs, 96 replicas
+        s.timeslice_replicas = 6;
+        // Offered busy GPUs: 10 x 1.5 x 0.4 + 4 x 0.5 x 0.9 = 7.8 of 16; fine-tunes 8 of 16.
+        FleetClass nb{"notebooks", 1, 10, 1.5, 0};
+        nb.time_sliced = true;
+        nb.gpu_busy = 0.4;
+        nb.preemptible = true;
+        nb.checkpoint_interval_h = 0.25;
+        FleetClass ci{"ci", 1, 4, 0.5, 3};
+        ci.time_sliced = true;
+        ci.gpu_busy = 0.9;
+        FleetClass ft{"fine-tunes", 8, 0.5, 2, 1};
+        s.classes = {nb, ci, ft};
+        s.horizon_days = 200;
+        s.warmup_days = 5;
+        s.policy = FleetPolicy::preemptive;
+        s.node_failures_per_hour = 0.01;
+        s.repair_h = 12;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(r->gpu_hours_by_jobs, 0, 'f', 6)
+                                .arg(r->gpu_hours_used, 0, 'f', 6)));
+        QVERIFY(r->preemptions > 0 && r->interruptions > 0);
+        QVERIFY(r->gpu_hours_lost_preemption > 0 && r->gpu_hours_lost_failures > 0);
+        QVERIFY(r->useful_fraction < r->utilization);
+        QVERIFY(r->classes[0].slowdown > 1 && r->classes[1].slowdown > 1);
+        QVERIFY(r->timeslice_utilization > 0 && r->timeslice_utilization <= 1);
+        QVERIFY(r->timeslice_allocated >= r->timeslice_utilization);
+        QVERIFY2(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                     0.02 * std::max(0.01, r->mean_queue_length),
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(r->mean_queue_length)
+                                .arg(r->little_queue_length)));
+        // Refusals.
+        FleetSpec bad = s;
+        bad.timeslice_nodes = 0;
+        auto e = simulate_fleet(bad);
+        QVERIFY2(!e.ok() && e.error_text().find("classes[0].time_sliced") != std::string::npos,
+                 e.error_text().c_str());
+        bad = s;
+        bad.classes[0].gpu_busy = 0;
+        e = simulate_fleet(bad);
+        QVERIFY2(!e.ok() && e.error_text().find("classes[0].gpu_busy") != std::string::npos,
+                 e.error_text().c_str());
+        bad = s;
+        bad.classes[0].mig = true;
+        bad.mig_nodes = 1;
+        e = simulate_fleet(bad);
+        QVERIFY2(!e.ok() && e.error_text().find("not both") != std::string::npos,
+                 e.error_text().c_str());
+        bad = s;
+        bad.timeslice_replicas = 0;
+        QVERIFY(!simulate_fleet(bad).ok());
+        bad = s;
+        bad.timeslice_nodes = 4; // no whole GPUs left for the fine-tunes
+        e = simulate_fleet(bad);
+        QVERIFY2(!e.ok() && e.error_text().find("classes[2].gpus_per_job") != std::string::npos,
+                 e.error_text().c_str());
+    }
+
     // Backfill lets small jobs past a big one that waits for whole nodes: shorter waits for
     // the small ones and higher utilization than FIFO on the same arrivals.
     void backfillBeatsFifoOnAMix() {

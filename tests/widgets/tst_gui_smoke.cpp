@@ -184,6 +184,32 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(seen.contains(QStringLiteral("Fleet")));
+        // A long caption (fine-tunes with a team quota, the notebooks time-sliced on 4 nodes,
+        // node failures): it scrolls in its box and the plot keeps its 300 px (session 26 saw
+        // 285-312 px depending on the caption's length).
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
+                           QStringLiteral("3")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"),
+                           QStringLiteral("64")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "timeslice_nodes"), QStringLiteral("4")));
+        QVERIFY(clickEntity(w, QString()));
+        QTest::mouseClick(field<QCheckBox>(w, "interactive.time_sliced"), Qt::LeftButton);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->timeslice_gpus == 32);
+        const auto* caption = w.charts()->fleetChart()->findChild<QLabel*>(
+            QStringLiteral("chartCaption"));
+        QVERIFY(caption);
+        QVERIFY2(caption->text().contains(QStringLiteral("Time-slicing")) &&
+                     caption->text().contains(QStringLiteral("Quotas")),
+                 qPrintable(caption->text()));
+        seen.clear();
+        everyTab();
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(seen.contains(QStringLiteral("Fleet")));
         // The next start opens with large charts (helper-22: forgotten at every start).
         {
             ui::MainWindow next(cat_);
@@ -1130,6 +1156,36 @@ private slots:
         QVERIFY(chooseInCombo(field<QComboBox>(w, "mig_profile"), QStringLiteral("2g")));
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->mig_instances == 24);
+        // Time-slicing instead of MIG: the notebooks each take one replica of a time-sliced GPU
+        // on one node (4 replicas per GPU by default), keeping it 30% busy alone. Ticked with
+        // MIG still on, refused with the reason; without time-sliced nodes, says what is missing.
+        QVERIFY(clickEntity(w, QString()));
+        auto* sliced = field<QCheckBox>(w, "interactive.time_sliced");
+        QVERIFY(sliced && !sliced->isChecked());
+        QTest::mouseClick(sliced, Qt::LeftButton);
+        QTRY_VERIFY(w.document()->design().fleet.interactive.time_sliced);
+        QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("not both") != std::string::npos,
+                     w.evaluator()->current()->fleet_error.c_str());
+        QVERIFY(clickEntity(w, QString()));
+        QTest::mouseClick(field<QCheckBox>(w, "interactive.on_mig"), Qt::LeftButton);
+        QTRY_VERIFY(!w.document()->design().fleet.interactive.on_mig);
+        QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("set time-sliced nodes") !=
+                         std::string::npos,
+                     w.evaluator()->current()->fleet_error.c_str());
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "mig_nodes"), QStringLiteral("0")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "timeslice_nodes"), QStringLiteral("1")));
+        QVERIFY(clickEntity(w, QString()));
+        // A fraction reads and is typed as a percentage.
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.gpu_busy"),
+                           QStringLiteral("30")));
+        QCOMPARE(w.document()->design().fleet.interactive.gpu_busy, 0.3);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->timeslice_gpus == 8);
+        QCOMPARE(w.evaluator()->current()->fleet->timeslice_replicas, 4);
+        QVERIFY(w.evaluator()->current()->fleet->mig_instances == 0);
+        QTRY_VERIFY(captionSays(QStringLiteral("Time-slicing: 8 GPUs on 1 node, 4 jobs each")));
         // A team quota for the fine-tunes, typed: they hold at most 8 GPUs (one job) at once and
         // the caption says how often they were at it. A quota below one job is refused.
         QVERIFY(clickEntity(w, QString()));
