@@ -542,7 +542,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     ax->setBase(10);
     ax->setRange(1e-3, 2e4);
     auto* ay = new QValueAxis;
-    ay->setTitleText(tr("busbw (GB/s)"));
+    ay->setTitleText(tr("Bus bandwidth (GB/s, nccl-tests busbw)"));
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double top = 0;

@@ -775,8 +775,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 slow << tr("%1 ran %2× their time alone")
                             .arg(QString::fromStdString(k.name))
                             .arg(k.slowdown, 0, 'f', 2);
-        cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; busy %4% of the time, "
-                  "holding a job %5% (%6 jobs on each on average)%7.")
+        cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; %4% busy, holding a "
+                  "job %5% of the time (%6 jobs on each on average)%7.")
                    .arg(count(static_cast<double>(f.timeslice_gpus)),
                         f.timeslice_nodes == 1
                             ? tr("1 node")

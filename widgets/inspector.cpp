@@ -502,6 +502,12 @@ void Inspector::addField(const model::Field& f) {
         // "36 months", "4,096 tokens" (issue 21: "Horizon 36", "Input tokens 1000")
         sb->setGroupSeparatorShown(true);
         showUnit(sb, f.display_unit);
+        // A count's unit in the singular at 1 ("1 GPU", "1 node"; issue 21 found "1 GPUs"):
+        // showValue picks the suffix for the value.
+        if (const QString u = qs(f.display_unit);
+            u.size() > 2 && u.endsWith(QLatin1Char('s')) &&
+            std::all_of(u.begin(), u.end(), [](QChar c) { return c.isLetter(); }))
+            sb->setProperty("pluralUnit", u);
         sb->setKeyboardTracking(false);
         connect(sb, &QSpinBox::valueChanged, this, [this, &f](int v) { edit(f, double(v)); });
         w = sb;
@@ -634,6 +640,8 @@ void Inspector::showValue(const Editor& e) {
     const QSignalBlocker block(e.widget);
     if (auto* sb = qobject_cast<QSpinBox*>(e.widget)) {
         sb->setValue(static_cast<int>(std::llround(std::get<double>(v))));
+        if (const QString plural = sb->property("pluralUnit").toString(); !plural.isEmpty())
+            sb->setSuffix(QLatin1Char(' ') + (sb->value() == 1 ? plural.chopped(1) : plural));
     } else if (auto* db = qobject_cast<QDoubleSpinBox*>(e.widget)) {
         const double shown = std::get<double>(v) / e.field->display_scale;
         const double mag =
