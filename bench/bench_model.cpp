@@ -281,12 +281,12 @@ static void BM_Fleet_90d_100kJobs_16k_FailuresCurves(benchmark::State& state) {
 }
 BENCHMARK(BM_Fleet_90d_100kJobs_16k_FailuresCurves)->Unit(benchmark::kMillisecond);
 
-// The same mix with the notebooks time-sliced (session 27): 32 of the nodes share their GPUs,
+// The same mix with the notebooks time-sliced (session 27): 8 of the nodes share their GPUs,
 // 4 replicas each, the notebooks keep a GPU 40% busy alone -- every arrival and completion there
 // moves the ends of the runs sharing its GPU.
 static void BM_Fleet_90d_100kJobs_16k_TimeSliced(benchmark::State& state) {
     FleetSpec s = fleet_90d_16k();
-    s.timeslice_nodes = 32;
+    s.timeslice_nodes = 8;
     s.timeslice_replicas = 4;
     s.classes[0].time_sliced = true;
     s.classes[0].gpu_busy = 0.4;
