@@ -849,7 +849,9 @@ Flags (unit; default):
             }
         }
         o << head << "\n      " << s.help;
-        if (!s.def.empty())
+        // One "Default:" (helper-15: "Default: the design's mix, else no MIG. Default: -."):
+        // none for "-", and none when the text says it already.
+        if (!s.def.empty() && s.def != "-" && s.help.find("Default:") == std::string::npos)
             o << " Default: " << s.def << ".";
         std::string cmds;
         for (const auto& c : s.commands)

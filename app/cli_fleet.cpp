@@ -152,6 +152,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             throw UsageError{"--timeslice-replicas: a job runs on a MIG instance or on a "
                              "time-sliced GPU, not both"};
         c.gpu_busy = f.get_number("--gpu-busy", 1, 0.01, 1, "a job keeps a GPU busy all its run");
+        if ((c.mig || c.time_sliced) && f.has("--gpus-per-job"))
+            throw UsageError{std::string("--gpus-per-job: a job on ") +
+                             (c.mig ? "a MIG instance" : "a time-sliced GPU") +
+                             " takes one instance or replica; leave --gpus-per-job out"};
         // A team quota (Kueue nominalQuota): the most GPUs (MIG: instances) held at once.
         c.quota_gpus = static_cast<int>(f.get_int("--quota-gpus", 0, 0, 100000000, "none"));
         s.classes = {c};
@@ -184,9 +188,6 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                              : "--gpu-busy: only for time-sliced jobs (--timeslice-replicas)"};
     // Time-sliced nodes and replicas: flags over the design's mix.
     if (f.has("--timeslice-replicas") || f.has("--timeslice-nodes")) {
-        if (s.trace)
-            throw UsageError{"--timeslice-replicas: a trace's jobs take whole GPUs; time-slicing "
-                             "runs a job class's or the design's mix"};
         s.timeslice_replicas = static_cast<int>(
             f.get_int("--timeslice-replicas", mix ? mix->timeslice_replicas : 4, 1, 1024,
                       mix ? "the design's mix" : "the GPU Operator docs' example"));
@@ -285,8 +286,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     else if (!s.trace && !mix && c.time_sliced && s.timeslice_nodes == s.nodes &&
              c.gpu_busy * s.timeslice_replicas <= 1) // never slowed: each replica a server
         mmc_servers = s.nodes * s.gpus_per_node * s.timeslice_replicas;
-    else if (!s.trace && !mix && !c.mig && c.gpus_per_job == s.gpus_per_node && s.topology_aware)
+    else if (!s.trace && !mix && !c.mig && !c.time_sliced && c.gpus_per_job == s.gpus_per_node &&
+             s.topology_aware)
         mmc_servers = s.nodes;
+    else if (!s.trace && !mix && !c.mig && !c.time_sliced && c.gpus_per_job == 1 &&
+             s.mig_nodes == 0 && s.timeslice_nodes == 0) // any free GPU takes a one-GPU job
+        mmc_servers = s.nodes * s.gpus_per_node;
     // A quota of whole jobs caps the servers: quota / job size of them at most.
     const int job_units = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
     if (mmc_servers > 0 && c.quota_gpus > 0 && c.quota_gpus % job_units == 0)
@@ -314,6 +319,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"mean_duration_h", k.mean_duration_h},
                                {"duration_source", k.duration_source},
                                {"split_slowdown", k.split_slowdown},
+                               {"waits_counted", k.waits_counted},
                                {"time_sliced", k.time_sliced},
                                {"mean_run_s", k.mean_run_s},
                                {"timeslice_slowdown", k.slowdown}});
@@ -322,6 +328,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"wait_mean_s", r->wait_mean_s},
                       {"wait_p50_s", r->wait_p50_s},
                       {"wait_p95_s", r->wait_p95_s},
+                      {"waits_counted", r->waits_counted},
                       {"jobs_completed", r->jobs_completed},
                       {"jobs_arrived", r->jobs_arrived},
                       {"jobs_waiting_at_end", r->jobs_waiting_at_end},
@@ -437,7 +444,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             << (c.mig           ? "one " + s.mig_profile + " MIG instance"
                 : c.time_sliced ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) +
                                       " % alone)"
-                                : std::to_string(c.gpus_per_job) + " GPUs")
+                                : std::to_string(c.gpus_per_job) +
+                                      (c.gpus_per_job == 1 ? " GPU" : " GPUs"))
             << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
             << " h on average";
     out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
@@ -448,12 +456,14 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         out << "note: " << r->trace_jobs_too_large
             << " trace jobs need more GPUs than the cluster has: left out\n";
     out << "\n";
+    // No job started after the warm-up: no wait to report, not waits of 0 s.
+    const std::string none = "none started";
     Table t;
     t.header = {"fleet", "value"};
     t.rows = {{"utilization (busy / available GPU-hours)", fmt(r->utilization * 100, 1) + " %"},
-              {"wait, mean", hours(r->wait_mean_s)},
-              {"wait, median", hours(r->wait_p50_s)},
-              {"wait, 95th percentile", hours(r->wait_p95_s)},
+              {"wait, mean", r->waits_counted > 0 ? hours(r->wait_mean_s) : none},
+              {"wait, median", r->waits_counted > 0 ? hours(r->wait_p50_s) : none},
+              {"wait, 95th percentile", r->waits_counted > 0 ? hours(r->wait_p95_s) : none},
               {"jobs completed", units::format_count(static_cast<double>(r->jobs_completed))},
               {"jobs still waiting at the end",
                units::format_count(static_cast<double>(r->jobs_waiting_at_end)) +
@@ -486,7 +496,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         t.rows.push_back({"time-sliced GPUs busy",
                           fmt(r->timeslice_utilization * 100, 1) + " % of " +
                               units::format_count(ts_gpus) + " GPUs (" +
-                              std::to_string(r->timeslice_replicas) + " replicas each) on " +
+                              std::to_string(r->timeslice_replicas) +
+                              (r->timeslice_replicas == 1 ? " replica each) on " : " replicas each) on ") +
                               std::to_string(r->timeslice_nodes) +
                               (r->timeslice_nodes == 1 ? " node" : " nodes")});
         t.rows.push_back({"time-sliced GPUs holding a job",
@@ -508,7 +519,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                           units::format_count(static_cast<double>(r->node_failures)) + " (" +
                               fmt(r->down_fraction * 100, 2) + " % of GPU-hours out for repair); " +
                               units::format_count(static_cast<double>(r->interruptions)) +
-                              " jobs stopped, " + units::format_count(r->gpu_hours_lost_failures) +
+                              (r->interruptions == 1 ? " job stopped, " : " jobs stopped, ") +
+                              units::format_count(r->gpu_hours_lost_failures) +
                               " GPU-hours lost (work since a checkpoint, restarts)"});
     if (r->gpu_hours_lost_failures + r->gpu_hours_lost_preemption > 0)
         t.rows.push_back(
@@ -540,7 +552,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         k.header = {"class", "jobs completed", "wait, mean", "wait, median", "wait, 95th"};
         for (const auto& x : r->classes)
             k.rows.push_back({x.name, units::format_count(static_cast<double>(x.jobs_completed)),
-                              hours(x.wait_mean_s), hours(x.wait_p50_s), hours(x.wait_p95_s)});
+                              x.waits_counted > 0 ? hours(x.wait_mean_s) : none,
+                              x.waits_counted > 0 ? hours(x.wait_p50_s) : none,
+                              x.waits_counted > 0 ? hours(x.wait_p95_s) : none});
         out << "\n";
         k.print(out);
     }

@@ -470,6 +470,9 @@ public:
         setFrameShape(QFrame::NoFrame);
         setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+        // The wheel scrolls it under the pointer; a click gives it the keys (arrows, Page Up
+        // and Down; helper-15 found those going to the canvas).
+        setFocusPolicy(Qt::WheelFocus);
         page->installEventFilter(this);
         caption->installEventFilter(this); // hidden (by a report): the box goes too
     }
@@ -534,10 +537,10 @@ FleetChart::FleetChart(QWidget* parent)
         h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
         // The caption scrolls rather than take the plot's height: 300 px of plot needs about
-        // 360 px of chart view (title, axis labels and legend around it).
+        // 340 px of chart view (title and axis labels around it).
         const int at = v->indexOf(caption_);
         v->removeWidget(caption_);
-        v->insertWidget(at, new CaptionBox(caption_, view_->parentWidget(), 360));
+        v->insertWidget(at, new CaptionBox(caption_, view_->parentWidget(), 340));
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
@@ -573,7 +576,11 @@ void FleetChart::describePick(int job) {
             nodes << tr("… (%1 nodes in all)").arg(en.toString(static_cast<int>(j.nodes.size())));
             break;
         }
-        nodes << tr("node %1 (%2)").arg(en.toString(n), units(g, j.mig));
+        // One node holding the whole job: its units are said once (helper-15: "held 1
+        // time-sliced GPU replica ... on node 30 (1 time-sliced GPU replica)").
+        nodes << (j.nodes.size() == 1 && g == j.gpus
+                      ? tr("node %1").arg(en.toString(n))
+                      : tr("node %1 (%2)").arg(en.toString(n), units(g, j.mig)));
     }
     // Leaf switches under a multi-node job (whole-GPU nodes; MIG nodes are not leaf-placed).
     const QString leaves =
@@ -581,10 +588,17 @@ void FleetChart::describePick(int job) {
             ? (j.leaves == 1 ? tr(", under one leaf switch")
                              : tr(", under %1 leaf switches").arg(en.toString(j.leaves)))
             : QString();
-    jobLabel_->setText(tr("A job of class %1 held %2 from day %3 to day %4%5 on %6%7.")
-                           .arg(cls, units(j.gpus, j.mig))
-                           .arg(j.start_s / 86400, 0, 'f', 1)
-                           .arg(j.end_s / 86400, 0, 'f', 1)
+    // A run shorter than a tenth of a day reads as its hours, not "from day 23.9 to day 23.9".
+    const double span = j.end_s - j.start_s;
+    const QString when =
+        span < 8640 ? tr("on day %1 for %2 h")
+                          .arg(j.start_s / 86400, 0, 'f', 1)
+                          .arg(span / 3600, 0, 'f', span < 360 ? 2 : 1)
+                    : tr("from day %1 to day %2")
+                          .arg(j.start_s / 86400, 0, 'f', 1)
+                          .arg(j.end_s / 86400, 0, 'f', 1);
+    jobLabel_->setText(tr("A job of class %1 held %2 %3%4 on %5%6.")
+                           .arg(cls, units(j.gpus, j.mig), when)
                            .arg(j.running_at_end ? tr(" (still running at the end)") : QString())
                            .arg(nodes.join(QStringLiteral(", ")), leaves));
     emit jobSelected(&j);
@@ -716,8 +730,14 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     }
     QStringList waits;
     for (const auto& c : f.classes)
-        waits << tr("%1 %2 mean, %3 at the 95th percentile")
-                     .arg(QString::fromStdString(c.name), dur(c.wait_mean_s), dur(c.wait_p95_s));
+        // A class none of whose jobs started has no wait to report, not waits of 0 s
+        // (helper-15: "0 s mean" beside 52,479 jobs still waiting).
+        waits << (c.waits_counted == 0
+                      ? tr("%1 none started after the warm-up")
+                            .arg(QString::fromStdString(c.name))
+                      : tr("%1 %2 mean, %3 at the 95th percentile")
+                            .arg(QString::fromStdString(c.name), dur(c.wait_mean_s),
+                                 dur(c.wait_p95_s)));
     cap += tr(" Waits: %1.").arg(waits.join(QStringLiteral("; ")));
     // Durations from the training model (issue 23).
     for (const auto& c : f.classes)
@@ -767,7 +787,16 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                       : tr("%1 nodes").arg(count(static_cast<double>(f.mig_nodes))))
                 .arg(f.mig_utilization * 100, 0, 'f', 1)
                 .arg(f.mig_instances_per_gpu);
-    if (f.timeslice_nodes > 0) {
+    // Nodes set aside that no job used (helper-15: time-sliced or MIG nodes left after the
+    // class that ran there was moved; they read as idle GPUs and "fragmentation").
+    if (f.timeslice_nodes > 0 && f.timeslice_allocated <= 0)
+        cap += tr(" No job ran on the %1 time-sliced GPUs: no class is on time-sliced GPUs, so "
+                  "they stay idle.")
+                   .arg(count(static_cast<double>(f.timeslice_gpus)));
+    if (f.mig_instances > 0 && f.mig_utilization <= 0)
+        cap += tr(" No job ran on the MIG nodes: no class is on MIG instances, so they stay "
+                  "idle.");
+    if (f.timeslice_nodes > 0 && f.timeslice_allocated > 0) {
         // Time-slicing: busy vs held, and how much slower sharing made each sliced class.
         QStringList slow;
         for (const auto& k : f.classes)
@@ -842,6 +871,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                          .arg(ev.tco->utilization * 100, 0, 'f', 0)
                    : tr(" The Cost tab bills this utilization.");
     caption_->setText(cap);
+    // The whole text on hover too, however little of it the box shows.
+    caption_->setToolTip(QStringLiteral("<p>%1</p>").arg(cap.toHtmlEscaped())); // wrapped
     // Its box (CaptionBox) sizes itself to the words: tell the layout they changed.
     if (auto* box = caption_->parentWidget() ? caption_->parentWidget()->parentWidget() : nullptr)
         box->updateGeometry();

@@ -74,7 +74,12 @@ void read_fleet_trace(const json& tj, JsonReader& r, FleetTraceRef& out) {
             return j[k].is_number() ? j[k].get<double>() : std::nan("");
         };
         TraceJob t;
-        bool ok = j.is_array() && j.size() == 4;
+        // A fifth element: the share of one GPU a job asked for (PAI's plan_gpu; format 1.9).
+        bool ok = j.is_array() && (j.size() == 4 || j.size() == 5);
+        if (ok && j.size() == 5) {
+            t.gpu_share = num(4);
+            ok = t.gpu_share > 0 && t.gpu_share < 1;
+        }
         if (ok) {
             t.submit_s = num(0);
             t.duration_s = num(2);
@@ -90,7 +95,9 @@ void read_fleet_trace(const json& tj, JsonReader& r, FleetTraceRef& out) {
             r.error("fleet.trace.jobs[" + std::to_string(i) + "]",
                     "expected [submitted s >= 0, GPUs >= 1 (whole), run time s > 0, class index "
                     "< " +
-                        std::to_string(trace->classes.size()) + "]");
+                        std::to_string(trace->classes.size()) +
+                        "], or for a job on part of a GPU those and its share of the GPU "
+                        "(between 0 and 1)");
             return;
         }
         trace->jobs.push_back(t);
@@ -104,7 +111,10 @@ void read_fleet_trace(const json& tj, JsonReader& r, FleetTraceRef& out) {
 json write_fleet_trace(const FleetTraceRef& t) {
     json jobs = json::array();
     for (const auto& j : t.jobs->jobs)
-        jobs.push_back({j.submit_s, j.gpus, j.duration_s, j.cls});
+        if (j.gpu_share > 0)
+            jobs.push_back({j.submit_s, j.gpus, j.duration_s, j.cls, j.gpu_share});
+        else
+            jobs.push_back({j.submit_s, j.gpus, j.duration_s, j.cls});
     return {{"name", t.name}, {"classes", t.jobs->classes}, {"jobs", std::move(jobs)}};
 }
 

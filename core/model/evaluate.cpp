@@ -359,9 +359,10 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         if (m.timeslice_nodes + std::max<std::int64_t>(0, m.mig_nodes) > s.nodes)
             return Error{"fleet", "Time-sliced nodes: " + std::to_string(m.timeslice_nodes) +
                                       (m.mig_nodes > 0
-                                           ? " and " + std::to_string(m.mig_nodes) + " MIG nodes"
+                                           ? " plus " + std::to_string(m.mig_nodes) + " MIG nodes"
                                            : std::string()) +
-                                      " of the cluster's " + std::to_string(s.nodes) + " nodes"};
+                                      " is more than the cluster's " + std::to_string(s.nodes) +
+                                      " nodes"};
         if (m.timeslice_replicas < 1 || m.timeslice_replicas > 1024)
             return Error{"fleet", "Replicas per time-sliced GPU: " +
                                       std::to_string(m.timeslice_replicas) +
@@ -371,9 +372,6 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
     }
     // An imported trace replaces the classes: its jobs arrive as recorded (issue 23).
     if (m.trace.jobs) {
-        if (m.timeslice_nodes > 0)
-            return Error{"fleet", "Time-sliced nodes: a trace's jobs take whole GPUs; remove the "
-                                  "trace to run the classes on time-sliced GPUs"};
         if (m.mig_nodes > 0)
             return Error{"fleet", "MIG nodes: a trace's jobs take whole GPUs; remove the trace to "
                                   "run the classes on MIG instances"};
@@ -403,6 +401,9 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         k.time_sliced = c->time_sliced;
         k.gpu_busy = c->gpu_busy;
         k.quota_gpus = c->quota_gpus;
+        if (k.mig && k.time_sliced) // said first: no other setting makes both work
+            return Error{"fleet", std::string(name) + ": on MIG instances or on time-sliced GPUs, "
+                                                      "not both"};
         if (!c->duration_from.empty()) {
             // The training model's time for the workload on this class's GPUs (issue 23).
             if (!cat || !fabric)
@@ -440,9 +441,6 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
             return Error{"fleet", std::string(name) +
                                       " run on MIG instances: set MIG nodes (how many nodes have "
                                       "their GPUs partitioned)"};
-        if (k.mig && k.time_sliced)
-            return Error{"fleet", std::string(name) + ": on MIG instances or on time-sliced GPUs, "
-                                                      "not both"};
         if (k.time_sliced && m.timeslice_nodes < 1)
             return Error{"fleet", std::string(name) +
                                       " run on time-sliced GPUs: set time-sliced nodes (how many "

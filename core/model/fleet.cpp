@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <random>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace cl::model {
 
@@ -498,10 +500,202 @@ Result<FleetTrace> parse_philly_trace(std::string_view text, int gpus_per_node) 
     return tr;
 }
 
+namespace {
+
+/// Splits a CSV line at commas (no quoting: none of the trace formats quotes), cells trimmed.
+void split_cells(std::string_view line, std::vector<std::string_view>& cells) {
+    cells.clear();
+    std::size_t a = 0;
+    for (;;) {
+        const std::size_t b = line.find(',', a);
+        cells.push_back(trim_cell(line.substr(a, b == std::string_view::npos ? b : b - a)));
+        if (b == std::string_view::npos)
+            break;
+        a = b + 1;
+    }
+}
+
+bool pai_status(std::string_view v) {
+    return v == "Terminated" || v == "Failed" || v == "Running" || v == "Waiting";
+}
+
+/// Whether a trace's first line is PAI's task table: its header, or a row of ten cells whose
+/// fourth is a status.
+bool looks_like_pai(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return false;
+    const std::string_view line = text.substr(first, text.find('\n', first) - first);
+    if (line.rfind("job_name,task_name,inst_num", 0) == 0)
+        return true;
+    std::vector<std::string_view> cells;
+    split_cells(line, cells);
+    return cells.size() == 10 && pai_status(cells[3]);
+}
+
+} // namespace
+
+Result<FleetTrace> parse_pai_trace(std::string_view csv, int gpus_per_node) {
+    if (gpus_per_node < 1)
+        return Error{"gpus_per_node", "must be at least 1"};
+    // Column positions: the task table's order, or its header's.
+    int c_job = 0, c_inst = 2, c_status = 3, c_start = 4, c_end = 5, c_gpu = 8;
+    struct Agg {
+        double gpus = 0, start = std::numeric_limits<double>::infinity(), end = -1;
+        bool unfinished = false, failed = false;
+    };
+    std::unordered_map<std::string, Agg> by_job;
+    std::vector<std::string> order; // jobs in the order first seen (ties keep it)
+    std::vector<std::string_view> cells;
+    std::size_t pos = 0, line_no = 0;
+    bool first_line = true;
+    while (pos < csv.size()) {
+        std::size_t nl = csv.find('\n', pos);
+        if (nl == std::string_view::npos)
+            nl = csv.size();
+        const std::string_view line = csv.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++line_no;
+        if (trim_cell(line).empty())
+            continue;
+        split_cells(line, cells);
+        if (first_line && !cells.empty() && cells[0] == "job_name") {
+            first_line = false;
+            const auto col = [&](std::string_view name) {
+                for (std::size_t i = 0; i < cells.size(); ++i)
+                    if (cells[i] == name)
+                        return static_cast<int>(i);
+                return -1;
+            };
+            c_inst = col("inst_num");
+            c_status = col("status");
+            c_start = col("start_time");
+            c_end = col("end_time");
+            c_gpu = col("plan_gpu");
+            if (std::min({c_inst, c_status, c_start, c_end, c_gpu}) < 0)
+                return Error{"line 1", "not a PAI task table: the header must name job_name, "
+                                       "inst_num, status, start_time, end_time and plan_gpu"};
+            continue;
+        }
+        first_line = false;
+        const std::string at = "line " + std::to_string(line_no);
+        const int need = std::max({c_job, c_inst, c_status, c_start, c_end, c_gpu});
+        if (static_cast<int>(cells.size()) <= need)
+            return Error{at, "has " + std::to_string(cells.size()) + " cells; a PAI task row has " +
+                                 std::to_string(need + 1) +
+                                 " (job_name, task_name, inst_num, status, start_time, "
+                                 "end_time, plan_cpu, plan_mem, plan_gpu, gpu_type)"};
+        const auto cell = [&](int c) { return cells[static_cast<std::size_t>(c)]; };
+        if (cell(c_job).empty())
+            return Error{at, "job_name is empty"};
+        const std::string_view status = cell(c_status);
+        if (!pai_status(status))
+            return Error{at, "status \"" + std::string(status.substr(0, 40)) +
+                                 "\" is not Terminated, Failed, Running or Waiting"};
+        const auto inst =
+            cell(c_inst).empty() ? std::optional<double>(0.0) : parse_double(cell(c_inst));
+        if (!inst || *inst < 0 || *inst > 1e6)
+            return Error{at, "inst_num is not a number of instances"};
+        const auto gpu =
+            cell(c_gpu).empty() ? std::optional<double>(0.0) : parse_double(cell(c_gpu));
+        if (!gpu || *gpu < 0 || *gpu > 1e6)
+            return Error{at, "plan_gpu is not a share of GPUs in percent (50 = half a GPU)"};
+        const auto start = parse_double(cell(c_start));
+        if (!start || *start < 0)
+            return Error{at, "start_time is not a time in seconds"};
+        const auto end =
+            cell(c_end).empty() ? std::optional<double>(-1.0) : parse_double(cell(c_end));
+        if (!end)
+            return Error{at, "end_time is not a time in seconds"};
+        if (*end >= 0 && *end < *start)
+            return Error{at, "end_time is before start_time"};
+        auto [it, fresh] = by_job.try_emplace(std::string(cell(c_job)));
+        if (fresh) {
+            if (by_job.size() > 10000000)
+                return Error{at, "more than 10,000,000 jobs: more than a replay simulates"};
+            order.push_back(it->first);
+        }
+        Agg& a = it->second;
+        a.gpus += *inst * *gpu / 100;
+        if (*gpu > 0 && *inst > 0) { // a task that held GPUs: its span is the job's
+            a.start = std::min(a.start, *start);
+            if (*end < 0 || status == "Running" || status == "Waiting")
+                a.unfinished = true;
+            else
+                a.end = std::max(a.end, *end);
+        }
+        a.failed = a.failed || status == "Failed";
+    }
+    if (by_job.empty())
+        return Error{"line 1", "empty: no task rows"};
+    FleetTrace tr;
+    tr.classes = size_classes(gpus_per_node);
+    tr.classes.insert(tr.classes.begin(), "part of a GPU");
+    std::vector<std::pair<double, TraceJob>> jobs;
+    std::int64_t cpu = 0, unfinished = 0, no_run = 0, rounded = 0, shared = 0, failed = 0;
+    for (const std::string& name : order) {
+        const Agg& a = by_job[name];
+        if (!(a.gpus > 0)) {
+            ++cpu;
+            continue;
+        }
+        if (a.unfinished) {
+            ++unfinished;
+            continue;
+        }
+        if (!(a.end > a.start)) {
+            ++no_run;
+            continue;
+        }
+        TraceJob j;
+        j.duration_s = a.end - a.start;
+        if (a.gpus < 1 - 1e-9) {
+            j.gpus = 1;
+            j.gpu_share = a.gpus;
+            j.cls = 0;
+            ++shared;
+        } else {
+            const double whole = std::ceil(a.gpus - 1e-9);
+            rounded += whole > a.gpus + 1e-9;
+            j.gpus = static_cast<int>(std::min(whole, 1e7));
+            j.cls = 1 + size_class(j.gpus, gpus_per_node);
+        }
+        failed += a.failed;
+        jobs.emplace_back(a.start, j);
+    }
+    if (jobs.empty())
+        return Error{"jobs", "no finished GPU job in the trace"};
+    order_jobs(tr, jobs);
+    if (shared > 0)
+        tr.notes.push_back(std::to_string(shared) +
+                           " jobs asked for part of a GPU (plan_gpu under 100): on time-sliced "
+                           "GPUs they share one at that busy share, elsewhere each takes a whole "
+                           "GPU");
+    if (rounded > 0)
+        tr.notes.push_back(std::to_string(rounded) +
+                           " jobs asked for a fractional number of GPUs above one: rounded up "
+                           "to whole GPUs");
+    if (cpu > 0)
+        tr.notes.push_back(std::to_string(cpu) + " CPU-only jobs (plan_gpu 0) left out");
+    if (unfinished > 0)
+        tr.notes.push_back(std::to_string(unfinished) +
+                           " jobs with a task still running or waiting (no end_time) left out");
+    if (no_run > 0)
+        tr.notes.push_back(std::to_string(no_run) + " jobs with no run time left out");
+    if (failed > 0)
+        tr.notes.push_back(std::to_string(failed) +
+                           " failed jobs replayed for the GPU time they held");
+    tr.notes.push_back("launch times (start_time) stand in for submissions, which PAI keeps in "
+                       "pai_job_table: the trace's own queueing is not replayed");
+    return tr;
+}
+
 Result<FleetTrace> parse_job_trace(std::string_view text, int gpus_per_node) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && (text[first] == '[' || text[first] == '{'))
         return parse_philly_trace(text, gpus_per_node);
+    if (looks_like_pai(text))
+        return parse_pai_trace(text, gpus_per_node);
     return parse_helios_trace(text, gpus_per_node);
 }
 
@@ -690,11 +884,13 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             return Error{at + "weekend_factor", "must be between 0 and 10"};
         const int size = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
         if (c.quota_gpus < 0 || (c.quota_gpus > 0 && c.quota_gpus < size))
-            return Error{at + "quota_gpus",
-                         c.name + ": a team quota of " + std::to_string(c.quota_gpus) +
-                             " never starts a job of " + std::to_string(size) +
-                             (c.mig ? " instance" : c.time_sliced ? " replica" : " GPUs") +
-                             " (0 means no quota)"};
+            return Error{at + "quota_gpus", c.name + ": a team quota of " +
+                                                std::to_string(c.quota_gpus) +
+                                                " never starts a job of " + std::to_string(size) +
+                                                (c.mig           ? " instance"
+                                                 : c.time_sliced ? " replica"
+                                                                 : " GPUs") +
+                                                " (0 means no quota)"};
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
@@ -808,12 +1004,12 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     for (std::size_t g = 0; g < ts_gpu.size(); ++g)
         ts_open.emplace(0, static_cast<int>(g));
     std::int64_t ts_free = static_cast<std::int64_t>(ts_gpu.size()) * ts_replicas;
-    double ts_busy = 0;          // sum over GPUs of min(1, D)
-    std::int64_t ts_alloc = 0;   // GPUs with at least one run
-    std::int64_t ts_runs = 0;    // runs on them
-    std::int64_t ts_down_n = 0;  // time-sliced nodes out for repair
-    std::vector<TsRun> ts_run;   // per allocation (used by time-sliced runs)
-    int ts_pick = -1;            // the GPU ts_take chose for the run start() begins
+    double ts_busy = 0;         // sum over GPUs of min(1, D)
+    std::int64_t ts_alloc = 0;  // GPUs with at least one run
+    std::int64_t ts_runs = 0;   // runs on them
+    std::int64_t ts_down_n = 0; // time-sliced nodes out for repair
+    std::vector<TsRun> ts_run;  // per allocation (used by time-sliced runs)
+    int ts_pick = -1;           // the GPU ts_take chose for the run start() begins
     const auto node_down = [&](int n) {
         return is_ts_node(n) ? ts_down[static_cast<std::size_t>(n - whole_nodes)] != 0
                              : pool_of(n).is_down(local(n));
@@ -839,8 +1035,27 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return true;
     };
     // The queue: one FIFO per priority level (one level unless the policy is priority).
-    std::map<int, std::deque<Job>, std::greater<>> queue;
+    std::array<std::map<int, std::deque<Job>, std::greater<>>, 3> queues;
     std::size_t waiting = 0;
+    // Waiting jobs per (class, pool), and what a scheduling pass has not yet looked at: a pass
+    // stops once no job left in it could start (an overloaded pool's or a class at its quota's
+    // queue grows without bound, and walking it on every event made the run quadratic: the
+    // GUI froze for seconds; helper-15).
+    std::vector<std::int64_t> waiting_in(nc * 3, 0), pass_rem(nc * 3, 0);
+    const auto slot = [](const Job& j) {
+        return static_cast<std::size_t>(j.cls) * 3 + static_cast<std::size_t>(j.mig  ? 1
+                                                                              : j.ts ? 2
+                                                                                     : 0);
+    };
+    const auto enqueued = [&](const Job& j) {
+        ++waiting;
+        ++waiting_in[slot(j)];
+        ++pass_rem[slot(j)]; // an evicted job is met again later in the pass
+    };
+    const auto dequeued = [&](const Job& j) {
+        --waiting;
+        --waiting_in[slot(j)];
+    };
     std::priority_queue<Running, std::vector<Running>, std::greater<>> running;
     std::vector<std::vector<std::pair<int, int>>> alloc;
     std::vector<int> alloc_class;
@@ -997,10 +1212,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 frag_integral += (static_cast<double>(nodes.total_free()) +
                                   static_cast<double>(mig.total_free()) / inst + ts_idle) *
                                  (b - a);
-            down_integral +=
-                static_cast<double>(nodes.down_nodes() + mig.down_nodes() +
-                                    static_cast<std::size_t>(ts_down_n)) *
-                s.gpus_per_node * (b - a);
+            down_integral += static_cast<double>(nodes.down_nodes() + mig.down_nodes() +
+                                                 static_cast<std::size_t>(ts_down_n)) *
+                             s.gpus_per_node * (b - a);
             ts_busy_integral += ts_busy * (b - a);
             ts_alloc_integral += static_cast<double>(ts_alloc) * (b - a);
             ts_runs_integral += static_cast<double>(ts_runs) * (b - a);
@@ -1046,8 +1260,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             TsRun& run = ts_run[static_cast<std::size_t>(id)];
             run.rate = rate;
             ++run.tick;
-            running.push({t + run.left / rate, id, alloc_gen[static_cast<std::size_t>(id)],
-                          run.tick});
+            running.push(
+                {t + run.left / rate, id, alloc_gen[static_cast<std::size_t>(id)], run.tick});
         }
     };
     const auto ts_join = [&](std::int64_t id, int g) {
@@ -1221,10 +1435,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         j.queued_since = t;
         ++j.restarts;
         if (failure)
-            queue[j.prio].push_front(j);
+            queues[static_cast<std::size_t>(pool(j))][j.prio].push_front(j);
         else
-            queue[j.prio].push_back(j);
-        ++waiting;
+            queues[static_cast<std::size_t>(pool(j))][j.prio].push_back(j);
+        enqueued(j);
     };
     // A node fails: the jobs on it stop, it is out until repaired.
     const auto fail_node = [&](int n) {
@@ -1332,65 +1546,99 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return p == 0 ? nodes.can_take(smallest_whole, s.topology_aware, true) : free_in(p) > 0;
     };
     std::vector<char> class_stuck(nc, 0);
+    std::vector<int> fail_at(nc); // per class: the smallest job that did not fit in this pass
+    // Whether any job of pool p the pass has not looked at could start: one whose class is not
+    // held back (at its quota, or too large for what is free). Starting jobs only takes GPUs and
+    // fills quotas, so once false it stays false for the rest of the pass.
+    const auto any_left = [&](std::size_t p) {
+        for (std::size_t c = 0; c < nc; ++c)
+            if (!class_stuck[c] && pass_rem[c * 3 + p] > 0)
+                return true;
+        return false;
+    };
     const auto schedule = [&] {
-        // Whole GPUs, MIG instances, time-sliced replicas.
+        // Whole GPUs, MIG instances, time-sliced replicas: three pools that never compete (a
+        // Kueue ClusterQueue per resource flavor; quotas and preemption stay inside a pool),
+        // each with its own queue, scheduled one after the other.
         bool blocked[3] = {false, s.mig_nodes == 0, s.timeslice_nodes == 0};
         std::fill(class_stuck.begin(), class_stuck.end(), 0);
-        for (auto& [prio, q] : queue) {
-            if (s.policy == FleetPolicy::backfill) {
-                // Any job that fits now starts, in arrival order (first fit).
-                bool room[3] = {may_fit(0), may_fit(1), may_fit(2)};
-                for (auto it = q.begin(); it != q.end() && (room[0] || room[1] || room[2]);) {
-                    if (room[pool(*it)] && !over_quota(*it) && take(*it)) {
-                        for (int p = 0; p < 3; ++p)
-                            room[p] = may_fit(p);
-                        start(*it);
-                        it = q.erase(it);
-                        --waiting;
-                    } else {
+        std::fill(fail_at.begin(), fail_at.end(), std::numeric_limits<int>::max());
+        pass_rem = waiting_in;
+        bool room[3] = {may_fit(0), may_fit(1), may_fit(2)};
+        const auto run_pool = [&](std::size_t pp) {
+            for (auto& [prio, q] : queues[pp]) {
+                if (s.policy == FleetPolicy::backfill) {
+                    // Any job that fits now starts, in arrival order (first fit).
+                    for (auto it = q.begin(); it != q.end();) {
+                        if (!room[pp] || !any_left(pp))
+                            return;
+                        const auto c = static_cast<std::size_t>(it->cls);
+                        --pass_rem[slot(*it)];
+                        if (!class_stuck[c] && it->gpus < fail_at[c]) {
+                            if (over_quota(*it)) {
+                                class_stuck[c] = 1;
+                            } else if (!take(*it)) {
+                                // Starting jobs only takes GPUs: for the rest of the pass no
+                                // job as large fits either, and a class's jobs are all one
+                                // size (a trace's are not).
+                                fail_at[c] = std::min(fail_at[c], it->gpus);
+                                class_stuck[c] = replay ? 0 : 1;
+                            } else {
+                                room[pp] = may_fit(static_cast<int>(pp));
+                                const Job j = *it;
+                                it = q.erase(it);
+                                dequeued(j);
+                                start(j);
+                                continue;
+                            }
+                        }
                         ++it;
                     }
-                }
-            } else {
-                // The head of the line blocks everyone behind it -- in its pool: a whole-GPU job
-                // that waits does not hold up a MIG instance's job, or the other way round (a
-                // Kueue ClusterQueue per resource flavor). Without MIG there is one pool.
-                // A job over its team's quota waits and holds up only its own class (its
-                // ClusterQueue), not the pool.
-                for (auto it = q.begin(); it != q.end();) {
-                    bool& stuck = blocked[pool(*it)];
-                    if (stuck || class_stuck[static_cast<std::size_t>(it->cls)]) {
-                        ++it;
-                        continue;
-                    }
-                    if (over_quota(*it)) {
-                        class_stuck[static_cast<std::size_t>(it->cls)] = 1;
-                        ++it;
-                        continue;
-                    }
-                    if (take(*it)) {
-                        const Job j = *it;
-                        it = q.erase(it);
-                        --waiting;
-                        start(j);
-                    } else {
-                        // An evicted job goes to the back of its level's queue: when that is
-                        // this one (a reclaim evicts whatever the priority), push_back has
-                        // invalidated `it`; its index still holds.
-                        const auto at = it - q.begin();
-                        const bool freed =
-                            preemptive && (evict_one_for(*it) || reclaim_one_for(*it));
-                        it = q.begin() + at;
-                        if (!freed) {
-                            stuck = true;
-                            if (blocked[0] && blocked[1] && blocked[2])
-                                return;
+                } else {
+                    // The head of the line blocks everyone behind it in its pool. A job over
+                    // its team's quota waits and holds up only its own class (its
+                    // ClusterQueue), not the pool.
+                    for (auto it = q.begin(); it != q.end();) {
+                        if (blocked[pp] || !any_left(pp))
+                            return;
+                        const auto c = static_cast<std::size_t>(it->cls);
+                        if (class_stuck[c]) {
+                            --pass_rem[slot(*it)];
                             ++it;
+                            continue;
+                        }
+                        if (over_quota(*it)) {
+                            class_stuck[c] = 1;
+                            --pass_rem[slot(*it)];
+                            ++it;
+                            continue;
+                        }
+                        if (take(*it)) {
+                            const Job j = *it;
+                            --pass_rem[slot(j)];
+                            it = q.erase(it);
+                            dequeued(j);
+                            start(j);
+                        } else {
+                            // An evicted job goes to the back of its level's queue: when that
+                            // is this one (a reclaim evicts whatever the priority), push_back
+                            // has invalidated `it`; its index still holds.
+                            const auto at = it - q.begin();
+                            const bool freed =
+                                preemptive && (evict_one_for(*it) || reclaim_one_for(*it));
+                            it = q.begin() + at;
+                            if (!freed) {
+                                blocked[pp] = true;
+                                --pass_rem[slot(*it)];
+                                ++it;
+                            }
                         }
                     }
                 }
             }
-        }
+        };
+        for (std::size_t pp = 0; pp < 3; ++pp)
+            run_pool(pp);
     };
 
     for (;;) {
@@ -1415,9 +1663,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         // deque is in arrival order, so its front waits longest).
         double tb = std::numeric_limits<double>::infinity();
         if (s.burst_after_s > 0)
-            for (const auto& [prio, q] : queue)
-                if (!q.empty())
-                    tb = std::min(tb, q.front().queued_since + s.burst_after_s);
+            for (const auto& levels : queues)
+                for (const auto& [prio, q] : levels)
+                    if (!q.empty())
+                        tb = std::min(tb, q.front().queued_since + s.burst_after_s);
         // A node fails or comes back from repair.
         const double tr =
             repairs.empty() ? std::numeric_limits<double>::infinity() : repairs.top().first;
@@ -1444,30 +1693,32 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         if (tb < std::min(ta, tc) && tb < end) {
             advance(tb);
             ++r.events;
-            for (auto& [prio, q] : queue)
-                while (!q.empty() && q.front().queued_since + s.burst_after_s <= t) {
-                    const Job j = q.front();
-                    q.pop_front();
-                    --waiting;
-                    if (j.arrival >= warm) {
-                        const double w = t - j.queued_since;
-                        if (j.restarts == 0) {
-                            waits[static_cast<std::size_t>(j.cls)].push_back(w);
-                            all_waits.push_back(w);
+            for (auto& levels : queues)
+                for (auto& [prio, q] : levels)
+                    while (!q.empty() && q.front().queued_since + s.burst_after_s <= t) {
+                        const Job j = q.front();
+                        q.pop_front();
+                        dequeued(j);
+                        if (j.arrival >= warm) {
+                            const double w = t - j.queued_since;
+                            if (j.restarts == 0) {
+                                waits[static_cast<std::size_t>(j.cls)].push_back(w);
+                                all_waits.push_back(w);
+                            }
+                            wait_sum_window += w;
+                            ++r.jobs_burst;
+                            // On spot capacity every node of the gang can be preempted; each
+                            // preemption redoes the work since the last checkpoint.
+                            const double hours = j.gpus * weight(j) * j.duration / 3600;
+                            const double gang =
+                                j.mig || j.ts
+                                    ? 1.0
+                                    : std::ceil(static_cast<double>(j.gpus) / s.gpus_per_node);
+                            const double redo = hours * gang * s.burst_redo_per_node;
+                            r.burst_gpu_hours += hours + redo;
+                            r.burst_gpu_hours_redone += redo;
                         }
-                        wait_sum_window += w;
-                        ++r.jobs_burst;
-                        // On spot capacity every node of the gang can be preempted; each
-                        // preemption redoes the work since the last checkpoint.
-                        const double hours = j.gpus * weight(j) * j.duration / 3600;
-                        const double gang =
-                            j.mig || j.ts ? 1.0
-                                          : std::ceil(static_cast<double>(j.gpus) / s.gpus_per_node);
-                        const double redo = hours * gang * s.burst_redo_per_node;
-                        r.burst_gpu_hours += hours + redo;
-                        r.burst_gpu_hours_redone += redo;
                     }
-                }
             schedule(); // a blocked head that left may let the jobs behind it start
             continue;
         }
@@ -1516,6 +1767,13 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 j.cls = std::clamp(tj.cls, 0, static_cast<int>(nc) - 1);
                 j.gpus = tj.gpus;
                 j.duration = tj.duration_s;
+                // Part of a GPU (PAI's plan_gpu under 100%): a replica of a time-sliced GPU
+                // at that busy share, when there are such nodes; else a whole GPU.
+                if (tj.gpu_share > 0 && s.timeslice_nodes > 0) {
+                    j.ts = true;
+                    j.busy_share = std::min(1.0, tj.gpu_share);
+                    j.gpus = 1;
+                }
                 skip_too_large();
             } else {
                 const FleetClass& c = s.classes[ci];
@@ -1533,8 +1791,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 ++r.jobs_arrived;
             }
             j.prio = s.policy == FleetPolicy::priority || preemptive ? prio : 0;
-            queue[j.prio].push_back(j);
-            ++waiting;
+            queues[static_cast<std::size_t>(pool(j))][j.prio].push_back(j);
+            enqueued(j);
         }
         schedule();
     }
@@ -1543,13 +1801,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         ts_update(static_cast<int>(g));
     // Jobs still waiting at the horizon: their wait so far counts towards Little's law.
     double censored = 0;
-    for (const auto& [prio, q] : queue)
-        for (const Job& j : q) {
-            if (j.arrival >= warm)
-                censored += end - j.queued_since;
-            ++r.jobs_waiting_at_end;
-            r.longest_wait_at_end_s = std::max(r.longest_wait_at_end_s, end - j.queued_since);
-        }
+    for (const auto& levels : queues)
+        for (const auto& [prio, q] : levels)
+            for (const Job& j : q) {
+                if (j.arrival >= warm)
+                    censored += end - j.queued_since;
+                ++r.jobs_waiting_at_end;
+                r.longest_wait_at_end_s = std::max(r.longest_wait_at_end_s, end - j.queued_since);
+            }
 
     if (replay)
         for (const TraceJob& tj : s.trace->jobs)
@@ -1593,6 +1852,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             ? static_cast<double>(arrived_window) / window *
                   ((wait_sum_window + censored) / static_cast<double>(arrived_window))
             : 0;
+    r.waits_counted = static_cast<std::int64_t>(all_waits.size());
     if (!all_waits.empty()) {
         double sum = 0;
         for (double w : all_waits)
@@ -1617,6 +1877,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             r.classes[i].slowdown = ts_wall[i] / ts_alone[i];
         }
         auto& w = waits[i];
+        r.classes[i].waits_counted = static_cast<std::int64_t>(w.size());
         if (w.empty())
             continue;
         double sum = 0;

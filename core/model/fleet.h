@@ -76,6 +76,10 @@ struct TraceJob {
     double duration_s = 0; ///< as it ran on the traced cluster
     int gpus = 1;
     int cls = 0; ///< index into FleetTrace::classes
+    /// A request for part of one GPU (Alibaba PAI's plan_gpu under 100%: 0.5 = half a GPU);
+    /// 0 = whole GPUs. Replayed on a time-sliced replica with this busy share when the cluster
+    /// has time-sliced nodes, else on a whole GPU.
+    double gpu_share = 0;
     bool operator==(const TraceJob&) const = default;
 };
 
@@ -203,6 +207,9 @@ struct FleetAllocation {
 struct FleetClassResult {
     std::string name;
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0;
+    /// Jobs the waits are over (arrived in the window and started or burst): 0 = no wait to
+    /// report, not waits of 0 s (every job of the class may still be queued).
+    std::int64_t waits_counted = 0;
     std::int64_t jobs_completed = 0;
     std::int64_t jobs_started = 0;
     std::int64_t preemptions = 0;   ///< evictions of this class's jobs in the window
@@ -231,6 +238,7 @@ struct FleetResult {
     /// counts whole, busy or not)
     double allocated_fraction = 0;
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0; ///< jobs started in the window
+    std::int64_t waits_counted = 0; ///< jobs those waits are over (0: none started)
     std::int64_t jobs_completed = 0, jobs_started = 0, jobs_arrived = 0;
     double gpu_hours_available = 0, gpu_hours_used = 0;
     /// The GPU-hours of the window summed job by job (GPUs x the part of its run inside the

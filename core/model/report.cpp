@@ -691,9 +691,14 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                        {"wait_mean_s", "Mean wait", "s", RF::seconds},
                        {"wait_p50_s", "Median wait", "s", RF::seconds},
                        {"wait_p95_s", "95th percentile", "s", RF::seconds}});
-        for (const auto& k : fr.classes)
-            waits.row({k.name, static_cast<double>(k.jobs_completed), k.wait_mean_s, k.wait_p50_s,
-                       k.wait_p95_s});
+        for (const auto& k : fr.classes) {
+            // No job of the class started after the warm-up: no wait to report (not 0 s).
+            const auto wait = [&](double v) {
+                return k.waits_counted > 0 ? Builder::Cell(v) : Builder::Cell("none started");
+            };
+            waits.row({k.name, static_cast<double>(k.jobs_completed), wait(k.wait_mean_s),
+                       wait(k.wait_p50_s), wait(k.wait_p95_s)});
+        }
         out.push_back(std::move(waits.t));
         // Team quotas (issue 23), when any class has one.
         bool quotas = false;

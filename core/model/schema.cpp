@@ -611,16 +611,16 @@ std::vector<Field> build_schema() {
         add(F(sliced).make(key + ".time_sliced", label + ": on time-sliced GPUs", "", 0, 0,
                            "off: whole GPUs (GPUs per job above)",
                            "each job takes one replica of a time-sliced GPU on the time-sliced "
-                           "nodes (below), as a Kubernetes pod asking for one nvidia.com/gpu "
-                           "that NVIDIA's device plugin shares; its duration is its run time "
+                           "nodes (below), as a Kubernetes pod asking for one GPU that NVIDIA's "
+                           "device plugin shares by time-slicing; its duration is its run time "
                            "with the GPU to itself"));
         Field& gb = add(F(busy).make(
             key + ".gpu_busy", label + ": GPU busy when alone", "fraction", 0.01, 1,
-            "1: the job keeps a GPU busy all its run (no gain from sharing); measure yours "
-            "(nvidia-smi utilization, DCGM graphics-engine activity)",
-            "on time-sliced GPUs: the share of its run the job keeps a GPU busy when it has the "
+            "100%: a job keeps the GPU busy all its run, so sharing gains nothing; measure "
+            "yours with nvidia-smi's utilization or DCGM's graphics-engine activity",
+            "the share of its run a job on a time-sliced GPU keeps the GPU busy when it has the "
             "GPU to itself; jobs sharing a GPU run at full speed until their shares add up to "
-            "more than 1, then slow down in proportion"));
+            "more than 100%, then slow down in proportion"));
         gb.decimals = 2;
         add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
                           "0: no quota (Kueue ClusterQueue nominalQuota when set)",
@@ -727,14 +727,15 @@ std::vector<Field> build_schema() {
                   "memory each)"));
     add(F(CL_REF(timeslice_nodes))
             .make("timeslice_nodes", "Time-sliced nodes", "nodes", 0, 1e7,
-                  "0: no time-slicing (NVIDIA GPU Operator, Time-Slicing GPUs in Kubernetes)",
+                  "0: no time-slicing; see NVIDIA GPU Operator, Time-Slicing GPUs in Kubernetes",
                   "nodes (not MIG ones) whose GPUs are shared by time-slicing among the classes "
                   "marked 'on time-sliced GPUs'; the other classes run on the other nodes"));
     add(F(CL_REF(timeslice_replicas))
             .make("timeslice_replicas", "Replicas per time-sliced GPU", "replicas", 1, 1024,
-                  "4: the GPU Operator docs' time-slicing-config example (replicas: 4)",
-                  "jobs one time-sliced GPU takes at once (the device plugin's "
-                  "sharing.timeSlicing replicas); no memory or fault isolation between them"));
+                  "4: the example in NVIDIA GPU Operator's time-slicing documentation",
+                  "jobs one time-sliced GPU takes at once (the replicas NVIDIA's device plugin "
+                  "advertises for each GPU); they share its memory with no isolation between "
+                  "them"));
     add(F(CL_REF(seed))
             .make("seed", "Random seed", "", 0, 1e15, "1", "the same seed, the same run"));
 

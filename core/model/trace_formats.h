@@ -20,8 +20,21 @@ namespace cl::model {
 /// parse_helios_trace's.
 Result<FleetTrace> parse_philly_trace(std::string_view json, int gpus_per_node);
 
-/// A trace in either format, told apart by its first character ('[' or '{': Philly's JSON,
-/// otherwise Helios's CSV).
+/// Reads Alibaba PAI's `pai_task_table` (alibaba/clusterdata cluster-trace-gpu-v2020 README,
+/// "pai_task_table"; Weng et al., NSDI '22): CSV rows job_name, task_name, inst_num, status,
+/// start_time, end_time, plan_cpu, plan_mem, plan_gpu, gpu_type, with or without that header
+/// line (the trace ships it in a separate .header file). A job is its tasks together: GPUs =
+/// the sum of inst_num x plan_gpu / 100 over its tasks, from its first task's launch to its last
+/// task's end (the launch stands in for the submission, which is in another table). Jobs that
+/// ask for part of one GPU keep that share (TraceJob::gpu_share); larger fractional totals are
+/// rounded up to whole GPUs. CPU-only jobs, and jobs with a task still running or waiting, are
+/// left out with a note; Failed jobs are replayed (they held GPUs). A malformed row is an error
+/// naming its line. Classes: under one GPU, then by size as parse_helios_trace's.
+Result<FleetTrace> parse_pai_trace(std::string_view csv, int gpus_per_node);
+
+/// A trace in any of the formats, told apart by its start: '[' or '{' is Philly's JSON; a
+/// first line of PAI's ten task-table columns (its header, or a row whose fourth cell is a
+/// status) is PAI's; otherwise Helios's CSV.
 Result<FleetTrace> parse_job_trace(std::string_view text, int gpus_per_node);
 
 } // namespace cl::model

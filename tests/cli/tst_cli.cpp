@@ -446,7 +446,7 @@ private slots:
     // busy share of 0, --gpu-busy without time-slicing.
     void fleetTimeSlicing() {
         const Run r = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
-                           "4", "--gpu-busy", "0.25", "--gpus-per-job", "1",
+                           "4", "--gpu-busy", "0.25",
                            "--arrival-rate-per-hour", "56", "--mean-duration-h", "1",
                            "--horizon-days", "400", "--json"});
         QVERIFY2(r.code == 0, r.err.c_str());
@@ -666,6 +666,27 @@ private slots:
                  std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/philly_bad_job.json"});
             QCOMPARE(pb.code, 2);
             QVERIFY2(pb.err.find("application_bad_1") != std::string::npos, pb.err.c_str());
+        }
+        // Alibaba PAI's task table, told by content; its jobs on part of a GPU share the
+        // time-sliced node's GPUs.
+        {
+            const std::string pai =
+                std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/pai_task_sample.csv";
+            const Run p = run({"fleet", "--gpus", "32", "--trace", pai, "--timeslice-replicas",
+                               "4", "--timeslice-nodes", "1", "--json"});
+            QVERIFY2(p.code == 0, p.err.c_str());
+            const json k = json::parse(p.out)["fleet"];
+            QVERIFY(k["trace"]["jobs"].get<int>() > 150);
+            QCOMPARE(k["classes"][0]["name"].get<std::string>(), std::string("part of a GPU"));
+            QVERIFY(k["timeslice_utilization"].get<double>() > 0);
+            const Run text = run({"fleet", "--gpus", "32", "--trace", pai});
+            QVERIFY2(text.code == 0, text.err.c_str());
+            QVERIFY2(text.out.find("part of a GPU") != std::string::npos, text.out.c_str());
+            const Run pb = run(
+                {"fleet", "--trace",
+                 std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/pai_bad_row.csv"});
+            QCOMPARE(pb.code, 2);
+            QVERIFY2(pb.err.find("line 2") != std::string::npos, pb.err.c_str());
         }
         // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
         {

@@ -7,6 +7,7 @@
 #include "model/evaluate.h"
 #include "model/explain.h"
 #include "model/fleet.h"
+#include "model/trace_formats.h"
 #include "model/glossary.h"
 #include "model/report.h"
 #include "model/schema.h"
@@ -569,6 +570,36 @@ private slots:
         // MIG runs classes, not a trace's whole-GPU jobs: said, not ignored.
         back->fleet.mig_nodes = 1;
         QVERIFY(evaluate(*back, cat_).fleet_error.find("trace") != std::string::npos);
+        // A PAI trace (format 1.9): jobs on part of a GPU keep their share in the file (a fifth
+        // element) and replay on the design's time-sliced node.
+        QFile pf(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/pai_task_sample.csv"));
+        QVERIFY(pf.open(QIODevice::ReadOnly));
+        auto pai = parse_job_trace(pf.readAll().toStdString(), 8);
+        QVERIFY2(pai.ok(), pai.error_text().c_str());
+        auto p = cl::test::preset("h100-ndr-2node");
+        p.fleet.trace.jobs = std::make_shared<const FleetTrace>(std::move(pai).value());
+        p.fleet.trace.name = "pai_task_sample.csv";
+        p.fleet.timeslice_nodes = 1;
+        p.fleet.warmup_days = 0;
+        const std::string ptext = design_to_json(p);
+        auto pback = design_from_json(ptext, "t.json", &cat_);
+        QVERIFY2(pback.ok(), pback.error_text().c_str());
+        QVERIFY(pback->fleet == p.fleet); // the shares too (TraceJob::operator==)
+        QCOMPARE(pback->fleet.trace.jobs->jobs.front().gpu_share, 0.5); // the README's row
+        const Evaluation pev = evaluate(*pback, cat_);
+        QVERIFY2(pev.fleet.has_value(), pev.fleet_error.c_str());
+        QVERIFY(pev.fleet->timeslice_utilization > 0);
+        for (const char* bad : {"[0, 1, 60, 0, 1.5]", "[0, 1, 60, 0, 0]", "[0, 1, 60, 0, 0.5, 1]"}) {
+            std::string t = ptext;
+            const auto at = t.find("\"jobs\": [");
+            const auto first = t.find('[', at + 9);
+            const auto close = t.find(']', first + 1);
+            t.replace(first, close + 1 - first, bad);
+            auto refused = design_from_json(t, "t.json", &cat_);
+            QVERIFY2(!refused.ok() && refused.error_text().find("share of the GPU") !=
+                                          std::string::npos,
+                     bad);
+        }
     }
 
     void fleetMixRoundTrip() {

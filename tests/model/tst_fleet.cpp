@@ -273,6 +273,31 @@ private slots:
         QVERIFY(!simulate_fleet(all).ok());
     }
 
+    // A class none of whose jobs started after the warm-up has no wait to report: its waits
+    // count no job (waits_counted 0), which the screens say as "none started", not "0 s"
+    // (helper-15). Here one node, one job that runs for a year, the rest queued behind it.
+    void noWaitWhenNoneStarted() {
+        FleetSpec s;
+        s.nodes = 1;
+        s.gpus_per_node = 8;
+        FleetClass k{"stuck", 8, 1, 8760, 0};
+        s.classes = {k};
+        s.horizon_days = 30;
+        s.warmup_days = 3;
+        s.seed = 3;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY(r->jobs_waiting_at_end > 100);
+        QCOMPARE(r->waits_counted, std::int64_t{0});
+        QCOMPARE(r->classes[0].waits_counted, std::int64_t{0});
+        // And a run where jobs do start counts them.
+        s.classes[0].mean_duration_h = 0.5;
+        s.classes[0].arrival_rate_per_hour = 1;
+        const auto ok = simulate_fleet(s);
+        QVERIFY(ok.ok() && ok->classes[0].waits_counted == ok->classes[0].jobs_started &&
+                ok->waits_counted > 100);
+    }
+
     // Time-slicing (issue 23): one GPU shared by every job that arrives (replicas without
     // limit in practice), each keeping it busy alone (gpu_busy 1), Poisson arrivals and
     // exponential work: an M/M/1 processor-sharing queue. Its mean time in system is
@@ -1142,6 +1167,114 @@ private slots:
     // Trace replay (issue 23): Microsoft Philly's cluster_job_log. A job's GPUs are its first
     // attempt's (over all its servers), its run time the sum of its attempts; jobs never
     // scheduled or still running are left out with a note; the format is told by content.
+    // Alibaba PAI's task table (session 27): tasks grouped into jobs by job_name, GPUs = the
+    // sum of inst_num x plan_gpu / 100, the span from the first GPU task's launch to the last
+    // one's end; checked against an independent reading of the same file with Qt's strings.
+    // Jobs under one GPU keep their share and replay on time-sliced GPUs when there are some.
+    void readsAPaiTrace() {
+        const std::string text = file("pai_task_sample.csv");
+        auto tr = parse_pai_trace(text, 8);
+        QVERIFY2(tr.ok(), tr.error_text().c_str());
+        // The expected jobs, from the rows read independently.
+        struct Want {
+            double gpus = 0, start = 1e300, end = -1;
+            bool open = false;
+        };
+        QMap<QString, Want> want;
+        for (const QString& line : QString::fromStdString(text).split(QLatin1Char('\n'))) {
+            const QStringList c = line.split(QLatin1Char(','));
+            if (c.size() != 10)
+                continue;
+            Want& w = want[c[0]];
+            const double g = c[2].toDouble() * c[8].toDouble() / 100;
+            w.gpus += g;
+            if (g > 0) {
+                w.start = std::min(w.start, c[4].toDouble());
+                if (c[5].isEmpty())
+                    w.open = true;
+                else
+                    w.end = std::max(w.end, c[5].toDouble());
+            }
+        }
+        int jobs = 0, shared = 0, cpu = 0, open = 0;
+        for (const Want& w : want) {
+            if (w.gpus <= 0)
+                ++cpu;
+            else if (w.open)
+                ++open;
+            else {
+                ++jobs;
+                shared += w.gpus < 1 ? 1 : 0;
+            }
+        }
+        QCOMPARE(static_cast<int>(tr->jobs.size()), jobs);
+        QVERIFY(jobs > 150 && shared > 20 && cpu > 3 && open == 2);
+        int shares = 0;
+        for (const auto& j : tr->jobs) {
+            QVERIFY(j.duration_s > 0 && j.gpus >= 1);
+            if (j.gpu_share > 0) {
+                ++shares;
+                QVERIFY(j.gpu_share < 1 && j.gpus == 1 && j.cls == 0);
+            }
+        }
+        QCOMPARE(shares, shared);
+        QCOMPARE(tr->classes.front(), std::string("part of a GPU"));
+        // The README's example row first: half a GPU for 38 s; its example job (a parameter
+        // server and two workers at 50%) is one GPU from the first worker's launch to the last
+        // end.
+        QCOMPARE(tr->jobs[0].gpu_share, 0.5);
+        QCOMPARE(tr->jobs[0].duration_s, 38.0);
+        QCOMPARE(tr->jobs[0].submit_s, 0.0);
+        QCOMPARE(tr->jobs[1].gpus, 1);
+        QCOMPARE(tr->jobs[1].gpu_share, 0.0);
+        QCOMPARE(tr->jobs[1].submit_s, 1739310.0 - 1739162.0);
+        QCOMPARE(tr->jobs[1].duration_s, 1742950.0 - 1739310.0);
+        const auto says = [&](const char* words) {
+            for (const auto& n : tr->notes)
+                if (n.find(words) != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(says("CPU-only jobs") && says("still running") && says("part of a GPU") &&
+                says("failed jobs replayed") && says("stand in for submissions"));
+        // parse_job_trace tells it from Helios and Philly, with or without the header line.
+        auto any = parse_job_trace(text, 8);
+        QVERIFY(any.ok() && any->jobs == tr->jobs);
+        auto headed = parse_job_trace(
+            "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,"
+            "gpu_type\n" +
+                text,
+            8);
+        QVERIFY2(headed.ok(), headed.error_text().c_str());
+        QVERIFY(headed->jobs == tr->jobs);
+        // A bad row is named.
+        auto bad = parse_job_trace(file("pai_bad_row.csv"), 8);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("line 2") != std::string::npos &&
+                     bad.error_text().find("plan_gpu") != std::string::npos,
+                 bad.error_text().c_str());
+        // Replayed on 4 nodes of 8 GPUs: the fractional jobs on whole GPUs, then with one
+        // time-sliced node on a shared replica each (they no longer count a whole GPU busy).
+        FleetSpec s;
+        s.nodes = 4;
+        s.gpus_per_node = 8;
+        s.trace = std::make_shared<FleetTrace>(*tr);
+        s.horizon_days = tr->span_s / 86400 + 2;
+        s.warmup_days = 0;
+        const auto whole = simulate_fleet(s);
+        QVERIFY2(whole.ok(), whole.error_text().c_str());
+        QCOMPARE(whole->timeslice_nodes, 0);
+        s.timeslice_nodes = 1;
+        const auto sliced = simulate_fleet(s);
+        QVERIFY2(sliced.ok(), sliced.error_text().c_str());
+        QVERIFY(sliced->timeslice_utilization > 0);
+        QVERIFY(sliced->gpu_hours_used < whole->gpu_hours_used);
+        QCOMPARE(sliced->jobs_completed + sliced->jobs_waiting_at_end,
+                 whole->jobs_completed + whole->jobs_waiting_at_end);
+        QVERIFY(std::abs(sliced->gpu_hours_by_jobs - sliced->gpu_hours_used) <=
+                1e-9 * sliced->gpu_hours_used);
+    }
+
     void readsAPhillyTrace() {
         const std::string text = file("philly_sample.json");
         auto tr = parse_philly_trace(text, 8);

@@ -197,8 +197,10 @@ private slots:
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "timeslice_nodes"), QStringLiteral("4")));
         QVERIFY(clickEntity(w, QString()));
         QTest::mouseClick(field<QCheckBox>(w, "interactive.time_sliced"), Qt::LeftButton);
+        QTRY_VERIFY(w.document()->design().fleet.interactive.time_sliced);
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
-                    w.evaluator()->current()->fleet->timeslice_gpus == 32);
+                    w.evaluator()->current()->fleet->timeslice_gpus == 32 &&
+                    w.evaluator()->current()->fleet->timeslice_allocated > 0);
         const auto* caption = w.charts()->fleetChart()->findChild<QLabel*>(
             QStringLiteral("chartCaption"));
         QVERIFY(caption);
@@ -1182,7 +1184,8 @@ private slots:
                            QStringLiteral("30")));
         QCOMPARE(w.document()->design().fleet.interactive.gpu_busy, 0.3);
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
-                    w.evaluator()->current()->fleet->timeslice_gpus == 8);
+                    w.evaluator()->current()->fleet->timeslice_gpus == 8 &&
+                    w.evaluator()->current()->fleet->timeslice_allocated > 0);
         QCOMPARE(w.evaluator()->current()->fleet->timeslice_replicas, 4);
         QVERIFY(w.evaluator()->current()->fleet->mig_instances == 0);
         QTRY_VERIFY(captionSays(QStringLiteral("Time-slicing: 8 GPUs on 1 node, 4 jobs each")));
