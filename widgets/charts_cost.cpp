@@ -23,6 +23,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -492,13 +493,22 @@ protected:
         else if (o == caption_ && e->type() == QEvent::ShowToParent)
             show();
         else if (o != caption_ && e->type() == QEvent::Resize)
-            setMaximumHeight(std::max(minimumSizeHint().height(),
-                                      static_cast<QWidget*>(o)->height() - keep_));
+            fit(static_cast<QWidget*>(o)->height());
         return QScrollArea::eventFilter(o, e);
     }
     void resizeEvent(QResizeEvent* e) override {
         QScrollArea::resizeEvent(e);
-        updateGeometry(); // the words' height follows the width
+        if (e->size().width() != e->oldSize().width() && parentWidget())
+            fit(parentWidget()->height()); // the words' height follows the width
+    }
+
+public:
+    /// As tall as the words, at least three lines (or the whole text when shorter) on any page
+    /// -- a short dock shows the words' start rather than none, the chart gives way -- and at
+    /// most the page less `keep_`: a fixed height, so the layout does not trade it away.
+    void fit(int page) {
+        const int least = minimumSizeHint().height();
+        setFixedHeight(std::min(sizeHint().height(), std::max(least, page - keep_)));
     }
 
 private:
@@ -523,7 +533,8 @@ FleetChart::FleetChart(QWidget* parent)
     // Side by side: the dock is wide and short, and both need its height. The picked job's
     // words under the timeline, not a row under both (helper-13: with Large Charts at 1280 x
     // 800 the utilization chart had 279 px of plot under the caption and that row).
-    if (auto* v = qobject_cast<QVBoxLayout*>(view_->parentWidget()->layout())) {
+    QWidget* page = view_->parentWidget(); // the chart and its caption, one above the other
+    if (auto* v = qobject_cast<QVBoxLayout*>(page->layout())) {
         v->removeWidget(view_);
         auto* row = new QWidget;
         auto* h = new QHBoxLayout(row);
@@ -537,10 +548,10 @@ FleetChart::FleetChart(QWidget* parent)
         h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
         // The caption scrolls rather than take the plot's height: 300 px of plot needs about
-        // 340 px of chart view (title and axis labels around it).
+        // 370 px of chart view (title and axis labels around it).
         const int at = v->indexOf(caption_);
         v->removeWidget(caption_);
-        v->insertWidget(at, new CaptionBox(caption_, view_->parentWidget(), 340));
+        v->insertWidget(at, new CaptionBox(caption_, page, 370));
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
@@ -874,8 +885,11 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     // The whole text on hover too, however little of it the box shows.
     caption_->setToolTip(QStringLiteral("<p>%1</p>").arg(cap.toHtmlEscaped())); // wrapped
     // Its box (CaptionBox) sizes itself to the words: tell the layout they changed.
-    if (auto* box = caption_->parentWidget() ? caption_->parentWidget()->parentWidget() : nullptr)
+    if (auto* box = dynamic_cast<CaptionBox*>(
+            caption_->parentWidget() ? caption_->parentWidget()->parentWidget() : nullptr)) {
+        box->fit(box->parentWidget()->height());
         box->updateGeometry();
+    }
 }
 
 ReliabilityChart::ReliabilityChart(QWidget* parent)

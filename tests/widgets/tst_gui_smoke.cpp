@@ -212,6 +212,12 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         QVERIFY(seen.contains(QStringLiteral("Fleet")));
+        // ... and the caption is there to read: at least three lines of it on screen (a first
+        // box sized itself to nothing in the default layout), the rest by scrolling.
+        QVERIFY(clickTab(tabs, QStringLiteral("Fleet")));
+        QTRY_VERIFY2(caption->visibleRegion().boundingRect().height() >=
+                         3 * caption->fontMetrics().lineSpacing(),
+                     qPrintable(QString::number(caption->visibleRegion().boundingRect().height())));
         // The next start opens with large charts (helper-22: forgotten at every start).
         {
             ui::MainWindow next(cat_);
