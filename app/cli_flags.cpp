@@ -316,7 +316,7 @@ std::vector<FlagSpec> build_specs() {
         {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
         // Hardware and cluster shape
         {"--gpu", T::String, "id", "h100-sxm", "GPU catalog id (`catalog gpus`).", {}, {"memory", "roofline", "collective", "train", "search", "infer"}},
-        {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job.", {}, kShapeCmds},
+        {"--gpus", T::Int, "GPUs", "tp*pp*cp*dp", "GPUs in the job (tco, reliability: in the cluster; fleet: in the generated cluster, default 8 nodes).", {}, kShapeCmds},
         {"--gpus-per-node",
          T::Int,
          "GPUs",

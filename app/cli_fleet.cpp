@@ -113,7 +113,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         // NVIDIA DGX SuperPOD reference architecture (DGX H100): a scalable unit of 32 nodes
         // under one rail group of leaf switches.
         leaf = std::min(32, s.nodes);
-        leaf_source = "a DGX SuperPOD scalable unit (32 nodes)";
+        leaf_source = s.nodes > 32 ? "a DGX SuperPOD scalable unit (32 nodes)"
+                                   : "every node: the cluster is no larger than a DGX SuperPOD "
+                                     "scalable unit (32 nodes)";
     }
     // A recorded trace (Helios or Philly format), or one class of random jobs.
     model::FleetClass c;
@@ -192,10 +194,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             f.get_int("--timeslice-replicas", mix ? mix->timeslice_replicas : 4, 1, 1024,
                       mix ? "the design's mix" : "the GPU Operator docs' example"));
         const int room = s.nodes - s.mig_nodes;
+        // On a design 0 turns its time-slicing off (its sliced classes are then refused).
         s.timeslice_nodes = static_cast<int>(f.get_int(
             "--timeslice-nodes",
-            mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room, 1, room,
-            mix ? "the design's mix" : "every node without MIG"));
+            mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room,
+            mix ? 0 : 1, room, mix ? "the design's mix" : "every node without MIG"));
     }
     if (mix) {
         s.horizon_days =
