@@ -641,11 +641,12 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             fk.add("Time-sliced GPUs busy", fr.timeslice_utilization, "fraction", RF::percent);
             fk.add("Time-sliced GPUs holding a job", fr.timeslice_allocated, "fraction",
                    RF::percent);
-            fk.add("Jobs on a time-sliced GPU holding any", fr.timeslice_jobs_per_gpu, "jobs",
+            fk.add("Jobs per time-sliced GPU in use (mean)", fr.timeslice_jobs_per_gpu, "jobs",
                    RF::ratio);
             for (const auto& k : fr.classes)
                 if (k.time_sliced && k.slowdown > 0)
-                    fk.add(k.name + ": run time shared vs alone", k.slowdown, "times", RF::ratio);
+                    fk.add(k.name + ": run time on a shared GPU / alone", k.slowdown, "times",
+                           RF::ratio);
         }
         if (fr.preemptions > 0) {
             fk.add("Evictions for higher priority", static_cast<double>(fr.preemptions), "jobs",
