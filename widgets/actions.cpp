@@ -26,6 +26,11 @@ Actions::Actions(QMainWindow* w, QUndoStack* undoStack) : QObject(w) {
     undo->setShortcut(QKeySequence::Undo);
     redo = undoStack->createRedoAction(w, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
+    // The toolbar buttons say "Undo" and "Redo" (their tooltips and the Edit menu name the
+    // step): with the step's name the button grew to "Undo Change Notebooks and CI: GPU busy
+    // when alone" and pushed the others along (helper-15).
+    undo->setIconText(tr("Undo"));
+    redo->setIconText(tr("Redo"));
     remove = make(tr("&Delete"), QKeySequence::Delete, "actionDelete");
     cut = make(tr("Cu&t"), QKeySequence::Cut, "actionCut");
     copy = make(tr("&Copy"), QKeySequence::Copy, "actionCopy");

@@ -96,6 +96,12 @@ private:
         QCOMPARE(stack->index(), stackBefore + 1); // one gesture, one undo step
         QToolButton* undo = undoButton(w);
         QVERIFY(undo);
+        // The button says "Undo"; its tooltip names the step (helper-15: the step's name on the
+        // button pushed the toolbar along).
+        QCOMPARE(undo->text(), QStringLiteral("Undo"));
+        QVERIFY2(undo->toolTip().startsWith(QStringLiteral("Undo ")) &&
+                     undo->toolTip().size() > 5,
+                 qPrintable(undo->toolTip()));
         QTest::mouseClick(undo, Qt::LeftButton);
         QCOMPARE(stack->index(), stackBefore);
         QVERIFY2(value(w, f, id) == before, f.key.c_str());
