@@ -706,17 +706,6 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
     tr.classes = size_classes(gpus_per_node);
     std::size_t pos = 0, line_no = 0;
     std::vector<std::string_view> cells;
-    const auto split = [&](std::string_view line) {
-        cells.clear();
-        std::size_t a = 0;
-        for (;;) {
-            const std::size_t b = line.find(',', a);
-            cells.push_back(trim_cell(line.substr(a, b == std::string_view::npos ? b : b - a)));
-            if (b == std::string_view::npos)
-                break;
-            a = b + 1;
-        }
-    };
     // Column positions from the header.
     int c_gpu = -1, c_submit = -1, c_duration = -1, c_start = -1, c_end = -1;
     bool header = false;
@@ -732,7 +721,7 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
         ++line_no;
         if (trim_cell(line).empty())
             continue;
-        split(line);
+        split_cells(line, cells);
         if (!header) {
             for (std::size_t i = 0; i < cells.size(); ++i) {
                 const int k = static_cast<int>(i);
