@@ -82,7 +82,7 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
                        .arg(tf.ranks);
         for (const auto& sf : tf.segments)
             summary +=
-                QObject::tr("  %1 to %2: latency %3 µs, bus bandwidth %4 GB/s; error %5% → %6%\n")
+                QObject::tr("  %1 to %2: latency %3 µs, bus bandwidth %4 GB/s; error %5 % → %6 %\n")
                     .arg(QString::fromStdString(model::units::format_bytes(sf.min_bytes)))
                     .arg(QString::fromStdString(model::units::format_bytes(sf.max_bytes)))
                     .arg(sf.alpha_s * 1e6, 0, 'f', 1)
@@ -100,8 +100,8 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
                         .arg(QString::fromStdString(
                             old.source.empty() ? std::string("an earlier import") : old.source))
                         .arg(old.ranks);
-    summary += QObject::tr("\nMean time error %1% with the defaults, %2% after the fit (%3% and "
-                           "%4% for sizes of 1 MiB and more).")
+    summary += QObject::tr("\nMean time error %1 % with the defaults, %2 % after the fit (%3 % and "
+                           "%4 % for sizes of 1 MiB and more).")
                    .arg(fit->error_before * 100, 0, 'f', 1)
                    .arg(fit->error_after * 100, 0, 'f', 1)
                    .arg(fit->error_before_1mib * 100, 0, 'f', 1)

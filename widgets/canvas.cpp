@@ -144,6 +144,46 @@ void drawFitted(QPainter* p, const QRectF& r, int align, const QString& text) {
     p->setFont(f);
 }
 
+/// A card's title in its row (drawFitted), or on two rows of a smaller font when even the
+/// smallest size would cut it (helper-15: the 16k picture's "Aggregation (7:1 oversu…"; a
+/// person's names are long). Returns where the row under the title starts.
+qreal drawTitle(QPainter* p, qreal x, qreal width, const QString& text) {
+    const QFont f = p->font();
+    const qreal full = f.pointSizeF() > 0 ? f.pointSizeF() : f.pixelSize();
+    // Two rows rather than a one-row title shrunk below 80 % (a picture's "Grand Teton 8x
+    // H100" at 60 % was hard to read).
+    QFont smallest = f;
+    const qreal least = full * 0.8;
+    if (f.pointSizeF() > 0)
+        smallest.setPointSizeF(least);
+    else
+        smallest.setPixelSize(std::max(1, static_cast<int>(least + 0.5)));
+    const QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (QFontMetrics(smallest).horizontalAdvance(text) <= width || words.size() < 2) {
+        drawFitted(p, QRectF(x, 4, width, 22), Qt::AlignLeft | Qt::AlignVCenter, text);
+        return 25;
+    }
+    QFont two = f;
+    if (f.pointSizeF() > 0)
+        two.setPointSizeF(full * 0.85);
+    else
+        two.setPixelSize(std::max(1, static_cast<int>(full * 0.85 + 0.5)));
+    p->setFont(two);
+    const QFontMetrics fm(two);
+    // As many words on the first row as fit (at least one); the rest on the second.
+    int n = 1;
+    while (n < words.size() &&
+           fm.horizontalAdvance(QStringList(words.mid(0, n + 1)).join(QLatin1Char(' '))) <= width)
+        ++n;
+    const qreal row = fm.height();
+    drawFitted(p, QRectF(x, 3, width, row), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringList(words.mid(0, n)).join(QLatin1Char(' ')));
+    drawFitted(p, QRectF(x, 3 + row, width, row), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringList(words.mid(n)).join(QLatin1Char(' ')));
+    p->setFont(f);
+    return 3 + 2 * row;
+}
+
 /// A device's name far out, with its replica count: the "x 127" badge is part of what the card
 /// says ("DGX H100 x 127", kept on one line by non-breaking spaces).
 QString farName(const model::Device& d) {
@@ -287,14 +327,22 @@ protected:
         const QString title = QString::fromStdString(d->name.empty() ? d->id : d->name);
         // The title ends before the replica badge (helper-3: "× 64" covered "Aggregation (1:…").
         const double titleW = d->count > 1 ? kDeviceW - 74 : kDeviceW - 30;
-        drawFitted(p, QRectF(12, 4, titleW, 22), Qt::AlignLeft | Qt::AlignVCenter, title);
+        const qreal below = drawTitle(p, 12, titleW, title);
         f.setBold(false);
         p->setFont(f);
         p->setPen(pal.placeholderText().color());
         // The subtitle's row ends above the problem badge's (issue 21: a leaf's "⚠ 2.0:1" badge
-        // covered its port rate).
-        drawFitted(p, QRectF(12, 25, kDeviceW - 24, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                   subtitle(*d, scene_->document()->catalog()));
+        // covered its port rate); under a title on two rows it takes a smaller font.
+        if (below > 25) {
+            QFont sf = f;
+            sf.setPointSizeF(f.pointSizeF() > 0 ? f.pointSizeF() * 0.85 : 8);
+            p->setFont(sf);
+        }
+        drawFitted(p,
+                   QRectF(12, std::max<qreal>(25, below - 2), kDeviceW - 24,
+                          below > 25 ? std::min<qreal>(18, kDeviceH - 25 - below + 2) : 18),
+                   Qt::AlignLeft | Qt::AlignVCenter, subtitle(*d, scene_->document()->catalog()));
+        p->setFont(f);
         if (d->count > 1) {
             const QString badge = QStringLiteral("× %1").arg(d->count);
             QRectF r(kDeviceW - 58, 6, 46, 20);

@@ -724,7 +724,7 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
     QStringList lines;
     for (const auto* w : shown) {
         const auto& t = *w->training;
-        QString line = tr("%1: step %2 s, %3 tokens/s, %4 TFLOP/s per GPU, MFU %5%, bubble %6%")
+        QString line = tr("%1: step %2 s, %3 tokens/s, %4 TFLOP/s per GPU, MFU %5 %, bubble %6 %")
                            .arg(QString::fromStdString(w->name))
                            .arg(t.step_time_s, 0, 'f', t.step_time_s >= 10 ? 1 : 2)
                            .arg(QString::fromStdString(model::units::format_count(t.tokens_per_s)))
@@ -740,7 +740,7 @@ void TrainingChart::setEvaluation(const model::Evaluation& ev) {
                                             : QString());
         if (w->band) { // issue 19: the band the held-out validation supports, and why
             using model::Scales;
-            line += tr(". Model's error band: step %1 s, MFU %2%")
+            line += tr(". Model's error band: step %1 s, MFU %2 %")
                         .arg(QString::fromStdString(
                             // As the step is shown (helper-22: "73.504-110.233 s" beside
                             // "85.0 s").

@@ -210,7 +210,9 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     }
     const auto& b = t.onprem_breakdown;
     const double tot = std::max(1.0, b.total());
-    auto pct = [&](double v) { return QString::number(v / tot * 100, 'f', 0) + QLatin1Char('%'); };
+    auto pct = [&](double v) {
+        return QString::number(v / tot * 100, 'f', 0) + QStringLiteral(" %");
+    };
     QString cap;
     if (t.has_onprem)
         cap = tr("On-prem %1 over %2 months: servers %3, network %4, storage %5, power %6, "
@@ -576,10 +578,10 @@ void FleetChart::describePick(int job) {
     // "8 GPUs", "1 GPU", "3 MIG instances", "1 time-sliced replica"
     const auto units = [&](int n, bool mig) {
         return en.toString(n) + QLatin1Char(' ') +
-               (mig             ? (n == 1 ? tr("MIG instance") : tr("MIG instances"))
-                : j.time_sliced ? (n == 1 ? tr("time-sliced GPU replica")
-                                          : tr("time-sliced GPU replicas"))
-                                : (n == 1 ? tr("GPU") : tr("GPUs")));
+               (mig ? (n == 1 ? tr("MIG instance") : tr("MIG instances"))
+                : j.time_sliced
+                    ? (n == 1 ? tr("time-sliced GPU replica") : tr("time-sliced GPU replicas"))
+                    : (n == 1 ? tr("GPU") : tr("GPUs")));
     };
     QStringList nodes;
     for (const auto& [n, g] : j.nodes) {
@@ -601,13 +603,12 @@ void FleetChart::describePick(int job) {
             : QString();
     // A run shorter than a tenth of a day reads as its hours, not "from day 23.9 to day 23.9".
     const double span = j.end_s - j.start_s;
-    const QString when =
-        span < 8640 ? tr("on day %1 for %2 h")
-                          .arg(j.start_s / 86400, 0, 'f', 1)
-                          .arg(span / 3600, 0, 'f', span < 360 ? 2 : 1)
-                    : tr("from day %1 to day %2")
-                          .arg(j.start_s / 86400, 0, 'f', 1)
-                          .arg(j.end_s / 86400, 0, 'f', 1);
+    const QString when = span < 8640 ? tr("on day %1 for %2 h")
+                                           .arg(j.start_s / 86400, 0, 'f', 1)
+                                           .arg(span / 3600, 0, 'f', span < 360 ? 2 : 1)
+                                     : tr("from day %1 to day %2")
+                                           .arg(j.start_s / 86400, 0, 'f', 1)
+                                           .arg(j.end_s / 86400, 0, 'f', 1);
     jobLabel_->setText(tr("A job of class %1 held %2 %3%4 on %5%6.")
                            .arg(cls, units(j.gpus, j.mig), when)
                            .arg(j.running_at_end ? tr(" (still running at the end)") : QString())
@@ -709,8 +710,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                .arg(count(static_cast<double>(f.trace_jobs_too_large)))
                          : QString());
     // "(the warm-up ... left out)" only when there is one (a replayed trace has none).
-    cap += tr("Utilization %1% of %2 GPUs from day %3 to %4%5; %6 jobs completed; GPUs idle "
-              "while a job waited that did not fit (fragmentation) %7% of GPU-hours.")
+    cap += tr("Utilization %1 % of %2 GPUs from day %3 to %4%5; %6 jobs completed; GPUs idle "
+              "while a job waited that did not fit (fragmentation) %7 % of GPU-hours.")
                .arg(f.utilization * 100, 0, 'f', 1)
                .arg(count(gpus))
                .arg(f.warmup_s / 86400, 0, 'f', 0)
@@ -731,10 +732,10 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
         QStringList slower;
         for (const auto& c : f.classes)
             if (c.split_slowdown > 1)
-                slower << tr("%1 %2% slower split")
+                slower << tr("%1 %2 % slower split")
                               .arg(QString::fromStdString(c.name))
                               .arg((c.split_slowdown - 1) * 100, 0, 'f', 1);
-        cap += tr(" Split runs took %1 GPU-hours longer (%2% of those used; %3).")
+        cap += tr(" Split runs took %1 GPU-hours longer (%2 % of those used; %3).")
                    .arg(count(f.split_gpu_hours))
                    .arg(f.split_gpu_hours / std::max(1e-9, f.gpu_hours_used) * 100, 0, 'f', 2)
                    .arg(slower.join(QStringLiteral(", ")));
@@ -744,8 +745,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
         // A class none of whose jobs started has no wait to report, not waits of 0 s
         // (helper-15: "0 s mean" beside 52,479 jobs still waiting).
         waits << (c.waits_counted == 0
-                      ? tr("%1 none started after the warm-up")
-                            .arg(QString::fromStdString(c.name))
+                      ? tr("%1 none started after the warm-up").arg(QString::fromStdString(c.name))
                       : tr("%1 %2 mean, %3 at the 95th percentile")
                             .arg(QString::fromStdString(c.name), dur(c.wait_mean_s),
                                  dur(c.wait_p95_s)));
@@ -790,7 +790,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                    .replace(QStringLiteral("%2"), dur(f.longest_wait_at_end_s));
     if (f.mig_instances > 0)
         cap +=
-            tr(" MIG: %1 instances of %2 on %3, %4% busy (each counts as 1/%5 of a GPU "
+            tr(" MIG: %1 instances of %2 on %3, %4 % busy (each counts as 1/%5 of a GPU "
                "above).")
                 .arg(count(static_cast<double>(f.mig_instances)),
                      QString::fromStdString(f.mig_profile),
@@ -815,8 +815,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 slow << tr("%1 ran %2× their time alone")
                             .arg(QString::fromStdString(k.name))
                             .arg(k.slowdown, 0, 'f', 2);
-        cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; %4% busy, holding a "
-                  "job %5% of the time (%6 jobs on each on average)%7.")
+        cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; %4 % busy, holding a "
+                  "job %5 % of the time (%6 jobs on each on average)%7.")
                    .arg(count(static_cast<double>(f.timeslice_gpus)),
                         f.timeslice_nodes == 1
                             ? tr("1 node")
@@ -825,7 +825,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                    .arg(f.timeslice_utilization * 100, 0, 'f', 1)
                    .arg(f.timeslice_allocated * 100, 0, 'f', 1)
                    .arg(f.timeslice_jobs_per_gpu, 0, 'f', 1)
-                   .arg(slow.isEmpty() ? QString() : QStringLiteral("; ") + slow.join(QStringLiteral("; ")));
+                   .arg(slow.isEmpty() ? QString()
+                                       : QStringLiteral("; ") + slow.join(QStringLiteral("; ")));
     }
     if (f.preemptions > 0)
         cap +=
@@ -834,7 +835,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 .arg(count(static_cast<double>(f.preemptions)), count(f.gpu_hours_lost_preemption));
     if (f.node_failures > 0)
         cap +=
-            tr(" %1 (at the Reliability section's rate; %2% of GPU-hours out for repair) %3")
+            tr(" %1 (at the Reliability section's rate; %2 % of GPU-hours out for repair) %3")
                 .arg(f.node_failures == 1
                          ? tr("1 node failure")
                          : tr("%1 node failures").arg(count(static_cast<double>(f.node_failures))))
@@ -851,7 +852,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                               count(static_cast<double>(f.interruptions))),
                                     count(f.gpu_hours_lost_failures)));
     if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
-        cap += tr(" Useful work: %1% of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
+        cap += tr(" Useful work: %1 % of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
     if (f.jobs_burst > 0) {
         // Where they ran and at what price; on spot, the work preemptions made them redo.
         const QString price =
@@ -878,7 +879,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                    .arg(QStringLiteral("$%1").arg(f.useful_gpu_hour_usd, 0, 'f', 2));
     if (ev.tco)
         cap += ev.tco->utilization_source == "economics.utilization"
-                   ? tr(" The Cost tab bills the typed utilization (%1%), not this one.")
+                   ? tr(" The Cost tab bills the typed utilization (%1 %), not this one.")
                          .arg(ev.tco->utilization * 100, 0, 'f', 0)
                    : tr(" The Cost tab bills this utilization.");
     caption_->setText(cap);
@@ -933,7 +934,7 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
         if (on)
             QToolTip::showText(
                 QCursor::pos(),
-                tr("every %1 min: goodput %2%").arg(pt.x(), 0, 'f', 1).arg(pt.y(), 0, 'f', 2));
+                tr("every %1 min: goodput %2 %").arg(pt.x(), 0, 'f', 1).arg(pt.y(), 0, 'f', 2));
     });
     QList<QAbstractSeries*> all{g, opt};
     if (std::abs(r.interval_used_s - r.optimal_checkpoint_interval_s) > 1e-6) {
@@ -1077,8 +1078,8 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
     const std::size_t n = std::min<std::size_t>(r.bars.size(), 6);
     // Money in millions when large, so axis labels stay short.
     const double scale = std::abs(r.base) >= 1e5 ? 1e6 : 1.0;
-    auto* down = new QBarSet(tr("input −20%"));
-    auto* up = new QBarSet(tr("input +20%"));
+    auto* down = new QBarSet(tr("input −20 %"));
+    auto* up = new QBarSet(tr("input +20 %"));
     down->setColor(QColor(0x3b, 0x82, 0xf6));
     up->setColor(QColor(0xf5, 0x9e, 0x0b));
     QStringList cats;
@@ -1239,7 +1240,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
         });
     const auto& last = w->scaling.back();
     caption_->setText(
-        tr("%1: from %L2 to %L3 GPUs tokens/s grows %4x (linear: %L5x); MFU %6% → %7%. "
+        tr("%1: from %L2 to %L3 GPUs tokens/s grows %4x (linear: %L5x); MFU %6 % → %7 %. "
            "Same TP x PP x CP and global batch; fewer micro-batches per replica "
            "as DP grows (bigger pipeline bubble).")
             .arg(QString::fromStdString(w->name))

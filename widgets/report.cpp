@@ -462,7 +462,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
     html += QStringLiteral("</ul>");
     if (!summary.sensitivity.empty()) {
         html += QStringLiteral("<p class=\"lead\"><b>What moves the cost most</b> (each input "
-                               "20% down and up):</p><ol>");
+                               "20 % down and up):</p><ol>");
         for (const auto& l : summary.sensitivity)
             html += QStringLiteral("<li>%1</li>").arg(esc(l));
         html += QStringLiteral("</ol>");

@@ -24,29 +24,33 @@ struct MemoryAssumptions {
     /// Megatron-Core, Transformer Engine, vLLM and TensorRT-LLM.
     Assumption flash_attention{1, "bool", "Dao et al. 2022 (arXiv:2205.14135) sec. 3"};
     /// Fraction of GPU memory an inference engine may use (vLLM --gpu-memory-utilization).
-    Assumption gpu_memory_utilization{0.9, "fraction", "vLLM default gpu_memory_utilization 0.9"};
+    Assumption gpu_memory_utilization{0.9, "fraction",
+                                      "vLLM default: the engine may use 90 % of GPU memory"};
     /// SGLang: model weights and the KV pool together take this fraction of the whole card;
     /// activations and CUDA-graph buffers live in the rest.
     Assumption sglang_mem_fraction_static{
-        0.9, "fraction", "SGLang server arguments: mem_fraction_static, default 0.9"};
+        0.9, "fraction", "SGLang default: weights and KV pool take 90 % of GPU memory"};
     /// TensorRT-LLM: the KV cache takes this fraction of the memory still free once the
     /// weights and the engine's activations are allocated.
     Assumption trtllm_free_memory_fraction{
-        0.9, "fraction", "TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction, default 0.9"};
+        0.9, "fraction", "TensorRT-LLM default: the KV cache takes 90 % of the memory left free"};
     /// TensorRT-LLM paged KV block size.
     Assumption trtllm_kv_block_tokens{32, "tokens",
-                                      "TensorRT-LLM KvCacheConfig.tokens_per_block, default 32"};
+                                      "TensorRT-LLM default: 32 tokens per KV-cache block"};
     /// Paged KV block size in tokens (vLLM default block_size 16).
-    Assumption kv_block_tokens{16, "tokens", "vLLM default block_size = 16 (Kwon et al. 2023)"};
+    Assumption kv_block_tokens{16, "tokens",
+                               "vLLM default: 16 tokens per KV-cache block (Kwon et al. 2023)"};
     /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
-    Assumption max_batched_tokens{8192, "tokens", "vLLM max_num_batched_tokens default 8192"};
+    Assumption max_batched_tokens{8192, "tokens",
+                                  "vLLM default: at most 8,192 tokens in one batch"};
     /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
     /// default 2048); auto batch never exceeds it.
-    Assumption max_num_seqs{2048, "sequences", "TensorRT-LLM max_batch_size default 2048"};
+    Assumption max_num_seqs{2048, "sequences",
+                            "TensorRT-LLM default: largest batch 2,048 sequences"};
     /// llama.cpp: tokens in one compute graph (the physical batch; its compute buffer holds
     /// that many tokens' activations and logits in fp32).
     Assumption llamacpp_ubatch_tokens{512, "tokens",
-                                      "llama.cpp common/common.h: n_ubatch = 512 (physical batch)"};
+                                      "llama.cpp default: a physical batch of 512 tokens"};
     /// llama.cpp has no framework memory pools: the device keeps the CUDA/Metal context only.
     Assumption llamacpp_runtime_bytes{
         0.5e9, "bytes",
@@ -54,11 +58,11 @@ struct MemoryAssumptions {
         "allocates weights, KV and one compute buffer"};
     /// MLX (mlx-lm): the prompt is run through the model in chunks of this many tokens; MLX
     /// evaluates lazily, so a chunk's logits are never computed, only its KV cache.
-    Assumption mlx_prefill_step_tokens{
-        2048, "tokens", "mlx-lm generate.py @d78bf58: generate_step(prefill_step_size=2048)"};
+    Assumption mlx_prefill_step_tokens{2048, "tokens",
+                                       "mlx-lm default: the prompt runs in steps of 2,048 tokens"};
     /// MLX (mlx-lm): each sequence's KV cache grows in steps of this many tokens.
     Assumption mlx_kv_step_tokens{256, "tokens",
-                                  "mlx-lm models/cache.py @d78bf58: KVCache.step = 256"};
+                                  "mlx-lm default: a KV cache grows in steps of 256 tokens"};
     /// MLX has no framework memory pools either: the process and its Metal buffers.
     Assumption mlx_runtime_bytes{
         0.5e9, "bytes",
@@ -67,7 +71,8 @@ struct MemoryAssumptions {
     /// Devices whose memory the CPU shares (Apple silicon, Jetson, CPU servers): the share the
     /// model may fill; the operating system keeps the rest (macOS caps the GPU's working set).
     Assumption unified_memory_gpu_fraction{
-        0.75, "fraction", "macOS Metal recommendedMaxWorkingSetSize ~75% of unified memory"};
+        0.75, "fraction",
+        "macOS Metal: the GPU's working set is capped near 75 % of unified memory"};
     bool operator==(const MemoryAssumptions&) const = default;
 };
 
@@ -105,7 +110,8 @@ struct TrainingAssumptions {
     Assumption hopper_sustained_vs_ampere{
         0.80, "ratio",
         "fitted leave-one-source-out with the GEMM factor (ClusterLens guide, Validation); "
-        "power-capped clocks 0.80-0.82 (DeepGEMM #120, TileOPs #1588)"};
+        "power-capped clocks 0.80-0.82 (DeepGEMM and TileOPs reports, ClusterLens guide, "
+        "Validation)"};
     /// Compute slowdown while communication kernels overlap it: NCCL runs one CTA per channel
     /// on its own SM (16-32 channels of 108-132 SMs).
     Assumption overlap_sm_contention{0.2, "fraction",

@@ -197,7 +197,7 @@ std::vector<TierLoad> tier_loads(const std::vector<GroupTraffic>& traffic, const
         if (most && tl.busy >= neck_busy && bottleneck) {
             neck_busy = tl.busy;
             char b[64];
-            std::snprintf(b, sizeof b, ", %.0f%% busy", tl.busy * 100);
+            std::snprintf(b, sizeof b, ", %.0f %% busy", tl.busy * 100);
             std::string text = tl.name + " carries " + most->group + " " + most->what + b;
             if (tl.oversubscription > 1.0 + 1e-9) {
                 std::snprintf(b, sizeof b, ", %.3g:1 oversubscribed", tl.oversubscription);

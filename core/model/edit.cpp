@@ -489,6 +489,58 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
                                                  FieldValue{after},
                                                  {}});
     }
+    if (f.section == Section::workload && f.key == "model") {
+        // A workload's name that names its model as whole words follows the model (helper-15:
+        // "Llama 3 70B full fine-tune" kept its name after the model became Qwen2.5 72B, on
+        // the card, the charts and the report). A name without the model's name stays.
+        const Workload* w = d.workload(id);
+        const auto* next = std::get_if<std::string>(&v);
+        if (!w || !next)
+            return out;
+        const ModelArch* was = find_model(d, c, w->model);
+        const ModelArch* now = find_model(d, c, *next);
+        if (!was || !now || was->name.empty() || now->name.empty() || was->name == now->name)
+            return out;
+        // How names say a model: the catalog's name without its note in brackets ("Qwen3
+        // 30B-A3B" for "Qwen3 30B-A3B (MoE)"), and each version of a "Llama 3 / 3.1 70B"
+        // ("Llama 3 70B", "Llama 3.1 70B").
+        const auto short_name = [](std::string n) {
+            if (const auto p = n.find(" ("); p != std::string::npos && n.back() == ')')
+                n.erase(p);
+            return n;
+        };
+        std::vector<std::string> says{was->name, short_name(was->name)};
+        if (const std::string s = short_name(was->name); s.find(" / ") != std::string::npos) {
+            const std::string left = s.substr(0, s.find(" / "));
+            const std::string right = s.substr(s.find(" / ") + 3);
+            const auto sp = right.find(' ');
+            const auto lsp = left.rfind(' ');
+            if (sp != std::string::npos)
+                says.push_back(left + right.substr(sp));
+            if (lsp != std::string::npos)
+                says.push_back(left.substr(0, lsp + 1) + right);
+        }
+        const std::string to = short_name(now->name);
+        const auto word_end = [](const std::string& s, std::size_t at) {
+            return at >= s.size() || s[at] == ' ' || s[at] == ',' || s[at] == '(' || s[at] == ')' ||
+                   s[at] == ':';
+        };
+        for (const std::string& old_name : says)
+            for (std::size_t at = w->name.find(old_name); at != std::string::npos;
+                 at = w->name.find(old_name, at + 1)) {
+                const std::size_t end = at + old_name.size();
+                if ((at == 0 || word_end(w->name, at - 1)) && word_end(w->name, end)) {
+                    std::string renamed = w->name;
+                    renamed.replace(at, old_name.size(), to);
+                    if (static_cast<double>(renamed.size()) <= kMaxNameBytes)
+                        out.push_back(FollowOnEdit{find_field(Section::workload, "name"),
+                                                   std::string(id),
+                                                   FieldValue{renamed},
+                                                   {}});
+                    return out;
+                }
+            }
+    }
     return out;
 }
 

@@ -364,9 +364,9 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
                                       " is more than the cluster's " + std::to_string(s.nodes) +
                                       " nodes"};
         if (m.timeslice_replicas < 1 || m.timeslice_replicas > 1024)
-            return Error{"fleet", "Replicas per time-sliced GPU: " +
-                                      std::to_string(m.timeslice_replicas) +
-                                      " is not between 1 and 1024"};
+            return Error{"fleet",
+                         "Replicas per time-sliced GPU: " + std::to_string(m.timeslice_replicas) +
+                             " is not between 1 and 1024"};
         s.timeslice_nodes = static_cast<int>(m.timeslice_nodes);
         s.timeslice_replicas = static_cast<int>(m.timeslice_replicas);
     }

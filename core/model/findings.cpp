@@ -224,10 +224,10 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         if (we && we->training) {
             const auto& r = *we->training;
             f.metrics = "step " + fixed(r.step_time_s, 1) + " s · MFU " + fixed(r.mfu * 100, 1) +
-                        "% · " + units::format_si(r.tokens_per_s, "", 0) + "tok/s";
+                        " % · " + units::format_si(r.tokens_per_s, "", 0) + "tok/s";
             f.tooltip = "Step " + fixed(r.step_time_s, 3) + " s, " +
                         units::format_count(r.tokens_per_s) + " tokens/s, MFU " +
-                        fixed(r.mfu * 100, 1) + "%, memory " +
+                        fixed(r.mfu * 100, 1) + " %, memory " +
                         units::format_bytes(we->memory.per_gpu.total()) + " of " +
                         units::format_bytes(we->memory.capacity_bytes) + " per GPU";
             if (we->band) { // issue 19: how far to trust them
@@ -237,13 +237,13 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 f.metrics = "step " + fixed(r.step_time_s, dec) + " s (" +
                             range_text(r.step_time_s, *we->band, Scales::with_time,
                                        &units::format_seconds) +
-                            " s) · MFU " + fixed(r.mfu * 100, 1) + "%";
+                            " s) · MFU " + fixed(r.mfu * 100, 1) + " %";
                 f.tooltip += "\nModel's error band: step " +
                              range_text(r.step_time_s, *we->band, Scales::with_time,
                                         &units::format_seconds) +
                              " s, " + range_text(r.tokens_per_s, *we->band, Scales::with_speed, 0) +
                              " tokens/s, MFU " +
-                             range_text(r.mfu * 100, *we->band, Scales::with_speed, 1) + "% (" +
+                             range_text(r.mfu * 100, *we->band, Scales::with_speed, 1) + " % (" +
                              we->band->basis + ")";
             }
         }
@@ -440,7 +440,7 @@ LoadOf load_of(const Evaluation& ev, const std::string& workload) {
     return {};
 }
 std::string percent(double f) {
-    return fixed(f * 100, 0) + "%";
+    return fixed(f * 100, 0) + " %";
 }
 } // namespace
 
@@ -477,7 +477,7 @@ std::string load_legend(const Evaluation& ev, const std::string& workload) {
     if (!l.w)
         return {};
     std::string s = "Link load of " + l.w->name +
-                    ": green under 30%, amber 30-70%, red 70% or more of " + l.period + " busy";
+                    ": green under 30 %, amber 30-70 %, red 70 % or more of " + l.period + " busy";
     if (!l.bottleneck->empty())
         s += "\nBusiest: " + *l.bottleneck;
     else

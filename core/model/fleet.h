@@ -233,7 +233,7 @@ struct FleetClassResult {
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).
 struct FleetResult {
-    double utilization = 0;        ///< busy GPU-hours / available GPU-hours
+    double utilization = 0; ///< busy GPU-hours / available GPU-hours
     /// GPUs held by jobs (whole GPUs and MIG: = utilization; a time-sliced GPU with any job
     /// counts whole, busy or not)
     double allocated_fraction = 0;

@@ -196,11 +196,13 @@ std::string explain_training_memory(const TrainingMemory& out) {
     const auto& b = out.per_gpu;
     const double states = b.weights + b.gradients + b.optimizer;
     char buf[320];
+    // The total first: a workload card has room for about two lines of it, so what is cut is
+    // the breakdown (helper-15: the 16k card read "... + other 2.0 G…", no total).
     std::snprintf(
-        buf, sizeof buf, "%s: model states %s + activations %s + other %s = %s of %s per GPU",
-        out.fits ? "fits" : "does not fit", units::format_bytes(states).c_str(),
-        units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str(),
-        units::format_bytes(b.total()).c_str(), units::format_bytes(out.capacity_bytes).c_str());
+        buf, sizeof buf, "%s: %s of %s per GPU (model states %s + activations %s + other %s)",
+        out.fits ? "fits" : "does not fit", units::format_bytes(b.total()).c_str(),
+        units::format_bytes(out.capacity_bytes).c_str(), units::format_bytes(states).c_str(),
+        units::format_bytes(b.activations).c_str(), units::format_bytes(b.other).c_str());
     return buf;
 }
 

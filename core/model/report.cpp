@@ -257,7 +257,7 @@ struct KeyValue {
 ReportTable sensitivity_table(const SensitivityResult& s) {
     ReportTable t;
     t.id = "sensitivity";
-    t.title = "Sensitivity: what moves on-prem minus cloud cost (each input 20% down and up; "
+    t.title = "Sensitivity: what moves on-prem minus cloud cost (each input 20 % down and up; "
               "base " +
               report_human(s.base, RF::usd) + ")";
     t.header = {"input_key",  "input",          "input_unit",     "input_low",
@@ -633,8 +633,7 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         }
         if (fr.timeslice_nodes > 0) {
             // Time-slicing: allocated (a GPU holding any job) vs busy, and the slowdown.
-            fk.add("GPUs held by jobs (allocated)", fr.allocated_fraction, "fraction",
-                   RF::percent);
+            fk.add("GPUs held by jobs (allocated)", fr.allocated_fraction, "fraction", RF::percent);
             fk.add("Time-sliced GPUs", static_cast<double>(fr.timeslice_gpus), "GPUs", RF::count);
             fk.add("Replicas per time-sliced GPU", static_cast<double>(fr.timeslice_replicas),
                    "replicas", RF::count);

@@ -616,11 +616,11 @@ std::vector<Field> build_schema() {
                            "with the GPU to itself"));
         Field& gb = add(F(busy).make(
             key + ".gpu_busy", label + ": GPU busy when alone", "fraction", 0.01, 1,
-            "100%: a job keeps the GPU busy all its run, so sharing gains nothing; measure "
+            "100 %: a job keeps the GPU busy all its run, so sharing gains nothing; measure "
             "yours with nvidia-smi's utilization or DCGM's graphics-engine activity",
             "the share of its run a job on a time-sliced GPU keeps the GPU busy when it has the "
             "GPU to itself; jobs sharing a GPU run at full speed until their shares add up to "
-            "more than 100%, then slow down in proportion"));
+            "more than 100 %, then slow down in proportion"));
         gb.decimals = 2;
         add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
                           "0: no quota (Kueue ClusterQueue nominalQuota when set)",
@@ -631,31 +631,34 @@ std::vector<Field> build_schema() {
               CL_REF(training.mean_duration_h), CL_REF(training.priority),
               CL_REF(training.preemptible), CL_REF(training.checkpoint_interval_h),
               CL_REF(training.daily_swing), CL_REF(training.weekend_factor),
-              CL_REF(training.on_mig), CL_REF(training.quota_gpus), CL_REF(training.duration_from), CL_REF(training.time_sliced), CL_REF(training.gpu_busy),
-              "training", "Training runs");
+              CL_REF(training.on_mig), CL_REF(training.quota_gpus), CL_REF(training.duration_from),
+              CL_REF(training.time_sliced), CL_REF(training.gpu_busy), "training", "Training runs");
     job_class(CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
               CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority),
               CL_REF(finetune.preemptible), CL_REF(finetune.checkpoint_interval_h),
               CL_REF(finetune.daily_swing), CL_REF(finetune.weekend_factor),
-              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), CL_REF(finetune.duration_from), CL_REF(finetune.time_sliced), CL_REF(finetune.gpu_busy),
-              "finetune", "Fine-tunes");
+              CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus), CL_REF(finetune.duration_from),
+              CL_REF(finetune.time_sliced), CL_REF(finetune.gpu_busy), "finetune", "Fine-tunes");
     job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
               CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
               CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
               CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
               CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus),
-              CL_REF(batch_inference.duration_from), CL_REF(batch_inference.time_sliced), CL_REF(batch_inference.gpu_busy), "batch_inference", "Batch inference");
+              CL_REF(batch_inference.duration_from), CL_REF(batch_inference.time_sliced),
+              CL_REF(batch_inference.gpu_busy), "batch_inference", "Batch inference");
     job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
               CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
               CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
               CL_REF(online.weekend_factor), CL_REF(online.on_mig), CL_REF(online.quota_gpus),
-              CL_REF(online.duration_from), CL_REF(online.time_sliced), CL_REF(online.gpu_busy), "online", "Online services");
+              CL_REF(online.duration_from), CL_REF(online.time_sliced), CL_REF(online.gpu_busy),
+              "online", "Online services");
     job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
               CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
               CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
               CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
               CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus),
-              CL_REF(interactive.duration_from), CL_REF(interactive.time_sliced), CL_REF(interactive.gpu_busy), "interactive", "Notebooks and CI");
+              CL_REF(interactive.duration_from), CL_REF(interactive.time_sliced),
+              CL_REF(interactive.gpu_busy), "interactive", "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,

@@ -264,7 +264,7 @@ Result<CloudOption> cloud_option(const CostInventory& inv, const Economics& e,
             std::snprintf(buf, sizeof buf, ", billed at the %s commitment price",
                           one ? "1-year" : "3-year");
         else
-            std::snprintf(buf, sizeof buf, ", billed at the %s commitment: %.0f%% off",
+            std::snprintf(buf, sizeof buf, ", billed at the %s commitment: %.0f %% off",
                           one ? "1-year" : "3-year",
                           100 * (one ? e.commit_1y_discount : e.commit_3y_discount));
         o.source += buf;

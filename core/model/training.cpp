@@ -652,7 +652,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (explain) {
         char buf[256];
         std::snprintf(buf, sizeof buf,
-                      "step %.3f s, %.0f tokens/s, MFU %.1f%% (micro-batch %d, %lld per step)",
+                      "step %.3f s, %.0f tokens/s, MFU %.1f %% (micro-batch %d, %lld per step)",
                       best->step_time_s, best->tokens_per_s, best->mfu * 100, best->micro_batch,
                       static_cast<long long>(best->micro_batches));
         best->explanation = buf;
@@ -699,7 +699,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 // threshold for the note, not a model input.
                 if (busy > 0 && exposed < 0.5 * busy) {
                     std::snprintf(b, sizeof b,
-                                  "%.0f%% of that traffic runs behind compute (%.3g s of %.3g s "
+                                  "%.0f %% of that traffic runs behind compute (%.3g s of %.3g s "
                                   "exposed), so the step changes little with it",
                                   (1.0 - exposed / busy) * 100, exposed, busy);
                     best->fabric_note = "the groups crossing the " + st.name + " tier's " + ratio +

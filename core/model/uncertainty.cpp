@@ -40,14 +40,14 @@ double quantile_abs(std::vector<double> v, double q) {
 
 std::string percent(double x) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f%%", x * 100);
+    std::snprintf(buf, sizeof buf, "%.0f %%", x * 100);
     return buf;
 }
 
-/// "+31%", "-8%": a band end as people read it.
+/// "+31 %", "-8 %": a band end as people read it.
 std::string signed_percent(double x) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.0f%%", x * 100);
+    std::snprintf(buf, sizeof buf, "%+.0f %%", x * 100);
     return buf;
 }
 } // namespace
@@ -219,7 +219,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& all,
         b.error_low = -0.5;
         b.error_high = 1.0;
         b.far.push_back("no published run of this kind is validated");
-        b.basis = "no held-out published run to compare with: a wide band (-33% to +100%)";
+        b.basis = "no held-out published run to compare with: a wide band (-33 % to +100 %)";
         return b;
     }
     const std::string shape = std::string(c.moe ? "MoE" : "dense") + (c.fsdp ? " FSDP" : "");
@@ -357,7 +357,7 @@ Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {
         c.covered += inside;
         if (!inside) {
             char buf[96];
-            std::snprintf(buf, sizeof buf, " %+.0f%% (band %+.0f%% to %+.0f%%)", 100 * r.error,
+            std::snprintf(buf, sizeof buf, " %+.0f %% (band %+.0f %% to %+.0f %%)", 100 * r.error,
                           100 * b.error_low, 100 * b.error_high);
             c.missed.push_back(r.id + buf);
         }

@@ -446,9 +446,8 @@ private slots:
     // busy share of 0, --gpu-busy without time-slicing.
     void fleetTimeSlicing() {
         const Run r = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
-                           "4", "--gpu-busy", "0.25",
-                           "--arrival-rate-per-hour", "56", "--mean-duration-h", "1",
-                           "--horizon-days", "400", "--json"});
+                           "4", "--gpu-busy", "0.25", "--arrival-rate-per-hour", "56",
+                           "--mean-duration-h", "1", "--horizon-days", "400", "--json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         const json j = json::parse(r.out)["fleet"];
         QCOMPARE(j["timeslice_nodes"].get<int>(), 2);
@@ -462,10 +461,9 @@ private slots:
         QVERIFY2(std::abs(sim / ec - 1) < 0.15,
                  qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
         // Busy all their run, two to a GPU, on one of two nodes: they slow each other; no M/M/c.
-        const Run slow =
-            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "2",
-                 "--timeslice-nodes", "1", "--arrival-rate-per-hour", "8", "--mean-duration-h",
-                 "1", "--horizon-days", "100", "--json"});
+        const Run slow = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                              "2", "--timeslice-nodes", "1", "--arrival-rate-per-hour", "8",
+                              "--mean-duration-h", "1", "--horizon-days", "100", "--json"});
         QVERIFY2(slow.code == 0, slow.err.c_str());
         const json k = json::parse(slow.out)["fleet"];
         QCOMPARE(k["timeslice_nodes"].get<int>(), 1);
@@ -478,9 +476,9 @@ private slots:
         QVERIFY2(text.out.find("time-sliced GPUs busy") != std::string::npos, text.out.c_str());
         QVERIFY2(text.out.find("runs on a shared GPU") != std::string::npos, text.out.c_str());
         // Refusals.
-        const Run both = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
-                              "4", "--mig-profile", "1g", "--arrival-rate-per-hour", "1",
-                              "--mean-duration-h", "1"});
+        const Run both =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
+                 "--mig-profile", "1g", "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
         QCOMPARE(both.code, 2);
         QVERIFY2(both.err.find("not both") != std::string::npos, both.err.c_str());
         QCOMPARE(run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
@@ -672,8 +670,8 @@ private slots:
         {
             const std::string pai =
                 std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/pai_task_sample.csv";
-            const Run p = run({"fleet", "--gpus", "32", "--trace", pai, "--timeslice-replicas",
-                               "4", "--timeslice-nodes", "1", "--json"});
+            const Run p = run({"fleet", "--gpus", "32", "--trace", pai, "--timeslice-replicas", "4",
+                               "--timeslice-nodes", "1", "--json"});
             QVERIFY2(p.code == 0, p.err.c_str());
             const json k = json::parse(p.out)["fleet"];
             QVERIFY(k["trace"]["jobs"].get<int>() > 150);
@@ -682,9 +680,9 @@ private slots:
             const Run text = run({"fleet", "--gpus", "32", "--trace", pai});
             QVERIFY2(text.code == 0, text.err.c_str());
             QVERIFY2(text.out.find("part of a GPU") != std::string::npos, text.out.c_str());
-            const Run pb = run(
-                {"fleet", "--trace",
-                 std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/pai_bad_row.csv"});
+            const Run pb =
+                run({"fleet", "--trace",
+                     std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/pai_bad_row.csv"});
             QCOMPARE(pb.code, 2);
             QVERIFY2(pb.err.find("line 2") != std::string::npos, pb.err.c_str());
         }
@@ -1745,19 +1743,10 @@ private slots:
                 qPrintable(QStringLiteral("%1: scientific notation near \"%2\"")
                                .arg(QString::fromLatin1(preset),
                                     text.mid(std::max<qsizetype>(0, m.capturedStart() - 40), 80))));
-            // Settings of other programs named in sources (vLLM, TensorRT-LLM, SGLang, llama.cpp):
-            // a cited name may be cut where the PDF wraps the line, so a piece of one counts.
-            const QStringList quoted = {QStringLiteral("gpu_memory_utilization"),
-                                        QStringLiteral("max_num_batched_tokens"),
-                                        QStringLiteral("block_size"),
-                                        QStringLiteral("free_gpu_memory_fraction"),
-                                        QStringLiteral("tokens_per_block"),
-                                        QStringLiteral("max_batch_size"),
-                                        QStringLiteral("n_ubatch"),
-                                        QStringLiteral("mem_fraction_static"),
-                                        QStringLiteral("max_num_seqs"),
-                                        QStringLiteral("kv_cache_free_gpu_mem_fraction"),
-                                        QStringLiteral("inference_results_v4"),
+            // Sources say other programs' settings in words ("vLLM default: the engine may use
+            // 90 % of GPU memory"), not by their names (issue 21: "gpu_memory_utilization",
+            // "max_batch_size" in the assumptions table); a catalog URL's path is a citation.
+            const QStringList quoted = {QStringLiteral("inference_results_v4"),
                                         QStringLiteral("--tp-comm-overlap")};
             const QRegularExpression snake(QStringLiteral("\\b[a-z][a-z0-9]*(_[a-z0-9]+)+\\b"));
             for (auto it = snake.globalMatch(text); it.hasNext();) {

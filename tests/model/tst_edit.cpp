@@ -151,6 +151,38 @@ private slots:
         }
     }
 
+    // A workload whose name says its model's name follows a Model change (helper-15: the
+    // h100-ndr-2node preset's "Llama 3 70B full fine-tune" kept its name over Qwen2.5 72B); the
+    // catalog's "Llama 3 / 3.1 70B" is said "Llama 3 70B" or "Llama 3.1 70B", and "(MoE)"-like
+    // notes are left out of the new name. A name of the person's own stays.
+    void workloadNameFollowsModel() {
+        Design d = cl::test::preset("h100-ndr-2node");
+        QVERIFY(!d.workloads.empty());
+        const std::string id = d.workloads.front().id;
+        QCOMPARE(d.workloads.front().name, std::string("Llama 3 70B full fine-tune"));
+        const Field* model = find_field(Section::workload, "model");
+        QVERIFY(model);
+        const auto name_after = [&](const Design& x,
+                                    const std::string& to) -> std::optional<std::string> {
+            for (auto& e : follow_on_edits(x, id, *model, FieldValue{to}, cat_))
+                if (e.field->key == "name")
+                    return std::get<std::string>(e.value);
+            return std::nullopt;
+        };
+        QCOMPARE(name_after(d, "qwen2.5-72b").value_or(""),
+                 std::string("Qwen2.5 72B full fine-tune"));
+        QCOMPARE(name_after(d, "qwen3-30b-a3b").value_or(""),
+                 std::string("Qwen3 30B-A3B full fine-tune"));
+        d.workloads.front().name = "Llama 3.1 70B (ours)";
+        QCOMPARE(name_after(d, "qwen2.5-72b").value_or(""), std::string("Qwen2.5 72B (ours)"));
+        // Same model, or a name that does not say it: nothing follows.
+        QVERIFY(!name_after(d, d.workloads.front().model).has_value());
+        for (const char* own : {"Training job", "my Llama 3 70Bx run", "fine-tune"}) {
+            d.workloads.front().name = own;
+            QVERIFY2(!name_after(d, "qwen2.5-72b").has_value(), own);
+        }
+    }
+
     void copyPaste() {
         Design d = cl::test::preset("h100-ndr-2node");
         std::vector<std::string> ids;

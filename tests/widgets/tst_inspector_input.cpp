@@ -99,8 +99,7 @@ private:
         // The button says "Undo"; its tooltip names the step (helper-15: the step's name on the
         // button pushed the toolbar along).
         QCOMPARE(undo->text(), QStringLiteral("Undo"));
-        QVERIFY2(undo->toolTip().startsWith(QStringLiteral("Undo ")) &&
-                     undo->toolTip().size() > 5,
+        QVERIFY2(undo->toolTip().startsWith(QStringLiteral("Undo ")) && undo->toolTip().size() > 5,
                  qPrintable(undo->toolTip()));
         QTest::mouseClick(undo, Qt::LeftButton);
         QCOMPARE(stack->index(), stackBefore);
@@ -547,6 +546,37 @@ private slots:
         QTest::qWait(50); // painted
         QVERIFY2(mode->toolTip().startsWith(QStringLiteral("Online")), qPrintable(mode->toolTip()));
         QVERIFY(!mode->toolTip().contains(QStringLiteral("offline =")));
+    }
+
+    // Helper-15: after the person chose another model for the h100-ndr-2node preset's "Llama 3
+    // 70B full fine-tune", its name kept saying Llama everywhere. A name that says its model
+    // follows the Model choice in the same undo step; Ctrl+Z brings both back.
+    void workloadNameFollowsModelChoice() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        const auto& wl = w.document()->design().workloads;
+        QVERIFY(!wl.empty());
+        const QString id = QString::fromStdString(wl[0].id);
+        QVERIFY(clickEntity(w, id));
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen2.5-72b")));
+        QTRY_COMPARE(w.document()->design().workloads[0].model, std::string("qwen2.5-72b"));
+        QCOMPARE(w.document()->design().workloads[0].name,
+                 std::string("Qwen2.5 72B full fine-tune"));
+        auto* name = field<QLineEdit>(w, "name");
+        QVERIFY(name);
+        QCOMPARE(name->text(), QStringLiteral("Qwen2.5 72B full fine-tune"));
+        QTest::mouseClick(w.inspector(), Qt::LeftButton, {}, QPoint(2, 2));
+        w.inspector()->setFocus(Qt::MouseFocusReason);
+        pressKey(Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE(w.document()->design().workloads[0].model, std::string("llama3-70b"));
+        QCOMPARE(w.document()->design().workloads[0].name,
+                 std::string("Llama 3 70B full fine-tune"));
     }
 
     // Helper-22: the design summary's first line was half-hidden above its box, and a serving
