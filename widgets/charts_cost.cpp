@@ -550,10 +550,10 @@ FleetChart::FleetChart(QWidget* parent)
         h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
         // The caption scrolls rather than take the plot's height: 300 px of plot needs about
-        // 370 px of chart view (title and axis labels around it).
+        // 380 px of chart view (title and axis labels around it).
         const int at = v->indexOf(caption_);
         v->removeWidget(caption_);
-        v->insertWidget(at, new CaptionBox(caption_, page, 370));
+        v->insertWidget(at, new CaptionBox(caption_, page, 380));
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
