@@ -130,7 +130,7 @@ struct InferenceAssumptions {
     /// offloaded layers, on the host. One global value set by leave-one-source-out over the
     /// published llama.cpp rows (docs/validation.md, Workstation and edge decode).
     Assumption llamacpp_memory_efficiency{
-        0.73, "fraction",
+        0.72, "fraction",
         "leave-one-source-out fit over llama.cpp rows (ClusterLens guide, Validation)"};
     /// MLX's quantised matrix-vector kernels (mlx-lm decode) read the weights at this fraction
     /// of the nominal memory bandwidth; they dequantise in registers as the weights arrive, so

@@ -95,7 +95,12 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
         const double alu = g.peak(Dtype::fp32) > 0 ? g.peak(Dtype::fp32) : g.peak(half) / 8;
         r.dequant = alu / ia.dequant_ops_per_weight.value;
         r.dequant_tile = std::max(1.0, ia.dequant_tile_tokens.value);
-        r.dequant_overlaps = s.engine == ServingEngine::mlx;
+        // MLX's quantised mat-vec kernels, and llama.cpp's on a discrete GPU (CUDA mmvq),
+        // convert in registers as the weights arrive: the longer of the two, not their sum.
+        // llama.cpp on a CPU or through Metal adds it (its rows in docs/validation.md: with
+        // the sum, an RTX 2080 read 80 % of its 448 GB/s and was predicted 20 % slow).
+        r.dequant_overlaps = s.engine == ServingEngine::mlx ||
+                             (s.engine == ServingEngine::llamacpp && !g.unified_memory);
     }
     return r;
 }

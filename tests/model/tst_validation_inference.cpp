@@ -237,7 +237,29 @@ private slots:
             {"rtx-5060-ti", "qwen2.5-14b", WeightsDtype::q4_k_m, 1, 128, 12.5, "InventiveHQ",
              ServingEngine::llamacpp, 8, 38.4e9},
             {"rtx-5060-ti", "qwen2.5-14b", WeightsDtype::q4_k_m, 1, 128, 43.18, "InventiveHQ",
-             ServingEngine::llamacpp, 0, 38.4e9}};
+             ServingEngine::llamacpp, 0, 38.4e9},
+            // An RTX 2080 8 GB (PCIe 3.0) in an i9-10900X with quad-channel DDR4 ("~102 GB/s":
+            // 4 x 3200 MT/s x 8 B = 102.4 GB/s), llama.cpp server, Q4_K_M, context 4096, one
+            // request, warmed; llmfit 1.1.3 `bench --runs 3` (AlexsJones/llmfit community data,
+            // data/community/nvidia-geforce-rtx-2080/*.json, PRs #773, #774, #778; -ngl from the
+            // PR texts). Its tok/s is output tokens over the request's wall time, the short chat
+            // prompt (~50 tokens) included: a few percent under pure decode (PR #755: 33.7 vs
+            // the server's own 36.7 with experts on the CPU). Outputs: the runs' mean length.
+            {"rtx-2080", "llama3.2-1b", WeightsDtype::q4_k_m, 50, 181, 304.27, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 0, 102.4e9},
+            {"rtx-2080", "llama3.2-3b", WeightsDtype::q4_k_m, 50, 171, 140.33, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 0, 102.4e9},
+            {"rtx-2080", "llama3-8b", WeightsDtype::q4_k_m, 50, 190, 71.87, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 0, 102.4e9},
+            {"rtx-2080", "qwen3-8b", WeightsDtype::q4_k_m, 50, 294, 69.34, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 0, 102.4e9},
+            {"rtx-2080", "mistral-7b", WeightsDtype::q4_k_m, 50, 218, 77.76, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 0, 102.4e9},
+            // -ngl 44 of Gemma 3 12B's 48 layers, -ngl 32 of phi-4's 40.
+            {"rtx-2080", "gemma3-12b", WeightsDtype::q4_k_m, 50, 206, 26.06, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 4, 102.4e9},
+            {"rtx-2080", "phi-4", WeightsDtype::q4_k_m, 50, 222, 16.72, "llmfit RTX 2080",
+             ServingEngine::llamacpp, 8, 102.4e9}};
         // Rows whose engine has its own stream efficiency (llama.cpp, MLX); the others (the
         // TensorRT Edge-LLM row) stream at the general serving efficiency.
         auto fitted = [](const Row& row) {
@@ -395,12 +417,16 @@ private slots:
         // llama.cpp row optimistic (+13% to +24%). Regression bounds on the held-out errors:
         // Session 21: <= 20% until the RTX 5060 Ti's every-layer-on-the-card row (-23%: its
         // GDDR7 streams ~82% of nominal under llama.cpp, the RTX 4090's GDDR6X ~64%).
+        // Session 28: the RTX 2080 rows (llmfit, a source the model was never fitted to) were
+        // -11.5 ... -25.0 % held out with llama.cpp's dequantisation added to the weight
+        // stream on a discrete GPU; overlapped there (as MLX's), -11.6 ... +22.7 %, and the
+        // held-out median over every row 4.6 % -> 5.6 % (11.5 % with the sum).
         QVERIFY2(worst_held <= 0.25, qPrintable(table));
-        QVERIFY2(median_held <= 0.12, qPrintable(table));
+        QVERIFY2(median_held <= 0.08, qPrintable(table));
     }
 
     void heldOutRowsAreBundled() {
-        if (dense_ != 27 || moe_ != 8 || workstation_ != 19)
+        if (dense_ != 27 || moe_ != 8 || workstation_ != 26)
             QSKIP("needs trtllmTable, trtllmMoeRows and workstationDecode to run first (run the "
                   "whole test)");
         const std::string stale =
