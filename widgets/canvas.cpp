@@ -894,10 +894,26 @@ protected:
             const int room = std::max(1, static_cast<int>((verdictBottom - 46) / fm.lineSpacing()));
             // Paragraph by paragraph: two errors are two lines of the verdict, and a newline
             // inside one drawn line put "heads" over "Layers in system memory" (helper-13).
-            QStringList lines;
-            for (const QString& para :
-                 QString::fromStdString(finding_.verdict).split(QLatin1Char('\n')))
-                lines << wrapWords(para, fm, 220);
+            const auto wrapAll = [&](const QString& text) {
+                QStringList out;
+                for (const QString& para : text.split(QLatin1Char('\n')))
+                    out << wrapWords(para, fm, 220);
+                return out;
+            };
+            const QString verdict = QString::fromStdString(finding_.verdict);
+            QStringList lines = wrapAll(verdict);
+            // Too long: without its closing "(...)" (the parts of a memory total, the KV
+            // cache's make-up) when that fits, rather than cut in a word (helper-16: "(model
+            // states 36.1 GB + activatio…" in a report's picture, where no tooltip helps).
+            if (lines.size() > room && verdict.endsWith(QLatin1Char(')')) &&
+                !verdict.contains(QLatin1Char('\n'))) {
+                const qsizetype open = verdict.lastIndexOf(QStringLiteral(" ("));
+                if (open > 0) {
+                    const QStringList shorter = wrapAll(verdict.left(open));
+                    if (shorter.size() <= room)
+                        lines = shorter;
+                }
+            }
             if (lines.size() > room) {
                 lines = lines.mid(0, room);
                 lines.last() =

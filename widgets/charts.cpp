@@ -20,7 +20,9 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QLogValueAxis>
+#include <QResizeEvent>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QStackedBarSeries>
 #include <QStackedLayout>
 #include <QTabWidget>
@@ -52,6 +54,77 @@ const Category kCategories[] = {
 
 /// The common frame of a chart tab: chart view over a caption, or a centred hint when empty.
 /// Fills the four members and installs a stacked layout on `owner` (page 0 chart, 1 hint).
+namespace {
+
+/// A chart's caption in a box that scrolls when the page cannot spare its whole height:
+/// as tall as the words at the box's width, at most the page's height less what the charts need
+/// (issue 21: at least 300 px of plot at 1280 x 800 however long the caption grows -- with
+/// quotas, MIG, time-slicing and failures the Fleet caption ran to nine lines and the plot to
+/// 285 px; in the default short dock every other caption's last line was cut by the dock's
+/// edge, helper-16).
+class CaptionBox : public QScrollArea {
+public:
+    CaptionBox(QLabel* caption, QWidget* page, int keep)
+        : caption_(caption), page_(page), keep_(keep) {
+        setWidget(caption);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+        // The wheel scrolls it under the pointer; a click gives it the keys (arrows, Page Up
+        // and Down; helper-15 found those going to the canvas).
+        setFocusPolicy(Qt::WheelFocus);
+        page->installEventFilter(this);
+        caption->installEventFilter(this); // hidden (by a report): the box goes too
+        // New words ask their parent, the viewport, for a new layout: the box refits.
+        viewport()->installEventFilter(this);
+    }
+    [[nodiscard]] QSize sizeHint() const override {
+        const int w = std::max(100, viewport()->width());
+        // A report hides the caption (it prints the words as text): no room for it then.
+        return {w, caption_->isHidden() ? 0 : caption_->heightForWidth(w) + 2};
+    }
+    [[nodiscard]] QSize minimumSizeHint() const override {
+        return {100, std::min(sizeHint().height(), 3 * caption_->fontMetrics().lineSpacing())};
+    }
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (o == caption_ && e->type() == QEvent::HideToParent)
+            hide();
+        else if (o == caption_ && e->type() == QEvent::ShowToParent)
+            show();
+        else if (o == page_ && e->type() == QEvent::Resize)
+            fit(page_->height());
+        else if (o == viewport() && e->type() == QEvent::LayoutRequest)
+            fit(page_->height());
+        return QScrollArea::eventFilter(o, e);
+    }
+    void resizeEvent(QResizeEvent* e) override {
+        QScrollArea::resizeEvent(e);
+        if (e->size().width() != e->oldSize().width())
+            fit(page_->height()); // the words' height follows the width
+    }
+
+public:
+    /// As tall as the words, at least three lines (or the whole text when shorter) on any page
+    /// -- a short dock shows the words' start rather than none, the chart gives way -- and at
+    /// most the page less `keep_`: a fixed height, so the layout does not trade it away.
+    void fit(int page) {
+        const int least = minimumSizeHint().height();
+        const int h = std::min(sizeHint().height(), std::max(least, page - keep_));
+        if (h != height() || minimumHeight() != h)
+            setFixedHeight(h);
+    }
+
+private:
+    QLabel* caption_;
+    QWidget* page_;
+    int keep_;
+};
+
+} // namespace
+
 void buildChartPage(QWidget* owner, const QString& title, const QString& hint, QChart*& chart,
                     QChartView*& view, QLabel*& empty, QLabel*& caption) {
     chart = new QChart;
@@ -91,7 +164,8 @@ void buildChartPage(QWidget* owner, const QString& title, const QString& hint, Q
     auto* v = new QVBoxLayout(page);
     v->setContentsMargins(0, 0, 0, 0);
     v->addWidget(view, 1);
-    v->addWidget(caption);
+    // 300 px of plot needs about 380 px of chart view (title and axis labels around it).
+    v->addWidget(new CaptionBox(caption, page, 380));
     auto* stack = new QStackedLayout(owner);
     stack->addWidget(page);
     stack->addWidget(empty);
@@ -542,7 +616,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     ax->setBase(10);
     ax->setRange(1e-3, 2e4);
     auto* ay = new QValueAxis;
-    ay->setTitleText(tr("Bus bandwidth (GB/s, nccl-tests busbw)"));
+    ay->setTitleText(tr("Bus bandwidth (GB/s)"));
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double top = 0;
@@ -653,7 +727,8 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
                   "output to calibrate).");
     if (banded)
         cap += tr(" Shaded: the model's error band from held-out published nccl-tests and DeepEP "
-                  "runs (wider below 67 MB, 64 MiB, where none is validated).");
+                  "runs (wider for messages under 64 MiB, where no published run is compared). The "
+                  "bandwidth is nccl-tests' bus bandwidth (busbw).");
     caption_->setText(cap);
 }
 

@@ -459,67 +459,6 @@ void AllocationView::paintEvent(QPaintEvent*) {
     }
 }
 
-namespace {
-
-/// The Fleet tab's caption in a box that scrolls when the page cannot spare its whole height:
-/// as tall as the words at the box's width, at most the page's height less what the charts need
-/// (issue 21: at least 300 px of plot at 1280 x 800 however long the caption grows -- with
-/// quotas, MIG, time-slicing and failures it ran to nine lines and the plot to 285 px).
-class CaptionBox : public QScrollArea {
-public:
-    CaptionBox(QLabel* caption, QWidget* page, int keep) : caption_(caption), keep_(keep) {
-        setWidget(caption);
-        setWidgetResizable(true);
-        setFrameShape(QFrame::NoFrame);
-        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-        // The wheel scrolls it under the pointer; a click gives it the keys (arrows, Page Up
-        // and Down; helper-15 found those going to the canvas).
-        setFocusPolicy(Qt::WheelFocus);
-        page->installEventFilter(this);
-        caption->installEventFilter(this); // hidden (by a report): the box goes too
-    }
-    [[nodiscard]] QSize sizeHint() const override {
-        const int w = std::max(100, viewport()->width());
-        // A report hides the caption (it prints the words as text): no room for it then.
-        return {w, caption_->isHidden() ? 0 : caption_->heightForWidth(w) + 2};
-    }
-    [[nodiscard]] QSize minimumSizeHint() const override {
-        return {100, std::min(sizeHint().height(), 3 * caption_->fontMetrics().lineSpacing())};
-    }
-
-protected:
-    bool eventFilter(QObject* o, QEvent* e) override {
-        if (o == caption_ && e->type() == QEvent::HideToParent)
-            hide();
-        else if (o == caption_ && e->type() == QEvent::ShowToParent)
-            show();
-        else if (o != caption_ && e->type() == QEvent::Resize)
-            fit(static_cast<QWidget*>(o)->height());
-        return QScrollArea::eventFilter(o, e);
-    }
-    void resizeEvent(QResizeEvent* e) override {
-        QScrollArea::resizeEvent(e);
-        if (e->size().width() != e->oldSize().width() && parentWidget())
-            fit(parentWidget()->height()); // the words' height follows the width
-    }
-
-public:
-    /// As tall as the words, at least three lines (or the whole text when shorter) on any page
-    /// -- a short dock shows the words' start rather than none, the chart gives way -- and at
-    /// most the page less `keep_`: a fixed height, so the layout does not trade it away.
-    void fit(int page) {
-        const int least = minimumSizeHint().height();
-        setFixedHeight(std::min(sizeHint().height(), std::max(least, page - keep_)));
-    }
-
-private:
-    QLabel* caption_;
-    int keep_;
-};
-
-} // namespace
-
 FleetChart::FleetChart(QWidget* parent)
     : ChartPage(tr("The job mix on this cluster: busy GPUs and waiting jobs"),
                 tr("Describe the jobs this cluster runs: click the empty canvas and, in the "
@@ -549,11 +488,7 @@ FleetChart::FleetChart(QWidget* parent)
         rv->addWidget(jobLabel_);
         h->addWidget(right, 2);
         v->insertWidget(0, row, 1);
-        // The caption scrolls rather than take the plot's height: 300 px of plot needs about
-        // 380 px of chart view (title and axis labels around it).
-        const int at = v->indexOf(caption_);
-        v->removeWidget(caption_);
-        v->insertWidget(at, new CaptionBox(caption_, page, 380));
+        // The caption is in its scrolling box (buildChartPage), under the row.
     }
     connect(alloc_, &AllocationView::jobPicked, this, &FleetChart::describePick);
 }
@@ -885,12 +820,6 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     caption_->setText(cap);
     // The whole text on hover too, however little of it the box shows.
     caption_->setToolTip(QStringLiteral("<p>%1</p>").arg(cap.toHtmlEscaped())); // wrapped
-    // Its box (CaptionBox) sizes itself to the words: tell the layout they changed.
-    if (auto* box = dynamic_cast<CaptionBox*>(
-            caption_->parentWidget() ? caption_->parentWidget()->parentWidget() : nullptr)) {
-        box->fit(box->parentWidget()->height());
-        box->updateGeometry();
-    }
 }
 
 ReliabilityChart::ReliabilityChart(QWidget* parent)
@@ -1128,7 +1057,7 @@ void SensitivityChart::showResult(const model::SensitivityResult& r) {
             v, std::abs(v) >= 100 ? model::ReportFormat::usd : model::ReportFormat::usd_rate));
     };
     caption_->setText(
-        tr("Each input −20% / +20% with the rest held. Base %1 = %2. Largest: %3 "
+        tr("Each input −20 % / +20 % with the rest held. Base %1 = %2. Largest: %3 "
            "(%4 → %5 as the input goes %6 → %7).")
             .arg(QString::fromLatin1(model::sensitivity_output_name(out)))
             .arg(money(r.base))

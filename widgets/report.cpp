@@ -27,6 +27,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPixmap>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QStackedLayout>
 #include <QSvgGenerator>
@@ -47,8 +48,17 @@ namespace cl::ui {
 
 namespace {
 
+/// Escaped HTML with a number and its unit glued by a no-break space (helper-16: "facility 14"
+/// at a line's end and "%" alone on the next; "68.3 / %").
+QString glue(QString html) {
+    static const QRegularExpression unit(QStringLiteral(
+        "(\\d) (%|ms|s|min|h|days|months|years|kB|MB|GB|TB|PB|GB/s|TB/s|kW|MW|W|TFLOP/s|"
+        "PFLOP/s|EFLOP/s|GPUs?|nodes?)(?![\\w/])"));
+    return html.replace(unit, QStringLiteral("\\1&nbsp;\\2"));
+}
+
 QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return glue(QString::fromStdString(s).toHtmlEscaped());
 }
 
 /// A table cell: escaped, and long identifiers an engine's documentation uses
@@ -74,7 +84,7 @@ QString cell(const std::string& s) {
             if (!ch.isDigit() && !(ch == QLatin1Char('.') && next.isDigit()))
                 out += QChar(0x200B);
     }
-    return out.toHtmlEscaped();
+    return glue(out.toHtmlEscaped());
 }
 
 /// A table for people: its labels and human cells (ReportTable::display). A heading and its
@@ -495,7 +505,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         // The smaller copy beside the summary (below) says where the readable one is; its
         // heading larger, as it prints at half the size.
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas-beside")),
-                        titled(QObject::tr("The design (larger after the summary)"), 80));
+                        titled(QObject::tr("The design (full size after the summary)"), 80));
         // 500 px wide, or narrower so that a tall drawing fits one page (helper-22: a fabric
         // from the wizard, drawn tall, was cut across two pages, its cards halved).
         canvasWidth =
@@ -585,8 +595,10 @@ QString writeReportPdf(const QString& path, const model::Design& design,
                                     : QString(),
                          url);
         for (const QString& c : captions)
-            html += QStringLiteral("<p style=\"font-size: 8pt\">%1</p>")
-                        .arg(c.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+            html +=
+                QStringLiteral("<p style=\"font-size: 8pt\">%1</p>")
+                    .arg(
+                        glue(c.toHtmlEscaped()).replace(QLatin1Char('\n'), QStringLiteral("<br>")));
         html += QStringLiteral("</td></tr></table>");
         ++shown;
     }

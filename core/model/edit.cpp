@@ -489,6 +489,31 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
                                                  FieldValue{after},
                                                  {}});
     }
+    if (f.section == Section::training && f.key == "finetune") {
+        // "Llama 3 70B full fine-tune" becomes "... LoRA fine-tune" with the choice (helper-16:
+        // after Full -> LoRA the card and the report still said "full fine-tune").
+        const Workload* w = d.workload(id);
+        const auto* next = std::get_if<std::string>(&v);
+        if (!w || !next)
+            return out;
+        const auto word = [](std::string_view choice) -> std::string {
+            return choice == "lora" ? "LoRA" : choice == "qlora" ? "QLoRA" : "full";
+        };
+        const std::string was = word(to_string(w->training.finetune));
+        const std::string now = word(*next);
+        for (const char* tail : {" fine-tune", " finetune", " fine-tuning"}) {
+            const std::string phrase = was + tail;
+            const auto at = w->name.find(phrase);
+            if (was == now || at == std::string::npos || (at > 0 && w->name[at - 1] != ' '))
+                continue;
+            std::string renamed = w->name;
+            renamed.replace(at, was.size(), now);
+            out.push_back(FollowOnEdit{
+                find_field(Section::workload, "name"), std::string(id), FieldValue{renamed}, {}});
+            break;
+        }
+        return out;
+    }
     if (f.section == Section::workload && f.key == "model") {
         // A workload's name that names its model as whole words follows the model (helper-15:
         // "Llama 3 70B full fine-tune" kept its name after the model became Qwen2.5 72B, on

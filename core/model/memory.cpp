@@ -690,13 +690,15 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     else
         std::snprintf(
             buf, sizeof buf,
-            "%s: weights %s + KV %s (%s %s of %s tokens, max %s) + workspace %s "
-            "per GPU",
+            // The sums first, the KV cache's make-up last: a card cuts the end (helper-16:
+            // "(2,048 sequences of 1,504 tokens,…" with the workspace cut off).
+            "%s: weights %s + KV %s + workspace %s per GPU (KV for %s %s of %s tokens, "
+            "max %s)",
             out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
-            units::format_bytes(b.kv_cache).c_str(), units::format_count(out.batch).c_str(),
-            out.batch == 1 ? "sequence" : "sequences",
+            units::format_bytes(b.kv_cache).c_str(), units::format_bytes(b.activations).c_str(),
+            units::format_count(out.batch).c_str(), out.batch == 1 ? "sequence" : "sequences",
             units::format_count(out.tokens_reserved_per_sequence).c_str(),
-            units::format_count(out.max_batch).c_str(), units::format_bytes(b.activations).c_str());
+            units::format_count(out.max_batch).c_str());
     out.explanation = buf;
     return out;
 }

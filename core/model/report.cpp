@@ -835,7 +835,11 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                 how += "; micro-batch " + std::to_string(w.training->micro_batch);
             how += "; ZeRO " + std::to_string(t.zero) +
                    (t.zero == 0 ? " (no sharding)" : std::string()) + "; recomputation " +
-                   label(t.recompute);
+                   [](std::string l) { // mid-sentence: "recomputation none" (helper-16)
+                       if (!l.empty() && l[0] >= 'A' && l[0] <= 'Z')
+                           l[0] = static_cast<char>(l[0] - 'A' + 'a');
+                       return l;
+                   }(label(t.recompute));
             if (t.finetune != Finetune::full)
                 how += "; " + label(t.finetune) + " (rank " + std::to_string(t.lora_rank) + ")";
             if (t.offload != Offload::none)
@@ -892,11 +896,15 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
             if (!w.memory.fits && !w.memory.explanation.empty()) {
                 // The parts, not the verdict again (helper-6: "Does not fit: 166.2 GB of 80.0 GB
                 // ... (does not fit: model states ... = 166.2 GB of 80.0 GB per GPU)").
+                // The training explanation leads with its total and puts the parts in brackets
+                // ("does not fit: 166.2 GB of 80.0 GB per GPU (model states ...)"): the parts.
                 std::string why = w.memory.explanation;
                 if (why.rfind("does not fit: ", 0) == 0) {
                     why = why.substr(14);
-                    if (const auto eq = why.find(" = "); eq != std::string::npos)
-                        why = why.substr(0, eq);
+                    if (const auto open = why.find(" ("); open != std::string::npos &&
+                                                          why.back() == ')' &&
+                                                          why.find(" per GPU") < open)
+                        why = why.substr(open + 2, why.size() - open - 3);
                 }
                 it.verdict += ": " + why;
             }

@@ -1767,6 +1767,12 @@ private slots:
                 QVERIFY2(text.contains(QStringLiteral("than renting")), preset);
             // The verdict once, then its parts (helper-6: "Does not fit: ... (does not fit:").
             QVERIFY2(!text.simplified().contains(QStringLiteral("(does not fit")), preset);
+            // ... and its total once (helper-16: "Does not fit: 166.2 GB of 80.0 GB per GPU on
+            // the most loaded GPU: 166.2 GB of 80.0 GB per GPU (model states ...").
+            QVERIFY2(!QRegularExpression(QStringLiteral("most loaded GPU: [0-9]"))
+                          .match(text.simplified())
+                          .hasMatch(),
+                     preset);
             // Chart captions are text under the charts (helper-6: pictures only), e.g. the
             // Memory caption's "... GB free." and the Scaling caption's "(linear: ...)".
             if (std::string(preset) == "dgx-h100-4su")

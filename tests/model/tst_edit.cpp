@@ -183,6 +183,27 @@ private slots:
         }
     }
 
+    // Helper-16: after Fine-tuning Full -> LoRA the preset's "Llama 3 70B full fine-tune" kept
+    // saying "full". The word follows the choice; a name without it stays.
+    void workloadNameFollowsFinetune() {
+        Design d = cl::test::preset("h100-ndr-2node");
+        const std::string id = d.workloads.front().id;
+        const Field* ft = find_field(Section::training, "finetune");
+        QVERIFY(ft);
+        const auto name_after = [&](const Design& x,
+                                    const std::string& to) -> std::optional<std::string> {
+            for (auto& e : follow_on_edits(x, id, *ft, FieldValue{to}, cat_))
+                if (e.field->key == "name")
+                    return std::get<std::string>(e.value);
+            return std::nullopt;
+        };
+        QCOMPARE(name_after(d, "lora").value_or(""), std::string("Llama 3 70B LoRA fine-tune"));
+        QCOMPARE(name_after(d, "qlora").value_or(""), std::string("Llama 3 70B QLoRA fine-tune"));
+        QVERIFY(!name_after(d, "full").has_value());
+        d.workloads.front().name = "our 70B run";
+        QVERIFY(!name_after(d, "lora").has_value());
+    }
+
     void copyPaste() {
         Design d = cl::test::preset("h100-ndr-2node");
         std::vector<std::string> ids;
