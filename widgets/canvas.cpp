@@ -457,7 +457,7 @@ private:
         const double mult = scene_->document()->design().multiplicity(d);
         QString t = QStringLiteral("<b>%1</b><br>%2 × %3")
                         .arg(QString::fromStdString(d.name.empty() ? d.id : d.name).toHtmlEscaped())
-                        .arg(mult, 0, 'f', 0)
+                        .arg(QString::fromStdString(model::units::format_count(mult)))
                         .arg(QString::fromStdString(c.short_name(d.catalog)).toHtmlEscaped());
         if (const auto* s = c.system(d.catalog))
             t += QObject::tr("<br>%1 GPUs, %2 kW, $%L3 each")

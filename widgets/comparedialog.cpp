@@ -31,7 +31,12 @@ CompareDialog::CompareDialog(const model::Design& current,
     auto* row = new QHBoxLayout;
     auto* presets = new QComboBox;
     presets->addItem(tr("Add a preset…"));
-    presets->addItems(doc::presetIds());
+    // By the designs' names, as File ▸ Open Preset lists them (helper-16: file ids here).
+    for (const QString& id : doc::presetIds()) {
+        const auto d = doc::loadDesign(id, *catalog_);
+        presets->addItem(d && !d->name.empty() ? QString::fromStdString(d->name) : id, id);
+        presets->setItemData(presets->count() - 1, id, Qt::ToolTipRole);
+    }
     auto* file = new QPushButton(tr("Add a design file…"));
     row->addWidget(presets);
     row->addWidget(file);
@@ -77,7 +82,7 @@ CompareDialog::CompareDialog(const model::Design& current,
     });
     connect(presets, &QComboBox::activated, this, [this, presets](int i) {
         if (i > 0)
-            if (const QString err = addDesign(presets->itemText(i)); !err.isEmpty())
+            if (const QString err = addDesign(presets->itemData(i).toString()); !err.isEmpty())
                 showWarning(this, tr("Cannot compare"), err);
         presets->setCurrentIndex(0);
     });

@@ -812,9 +812,11 @@ void Inspector::updateDerived() {
             lines << tr("GPU type %1 · total memory %2")
                          .arg(qs(t.gpu_name.empty() ? t.gpu : t.gpu_name),
                               qs(model::units::format_bytes(t.hbm_bytes)));
-            lines << tr("Peak BF16 (dense) %1 · max power %2")
+            // Power in kW, as the bill of materials below says it (helper-16: "max power 20.9
+            // MW" over "Power 20,890 kW IT nameplate").
+            lines << tr("Peak BF16 (dense) %1 · max power %2 kW")
                          .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),
-                              qs(model::units::format_si(t.power_w, "W")));
+                              qs(model::units::format_kw(t.power_w / 1000)));
         }
         for (const auto& warn : t.warnings)
             lines << QStringLiteral("⚠ ") + qs(warn);

@@ -18,6 +18,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -54,7 +55,7 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart_);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumWidth(340);
+    view->setMinimumWidth(300);
     h->addWidget(view, 2);
     v->addLayout(h, 1);
     resize(1200, 480);
@@ -163,6 +164,12 @@ void LayoutSearchDialog::showResults() {
     // Sortable by clicking a header, but shown best first: no sort indicator until then.
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     table_->setSortingEnabled(true);
+    // Every column whole (helper-16: at 1280 x 800 the last, "Memory / GPU", read "M…" behind
+    // a sideways scroll): the table as wide as its columns, the plot takes what is left.
+    table_->resizeColumnsToContents();
+    table_->setMinimumWidth(table_->horizontalHeader()->length() +
+                            table_->verticalHeader()->width() + 2 * table_->frameWidth() +
+                            table_->verticalScrollBar()->sizeHint().width());
     // The plot: every result, and the memory-vs-throughput Pareto front.
     clearChart(chart_);
     auto* all = new QScatterSeries;

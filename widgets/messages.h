@@ -43,7 +43,11 @@ inline QString suggestedPath(const QString& designName, const QString& designFil
     base = base.simplified().left(80).trimmed();
     if (base.isEmpty())
         base = QStringLiteral("Untitled design");
-    const QString dir = designFile.isEmpty() ? lastFolder() : QFileInfo(designFile).absolutePath();
+    // A folder the user cannot write to (an installed preset's) is no place to propose.
+    const QString folder = designFile.isEmpty() ? QString() : QFileInfo(designFile).absolutePath();
+    const QFileInfo fi(folder);
+    const QString dir =
+        folder.isEmpty() || (fi.exists() && !fi.isWritable()) ? lastFolder() : folder;
     return QDir(dir).filePath(base + suffix + QLatin1Char('.') + extension);
 }
 

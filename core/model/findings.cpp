@@ -167,8 +167,9 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
         const std::string model = we && !we->model_name.empty() ? we->model_name : w.model;
         if (w.kind == WorkloadKind::training)
             f.layout = model + " · TP " + std::to_string(w.training.tp) + " PP " +
-                       std::to_string(w.training.pp) + " · seq " + std::to_string(w.training.seq) +
-                       " · ZeRO " + std::to_string(w.training.zero);
+                       std::to_string(w.training.pp) + " · seq " +
+                       units::format_count(w.training.seq) + " · ZeRO " +
+                       std::to_string(w.training.zero);
         else
             f.layout = model + " · TP " + std::to_string(w.inference.tp) + " · serving";
         f.verdict = "not evaluated";

@@ -238,7 +238,10 @@ struct KeyValue {
     }
     void add(const std::string& label, double v, const char* unit, RF fmt) {
         t.rows.push_back({key_of(label), csv_number(v), unit, label, ""});
-        t.display.push_back({label, report_human(v, fmt), "", "", ""});
+        // A rate says what it is per ("$6.88/GPU-hour"; helper-16 read "Cloud price $6.88").
+        const std::string_view u(unit);
+        const std::string per = u.rfind("USD/", 0) == 0 ? std::string(u.substr(3)) : std::string();
+        t.display.push_back({label, report_human(v, fmt) + per, "", "", ""});
     }
     /// A row whose value is words: the CSV leaves `value` empty and says them in `note`.
     void text(const std::string& label, const std::string& value) {

@@ -191,8 +191,8 @@ private slots:
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
                            QStringLiteral("3")));
         QVERIFY(clickEntity(w, QString()));
-        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"),
-                           QStringLiteral("64")));
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "finetune.quota_gpus"), QStringLiteral("64")));
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "timeslice_nodes"), QStringLiteral("4")));
         QVERIFY(clickEntity(w, QString()));
@@ -201,8 +201,8 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->timeslice_gpus == 32 &&
                     w.evaluator()->current()->fleet->timeslice_allocated > 0);
-        const auto* caption = w.charts()->fleetChart()->findChild<QLabel*>(
-            QStringLiteral("chartCaption"));
+        const auto* caption =
+            w.charts()->fleetChart()->findChild<QLabel*>(QStringLiteral("chartCaption"));
         QVERIFY(caption);
         QVERIFY2(caption->text().contains(QStringLiteral("Time-slicing")) &&
                      caption->text().contains(QStringLiteral("Quotas")),
@@ -588,8 +588,9 @@ private slots:
             [&](QDialog* dlg) {
                 auto* table = dlg->findChild<QTableWidget*>(QStringLiteral("compareTable"));
                 QVERIFY(table);
+                // Picked by the name the list shows (helper-16: it listed file ids).
                 QVERIFY(chooseTextInCombo(dlg->findChild<QComboBox*>(),
-                                          QStringLiteral("h200-inference-8x")));
+                                          QStringLiteral("8x H200 inference server")));
                 QCOMPARE(table->columnCount(), 1 + 2 + 1);
                 QVERIFY(table->rowCount() >= 10);
                 // What each design runs on, in words, then the numbers.
@@ -1186,8 +1187,8 @@ private slots:
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "timeslice_nodes"), QStringLiteral("1")));
         QVERIFY(clickEntity(w, QString()));
         // A fraction reads and is typed as a percentage.
-        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.gpu_busy"),
-                           QStringLiteral("30")));
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "interactive.gpu_busy"), QStringLiteral("30")));
         QCOMPARE(w.document()->design().fleet.interactive.gpu_busy, 0.3);
         QTRY_VERIFY(w.evaluator()->current()->fleet &&
                     w.evaluator()->current()->fleet->timeslice_gpus == 8 &&

@@ -6,6 +6,7 @@
 // X server (xcb under Xvfb: tests/widgets/on-xvfb.sh), in the normal and the sanitizer runs.
 #include "canvas.h"
 #include "charts.h"
+#include "document/document.h"
 #include "explainpanel.h"
 #include "fabricwizard.h"
 #include "inspector.h"
@@ -424,6 +425,12 @@ private slots:
                 auto* table = dlg->findChild<QTableWidget*>(QStringLiteral("compareTable"));
                 QVERIFY(table);
                 QCOMPARE(table->columnCount(), 1 + 2 + 1);
+                // Presets to add by their names, not file ids (helper-16).
+                auto* presets = dlg->findChild<QComboBox*>();
+                QVERIFY(presets && presets->count() > 1);
+                QCOMPARE(presets->itemData(1).toString(), doc::presetIds().front());
+                QVERIFY2(presets->itemText(1) != presets->itemData(1).toString(),
+                         qPrintable(presets->itemText(1)));
                 // Each column names its design (issue 21: both read "this design").
                 QVERIFY2(table->horizontalHeaderItem(1)->text().simplified().endsWith(
                              QStringLiteral("(copy) (this design)")),
