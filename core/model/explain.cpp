@@ -26,6 +26,9 @@ std::string pct(double v) {
     return fixed(v * 100, 1) + " %";
 }
 std::string usd(double v) {
+    // Nothing is "$0" as the tables say it (helper-16: "network = $0.00" beside "$0").
+    if (v == 0)
+        return "$0";
     return report_human(v, std::fabs(v) < 100 ? ReportFormat::usd_rate : ReportFormat::usd);
 }
 std::string src(const Provenance& p) {
