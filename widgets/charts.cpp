@@ -23,6 +23,7 @@
 #include <QResizeEvent>
 #include <QScatterSeries>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStackedBarSeries>
 #include <QStackedLayout>
 #include <QTabWidget>
@@ -85,7 +86,7 @@ public:
         return {w, caption_->isHidden() ? 0 : caption_->heightForWidth(w) + 2};
     }
     [[nodiscard]] QSize minimumSizeHint() const override {
-        return {100, std::min(sizeHint().height(), 3 * caption_->fontMetrics().lineSpacing())};
+        return {100, std::min(sizeHint().height(), 3 * caption_->fontMetrics().lineSpacing() + 2)};
     }
 
 protected:
@@ -96,8 +97,12 @@ protected:
             show();
         else if (o == page_ && e->type() == QEvent::Resize)
             fit(page_->height());
-        else if (o == viewport() && e->type() == QEvent::LayoutRequest)
+        else if (o == viewport() && e->type() == QEvent::LayoutRequest) {
+            // New words start at their first line (helper-17: after another design was
+            // opened the box kept the old scroll position and began mid-line).
+            verticalScrollBar()->setValue(0);
             fit(page_->height());
+        }
         return QScrollArea::eventFilter(o, e);
     }
     void resizeEvent(QResizeEvent* e) override {
@@ -112,7 +117,13 @@ public:
     /// most the page less `keep_`: a fixed height, so the layout does not trade it away.
     void fit(int page) {
         const int least = minimumSizeHint().height();
-        const int h = std::min(sizeHint().height(), std::max(least, page - keep_));
+        int h = std::min(sizeHint().height(), std::max(least, page - keep_));
+        // Scrolling: whole lines in view, and the wheel moves by lines (helper-17: a line cut
+        // in half at the box's foot once scrolled back to the top).
+        const int line = caption_->fontMetrics().lineSpacing();
+        verticalScrollBar()->setSingleStep(line);
+        if (h < sizeHint().height())
+            h = std::max(least, (h - 2) / line * line + 2);
         if (h != height() || minimumHeight() != h)
             setFixedHeight(h);
     }
@@ -616,7 +627,9 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     ax->setBase(10);
     ax->setRange(1e-3, 2e4);
     auto* ay = new QValueAxis;
-    ay->setTitleText(tr("Bus bandwidth (GB/s)"));
+    // Short enough to stand whole beside the default dock's ~130 px plot (helper-17: "Bus
+    // bandwidth (G…"); the caption says it is nccl-tests' bus bandwidth.
+    ay->setTitleText(tr("Bus GB/s"));
     chart_->addAxis(ax, Qt::AlignBottom);
     chart_->addAxis(ay, Qt::AlignLeft);
     double top = 0;

@@ -55,7 +55,7 @@ LayoutSearchDialog::LayoutSearchDialog(doc::Document* doc, const std::string& wo
     chart_->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart_);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumWidth(300);
+    view->setMinimumWidth(260);
     h->addWidget(view, 2);
     v->addLayout(h, 1);
     resize(1200, 480);
@@ -167,9 +167,15 @@ void LayoutSearchDialog::showResults() {
     // Every column whole (helper-16: at 1280 x 800 the last, "Memory / GPU", read "M…" behind
     // a sideways scroll): the table as wide as its columns, the plot takes what is left.
     table_->resizeColumnsToContents();
+    // Room for the sort arrow a clicked header shows (helper-17: "Memory / GPU (GB" cut).
+    const int arrow = table_->horizontalHeader()->fontMetrics().height();
+    for (int c = 0; c < table_->columnCount(); ++c)
+        table_->setColumnWidth(c, table_->columnWidth(c) + arrow);
     table_->setMinimumWidth(table_->horizontalHeader()->length() +
                             table_->verticalHeader()->width() + 2 * table_->frameWidth() +
                             table_->verticalScrollBar()->sizeHint().width());
+    if (width() < minimumSizeHint().width())
+        resize(minimumSizeHint().width(), height());
     // The plot: every result, and the memory-vs-throughput Pareto front.
     clearChart(chart_);
     auto* all = new QScatterSeries;

@@ -505,7 +505,7 @@ QString writeReportPdf(const QString& path, const model::Design& design,
         // The smaller copy beside the summary (below) says where the readable one is; its
         // heading larger, as it prints at half the size.
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img:canvas-beside")),
-                        titled(QObject::tr("The design (full size after the summary)"), 80));
+                        titled(QObject::tr("The design (full size below)"), 80));
         // 500 px wide, or narrower so that a tall drawing fits one page (helper-22: a fabric
         // from the wizard, drawn tall, was cut across two pages, its cards halved).
         canvasWidth =

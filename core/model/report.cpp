@@ -892,7 +892,7 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                            report_human(w.inference_memory->capacity_bytes, RF::bytes) + " card)";
             it.verdict = (w.memory.fits ? "Fits: " : "Does not fit: ") +
                          report_human(w.memory.per_gpu.total(), RF::bytes) + " of " + capacity +
-                         " per GPU on the most loaded GPU";
+                         " on the most loaded GPU";
             if (w.memory.fits && w.memory.per_gpu.kv_cache > 0)
                 it.verdict +=
                     ", " + report_human(w.memory.per_gpu.kv_cache, RF::bytes) + " of it KV cache";

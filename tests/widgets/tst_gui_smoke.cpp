@@ -34,6 +34,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -42,6 +43,7 @@
 #include <QTemporaryFile>
 #include <QTreeWidget>
 #include <QValueAxis>
+#include <QWheelEvent>
 #include <QtTest>
 
 using namespace cl;
@@ -112,6 +114,45 @@ private slots:
     // Issue 21: at 1280 x 800 every chart has room on demand: View > Large Charts gives each
     // tab's chart at least 300 px of plot, with its legend and axes whole; unchecking it gives
     // the canvas its room back.
+    // Helper-17: in the default dock at 1280 x 800 a caption scrolled down kept its place when
+    // another design was opened and began mid-line; scrolled back to the top, its last line was
+    // cut in half. New words start at the top, and the box shows whole lines.
+    void captionsShowWholeLines() {
+        ui::MainWindow w(cat_);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("llama3-16k-h100")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        auto* tabs = w.charts()->tabs();
+        QVERIFY(clickTab(tabs, QStringLiteral("Training")));
+        QScrollArea* box = nullptr;
+        for (auto* a : tabs->currentWidget()->findChildren<QScrollArea*>())
+            if (a->widget() && a->widget()->objectName() == QStringLiteral("chartCaption"))
+                box = a;
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible() && box->verticalScrollBar()->maximum() > 0);
+        const int line = box->widget()->fontMetrics().lineSpacing();
+        QCOMPARE((box->height() - 2) % line, 0);
+        const QPoint at(box->viewport()->width() / 2, box->viewport()->height() / 2);
+        QWheelEvent ev(at, box->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120),
+                       Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(box->viewport(), &ev);
+        QTRY_VERIFY(box->verticalScrollBar()->value() > 0);
+        QVERIFY(clickTab(tabs, QStringLiteral("Cost"))); // as helper-17 did
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-4su")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr &&
+                    w.evaluator()->current()->topology.gpus > 1000);
+        QVERIFY(clickTab(tabs, QStringLiteral("Training")));
+        QTRY_VERIFY(box->verticalScrollBar()->maximum() > 0); // still more than the box shows
+        QTRY_COMPARE(box->verticalScrollBar()->value(), 0);
+        QTRY_COMPARE((box->height() - 2) % line, 0);
+    }
+
     void chartsHaveRoomAt1280x800() {
         ui::MainWindow w(cat_);
         w.resize(1280, 800);
