@@ -21,6 +21,7 @@
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRegularExpression>
 #include <QRubberBand>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -832,8 +833,16 @@ protected:
             drawFarName(p, QRectF(4, 4, 232, 58),
                         QString::fromStdString(w->name.empty() ? w->id : w->name),
                         pal.text().color());
-            drawFarName(p, QRectF(4, 62, 232, 58), QString::fromStdString(finding_.metrics),
-                        status.darker(130), false);
+            // The headline numbers without their bands, broken only between them (helper-17:
+            // "step 10.3 s (7.44–12.9" / "s) · MFU"); the near card and the tooltip have the
+            // bands.
+            QString metrics = QString::fromStdString(finding_.metrics);
+            QStringList parts = metrics.split(QStringLiteral(" · "));
+            static const QRegularExpression band(QStringLiteral(" \\([^)]*\\)"));
+            for (QString& part : parts)
+                part.remove(band).replace(QLatin1Char(' '), QChar(0x00A0));
+            metrics = parts.join(QStringLiteral(" · "));
+            drawFarName(p, QRectF(4, 62, 232, 58), metrics, status.darker(130), false);
             return;
         }
         // Problem badge (a TP group larger than the scale-up domain, GPUs shared with another
