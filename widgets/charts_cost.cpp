@@ -23,10 +23,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QResizeEvent>
 #include <QScatterSeries>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QStackedLayout>
 #include <QToolTip>
 #include <QVBoxLayout>

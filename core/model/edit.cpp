@@ -420,6 +420,23 @@ std::string entry_name(const Catalog& c, DeviceKind kind, const std::string& id)
     return {};
 }
 
+/// Where `part` stands in `text` as whole words: at its start or after one of `bounds`, and
+/// ending at its end or before one of them; npos when nowhere. (A name following a device's
+/// Type, a workload's Model or Fine-tuning: follow_on_edits.)
+std::size_t find_words(const std::string& text, const std::string& part, std::string_view bounds) {
+    if (part.empty())
+        return std::string::npos;
+    const auto bound = [&](std::size_t i) {
+        return bounds.find(text[i]) != std::string_view::npos;
+    };
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        const std::size_t end = at + part.size();
+        if ((at == 0 || bound(at - 1)) && (end == text.size() || bound(end)))
+            return at;
+    }
+    return std::string::npos;
+}
+
 /// The cloud offer that follows a Type change of `dev` to `next` (see follow_on_edits).
 std::optional<FollowOnEdit> offer_following_gpus(const Design& d, const Device& dev,
                                                  const std::string& next, const Catalog& c) {
@@ -471,15 +488,7 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
         // Also when it is a run of whole words of it: a preset's "RTX 4090" for "GeForce RTX
         // 4090 24GB" (helper-24: the card still read "RTX 4090" over an Apple M4 Max).
         const auto words_of = [](const std::string& whole, const std::string& part) {
-            if (part.empty() || part.size() >= whole.size())
-                return false;
-            for (std::size_t at = whole.find(part); at != std::string::npos;
-                 at = whole.find(part, at + 1)) {
-                const std::size_t end = at + part.size();
-                if ((at == 0 || whole[at - 1] == ' ') && (end == whole.size() || whole[end] == ' '))
-                    return true;
-            }
-            return false;
+            return part.size() < whole.size() && find_words(whole, part, " ") != std::string::npos;
         };
         const bool catalog_name =
             dev->name.empty() || dev->name == before || words_of(before, dev->name);
@@ -502,9 +511,8 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
         const std::string was = word(to_string(w->training.finetune));
         const std::string now = word(*next);
         for (const char* tail : {" fine-tune", " finetune", " fine-tuning"}) {
-            const std::string phrase = was + tail;
-            const auto at = w->name.find(phrase);
-            if (was == now || at == std::string::npos || (at > 0 && w->name[at - 1] != ' '))
+            const auto at = find_words(w->name, was + tail, " ,():");
+            if (was == now || at == std::string::npos)
                 continue;
             std::string renamed = w->name;
             renamed.replace(at, was.size(), now);
@@ -546,24 +554,16 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
                 says.push_back(left.substr(0, lsp + 1) + right);
         }
         const std::string to = short_name(now->name);
-        const auto word_end = [](const std::string& s, std::size_t at) {
-            return at >= s.size() || s[at] == ' ' || s[at] == ',' || s[at] == '(' || s[at] == ')' ||
-                   s[at] == ':';
-        };
         for (const std::string& old_name : says)
-            for (std::size_t at = w->name.find(old_name); at != std::string::npos;
-                 at = w->name.find(old_name, at + 1)) {
-                const std::size_t end = at + old_name.size();
-                if ((at == 0 || word_end(w->name, at - 1)) && word_end(w->name, end)) {
-                    std::string renamed = w->name;
-                    renamed.replace(at, old_name.size(), to);
-                    if (static_cast<double>(renamed.size()) <= kMaxNameBytes)
-                        out.push_back(FollowOnEdit{find_field(Section::workload, "name"),
-                                                   std::string(id),
-                                                   FieldValue{renamed},
-                                                   {}});
-                    return out;
-                }
+            if (const auto at = find_words(w->name, old_name, " ,():"); at != std::string::npos) {
+                std::string renamed = w->name;
+                renamed.replace(at, old_name.size(), to);
+                if (static_cast<double>(renamed.size()) <= kMaxNameBytes)
+                    out.push_back(FollowOnEdit{find_field(Section::workload, "name"),
+                                               std::string(id),
+                                               FieldValue{renamed},
+                                               {}});
+                return out;
             }
     }
     return out;

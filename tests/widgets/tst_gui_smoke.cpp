@@ -68,6 +68,16 @@ private slots:
         QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}));
         QTRY_VERIFY(w.evaluator()->current() != nullptr);
     }
+    /// As open(), in a 1280 x 800 window (the smallest size issue 21 names).
+    void openAt1280x800(ui::MainWindow& w, const QString& preset) {
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+    }
     static void undo(ui::MainWindow& w) { QTest::mouseClick(undoButton(w), Qt::LeftButton); }
     /// Whether a label inside `w` (a chart's caption) says `what`.
     static bool labelSays(QWidget* w, const QString& what) {
@@ -111,22 +121,14 @@ private slots:
         QVERIFY(std::abs(chart->shownTotal(0) - ev->workloads[0].memory.per_gpu.total()) < 1.0);
     }
 
-    // Issue 21: at 1280 x 800 every chart has room on demand: View > Large Charts gives each
-    // tab's chart at least 300 px of plot, with its legend and axes whole; unchecking it gives
-    // the canvas its room back.
     // Helper-17: in the default dock at 1280 x 800 a caption scrolled down kept its place when
     // another design was opened and began mid-line; scrolled back to the top, its last line was
     // cut in half. New words start at the top, and the box shows whole lines.
     void captionsShowWholeLines() {
         ui::MainWindow w(cat_);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
-                             QStringLiteral("llama3-16k-h100")}));
-        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        openAt1280x800(w, QStringLiteral("llama3-16k-h100"));
+        if (QTest::currentTestFailed())
+            return;
         auto* tabs = w.charts()->tabs();
         QVERIFY(clickTab(tabs, QStringLiteral("Training")));
         QScrollArea* box = nullptr;
@@ -153,16 +155,14 @@ private slots:
         QTRY_COMPARE((box->height() - 2) % line, 0);
     }
 
+    // Issue 21: at 1280 x 800 every chart has room on demand: View > Large Charts gives each
+    // tab's chart at least 300 px of plot, with its legend and axes whole; unchecking it gives
+    // the canvas its room back.
     void chartsHaveRoomAt1280x800() {
         ui::MainWindow w(cat_);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&w));
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
-                             QStringLiteral("llama3-16k-h100")}));
-        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        openAt1280x800(w, QStringLiteral("llama3-16k-h100"));
+        if (QTest::currentTestFailed())
+            return;
         const int canvasBefore = w.canvas()->height();
         QVERIFY(menuPath(w, {QStringLiteral("View"), QStringLiteral("Large Charts")}));
         QTRY_VERIFY(w.canvas()->height() < canvasBefore);
