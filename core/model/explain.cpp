@@ -177,6 +177,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 assumption("Hopper/Blackwell vs Ampere, sustained", ta.hopper_sustained_vs_ampere),
                 assumption("HBM efficiency", ta.memory_efficiency),
                 assumption("SM contention when overlapping", ta.overlap_sm_contention),
+                assumption("GPU idle per kernel launched", ta.kernel_gap_s),
                 {"FlashAttention efficiency", num(g->attention_efficiency),
                  g->attention_efficiency_source.empty()
                      ? "attention vs GEMM efficiency x GEMM efficiency (assumption)"

@@ -767,6 +767,9 @@ std::vector<Field> build_schema() {
     A("training.moe_imbalance", "MoE expert load imbalance", 1, 10, CL_REF(training.moe_imbalance));
     A("training.overlap_sm_contention", "Slowdown while overlapping comms", 0, 1,
       CL_REF(training.overlap_sm_contention));
+    shown(A("training.kernel_gap_s", "GPU idle per kernel launched", 0, 1e-3,
+            CL_REF(training.kernel_gap_s)),
+          1e-6, "µs", 1);
     A("training.step_overhead_s", "Per-step overhead (training)", 0, 3600,
       CL_REF(training.step_overhead_s));
     shown(A("memory.framework_overhead_bytes", "Framework memory per GPU", 0, 1e12,

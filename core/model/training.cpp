@@ -45,6 +45,94 @@ double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes
     return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
 }
 
+/// Kernels an eager framework (Megatron-Core with Transformer Engine) launches for one layer
+/// and one micro-batch on one GPU, forward and backward. Each leaves the GPU idle for
+/// TrainingAssumptions::kernel_gap_s (launch latency, the host catching up after a sync), which
+/// matters where per-GPU work is short: small models, small experts, small micro-batches.
+/// Counted from the modules (Megatron-Core transformer_layer.py, moe_layer.py,
+/// token_dispatcher.py; TE LayerNormLinear, DotProductAttention, GroupedLinear): only the
+/// kernels named here, not the framework's small index, copy and fill kernels (the profile
+/// behind kernel_gap_s counts 151 kernels per layer and micro-batch of Qwen3 30B-A3B where this
+/// count gives 92), so the idle time it adds is a lower bound.
+struct KernelCount {
+    double fwd = 0, bwd = 0;
+};
+
+KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool moe_layer,
+                              bool flash) {
+    const bool lora = t.finetune == Finetune::lora || t.finetune == Finetune::qlora;
+    const bool sp = t.sequence_parallel && t.tp > 1;
+    double gemms = 0, other = 0, attn_core = 0;
+    // FP8 (Transformer Engine): a tensor quantised on its own costs one cast-transpose kernel
+    // with delayed scaling, three with current scaling (amax, scale, cast: fp8_current_
+    // scaling.rst); a norm feeding a GEMM casts in the same kernel with delayed scaling only.
+    // GroupedLinear casts every expert's slice in one kernel for delayed scaling and one by one
+    // for the other recipes (TE PR #1525: the fused multi-cast exists for per-tensor delayed
+    // scaling only).
+    const bool fp8 = t.dtype == TrainingDtype::fp8;
+    const bool current = fp8 && t.fp8_scaling == Fp8Scaling::current;
+    const double per_tensor = !fp8 ? 0.0 : current ? 3.0 : 1.0;
+    double cast_fwd = 0, cast_bwd = 0;
+    const auto linear = [&](double n, bool norm_fed) {
+        gemms += n;
+        cast_fwd += (norm_fed && !current ? 0.0 : per_tensor) * n;
+        cast_bwd += per_tensor * n; // the output gradient
+    };
+    // Attention: input norm, QKV (MLA: down- and up-projections with their norms), rotary on Q
+    // and K, the attention core (FlashAttention: one kernel; unfused: scores, masked softmax,
+    // context, dropout), output projection, fused bias-dropout-add.
+    other += 1.0;
+    if (m.attention() == AttentionKind::mla) {
+        linear(1.0, true);
+        linear(m.q_lora_rank > 0 ? 3.0 : 2.0, false);
+        other += m.q_lora_rank > 0 ? 2.0 : 1.0;
+    } else {
+        linear(1.0, true);
+    }
+    if (!m.learned_positions)
+        other += 2.0;
+    attn_core = flash ? 1.0 : 2.0 + (m.dropout ? 2.0 : 1.0);
+    linear(1.0, false);
+    other += 1.0;
+    // TP collectives: all-gather and reduce-scatter per block with SP, one all-reduce without.
+    const double tp_colls = t.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
+    other += tp_colls;
+    other += 1.0; // the MLP's (or MoE's) input norm
+    if (moe_layer) {
+        const double local_experts =
+            std::max(1.0, static_cast<double>(m.experts) / std::max(1, t.ep));
+        // Router GEMM, its scoring and top-k, the dispatcher's preprocessing, dispatch and
+        // permutation, each local expert's two projections (one cuBLAS call each in
+        // GroupedLinear on Hopper), the activation, un-permutation and combine.
+        gemms += 1.0;
+        other += 4.0 + 3.0 + 1.0 + 2.0;
+        if (t.moe_dispatcher == MoeDispatcher::alltoall && t.ep > 1 && local_experts > 1)
+            other += 2.0; // sort the received chunks by expert and back
+        const bool fp8_dispatch = t.moe_dispatcher == MoeDispatcher::deepep;
+        gemms += 2.0 * local_experts;
+        // Routed tokens DeepEP-class dispatchers deliver in FP8 are not cast again.
+        const double grouped_inputs = fp8_dispatch ? 1.0 : 2.0;
+        const double per_grouped = current ? per_tensor * local_experts : per_tensor;
+        cast_fwd += per_grouped * grouped_inputs;
+        cast_bwd += per_grouped * 2.0;
+        if (m.shared_experts > 0) {
+            linear(2.0, false);
+            other += 1.0;
+        }
+    } else {
+        linear(1.0, true);
+        linear(1.0, false);
+        other += 1.0; // activation
+    }
+    other += 1.0; // bias-dropout-add
+    KernelCount k;
+    k.fwd = gemms + other + attn_core + cast_fwd;
+    // Backward: each GEMM's input and weight gradients (input only for frozen LoRA weights),
+    // every other kernel's backward once, FlashAttention's backward (preprocessing + main).
+    k.bwd = (lora ? 1.0 : 2.0) * gemms + other + (flash ? 2.0 : 2.0 * attn_core) + cast_bwd;
+    return k;
+}
+
 struct LayerTimes {
     double fwd = 0, bwd = 0, recompute = 0;
     double attention_fwd = 0; ///< the attention core alone (CP overlap)
@@ -201,10 +289,11 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     }
     const double elem_fwd = elem / hw.hbm;
 
-    lt.fwd = gemm_fwd + attn_fwd + elem_fwd + fp8_cast_fwd;
+    const KernelCount kc = kernels_per_layer(m, t, moe_layer, flash);
+    lt.fwd = gemm_fwd + attn_fwd + elem_fwd + fp8_cast_fwd + kc.fwd * ta.kernel_gap_s.value;
     // Backward: input and weight gradients (2x the forward GEMMs; 1x for frozen LoRA weights).
     const double gemm_bwd = lora ? gemm_fwd * 1.0 : 2.0 * gemm_fwd;
-    lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd + fp8_cast_bwd;
+    lt.bwd = gemm_bwd + attn_bwd + 2.0 * elem_fwd + fp8_cast_bwd + kc.bwd * ta.kernel_gap_s.value;
     if (t.finetune == Finetune::qlora) {
         // Dequantise NF4 weights to 16 bits in forward and backward: read 0.52 B, write 2 B each.
         const double params =

