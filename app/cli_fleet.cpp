@@ -195,10 +195,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       mix ? "the design's mix" : "the GPU Operator docs' example"));
         const int room = s.nodes - s.mig_nodes;
         // On a design 0 turns its time-slicing off (its sliced classes are then refused).
-        s.timeslice_nodes = static_cast<int>(f.get_int(
-            "--timeslice-nodes",
-            mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room,
-            mix ? 0 : 1, room, mix ? "the design's mix" : "every node without MIG"));
+        s.timeslice_nodes = static_cast<int>(
+            f.get_int("--timeslice-nodes",
+                      mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room,
+                      mix ? 0 : 1, room, mix ? "the design's mix" : "every node without MIG"));
     }
     if (mix) {
         s.horizon_days =
@@ -317,6 +317,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"interruptions", k.interruptions},
                                {"mean_gpus_held", k.mean_held},
                                {"at_quota_fraction", k.at_quota_fraction},
+                               {"quota_gpus", k.quota},
+                               {"borrow_cap_gpus", k.borrow_cap},
+                               {"keep_gpus", k.keep},
                                {"mean_gpus_borrowed", k.mean_borrowed},
                                {"reclaimed", k.reclaimed},
                                {"mean_duration_h", k.mean_duration_h},
@@ -444,11 +447,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             << fmt(s.trace->span_s / 86400, 1) << " days";
     else
         out << "jobs of "
-            << (c.mig           ? "one " + s.mig_profile + " MIG instance"
-                : c.time_sliced ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) +
-                                      " % alone)"
-                                : std::to_string(c.gpus_per_job) +
-                                      (c.gpus_per_job == 1 ? " GPU" : " GPUs"))
+            << (c.mig ? "one " + s.mig_profile + " MIG instance"
+                : c.time_sliced
+                    ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) + " % alone)"
+                    : std::to_string(c.gpus_per_job) + (c.gpus_per_job == 1 ? " GPU" : " GPUs"))
             << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
             << " h on average";
     out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
@@ -496,13 +498,13 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               (r->mig_nodes == 1 ? " node" : " nodes")});
     if (r->timeslice_nodes > 0) {
         const double ts_gpus = static_cast<double>(r->timeslice_nodes) * s.gpus_per_node;
-        t.rows.push_back({"time-sliced GPUs busy",
-                          fmt(r->timeslice_utilization * 100, 1) + " % of " +
-                              units::format_count(ts_gpus) + " GPUs (" +
-                              std::to_string(r->timeslice_replicas) +
-                              (r->timeslice_replicas == 1 ? " replica each) on " : " replicas each) on ") +
-                              std::to_string(r->timeslice_nodes) +
-                              (r->timeslice_nodes == 1 ? " node" : " nodes")});
+        t.rows.push_back(
+            {"time-sliced GPUs busy",
+             fmt(r->timeslice_utilization * 100, 1) + " % of " + units::format_count(ts_gpus) +
+                 " GPUs (" + std::to_string(r->timeslice_replicas) +
+                 (r->timeslice_replicas == 1 ? " replica each) on " : " replicas each) on ") +
+                 std::to_string(r->timeslice_nodes) +
+                 (r->timeslice_nodes == 1 ? " node" : " nodes")});
         t.rows.push_back({"time-sliced GPUs holding a job",
                           fmt(r->timeslice_allocated * 100, 1) + " % of the time, " +
                               fmt(r->timeslice_jobs_per_gpu, 2) + " jobs on each on average"});

@@ -566,10 +566,12 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     if (!ev.fleet) {
         if (!ev.fleet_error.empty())
             // Without the error's internal key (helper-14: "... simulated: fleet: Training
-            // runs need 64 GPUs per job").
-            empty_->setText(tr("The job mix cannot be simulated: %1")
-                                .arg(QString::fromStdString(ev.fleet_error)
-                                         .remove(QRegularExpression(QStringLiteral("^fleet: ")))));
+            // runs need 64 GPUs per job"; a class's field, "fleet.finetune.keep_gpus: ", too:
+            // its text names the class).
+            empty_->setText(
+                tr("The job mix cannot be simulated: %1")
+                    .arg(QString::fromStdString(ev.fleet_error)
+                             .remove(QRegularExpression(QStringLiteral("^fleet(\\.[a-z_]+)*: ")))));
         else
             empty_->setText(tr("Describe the jobs this cluster runs: click the empty canvas and, "
                                "in the inspector's Fleet section, give a class of jobs arrivals "

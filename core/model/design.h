@@ -24,21 +24,23 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 9; ///< 1.1: unset values are missing keys, not 0;
-                                       ///< 1.2: the serving engine (inference.engine);
-                                       ///< 1.3: training.fp32_gradients,
-                                       ///< moe_dispatcher and ep_overlap;
-                                       ///< 1.4: models (imported configs);
-                                       ///< 1.5: fleet quotas (<class>.quota_gpus) and
-                                       ///< durations from a workload (duration_from);
-                                       ///< 1.6: fleet.leaf_required,
-                                       ///< training.fp8_scaling;
-                                       ///< 1.7: fleet.burst_to (spot bursting),
-                                       ///< fleet.trace (an imported job trace);
-                                       ///< 1.8: fleet.quota_borrowing;
-                                       ///< 1.9: fleet time-slicing (timeslice_nodes,
-                                       ///< timeslice_replicas, <class>.time_sliced,
-                                       ///< <class>.gpu_busy)
+inline constexpr int kDesignMinor = 10; ///< 1.1: unset values are missing keys, not 0;
+                                        ///< 1.2: the serving engine (inference.engine);
+                                        ///< 1.3: training.fp32_gradients,
+                                        ///< moe_dispatcher and ep_overlap;
+                                        ///< 1.4: models (imported configs);
+                                        ///< 1.5: fleet quotas (<class>.quota_gpus) and
+                                        ///< durations from a workload (duration_from);
+                                        ///< 1.6: fleet.leaf_required,
+                                        ///< training.fp8_scaling;
+                                        ///< 1.7: fleet.burst_to (spot bursting),
+                                        ///< fleet.trace (an imported job trace);
+                                        ///< 1.8: fleet.quota_borrowing;
+                                        ///< 1.9: fleet time-slicing (timeslice_nodes,
+                                        ///< timeslice_replicas, <class>.time_sliced,
+                                        ///< <class>.gpu_busy);
+                                        ///< 1.10: <class>.borrow_cap_gpus,
+                                        ///< <class>.keep_gpus
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -315,6 +317,12 @@ struct JobClassMix {
     bool on_mig = false;
     /// The team's quota: the most GPUs (on MIG: instances) the class holds at once; 0 = none.
     int quota_gpus = 0;
+    /// With teams borrowing unused quota: the most GPUs the class holds with what it borrows
+    /// (its quota included; 0 = no cap; Kueue borrowingLimit + nominalQuota), and the part of
+    /// its quota it never lends (0 = lends all it leaves unused; Kueue nominalQuota -
+    /// lendingLimit).
+    int borrow_cap_gpus = 0;
+    int keep_gpus = 0;
     /// A training workload of the design whose time to train its tokens on gpus_per_job GPUs
     /// of this cluster (the training model) is the class's mean duration; empty: typed.
     std::string duration_from = {};

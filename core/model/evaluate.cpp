@@ -378,17 +378,22 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         s.trace = m.trace.jobs;
         return s;
     }
-    const std::pair<const JobClassMix*, const char*> classes[] = {
-        {&m.training, "Training runs"},
-        {&m.finetune, "Fine-tunes"},
-        {&m.batch_inference, "Batch inference"},
-        {&m.online, "Online services"},
-        {&m.interactive, "Notebooks and CI"}};
-    for (const auto& [c, name] : classes) {
+    struct Named {
+        const JobClassMix* c;
+        const char* name;
+        const char* path; ///< the design's key, for refusals
+    };
+    const Named classes[] = {{&m.training, "Training runs", "fleet.training"},
+                             {&m.finetune, "Fine-tunes", "fleet.finetune"},
+                             {&m.batch_inference, "Batch inference", "fleet.batch_inference"},
+                             {&m.online, "Online services", "fleet.online"},
+                             {&m.interactive, "Notebooks and CI", "fleet.interactive"}};
+    for (const auto& [c, name, path] : classes) {
         if (!(c->arrival_rate_per_hour > 0))
             continue;
         FleetClass k;
         k.name = name;
+        k.path = path;
         k.gpus_per_job = c->gpus_per_job;
         k.arrival_rate_per_hour = c->arrival_rate_per_hour;
         k.mean_duration_h = c->mean_duration_h;
@@ -401,6 +406,8 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         k.time_sliced = c->time_sliced;
         k.gpu_busy = c->gpu_busy;
         k.quota_gpus = c->quota_gpus;
+        k.borrow_cap_gpus = c->borrow_cap_gpus;
+        k.keep_gpus = c->keep_gpus;
         if (k.mig && k.time_sliced) // said first: no other setting makes both work
             return Error{"fleet", std::string(name) + ": on MIG instances or on time-sliced GPUs, "
                                                       "not both"};

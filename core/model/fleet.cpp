@@ -840,7 +840,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     double expected = 0;
     for (std::size_t i = 0; i < s.classes.size(); ++i) {
         const auto& c = s.classes[i];
-        const std::string at = "classes[" + std::to_string(i) + "].";
+        const std::string at =
+            c.path.empty() ? "classes[" + std::to_string(i) + "]." : c.path + ".";
         if (c.mig && s.mig_nodes < 1)
             return Error{at + "mig", "the class runs on MIG instances, and no node has MIG"};
         if (c.mig && c.time_sliced)
@@ -880,6 +881,36 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                                                  : c.time_sliced ? " replica"
                                                                  : " GPUs") +
                                                 " (0 means no quota)"};
+        if (c.borrow_cap_gpus != 0) {
+            if (c.borrow_cap_gpus < 0)
+                return Error{at + "borrow_cap_gpus", "must be 0 (no cap) or a number of GPUs"};
+            if (c.quota_gpus == 0)
+                return Error{at + "borrow_cap_gpus",
+                             c.name + ": a borrowing cap needs a team quota to borrow beyond"};
+            if (!s.quota_borrowing)
+                return Error{at + "borrow_cap_gpus",
+                             c.name + ": a borrowing cap needs teams to borrow unused quota"};
+            if (c.borrow_cap_gpus < c.quota_gpus)
+                return Error{at + "borrow_cap_gpus",
+                             c.name + ": a cap of " + std::to_string(c.borrow_cap_gpus) +
+                                 " is below its quota of " + std::to_string(c.quota_gpus) +
+                                 " (the quota itself: it borrows nothing)"};
+        }
+        if (c.keep_gpus != 0) {
+            if (c.keep_gpus < 0)
+                return Error{at + "keep_gpus", "must be 0 (lends all) or a number of GPUs"};
+            if (c.quota_gpus == 0)
+                return Error{at + "keep_gpus",
+                             c.name + ": GPUs never lent need a team quota to keep them from"};
+            if (!s.quota_borrowing)
+                return Error{at + "keep_gpus",
+                             c.name + ": GPUs never lent need teams to borrow unused quota"};
+            if (c.keep_gpus > c.quota_gpus)
+                return Error{at + "keep_gpus", c.name + ": keeps " + std::to_string(c.keep_gpus) +
+                                                   " of a quota of " +
+                                                   std::to_string(c.quota_gpus) +
+                                                   " (at most all of it: it lends nothing)"};
+        }
         expected += c.arrival_rate_per_hour * s.horizon_days * 24;
     }
     if (!(s.peak_hour >= 0 && s.peak_hour <= 24))
@@ -1071,35 +1102,45 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     // Per class: GPUs (MIG classes: instances) held now, their quota (0 none), and the
     // time-integrals of both for the result.
-    std::vector<std::int64_t> held(nc, 0), quota(nc, 0);
+    std::vector<std::int64_t> held(nc, 0), quota(nc, 0), cap(nc, 0), keep(nc, 0);
     if (!replay)
-        for (std::size_t i = 0; i < nc; ++i)
+        for (std::size_t i = 0; i < nc; ++i) {
             quota[i] = s.classes[i].quota_gpus;
+            cap[i] = s.classes[i].borrow_cap_gpus;
+            keep[i] = s.classes[i].keep_gpus;
+        }
     std::vector<double> held_integral(nc, 0), at_quota_time(nc, 0), borrowed_integral(nc, 0);
     // One cohort per pool: whole GPUs and MIG instances are different resources with their own
     // quotas (Kueue: nvidia.com/gpu and nvidia.com/mig-<profile> flavors), lent only in kind.
     const auto pool_of_class = [&](std::size_t i) {
         return replay ? 0 : s.classes[i].mig ? 1 : s.classes[i].time_sliced ? 2 : 0;
     };
-    std::int64_t cohort_quota[3] = {0, 0, 0};
+    // Each pool's cohort lends what its quotas hold less what their teams keep (Kueue: the
+    // sum of the lendingLimits; every quota when none keeps anything).
+    std::int64_t cohort_pool[3] = {0, 0, 0};
     for (std::size_t i = 0; i < nc; ++i)
-        cohort_quota[pool_of_class(i)] += quota[i];
+        cohort_pool[pool_of_class(i)] += quota[i] - keep[i];
     const bool borrowing =
-        s.quota_borrowing && cohort_quota[0] + cohort_quota[1] + cohort_quota[2] > 0;
+        s.quota_borrowing && std::any_of(quota.begin(), quota.end(), [](auto q) { return q > 0; });
     // A job over its class's quota waits -- unless the cohort lends it what the other quotas
-    // of its pool leave unused (the cohort's held GPUs stay within the sum of its quotas).
+    // of its pool leave unused: within the class's borrowing cap, and with every class's GPUs
+    // beyond the part of its quota it keeps (its own lendable part, then what it borrows)
+    // within the pool. Nobody keeping anything, that is the cohort's held GPUs within the sum
+    // of its quotas.
     const auto over_quota = [&](const Job& j) {
         const auto c = static_cast<std::size_t>(j.cls);
         if (quota[c] == 0 || held[c] + j.gpus <= quota[c])
             return false;
         if (!borrowing)
             return true;
+        if (cap[c] > 0 && held[c] + j.gpus > cap[c])
+            return true;
         const int kind = pool_of_class(c);
-        std::int64_t cohort_held = 0;
+        std::int64_t drawn = 0;
         for (std::size_t i = 0; i < nc; ++i)
             if (quota[i] > 0 && pool_of_class(i) == kind)
-                cohort_held += held[i];
-        return cohort_held + j.gpus > cohort_quota[kind];
+                drawn += std::max<std::int64_t>(0, held[i] + (i == c ? j.gpus : 0) - keep[i]);
+        return drawn > cohort_pool[kind];
     };
     FleetResult r;
     r.classes.resize(nc);
@@ -1855,6 +1896,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.classes[i].at_quota_fraction = quota[i] > 0 ? at_quota_time[i] / window : 0;
         r.classes[i].mean_borrowed = borrowed_integral[i] / window;
         r.classes[i].quota = static_cast<int>(quota[i]);
+        r.classes[i].borrow_cap = static_cast<int>(cap[i]);
+        r.classes[i].keep = static_cast<int>(keep[i]);
         if (!replay) {
             r.classes[i].mean_duration_h = s.classes[i].mean_duration_h;
             r.classes[i].duration_source = s.classes[i].duration_source;

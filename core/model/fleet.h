@@ -59,6 +59,18 @@ struct FleetClass {
     /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
     /// concepts/cluster_queue: "nominalQuota", StrictFIFO queueing within a ClusterQueue).
     int quota_gpus = 0;
+    /// With quota_borrowing: the most GPUs (MIG: instances) the class holds with what it
+    /// borrows, its quota included; 0 = no cap. Kueue's borrowingLimit is this minus the quota
+    /// (kueue.sigs.k8s.io docs, concepts/cluster_queue "BorrowingLimit"); at the quota itself
+    /// the class borrows nothing.
+    int borrow_cap_gpus = 0;
+    /// Where the class comes from in a design ("fleet.finetune"), for refusals to name the
+    /// key people edit; empty: "classes[i]".
+    std::string path = {};
+    /// With quota_borrowing: the part of its quota the class never lends to the cohort; 0 =
+    /// it lends all it leaves unused. Kueue's lendingLimit is the quota minus this
+    /// (concepts/cluster_queue "LendingLimit").
+    int keep_gpus = 0;
     /// How much longer a run takes when it is split over more leaf switches than its nodes need
     /// (its traffic then crosses the leaf uplinks and the spine): the run's time after its
     /// restart is stretched by this. 1 = no effect (one-node jobs, typed durations). From the
@@ -119,11 +131,13 @@ struct FleetSpec {
     /// of starting split over leaves (Kueue topology-aware scheduling: "required" vs
     /// "preferred"; kueue.sigs.k8s.io docs, concepts/topology_aware_scheduling).
     bool leaf_required = false;
-    /// The classes with a quota form one cohort (Kueue: ClusterQueues in a cohort, no
-    /// borrowingLimit; kueue.sigs.k8s.io docs, concepts/cluster_queue "Cohort"): a class over
-    /// its quota may start a job on what the others' quotas leave unused (the cohort's held
-    /// GPUs stay within the sum of the quotas). Under the preemptive policy a class within its
-    /// quota gets lent GPUs back by evicting borrowers' preemptible jobs, whatever their
+    /// The classes with a quota form one cohort (Kueue: ClusterQueues in a cohort;
+    /// kueue.sigs.k8s.io docs, concepts/cluster_queue "Cohort"): a class over its quota may
+    /// start a job on what the others' quotas leave unused -- up to its borrowing cap
+    /// (FleetClass::borrow_cap_gpus), and not on the part of a quota its team keeps
+    /// (FleetClass::keep_gpus): the cohort's pool is every quota less what its team keeps, and
+    /// a class's GPUs beyond what it keeps draw on the pool. Under the preemptive policy a class
+    /// within its quota gets lent GPUs back by evicting borrowers' preemptible jobs, whatever their
     /// priority (Kueue reclaimWithinCohort: Any). Whole GPUs and MIG instances are lent only in
     /// kind (one cohort per pool). Off: each quota is a hard cap.
     bool quota_borrowing = false;
@@ -222,6 +236,8 @@ struct FleetClassResult {
     /// Its jobs evicted to give a lent quota back (counted in preemptions too).
     std::int64_t reclaimed = 0;
     int quota = 0;               ///< FleetClass::quota_gpus (0: none)
+    int borrow_cap = 0;          ///< FleetClass::borrow_cap_gpus (0: none)
+    int keep = 0;                ///< FleetClass::keep_gpus
     double mean_duration_h = 0;  ///< FleetClass::mean_duration_h (random classes)
     double split_slowdown = 1;   ///< FleetClass::split_slowdown
     std::string duration_source; ///< FleetClass::duration_source

@@ -717,6 +717,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 {"mean_gpus_held", "GPUs held (mean)", "GPUs", RF::count},
                 {"at_quota_fraction", "Time at the quota", "fraction", RF::percent}};
             if (cohort) {
+                // Kueue's borrowingLimit and lendingLimit, as the design states them.
+                cols.push_back({"borrow_cap_gpus", "Most with borrowing", "GPUs", RF::count});
+                cols.push_back({"keep_gpus", "Quota never lent", "GPUs", RF::count});
                 cols.push_back({"mean_gpus_borrowed", "GPUs borrowed (mean)", "GPUs", RF::number});
                 cols.push_back({"reclaimed", "Jobs evicted to give GPUs back", "", RF::count});
             }
@@ -727,6 +730,10 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                     std::vector<Builder::Cell> row = {k.name, static_cast<double>(k.quota),
                                                       k.mean_held, k.at_quota_fraction};
                     if (cohort) {
+                        row.push_back(k.borrow_cap > 0
+                                          ? Builder::Cell(static_cast<double>(k.borrow_cap))
+                                          : Builder::Cell("no cap"));
+                        row.push_back(static_cast<double>(k.keep));
                         row.push_back(k.mean_borrowed);
                         row.push_back(static_cast<double>(k.reclaimed));
                     }

@@ -537,6 +537,32 @@ private slots:
         QVERIFY(soft["classes"][0]["mean_gpus_borrowed"].get<double>() > 0.5);
         QVERIFY(soft["classes"][0]["mean_gpus_held"].get<double>() > 8.5);
         QCOMPARE(soft["classes"][0]["reclaimed"].get<long long>(), 0LL); // backfill evicts none
+        // Session 29: the batch team keeps its whole quota (Kueue lendingLimit 0): nothing to
+        // borrow, with borrowing on; the keys travel in the design and come back in the JSON.
+        mixed.fleet.quota_borrowing = true;
+        mixed.fleet.batch_inference.keep_gpus = 8;
+        {
+            std::ofstream o(path);
+            o << cl::model::design_to_json(mixed);
+        }
+        const json kept = json::parse(run({"fleet", path, "--json"}).out)["fleet"];
+        QCOMPARE(kept["quota_borrowing"].get<bool>(), true);
+        QCOMPARE(kept["classes"][0]["mean_gpus_borrowed"].get<double>(), 0.0);
+        QCOMPARE(kept["classes"][1]["keep_gpus"].get<int>(), 8);
+        QCOMPARE(kept["classes"][0]["borrow_cap_gpus"].get<int>(), 0);
+        QCOMPARE(kept["classes"][0]["quota_gpus"].get<int>(), 8);
+        // A cap below the quota is refused with the field and the reason.
+        mixed.fleet.batch_inference.keep_gpus = 0;
+        mixed.fleet.finetune.borrow_cap_gpus = 4;
+        {
+            std::ofstream o(path);
+            o << cl::model::design_to_json(mixed);
+        }
+        const Run low = run({"fleet", path, "--json"});
+        QCOMPARE(low.code, 2);
+        QVERIFY2(low.err.find("borrow_cap_gpus") != std::string::npos &&
+                     low.err.find("below its quota of 8") != std::string::npos,
+                 low.err.c_str());
     }
 
     // Issue 23: leaf-aware placement. Three-node jobs on 8 nodes in leaves of 4 pack a leaf

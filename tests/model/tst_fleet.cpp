@@ -338,8 +338,7 @@ private slots:
             // Jobs on the GPU while it holds any: 1 / (1 - rho) for M/M/1 (L / P(N >= 1)).
             QVERIFY2(std::abs(r->timeslice_jobs_per_gpu * (1 - rho) - 1) <= 0.05,
                      qPrintable(QString::number(r->timeslice_jobs_per_gpu)));
-            QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <=
-                         1e-9 * r->gpu_hours_used,
+            QVERIFY2(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used,
                      qPrintable(QStringLiteral("%1 vs %2")
                                     .arg(r->gpu_hours_by_jobs, 0, 'f', 6)
                                     .arg(r->gpu_hours_used, 0, 'f', 6)));
@@ -434,11 +433,11 @@ private slots:
         QVERIFY(r->classes[0].slowdown > 1 && r->classes[1].slowdown > 1);
         QVERIFY(r->timeslice_utilization > 0 && r->timeslice_utilization <= 1);
         QVERIFY(r->timeslice_allocated >= r->timeslice_utilization);
-        QVERIFY2(std::abs(r->mean_queue_length - r->little_queue_length) <=
-                     0.02 * std::max(0.01, r->mean_queue_length),
-                 qPrintable(QStringLiteral("%1 vs %2")
-                                .arg(r->mean_queue_length)
-                                .arg(r->little_queue_length)));
+        QVERIFY2(
+            std::abs(r->mean_queue_length - r->little_queue_length) <=
+                0.02 * std::max(0.01, r->mean_queue_length),
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(r->mean_queue_length).arg(r->little_queue_length)));
         // Refusals.
         FleetSpec bad = s;
         bad.timeslice_nodes = 0;
@@ -596,6 +595,80 @@ private slots:
         QVERIFY2(h->classes[0].wait_mean_s > 10 * want && h->classes[0].mean_held <= 24 + 1e-9,
                  qPrintable(QString::number(h->classes[0].wait_mean_s)));
         QCOMPARE(h->classes[0].mean_borrowed, 0.0);
+    }
+
+    // Kueue's borrowingLimit and lendingLimit (session 29). A (quota 24 GPUs, 3 Erlangs of
+    // one-node jobs) and B (quota 16, practically idle) on 10 nodes. With no limits A has B's two
+    // nodes too: M/M/5. Capped at 32 GPUs (a borrowingLimit of one node) A has one more node
+    // than its quota: M/M/4; the same when B keeps 8 of its 16 GPUs (a lendingLimit of one
+    // node). B keeping all 16 holds A to its quota: nothing borrowed.
+    void quotaBorrowingCapAndKeep() {
+        const auto two = [](double days, int cap, int keep) {
+            FleetSpec s = mmc(10, 0.0, days);
+            s.classes[0].name = "A";
+            s.classes[0].quota_gpus = 24;
+            s.classes[0].arrival_rate_per_hour = 3;
+            s.classes[0].borrow_cap_gpus = cap;
+            FleetClass b = s.classes[0];
+            b.name = "B";
+            b.quota_gpus = 16;
+            b.arrival_rate_per_hour = 1e-6;
+            b.borrow_cap_gpus = 0;
+            b.keep_gpus = keep;
+            s.classes.push_back(b);
+            s.quota_borrowing = true;
+            return s;
+        };
+        const double m4 = erlang_c_wait(4, 3 / 3600.0, 1 / 3600.0);
+        const double m5 = erlang_c_wait(5, 3 / 3600.0, 1 / 3600.0);
+        QVERIFY(m4 > 3 * m5); // the known answers are far apart
+        struct Case {
+            int cap, keep;
+            double want;
+            const char* what;
+        };
+        for (const Case& c : {Case{32, 0, m4, "cap 32: M/M/4"}, Case{0, 8, m4, "B keeps 8: M/M/4"},
+                              Case{0, 0, m5, "no limits: M/M/5"}}) {
+            const auto r = simulate_fleet(two(4000, c.cap, c.keep));
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double err = r->classes[0].wait_mean_s / c.want - 1;
+            qInfo().noquote() << QStringLiteral("%1: A's wait %2 s simulated, %3 s Erlang C (%4%), "
+                                                "%5 GPUs borrowed on average")
+                                     .arg(QString::fromLatin1(c.what))
+                                     .arg(r->classes[0].wait_mean_s, 0, 'f', 1)
+                                     .arg(c.want, 0, 'f', 1)
+                                     .arg(err * 100, 0, 'f', 2)
+                                     .arg(r->classes[0].mean_borrowed, 0, 'f', 2);
+            QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+            QVERIFY(r->classes[0].mean_borrowed > 0);
+            if (c.want == m4)
+                QVERIFY(r->classes[0].mean_borrowed < 8);
+            QCOMPARE(r->classes[0].borrow_cap, c.cap);
+            QCOMPARE(r->classes[1].keep, c.keep);
+            QVERIFY(std::abs(r->mean_queue_length - r->little_queue_length) <=
+                    0.02 * r->mean_queue_length);
+        }
+        const auto kept = simulate_fleet(two(200, 0, 16));
+        QVERIFY2(kept.ok(), kept.error_text().c_str());
+        QCOMPARE(kept->classes[0].mean_borrowed, 0.0);
+        QVERIFY(kept->classes[0].mean_held <= 24 + 1e-9);
+        // Refusals name the field and say why.
+        const auto refused = [&](FleetSpec s, const char* field, const char* words) {
+            const auto r = simulate_fleet(s);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error_text().find(field) != std::string::npos &&
+                         r.error_text().find(words) != std::string::npos,
+                     r.error_text().c_str());
+        };
+        refused(two(10, 16, 0), "borrow_cap_gpus", "below its quota of 24");
+        refused(two(10, 0, 20), "keep_gpus", "keeps 20 of a quota of 16");
+        FleetSpec off = two(10, 32, 0);
+        off.quota_borrowing = false;
+        refused(off, "borrow_cap_gpus", "needs teams to borrow unused quota");
+        FleetSpec none = two(10, 0, 0);
+        none.classes[1].quota_gpus = 0;
+        none.classes[1].keep_gpus = 8;
+        refused(none, "keep_gpus", "need a team quota");
     }
 
     // Reclaim (Kueue reclaimWithinCohort): A borrows B's quota with preemptible jobs; under the

@@ -1016,6 +1016,30 @@ private slots:
                     w.evaluator()->current()->fleet->classes[0].mean_borrowed > 0.5);
         QVERIFY(w.evaluator()->current()->fleet->classes[0].mean_held > 8.5);
         QTRY_VERIFY(labelSays(fleet, QStringLiteral("more borrowed from the other teams' quotas")));
+        // Session 29: the batch team keeps its whole quota (Kueue lendingLimit 0), typed in the
+        // inspector: the fine-tunes borrow nothing; a borrowing cap below the fine-tunes' quota
+        // is refused in the Fleet tab with its reason; two undos take both back.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "batch_inference.keep_gpus"),
+                           QStringLiteral("8")));
+        QTRY_COMPARE(w.document()->design().fleet.batch_inference.keep_gpus, 8);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->classes.size() == 2 &&
+                    w.evaluator()->current()->fleet->classes[1].keep == 8 &&
+                    w.evaluator()->current()->fleet->classes[0].mean_borrowed == 0);
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.borrow_cap_gpus"),
+                           QStringLiteral("4")));
+        QTRY_COMPARE(w.document()->design().fleet.finetune.borrow_cap_gpus, 4);
+        QTRY_VERIFY(labelSays(fleet, QStringLiteral("a cap of 4 is below its quota of 8")));
+        QVERIFY(!labelSays(fleet, QStringLiteral("borrow_cap_gpus"))); // no internal key
+        undo(w);
+        undo(w);
+        QTRY_VERIFY(w.document()->design().fleet.finetune.borrow_cap_gpus == 0 &&
+                    w.document()->design().fleet.batch_inference.keep_gpus == 0);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->classes.size() == 2 &&
+                    w.evaluator()->current()->fleet->classes[0].mean_borrowed > 0.5);
         // One undo step takes it back.
         undo(w);
         QTRY_VERIFY(!w.document()->design().fleet.quota_borrowing);
