@@ -7,10 +7,10 @@
 #include "model/evaluate.h"
 #include "model/explain.h"
 #include "model/fleet.h"
-#include "model/trace_formats.h"
 #include "model/glossary.h"
 #include "model/report.h"
 #include "model/schema.h"
+#include "model/trace_formats.h"
 #include "model/uncertainty.h"
 #include "model/units.h"
 
@@ -589,15 +589,16 @@ private slots:
         const Evaluation pev = evaluate(*pback, cat_);
         QVERIFY2(pev.fleet.has_value(), pev.fleet_error.c_str());
         QVERIFY(pev.fleet->timeslice_utilization > 0);
-        for (const char* bad : {"[0, 1, 60, 0, 1.5]", "[0, 1, 60, 0, 0]", "[0, 1, 60, 0, 0.5, 1]"}) {
+        for (const char* bad :
+             {"[0, 1, 60, 0, 1.5]", "[0, 1, 60, 0, 0]", "[0, 1, 60, 0, 0.5, 1]"}) {
             std::string t = ptext;
             const auto at = t.find("\"jobs\": [");
             const auto first = t.find('[', at + 9);
             const auto close = t.find(']', first + 1);
             t.replace(first, close + 1 - first, bad);
             auto refused = design_from_json(t, "t.json", &cat_);
-            QVERIFY2(!refused.ok() && refused.error_text().find("share of the GPU") !=
-                                          std::string::npos,
+            QVERIFY2(!refused.ok() &&
+                         refused.error_text().find("share of the GPU") != std::string::npos,
                      bad);
         }
     }
