@@ -22,7 +22,7 @@ enum class Finetune { full, lora, qlora };
 enum class Offload { none, optimizer };
 /// How MoE tokens reach their experts (docs/training.md): Megatron-Core's NCCL all-to-all of
 /// every routed copy in 16 bits, or DeepEP's normal kernels (one copy per destination node over
-/// RDMA, forwarded over NVLink; FP8 dispatch when training in FP8).
+/// RDMA, forwarded over NVLink; in BF16, as Megatron-Core sends it even in FP8 training).
 enum class MoeDispatcher { alltoall, deepep };
 /// How FP8 training scales its tensors (Transformer Engine recipes; Megatron-LM --fp8-recipe):
 /// delayed scaling (scales from an amax history, one pass per quantisation; TE's and

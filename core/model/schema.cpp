@@ -283,7 +283,7 @@ std::vector<Field> build_schema() {
             .make("moe_dispatcher", "MoE token dispatcher", "", 0, 0,
                   "alltoall: Megatron-Core's default MoE token dispatcher",
                   "alltoall: every routed copy over NCCL in 16 bits; deepep: DeepEP's kernels, one "
-                  "copy per destination node over RDMA, FP8 dispatch in FP8 training"));
+                  "copy per destination node over RDMA, in BF16 (as Megatron-Core sends it)"));
     add(T(CL_REF(ep_overlap))
             .make("ep_overlap", "Overlap EP communication", "", 0, 0,
                   "off: Megatron-Core's default (no MoE expert-parallel overlap)",

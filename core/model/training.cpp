@@ -108,12 +108,11 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
         other += 4.0 + 3.0 + 1.0 + 2.0;
         if (t.moe_dispatcher == MoeDispatcher::alltoall && t.ep > 1 && local_experts > 1)
             other += 2.0; // sort the received chunks by expert and back
-        const bool fp8_dispatch = t.moe_dispatcher == MoeDispatcher::deepep;
         gemms += 2.0 * local_experts;
-        // Routed tokens DeepEP-class dispatchers deliver in FP8 are not cast again.
-        const double grouped_inputs = fp8_dispatch ? 1.0 : 2.0;
+        // Both GroupedLinears cast their inputs: Megatron-Core dispatches in BF16 with every
+        // backend (fused_a2a.py at d98e8a6: "we do not support fp8 dispatch").
         const double per_grouped = current ? per_tensor * local_experts : per_tensor;
-        cast_fwd += per_grouped * grouped_inputs;
+        cast_fwd += per_grouped * 2.0;
         cast_bwd += per_grouped * 2.0;
         if (m.shared_experts > 0) {
             linear(2.0, false);
@@ -219,8 +218,11 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         if (moe_layer) {
             if (m.shared_experts > 0)
                 mlp(T, static_cast<double>(m.moe_ffn) * m.shared_experts, tp, 0.0, t_in);
-            const bool fp8_dispatch = t.moe_dispatcher == MoeDispatcher::deepep;
-            mlp(mlp_tokens, f, mlp_split, fp8_dispatch ? 0.0 : mlp_tokens * h, mlp_tokens);
+            // The routed tokens arrive in BF16 whatever the dispatcher (Megatron-Core's flex
+            // dispatcher passes DeepEP and HybridEP one BF16 tensor: fused_a2a.py at d98e8a6,
+            // "HybridEP dispatcher does not support fp8 dispatch now"; Megatron-LM issue
+            // #3578), so they are cast on their own.
+            mlp(mlp_tokens, f, mlp_split, mlp_tokens * h, mlp_tokens);
         } else {
             mlp(T, f, tp, 0.0, t_in);
         }
@@ -533,8 +535,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 } else {
                     // DeepEP normal kernels (deepseek-ai/DeepEP README): a token goes once to
                     // each node holding one of its experts, over RDMA, and is forwarded over
-                    // NVLink there; FP8 dispatch (1 B + one fp32 scale per 128 values) when
-                    // training in FP8, combine and the backward in BF16. With experts spread
+                    // NVLink there; every pass in BF16 (Megatron-Core passes DeepEP and
+                    // HybridEP one BF16 tensor even in FP8 training: fused_a2a.py at d98e8a6;
+                    // DeepSeek's own FP8 dispatch is not modelled). With experts spread
                     // evenly over the group's k nodes, a token's top-k experts reach
                     // k(1 - (1 - 1/k)^top_k) distinct nodes. The all-to-all model sends the
                     // share (n - g)/n of its bytes off the node; it is given the bytes that make
@@ -550,12 +553,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                             distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
                     }
                     const double elems = sent * per_token * h;
-                    const double dispatch_bytes =
-                        t.dtype == TrainingDtype::fp8 ? 1.0 + 4.0 / 128.0 : 2.0;
-                    k.epc =
-                        collective(CollectiveOp::alltoall, elems * dispatch_bytes, topo, ep_g, ca) +
-                        3.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
-                    k.ep_bytes = elems * dispatch_bytes + 3.0 * elems * 2.0;
+                    k.epc = 4.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
+                    k.ep_bytes = 4.0 * elems * 2.0;
                 }
                 k.ep_raw = k.epc;
                 if (t.ep_overlap) {

@@ -1042,12 +1042,13 @@ private slots:
         // Session 22: FP8 current scaling charged (13.0% -> 13.5%, 9.6% unbiased), then the
         // second GEMM factor for Hopper/Blackwell: 8.7% (6.8% unbiased).
         // Session 29: per-kernel launch gaps (TrainingAssumptions::kernel_gap_s) took the worst
-        // held-out row from 42.4% to 28.7%, the mean from 10.4% to 9.5%, the 90th percentile
+        // held-out row from 42.4% to 28.7% (21.5% with BF16 dispatch), the mean from 10.4% to
+        // 9.5% (9.2%), the 90th percentile
         // from 20.1% to 17.1% and rows within 15% from 17 to 19 of 24, while the median moved
         // 8.7% -> 9.4% (the 12th and 13th rows changed places: MCore 1.7B and the BF16
         // Qwen3 row, whose sources now choose a higher Hopper factor). docs/validation.md.
         QVERIFY2(med <= 0.095, qPrintable(table));
-        QVERIFY2(mean_abs(held_out) <= 0.10, qPrintable(table));
+        QVERIFY2(mean_abs(held_out) <= 0.095, qPrintable(table));
         QVERIFY2(med_unbiased <= 0.07, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now,
@@ -1057,7 +1058,10 @@ private slots:
         // +69% before and +58% held out after the MoE token-movement passes were charged (GPT-OSS
         // 53.0% -> 43.7%): both MoE rows now miss the same thing, 3-5 ms per MoE layer and
         // micro-batch the model does not have (docs/validation.md).
-        QVERIFY2(worst <= 0.30, qPrintable(table));
+        // Session 29: 28.7% -> 21.5% once the MoE dispatch travels in BF16 as Megatron-Core
+        // sends it (the worst is now the Megatron-Bridge Llama 3 70B row, -21.3%, and the
+        // Qwen3-30B-A3B FP8 row, +21.5%): issue 18's worst <= 25% holds.
+        QVERIFY2(worst <= 0.25, qPrintable(table));
     }
 
     // A.korthikanti2022.table4_layer_times_22B -- Korthikanti et al. 2022 Table 4: one layer of
