@@ -147,7 +147,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              "+ exposed DP communication + optimizer step; GEMMs at the measured "
                              "best-shape rate x sustained factor x tile and K-depth efficiency, "
                              "attention at the FlashAttention rate, elementwise kernels at HBM "
-                             "speed",
+                             "speed, the GPU idle between kernels",
                              {}};
             step.inputs = {
                 {"micro-batches per step",
@@ -156,6 +156,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "global batch / DP / micro-batch"},
                 {"compute", report_human(bd.compute, ReportFormat::seconds),
                  "FLOPs / achieved rates (ClusterLens guide, Training)"},
+                {"of which kernel launch gaps",
+                 report_human(r.launch_gap_s, ReportFormat::seconds) + " (" +
+                     units::format_count(r.kernels_per_step) + " kernels per step)",
+                 "kernels per layer and micro-batch counted from the framework's modules x the "
+                 "GPU idle per kernel launched (ClusterLens guide, Training)"},
                 {"recompute", report_human(bd.recompute, ReportFormat::seconds),
                  "Korthikanti et al. 2022 sec. 5"},
                 {"TP comm (exposed)", report_human(bd.tp_comm, ReportFormat::seconds),

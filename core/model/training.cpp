@@ -134,6 +134,8 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
 
 struct LayerTimes {
     double fwd = 0, bwd = 0, recompute = 0;
+    double gaps = 0;    ///< kernel launch gaps inside fwd + bwd (+ a full recompute's forward)
+    double kernels = 0; ///< kernels launched (forward + backward)
     double attention_fwd = 0; ///< the attention core alone (CP overlap)
 };
 
@@ -305,9 +307,12 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         lt.fwd += deq;
         lt.bwd += deq;
     }
-    if (t.recompute == Recompute::full)
+    lt.kernels = kc.fwd + kc.bwd;
+    lt.gaps = lt.kernels * ta.kernel_gap_s.value;
+    if (t.recompute == Recompute::full) {
         lt.recompute = lt.fwd;
-    else if (t.recompute == Recompute::selective && !flash)
+        lt.gaps += kc.fwd * ta.kernel_gap_s.value;
+    } else if (t.recompute == Recompute::selective && !flash)
         lt.recompute = attn_fwd; // Korthikanti et al. 2022: recompute the attention core only
     else if (t.recompute == Recompute::selective_op) {
         // PyTorch per-op selective checkpointing (torchtitan): the matmuls it does not save
@@ -457,7 +462,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const double M = static_cast<double>(r.micro_batches);
         // The slowest stage sets the pace; stages differ by layers and the edge layers.
         double stage_fwd = 0, stage_bwd = 0, stage_rec = 0, stage_tp = 0, stage_cp = 0,
-               stage_ep = 0;
+               stage_ep = 0, stage_gaps = 0, stage_kernels = 0;
         int first = 0;
         const double s_local = static_cast<double>(t.seq) / t.cp;
         const double T = s_local * mb;
@@ -465,7 +470,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // Per-layer times of each kind (dense / MoE), computed once; stages differ only in how
         // many layers of each kind they hold and in the LM head on the last stage.
         struct KindTimes {
-            double f = 0, bwd = 0, rec = 0, tpc = 0, cpc = 0, epc = 0;
+            double f = 0, bwd = 0, rec = 0, tpc = 0, cpc = 0, epc = 0, gaps = 0, kernels = 0;
             // Before overlap, and the buffers moved (issue 22: traffic per group).
             double tp_raw = 0, cp_raw = 0, ep_raw = 0, tp_bytes = 0, cp_bytes = 0, ep_bytes = 0;
         } kinds[2];
@@ -480,6 +485,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             k.f = lt.fwd;
             k.bwd = lt.bwd;
             k.rec = lt.recompute;
+            k.gaps = lt.gaps;
+            k.kernels = lt.kernels;
             // TP: with SP two all-gathers and two reduce-scatters of the full activation in
             // forward; backward runs their conjugates (two reduce-scatters, two all-gathers)
             // plus two more all-gathers that rebuild the gathered inputs the weight gradients
@@ -601,6 +608,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 stage_tp = tpc;
                 stage_cp = cpc;
                 stage_ep = epc;
+                stage_gaps = n_dense * d.gaps + n_moe * e.gaps;
+                stage_kernels = n_dense * d.kernels + n_moe * e.kernels;
                 if (explain) {
                     stage_raw.tp_raw = n_dense * d.tp_raw + n_moe * e.tp_raw;
                     stage_raw.cp_raw = n_dense * d.cp_raw + n_moe * e.cp_raw;
@@ -613,6 +622,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         }
         TrainingBreakdown& bd = r.breakdown;
         bd.compute = M * (stage_fwd + stage_bwd);
+        // The GPU idle between kernels, inside compute and recompute (the slowest stage's).
+        r.launch_gap_s = M * stage_gaps;
+        r.kernels_per_step = M * stage_kernels;
         bd.recompute = M * stage_rec;
         bd.tp_comm = M * stage_tp;
         bd.cp_comm = M * stage_cp;

@@ -31,6 +31,9 @@ struct TrainingResult {
     TrainingBreakdown breakdown; ///< exposed seconds, sums to step_time_s
     int micro_batch = 1;
     std::int64_t micro_batches = 1; ///< per DP rank per step
+    /// Kernels the slowest pipeline stage launches per step (layers only) and the GPU idle
+    /// between them (TrainingAssumptions::kernel_gap_s each), part of compute and recompute.
+    double kernels_per_step = 0, launch_gap_s = 0;
     double time_to_train_s = 0, gpu_hours = 0,
            cost_usd = 0; ///< when tokens (and a price) are given
     TrainingMemory memory;

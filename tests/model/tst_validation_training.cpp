@@ -1064,6 +1064,35 @@ private slots:
         QVERIFY2(worst <= 0.25, qPrintable(table));
     }
 
+    // Kernel launch gaps (session 29, docs/training.md): the kernels counted per layer and
+    // micro-batch for the documented examples, and the idle time the step carries for them.
+    // Qwen3 30B-A3B on 16 H100, EP 16, one sequence per micro-batch (48 MoE layers, 64
+    // micro-batches): 92 kernels in BF16 (attention 7 forward, MoE 13 + 2 per local expert,
+    // FlashAttention, backward twice the GEMMs); 200 in FP8 current scaling (3 cast kernels per
+    // tensor, per expert: + 54 forward, + 54 backward).
+    void kernelLaunchGaps() {
+        for (const auto& [id, per_layer] :
+             {std::pair<const char*, double>{"A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16", 92},
+              std::pair<const char*, double>{"A.mbridge_26.06.H100.Qwen3_30B_A3B", 200}}) {
+            const Case* c = nullptr;
+            for (const Case& k : kCases)
+                if (std::string(k.id) == id)
+                    c = &k;
+            QVERIFY(c);
+            std::string why;
+            const auto p = predict(*c, bundled_factor(*c), &why);
+            QVERIFY2(p, why.c_str());
+            const double layer_mbs = 48.0 * 64.0;
+            QCOMPARE(p->r.kernels_per_step, per_layer * layer_mbs);
+            QVERIFY(std::abs(p->r.launch_gap_s -
+                             p->r.kernels_per_step * TrainingAssumptions{}.kernel_gap_s.value) <
+                    1e-9);
+            QVERIFY(p->r.launch_gap_s < p->r.breakdown.compute);
+            qInfo("%s: %.0f kernels per step, %.2f s of launch gaps in a %.2f s step", id,
+                  p->r.kernels_per_step, p->r.launch_gap_s, p->r.step_time_s);
+        }
+    }
+
     // Megatron-Bridge's own A/B of EP overlap (skills/nemo-mbridge-perf-expert-parallel-overlap,
     // validated 2026-07-25; not in published.json, not fitted): Qwen3 30B-A3B, 16 H100, BF16,
     // TP 1, EP 16, MBS 1, GBS 1024, seq 4096, HybridEP, force-balanced routing, delayed wgrad
