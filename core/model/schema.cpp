@@ -557,10 +557,29 @@ std::vector<Field> build_schema() {
     // off; the sizes and durations are a starting point to edit, not measurements.
     const auto F = [](auto ref) { return in<FleetAt>(Section::fleet, ref); };
     const std::string fsrc = "assumption: a starting mix to edit (ClusterLens guide, Fleet)";
-    const auto job_class = [&](auto rate, auto gpus, auto hours, auto prio, auto preempt, auto ckpt,
-                               auto swing, auto weekend, auto on_mig, auto quota,
-                               auto duration_from, auto sliced, auto busy, auto cap, auto keep,
-                               const std::string& key, const std::string& label) {
+    // One class of the job mix: `cls` returns the class inside the mix (CL_REF(finetune)); each
+    // field reaches its member through it.
+    const auto job_class = [&](auto cls, const std::string& key, const std::string& label) {
+        const auto member = [cls](auto m) {
+            return [ cls, m ](auto& o) -> auto& {
+                return cls(o).*m;
+            };
+        };
+        const auto rate = member(&JobClassMix::arrival_rate_per_hour);
+        const auto gpus = member(&JobClassMix::gpus_per_job);
+        const auto hours = member(&JobClassMix::mean_duration_h);
+        const auto prio = member(&JobClassMix::priority);
+        const auto preempt = member(&JobClassMix::preemptible);
+        const auto ckpt = member(&JobClassMix::checkpoint_interval_h);
+        const auto swing = member(&JobClassMix::daily_swing);
+        const auto weekend = member(&JobClassMix::weekend_factor);
+        const auto on_mig = member(&JobClassMix::on_mig);
+        const auto quota = member(&JobClassMix::quota_gpus);
+        const auto duration_from = member(&JobClassMix::duration_from);
+        const auto sliced = member(&JobClassMix::time_sliced);
+        const auto busy = member(&JobClassMix::gpu_busy);
+        const auto cap = member(&JobClassMix::borrow_cap_gpus);
+        const auto keep = member(&JobClassMix::keep_gpus);
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
                                     0, 1e6, "0: the class is off",
                                     "Poisson arrivals per hour; 0 leaves the class out"));
@@ -638,43 +657,11 @@ std::vector<Field> build_schema() {
                          "when teams borrow unused quota: the part of the class's quota the "
                          "other teams never borrow (Kueue lendingLimit = the quota - this)"));
     };
-    job_class(
-        CL_REF(training.arrival_rate_per_hour), CL_REF(training.gpus_per_job),
-        CL_REF(training.mean_duration_h), CL_REF(training.priority), CL_REF(training.preemptible),
-        CL_REF(training.checkpoint_interval_h), CL_REF(training.daily_swing),
-        CL_REF(training.weekend_factor), CL_REF(training.on_mig), CL_REF(training.quota_gpus),
-        CL_REF(training.duration_from), CL_REF(training.time_sliced), CL_REF(training.gpu_busy),
-        CL_REF(training.borrow_cap_gpus), CL_REF(training.keep_gpus), "training", "Training runs");
-    job_class(
-        CL_REF(finetune.arrival_rate_per_hour), CL_REF(finetune.gpus_per_job),
-        CL_REF(finetune.mean_duration_h), CL_REF(finetune.priority), CL_REF(finetune.preemptible),
-        CL_REF(finetune.checkpoint_interval_h), CL_REF(finetune.daily_swing),
-        CL_REF(finetune.weekend_factor), CL_REF(finetune.on_mig), CL_REF(finetune.quota_gpus),
-        CL_REF(finetune.duration_from), CL_REF(finetune.time_sliced), CL_REF(finetune.gpu_busy),
-        CL_REF(finetune.borrow_cap_gpus), CL_REF(finetune.keep_gpus), "finetune", "Fine-tunes");
-    job_class(CL_REF(batch_inference.arrival_rate_per_hour), CL_REF(batch_inference.gpus_per_job),
-              CL_REF(batch_inference.mean_duration_h), CL_REF(batch_inference.priority),
-              CL_REF(batch_inference.preemptible), CL_REF(batch_inference.checkpoint_interval_h),
-              CL_REF(batch_inference.daily_swing), CL_REF(batch_inference.weekend_factor),
-              CL_REF(batch_inference.on_mig), CL_REF(batch_inference.quota_gpus),
-              CL_REF(batch_inference.duration_from), CL_REF(batch_inference.time_sliced),
-              CL_REF(batch_inference.gpu_busy), CL_REF(batch_inference.borrow_cap_gpus),
-              CL_REF(batch_inference.keep_gpus), "batch_inference", "Batch inference");
-    job_class(CL_REF(online.arrival_rate_per_hour), CL_REF(online.gpus_per_job),
-              CL_REF(online.mean_duration_h), CL_REF(online.priority), CL_REF(online.preemptible),
-              CL_REF(online.checkpoint_interval_h), CL_REF(online.daily_swing),
-              CL_REF(online.weekend_factor), CL_REF(online.on_mig), CL_REF(online.quota_gpus),
-              CL_REF(online.duration_from), CL_REF(online.time_sliced), CL_REF(online.gpu_busy),
-              CL_REF(online.borrow_cap_gpus), CL_REF(online.keep_gpus), "online",
-              "Online services");
-    job_class(CL_REF(interactive.arrival_rate_per_hour), CL_REF(interactive.gpus_per_job),
-              CL_REF(interactive.mean_duration_h), CL_REF(interactive.priority),
-              CL_REF(interactive.preemptible), CL_REF(interactive.checkpoint_interval_h),
-              CL_REF(interactive.daily_swing), CL_REF(interactive.weekend_factor),
-              CL_REF(interactive.on_mig), CL_REF(interactive.quota_gpus),
-              CL_REF(interactive.duration_from), CL_REF(interactive.time_sliced),
-              CL_REF(interactive.gpu_busy), CL_REF(interactive.borrow_cap_gpus),
-              CL_REF(interactive.keep_gpus), "interactive", "Notebooks and CI");
+    job_class(CL_REF(training), "training", "Training runs");
+    job_class(CL_REF(finetune), "finetune", "Fine-tunes");
+    job_class(CL_REF(batch_inference), "batch_inference", "Batch inference");
+    job_class(CL_REF(online), "online", "Online services");
+    job_class(CL_REF(interactive), "interactive", "Notebooks and CI");
     {
         Field& ph = add(F(CL_REF(peak_hour))
                             .make("peak_hour", "Busiest hour of the day", "h", 0, 24,
