@@ -22,7 +22,6 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QStackedLayout>
 #include <QToolTip>
@@ -565,13 +564,9 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     utilization_ = ev.fleet ? ev.fleet->utilization : 0;
     if (!ev.fleet) {
         if (!ev.fleet_error.empty())
-            // Without the error's internal key (helper-14: "... simulated: fleet: Training
-            // runs need 64 GPUs per job"; a class's field, "fleet.finetune.keep_gpus: ", too:
-            // its text names the class).
-            empty_->setText(
-                tr("The job mix cannot be simulated: %1")
-                    .arg(QString::fromStdString(ev.fleet_error)
-                             .remove(QRegularExpression(QStringLiteral("^fleet(\\.[a-z_]+)*: ")))));
+            // Core words it for people, without the design's keys (Evaluation::fleet_error).
+            empty_->setText(tr("The job mix cannot be simulated: %1")
+                                .arg(QString::fromStdString(ev.fleet_error)));
         else
             empty_->setText(tr("Describe the jobs this cluster runs: click the empty canvas and, "
                                "in the inspector's Fleet section, give a class of jobs arrivals "

@@ -665,7 +665,13 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
         if (fr)
             ev.fleet = std::move(fr).value();
         else
-            ev.fleet_error = fr.error_text();
+            // For people (the Fleet tab): the design's key ("fleet", "fleet.finetune.keep_gpus")
+            // left out -- each text names the class it is about (helper-14).
+            for (const Error& e : fr.errors()) {
+                const bool design_key = e.where == "fleet" || e.where.rfind("fleet.", 0) == 0;
+                ev.fleet_error += (ev.fleet_error.empty() ? "" : "; ") +
+                                  (design_key || e.where.empty() ? e.what : e.message());
+            }
         if (ev.fleet && design.fleet.trace.jobs) {
             ev.fleet->trace_name = design.fleet.trace.name;
             ev.fleet->trace_jobs = static_cast<std::int64_t>(design.fleet.trace.jobs->jobs.size());

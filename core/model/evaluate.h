@@ -152,9 +152,11 @@ struct Evaluation {
     std::string tco_error;        ///< why there is no TCO (no GPUs, no price)
     /// The design's job mix on its cluster (issue 23), when it has one.
     std::optional<FleetResult> fleet;
-    std::string fleet_error; ///< why the mix could not be simulated
-    double storage_Bps = 0;  ///< storage devices drawn (aggregate)
-    Findings findings;       ///< badges, verdicts and tooltips the canvas shows
+    /// Why the mix could not be simulated, for people: without the design's keys (each text
+    /// names the class it is about).
+    std::string fleet_error;
+    double storage_Bps = 0; ///< storage devices drawn (aggregate)
+    Findings findings;      ///< badges, verdicts and tooltips the canvas shows
 };
 
 Evaluation evaluate(const Design& design, const Catalog& catalog);
