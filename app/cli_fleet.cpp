@@ -154,6 +154,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             throw UsageError{"--timeslice-replicas: a job runs on a MIG instance or on a "
                              "time-sliced GPU, not both"};
         c.gpu_busy = f.get_number("--gpu-busy", 1, 0.01, 1, "a job keeps a GPU busy all its run");
+        c.gpu_memory_bytes =
+            f.get_size("--gpu-memory-per-job", 0, 0, 1e13, "not stated: replicas alone");
         if ((c.mig || c.time_sliced) && f.has("--gpus-per-job"))
             throw UsageError{std::string("--gpus-per-job: a job on ") +
                              (c.mig ? "a MIG instance" : "a time-sliced GPU") +
@@ -184,6 +186,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             f.get_int("--mig-nodes", mix && mix->mig_nodes > 0 ? mix->mig_nodes : s.nodes, 1,
                       s.nodes, mix ? "the design's mix" : "every node"));
     }
+    if (f.has("--gpu-memory-per-job") && !c.time_sliced)
+        throw UsageError{mix ? "--gpu-memory-per-job: the design's classes carry their own (the "
+                               "inspector's \"GPU memory per job\")"
+                             : "--gpu-memory-per-job: only for time-sliced jobs "
+                               "(--timeslice-replicas)"};
     if (f.has("--gpu-busy") && !c.time_sliced)
         throw UsageError{mix ? "--gpu-busy: the design's classes carry their own (the "
                                "inspector's \"GPU busy when alone\")"
@@ -199,6 +206,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             f.get_int("--timeslice-nodes",
                       mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room,
                       mix ? 0 : 1, room, mix ? "the design's mix" : "every node without MIG"));
+    }
+    if (s.timeslice_nodes > 0 && !(s.gpu_memory_bytes > 0)) { // one GPU's memory, for jobs' own
+        const model::GpuSpec* g = cat.gpu(gpu_id);
+        s.gpu_memory_bytes = g ? g->memory_bytes : 0;
+        s.gpu_name = g ? g->name : gpu_id;
     }
     if (mix) {
         s.horizon_days =
@@ -287,8 +299,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (!s.trace && !mix && c.mig && s.mig_nodes == s.nodes)
         mmc_servers = s.nodes * s.gpus_per_node * s.mig_instances_per_gpu;
     else if (!s.trace && !mix && c.time_sliced && s.timeslice_nodes == s.nodes &&
-             c.gpu_busy * s.timeslice_replicas <= 1) // never slowed: each replica a server
-        mmc_servers = s.nodes * s.gpus_per_node * s.timeslice_replicas;
+             c.gpu_busy * r->classes[0].jobs_per_gpu_at_most <= 1) // never slowed
+        mmc_servers =
+            s.nodes * s.gpus_per_node * r->classes[0].jobs_per_gpu_at_most; // each a server
     else if (!s.trace && !mix && !c.mig && !c.time_sliced && c.gpus_per_job == s.gpus_per_node &&
              s.topology_aware)
         mmc_servers = s.nodes;
@@ -327,6 +340,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"split_slowdown", k.split_slowdown},
                                {"waits_counted", k.waits_counted},
                                {"time_sliced", k.time_sliced},
+                               {"gpu_memory_bytes", k.gpu_memory_bytes},
+                               {"jobs_per_gpu_at_most", k.jobs_per_gpu_at_most},
                                {"mean_run_s", k.mean_run_s},
                                {"timeslice_slowdown", k.slowdown}});
         j["fleet"] = {{"utilization", r->utilization},
@@ -449,7 +464,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         out << "jobs of "
             << (c.mig ? "one " + s.mig_profile + " MIG instance"
                 : c.time_sliced
-                    ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) + " % alone)"
+                    ? "one time-sliced GPU replica (busy " + fmt(c.gpu_busy * 100, 0) + " % alone" +
+                          (c.gpu_memory_bytes > 0
+                               ? ", " + units::format_bytes(c.gpu_memory_bytes) + " each"
+                               : std::string()) +
+                          ")"
                     : std::to_string(c.gpus_per_job) + (c.gpus_per_job == 1 ? " GPU" : " GPUs"))
             << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
             << " h on average";
@@ -513,6 +532,13 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                 t.rows.push_back({x.name + ": runs on a shared GPU",
                                   fmt(x.slowdown, 2) + " x their time alone (" +
                                       hours(x.mean_run_s) + " on average)"});
+        for (const auto& x : r->classes)
+            if (x.time_sliced && x.gpu_memory_bytes > 0)
+                t.rows.push_back(
+                    {x.name + ": memory", units::format_bytes(x.gpu_memory_bytes) + " per job of " +
+                                              units::format_bytes(r->timeslice_gpu_memory_bytes) +
+                                              ": " + std::to_string(x.jobs_per_gpu_at_most) +
+                                              " to a GPU at most"});
     }
     if (r->preemptions > 0)
         t.rows.push_back({"evicted for higher priority",

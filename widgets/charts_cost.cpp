@@ -744,6 +744,17 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                 slow << tr("%1 ran %2× their time alone")
                             .arg(QString::fromStdString(k.name))
                             .arg(k.slowdown, 0, 'f', 2);
+        // Memory: jobs share a GPU only while they fit in it together.
+        for (const auto& k : f.classes)
+            if (k.time_sliced && k.gpu_memory_bytes > 0 &&
+                k.jobs_per_gpu_at_most < f.timeslice_replicas)
+                slow << tr("%1 fit %2 to a GPU by memory (%3 each of %4)")
+                            .arg(QString::fromStdString(k.name))
+                            .arg(k.jobs_per_gpu_at_most)
+                            .arg(QString::fromStdString(
+                                     cl::model::units::format_bytes(k.gpu_memory_bytes)),
+                                 QString::fromStdString(
+                                     cl::model::units::format_bytes(f.timeslice_gpu_memory_bytes)));
         cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; %4 % busy, holding a "
                   "job %5 % of the time (%6 jobs on each on average)%7.")
                    .arg(count(static_cast<double>(f.timeslice_gpus)),

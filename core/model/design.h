@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 10; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 11; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -40,7 +40,8 @@ inline constexpr int kDesignMinor = 10; ///< 1.1: unset values are missing keys,
                                         ///< timeslice_replicas, <class>.time_sliced,
                                         ///< <class>.gpu_busy);
                                         ///< 1.10: <class>.borrow_cap_gpus,
-                                        ///< <class>.keep_gpus
+                                        ///< <class>.keep_gpus;
+                                        ///< 1.11: <class>.gpu_memory_bytes
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -331,6 +332,9 @@ struct JobClassMix {
     /// when alone, and runs slower when the GPU's jobs together want more than all of it.
     bool time_sliced = false;
     double gpu_busy = 1;
+    /// The GPU memory a job holds on its time-sliced GPU, bytes; 0 = not stated (placed by
+    /// replicas alone). Jobs share a GPU only while their memory fits in it together.
+    double gpu_memory_bytes = 0;
     bool operator==(const JobClassMix&) const = default;
 };
 

@@ -369,6 +369,8 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
                              " is not between 1 and 1024"};
         s.timeslice_nodes = static_cast<int>(m.timeslice_nodes);
         s.timeslice_replicas = static_cast<int>(m.timeslice_replicas);
+        s.gpu_memory_bytes = t.hbm_bytes / t.gpus; // one GPU's memory (the catalog's)
+        s.gpu_name = t.gpu_name.empty() ? t.gpu : t.gpu_name;
     }
     // An imported trace replaces the classes: its jobs arrive as recorded (issue 23).
     if (m.trace.jobs) {
@@ -405,6 +407,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
         k.mig = c->on_mig;
         k.time_sliced = c->time_sliced;
         k.gpu_busy = c->gpu_busy;
+        k.gpu_memory_bytes = c->gpu_memory_bytes;
         k.quota_gpus = c->quota_gpus;
         k.borrow_cap_gpus = c->borrow_cap_gpus;
         k.keep_gpus = c->keep_gpus;

@@ -1,5 +1,6 @@
 #include "model/fleet.h"
 #include "model/trace_formats.h"
+#include "model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -89,6 +90,7 @@ struct Job {
     bool mig = false;                 ///< `gpus` are MIG instances on the MIG nodes
     bool ts = false;                  ///< one time-sliced replica on the time-sliced nodes
     double busy_share = 1;            ///< FleetClass::gpu_busy (time-sliced jobs)
+    double memory = 0;                ///< FleetClass::gpu_memory_bytes (time-sliced jobs)
     /// This run's work (after its restart) takes this times as long: split over more leaf
     /// switches than it needs (FleetClass::split_slowdown); set when it starts.
     double stretch = 1;
@@ -853,6 +855,23 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         if (!(c.gpu_busy > 0 && c.gpu_busy <= 1))
             return Error{at + "gpu_busy", c.name + ": the share of its run a job keeps a GPU "
                                                    "busy must be more than 0 and at most 1"};
+        if (!(c.gpu_memory_bytes >= 0) || !std::isfinite(c.gpu_memory_bytes))
+            return Error{at + "gpu_memory_bytes",
+                         c.name + ": the GPU memory a job holds must be 0 (not stated) or a "
+                                  "positive size"};
+        if (c.time_sliced && c.gpu_memory_bytes > 0) {
+            const std::string gpu = s.gpu_name.empty() ? std::string("one GPU") : s.gpu_name;
+            if (!(s.gpu_memory_bytes > 0))
+                return Error{at + "gpu_memory_bytes",
+                             c.name + ": " + gpu +
+                                 "'s memory is not known, so a job's memory cannot be placed"};
+            if (c.gpu_memory_bytes > s.gpu_memory_bytes)
+                return Error{at + "gpu_memory_bytes",
+                             c.name + ": " + units::format_bytes(c.gpu_memory_bytes) +
+                                 " per job does not fit in " + gpu + "'s " +
+                                 units::format_bytes(s.gpu_memory_bytes) +
+                                 " (time-slicing shares one GPU's memory)"};
+        }
         if (!c.mig && !c.time_sliced && (c.gpus_per_job < 1 || c.gpus_per_job > whole_gpus))
             return Error{at + "gpus_per_job",
                          whole_gpus == 0
@@ -1010,6 +1029,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     struct TsGpu {
         std::vector<std::int64_t> runs;
         double load = 0, last = 0;
+        double memory = 0; ///< the memory its runs hold (FleetClass::gpu_memory_bytes)
     };
     struct TsRun {
         int gpu = -1;
@@ -1038,11 +1058,17 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // Takes the job's units from its pool; `parts` in cluster node numbers.
     std::vector<std::pair<int, int>> parts;
     const auto take = [&](const Job& j) {
-        if (j.ts) { // a replica on the GPU with the fewest runs
+        if (j.ts) { // a replica on the GPU with the fewest runs that has room for its memory
             parts.clear();
-            if (ts_open.empty())
+            ts_pick = -1;
+            for (const auto& [runs, g] : ts_open)
+                if (j.memory <= 0 || ts_gpu[static_cast<std::size_t>(g)].memory + j.memory <=
+                                         s.gpu_memory_bytes * (1 + 1e-12)) {
+                    ts_pick = g;
+                    break;
+                }
+            if (ts_pick < 0)
                 return false;
-            ts_pick = ts_open.begin()->second;
             parts.emplace_back(whole_nodes + ts_pick / s.gpus_per_node, 1);
             return true;
         }
@@ -1307,6 +1333,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         ts_alloc += before == 0;
         const double old = gp.load;
         gp.load += alloc_job[static_cast<std::size_t>(id)].busy_share;
+        gp.memory += alloc_job[static_cast<std::size_t>(id)].memory;
         ts_rerate(g, old);
     };
     // A time-sliced run stops (done, evicted, or its node failed): it leaves its GPU, the
@@ -1329,6 +1356,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         ts_alloc -= before == 1;
         const double old = gp.load;
         gp.load = gp.runs.empty() ? 0.0 : gp.load - alloc_job[u].busy_share;
+        gp.memory = gp.runs.empty() ? 0.0 : gp.memory - alloc_job[u].memory;
         ts_rerate(g, old);
         ts_run[u].gpu = -1;
         const Job& j = alloc_job[u];
@@ -1811,6 +1839,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 j.mig = c.mig;
                 j.ts = c.time_sliced;
                 j.busy_share = c.gpu_busy;
+                j.memory = c.gpu_memory_bytes;
                 j.gpus = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
                 j.duration = exponential(c.mean_duration_h * 3600);
                 prio = c.priority;
@@ -1862,6 +1891,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const double ts_gpu_s = static_cast<double>(ts_gpu.size()) * window;
         r.timeslice_nodes = s.timeslice_nodes;
         r.timeslice_replicas = ts_replicas;
+        r.timeslice_gpu_memory_bytes = s.gpu_memory_bytes;
         r.timeslice_gpus = static_cast<std::int64_t>(ts_gpu.size());
         r.timeslice_utilization = ts_busy_integral / ts_gpu_s;
         r.timeslice_allocated = ts_alloc_integral / ts_gpu_s;
@@ -1903,6 +1933,16 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             r.classes[i].duration_source = s.classes[i].duration_source;
             r.classes[i].split_slowdown = s.classes[i].split_slowdown;
             r.classes[i].time_sliced = s.classes[i].time_sliced;
+            if (s.classes[i].time_sliced) {
+                const double mem = s.classes[i].gpu_memory_bytes;
+                r.classes[i].gpu_memory_bytes = mem;
+                // Jobs of this class alone on one GPU: the replicas, or what fits its memory.
+                r.classes[i].jobs_per_gpu_at_most =
+                    mem > 0 ? static_cast<int>(std::min<double>(
+                                  s.timeslice_replicas,
+                                  std::floor(s.gpu_memory_bytes * (1 + 1e-12) / mem)))
+                            : s.timeslice_replicas;
+            }
         }
         if (ts_done[i] > 0) {
             r.classes[i].mean_run_s = ts_wall[i] / static_cast<double>(ts_done[i]);

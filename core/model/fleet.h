@@ -54,6 +54,13 @@ struct FleetClass {
     /// On a GPU whose jobs' shares sum to D every job there runs at 1 / max(1, D) of its speed
     /// alone (the GPU's time slices shared among the busy contexts; a fluid model).
     double gpu_busy = 1;
+    /// The GPU memory a time-sliced job holds while it runs (its process's allocation, what
+    /// nvidia-smi lists for it), in bytes; 0 = not stated (placed by replicas alone, as if
+    /// every job fit). Time-slicing gives no memory isolation (NVIDIA GPU Operator docs,
+    /// "Time-Slicing GPUs in Kubernetes"): jobs share one GPU only while their memory together
+    /// fits in it (FleetSpec::gpu_memory_bytes), so a job waits when no GPU with a free replica
+    /// has room for it. Not used for whole-GPU or MIG jobs.
+    double gpu_memory_bytes = 0;
     /// The team's quota: the most GPUs (MIG classes: instances) this class's jobs hold at once;
     /// 0 = none. A job that would go over it waits, and holds up only its own class: a Kueue
     /// ClusterQueue's nominal quota without borrowing, one ClusterQueue per team (Kueue docs,
@@ -182,6 +189,10 @@ struct FleetSpec {
     /// (the device plugin spreads replicas over GPUs best-effort); the other classes elsewhere.
     int timeslice_nodes = 0;
     int timeslice_replicas = 4;
+    /// One GPU's memory (the catalog's capacity), for the time-sliced jobs' memory
+    /// (FleetClass::gpu_memory_bytes); 0 = unknown (a class stating its memory is refused).
+    double gpu_memory_bytes = 0;
+    std::string gpu_name; ///< the GPU's name for refusals ("H100 SXM"); empty: "one GPU"
 };
 
 /// The cluster at one moment of the run: for the utilization-over-time chart.
@@ -245,6 +256,10 @@ struct FleetClassResult {
     /// that over their time with the GPU to themselves (1: never slowed by sharing).
     double mean_run_s = 0, slowdown = 0;
     bool time_sliced = false;
+    /// Time-sliced classes: FleetClass::gpu_memory_bytes (0: not stated), and how many of its
+    /// jobs one GPU holds at most: the replicas, or fewer when their memory does not fit.
+    double gpu_memory_bytes = 0;
+    int jobs_per_gpu_at_most = 0;
 };
 
 /// Statistics over the measured window (after the warm-up, up to the horizon).
@@ -332,6 +347,7 @@ struct FleetResult {
     int timeslice_nodes = 0, timeslice_replicas = 0;
     std::int64_t timeslice_gpus = 0;
     double timeslice_utilization = 0, timeslice_allocated = 0, timeslice_jobs_per_gpu = 0;
+    double timeslice_gpu_memory_bytes = 0; ///< FleetSpec::gpu_memory_bytes
 };
 
 /// MIG instances per GPU when every GPU is partitioned into `p` (NVIDIA mig-parted

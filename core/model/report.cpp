@@ -649,6 +649,12 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                 if (k.time_sliced && k.slowdown > 0)
                     fk.add(k.name + ": run time on a shared GPU / alone", k.slowdown, "times",
                            RF::ratio);
+            for (const auto& k : fr.classes)
+                if (k.time_sliced && k.gpu_memory_bytes > 0) {
+                    fk.add(k.name + ": GPU memory per job", k.gpu_memory_bytes, "bytes", RF::bytes);
+                    fk.add(k.name + ": jobs per GPU at most", k.jobs_per_gpu_at_most, "jobs",
+                           RF::count);
+                }
         }
         if (fr.preemptions > 0) {
             fk.add("Evictions for higher priority", static_cast<double>(fr.preemptions), "jobs",

@@ -578,6 +578,7 @@ std::vector<Field> build_schema() {
         const auto duration_from = member(&JobClassMix::duration_from);
         const auto sliced = member(&JobClassMix::time_sliced);
         const auto busy = member(&JobClassMix::gpu_busy);
+        const auto memory = member(&JobClassMix::gpu_memory_bytes);
         const auto cap = member(&JobClassMix::borrow_cap_gpus);
         const auto keep = member(&JobClassMix::keep_gpus);
         Field& r = add(F(rate).make(key + ".arrival_rate_per_hour", label + ": arrivals", "jobs/h",
@@ -641,6 +642,14 @@ std::vector<Field> build_schema() {
             "GPU to itself; jobs sharing a GPU run at full speed until their shares add up to "
             "more than 100 %, then slow down in proportion"));
         gb.decimals = 2;
+        shown(add(F(memory).make(
+                  key + ".gpu_memory_bytes", label + ": GPU memory per job", "bytes", 0, 1e13,
+                  "0: not stated, jobs share a GPU up to its replicas whatever their memory; "
+                  "measure yours (nvidia-smi's per-process memory)",
+                  "on time-sliced GPUs: the GPU memory one job holds; time-slicing gives no "
+                  "memory isolation (NVIDIA GPU Operator docs), so jobs share a GPU only while "
+                  "their memory fits in it together, and a job waits when no GPU has room")),
+              1e9, "GB", 1);
         add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
                           "0: no quota (Kueue ClusterQueue nominalQuota when set)",
                           "the most GPUs (on MIG: instances) the class holds at once; a job that "

@@ -490,6 +490,39 @@ private slots:
         QCOMPARE(stray.code, 2);
         QVERIFY2(stray.err.find("only for time-sliced jobs") != std::string::npos,
                  stray.err.c_str());
+        // Memory: 30 GB jobs on 80 GB H100s fit two to a GPU, so the M/M/c comparison has
+        // 16 x 2 servers, not 16 x 4; the JSON says so. A job larger than the GPU is refused.
+        const Run mem =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
+                 "--gpu-busy", "0.25", "--gpu-memory-per-job", "30GB", "--arrival-rate-per-hour",
+                 "28", "--mean-duration-h", "1", "--horizon-days", "400", "--json"});
+        QVERIFY2(mem.code == 0, mem.err.c_str());
+        const json m = json::parse(mem.out)["fleet"];
+        QCOMPARE(m["classes"][0]["jobs_per_gpu_at_most"].get<int>(), 2);
+        QCOMPARE(m["classes"][0]["gpu_memory_bytes"].get<double>(), 30e9);
+        QVERIFY(m["timeslice_jobs_per_gpu"].get<double>() <= 2 + 1e-9);
+        const double msim = m["wait_mean_s"].get<double>(),
+                     mec = m["erlang_c_wait_s"].get<double>();
+        QVERIFY2(std::abs(msim / mec - 1) < 0.15,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(msim).arg(mec)));
+        const Run memText = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16",
+                                 "--timeslice-replicas", "4", "--gpu-memory-per-job", "30GB",
+                                 "--arrival-rate-per-hour", "8", "--mean-duration-h", "1"});
+        QVERIFY2(memText.code == 0, memText.err.c_str());
+        QVERIFY2(memText.out.find("30.0 GB per job of 80.0 GB: 2 to a GPU at most") !=
+                     std::string::npos,
+                 memText.out.c_str());
+        const Run tooBig = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16",
+                                "--timeslice-replicas", "4", "--gpu-memory-per-job", "100GB",
+                                "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(tooBig.code, 2);
+        QVERIFY2(tooBig.err.find("does not fit in H100") != std::string::npos, tooBig.err.c_str());
+        const Run memStray =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--gpu-memory-per-job", "30GB",
+                 "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(memStray.code, 2);
+        QVERIFY2(memStray.err.find("only for time-sliced jobs") != std::string::npos,
+                 memStray.err.c_str());
     }
 
     // Issue 23: a team quota on a generated cluster: 2 one-node jobs at once of the 8 nodes,

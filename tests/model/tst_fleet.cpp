@@ -396,6 +396,84 @@ private slots:
                 QCOMPARE(n == 1, job.time_sliced);
     }
 
+    // Time-slicing gives no memory isolation: jobs share a GPU only while their memory fits in
+    // it together. 30 GB jobs on 80 GB GPUs with 4 replicas: two to a GPU, so the 8 GPUs are
+    // the 16 servers of an M/M/16 queue (d = 0.25: two jobs never slow each other), not the 32
+    // of timeSlicingWithinAGpuIsMMc. The refusals name the field.
+    void timeSlicedMemoryLimitsJobsPerGpu() {
+        FleetSpec s;
+        s.nodes = 2;
+        s.gpus_per_node = 8;
+        s.timeslice_nodes = 1;
+        s.timeslice_replicas = 4;
+        s.gpu_memory_bytes = 80e9;
+        s.gpu_name = "H100 SXM";
+        FleetClass nb{"notebooks", 1, 0.8 * 16, 1, 0};
+        nb.time_sliced = true;
+        nb.gpu_busy = 0.25;
+        nb.gpu_memory_bytes = 30e9;
+        s.classes = {nb};
+        s.horizon_days = 4000;
+        s.warmup_days = 100;
+        s.node_failures_per_hour = 0;
+        const auto r = simulate_fleet(s);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const auto& c = r->classes[0];
+        const double want = erlang_c_wait(16, 0.8 * 16 / 3600.0, 1 / 3600.0);
+        const double err = c.wait_mean_s / want - 1;
+        qInfo().noquote() << QStringLiteral("30 GB jobs, 80 GB GPUs, 4 replicas, rho 0.8 on 16 "
+                                            "servers: wait %1 s, Erlang C %2 s (%3%); %4 per GPU "
+                                            "at most, %5 on average")
+                                 .arg(c.wait_mean_s, 0, 'f', 1)
+                                 .arg(want, 0, 'f', 1)
+                                 .arg(err * 100, 0, 'f', 2)
+                                 .arg(c.jobs_per_gpu_at_most)
+                                 .arg(r->timeslice_jobs_per_gpu, 0, 'f', 3);
+        QVERIFY2(std::abs(err) <= 0.05, qPrintable(QString::number(err)));
+        QCOMPARE(c.jobs_per_gpu_at_most, 2);
+        QCOMPARE(c.gpu_memory_bytes, 30e9);
+        QVERIFY(r->timeslice_jobs_per_gpu <= 2 + 1e-9);
+        QVERIFY(std::abs(c.slowdown - 1) <= 1e-9);
+        QVERIFY(std::abs(r->gpu_hours_by_jobs - r->gpu_hours_used) <= 1e-9 * r->gpu_hours_used);
+        // Without the memory the same load is far below 32 replicas: a much shorter wait.
+        FleetSpec free = s;
+        free.classes[0].gpu_memory_bytes = 0;
+        const auto f = simulate_fleet(free);
+        QVERIFY2(f.ok(), f.error_text().c_str());
+        QVERIFY(f->classes[0].wait_mean_s < 0.1 * c.wait_mean_s);
+        QCOMPARE(f->classes[0].jobs_per_gpu_at_most, 4);
+        // Two classes of different sizes: a 50 GB job and a 30 GB one share a GPU, two 50 GB
+        // jobs never do (every GPU's memory stays within 80 GB: jobs per GPU below 4).
+        FleetSpec mixed = s;
+        FleetClass big = nb;
+        big.name = "big";
+        big.gpu_memory_bytes = 50e9;
+        big.arrival_rate_per_hour = 4;
+        mixed.classes = {nb, big};
+        mixed.horizon_days = 400;
+        const auto m = simulate_fleet(mixed);
+        QVERIFY2(m.ok(), m.error_text().c_str());
+        QCOMPARE(m->classes[1].jobs_per_gpu_at_most, 1);
+        QVERIFY(m->timeslice_jobs_per_gpu < 2 + 1e-9);
+        // Refusals.
+        const auto refused = [&](FleetSpec bad, const char* field, const char* says) {
+            const auto e = simulate_fleet(bad);
+            QVERIFY(!e.ok());
+            QVERIFY2(e.error_text().find(field) != std::string::npos &&
+                         e.error_text().find(says) != std::string::npos,
+                     e.error_text().c_str());
+        };
+        FleetSpec too_big = s;
+        too_big.classes[0].gpu_memory_bytes = 100e9;
+        refused(too_big, "gpu_memory_bytes", "100.0 GB per job does not fit in H100 SXM's 80.0 GB");
+        FleetSpec unknown = s;
+        unknown.gpu_memory_bytes = 0;
+        refused(unknown, "gpu_memory_bytes", "memory is not known");
+        FleetSpec nan = s;
+        nan.classes[0].gpu_memory_bytes = std::nan("");
+        refused(nan, "gpu_memory_bytes", "0 (not stated) or a positive size");
+    }
+
     // Time-sliced jobs under preemption and node failures: GPU-hours stay conserved (counted
     // as the runs progress at their changing rates), the losses are positive and below the
     // busy hours, and the refusals name their field.

@@ -1261,6 +1261,25 @@ private slots:
         QCOMPARE(w.evaluator()->current()->fleet->timeslice_replicas, 4);
         QVERIFY(w.evaluator()->current()->fleet->mig_instances == 0);
         QTRY_VERIFY(captionSays(QStringLiteral("Time-slicing: 8 GPUs on 1 node, 4 jobs each")));
+        // Their memory, typed in GB: more than one H100 holds is refused with the reason; 30 GB
+        // each lets two share a GPU (time-slicing gives no memory isolation), and the caption
+        // says so.
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.gpu_memory_bytes"),
+                           QStringLiteral("100")));
+        QCOMPARE(w.document()->design().fleet.interactive.gpu_memory_bytes, 100e9);
+        QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("does not fit") !=
+                         std::string::npos,
+                     w.evaluator()->current()->fleet_error.c_str());
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "interactive.gpu_memory_bytes"),
+                           QStringLiteral("30")));
+        QCOMPARE(w.document()->design().fleet.interactive.gpu_memory_bytes, 30e9);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->timeslice_jobs_per_gpu <= 2 + 1e-9);
+        QTRY_VERIFY(
+            captionSays(QStringLiteral("Notebooks and CI fit 2 to a GPU by memory (30.0 GB each "
+                                       "of 80.0 GB)")));
         // A team quota for the fine-tunes, typed: they hold at most 8 GPUs (one job) at once and
         // the caption says how often they were at it. A quota below one job is refused.
         QVERIFY(clickEntity(w, QString()));
