@@ -21,6 +21,26 @@ double tile_factor(double d) {
     return d / padded;
 }
 
+/// Bytes per element of a GEMM operand in the training dtype (TF32 is stored in 4 bytes).
+double gemm_operand_bytes(Dtype d) {
+    switch (d) {
+    case Dtype::fp64:
+        return 8;
+    case Dtype::fp32:
+    case Dtype::tf32:
+        return 4;
+    case Dtype::bf16:
+    case Dtype::fp16:
+        return 2;
+    case Dtype::fp8:
+    case Dtype::int8:
+        return 1;
+    case Dtype::fp4:
+        return 0.5;
+    }
+    return 2;
+}
+
 struct Hw {
     double peak = 0;      ///< dense peak of the training dtype
     double gemm = 0;      ///< achievable GEMM FLOP/s
@@ -29,6 +49,13 @@ struct Hw {
     /// Per-tensor FP8 GEMMs need a transposed copy for backward (Hopper, Ada); Blackwell runs
     /// every layout natively (TE fp8_current_scaling.rst; utils.py is_non_tn_fp8_gemm_supported).
     bool fp8_transpose = true;
+    /// The K-loop's fixed cost in K elements (pipeline fill and drain): about four K-steps, a
+    /// step being one 128-byte row of the operand tiles (CUTLASS's Hopper examples: 128 x 128 x
+    /// 32 tiles for 4-byte TF32 in 48_hopper_warp_specialized_gemm, 128 x 128 x 128 for FP8 in
+    /// 54_hopper_fp8_warp_specialized_gemm; 64 deep for 16-bit types). So 256 for 16-bit
+    /// GEMMs, 512 for 8-bit ones: the same fixed time is twice as much of an FP8 GEMM's K, and
+    /// small-K GEMMs (MoE experts) gain less from FP8 than their peak says.
+    double k0 = 256;
 };
 
 /// Time of one GEMM of (m x k) by (k x n): compute at measured efficiency with tile
@@ -39,8 +66,7 @@ double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes
     const double flops = 2.0 * m * k * n;
     // Each output tile runs a K-loop of 64-deep steps behind a multistage pipeline whose fill
     // and drain cost about four steps (CUTLASS multistage mainloop): efficiency K / (K + 256).
-    constexpr double kK0 = 256.0;
-    const double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + kK0);
+    const double eff = tile_factor(m) * tile_factor(n) * tile_factor(k) * k / (k + hw.k0);
     const double bytes = k * n * weight_bytes + (m * k + m * n) * 2.0;
     return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
 }
@@ -391,6 +417,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         hw.attention = hw.gemm * ta.attention_vs_gemm.value;
     hw.hbm = gpu.memory_bandwidth_Bps * ta.memory_efficiency.value;
     hw.fp8_transpose = topo.gpu_arch != GpuArch::blackwell;
+    hw.k0 = 4.0 * 128.0 / gemm_operand_bytes(dt);
     const bool flash = ma.flash_attention.value > 0.5;
     const bool sp = t.sequence_parallel && t.tp > 1;
 
