@@ -140,14 +140,14 @@ struct InferenceAssumptions {
     /// offloaded layers, on the host. One global value set by leave-one-source-out over the
     /// published llama.cpp rows (docs/validation.md, Workstation and edge decode).
     Assumption llamacpp_memory_efficiency{
-        0.72, "fraction",
+        0.735, "fraction",
         "leave-one-source-out fit over llama.cpp rows (ClusterLens guide, Validation)"};
     /// MLX's quantised matrix-vector kernels (mlx-lm decode) read the weights at this fraction
     /// of the nominal memory bandwidth; they dequantise in registers as the weights arrive, so
     /// the conversion overlaps the streaming. One global value set by leave-one-source-out
     /// over the published MLX rows (docs/validation.md, Workstation and edge decode).
     Assumption mlx_memory_efficiency{
-        0.94, "fraction", "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
+        0.945, "fraction", "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};
