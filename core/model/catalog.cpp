@@ -28,6 +28,25 @@ std::string_view dtype_name(Dtype d) {
     return kDtypeNames[static_cast<std::size_t>(d)];
 }
 
+double dtype_bytes(Dtype d) {
+    switch (d) {
+    case Dtype::fp64:
+        return 8;
+    case Dtype::fp32:
+    case Dtype::tf32:
+        return 4;
+    case Dtype::bf16:
+    case Dtype::fp16:
+        return 2;
+    case Dtype::fp8:
+    case Dtype::int8:
+        return 1;
+    case Dtype::fp4:
+        return 0.5;
+    }
+    return 2;
+}
+
 std::optional<Dtype> dtype_from_name(std::string_view name) {
     for (std::size_t i = 0; i < kDtypeNames.size(); ++i)
         if (kDtypeNames[i] == name)

@@ -21,6 +21,9 @@ enum class Dtype { fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4 };
 inline constexpr std::size_t kDtypeCount = 8;
 std::string_view dtype_name(Dtype d);
 std::optional<Dtype> dtype_from_name(std::string_view name);
+/// Bytes one element of the type takes in memory (TF32 is stored in 4; FP4 in half a byte,
+/// block scales not counted).
+double dtype_bytes(Dtype d);
 /// The tensor-core type a training precision multiplies in.
 constexpr Dtype to_dtype(TrainingDtype t) {
     switch (t) {

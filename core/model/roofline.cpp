@@ -8,27 +8,6 @@
 namespace cl::model {
 
 namespace {
-double dtype_bytes(Dtype d) {
-    switch (d) {
-    case Dtype::fp64:
-        return 8;
-    case Dtype::fp32:
-    case Dtype::tf32:
-        return 4;
-    case Dtype::bf16:
-    case Dtype::fp16:
-        return 2;
-    case Dtype::fp8:
-    case Dtype::int8:
-        return 1;
-    case Dtype::fp4:
-        return 0.5625; // NVFP4 with block scales
-    }
-    return 2;
-}
-} // namespace
-
-namespace {
 /// The operator names of the CLI's table, as a person reads them.
 const char* operator_label(std::string_view name) {
     constexpr std::pair<std::string_view, const char*> kLabels[] = {

@@ -21,26 +21,6 @@ double tile_factor(double d) {
     return d / padded;
 }
 
-/// Bytes per element of a GEMM operand in the training dtype (TF32 is stored in 4 bytes).
-double gemm_operand_bytes(Dtype d) {
-    switch (d) {
-    case Dtype::fp64:
-        return 8;
-    case Dtype::fp32:
-    case Dtype::tf32:
-        return 4;
-    case Dtype::bf16:
-    case Dtype::fp16:
-        return 2;
-    case Dtype::fp8:
-    case Dtype::int8:
-        return 1;
-    case Dtype::fp4:
-        return 0.5;
-    }
-    return 2;
-}
-
 struct Hw {
     double peak = 0;      ///< dense peak of the training dtype
     double gemm = 0;      ///< achievable GEMM FLOP/s
@@ -417,7 +397,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         hw.attention = hw.gemm * ta.attention_vs_gemm.value;
     hw.hbm = gpu.memory_bandwidth_Bps * ta.memory_efficiency.value;
     hw.fp8_transpose = topo.gpu_arch != GpuArch::blackwell;
-    hw.k0 = 4.0 * 128.0 / gemm_operand_bytes(dt);
+    hw.k0 = 4.0 * 128.0 / dtype_bytes(dt);
     const bool flash = ma.flash_attention.value > 0.5;
     const bool sp = t.sequence_parallel && t.tp > 1;
 
