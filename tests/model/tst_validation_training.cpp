@@ -241,6 +241,12 @@ const Case kCases[] = {
      true,
      489.1,
      false},
+    // The README does not give the virtual pipeline size of its PP rows. Without interleaving
+    // the publisher's own strong-scaling figure cannot be reproduced (interleavingStrongScaling):
+    // the rows interleave with two layers per virtual stage, as NVIDIA's GPT-3 175B recipe of the
+    // same month does (NeMo 24.07: 12 layers per stage, VP 6; the NeMo rows below). 70B: 42
+    // layers per stage, v = 21; 177B: 16, v = 8 (session 31; until then v = 1, -10.8% and -8.2%
+    // in-sample with a 10-17% bubble). The micro-batch is not published: the model's choice.
     {"A.mcore_r0.8.0_h100.weak.70B",
      "",
      84,
@@ -252,7 +258,7 @@ const Case kCases[] = {
      768,
      8,
      2,
-     1,
+     21,
      1,
      384,
      0,
@@ -274,7 +280,7 @@ const Case kCases[] = {
      2304,
      8,
      6,
-     1,
+     8,
      1,
      1152,
      0,
@@ -859,6 +865,24 @@ private slots:
                     .arg(p->r.step_time_s, 0, 'f', 3)
                     .arg(p->r.bubble_fraction * 100, 0, 'f', 1);
         }
+        // Where each row's step goes (exposed seconds, the model's breakdown): the mechanisms
+        // a miss points at.
+        table += QStringLiteral("\n| case | compute | recompute | TP | CP | EP | PP | DP | "
+                                "bubble | optimizer | other | launch gaps |\n"
+                                "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (const Case& c : kCases) {
+            std::string why;
+            const auto p = predict(c, bundled_factor(c), &why);
+            if (!p)
+                continue;
+            const TrainingBreakdown& b = p->r.breakdown;
+            table += QStringLiteral("| %1 |").arg(QString::fromLatin1(c.id));
+            for (const double x :
+                 {b.compute, b.recompute, b.tp_comm, b.cp_comm, b.ep_comm, b.pp_comm, b.dp_comm,
+                  b.bubble, b.optimizer, b.other, p->r.launch_gap_s})
+                table += QStringLiteral(" %1 |").arg(x, 0, 'f', 3);
+            table += QLatin1Char('\n');
+        }
         const double med = median(errors), med6 = median(issue6);
         table += QStringLiteral("\nin-sample median |error| %1% over %2 rows (%3% over the %4 "
                                 "rows of issue 6)\n")
@@ -876,6 +900,53 @@ private slots:
     // ratio, is chosen from the other sources only (the value on a grid of 0.01 minimising their
     // median |error|), and the left-out source's rows are predicted with it. The held-out errors
     // are what a user should expect on a run of their own; the in-sample fit above is not.
+    // Megatron-Core r0.8.0's strong scaling of its GPT 177B (README at f2e5db402c, "Strong
+    // Scaling Results"): batch 1,152 sequences from 96 to 4,608 H100, "MFU from 47% to 42%". At
+    // TP 8 x PP 6 that is 576 micro-batches per DP rank at 96 GPUs and 12 at 4,608, so the drop
+    // is the pipeline bubble plus the DP traffic: without interleaving the bubble alone would be
+    // 5/12 of the compute at 4,608 GPUs (the model: 50% -> 33% MFU). Only interleaving keeps the
+    // drop near 47 -> 42, which is why the weak-scaling rows run with virtual stages of two layers
+    // (see kCases). The ratio is checked with the percentages' rounding (41.5-42.5 over 46.5-47.5)
+    // widened by a point.
+    void interleavingStrongScaling() {
+        const auto mfu = [&](int gpus, int vpp) {
+            const Case c{"A.mcore_r0.8.0_h100.strong.177B",
+                         "",
+                         96,
+                         12288,
+                         96,
+                         131072,
+                         4096,
+                         "dgx-h100",
+                         gpus,
+                         8,
+                         6,
+                         vpp,
+                         1,
+                         1152,
+                         1,
+                         "bf16",
+                         "none",
+                         true,
+                         true,
+                         true,
+                         0,
+                         false};
+            std::string why;
+            const auto p = predict(c, bundled_factor(c), &why);
+            return p ? p->r.mfu : -1.0;
+        };
+        const double small = mfu(96, 8), large = mfu(4608, 8);
+        const double flat_small = mfu(96, 1), flat_large = mfu(4608, 1);
+        QVERIFY(small > 0 && large > 0 && flat_small > 0 && flat_large > 0);
+        qInfo("GPT 177B, batch 1,152: 96 -> 4,608 GPUs, MFU %.1f%% -> %.1f%% (ratio %.3f; "
+              "published 47%% -> 42%%, 0.894); without interleaving %.1f%% -> %.1f%% (%.3f)",
+              small * 100, large * 100, large / small, flat_small * 100, flat_large * 100,
+              flat_large / flat_small);
+        QVERIFY(large / small >= 0.86 && large / small <= 0.93);
+        QVERIFY(flat_large / flat_small < 0.80); // the reason the rows interleave
+    }
+
     void leaveOneSourceOut() {
         const std::size_t n = std::size(kCases);
         std::vector<double> grid;
@@ -1025,8 +1096,9 @@ private slots:
             table += QStringLiteral("MoE row held-out error %1% (target within 20%)\n")
                          .arg(x * 100, 0, 'f', 1);
         qInfo().noquote() << table;
-        // Regression bounds at today's figures (issue 18's targets are printed above and not
-        // yet met: docs/validation.md): a change that makes generalisation worse fails here.
+        // Regression bounds at today's figures (issue 18's training targets, met since session 31,
+        // and tighter bounds where the model does better): a change that makes generalisation
+        // worse fails here.
         const std::string stale = cl::test::check_held_out(
             rows, "training", "tests/model/tst_validation_training leaveOneSourceOut");
         QVERIFY2(stale.empty(), stale.c_str());
@@ -1047,13 +1119,17 @@ private slots:
         // from 20.1% to 17.1% and rows within 15% from 17 to 19 of 24, while the median moved
         // 8.7% -> 9.4% (the 12th and 13th rows changed places: MCore 1.7B and the BF16
         // Qwen3 row, whose sources now choose a higher Hopper factor). docs/validation.md.
-        QVERIFY2(med <= 0.095, qPrintable(table));
-        QVERIFY2(mean_abs(held_out) <= 0.095, qPrintable(table));
+        // Session 31: the Megatron-Core r0.8.0 PP rows interleave as the publisher's own strong
+        // scaling requires (interleavingStrongScaling; two layers per virtual stage, as NVIDIA's
+        // GPT-3 recipe of the same month): median 9.3% -> 6.9%, mean 9.2% -> 8.4%, worst 23.2% ->
+        // 21.7%, unbiased 7.1% -> 6.7%. Issue 18's training targets are asserted from here on.
+        QVERIFY2(med <= 0.08, qPrintable(table));
+        QVERIFY2(mean_abs(held_out) <= 0.09, qPrintable(table));
         // Session 30: a GEMM's fixed K-loop cost in 128-byte K-steps (FP8 steps 128 deep, not
         // 64: Hw::k0) took the Qwen3-30B-A3B FP8 row from +21.5% to +17.4% (every MoE row
         // within 20%) and moved the median 9.4% -> 9.3%, the unbiased one 6.9% -> 7.1%, the
         // worst 21.5% -> 23.2% (Megatron-Bridge Llama 3 70B, FP8, slower still).
-        QVERIFY2(med_unbiased <= 0.075, qPrintable(table));
+        QVERIFY2(med_unbiased <= 0.07, qPrintable(table));
         // 57.1% until torchtitan's rows ran on their own GPU (500 W, HBM2e) with per-op
         // selective checkpointing (55.0% -> 23.0% held out); GPT-OSS-120B is the worst now,
         // 45.3% -> 53.0% once its 128-token sliding windows are modelled (issue 20): the
