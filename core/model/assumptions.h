@@ -147,7 +147,8 @@ struct InferenceAssumptions {
     /// the conversion overlaps the streaming. One global value set by leave-one-source-out
     /// over the published MLX rows (docs/validation.md, Workstation and edge decode).
     Assumption mlx_memory_efficiency{
-        0.945, "fraction", "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
+        0.945, "fraction",
+        "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

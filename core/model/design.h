@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 11; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 12; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -41,7 +41,8 @@ inline constexpr int kDesignMinor = 11; ///< 1.1: unset values are missing keys,
                                         ///< <class>.gpu_busy);
                                         ///< 1.10: <class>.borrow_cap_gpus,
                                         ///< <class>.keep_gpus;
-                                        ///< 1.11: <class>.gpu_memory_bytes
+                                        ///< 1.11: <class>.gpu_memory_bytes;
+                                        ///< 1.12: training.recompute_layers
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -102,6 +103,10 @@ struct TrainingSpec {
     /// default every earlier version used).
     bool fp32_gradients = false;
     Recompute recompute = Recompute::selective;
+    /// Full recompute of only the first N layers of each pipeline stage (of each model chunk
+    /// with VPP); the other layers keep their activations (Megatron-LM --recompute-method block
+    /// --recompute-num-layers N). 0: every layer (one layer per checkpoint). Format 1.12.
+    int recompute_layers = 0;
     bool sequence_parallel = true;
     Schedule schedule = Schedule::one_f_one_b;
     Finetune finetune = Finetune::full;

@@ -120,13 +120,13 @@ double model_flops_per_iteration(const ModelArch& m, double batch, double seq) {
 }
 
 double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq,
-                                    Recompute recompute) {
+                                    Recompute recompute, double recomputed_share) {
     const double tokens = batch * seq;
     double attn = 0;
     const double layers_fwd = forward_flops_per_token(m, seq, &attn);
     double extra = 0;
     if (recompute == Recompute::full)
-        extra = layers_fwd; // one more forward of every layer
+        extra = layers_fwd * recomputed_share; // one more forward of every recomputed layer
     else if (recompute == Recompute::selective)
         extra = 3.0 * attn; // Korthikanti eq. 8 counts s/(3h) instead of s/(6h)
     else if (recompute == Recompute::selective_op)

@@ -56,8 +56,10 @@ double model_flops_per_iteration(const ModelArch& m, double batch, double seq);
 /// (Narayanan eq. 3: 96 B s l h^2 (1 + s/(6h) + V/(16 l h))); selective adds the attention
 /// term as Korthikanti eq. 8 counts it, 72 B L s h^2 (1 + s/(3h) + V/(12hL)).
 /// Per-op selective (torchtitan) adds the recomputed matmuls of block_matmuls.
+/// `recomputed_share`: the share of layers a full recompute runs again (partial recompute,
+/// TrainingSpec::recompute_layers); 1 for all of them.
 double hardware_flops_per_iteration(const ModelArch& m, double batch, double seq,
-                                    Recompute recompute);
+                                    Recompute recompute, double recomputed_share = 1.0);
 
 /// Closed forms for GPT shapes, used as cross-checks in tests.
 double korthikanti_eq7(double B, double L, double s, double h, double V);

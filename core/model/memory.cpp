@@ -37,6 +37,18 @@ int stage_layer_count(int layers, int pp, int st) {
     return base - (rank < excess ? 1 : 0);
 }
 
+int recomputed_layers(const TrainingSpec& t, int nl) {
+    if (t.recompute != Recompute::full || nl < 1)
+        return 0;
+    if (t.recompute_layers <= 0)
+        return nl;
+    // Megatron-Core checkpoints the first recompute_num_layers layers of each TransformerBlock,
+    // one block per model chunk (transformer_block.py _checkpointed_forward, method "block").
+    const int chunks = std::max(1, t.vpp);
+    const int per_chunk = (nl + chunks - 1) / chunks;
+    return std::min(nl, chunks * std::min(t.recompute_layers, per_chunk));
+}
+
 // ---- Model states ---------------------------------------------------------------------------
 
 StateBytes state_bytes(const TrainingSpec& t) {
@@ -250,6 +262,22 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (t.schedule == Schedule::interleaved && t.vpp < 2)
         bad("--vpp", "the interleaved schedule needs VPP \u2265 2 model chunks per stage "
                      "(Megatron-LM's layers per virtual pipeline stage); VPP 1 is plain 1F1B");
+    if (t.recompute_layers < 0)
+        bad("--recompute-layers", "must be 0 (every layer) or at least 1");
+    else if (t.recompute_layers > 0 && t.recompute != Recompute::full)
+        bad("--recompute-layers", "recomputes whole layers: it needs --recompute full "
+                                  "(Megatron-LM's --recompute-granularity full)");
+    else if (t.recompute_layers > 0) {
+        // The largest model chunk: a stage holds at most ceil(layers / pp) layers.
+        const int widest = ((m.layers + t.pp - 1) / t.pp + t.vpp - 1) / t.vpp;
+        if (t.recompute_layers > widest)
+            bad("--recompute-layers",
+                std::to_string(t.recompute_layers) + " layers exceed the " +
+                    std::to_string(widest) + " of a " +
+                    (t.vpp > 1 ? "model chunk (PP x VPP = " + std::to_string(t.pp * t.vpp) + ")"
+                               : "pipeline stage (PP = " + std::to_string(t.pp) + ")") +
+                    "; 0 recomputes every layer");
+    }
     if (t.seq < 1)
         bad("--seq", "must be at least 1");
     else if (t.seq % t.cp != 0)
@@ -382,8 +410,15 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             in_flight *= 1.0 + (t.pp - 1.0) / (t.pp * static_cast<double>(t.vpp));
         if (st == 0)
             out.micro_batches_in_flight = in_flight;
-        b.activations = act_layer * nl * in_flight;
-        b.activations += whole_layer_bytes; // full recompute: the layer being recomputed
+        // Full recompute keeps a layer's input only, except for the layers a partial recompute
+        // leaves alone (recompute_layers), which keep everything.
+        const int rec_layers = recomputed_layers(t, nl);
+        b.activations = (t.recompute == Recompute::full
+                             ? act_layer * rec_layers + whole_layer_bytes * (nl - rec_layers)
+                             : act_layer * nl) *
+                        in_flight;
+        if (rec_layers > 0)
+            b.activations += whole_layer_bytes; // full recompute: the layer being recomputed
         // Korthikanti sec. 4.3: embedding output p*sbh/t on the first stage; the output layer
         // input and fp32 logits 4sbh/t + 4sbv/t on the last.
         if (st == 0)

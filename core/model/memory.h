@@ -29,6 +29,10 @@ struct MemoryBreakdown {
 std::vector<int> stage_layers(int layers, int pp);
 /// Layers of stage `st` under the same rule, without allocating.
 int stage_layer_count(int layers, int pp, int st);
+/// Layers of a stage of `nl` layers that a full recompute runs again: all of them, or with
+/// TrainingSpec::recompute_layers = N the first N of each of its vpp model chunks (Megatron-LM's
+/// block method). 0 without full recompute.
+int recomputed_layers(const TrainingSpec& t, int nl);
 
 /// Bytes per parameter for weights, gradients and optimizer states.
 struct StateBytes {

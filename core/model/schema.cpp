@@ -318,6 +318,14 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(recompute))
             .make("recompute", "Activation recompute", "", 0, 0,
                   "selective: Korthikanti et al. 2022 sec. 5"));
+    add(T(CL_REF(recompute_layers))
+            .make("recompute_layers", "Layers recomputed per stage", "", 0, kInt,
+                  "0: every layer (Megatron-LM --recompute-method uniform, one layer per "
+                  "checkpoint)",
+                  "full recompute only: the first N layers of each pipeline stage (of each "
+                  "model chunk with VPP) run their forward again, the others keep their "
+                  "activations (Megatron-LM --recompute-method block --recompute-num-layers N)"))
+        .zero_shows = "Every layer";
     add(T(CL_REF(sequence_parallel))
             .make("sequence_parallel", "Sequence parallelism", "", 0, 0,
                   "on with TP: Korthikanti et al. 2022 sec. 4.2.2"));

@@ -99,6 +99,10 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     t.vpp = vpp;
                                     t.zero = zero;
                                     t.recompute = rc;
+                                    // The workload's partial recompute holds for full-recompute
+                                    // layouts (where its layers fit a model chunk).
+                                    t.recompute_layers =
+                                        rc == Recompute::full ? base.recompute_layers : 0;
                                     t.micro_batch = mb;
                                     t.schedule = vpp > 1 ? Schedule::interleaved
                                                  : base.schedule == Schedule::interleaved

@@ -482,105 +482,121 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             double tp_raw = 0, cp_raw = 0, ep_raw = 0, tp_bytes = 0, cp_bytes = 0, ep_bytes = 0;
         } kinds[2];
         KindTimes stage_raw; // the slowest stage's collectives before overlap, and their bytes
-        for (int kind = 0; kind < 2; ++kind) {
-            if (kind == 1 && !m.is_moe())
-                continue;
-            if (kind == 0 && m.layers == m.moe_layers())
-                continue;
-            KindTimes& k = kinds[kind];
-            const LayerTimes lt = layer_times(m, t, kind == 1, mb, hw, flash, ta);
-            k.f = lt.fwd;
-            k.bwd = lt.bwd;
-            k.rec = lt.recompute;
-            k.gaps = lt.gaps;
-            k.kernels = lt.kernels;
-            // TP: with SP two all-gathers and two reduce-scatters of the full activation in
-            // forward; backward runs their conjugates (two reduce-scatters, two all-gathers)
-            // plus two more all-gathers that rebuild the gathered inputs the weight gradients
-            // need, since only the sequence shards are stored (Korthikanti et al. 2022
-            // sec. 4.2.2; Table 4 shows SP saving 0.5 ms forward but only 0.1 ms backward).
-            // Without SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
-            if (t.tp > 1) {
-                const double act = T * h * 2.0;
-                const double ag = sp ? collective(CollectiveOp::allgather, act, topo, tp_g, ca) : 0;
-                const double rs =
-                    sp ? collective(CollectiveOp::reducescatter, act, topo, tp_g, ca) : 0;
-                const double ar = sp ? 0 : collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
-                const double fwd_comm = sp ? 2.0 * (ag + rs) : 2.0 * ar;
-                const double bwd_comm = sp ? 4.0 * ag + 2.0 * rs : 2.0 * ar;
-                double per_layer = fwd_comm + bwd_comm;
-                double colls = sp ? 10.0 : 4.0;
-                if (t.recompute == Recompute::full) {
-                    per_layer += fwd_comm; // the recomputed forward repeats its collectives
-                    colls += sp ? 4.0 : 2.0;
-                }
-                k.tp_raw = per_layer;
-                k.tp_bytes = colls * act;
-                // The hidden part still slows the GEMMs it overlaps (SM contention).
-                k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
-                                     ta.tp_overlap.value * ta.overlap_sm_contention.value);
-            }
-            // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
-            // (Megatron-Core context parallelism).
-            if (t.cp > 1) {
-                const double kvw =
-                    m.attention() == AttentionKind::mla
-                        ? static_cast<double>(m.heads) *
-                              (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
-                        : 2.0 * m.kv_heads * m.head_dim;
-                const double block = s_local * mb * kvw / t.tp * 2.0;
-                const double ring =
-                    (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
-                k.cpc = std::max(0.0, ring - lt.attention_fwd) +
-                        std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
-                k.cp_raw = 3.0 * ring;
-                k.cp_bytes = 3.0 * (t.cp - 1) * block;
-            }
-            // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
-            // is the other's pattern on gradients).
-            if (kind == 1 && t.ep > 1) {
-                // Routed copies this GPU sends: its etp/tp share of the micro-batch's tokens.
-                const double copies = T * m.top_k * ta.moe_imbalance.value * t.expert_tp() / t.tp;
-                if (t.moe_dispatcher == MoeDispatcher::alltoall) {
-                    // Megatron-Core alltoall dispatcher: every copy in 16 bits.
-                    k.epc =
-                        4.0 * collective(CollectiveOp::alltoall, copies * h * 2.0, topo, ep_g, ca);
-                    k.ep_bytes = 4.0 * copies * h * 2.0;
-                } else {
-                    // DeepEP normal kernels (deepseek-ai/DeepEP README): a token goes once to
-                    // each node holding one of its experts, over RDMA, and is forwarded over
-                    // NVLink there; every pass in BF16 (Megatron-Core passes DeepEP and
-                    // HybridEP one BF16 tensor even in FP8 training: fused_a2a.py at d98e8a6;
-                    // DeepSeek's own FP8 dispatch is not modelled). With experts spread
-                    // evenly over the group's k nodes, a token's top-k experts reach
-                    // k(1 - (1 - 1/k)^top_k) distinct nodes. The all-to-all model sends the
-                    // share (n - g)/n of its bytes off the node; it is given the bytes that make
-                    // that share one copy per remote node. NVLink forwarding (7x a 400G NIC on
-                    // DGX H100) is not the bottleneck.
-                    const double kn = std::max(1, ep_g.nodes), n = ep_g.ranks,
-                                 g = std::max(1, ep_g.ranks_per_node);
-                    const double sent = T * t.expert_tp() / t.tp; // tokens this GPU dispatches
-                    double per_token = copies / sent;             // copies per token on the wire
-                    if (kn > 1) {
-                        const double distinct = kn * (1.0 - std::pow(1.0 - 1.0 / kn, m.top_k));
-                        per_token =
-                            distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
-                    }
-                    const double elems = sent * per_token * h;
-                    k.epc = 4.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
-                    k.ep_bytes = 4.0 * elems * 2.0;
-                }
-                k.ep_raw = k.epc;
-                if (t.ep_overlap) {
-                    // One micro-batch's all-to-alls run under another's forward and backward of
-                    // the same layer (Megatron-Core EP overlap; DeepSeek-V3 report sec. 3.2.1,
-                    // DualPipe): at most that compute is hidden, and the hidden part still slows
-                    // the kernels it shares SMs with (the SM contention TP overlap uses).
-                    const double hidden = std::min(k.epc, k.f + k.bwd);
-                    k.epc = (k.epc - hidden) + hidden * ta.overlap_sm_contention.value;
-                }
-            }
+        // Partial full recompute (recompute_layers): a stage's recomputed layers run as `kinds`,
+        // the others as without recompute (`plain`).
+        const bool partial = t.recompute == Recompute::full && t.recompute_layers > 0;
+        KindTimes plain[2];
+        TrainingSpec t_plain;
+        if (partial) {
+            t_plain = t;
+            t_plain.recompute = Recompute::none;
+            t_plain.recompute_layers = 0;
         }
+        for (int pass = 0; pass < (partial ? 2 : 1); ++pass)
+            for (int kind = 0; kind < 2; ++kind) {
+                if (kind == 1 && !m.is_moe())
+                    continue;
+                if (kind == 0 && m.layers == m.moe_layers())
+                    continue;
+                const TrainingSpec& ts = pass == 0 ? t : t_plain;
+                KindTimes& k = pass == 0 ? kinds[kind] : plain[kind];
+                const LayerTimes lt = layer_times(m, ts, kind == 1, mb, hw, flash, ta);
+                k.f = lt.fwd;
+                k.bwd = lt.bwd;
+                k.rec = lt.recompute;
+                k.gaps = lt.gaps;
+                k.kernels = lt.kernels;
+                // TP: with SP two all-gathers and two reduce-scatters of the full activation in
+                // forward; backward runs their conjugates (two reduce-scatters, two all-gathers)
+                // plus two more all-gathers that rebuild the gathered inputs the weight gradients
+                // need, since only the sequence shards are stored (Korthikanti et al. 2022
+                // sec. 4.2.2; Table 4 shows SP saving 0.5 ms forward but only 0.1 ms backward).
+                // Without SP two all-reduces each way (Shoeybi et al. 2019 sec. 3).
+                if (t.tp > 1) {
+                    const double act = T * h * 2.0;
+                    const double ag =
+                        sp ? collective(CollectiveOp::allgather, act, topo, tp_g, ca) : 0;
+                    const double rs =
+                        sp ? collective(CollectiveOp::reducescatter, act, topo, tp_g, ca) : 0;
+                    const double ar =
+                        sp ? 0 : collective(CollectiveOp::allreduce, act, topo, tp_g, ca);
+                    const double fwd_comm = sp ? 2.0 * (ag + rs) : 2.0 * ar;
+                    const double bwd_comm = sp ? 4.0 * ag + 2.0 * rs : 2.0 * ar;
+                    double per_layer = fwd_comm + bwd_comm;
+                    double colls = sp ? 10.0 : 4.0;
+                    if (ts.recompute == Recompute::full) {
+                        per_layer += fwd_comm; // the recomputed forward repeats its collectives
+                        colls += sp ? 4.0 : 2.0;
+                    }
+                    k.tp_raw = per_layer;
+                    k.tp_bytes = colls * act;
+                    // The hidden part still slows the GEMMs it overlaps (SM contention).
+                    k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
+                                         ta.tp_overlap.value * ta.overlap_sm_contention.value);
+                }
+                // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
+                // (Megatron-Core context parallelism).
+                if (t.cp > 1) {
+                    const double kvw =
+                        m.attention() == AttentionKind::mla
+                            ? static_cast<double>(m.heads) *
+                                  (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
+                            : 2.0 * m.kv_heads * m.head_dim;
+                    const double block = s_local * mb * kvw / t.tp * 2.0;
+                    const double ring =
+                        (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
+                    k.cpc = std::max(0.0, ring - lt.attention_fwd) +
+                            std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
+                    k.cp_raw = 3.0 * ring;
+                    k.cp_bytes = 3.0 * (t.cp - 1) * block;
+                }
+                // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
+                // is the other's pattern on gradients).
+                if (kind == 1 && t.ep > 1) {
+                    // Routed copies this GPU sends: its etp/tp share of the micro-batch's tokens.
+                    const double copies =
+                        T * m.top_k * ta.moe_imbalance.value * t.expert_tp() / t.tp;
+                    if (t.moe_dispatcher == MoeDispatcher::alltoall) {
+                        // Megatron-Core alltoall dispatcher: every copy in 16 bits.
+                        k.epc = 4.0 * collective(CollectiveOp::alltoall, copies * h * 2.0, topo,
+                                                 ep_g, ca);
+                        k.ep_bytes = 4.0 * copies * h * 2.0;
+                    } else {
+                        // DeepEP normal kernels (deepseek-ai/DeepEP README): a token goes once to
+                        // each node holding one of its experts, over RDMA, and is forwarded over
+                        // NVLink there; every pass in BF16 (Megatron-Core passes DeepEP and
+                        // HybridEP one BF16 tensor even in FP8 training: fused_a2a.py at d98e8a6;
+                        // DeepSeek's own FP8 dispatch is not modelled). With experts spread
+                        // evenly over the group's k nodes, a token's top-k experts reach
+                        // k(1 - (1 - 1/k)^top_k) distinct nodes. The all-to-all model sends the
+                        // share (n - g)/n of its bytes off the node; it is given the bytes that
+                        // make that share one copy per remote node. NVLink forwarding (7x a 400G
+                        // NIC on DGX H100) is not the bottleneck.
+                        const double kn = std::max(1, ep_g.nodes), n = ep_g.ranks,
+                                     g = std::max(1, ep_g.ranks_per_node);
+                        const double sent = T * t.expert_tp() / t.tp; // tokens this GPU dispatches
+                        double per_token = copies / sent; // copies per token on the wire
+                        if (kn > 1) {
+                            const double distinct = kn * (1.0 - std::pow(1.0 - 1.0 / kn, m.top_k));
+                            per_token =
+                                distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
+                        }
+                        const double elems = sent * per_token * h;
+                        k.epc =
+                            4.0 * collective(CollectiveOp::alltoall, elems * 2.0, topo, ep_g, ca);
+                        k.ep_bytes = 4.0 * elems * 2.0;
+                    }
+                    k.ep_raw = k.epc;
+                    if (t.ep_overlap) {
+                        // One micro-batch's all-to-alls run under another's forward and backward of
+                        // the same layer (Megatron-Core EP overlap; DeepSeek-V3 report sec. 3.2.1,
+                        // DualPipe): at most that compute is hidden, and the hidden part still
+                        // slows the kernels it shares SMs with (the SM contention TP overlap uses).
+                        const double hidden = std::min(k.epc, k.f + k.bwd);
+                        k.epc = (k.epc - hidden) + hidden * ta.overlap_sm_contention.value;
+                    }
+                }
+            }
         // LM head and loss on the last stage (vocab-parallel).
         const double logits = gemm_time(hw, T, h, static_cast<double>(m.vocab) / t.tp, 2.0);
         // Cross-entropy on fp32 logits, unfused (Megatron-Core tensor_parallel/cross_entropy.py,
@@ -595,8 +611,36 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             const int n_moe = m.moe_layers_in(first, nl);
             const int n_dense = nl - n_moe;
             first += nl;
-            const KindTimes& d = kinds[0];
-            const KindTimes& e = kinds[1];
+            const KindTimes* dk = &kinds[0];
+            const KindTimes* ek = &kinds[1];
+            KindTimes dm, em; // a partial recompute's mix of recomputed and plain layers
+            if (partial) {
+                const double w = static_cast<double>(recomputed_layers(t, nl)) / nl;
+                const auto mix = [w](const KindTimes& a, const KindTimes& b) {
+                    KindTimes x;
+                    x.f = w * a.f + (1 - w) * b.f;
+                    x.bwd = w * a.bwd + (1 - w) * b.bwd;
+                    x.rec = w * a.rec + (1 - w) * b.rec;
+                    x.tpc = w * a.tpc + (1 - w) * b.tpc;
+                    x.cpc = w * a.cpc + (1 - w) * b.cpc;
+                    x.epc = w * a.epc + (1 - w) * b.epc;
+                    x.gaps = w * a.gaps + (1 - w) * b.gaps;
+                    x.kernels = w * a.kernels + (1 - w) * b.kernels;
+                    x.tp_raw = w * a.tp_raw + (1 - w) * b.tp_raw;
+                    x.cp_raw = w * a.cp_raw + (1 - w) * b.cp_raw;
+                    x.ep_raw = w * a.ep_raw + (1 - w) * b.ep_raw;
+                    x.tp_bytes = w * a.tp_bytes + (1 - w) * b.tp_bytes;
+                    x.cp_bytes = w * a.cp_bytes + (1 - w) * b.cp_bytes;
+                    x.ep_bytes = w * a.ep_bytes + (1 - w) * b.ep_bytes;
+                    return x;
+                };
+                dm = mix(kinds[0], plain[0]);
+                em = mix(kinds[1], plain[1]);
+                dk = &dm;
+                ek = &em;
+            }
+            const KindTimes& d = *dk;
+            const KindTimes& e = *ek;
             double f = n_dense * d.f + n_moe * e.f;
             double bwd = n_dense * d.bwd + n_moe * e.bwd;
             const double rec = n_dense * d.rec + n_moe * e.rec;
@@ -736,8 +780,15 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         r.tokens_per_s = tokens / r.step_time_s;
         double model_flops =
             model_flops_per_iteration(m, static_cast<double>(t.global_batch), t.seq);
+        double recomputed_share = 1.0;
+        if (partial) {
+            int rec = 0;
+            for (int st = 0; st < t.pp; ++st)
+                rec += recomputed_layers(t, stage_layer_count(m.layers, t.pp, st));
+            recomputed_share = static_cast<double>(rec) / m.layers;
+        }
         double hw_flops = hardware_flops_per_iteration(m, static_cast<double>(t.global_batch),
-                                                       t.seq, t.recompute);
+                                                       t.seq, t.recompute, recomputed_share);
         if (lora) { // frozen weights: forward + input gradients only (2/3 of 6ND-style work)
             model_flops *= 2.0 / 3.0;
             hw_flops *= 2.0 / 3.0;

@@ -174,6 +174,77 @@ private slots:
                  model_flops_per_iteration(*m, 16, s) + tokens * 32 * again);
     }
 
+    // Partial full recompute (Megatron-LM --recompute-method block --recompute-num-layers N):
+    // the first N layers of each pipeline stage (each model chunk with VPP) keep their input
+    // only, the others everything; one layer is rebuilt whole while it recomputes. Llama 3 8B
+    // (32 layers), PP 2 x VPP 2 on 8 H100: 16 layers per stage, 8 per chunk.
+    void partialRecompute() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        TrainingSpec t;
+        t.tp = 2;
+        t.pp = 2;
+        t.vpp = 2;
+        t.schedule = Schedule::interleaved;
+        t.seq = 8192;
+        t.global_batch = 64;
+        t.micro_batch = 1;
+        const GpuSpec& gpu = *cat_.gpu("h100-sxm");
+        t.recompute = Recompute::full;
+        const auto act = [&](int n) {
+            t.recompute_layers = n;
+            auto r = training_memory(m, t, 8, gpu);
+            return r.ok() ? r->per_gpu.activations : -1.0;
+        };
+        const double every = act(0), three = act(3), all_of_a_chunk = act(8);
+        QCOMPARE(recomputed_layers(t, 16), 16);
+        t.recompute_layers = 3;
+        QCOMPARE(recomputed_layers(t, 16), 6); // 3 of each of the stage's 2 chunks
+        t.recompute_layers = 8;
+        QCOMPARE(recomputed_layers(t, 16), 16);
+        QCOMPARE(all_of_a_chunk, every); // N = the chunk's layers is every layer
+        QVERIFY(three > every);
+        // One stage of 32 layers (PP 1, TP 8): recomputing 3 keeps 29 layers whole, 29 more
+        // whole layers than recomputing every one (one micro-batch in flight).
+        {
+            TrainingSpec one = t;
+            one.tp = 8;
+            one.pp = 1;
+            one.vpp = 1;
+            one.schedule = Schedule::one_f_one_b;
+            one.recompute = Recompute::none;
+            const double n1 = layer_activation_bytes(m, one, 1, true);
+            one.recompute = Recompute::full;
+            const double f1 = layer_activation_bytes(m, one, 1, true);
+            one.recompute_layers = 0;
+            auto all = training_memory(m, one, 8, gpu);
+            one.recompute_layers = 3;
+            auto some = training_memory(m, one, 8, gpu);
+            QVERIFY(all.ok() && some.ok());
+            QCOMPARE(some->per_gpu.activations - all->per_gpu.activations, 29.0 * (n1 - f1));
+        }
+        // Refused with the flag's name: without full recompute, beyond a chunk, negative.
+        t.recompute_layers = 9;
+        auto wide = training_memory(m, t, 8, gpu);
+        QVERIFY(!wide.ok());
+        QVERIFY2(wide.error_text().find("--recompute-layers") != std::string::npos &&
+                     wide.error_text().find("exceed the 8 of a model chunk") != std::string::npos,
+                 wide.error_text().c_str());
+        t.recompute_layers = 3;
+        t.recompute = Recompute::selective;
+        auto sel = training_memory(m, t, 8, gpu);
+        QVERIFY(!sel.ok());
+        QVERIFY2(sel.error_text().find("needs --recompute full") != std::string::npos,
+                 sel.error_text().c_str());
+        t.recompute = Recompute::full;
+        t.recompute_layers = -1;
+        QVERIFY(!training_memory(m, t, 8, gpu).ok());
+        // Hardware FLOPs: one more forward of the recomputed share of the layers only.
+        const double none = hardware_flops_per_iteration(m, 64, 8192, Recompute::none);
+        const double full = hardware_flops_per_iteration(m, 64, 8192, Recompute::full);
+        QCOMPARE(hardware_flops_per_iteration(m, 64, 8192, Recompute::full, 0.375),
+                 none + 0.375 * (full - none));
+    }
+
     // Layer kinds (architecture.h): the closed-form counts of MoE and local-attention layers
     // agree with counting layer by layer, over every range a pipeline stage can take.
     void layerKindCounts() {
