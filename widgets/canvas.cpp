@@ -842,6 +842,11 @@ protected:
             for (QString& part : parts)
                 part.remove(band).replace(QLatin1Char(' '), QChar(0x00A0));
             metrics = parts.join(QStringLiteral(" · "));
+            // No numbers (the layout does not run, or was not evaluated): what the verdict says,
+            // in the status colour, rather than a card with a title only (helper-20, session 31:
+            // TP 3 on the 16k preset left the far card blank).
+            if (metrics.isEmpty())
+                metrics = QString::fromStdString(finding_.verdict);
             drawFarName(p, QRectF(4, 62, 232, 58), metrics, status.darker(130), false);
             return;
         }

@@ -119,8 +119,19 @@ private:
         int pos = 0;
         if (Base::validate(text, pos) == QValidator::Acceptable || !typed)
             return;
-        if (const auto v = number(text))
+        if (const auto v = number(text)) {
             typed(*v);
+            return;
+        }
+        // A whole number form the box cannot hold as a finite double ("1e309"): sent as it
+        // reads, infinite, for the document to refuse with the reason; it was dropped in
+        // silence (helper-20, session 31).
+        static const QRegularExpression whole(
+            QStringLiteral("^[+-]?([0-9]+[.,]?[0-9]*|[.,][0-9]+)([eE][+-]?[0-9]+)?$"));
+        const QString t = stripped(text);
+        if (whole.match(t).hasMatch())
+            typed(t.startsWith(QLatin1Char('-')) ? -std::numeric_limits<double>::infinity()
+                                                 : std::numeric_limits<double>::infinity());
     }
 };
 

@@ -889,6 +889,12 @@ Result<Design> design_from_json(std::string_view text, std::string_view name,
     if (!r.expect_object(root, ""))
         return errors;
     Design d;
+    // A JSON document with neither key is not a design at all: say so once, with the file's
+    // name, rather than listing two missing keys (helper-20, session 31).
+    if (!root.contains("format") && !root.contains("version"))
+        return Error{"format", std::string(name.empty() ? "this file" : name) +
+                                   " is not a ClusterLens design file (it has no \"format\": \"" +
+                                   std::string(kDesignFormat) + "\" and no \"version\")"};
     const auto format = r.string(root, "", "format");
     if (format && *format != kDesignFormat)
         r.error("format",

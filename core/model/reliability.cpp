@@ -114,6 +114,31 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     r.optimal_checkpoint_interval_s = daly_interval(delta, M);
     double tau =
         in.checkpoint_interval_s > 0 ? in.checkpoint_interval_s : r.optimal_checkpoint_interval_s;
+    // A checkpoint is taken between training steps: the automatic interval is a whole number of
+    // steps (at least one), and a typed interval shorter than a step cannot be kept (helper-20:
+    // "Checkpoint interval Auto: 0.2 min" with 7.2 s steps).
+    const double step = ctx.step_time_s;
+    if (step > 0 && std::isfinite(step)) {
+        char buf[200];
+        if (in.checkpoint_interval_s > 0 && tau < step) {
+            std::snprintf(buf, sizeof buf,
+                          "the checkpoint interval (%.1f s) is shorter than one training step "
+                          "(%.1f s): a checkpoint every step is used",
+                          tau, step);
+            r.notes.emplace_back(buf);
+            tau = step;
+        } else if (in.checkpoint_interval_s <= 0) {
+            const double steps = std::max(1.0, std::round(tau / step));
+            if (tau < step) {
+                std::snprintf(buf, sizeof buf,
+                              "the Daly optimum (%.1f s) is shorter than one training step "
+                              "(%.1f s): a checkpoint every step",
+                              tau, step);
+                r.notes.emplace_back(buf);
+            }
+            tau = steps * step;
+        }
+    }
     if (in.async_checkpoint && tau < r.checkpoint_write_s) {
         tau = r.checkpoint_write_s; // the next snapshot waits for the previous write
         r.notes.push_back("async: interval raised to the checkpoint write time");
@@ -183,7 +208,8 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
     // Goodput vs interval: 48 points spread geometrically around the optimum.
     // The chosen interval stays on the curve's axis however far it is from the optimum.
     const double lo =
-        std::max(1.0, std::min(r.optimal_checkpoint_interval_s / 20.0, r.interval_used_s / 1.5));
+        std::max(std::max(1.0, step > 0 && std::isfinite(step) ? step : 0.0),
+                 std::min(r.optimal_checkpoint_interval_s / 20.0, r.interval_used_s / 1.5));
     const double hi =
         std::max(lo * 2, std::max(r.optimal_checkpoint_interval_s * 20.0, r.interval_used_s * 1.5));
     for (int i = 0; i < 48; ++i) {

@@ -416,6 +416,7 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         for (const auto& e : nodes) {
             Topology::NodeReach r;
             r.id = e.dev->id;
+            r.name = e.dev->name.empty() ? e.dev->id : e.dev->name;
             r.replicas = e.replicas;
             r.gpus_per_replica = e.gpus_per_replica;
             r.linked = !adj[idx.position(*e.dev)].empty();
@@ -472,12 +473,17 @@ std::string unreachable(const Topology& t, const std::vector<std::string>& entri
     for (const auto& r : t.reach) {
         if (!entries.empty() && std::find(entries.begin(), entries.end(), r.id) == entries.end())
             continue;
+        // Named as the canvas shows them (helper-20: "system1 and system2" where the cards
+        // read "HGX H100 8-GPU server"); two cards of one name are counted, not repeated.
+        const std::string& nm = r.name.empty() ? r.id : r.name;
         if (!r.linked && r.replicas > 1 && gpus > r.gpus_per_replica)
-            return "the " + units::format_si(r.replicas, "", 0) + "replicas of " + r.id +
+            return "the " + units::format_si(r.replicas, "", 0) + "replicas of " + nm +
                    " have no scale-out link: their GPUs cannot reach each other";
-        if (first && first->island != r.island)
-            return first->id + " and " + r.id +
+        if (first && first->island != r.island) {
+            const std::string& fn = first->name.empty() ? first->id : first->name;
+            return (fn == nm ? "two " + nm + " devices" : fn + " and " + nm) +
                    " are not connected by any link: their GPUs cannot reach each other";
+        }
         if (!first)
             first = &r;
     }

@@ -54,6 +54,7 @@ struct Topology {
     /// have no path between them; the replicas of an unlinked entry are islands of their own).
     struct NodeReach {
         std::string id;
+        std::string name; ///< what the canvas card shows (the device's name, else its id)
         int island = 0;
         double replicas = 1, gpus_per_replica = 0;
         bool linked = false; ///< has a scale-out link

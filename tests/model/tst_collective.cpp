@@ -449,9 +449,19 @@ private slots:
         d.devices.push_back(other);
         d.workloads[0].placement = {"node", "node2"};
         ev = evaluate(d, cat_);
-        QVERIFY2(ev.workloads[0].error.find("node and node2 are not connected") !=
-                     std::string::npos,
+        // Named as the cards show them, not by id (helper-20, session 31): two cards of one
+        // name are counted.
+        QVERIFY(!d.devices[0].name.empty());
+        QVERIFY2(ev.workloads[0].error.find("two " + d.devices[0].name +
+                                            " devices are not connected") != std::string::npos,
                  ev.workloads[0].error.c_str());
+        d.devices.back().name = "spare server";
+        ev = evaluate(d, cat_);
+        QVERIFY2(
+            ev.workloads[0].error.find(d.devices[0].name + " and spare server are not connected") !=
+                std::string::npos,
+            ev.workloads[0].error.c_str());
+        QVERIFY(ev.workloads[0].error.find("node2") == std::string::npos);
         QVERIFY(!ev.workloads[0].training.has_value());
         d.workloads[0].placement = {"node"};
         ev = evaluate(d, cat_);

@@ -114,6 +114,42 @@ private slots:
         QVERIFY(near(compute_reliability(in, ctx)->job_mtbf_s, r->job_mtbf_s / 2, 1e-9));
     }
 
+    // Checkpoints are taken between steps (helper-20, session 31: async checkpoints to fast
+    // storage gave "Auto: 0.2 min" with 7.2 s steps). The automatic interval is a whole number
+    // of steps, at least one; a typed interval under a step is raised to one, with a note.
+    void checkpointIntervalInWholeSteps() {
+        ReliabilityInputs in;
+        in.checkpoint_write_s = 60;
+        in.async_checkpoint = true;
+        ReliabilityContext ctx;
+        ctx.gpus = 16384;
+        ctx.run_days = 54;
+        ctx.checkpoint_bytes = 16384 * 1e9; // 1 GB per GPU: a 16 ms snapshot
+        ctx.step_time_s = 7.22;
+        auto r = compute_reliability(in, ctx);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        QVERIFY(r->optimal_checkpoint_interval_s < 60); // Daly's optimum for the stall alone
+        // Async: the write (60 s) still bounds it; a whole number of 7.22 s steps below that is
+        // raised to the write time as before.
+        QVERIFY(r->interval_used_s >= 60);
+        in.async_checkpoint = false;
+        in.checkpoint_write_s = 0.5;
+        auto sync = compute_reliability(in, ctx);
+        QVERIFY(sync.ok());
+        const double steps = sync->interval_used_s / 7.22;
+        QVERIFY2(std::abs(steps - std::round(steps)) < 1e-9 && steps >= 1,
+                 qPrintable(QString::number(sync->interval_used_s)));
+        QVERIFY(sync->curve.front().interval_s >= 7.22);
+        in.checkpoint_interval_s = 2;
+        auto typed = compute_reliability(in, ctx);
+        QVERIFY(typed.ok());
+        QCOMPARE(typed->interval_used_s, 7.22);
+        bool noted = false;
+        for (const auto& n : typed->notes)
+            noted = noted || n.find("shorter than one training step") != std::string::npos;
+        QVERIFY(noted);
+    }
+
     // E.opt175b.restarts_and_node_failures (issue 18) -- metaseq OPT chronicles: 1,024 cloud
     // A100 (128 nodes), ~2 machines down per day (15.6 per 1000 node-days), ~90 restarts over
     // the ~56 days of lineage 12.xx, job MTBF ~12 h; tolerance +-50% on rates. With that

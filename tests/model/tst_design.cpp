@@ -1101,6 +1101,22 @@ private slots:
         }
     }
 
+    // A JSON document that is not a design (helper-20, session 31: File > Open on
+    // {"hello":[1,2,3]} listed "format: missing (required) / version: missing (required)"): one
+    // error that names the file and says what it is not.
+    void notADesignSaysSo() {
+        auto d = design_from_json(R"({"hello": [1, 2, 3]})", "hello.json", &cat_);
+        QVERIFY(!d.ok());
+        QCOMPARE(d.errors().size(), std::size_t{1});
+        QVERIFY2(d.error_text().find("hello.json is not a ClusterLens design file") !=
+                     std::string::npos,
+                 d.error_text().c_str());
+        // With one of the keys it is a design with a broken header, and says which.
+        auto half = design_from_json(R"({"format": "clusterlens-design"})", "h.json", &cat_);
+        QVERIFY(!half.ok());
+        QVERIFY2(half.error_text().find("version") != std::string::npos, half.error_text().c_str());
+    }
+
     void newerMinorKeepsUnknownFields() {
         std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.13")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");

@@ -143,6 +143,44 @@ private slots:
         QCOMPARE(cost->cost_usd, cost->gpu_hours * 4.0);
     }
 
+    // ZeRO 3 gathers the weights before every micro-batch's forward and backward, and with
+    // LoRA/QLoRA that includes the frozen base it shards (helper-20, session 31: LoRA with ZeRO 3
+    // put 103.5 MB per step on the DP group and "0 % busy" links, a full fine-tune ~1 TB).
+    // Llama 3 8B on 16 H100 (2 nodes), TP 8, DP 2: each micro-batch gathers the stage's weights
+    // twice, in their stored format (16 bits for LoRA, NF4 + constants for QLoRA).
+    void zero3GathersFrozenWeights() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        TrainingSpec t;
+        t.global_batch = 16;
+        t.seq = 4096;
+        t.micro_batch = 1;
+        t.tp = 8;
+        t.zero = 3;
+        const auto dp_bytes = [&](Finetune f) {
+            t.finetune = f;
+            auto r = train_step(m, t, 16, h100, fabric_, {}, {}, {}, 0, true);
+            if (!r.ok())
+                return std::pair<double, double>{-1, -1};
+            for (const auto& g : r->traffic)
+                if (g.group == "DP")
+                    return std::pair<double, double>{g.bytes, r->memory.per_gpu.weights};
+            return std::pair<double, double>{0, 0};
+        };
+        const auto [full_bytes, full_w] = dp_bytes(Finetune::full);
+        const auto [lora_bytes, lora_w] = dp_bytes(Finetune::lora);
+        const auto [qlora_bytes, qlora_w] = dp_bytes(Finetune::qlora);
+        const double M = 16.0 / 2.0; // micro-batches per DP rank
+        // Every micro-batch gathers the (sharded x 2) weights twice: at least 2 M x weights.
+        QVERIFY2(lora_bytes >= 2.0 * M * lora_w * 2.0, qPrintable(QString::number(lora_bytes)));
+        QVERIFY(qlora_bytes >= 2.0 * M * qlora_w * 2.0);
+        // QLoRA's NF4 base moves about a quarter of LoRA's 16-bit base; a full fine-tune the
+        // 16-bit weights plus its gradients.
+        QVERIFY(qlora_bytes < 0.4 * lora_bytes);
+        QVERIFY(full_bytes > lora_bytes);
+        QVERIFY(full_w > 0);
+    }
+
     // The MoE token dispatcher (issue 18). DeepEP sends a token once per node holding one of its
     // experts: on DeepSeek-V3 with EP 64 over 8 nodes a token's 8 experts reach
     // 8(1 - (7/8)^8) = 5.25 nodes, 4.59 of them remote, where the NCCL all-to-all sends 7 remote

@@ -338,6 +338,15 @@ private slots:
         QVERIFY(typeNumber(months, QStringLiteral("2.5")));
         QCOMPARE(w.document()->design().economics.months, 100);
         QVERIFY2(error->text().contains(QStringLiteral("whole number")), qPrintable(error->text()));
+        // A number too large for a double ("1e309") is refused with the reason, not dropped
+        // (helper-20, session 31: PUE went back to its value without a word).
+        QVERIFY(typeNumber(pueBox, QStringLiteral("1e309")));
+        QCOMPARE(w.document()->design().economics.pue, pue);
+        QTRY_VERIFY2(error->text().startsWith(QStringLiteral("PUE")) &&
+                         error->text().contains(QStringLiteral("finite number")),
+                     qPrintable(error->text()));
+        QVERIFY2(w.statusBar()->currentMessage() == error->text(),
+                 qPrintable(w.statusBar()->currentMessage()));
     }
 
     // Helper-12: a micro-batch that does not divide the global batch left the Memory tab
