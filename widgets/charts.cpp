@@ -1089,6 +1089,15 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         cap += tr(", $%1 per million output tokens")
                    .arg(QString::fromStdString(
                        model::units::format_price(in.usd_per_million_output_tokens)));
+    else if (w->onprem_usd_per_million_output_tokens > 0)
+        // No cloud price for this GPU (helper-20: an MI300X design lost its $/M curve without
+        // a word): what owning costs, and where the missing price is explained.
+        cap += tr(", $%1 per million output tokens owning (no cloud price for this GPU: see the "
+                  "Cost tab)")
+                   .arg(QString::fromStdString(
+                       model::units::format_price(w->onprem_usd_per_million_output_tokens)));
+    else
+        cap += tr(" (no $ per million tokens: no price for this GPU; see the Cost tab)");
     if (in.gpus_needed > 0)
         cap += in.prefill_replicas_needed > 0
                    ? tr("; %1 GPUs for the request rate (%2 decode and %3 prefill replicas)")

@@ -310,6 +310,32 @@ private slots:
     }
 
     // Issue 21: the Inference chart shows the selected service (it always showed the first).
+    // A GPU with no cloud offer (helper-20, session 31: the 8x H200 design switched to the
+    // MI300X platform lost its $/M curve and figure without a word): the Inference tab's
+    // caption says what owning costs, or that there is no price, and where that is explained.
+    void inferenceCaptionSaysWhyNoPrice() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h200-inference-8x"));
+        const std::string service = w.document()->design().workloads.at(0).id;
+        QVERIFY(clickEntity(w, QStringLiteral("server")));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("mi300x-platform")));
+        QTRY_COMPARE(w.document()->design().devices.at(0).catalog,
+                     std::string("mi300x-platform"));
+        QVERIFY(clickEntity(w, QString::fromStdString(service)));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), service);
+        const auto said = [&] {
+            for (const QLabel* l : w.charts()->inferenceChart()->findChildren<QLabel*>())
+                if (l->isVisible() && l->text().contains(QStringLiteral("see the Cost tab")))
+                    return l->text();
+            return QString();
+        };
+        QTRY_VERIFY(!said().isEmpty());
+        QVERIFY2(said().contains(QStringLiteral("per million output tokens owning")) ||
+                     said().contains(QStringLiteral("no $ per million tokens")),
+                 qPrintable(said()));
+    }
+
     void inferenceChartFollowsSelection() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h200-inference-8x"));
