@@ -785,6 +785,7 @@ int cmd_search(Flags& f, std::ostream& out) {
                     {"micro_batch", s.micro_batch},
                     {"zero", s.zero},
                     {"recompute", model::to_string(s.recompute)},
+                    {"recompute_layers", s.recompute_layers},
                     {"step_time_s", s.step_time_s},
                     {"mfu", s.mfu},
                     {"tokens_per_s", s.tokens_per_s},
@@ -813,12 +814,15 @@ int cmd_search(Flags& f, std::ostream& out) {
     tb.header = {"tp",   "pp",        "dp",       "cp",  "ep",       "vpp",       "mb",
                  "zero", "recompute", "step (s)", "MFU", "tokens/s", "memory/GPU"};
     for (const auto& s : r->results)
-        tb.rows.push_back({std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp),
-                           std::to_string(s.cp), std::to_string(s.ep), std::to_string(s.vpp),
-                           std::to_string(s.micro_batch), std::to_string(s.zero),
-                           std::string(model::to_string(s.recompute)), fmt(s.step_time_s, 3),
-                           fmt(s.mfu * 100, 1) + " %", fmt(s.tokens_per_s, 0),
-                           units::format_bytes(s.memory_per_gpu_bytes)});
+        tb.rows.push_back(
+            {std::to_string(s.tp), std::to_string(s.pp), std::to_string(s.dp), std::to_string(s.cp),
+             std::to_string(s.ep), std::to_string(s.vpp), std::to_string(s.micro_batch),
+             std::to_string(s.zero),
+             std::string(model::to_string(s.recompute)) +
+                 (s.recompute_layers > 0 ? " (" + std::to_string(s.recompute_layers) + " layers)"
+                                         : std::string()),
+             fmt(s.step_time_s, 3), fmt(s.mfu * 100, 1) + " %", fmt(s.tokens_per_s, 0),
+             units::format_bytes(s.memory_per_gpu_bytes)});
     tb.print(out);
     return 0;
 }

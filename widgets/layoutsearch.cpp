@@ -151,8 +151,13 @@ void LayoutSearchDialog::showResults() {
         table_->setItem(i, 4, num(s.vpp, {}));
         table_->setItem(i, 5, num(s.micro_batch, {}));
         table_->setItem(i, 6, num(s.zero, {}));
-        table_->setItem(
-            i, 7, new QTableWidgetItem(QString::fromUtf8(model::to_string(s.recompute).data())));
+        table_->setItem(i, 7,
+                        new QTableWidgetItem(
+                            s.recompute_layers > 0
+                                ? tr("%1 (%2 layers)")
+                                      .arg(QString::fromUtf8(model::to_string(s.recompute).data()))
+                                      .arg(s.recompute_layers)
+                                : QString::fromUtf8(model::to_string(s.recompute).data())));
         // Step time to 2 decimals, as the workload card and the Training tab show it.
         table_->setItem(i, 8, num(std::round(s.step_time_s * 100) / 100, {}));
         table_->setItem(i, 9, num(std::round(s.mfu * 1000) / 10, tr("MFU %")));
@@ -253,6 +258,8 @@ bool LayoutSearchDialog::applyRow(int row) {
         {f("micro_batch"), double(s.micro_batch)},
         {f("zero"), double(s.zero)},
         {f("recompute"), std::string(model::to_string(s.recompute))},
+        // With the recompute: a layout without full recompute clears a partial one's layers.
+        {f("recompute_layers"), double(s.recompute_layers)},
         {f("sequence_parallel"), s.tp > 1},
         {f("schedule"), std::string(model::to_string(s.vpp > 1 ? model::Schedule::interleaved
                                                                : model::Schedule::one_f_one_b))}};

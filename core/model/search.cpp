@@ -53,10 +53,25 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
     // recomputation (Korthikanti et al. 2022 sec. 5: recompute only that core) saves nothing
     // and costs nothing: it is the same layout as "none" and is not listed twice.
     const bool flash = ma.flash_attention.value > 0.5;
-    const std::vector<Recompute> recomputes =
-        pins.recompute ? std::vector<Recompute>{*pins.recompute}
-        : flash        ? std::vector<Recompute>{Recompute::none, Recompute::full}
-                : std::vector<Recompute>{Recompute::none, Recompute::selective, Recompute::full};
+    // Full recompute of every layer, and of the workload's own number of layers per stage when
+    // it has one (TrainingSpec::recompute_layers): a pinned full recompute keeps only the
+    // latter.
+    struct RecomputeChoice {
+        Recompute how;
+        int layers;
+    };
+    std::vector<RecomputeChoice> recomputes;
+    const int partial = std::max(0, base.recompute_layers);
+    if (pins.recompute) {
+        recomputes.push_back({*pins.recompute, *pins.recompute == Recompute::full ? partial : 0});
+    } else {
+        recomputes.push_back({Recompute::none, 0});
+        if (!flash)
+            recomputes.push_back({Recompute::selective, 0});
+        recomputes.push_back({Recompute::full, 0});
+        if (partial > 0)
+            recomputes.push_back({Recompute::full, partial});
+    }
     std::vector<SearchRow> feasible;
     feasible.reserve(4096);
     for (int tp : tps)
@@ -84,7 +99,7 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                 for (int ep : eps)
                     for (int vpp : vpps)
                         for (int zero : zeros)
-                            for (const Recompute rc : recomputes)
+                            for (const RecomputeChoice& rcc : recomputes)
                                 for (int mb : mbs) {
                                     if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
                                         res.cancelled = true;
@@ -98,11 +113,8 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     t.ep = ep;
                                     t.vpp = vpp;
                                     t.zero = zero;
-                                    t.recompute = rc;
-                                    // The workload's partial recompute holds for full-recompute
-                                    // layouts (where its layers fit a model chunk).
-                                    t.recompute_layers =
-                                        rc == Recompute::full ? base.recompute_layers : 0;
+                                    t.recompute = rcc.how;
+                                    t.recompute_layers = rcc.layers;
                                     t.micro_batch = mb;
                                     t.schedule = vpp > 1 ? Schedule::interleaved
                                                  : base.schedule == Schedule::interleaved
@@ -137,7 +149,8 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     r.vpp = vpp;
                                     r.micro_batch = mb;
                                     r.zero = zero;
-                                    r.recompute = rc;
+                                    r.recompute = rcc.how;
+                                    r.recompute_layers = rcc.layers;
                                     r.step_time_s = tr->step_time_s;
                                     r.mfu = tr->mfu;
                                     r.tokens_per_s = tr->tokens_per_s;

@@ -27,6 +27,7 @@ struct SearchOptions {
 struct SearchRow {
     int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1, vpp = 1, micro_batch = 1, zero = 1;
     Recompute recompute = Recompute::none;
+    int recompute_layers = 0; ///< full recompute of the first N layers per stage (0 = every)
     double step_time_s = 0, mfu = 0, tokens_per_s = 0, memory_per_gpu_bytes = 0;
     double usd_per_million_tokens = 0;
 };

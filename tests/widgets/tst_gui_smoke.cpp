@@ -319,8 +319,7 @@ private slots:
         const std::string service = w.document()->design().workloads.at(0).id;
         QVERIFY(clickEntity(w, QStringLiteral("server")));
         QVERIFY(chooseInCombo(field<QComboBox>(w, "catalog"), QStringLiteral("mi300x-platform")));
-        QTRY_COMPARE(w.document()->design().devices.at(0).catalog,
-                     std::string("mi300x-platform"));
+        QTRY_COMPARE(w.document()->design().devices.at(0).catalog, std::string("mi300x-platform"));
         QVERIFY(clickEntity(w, QString::fromStdString(service)));
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
         QTRY_COMPARE(w.charts()->inferenceChart()->shownWorkload(), service);
@@ -905,6 +904,13 @@ private slots:
         open(w, QStringLiteral("h100-ndr-2node"));
         QTRY_VERIFY(w.evaluator()->current() &&
                     !w.evaluator()->current()->workloads[0].memory.fits);
+        // A partial recompute typed in first (session 31): the layout applied carries its own
+        // recompute, and its layers with it (a layout without full recompute clears them; kept
+        // they would be refused).
+        QVERIFY(clickEntity(w, QString::fromStdString(w.document()->design().workloads[0].id)));
+        QVERIFY(chooseInCombo(field<QComboBox>(w, "recompute"), QStringLiteral("full")));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "recompute_layers"), QStringLiteral("2")));
+        QCOMPARE(w.document()->design().workloads[0].training.recompute_layers, 2);
         QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Find a Layout…")}));
         auto* dlg = w.findChild<ui::LayoutSearchDialog*>(QStringLiteral("layoutSearchDialog"));
         QVERIFY(dlg);
@@ -937,10 +943,13 @@ private slots:
                 apply = b;
         QVERIFY(apply && apply->isEnabled());
         const int steps = w.document()->undoStack()->index();
+        const QString recomputeCell = table->item(0, 7)->text(); // "full (2 layers)", "none"
         QTest::mouseClick(apply, Qt::LeftButton);
         QCOMPARE(w.document()->undoStack()->index(), steps + 1);
         QTRY_VERIFY(w.evaluator()->current()->workloads[0].memory.fits);
         QVERIFY(w.evaluator()->current()->workloads[0].training.has_value());
+        QCOMPARE(w.document()->design().workloads[0].training.recompute_layers,
+                 recomputeCell.contains(QStringLiteral("(2 layers)")) ? 2 : 0);
         w.activateWindow(); // the dialog closed; Xvfb has no window manager to do it
         undo(w);
         QTRY_VERIFY(!w.evaluator()->current()->workloads[0].memory.fits);
