@@ -134,9 +134,20 @@ void LayoutSearchDialog::showResults() {
                              .arg(r.feasible));
     table_->setSortingEnabled(false);
     table_->setRowCount(static_cast<int>(r.results.size()));
-    auto num = [](double v, const QString& text) {
-        auto* it = new QTableWidgetItem;
-        it->setData(Qt::DisplayRole, v); // numeric sorting
+    // Shown with a fixed number of decimals (helper-20: an MFU of 52.0 read "52" beside "53.5"),
+    // sorted by value.
+    struct NumberItem : QTableWidgetItem {
+        double value = 0;
+        bool operator<(const QTableWidgetItem& other) const override {
+            const auto* n = dynamic_cast<const NumberItem*>(&other);
+            return n ? value < n->value : QTableWidgetItem::operator<(other);
+        }
+    };
+    auto num = [](double v, const QString& text, int decimals = 0) {
+        auto* it = new NumberItem;
+        it->value = v;
+        it->setData(Qt::DisplayRole, QString::number(v, 'f', decimals));
+        it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         it->setToolTip(text);
         return it;
     };
@@ -159,10 +170,9 @@ void LayoutSearchDialog::showResults() {
                                       .arg(s.recompute_layers)
                                 : QString::fromUtf8(model::to_string(s.recompute).data())));
         // Step time to 2 decimals, as the workload card and the Training tab show it.
-        table_->setItem(i, 8, num(std::round(s.step_time_s * 100) / 100, {}));
-        table_->setItem(i, 9, num(std::round(s.mfu * 1000) / 10, tr("MFU %")));
-        table_->setItem(i, 10,
-                        num(std::round(s.memory_per_gpu_bytes / 1e8) / 10, tr("GB per GPU")));
+        table_->setItem(i, 8, num(s.step_time_s, {}, 2));
+        table_->setItem(i, 9, num(s.mfu * 100, tr("MFU %"), 1));
+        table_->setItem(i, 10, num(s.memory_per_gpu_bytes / 1e9, tr("GB per GPU"), 1));
     }
     table_->setHorizontalHeaderItem(10, new QTableWidgetItem(tr("Memory / GPU (GB)")));
     table_->setHorizontalHeaderItem(9, new QTableWidgetItem(tr("MFU (%)")));

@@ -872,7 +872,11 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                            " GPUs but the workload is placed on " +
                            std::to_string(static_cast<long long>(we.gpus)) +
                            ": lower TP or PP, or place it on more GPUs";
-            else if (auto mem = inference_memory(*m, s, *g, design.assumptions.memory)) {
+            else if (auto mem =
+                         inference_memory(*m, s, *g, design.assumptions.memory,
+                                          s.speculative_draft.empty()
+                                              ? nullptr
+                                              : find_model(design, catalog, s.speculative_draft))) {
                 const InferenceMemory& im = mem.value();
                 we.memory = {im.per_gpu, im.usable_bytes, im.headroom_bytes, im.fits,
                              0,          im.explanation};

@@ -344,7 +344,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                               const Topology& fabric, double price, const SpeculativeSpec& spec,
                               const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
                               const MemoryAssumptions& ma) {
-    auto mem = inference_memory(m, s, gpu, ma);
+    auto mem = inference_memory(m, s, gpu, ma, spec.draft);
     if (!mem)
         return mem.errors();
     InferenceResult r;

@@ -555,7 +555,8 @@ const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e) {
 }
 
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
-                                         const GpuSpec& gpu, const MemoryAssumptions& a) {
+                                         const GpuSpec& gpu, const MemoryAssumptions& a,
+                                         const ModelArch* draft) {
     std::vector<Error> errs;
     if (s.tp < 1 || s.pp < 1)
         return Error{"--tp/--pp", "must be at least 1"};
@@ -610,6 +611,21 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         kv_layer_per_gpu = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_e;
     else
         kv_layer_per_gpu = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * kv_e;
+
+    // A speculative draft model (helper-20, session 31: choosing one left the memory badge as
+    // it was): its weights, in the serving weight format, and its KV cache of every sequence,
+    // split over TP like the target's; on every pipeline stage (conservative: engines that
+    // support it run the draft beside the first stage, vLLM not with PP at all).
+    double draft_w = 0, draft_kv = 0;
+    if (draft) {
+        draft_w = draft->total_params() / tp * wbytes;
+        const double per_layer =
+            draft->attention() == AttentionKind::mla
+                ? (draft->kv_lora_rank + draft->qk_rope_head_dim) * kv_e
+                : 2.0 * std::max(1.0, draft->kv_heads / tp) * draft->head_dim * kv_e;
+        draft_kv = per_layer * draft->layers;
+        out.draft_weights_bytes_per_gpu = draft_w;
+    }
 
     // Workspace: the transient activations of one forward pass over max_batched_tokens
     // tokens (what vLLM's profiling run measures): residual + norm output, QKV, MLP
@@ -676,8 +692,10 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         if (st == s.pp - 1 && head_here)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
                  ((!m.tied_embeddings || s.pp > 1 || llamacpp) ? vh / tp * eb : 0.0);
+        w += draft_w;
         const int n_local = m.local_layers_in(first - nl + off, nl - off);
-        const double kv_share = kv_layer_per_gpu * ((nl - off - n_local) + n_local * local_share);
+        const double kv_share =
+            kv_layer_per_gpu * ((nl - off - n_local) + n_local * local_share) + draft_kv;
         // The KV budget per engine (docs/inference.md):
         //  vLLM: fraction x card - weights - profiled activations - non-torch memory;
         //  SGLang: fraction x card - weights (activations and graphs use the rest of the card);
@@ -727,9 +745,10 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
             buf, sizeof buf,
             // The sums first, the KV cache's make-up last: a card cuts the end (helper-16:
             // "(2,048 sequences of 1,504 tokens,…" with the workspace cut off).
-            "%s: weights %s + KV %s + workspace %s per GPU (KV for %s %s of %s tokens, "
+            "%s: weights %s%s + KV %s + workspace %s per GPU (KV for %s %s of %s tokens, "
             "max %s)",
             out.fits ? "fits" : "does not fit", units::format_bytes(b.weights).c_str(),
+            draft_w > 0 ? (" (draft " + units::format_bytes(draft_w) + ")").c_str() : "",
             units::format_bytes(b.kv_cache).c_str(), units::format_bytes(b.activations).c_str(),
             units::format_count(out.batch).c_str(), out.batch == 1 ? "sequence" : "sequences",
             units::format_count(out.tokens_reserved_per_sequence).c_str(),

@@ -120,6 +120,7 @@ struct InferenceMemory {
     int batch = 0;                ///< the batch used (requested, or max_batch for auto)
     double weights_bytes_per_gpu = 0;
     double workspace_bytes = 0;
+    double draft_weights_bytes_per_gpu = 0; ///< a speculative draft model's share (in weights)
     std::string explanation;
 };
 
@@ -128,7 +129,11 @@ struct InferenceMemory {
 const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e);
 
 /// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
+/// `draft`: a speculative-decoding draft model served beside it (Leviathan et al. 2023): its
+/// weights and its KV cache of every sequence share the GPUs, split over the same TP (vLLM's
+/// speculative draft tensor parallel size defaults to the target's).
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
-                                         const GpuSpec& gpu, const MemoryAssumptions& a = {});
+                                         const GpuSpec& gpu, const MemoryAssumptions& a = {},
+                                         const ModelArch* draft = nullptr);
 
 } // namespace cl::model

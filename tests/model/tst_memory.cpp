@@ -245,6 +245,32 @@ private slots:
                  none + 0.375 * (full - none));
     }
 
+    // A speculative draft model takes memory beside the target (helper-20, session 31: the
+    // badge did not change when one was chosen): its weights split over TP, and its KV cache of
+    // every sequence. Llama 3 70B with Llama 3 8B as draft, TP 4 on H100, BF16.
+    void speculativeDraftMemory() {
+        const ModelArch& target = *cat_.model("llama3-70b");
+        const ModelArch& draft = *cat_.model("llama3-8b");
+        InferenceSpec s;
+        s.tp = 4;
+        s.input_len = 1000;
+        s.output_len = 500;
+        const GpuSpec& gpu = *cat_.gpu("h100-sxm");
+        auto alone = inference_memory(target, s, gpu);
+        auto with = inference_memory(target, s, gpu, {}, &draft);
+        QVERIFY(alone.ok() && with.ok());
+        QCOMPARE(with->weights_bytes_per_gpu - alone->weights_bytes_per_gpu,
+                 draft.total_params() / 4.0 * 2.0);
+        QCOMPARE(with->draft_weights_bytes_per_gpu, draft.total_params() / 2.0);
+        // Llama 3 8B: 32 layers x 8 KV heads (2 per GPU at TP 4) x 128 x K and V x 2 B.
+        QCOMPARE(with->kv_bytes_per_token_per_gpu - alone->kv_bytes_per_token_per_gpu,
+                 32.0 * 2 * 2 * 128 * 2);
+        QVERIFY(alone->max_batch > 0);
+        QVERIFY(with->max_batch < alone->max_batch);
+        QVERIFY2(with->explanation.find("(draft 4.0 GB)") != std::string::npos,
+                 with->explanation.c_str());
+    }
+
     // Layer kinds (architecture.h): the closed-form counts of MoE and local-attention layers
     // agree with counting layer by layer, over every range a pipeline stage can take.
     void layerKindCounts() {

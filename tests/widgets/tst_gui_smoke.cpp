@@ -874,6 +874,7 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current() && !w.evaluator()->current()->workloads.empty() &&
                     w.evaluator()->current()->workloads[0].inference);
         const double before = w.evaluator()->current()->workloads[0].inference->decode_step_s;
+        const double weights = w.evaluator()->current()->workloads[0].memory.per_gpu.weights;
         const auto id = QString::fromStdString(w.document()->design().workloads[0].id);
         QVERIFY(clickEntity(w, id)); // select the service card with the mouse
         const int steps = w.document()->undoStack()->index();
@@ -884,6 +885,11 @@ private slots:
                  std::string("llama3-8b"));
         QTRY_VERIFY(w.evaluator()->current()->workloads[0].inference->speculative_speedup != 1.0);
         QVERIFY(w.evaluator()->current()->workloads[0].inference->decode_step_s != before);
+        // The draft's weights share the GPUs: the memory badge says so (helper-20, session 31).
+        QVERIFY(w.evaluator()->current()->workloads[0].memory.per_gpu.weights > weights);
+        QVERIFY2(w.evaluator()->current()->workloads[0].memory.explanation.find("(draft ") !=
+                     std::string::npos,
+                 w.evaluator()->current()->workloads[0].memory.explanation.c_str());
         undo(w);
         QVERIFY(w.document()->design().workloads[0].inference.speculative_draft.empty());
     }
