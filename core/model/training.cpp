@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace cl::model {
 
@@ -485,12 +486,14 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // Partial full recompute (recompute_layers): a stage's recomputed layers run as `kinds`,
         // the others as without recompute (`plain`).
         const bool partial = t.recompute == Recompute::full && t.recompute_layers > 0;
+        // Built only for a partial recompute: the search evaluates ~10^6 layouts per second
+        // and a TrainingSpec (with its kept JSON text) per call cost it a tenth of that.
         KindTimes plain[2];
-        TrainingSpec t_plain;
+        std::optional<TrainingSpec> t_plain;
         if (partial) {
             t_plain = t;
-            t_plain.recompute = Recompute::none;
-            t_plain.recompute_layers = 0;
+            t_plain->recompute = Recompute::none;
+            t_plain->recompute_layers = 0;
         }
         for (int pass = 0; pass < (partial ? 2 : 1); ++pass)
             for (int kind = 0; kind < 2; ++kind) {
@@ -498,7 +501,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     continue;
                 if (kind == 0 && m.layers == m.moe_layers())
                     continue;
-                const TrainingSpec& ts = pass == 0 ? t : t_plain;
+                const TrainingSpec& ts = pass == 0 ? t : *t_plain;
                 KindTimes& k = pass == 0 ? kinds[kind] : plain[kind];
                 const LayerTimes lt = layer_times(m, ts, kind == 1, mb, hw, flash, ta);
                 k.f = lt.fwd;
@@ -606,6 +609,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const double logit_elems = T * static_cast<double>(m.vocab) / t.tp;
         const double loss_fwd = logit_elems * 38.0 / hw.hbm;
         const double loss_bwd = logit_elems * 14.0 / hw.hbm;
+        KindTimes dm, em; // a partial recompute's mix of recomputed and plain layers
         for (int st = 0; st < t.pp; ++st) {
             const int nl = stage_layer_count(m.layers, t.pp, st);
             const int n_moe = m.moe_layers_in(first, nl);
@@ -613,7 +617,6 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             first += nl;
             const KindTimes* dk = &kinds[0];
             const KindTimes* ek = &kinds[1];
-            KindTimes dm, em; // a partial recompute's mix of recomputed and plain layers
             if (partial) {
                 const double w = static_cast<double>(recomputed_layers(t, nl)) / nl;
                 const auto mix = [w](const KindTimes& a, const KindTimes& b) {
