@@ -186,9 +186,11 @@ void LayoutSearchDialog::showResults() {
     const int arrow = table_->horizontalHeader()->fontMetrics().height();
     for (int c = 0; c < table_->columnCount(); ++c)
         table_->setColumnWidth(c, table_->columnWidth(c) + arrow);
+    // Plus a margin: the style's scroll bar and viewport margins can be wider than their
+    // size hints (session 31's screenshot: "Memory / GPU (GB" behind a sideways scroll again).
     table_->setMinimumWidth(table_->horizontalHeader()->length() +
                             table_->verticalHeader()->width() + 2 * table_->frameWidth() +
-                            table_->verticalScrollBar()->sizeHint().width());
+                            table_->verticalScrollBar()->sizeHint().width() + 2 * arrow);
     if (width() < minimumSizeHint().width())
         resize(minimumSizeHint().width(), height());
     // The plot: every result, and the memory-vs-throughput Pareto front.

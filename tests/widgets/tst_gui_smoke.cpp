@@ -333,6 +333,11 @@ private slots:
         QVERIFY2(said().contains(QStringLiteral("per million output tokens owning")) ||
                      said().contains(QStringLiteral("no $ per million tokens")),
                  qPrintable(said()));
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) {
+            QTest::qWait(300);
+            w.grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
+                          QStringLiteral("/inference-mi300x.png"));
+        }
     }
 
     void inferenceChartFollowsSelection() {
@@ -928,9 +933,11 @@ private slots:
         };
         // Best first (fastest step), not sorted by the first column.
         QVERIFY(cell(0, 8) <= cell(table->rowCount() - 1, 8));
-        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS"))
+        if (qEnvironmentVariableIsSet("CLUSTERLENS_SHOTS")) {
+            QTest::qWait(300); // laid out as a person sees it
             dlg->grab().save(qEnvironmentVariable("CLUSTERLENS_SHOTS") +
                              QStringLiteral("/search.png"));
+        }
         // A click on a column's header sorts by it (twice: the other way round).
         const int col = table->columnCount() - 3;
         auto* header = table->horizontalHeader();
