@@ -265,8 +265,9 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (t.recompute_layers < 0)
         bad("--recompute-layers", "must be 0 (every layer) or at least 1");
     else if (t.recompute_layers > 0 && t.recompute != Recompute::full)
-        bad("--recompute-layers", "recomputes whole layers: it needs --recompute full "
-                                  "(Megatron-LM's --recompute-granularity full)");
+        bad("--recompute-layers", "recomputes whole layers: it needs full activation recompute "
+                                  "(--recompute full; Megatron-LM's --recompute-granularity "
+                                  "full)");
     else if (t.recompute_layers > 0) {
         // The largest model chunk: a stage holds at most ceil(layers / pp) layers.
         const int widest = ((m.layers + t.pp - 1) / t.pp + t.vpp - 1) / t.vpp;

@@ -233,7 +233,7 @@ private slots:
         t.recompute = Recompute::selective;
         auto sel = training_memory(m, t, 8, gpu);
         QVERIFY(!sel.ok());
-        QVERIFY2(sel.error_text().find("needs --recompute full") != std::string::npos,
+        QVERIFY2(sel.error_text().find("needs full activation recompute") != std::string::npos,
                  sel.error_text().c_str());
         t.recompute = Recompute::full;
         t.recompute_layers = -1;
