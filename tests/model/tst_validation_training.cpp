@@ -924,29 +924,16 @@ private slots:
     // (see kCases). The ratio is checked with the percentages' rounding (41.5-42.5 over 46.5-47.5)
     // widened by a point.
     void interleavingStrongScaling() {
+        const Case* row = nullptr; // the weak-scaling 177B row: same model, TP 8 x PP 6
+        for (const Case& c : kCases)
+            if (std::string(c.id) == "A.mcore_r0.8.0_h100.weak.177B")
+                row = &c;
+        QVERIFY(row && row->gb == 1152);
         const auto mfu = [&](int gpus, int vpp) {
-            const Case c{"A.mcore_r0.8.0_h100.strong.177B",
-                         "",
-                         96,
-                         12288,
-                         96,
-                         131072,
-                         4096,
-                         "dgx-h100",
-                         gpus,
-                         8,
-                         6,
-                         vpp,
-                         1,
-                         1152,
-                         1,
-                         "bf16",
-                         "none",
-                         true,
-                         true,
-                         true,
-                         0,
-                         false};
+            Case c = *row;
+            c.gpus = gpus;
+            c.vpp = vpp;
+            c.mb = 1;
             std::string why;
             const auto p = predict(c, bundled_factor(c), &why);
             return p ? p->r.mfu : -1.0;
