@@ -55,10 +55,11 @@ private slots:
         const auto [tlo, thi] = band_range(10, b, Scales::with_time);
         QVERIFY(std::abs(tlo - 9.1) < 1e-9 && std::abs(thi - 10.9) < 1e-9);
         // Fewer rows than a 90% band needs (n < 19): their range, and more each way the fewer
-        // they are (a quarter of the range times 1 - (n + 1) / 20).
+        // they are (a quarter of the range times 1 - (n + 1) / 20), on ratios: log(1 + error).
         rows.resize(9); // errors -0.095 ... -0.055
         const Band few = band_for(c, rows);
-        QVERIFY(std::abs(few.error_low - (-0.095 - 0.04 * 0.25 * 0.5)) < 1e-9);
+        const double pad = (std::log(0.945) - std::log(0.905)) * 0.25 * 0.5;
+        QVERIFY(std::abs(few.error_low - (0.905 * std::exp(-pad) - 1)) < 1e-9);
         QVERIFY(std::abs(few.error_high - 0.03) < 1e-9); // the +-3% floor around the prediction
         // Errors cluster by source: 39 rows from 2 sources count as 2 pieces of evidence (the
         // rows' range and nearly a quarter more), not as 39.
@@ -66,7 +67,8 @@ private slots:
         for (int i = 0; i < 39; ++i)
             two.push_back(row(i % 2 ? "a" : "b", -0.095 + 0.005 * i));
         const Band clustered = band_for(c, two);
-        QVERIFY(std::abs(clustered.error_low - (-0.095 - 0.19 * 0.25 * 0.85)) < 1e-9);
+        const double pad2 = (std::log(1.095) - std::log(0.905)) * 0.25 * 0.85;
+        QVERIFY(std::abs(clustered.error_low - (0.905 * std::exp(-pad2) - 1)) < 1e-9);
     }
 
     // Never narrower than the single-run noise of a published figure (+-3%), and always around

@@ -97,72 +97,163 @@ private slots:
         QVERIFY2(errs.back() <= 0.25, qPrintable(table)); // issue #7 target: +-25% across the table
     }
 
-    // D.trtllm_v1.0.moe_models -- NVIDIA/TensorRT-LLM perf-overview.md (v1.0): Qwen3-235B-A22B,
-    // FP8, TP 8 on H100 and H200, total output tokens/s. Held out: no factor is fitted to serving
-    // rows (the GEMM factor comes from training). Issue 18 measures, not yet meets, these: the
-    // model is optimistic on MoE serving (docs/validation.md). Asserted as a regression bound.
-    void trtllmMoeRows() {
-        // The zoo's Qwen3-235B-A22B (issue 20: from its config.json, tests/data/hf_configs).
-        const ModelArch m = *cat_.model("qwen3-235b-a22b");
-        struct Row {
+    // NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md @ 00f37686 (v1.0, PyTorch
+    // backend, trtllm-bench throughput, synthetic fixed ISL/OSL, total output tokens/s of the
+    // replica): every row of D.trtllm_v1.0.moe_models in ../shared/validation (Qwen3-235B-A22B,
+    // Llama 4 Maverick, Qwen3-30B-A3B: 37 rows) and, transcribed from the same page, its dense
+    // tables (Llama 3.3 70B, Llama 3.1 405B, Llama 3.1 8B) and Llama 4 Scout. Until session 32
+    // only 8 of the 37 MoE rows were checked (the Qwen3-235B FP8 ones, median 8.4 %); over every
+    // row of the page the model was optimistic, most on Blackwell FP4 (+50 to +90 %: the catalog
+    // had no FP4 GEMM measurement, 80 % of the 9 PFLOP/s peak stood in) and on MoE models with
+    // few active parameters at large batch. Held out: no factor is fitted to serving rows.
+    void trtllmV10Tables() {
+        struct Conf {
+            const char* model;
+            const char* label;
             const char* gpu;
             const char* sys;
-            int in, out;
-            double pub;
+            int tp;
+            WeightsDtype w;
+            bool moe;
+            // ISL/OSL 128/128, 128/2048, 128/4096, 500/2000, 1000/1000, 1000/2000, 2048/128,
+            // 2048/2048, 5000/500, 20000/2000; 0 = no published figure (or, for the MoE case,
+            // not among the rows ../shared/validation keeps).
+            double pub[10];
         };
-        const Row rows[] = {{"h200-sxm", "hgx-h200", 128, 2048, 42821},
-                            {"h200-sxm", "hgx-h200", 1000, 1000, 23789},
-                            {"h200-sxm", "hgx-h200", 2048, 2048, 16672},
-                            {"h200-sxm", "hgx-h200", 5000, 500, 3623},
-                            {"h100-sxm", "hgx-h100", 128, 2048, 19658},
-                            {"h100-sxm", "hgx-h100", 1000, 1000, 14898},
-                            {"h100-sxm", "hgx-h100", 2048, 2048, 9924},
-                            {"h100-sxm", "hgx-h100", 5000, 500, 3225}};
-        QString table = QStringLiteral("\n| model | ISL/OSL | GPU | published tok/s | predicted | "
-                                       "error |\n|---|---|---|---|---|---|\n");
-        std::vector<double> errs;
-        for (const Row& row : rows) {
-            InferenceSpec s;
-            s.tp = 8;
-            s.input_len = row.in;
-            s.output_len = row.out;
-            s.weights_dtype = WeightsDtype::fp8;
-            s.kv_dtype = KvDtype::fp8;
-            s.engine = ServingEngine::trtllm;
-            auto r = infer(m, s, *cat_.gpu(row.gpu), node(row.sys));
-            QVERIFY2(r.ok(), r.error_text().c_str());
-            const double e = r->output_tokens_per_s / row.pub - 1;
-            errs.push_back(e);
-            serving_.push_back({"D.trtllm_v1.0.moe_models/qwen3-235b-a22b/" +
-                                    std::to_string(row.in) + "/" + std::to_string(row.out) + "/" +
-                                    row.gpu,
-                                "TensorRT-LLM v1.0 performance overview", BandKind::serving,
-                                gpu_generation(*cat_.gpu(row.gpu)), true, false, false, 8.0, e});
-            ++moe_;
-            table += QStringLiteral(
-                         "| Qwen3-235B-A22B TP8 FP8 | %1/%2 | %3 | %4 | %5 | %6% | batch %7\n")
-                         .arg(row.in)
-                         .arg(row.out)
-                         .arg(QString::fromLatin1(row.gpu))
-                         .arg(row.pub, 0, 'f', 0)
-                         .arg(r->output_tokens_per_s, 0, 'f', 0)
-                         .arg(e * 100, 0, 'f', 1)
-                         .arg(r->batch);
+        static const int kLen[10][2] = {{128, 128},   {128, 2048},  {128, 4096},  {500, 2000},
+                                        {1000, 1000}, {1000, 2000}, {2048, 128},  {2048, 2048},
+                                        {5000, 500},  {20000, 2000}};
+        const WeightsDtype fp4 = WeightsDtype::fp4, fp8 = WeightsDtype::fp8;
+        const Conf confs[] = {
+            // D.trtllm_v1.0.moe_models (../shared/validation/published.json), every row.
+            {"qwen3-235b-a22b", "Qwen3-235B-A22B", "b200", "dgx-b200", 8, fp4, true,
+             {63362, 66057, 0, 0, 42391, 0, 0, 26854, 8190, 4453}},
+            {"qwen3-235b-a22b", "Qwen3-235B-A22B", "h200-sxm", "dgx-h200", 8, fp8, true,
+             {30429, 42821, 0, 0, 23789, 0, 0, 16672, 3623, 1876}},
+            {"qwen3-235b-a22b", "Qwen3-235B-A22B", "h100-sxm", "dgx-h100", 8, fp8, true,
+             {0, 19658, 0, 0, 14898, 0, 0, 9924, 3225, 0}},
+            {"llama4-maverick", "Llama 4 Maverick", "b200", "dgx-b200", 8, fp4, true,
+             {124323, 0, 0, 0, 79617, 0, 0, 52195, 0, 12678}},
+            {"llama4-maverick", "Llama 4 Maverick", "h200-sxm", "dgx-h200", 8, fp8, true,
+             {63994, 0, 0, 0, 31782, 0, 0, 20957, 8456, 4106}},
+            {"llama4-maverick", "Llama 4 Maverick", "h100-sxm", "dgx-h100", 8, fp8, true,
+             {0, 10829, 0, 0, 9677, 0, 0, 6916, 3457, 0}},
+            {"qwen3-30b-a3b", "Qwen3-30B-A3B", "b200", "dgx-b200", 1, fp4, true,
+             {39827, 0, 0, 0, 25828, 0, 0, 17554, 0, 2944}},
+            {"qwen3-30b-a3b", "Qwen3-30B-A3B", "gb200", "gb200-nvl72", 1, fp4, true,
+             {24107, 0, 0, 0, 17481, 0, 0, 14719, 0, 3203}},
+            // The same page's other tables (transcribed here; not in ../shared/validation).
+            {"llama4-scout", "Llama 4 Scout", "b200", "dgx-b200", 1, fp4, true,
+             {25342, 14699, 8932, 11977, 10591, 9356, 3137, 7152, 2937, 1644}},
+            {"llama4-scout", "Llama 4 Scout", "gb200", "gb200-nvl72", 1, fp4, true,
+             {19954, 15238, 9556, 11795, 7738, 8581, 3295, 7464, 3107, 1767}},
+            {"llama4-scout", "Llama 4 Scout", "h200-sxm", "dgx-h200", 4, fp8, true,
+             {30354, 34316, 21332, 24630, 21636, 18499, 3699, 14949, 4605, 2105}},
+            {"llama4-scout", "Llama 4 Scout", "h100-sxm", "dgx-h100", 4, fp8, true,
+             {0, 15130, 8603, 12399, 12129, 9838, 3253, 7972, 3342, 0}},
+            {"llama3-70b", "Llama 3.3 70B", "b200", "dgx-b200", 1, fp4, false,
+             {11147, 9922, 6831, 7762, 7007, 6271, 1339, 4783, 1459, 665}},
+            {"llama3-70b", "Llama 3.3 70B", "gb200", "gb200-nvl72", 1, fp4, false,
+             {12189, 11309, 7849, 9028, 7326, 6513, 1450, 5646, 1602, 755}},
+            {"llama3-70b", "Llama 3.3 70B", "h200-sxm", "dgx-h200", 1, fp8, false,
+             {3803, 4336, 2872, 3666, 2909, 2994, 442, 2003, 566, 283}},
+            {"llama3-70b", "Llama 3.3 70B", "h100-sxm", "dgx-h100", 2, fp8, false,
+             {6378, 6651, 4199, 5222, 4205, 4146, 762, 3082, 898, 437}},
+            {"llama3.1-405b", "Llama 3.1 405B", "b200", "dgx-b200", 4, fp4, false,
+             {6281, 8020, 6345, 6244, 5209, 4933, 749, 4212, 1048, 672}},
+            {"llama3.1-405b", "Llama 3.1 405B", "gb200", "gb200-nvl72", 4, fp4, false,
+             {6740, 8151, 6608, 6540, 5389, 5135, 797, 4407, 1112, 739}},
+            {"llama3.1-405b", "Llama 3.1 405B", "h200-sxm", "dgx-h200", 8, fp8, false,
+             {3814, 5348, 4741, 4724, 3330, 3722, 456, 2948, 650, 505}},
+            {"llama3.1-405b", "Llama 3.1 405B", "h100-sxm", "dgx-h100", 8, fp8, false,
+             {3627, 4340, 3116, 3994, 2919, 2895, 453, 2296, 610, 345}},
+            {"llama3-8b", "Llama 3.1 8B", "h200-sxm", "dgx-h200", 1, fp8, false,
+             {27911, 26221, 18027, 20770, 17744, 16828, 3538, 12194, 3902, 1804}},
+            {"llama3-8b", "Llama 3.1 8B", "h100-sxm", "dgx-h100", 1, fp8, false,
+             {28312, 22714, 14325, 17660, 15220, 13899, 3450, 9305, 3459, 1351}},
+        };
+        QString table = QStringLiteral("\n| model | GPU | TP | weights | ISL/OSL | published tok/s | "
+                                       "predicted | error | batch |\n"
+                                       "|---|---|---|---|---|---|---|---|---|\n");
+        std::vector<double> shared, moe_all, dense_all, all;
+        int shared_rows = 0;
+        for (const Conf& c : confs) {
+            const ModelArch& m = *cat_.model(c.model);
+            const bool in_shared = &c - confs < 8;
+            for (int i = 0; i < 10; ++i) {
+                if (c.pub[i] <= 0)
+                    continue;
+                InferenceSpec s;
+                s.tp = c.tp;
+                s.input_len = kLen[i][0];
+                s.output_len = kLen[i][1];
+                s.weights_dtype = c.w;
+                s.kv_dtype = KvDtype::fp8;
+                s.engine = ServingEngine::trtllm;
+                auto r = infer(m, s, *cat_.gpu(c.gpu), node(c.sys));
+                QVERIFY2(r.ok(), r.error_text().c_str());
+                const double e = r->output_tokens_per_s / c.pub[i] - 1;
+                const std::string len =
+                    std::to_string(kLen[i][0]) + "/" + std::to_string(kLen[i][1]);
+                serving_.push_back({(in_shared ? "D.trtllm_v1.0.moe_models/"
+                                               : "D.trtllm_v1.0.page/") +
+                                        std::string(c.model) + "/" + len + "/" + c.gpu,
+                                    "TensorRT-LLM v1.0 performance overview", BandKind::serving,
+                                    gpu_generation(*cat_.gpu(c.gpu)), c.moe, false, false,
+                                    static_cast<double>(c.tp), e});
+                ++v10_;
+                all.push_back(std::abs(e));
+                (c.moe ? moe_all : dense_all).push_back(std::abs(e));
+                if (in_shared) {
+                    shared.push_back(std::abs(e));
+                    ++shared_rows;
+                }
+                table += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8% | %9\n")
+                             .arg(QString::fromLatin1(c.label), QString::fromLatin1(c.gpu))
+                             .arg(c.tp)
+                             .arg(QString::fromLatin1(to_string(c.w).data()),
+                                  QString::fromStdString(len))
+                             .arg(c.pub[i], 0, 'f', 0)
+                             .arg(r->output_tokens_per_s, 0, 'f', 0)
+                             .arg(e * 100, 0, 'f', 1)
+                             .arg(r->batch);
+            }
         }
-        std::vector<double> abs_errs;
-        for (const double e : errs)
-            abs_errs.push_back(std::abs(e));
-        std::sort(abs_errs.begin(), abs_errs.end());
-        const double med = (abs_errs[3] + abs_errs[4]) / 2;
-        table += QStringLiteral("median |error| %1%, worst %2% (issue 18 target: median <= 12%, "
-                                "worst <= 25%)\n")
-                     .arg(med * 100, 0, 'f', 1)
-                     .arg(abs_errs.back() * 100, 0, 'f', 1);
+        auto stats = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            const std::size_t n = v.size();
+            const double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+            return std::pair<double, double>{med, v.back()};
+        };
+        const auto [sh_med, sh_worst] = stats(shared);
+        const auto [moe_med, moe_worst] = stats(moe_all);
+        const auto [dense_med, dense_worst] = stats(dense_all);
+        const auto [all_med, all_worst] = stats(all);
+        table += QStringLiteral("D.trtllm_v1.0.moe_models (%1 rows): median |error| %2%, worst %3% "
+                                "(issue 18 target: median <= 12%, worst <= 25%)\n"
+                                "MoE rows of the page (%4): median %5%, worst %6%; dense rows "
+                                "(%7): median %8%, worst %9%\n")
+                     .arg(shared_rows)
+                     .arg(sh_med * 100, 0, 'f', 1)
+                     .arg(sh_worst * 100, 0, 'f', 1)
+                     .arg(moe_all.size())
+                     .arg(moe_med * 100, 0, 'f', 1)
+                     .arg(moe_worst * 100, 0, 'f', 1)
+                     .arg(dense_all.size())
+                     .arg(dense_med * 100, 0, 'f', 1)
+                     .arg(dense_worst * 100, 0, 'f', 1);
+        table += QStringLiteral("every row (%1): median %2%, worst %3%\n")
+                     .arg(all.size())
+                     .arg(all_med * 100, 0, 'f', 1)
+                     .arg(all_worst * 100, 0, 'f', 1);
         qInfo().noquote() << table;
-        // Issue 18's serving target, met since session 14 charged the MoE token movement
-        // (expand, activation, finalize): median 32% -> 8.4%, worst 49% -> 18.5%.
-        QVERIFY2(med <= 0.12, qPrintable(table));
-        QVERIFY2(abs_errs.back() <= 0.25, qPrintable(table));
+        QCOMPARE(shared_rows, 37); // every row ../shared/validation keeps
+        // Regression bounds, not issue 18's targets (which these rows do not meet: see
+        // docs/validation.md, "TensorRT-LLM v1.0, every row"). Session 32 with the B200 FP4
+        // GEMM measurement: the shared MoE rows median 17.5 %, dense rows median ~19 %.
+        QVERIFY2(sh_med <= 0.19, qPrintable(table));
+        QVERIFY2(dense_med <= 0.21, qPrintable(table));
+        QVERIFY2(all_med <= 0.25, qPrintable(table));
     }
 
     // Issue 19: the serving rows above are held out (no factor is fitted to serving rows), and
@@ -440,8 +531,8 @@ private slots:
     }
 
     void heldOutRowsAreBundled() {
-        if (dense_ != 27 || moe_ != 8 || workstation_ != 28)
-            QSKIP("needs trtllmTable, trtllmMoeRows and workstationDecode to run first (run the "
+        if (dense_ != 27 || v10_ != 175 || workstation_ != 28)
+            QSKIP("needs trtllmTable, trtllmV10Tables and workstationDecode to run first (run the "
                   "whole test)");
         const std::string stale =
             cl::test::check_held_out(serving_, "serving", "tests/model/tst_validation_inference");
@@ -450,7 +541,7 @@ private slots:
 
 private:
     std::vector<HeldOutRow> serving_;
-    int dense_ = 0, moe_ = 0, workstation_ = 0;
+    int dense_ = 0, v10_ = 0, workstation_ = 0;
 };
 
 QTEST_APPLESS_MAIN(TestValidationInference)
