@@ -152,6 +152,19 @@ struct InferenceAssumptions {
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};
+    /// How far a serving GEMM's tensor-core work and its weight streaming overlap: its time is
+    /// (compute^p + memory^p)^(1/p). p -> infinity is the roofline's larger-of-the-two (full
+    /// overlap, Williams et al. 2009); p = 1 their sum, the Execution-Cache-Memory model's
+    /// non-overlapping transfer (Treibig & Hager 2010, arXiv:0910.4865; Hager et al. 2016).
+    /// Far from the ridge either term dominates and p hardly matters; at decode batches of a
+    /// few hundred sequences the two are alike, and the larger alone was optimistic on every
+    /// decode-heavy TensorRT-LLM row (vLLM PR #19566: B200 FP8 GEMMs at M = 512 reach 42 % of
+    /// peak compute and 23 % of the bandwidth at once). One global value set leave-one-source-
+    /// out over the TensorRT-LLM sources (docs/validation.md, Inference).
+    Assumption roofline_overlap_exponent{
+        1.5, "exponent",
+        "leave-one-source-out fit over the TensorRT-LLM serving sources (ClusterLens guide, "
+        "Validation); the form: ECM model (Treibig & Hager 2010)"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};

@@ -111,6 +111,19 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
     const Rates r = rates_of(s, g, ia);
+    // llama.cpp's and MLX's batch-1 matrix-vector kernels stream weights with next to no
+    // compute; their memory efficiencies were fitted with the roofline's larger-of-the-two,
+    // which they keep (the exponent was set on TensorRT-LLM's tensor-core GEMMs).
+    const bool workstation_engine =
+        s.engine == ServingEngine::llamacpp || s.engine == ServingEngine::mlx;
+    const double ov = workstation_engine ? std::numeric_limits<double>::infinity()
+                                         : ia.roofline_overlap_exponent.value;
+    auto overlap = [ov](double a, double b) {
+        if (!(ov < 100) || a <= 0 || b <= 0)
+            return std::max(a, b);
+        const double hi = std::max(a, b), lo = std::min(a, b);
+        return hi * std::pow(1.0 + std::pow(lo / hi, ov), 1.0 / ov);
+    };
     const double tp = s.tp;
     const double T = batch * new_tokens; // tokens in this pass
     const double h = m.hidden;
@@ -131,7 +144,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             active += mlp_params;
             read += mlp_read;
         }
-        double gemm = std::max(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
+        // Compute and weight streaming overlap only partly near the ridge: a p-norm of the two
+        // (InferenceAssumptions::roofline_overlap_exponent; the roofline's max as p grows).
+        double gemm = overlap(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
         if (moe) {
             // Token movement around the experts (TensorRT-LLM's MoE plugin kernels, as vLLM's
             // fused MoE and llama.cpp do in kind): expandInputRowsKernel gathers each token's
@@ -225,7 +240,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     if (off > 0 && s.engine == ServingEngine::llamacpp)
         total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
     else
-        total += std::max(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
+        total += overlap(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);

@@ -830,6 +830,8 @@ std::vector<Field> build_schema() {
       CL_REF(inference.mlx_memory_efficiency));
     A("inference.sustained_vs_best_gemm", "Serving GEMM: sustained vs best", 0.05, 1.5,
       CL_REF(inference.sustained_vs_best_gemm));
+    A("inference.roofline_overlap_exponent", "GEMM compute and memory overlap", 1, 1000,
+      CL_REF(inference.roofline_overlap_exponent), 2);
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
             CL_REF(inference.step_overhead_s)),
           1e-3, "ms", 2);
