@@ -329,6 +329,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                       ? assumption("memory efficiency (MLX)", ia.mlx_memory_efficiency)
                       : assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
+                  s.engine == ServingEngine::llamacpp || s.engine == ServingEngine::mlx
+                      ? ExplainedInput{"GEMM compute and memory overlap",
+                                       "the larger of the two (roofline)",
+                                       "llama.cpp and MLX matrix-vector kernels (ClusterLens "
+                                       "guide, Validation)"}
+                      : assumption("GEMM compute and memory overlap",
+                                   ia.roofline_overlap_exponent),
                   {"weights", choice_label(to_string(s.weights_dtype)), "design"},
                   {"input / output",
                    units::format_count(static_cast<double>(s.input_len)) + " / " +
