@@ -873,7 +873,10 @@ int cmd_infer(Flags& f, std::ostream& out) {
     const model::ModelAssumptions assumed = read_assumptions(f);
     const model::MemoryAssumptions& ma = assumed.memory;
     record_assumptions(f, ma);
-    f.record("max_num_seqs", ma.max_num_seqs.value, ma.max_num_seqs.source);
+    f.record("max_num_seqs", model::engine_max_num_seqs(ma, s.engine, *gpu),
+             ma.max_num_seqs.value >= 1 ? ma.max_num_seqs.source
+                                        : std::string("the engine's default (") +
+                                              std::string(model::to_string(s.engine)) + ")");
     f.record("gpu_memory_utilization", ma.gpu_memory_utilization.value,
              ma.gpu_memory_utilization.source);
     auto r = model::infer(m, s, *gpu, topo, price, spec, assumed.inference, {}, ma);

@@ -43,10 +43,11 @@ struct MemoryAssumptions {
     /// Tokens in one forward pass for inference workspace sizing (vLLM max_num_batched_tokens).
     Assumption max_batched_tokens{8192, "tokens",
                                   "vLLM default: at most 8,192 tokens in one batch"};
-    /// Engine limit on concurrent sequences (TensorRT-LLM trtllm-build --max_batch_size
-    /// default 2048); auto batch never exceeds it.
-    Assumption max_num_seqs{2048, "sequences",
-                            "TensorRT-LLM default: largest batch 2,048 sequences"};
+    /// Engine limit on concurrent sequences; auto batch never exceeds it. Unset (0): the
+    /// engine's own default (engine_max_num_seqs).
+    Assumption max_num_seqs{0, "sequences",
+                            "the engine's default: TensorRT-LLM 2,048; vLLM 1,024 on a GPU of "
+                            "70 GiB or more other than A100, else 256"};
     /// llama.cpp: tokens in one compute graph (the physical batch; its compute buffer holds
     /// that many tokens' activations and logits in fp32).
     Assumption llamacpp_ubatch_tokens{512, "tokens",

@@ -312,7 +312,18 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                         eb = &x;
                 }
                 if (ea && eb && ea->has_memory && eb->has_memory) {
-                    const MemoryBreakdown &ma = ea->memory.per_gpu, &mb = eb->memory.per_gpu;
+                    // A serving engine allocates its whole KV pool at start-up (vLLM's
+                    // gpu_memory_utilization, SGLang's mem_fraction_static, TensorRT-LLM's
+                    // kv_cache_free_gpu_mem_fraction), however few sequences it then runs.
+                    const auto claimed = [](const WorkloadEvaluation& e) {
+                        MemoryBreakdown m = e.memory.per_gpu;
+                        if (e.inference_memory)
+                            m.kv_cache = std::max(
+                                m.kv_cache, e.inference_memory->kv_capacity_tokens *
+                                                e.inference_memory->kv_bytes_per_token_per_gpu);
+                        return m;
+                    };
+                    const MemoryBreakdown ma = claimed(*ea), mb = claimed(*eb);
                     SharedGpus sg;
                     sg.first = a.id;
                     sg.second = b.id;

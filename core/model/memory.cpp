@@ -555,6 +555,19 @@ const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e) {
     }
 }
 
+int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu) {
+    if (a.max_num_seqs.value >= 1)
+        return static_cast<int>(std::min(a.max_num_seqs.value, 1e7));
+    if (e == ServingEngine::vllm) {
+        // get_batch_defaults: "For GPUs like H100 and MI300x, use larger default values"; A100 is
+        // excluded by name (vLLM PR #17885: the larger batch cost it throughput).
+        const bool large =
+            gpu.memory_bytes >= 70.0 * 1073741824.0 && gpu.id.find("a100") == std::string::npos;
+        return large ? 1024 : 256;
+    }
+    return 2048;
+}
+
 Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
                                          const GpuSpec& gpu, const MemoryAssumptions& a,
                                          const ModelArch* draft) {
@@ -724,7 +737,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     const double maxb = std::floor(out.kv_capacity_tokens / out.tokens_reserved_per_sequence);
     out.max_batch = static_cast<int>(std::min(maxb, 1e7));
     out.batch =
-        s.batch > 0 ? s.batch : std::min(out.max_batch, static_cast<int>(a.max_num_seqs.value));
+        s.batch > 0 ? s.batch : std::min(out.max_batch, engine_max_num_seqs(a, s.engine, gpu));
 
     MemoryBreakdown& b = out.per_gpu;
     b.weights = out.weights_bytes_per_gpu;

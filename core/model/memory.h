@@ -128,6 +128,13 @@ struct InferenceMemory {
 /// MLX's own assumptions, the framework overhead (CUDA context, allocator) for the others.
 const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e);
 
+/// The most sequences the engine batches at once: the assumption when set, else the engine's
+/// own default -- TensorRT-LLM's max_batch_size 2,048 (LLM API / trtllm-build default); vLLM's
+/// max_num_seqs 1,024 on GPUs with at least 70 GiB other than A100, else 256 (vllm/engine/
+/// arg_utils.py get_batch_defaults, the same for the LLM class and the API server); SGLang and
+/// llama.cpp / MLX keep 2,048 (not sourced: the value every engine had before).
+int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu);
+
 /// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
 /// `draft`: a speculative-decoding draft model served beside it (Leviathan et al. 2023): its
 /// weights and its KV cache of every sequence share the GPUs, split over the same TP (vLLM's

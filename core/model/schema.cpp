@@ -807,7 +807,9 @@ std::vector<Field> build_schema() {
       CL_REF(memory.trtllm_kv_block_tokens), 0);
     A("memory.max_batched_tokens", "Max batched tokens", 1, 1e7, CL_REF(memory.max_batched_tokens),
       0);
-    A("memory.max_num_seqs", "Max concurrent sequences", 1, 1e7, CL_REF(memory.max_num_seqs), 0);
+    A("memory.max_num_seqs", "Max concurrent sequences", 0, 1e7, CL_REF(memory.max_num_seqs), 0)
+        .unset = "the engine's default (TensorRT-LLM 2,048; vLLM 1,024, or 256 on A100 and GPUs "
+                 "under 70 GiB)";
     A("memory.llamacpp_ubatch_tokens", "llama.cpp physical batch (tokens)", 1, 1e6,
       CL_REF(memory.llamacpp_ubatch_tokens), 0);
     shown(A("memory.llamacpp_runtime_bytes", "llama.cpp runtime memory", 0, 1e12,

@@ -114,6 +114,38 @@ private slots:
 
     // M/D/1 is exact (Pollaczek-Khinchine): Wq = rho / (2 mu (1 - rho)).
     // Issue 18: engines budget the KV cache differently (their docs). Llama 2 70B in BF16 on two
+    // Issue 18: each engine's own batch limit when the user sets none -- TensorRT-LLM's
+    // max_batch_size 2,048; vLLM's max_num_seqs 1,024 on a GPU of >= 70 GiB other than A100,
+    // else 256 (vllm/engine/arg_utils.py get_batch_defaults). Before, 2,048 for every engine:
+    // an 8B model on an H100 under vLLM was served at a batch vLLM never runs by default.
+    void engineBatchLimits() {
+        MemoryAssumptions a;
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::trtllm, *cat_.gpu("h100-sxm")), 2048);
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::vllm, *cat_.gpu("h100-sxm")), 1024);
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::vllm, *cat_.gpu("mi300x")), 1024);
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::vllm, *cat_.gpu("a100-sxm-80gb")), 256);
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::vllm, *cat_.gpu("l40s")), 256);
+        a.max_num_seqs.value = 300; // the user's value, for every engine
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::vllm, *cat_.gpu("h100-sxm")), 300);
+        QCOMPARE(engine_max_num_seqs(a, ServingEngine::trtllm, *cat_.gpu("h100-sxm")), 300);
+        // Through infer(): Llama 3 8B with an FP8 KV cache, 128 in / 128 out on one H100 holds
+        // thousands of sequences; vLLM runs 1,024 of them, TensorRT-LLM 2,048.
+        const ModelArch& m = *cat_.model("llama3-8b");
+        InferenceSpec s;
+        s.input_len = 128;
+        s.output_len = 128;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::vllm;
+        auto v = infer(m, s, *cat_.gpu("h100-sxm"), node_);
+        QVERIFY2(v.ok(), v.error_text().c_str());
+        QCOMPARE(v->batch, 1024);
+        QVERIFY(v->memory.max_batch > 2048);
+        s.engine = ServingEngine::trtllm;
+        auto t = infer(m, s, *cat_.gpu("h100-sxm"), node_);
+        QVERIFY2(t.ok(), t.error_text().c_str());
+        QCOMPARE(t->batch, 2048);
+    }
+
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card leaves no
     // room after 69 GB of weights per GPU; TensorRT-LLM takes 90% of what is free after the
     // weights and activations; SGLang 90% of the card minus the weights.
