@@ -307,13 +307,17 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "TTFT and TPOT",
                  fixed(r.ttft_s * 1e3, units::ms_decimals(r.ttft_s * 1e3)) + " ms / " +
                      fixed(r.tpot_s * 1e3, units::ms_decimals(r.tpot_s * 1e3)) + " ms",
-                 "decode step = per layer max(2 x tokens x weights / GEMM rate, weight bytes / "
-                 "HBM rate) + max(attention FLOPs / rate, KV bytes / HBM rate) + TP all-reduces "
-                 "+ step overhead; TPOT = (batched prefill + output tokens x step) / output tokens "
-                 "with "
-                 "continuous batching; TTFT = prefill + one step (+ queueing online)",
+                 "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x tokens x "
+                 "weights / GEMM rate and weight streaming M = weight bytes / HBM rate (p: the "
+                 "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
+                 "bytes / HBM rate) + TP all-reduces + step overhead; TPOT = (batched prefill + "
+                 "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
+                 "+ one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
-                   "largest that fits (paged KV) or the SLO"},
+                   "largest that fits (paged KV), the engine's limit (" +
+                       units::format_count(static_cast<double>(
+                           engine_max_num_seqs(d.assumptions.memory, s.engine, *g))) +
+                       ") or the SLO"},
                   g->decode_memory_factor != 1
                       ? ExplainedInput{"memory bandwidth",
                                        units::format_si(g->memory_bandwidth_Bps, "B/s") + " × " +
