@@ -538,7 +538,7 @@ struct BandKey {
     const char* key;
     model::Scales scales;
     bool integer = false;       ///< a count (GPUs): the range in whole units
-    const char* note = nullptr; ///< added to the basis of this key
+    const char* note = nullptr; ///< added to the basis of this key, after "; "
 };
 
 /// The one loop behind both add_bands overloads.
@@ -556,7 +556,7 @@ void add_band_keys(json& obj, const model::Band& band, const std::vector<BandKey
             hi = std::ceil(hi);
         }
         obj[std::string(k.key) + "_range"] = {lo, hi};
-        why[k.key] = {{"basis", k.note ? band.basis + k.note : band.basis},
+        why[k.key] = {{"basis", k.note ? band.basis + "; " + k.note : band.basis},
                       {"rows", band.rows},
                       {"held_out_median_error", band.median_abs_error}};
     }
@@ -566,8 +566,7 @@ void add_band_keys(json& obj, const model::Band& band, const std::vector<BandKey
 
 void add_bands(json& obj, const model::Band& band, model::BandKind kind) {
     using model::Scales;
-    const char* latency = "; from output throughput (the one published latency row, MLPerf v4.1 "
-                          "Llama 2 70B: the model's mean TPOT 25% below the run's)";
+    const char* latency = model::kLatencyBasis;
     static const std::vector<BandKey> training = {{"step_time_s", Scales::with_time},
                                                   {"tokens_per_s", Scales::with_speed},
                                                   {"model_flops_per_gpu", Scales::with_speed},
@@ -958,9 +957,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
     t.print(out);
     print_traffic(out, r->traffic, r->bottleneck, "decode step");
-    out << "error band: " << band.basis
-        << "; TTFT and TPOT from output throughput (the one published latency row, MLPerf v4.1 "
-           "Llama 2 70B: the model's mean TPOT 25% below the run's)\n";
+    out << "error band: " << band.basis << "; TTFT and TPOT " << model::kLatencyBasis << "\n";
     return 0;
 }
 

@@ -333,7 +333,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                       ? assumption("memory efficiency (MLX)", ia.mlx_memory_efficiency)
                       : assumption("HBM efficiency", ia.memory_efficiency),
                   assumption("step overhead", ia.step_overhead_s),
-                  s.engine == ServingEngine::llamacpp || s.engine == ServingEngine::mlx
+                  std::isinf(gemm_overlap_exponent(s.engine, ia))
                       ? ExplainedInput{"GEMM compute and memory overlap",
                                        "the larger of the two (roofline)",
                                        "llama.cpp and MLX matrix-vector kernels (ClusterLens "
@@ -364,9 +364,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          " ms, TPOT " +
                          range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
                          " ms",
-                     w.band->basis +
-                         "; from output throughput (the one published latency row, MLPerf v4.1 "
-                         "Llama 2 70B: the model's mean TPOT 25% below the run's)"});
+                     w.band->basis + "; " + kLatencyBasis});
             }
             if (r.usd_per_million_output_tokens > 0)
                 out.push_back({w.id + ".usd_per_mtok",

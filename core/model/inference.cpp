@@ -6,6 +6,12 @@
 
 namespace cl::model {
 
+double gemm_overlap_exponent(ServingEngine e, const InferenceAssumptions& ia) {
+    if (e == ServingEngine::llamacpp || e == ServingEngine::mlx)
+        return std::numeric_limits<double>::infinity();
+    return ia.roofline_overlap_exponent.value;
+}
+
 double speculative_tokens_per_step(double alpha, int gamma) {
     if (alpha >= 1.0)
         return gamma + 1.0;
@@ -111,13 +117,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
     const Rates r = rates_of(s, g, ia);
-    // llama.cpp's and MLX's batch-1 matrix-vector kernels stream weights with next to no
-    // compute; their memory efficiencies were fitted with the roofline's larger-of-the-two,
-    // which they keep (the exponent was set on TensorRT-LLM's tensor-core GEMMs).
-    const bool workstation_engine =
-        s.engine == ServingEngine::llamacpp || s.engine == ServingEngine::mlx;
-    const double ov = workstation_engine ? std::numeric_limits<double>::infinity()
-                                         : ia.roofline_overlap_exponent.value;
+    const double ov = gemm_overlap_exponent(s.engine, ia);
     auto overlap = [ov](double a, double b) {
         if (!(ov < 100) || a <= 0 || b <= 0)
             return std::max(a, b);

@@ -50,6 +50,12 @@ struct SpeculativeSpec {
     double acceptance = 0.7;          ///< alpha
 };
 
+/// The exponent p of a serving GEMM's time (compute^p + memory^p)^(1/p): the assumption
+/// (InferenceAssumptions::roofline_overlap_exponent), or infinity -- the roofline's
+/// larger-of-the-two -- for llama.cpp and MLX, whose batch-1 matrix-vector kernels stream weights
+/// with next to no compute and whose memory efficiencies were fitted that way.
+double gemm_overlap_exponent(ServingEngine e, const InferenceAssumptions& ia);
+
 /// Expected tokens per target step with gamma drafts at acceptance alpha (Leviathan et al.
 /// 2023 eq. 1): (1 - a^(g+1)) / (1 - a).
 double speculative_tokens_per_step(double alpha, int gamma);
