@@ -63,6 +63,13 @@ double ModelArch::expert_params_per_layer() const {
     return per_expert * (experts + shared_experts) + static_cast<double>(hidden) * experts;
 }
 
+double ModelArch::routed_expert_params_per_layer() const {
+    if (!is_moe())
+        return 0;
+    const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
+    return mats * hidden * static_cast<double>(moe_ffn) * experts;
+}
+
 double ModelArch::norm_params_per_layer() const {
     return (layernorm ? 4.0 : 2.0) * hidden;
 }

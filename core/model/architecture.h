@@ -89,7 +89,9 @@ struct ModelArch {
     // Parameter counts (elements, not bytes). Sources in architecture.cpp.
     [[nodiscard]] double attention_params_per_layer() const;
     [[nodiscard]] double dense_mlp_params_per_layer() const;
-    [[nodiscard]] double expert_params_per_layer() const; ///< all routed experts of one layer
+    /// Every expert of one MoE layer: routed and shared experts and the router.
+    [[nodiscard]] double expert_params_per_layer() const;
+    [[nodiscard]] double routed_expert_params_per_layer() const; ///< the routed experts alone
     [[nodiscard]] double norm_params_per_layer() const;
     [[nodiscard]] double embedding_params() const; ///< input embedding (+ learned positions)
     [[nodiscard]] double output_params() const;    ///< LM head (0 when tied)

@@ -166,6 +166,19 @@ struct InferenceAssumptions {
         1.5, "exponent",
         "leave-one-source-out fit over the TensorRT-LLM serving sources (ClusterLens guide, "
         "Validation); the form: ECM model (Treibig & Hager 2010)"};
+    /// TensorRT-LLM's PyTorch backend (its default since v1.0) prepares the inputs, samples and
+    /// updates every request of a step on one Python thread, one step ahead of the GPU (its
+    /// overlap scheduler): a decode step lasts at least this host time per sequence the
+    /// executor runs (every sequence of the replica; its own share with attention DP).
+    Assumption trtllm_host_s_per_sequence{
+        13.8e-6, "s",
+        "TensorRT-LLM PR #11983: TorchSampler host overhead 13.8 ms per step at batch 1,000 "
+        "(x86 host; sampling alone, so a lower bound)"};
+    /// The same on a Grace host (GB200).
+    Assumption trtllm_host_s_per_sequence_grace{
+        34.4e-6, "s",
+        "TensorRT-LLM PR #16564: a ~8.8 ms per-step host bubble over 256 requests on GB200 "
+        "(Grace), sampler-dominated"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};

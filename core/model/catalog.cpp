@@ -151,6 +151,7 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.reference_system = str(r, j, p, "reference_system");
     g.device_class = str(r, j, p, "device_class");
     g.unified_memory = r.boolean(j, p, "unified_memory", false).value_or(false);
+    g.grace_host = r.boolean(j, p, "grace_host", false).value_or(false);
     g.host_link_Bps = num(r, j, p, "host_link_Bps");
     g.sockets = static_cast<int>(r.integer(j, p, "sockets", false, 0, 64).value_or(0));
     g.numa_nodes = static_cast<int>(r.integer(j, p, "numa_nodes", false, 1, 1024).value_or(1));

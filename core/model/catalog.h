@@ -60,6 +60,10 @@ struct GpuSpec {
     /// people size workstations and edge boxes with (the palette groups them apart).
     std::string device_class;
     bool unified_memory = false; ///< memory shared with the CPU (Jetson, Apple silicon)
+    /// The host CPU is NVIDIA Grace (GB200 superchips): each Python/PyTorch operation costs its
+    /// host about 2.7x an x86 host's (TransformerEngine issue #2053), which host-bound serving
+    /// steps pay (InferenceAssumptions::trtllm_host_s_per_sequence_grace).
+    bool grace_host = false;
     double host_link_Bps = 0;    ///< host link one way (PCIe) for a discrete card; 0 unknown
     int sockets = 0;             ///< CPU servers: sockets (0 = not a CPU server)
     int numa_nodes = 1;          ///< NUMA nodes the memory is split over (CPU servers)

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 12; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 13; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -42,7 +42,8 @@ inline constexpr int kDesignMinor = 12; ///< 1.1: unset values are missing keys,
                                         ///< 1.10: <class>.borrow_cap_gpus,
                                         ///< <class>.keep_gpus;
                                         ///< 1.11: <class>.gpu_memory_bytes;
-                                        ///< 1.12: training.recompute_layers
+                                        ///< 1.12: training.recompute_layers;
+                                        ///< 1.13: inference.attention_dp
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -132,6 +133,11 @@ struct InferenceSpec {
     /// Layers whose weights (and KV cache) live in system memory and run on the CPU, the rest
     /// on the device: llama.cpp's partial offload (--n-gpu-layers = layers - offload_layers).
     int offload_layers = 0;
+    /// Attention data parallelism, MoE models only (TensorRT-LLM enable_attention_dp, SGLang
+    /// --enable-dp-attention): each of the tp GPUs runs attention, the dense MLP layers, the
+    /// shared experts, the embedding and the LM head whole for its own share of the sequences,
+    /// and only the routed experts are split over the tp GPUs. Format 1.13.
+    bool attention_dp = false;
     double acceptance = 0.7; ///< draft token acceptance rate (alpha)
     std::string extra_json;  ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const InferenceSpec&) const = default;

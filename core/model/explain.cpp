@@ -310,7 +310,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x tokens x "
                  "weights / GEMM rate and weight streaming M = weight bytes / HBM rate (p: the "
                  "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
-                 "bytes / HBM rate) + TP all-reduces + step overhead; TPOT = (batched prefill + "
+                 "bytes / HBM rate) + TP all-reduces (TensorRT-LLM: at least its host time per "
+                 "sequence x sequences) + step overhead; TPOT = (batched prefill + "
                  "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
                  "+ one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
@@ -345,6 +346,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                        units::format_count(static_cast<double>(s.output_len)),
                    "design"},
                   collectives_input(d, &r.traffic)}});
+            if (s.engine == ServingEngine::trtllm)
+                out.back().inputs.push_back(
+                    g->grace_host ? assumption("host time per sequence (Grace)",
+                                               ia.trtllm_host_s_per_sequence_grace)
+                                  : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
             if (!r.bottleneck.empty())
                 out.back().inputs.push_back(
                     {"busiest network tier", r.bottleneck,

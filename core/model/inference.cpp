@@ -1,5 +1,7 @@
 #include "model/inference.h"
 
+#include "model/gemm_shape.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -49,6 +51,8 @@ struct Rates {
     double kv_bytes = 2;  ///< bytes per KV element
     double dequant = 0; ///< weight-only dequantisation: weights/s the CUDA cores convert (0 = none)
     double dequant_tile = 64;
+    /// The GEMM K-loop's fixed cost in K elements for the compute type (gemm_shape.h).
+    double k0 = 256;
     /// The conversion runs while the weights stream (MLX's quantised mat-vec kernels dequantise
     /// in registers): the GEMM takes the longer of the two instead of their sum.
     bool dequant_overlaps = false;
@@ -82,6 +86,7 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     else if (s.weights_dtype == WeightsDtype::fp4 && g.peak(Dtype::fp4) > 0)
         d = Dtype::fp4;
     r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
+    r.k0 = kloop_fixed_elements(d == Dtype::fp4 ? 0.5 : (d == half ? 2.0 : 1.0));
     const double att =
         g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(half) * 0.83;
     r.attention = g.peak(half) * att * ia.sustained_vs_best_gemm.value;
@@ -111,6 +116,55 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     return r;
 }
 
+/// GEMM shape efficiency (gemm_shape.h) of each part of a layer, FLOP-weighted over its
+/// matrices: QKV and output projection; up/gate and down of the dense MLP, the routed experts and
+/// the shared experts; the LM head. Attention, dense MLP, shared experts and head are split over
+/// `part_tp` GPUs, the routed experts over `expert_tp`.
+struct ShapeEfficiency {
+    double attention = 1, mlp = 1, experts = 1, shared = 1, head = 1;
+};
+
+ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expert_tp,
+                                 double k0) {
+    // One entry per thread, keyed by every input: the latency curve asks ~200 times in a row.
+    struct Key {
+        int hidden, heads, kv_heads, head_dim, ffn, moe_ffn, shared_experts, vocab;
+        Mlp mlp;
+        AttentionKind att;
+        double part_tp, expert_tp, k0;
+        bool operator==(const Key&) const = default;
+    };
+    thread_local Key last{};
+    thread_local ShapeEfficiency cached;
+    thread_local bool valid = false;
+    const Key key{m.hidden, m.heads, m.kv_heads, m.head_dim,     m.ffn,  m.moe_ffn,
+                  m.shared_experts, m.vocab, m.mlp, m.attention(), part_tp, expert_tp, k0};
+    if (valid && key == last)
+        return cached;
+    const double h = m.hidden, mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
+    auto eff2 = [&](double k1, double n1, double w1, double k2, double n2, double w2) {
+        if (w1 + w2 <= 0)
+            return 1.0;
+        const double e1 = gemm_nk_efficiency(k1, n1, k0), e2 = gemm_nk_efficiency(k2, n2, k0);
+        return (w1 + w2) / (w1 / e1 + w2 / e2);
+    };
+    ShapeEfficiency e;
+    const double q_all = static_cast<double>(m.heads) * m.head_dim;
+    const double qkv_all = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
+    e.attention = key.att == AttentionKind::mla
+                      ? gemm_nk_efficiency(h, h / part_tp, k0)
+                      : eff2(h, qkv_all / part_tp, h * qkv_all, q_all / part_tp, h, q_all * h);
+    const double f = m.ffn, fe = m.moe_ffn, fs = static_cast<double>(m.moe_ffn) * m.shared_experts;
+    e.mlp = eff2(h, f / part_tp, (mats - 1) * h * f, f / part_tp, h, h * f);
+    e.experts = eff2(h, fe / expert_tp, (mats - 1) * h * fe, fe / expert_tp, h, h * fe);
+    e.shared = eff2(h, fs / part_tp, (mats - 1) * h * fs, fs / part_tp, h, h * fs);
+    e.head = gemm_nk_efficiency(h, static_cast<double>(m.vocab) / part_tp, k0);
+    last = key;
+    cached = e;
+    valid = true;
+    return cached;
+}
+
 /// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
 /// top of `context` cached tokens. Returns the time through all layers (a token's latency).
 double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
@@ -129,6 +183,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         return hi * std::pow(1.0 + std::pow(q, ov), 1.0 / ov);
     };
     const double tp = s.tp;
+    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
     const double T = batch * new_tokens; // tokens in this pass
     const double h = m.hidden;
     // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
@@ -136,22 +191,52 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double attn_params = m.attention_params_per_layer();
     double mlp_params = m.dense_mlp_params_per_layer();
     double mlp_read = mlp_params;
+    // GEMM shape: each matrix's N and K tiles and K-loop fill and drain (gemm_shape.h, as the
+    // training model), FLOP-weighted over a part's matrices. Attention, dense MLP and shared
+    // experts are split over tp (whole on each GPU with attention DP); routed experts over tp
+    // (their own EP with attention DP: whole experts, split by expert).
+    const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
+    const double part_tp = adp ? 1.0 : tp;
+    const ShapeEfficiency se = shape_efficiency(m, part_tp, adp ? 1.0 : tp, r.k0);
+    const double e_att = se.attention, e_mlp = se.mlp, e_exp = se.experts, e_shared = se.shared;
     auto layer = [&](bool moe, bool local) {
-        double active = attn_params, read = attn_params;
+        // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
+        // from memory: the routed experts apart from the rest.
+        double work = attn_params / e_att, read = attn_params;
+        double routed_work = 0, routed_read = 0;
         if (moe) {
-            const double per_expert = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * h * m.moe_ffn;
+            const double per_expert = mats * h * m.moe_ffn;
             const double E = m.experts, k = m.top_k;
-            const double touched = E * (1.0 - std::pow(1.0 - k / E, T)) + m.shared_experts;
-            active += per_expert * (k + m.shared_experts);
-            read += per_expert * touched;
+            routed_work = per_expert * k / e_exp;
+            routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T));
+            if (m.shared_experts > 0) {
+                work += per_expert * m.shared_experts / e_shared;
+                read += per_expert * m.shared_experts;
+            }
         } else {
-            active += mlp_params;
+            work += mlp_params / e_mlp;
             read += mlp_read;
         }
         // Compute and weight streaming overlap only partly near the ridge: a p-norm of the two
         // (InferenceAssumptions::roofline_overlap_exponent; the roofline's max as p grows).
-        double gemm = overlap(2.0 * T * active / tp / r.gemm, read * r.wbytes / tp / r.hbm);
-        if (moe) {
+        double gemm = 0;
+        if (adp) {
+            // Attention DP: attention and the dense or shared MLP run whole on every GPU over
+            // its own T/tp tokens (their weights read in full); the routed experts are split
+            // over the GPUs, each GPU reading its share of the experts its tokens touch.
+            gemm = overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.hbm) +
+                   overlap(2.0 * T * routed_work / tp / r.gemm,
+                           routed_read * r.wbytes / tp / r.hbm);
+        } else {
+            gemm = overlap(2.0 * T * (work + routed_work) / tp / r.gemm,
+                           (read + routed_read) * r.wbytes / tp / r.hbm);
+        }
+        if (moe && adp) {
+            // Expert parallel: each GPU gathers, gates and sums the copies routed to its own
+            // experts, at the experts' full width.
+            const double copies = T * m.top_k / tp;
+            gemm += ((3.0 * copies + T / tp) * h + copies * 3.0 * m.moe_ffn) * 2.0 / r.hbm;
+        } else if (moe) {
             // Token movement around the experts (TensorRT-LLM's MoE plugin kernels, as vLLM's
             // fused MoE and llama.cpp do in kind): expandInputRowsKernel gathers each token's
             // top-k copies into expert order (read and write h values per copy),
@@ -172,15 +257,19 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // loaded) hide the conversion under the streaming: an M3 Max decodes Llama 3.3 70B 4-bit
         // at 9.35 tok/s, >= 93% of its 400 GB/s with the weights alone (mlx-examples #1029).
         if (r.dequant > 0) {
-            const double convert = read / tp * std::ceil(T / r.dequant_tile) / r.dequant;
+            const double convert =
+                (read + routed_read) / tp * std::ceil(T / r.dequant_tile) / r.dequant;
             gemm = r.dequant_overlaps ? std::max(gemm, convert) : gemm + convert;
         }
         // Attention: each new token attends to the cache plus the causal part of the new ones.
         double q_width = static_cast<double>(m.heads) * m.head_dim;
-        double kv_tok = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * r.kv_bytes;
+        double kv_tok = 2.0 * (adp ? m.kv_heads / tp : std::max(1.0, m.kv_heads / tp)) *
+                        m.head_dim * r.kv_bytes;
         if (m.attention() == AttentionKind::mla) {
             q_width = static_cast<double>(m.heads) * (m.qk_nope_head_dim + m.qk_rope_head_dim);
-            kv_tok = (m.kv_lora_rank + m.qk_rope_head_dim) * r.kv_bytes;
+            // The latent is replicated on every TP rank; with attention DP each GPU reads only
+            // its own sequences' (per GPU, 1/tp of the batch's).
+            kv_tok = (m.kv_lora_rank + m.qk_rope_head_dim) * r.kv_bytes / (adp ? tp : 1.0);
         }
         // A local (sliding-window) layer attends to, and keeps, at most its window.
         const double ctx =
@@ -189,9 +278,22 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double att_flops = 4.0 * T * ctx * q_width / tp;
         const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
         const double attention = std::max(att_flops / r.attention, kv_read / r.hbm);
-        // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019).
+        // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019). Attention DP:
+        // none around attention and dense layers; an MoE layer gathers every GPU's tokens for
+        // the experts and reduce-scatters their outputs back (TensorRT-LLM's fused MoE with
+        // attention DP: allgather before, reducescatter after).
         double comm = 0;
-        if (s.tp > 1) {
+        if (adp) {
+            if (moe) {
+                const GroupPlacement p = place_group(fabric, s.tp, 1);
+                comm = std::max(0.0, collective_seconds(CollectiveOp::allgather, T * h * 2.0,
+                                                        fabric, p, CollectiveAlgo::automatic,
+                                                        ca)) +
+                       std::max(0.0, collective_seconds(CollectiveOp::reducescatter, T * h * 2.0,
+                                                        fabric, p, CollectiveAlgo::automatic,
+                                                        ca));
+            }
+        } else if (s.tp > 1) {
             const GroupPlacement p = place_group(fabric, s.tp, 1);
             comm =
                 2.0 * std::max(0.0, collective_seconds(CollectiveOp::allreduce, T * h * 2.0, fabric,
@@ -243,8 +345,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double head_bytes = quantises_embeddings(s.weights_dtype) ? r.wbytes : 2.0;
     if (off > 0 && s.engine == ServingEngine::llamacpp)
         total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
-    else
-        total += overlap(2.0 * batch * vh / tp / r.gemm, vh * head_bytes / tp / r.hbm);
+    else // attention DP: every GPU reads the whole head for its own sequences
+        total += overlap(2.0 * batch * vh / tp / r.gemm / se.head, vh * head_bytes / part_tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);
@@ -264,7 +366,19 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
     const double T = std::max(1, batch); // one new token per sequence
     const double act = T * m.hidden * 2.0;
     const int on_device = m.layers - std::clamp(s.offload_layers, 0, m.layers);
-    if (s.tp > 1 && on_device > 0) {
+    if (s.attention_dp && s.tp > 1 && m.is_moe() && on_device > 0) {
+        const GroupPlacement p = place_group(fabric, s.tp, 1);
+        const double each =
+            std::max(0.0, collective_seconds(CollectiveOp::allgather, act, fabric, p,
+                                             CollectiveAlgo::automatic, ca)) +
+            std::max(0.0, collective_seconds(CollectiveOp::reducescatter, act, fabric, p,
+                                             CollectiveAlgo::automatic, ca));
+        const int moe_layers = m.moe_layers_in(m.layers - on_device, on_device);
+        out.push_back({"TP", "attention DP: tokens gathered for the experts and scattered back "
+                             "(per MoE layer)",
+                       p.ranks, group_tier(p), p.oversubscription, 2.0 * moe_layers * act,
+                       moe_layers * each});
+    } else if (s.tp > 1 && on_device > 0) {
         const GroupPlacement p = place_group(fabric, s.tp, 1);
         const double each = std::max(0.0, collective_seconds(CollectiveOp::allreduce, act, fabric,
                                                              p, CollectiveAlgo::automatic, ca));
@@ -281,10 +395,25 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
     return out;
 }
 
+double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu, int batch,
+                       const InferenceAssumptions& ia) {
+    if (s.engine != ServingEngine::trtllm)
+        return 0;
+    const double per = gpu.grace_host ? ia.trtllm_host_s_per_sequence_grace.value
+                                      : ia.trtllm_host_s_per_sequence.value;
+    // With attention DP each GPU's executor runs its own share of the sequences; otherwise
+    // every TP rank's executor runs all of them.
+    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
+    return per * std::max(1, batch) / (adp ? s.tp : 1.0);
+}
+
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
                         const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
-    return forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca) +
+    // The overlap scheduler prepares step n + 1 on the host while the GPU runs step n: a step
+    // takes the longer of the two.
+    return std::max(forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca),
+                    host_step_floor(m, s, gpu, batch, ia)) +
            ia.step_overhead_s.value;
 }
 

@@ -100,6 +100,11 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
                          double price_per_gpu_hour = 0, const InferenceAssumptions& ia = {},
                          const CollectiveAssumptions& ca = {}, const SpeculativeSpec& spec = {});
 
+/// The host time a decode step cannot be shorter than: TensorRT-LLM's per-sequence Python work
+/// (InferenceAssumptions::trtllm_host_s_per_sequence, on Grace hosts the _grace one) times the
+/// sequences one executor runs; 0 for the other engines (no per-sequence source yet).
+double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu, int batch,
+                       const InferenceAssumptions& ia);
 /// Decode step time of one replica at `batch` sequences with `context` tokens each.
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,

@@ -574,7 +574,12 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     std::vector<Error> errs;
     if (s.tp < 1 || s.pp < 1)
         return Error{"--tp/--pp", "must be at least 1"};
-    if (m.heads % s.tp != 0)
+    const bool adp = s.attention_dp && s.tp > 1;
+    if (s.attention_dp && !m.is_moe())
+        errs.push_back({"--attention-dp",
+                        "applies to MoE models (it splits only the routed experts over the TP "
+                        "GPUs); for a dense model it is plain data parallelism: use --replicas"});
+    if (!adp && m.heads % s.tp != 0)
         errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +
                                     std::to_string(m.heads) + " attention heads"});
     if (s.pp > m.layers)
@@ -620,11 +625,15 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     const double kv_e = kv_element_bytes(s.kv_dtype);
     // KV heads are split over TP; when tp exceeds them each GPU keeps one (vLLM replicates);
     // the MLA latent is replicated on every TP rank (vLLM's MLA backend).
+    // Attention DP: each GPU keeps every KV head of its own sequences (Attention with
+    // tp_size 1 under enable_attention_dp, TensorRT-LLM _torch/modules/attention.py).
     double kv_layer_per_gpu = 0;
     if (m.attention() == AttentionKind::mla)
         kv_layer_per_gpu = (m.kv_lora_rank + m.qk_rope_head_dim) * kv_e;
     else
-        kv_layer_per_gpu = 2.0 * std::max(1.0, m.kv_heads / tp) * m.head_dim * kv_e;
+        kv_layer_per_gpu =
+            2.0 * (adp ? static_cast<double>(m.kv_heads) : std::max(1.0, m.kv_heads / tp)) *
+            m.head_dim * kv_e;
 
     // A speculative draft model (helper-20, session 31: choosing one left the memory badge as
     // it was): its weights, in the serving weight format, and its KV cache of every sequence,
@@ -649,7 +658,9 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     const double T = llamacpp ? a.llamacpp_ubatch_tokens.value
                      : mlx    ? a.mlx_prefill_step_tokens.value
                               : a.max_batched_tokens.value;
-    const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim / tp;
+    // Attention DP runs attention whole on each GPU (and its logits unsplit).
+    const double att_tp = adp ? 1.0 : tp;
+    const double qkv = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim / att_tp;
     const double f = m.is_moe() ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
                                 : static_cast<double>(m.ffn);
     const double mlp_w = (m.mlp == Mlp::swiglu ? 3.0 : 2.0) * f / tp;
@@ -659,7 +670,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
                           (llamacpp ? T
                            : mlx    ? 1.0
                                     : std::min(T, 1024.0)) *
-                              m.vocab / tp * 4.0;
+                              m.vocab / att_tp * 4.0;
     const double runtime_bytes = engine_runtime(a, s.engine).value;
 
     const double seq_tokens = static_cast<double>(s.input_len) + s.output_len;
@@ -691,7 +702,16 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         const int off = st == 0 ? s.offload_layers : 0;
         for (int i = first + off; i < first + nl; ++i) {
             const LayerParams lp = layer_params(m, m.is_moe_layer(i));
-            w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
+            if (adp) {
+                // Attention DP (TensorRT-LLM _torch/models/modeling_llama.py: attention, the
+                // dense GatedMLP and the shared expert get overridden_tp_size 1; the router is
+                // replicated): only the routed experts are split over the GPUs.
+                const double routed = lp.experts > 0 ? m.routed_expert_params_per_layer() : 0.0;
+                w += (lp.attention + lp.mlp + lp.experts - routed + routed / tp) * wbytes +
+                     lp.norms * 2.0;
+            } else {
+                w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
+            }
         }
         first += nl;
         // Embedding and LM head stay in 16 bits (AWQ/GPTQ/FP8 recipes quantise block linears);
@@ -701,11 +721,11 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         // and the output layer with the last layers only when every layer is on the device
         // (src/llama-model.cpp, load_tensors).
         if (st == 0 && !llamacpp)
-            w += (m.embedding_params() - vh + vh / tp) * eb;
+            w += (m.embedding_params() - vh + vh / att_tp) * eb;
         const bool head_here = !llamacpp || s.offload_layers == 0;
         if (st == s.pp - 1 && head_here)
             w += (m.output_params() - (m.tied_embeddings ? 0.0 : vh)) * 2.0 +
-                 ((!m.tied_embeddings || s.pp > 1 || llamacpp) ? vh / tp * eb : 0.0);
+                 ((!m.tied_embeddings || s.pp > 1 || llamacpp) ? vh / att_tp * eb : 0.0);
         w += draft_w;
         const int n_local = m.local_layers_in(first - nl + off, nl - off);
         const double kv_share =
@@ -730,14 +750,19 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         }
     }
     out.weights_bytes_per_gpu = worst_weights;
-    out.kv_bytes_per_token_per_gpu = worst_kv_share;
-    out.kv_capacity_tokens = min_tokens;
-
     out.kv_waste_fraction = 1.0 - seq_tokens / out.tokens_reserved_per_sequence;
-    const double maxb = std::floor(out.kv_capacity_tokens / out.tokens_reserved_per_sequence);
+    // Attention DP: each GPU holds whole sequences (all their KV heads) and schedules its own
+    // batch of up to the engine's limit (TensorRT-LLM's max_batch_size is per attention-DP
+    // rank); per GPU and replica token that is 1/tp of a GPU's KV bytes per token.
+    const double dp_ranks = adp ? tp : 1.0;
+    out.kv_bytes_per_token_per_gpu = worst_kv_share / dp_ranks;
+    out.kv_capacity_tokens = min_tokens * dp_ranks;
+    const double maxb =
+        dp_ranks * std::floor(min_tokens / out.tokens_reserved_per_sequence);
     out.max_batch = static_cast<int>(std::min(maxb, 1e7));
-    out.batch =
-        s.batch > 0 ? s.batch : std::min(out.max_batch, engine_max_num_seqs(a, s.engine, gpu));
+    const double engine_cap = dp_ranks * engine_max_num_seqs(a, s.engine, gpu);
+    out.batch = s.batch > 0 ? s.batch
+                            : static_cast<int>(std::min<double>(out.max_batch, engine_cap));
 
     MemoryBreakdown& b = out.per_gpu;
     b.weights = out.weights_bytes_per_gpu;

@@ -409,6 +409,13 @@ std::vector<Field> build_schema() {
             .make("offload_layers", "Layers in system memory", "", 0, 1 << 20,
                   "0: every layer on the device (llama.cpp's GPU layers = layers - this)",
                   "layers whose weights and KV cache stay in system memory and run on the CPU"));
+    add(I(CL_REF(attention_dp))
+            .make("attention_dp", "Attention data parallel", "", 0, 0,
+                  "off: TensorRT-LLM's default (enable_attention_dp false); its published MoE "
+                  "throughput runs turn it on",
+                  "MoE models: each GPU runs attention, dense layers, shared experts and the LM "
+                  "head whole for its own sequences; the routed experts are split over the TP "
+                  "GPUs (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention)"));
     add(I(CL_REF(speculative_k))
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
                   "4: the speculative tokens in vLLM's examples",
@@ -837,6 +844,13 @@ std::vector<Field> build_schema() {
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
             CL_REF(inference.step_overhead_s)),
           1e-3, "ms", 2);
+    shown(A("inference.trtllm_host_s_per_sequence", "Host time per sequence (TensorRT-LLM)", 0,
+            1e-2, CL_REF(inference.trtllm_host_s_per_sequence)),
+          1e-6, "µs", 1);
+    shown(A("inference.trtllm_host_s_per_sequence_grace",
+            "Host time per sequence, Grace (TensorRT-LLM)", 0, 1e-2,
+            CL_REF(inference.trtllm_host_s_per_sequence_grace)),
+          1e-6, "µs", 1);
     A("inference.draft_cost_ratio", "Draft cost ratio", 0, 10, CL_REF(inference.draft_cost_ratio))
         .unset = "the draft model's own step time (roofline)";
     shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,

@@ -1,6 +1,7 @@
 #include "model/training.h"
 
 #include "model/flops.h"
+#include "model/gemm_shape.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -11,16 +12,6 @@
 namespace cl::model {
 
 namespace {
-
-/// Tile quantisation: GEMM dimensions are processed in 128-wide tiles, so a dimension d
-/// costs ceil(d/128)*128 (NVIDIA Deep Learning Performance Guide, "Matrix Multiplication
-/// Background", tile and wave quantisation).
-double tile_factor(double d) {
-    if (d <= 0)
-        return 1.0;
-    const double padded = std::ceil(d / 128.0) * 128.0;
-    return d / padded;
-}
 
 struct Hw {
     double peak = 0;      ///< dense peak of the training dtype
@@ -398,7 +389,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         hw.attention = hw.gemm * ta.attention_vs_gemm.value;
     hw.hbm = gpu.memory_bandwidth_Bps * ta.memory_efficiency.value;
     hw.fp8_transpose = topo.gpu_arch != GpuArch::blackwell;
-    hw.k0 = 4.0 * 128.0 / dtype_bytes(dt);
+    hw.k0 = kloop_fixed_elements(dtype_bytes(dt));
     const bool flash = ma.flash_attention.value > 0.5;
     const bool sp = t.sequence_parallel && t.tp > 1;
 

@@ -1272,6 +1272,10 @@ private slots:
                     args.push_back(v);
                 if (spec.name == "--speculative-k" || spec.name == "--acceptance")
                     args.insert(args.end(), {"--speculative-draft", "llama3-8b"});
+                if (spec.name == "--attention-dp") // MoE models only
+                    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+                        if (args[i] == "--model")
+                            args[i + 1] = "qwen3-30b-a3b";
                 args.push_back("--json");
                 const Run r = run(args);
                 ++runs;
@@ -1560,7 +1564,7 @@ private slots:
         QTemporaryDir dir;
         json d = json::parse(cl::model::bundled_file("presets/h200-inference-8x.json"));
         d["workloads"][0]["inference"]["speculative_draft"] = "llama3-8b";
-        auto tpot = [&](const json& design) {
+        auto speedup = [&](const json& design) {
             const std::string path = dir.filePath(QStringLiteral("s.json")).toStdString();
             {
                 std::ofstream f(path);
@@ -1569,15 +1573,17 @@ private slots:
             const Run r = run({"evaluate", path, "--json"});
             if (r.code != 0)
                 return -1.0;
-            return json::parse(r.out)["workloads"][0]["infer"].value("tpot_s", -1.0);
+            // The speed-up at batch 1: the online operating point's TPOT sits at the SLO
+            // whatever the draft costs (a cheaper draft buys a larger batch instead).
+            return json::parse(r.out)["workloads"][0]["infer"].value("speculative_speedup", -1.0);
         };
-        const double own = tpot(d);
+        const double own = speedup(d);
         QVERIFY(own > 0);
         d["assumptions"]["inference"]["draft_cost_ratio"] = 1.0; // a draft as slow as the target
-        const double slow = tpot(d);
-        QVERIFY2(slow > own, qPrintable(QStringLiteral("%1 vs %2").arg(slow).arg(own)));
+        const double slow = speedup(d);
+        QVERIFY2(slow > 0 && slow < own, qPrintable(QStringLiteral("%1 vs %2").arg(slow).arg(own)));
         d["assumptions"]["inference"]["draft_cost_ratio"] = 0.01;
-        QVERIFY(tpot(d) < slow);
+        QVERIFY(speedup(d) > own);
     }
 
     // --nics-per-node 0 is used as given: a job across servers has no network and does not run.
@@ -1910,8 +1916,11 @@ private slots:
             // Words, in the compatibility form (the PDF's ligatures, "ﬃ", read as letters). A
             // row's name is whole on a page when its words follow each other there, give or take
             // the words of the cells beside it (pdftotext reads a table row across its cells).
+            // Hyphens are dropped: a cell may wrap after one, and pdftotext joins the halves
+            // without it ("(TensorRT-" / "LLM)" reads "(TensorRTLLM)").
             const auto words = [](const QString& x) {
                 return x.normalized(QString::NormalizationForm_KC)
+                    .remove(QLatin1Char('-'))
                     .split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
             };
             std::vector<QStringList> pages;

@@ -146,6 +146,105 @@ private slots:
         QCOMPARE(t->batch, 2048);
     }
 
+    // Attention DP (session 33): every GPU keeps attention, dense MLP layers, shared experts,
+    // router, embedding and LM head whole; only the routed experts are split over TP.
+    void attentionDataParallel() {
+        const ModelArch& m = *cat_.model("llama4-maverick");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        s.input_len = 1000;
+        s.output_len = 1000;
+        auto tp = infer(m, s, *cat_.gpu("h200-sxm"), node_);
+        s.attention_dp = true;
+        auto dp = infer(m, s, *cat_.gpu("h200-sxm"), node_);
+        QVERIFY2(tp.ok() && dp.ok(), (tp.error_text() + dp.error_text()).c_str());
+        // Weights: the non-routed parts move from 1/8 to a whole copy on each GPU. FP8 for the
+        // block linears (1 byte), 16 bits for the embedding and the (untied) LM head.
+        double block = 0;
+        for (int i = 0; i < m.layers; ++i)
+            block += m.attention_params_per_layer() +
+                     (m.is_moe_layer(i)
+                          ? m.expert_params_per_layer() - m.routed_expert_params_per_layer()
+                          : m.dense_mlp_params_per_layer());
+        const double vh = static_cast<double>(m.vocab) * m.hidden;
+        const double expected = (block * 1.0 + 2.0 * vh * 2.0) * (1.0 - 1.0 / 8.0);
+        QVERIFY2(std::abs(dp->memory.weights_bytes_per_gpu - tp->memory.weights_bytes_per_gpu -
+                          expected) < 1e6,
+                 qPrintable(QString::number(dp->memory.weights_bytes_per_gpu -
+                                            tp->memory.weights_bytes_per_gpu - expected)));
+        // Each GPU schedules up to the engine's limit: the replica's batch may pass 2,048.
+        QCOMPARE(dp->memory.max_batch % 8, 0);
+        // One gather and one scatter per MoE layer instead of two all-reduces per layer.
+        const auto traffic = serving_traffic(m, s, node_, dp->batch);
+        QCOMPARE(traffic.size(), std::size_t{1});
+        QVERIFY(traffic[0].what.find("attention DP") != std::string::npos);
+        QCOMPARE(traffic[0].bytes, 2.0 * m.moe_layers() * dp->batch * m.hidden * 2.0);
+
+        // KV heads: Qwen3-235B-A22B has 4, so at TP 8 each GPU of plain TP keeps one head of
+        // every sequence (half of it a copy); with attention DP it keeps all 4 of 1/8 of them.
+        const ModelArch& q = *cat_.model("qwen3-235b-a22b");
+        InferenceSpec k = s;
+        k.attention_dp = false;
+        auto qt = infer(q, k, *cat_.gpu("h200-sxm"), node_);
+        k.attention_dp = true;
+        auto qd = infer(q, k, *cat_.gpu("h200-sxm"), node_);
+        QVERIFY2(qt.ok() && qd.ok(), (qt.error_text() + qd.error_text()).c_str());
+        QCOMPARE(qd->memory.kv_bytes_per_token_per_gpu,
+                 qt->memory.kv_bytes_per_token_per_gpu / 2.0);
+
+        // A dense model: refused, naming the flag.
+        InferenceSpec d;
+        d.tp = 2;
+        d.attention_dp = true;
+        auto dense = infer(*cat_.model("llama3-8b"), d, *cat_.gpu("h100-sxm"), node_);
+        QVERIFY(!dense.ok());
+        QVERIFY2(dense.error_text().find("--attention-dp") != std::string::npos,
+                 dense.error_text().c_str());
+        // At TP 1 it changes nothing.
+        InferenceSpec one;
+        one.weights_dtype = WeightsDtype::fp8;
+        auto a = infer(*cat_.model("qwen3-30b-a3b"), one, *cat_.gpu("h100-sxm"), node_);
+        one.attention_dp = true;
+        auto b = infer(*cat_.model("qwen3-30b-a3b"), one, *cat_.gpu("h100-sxm"), node_);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(b->output_tokens_per_s, a->output_tokens_per_s);
+    }
+
+    // TensorRT-LLM's host time per sequence (session 33): a decode step is at least the
+    // executor's Python work for its sequences, 13.8 us each on x86 and 34.4 us on Grace.
+    void hostTimePerSequence() {
+        const ModelArch& m = *cat_.model("qwen3-30b-a3b");
+        InferenceSpec s;
+        s.weights_dtype = WeightsDtype::fp4;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        InferenceAssumptions ia;
+        const GpuSpec& b200 = *cat_.gpu("b200");
+        const GpuSpec& gb200 = *cat_.gpu("gb200");
+        QVERIFY(gb200.grace_host && !b200.grace_host);
+        QCOMPARE(host_step_floor(m, s, b200, 2048, ia), 2048 * 13.8e-6);
+        QCOMPARE(host_step_floor(m, s, gb200, 2048, ia), 2048 * 34.4e-6);
+        // Host-bound at 2,048 sequences: the step is the host's time plus the step overhead.
+        const double step = decode_step_time(m, s, gb200, node_, 2048, 192, ia);
+        QCOMPARE(step, 2048 * 34.4e-6 + ia.step_overhead_s.value);
+        // The user's value is used: no host time, a shorter (GPU-bound) step.
+        InferenceAssumptions none = ia;
+        none.trtllm_host_s_per_sequence_grace.value = 0;
+        QVERIFY(decode_step_time(m, s, gb200, node_, 2048, 192, none) < step);
+        // Other engines: no per-sequence term.
+        InferenceSpec v = s;
+        v.engine = ServingEngine::vllm;
+        QCOMPARE(host_step_floor(m, v, gb200, 2048, ia), 0.0);
+        // Attention DP: each of the TP executors runs its own share.
+        InferenceSpec a = s;
+        a.tp = 4;
+        a.attention_dp = true;
+        QCOMPARE(host_step_floor(m, a, b200, 2048, ia), 512 * 13.8e-6);
+    }
+
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card leaves no
     // room after 69 GB of weights per GPU; TensorRT-LLM takes 90% of what is free after the
     // weights and activations; SGLang 90% of the card minus the weights.

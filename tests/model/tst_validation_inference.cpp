@@ -308,7 +308,7 @@ private slots:
             QStringLiteral("\n| model | GPU | TP | weights | ISL/OSL | published tok/s | "
                            "predicted | error | batch |\n"
                            "|---|---|---|---|---|---|---|---|---|\n");
-        std::vector<double> shared, moe_all, dense_all, all;
+        std::vector<double> shared, moe_all, dense_all, all, adp, adp_signed;
         int shared_rows = 0;
         for (const Conf& c : confs) {
             const ModelArch& m = *cat_.model(c.model);
@@ -326,6 +326,18 @@ private slots:
                 auto r = infer(m, s, *cat_.gpu(c.gpu), node(c.sys));
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / c.pub[i] - 1;
+                // The page's llm_options.yml for MoE models nests enable_attention_dp: true under
+                // cuda_graph_config, a StrictBaseModel that forbids unknown fields (llmapi/
+                // llm_args.py): as printed the file is refused, so what ran is not known. The
+                // rows use TensorRT-LLM's default (off); the attention-DP reading is tracked too.
+                if (c.moe && c.tp > 1) {
+                    InferenceSpec sa = s;
+                    sa.attention_dp = true;
+                    auto ra = infer(m, sa, *cat_.gpu(c.gpu), node(c.sys));
+                    QVERIFY2(ra.ok(), ra.error_text().c_str());
+                    adp.push_back(std::abs(ra->output_tokens_per_s / c.pub[i] - 1));
+                    adp_signed.push_back(ra->output_tokens_per_s / c.pub[i] - 1);
+                }
                 const std::string len =
                     std::to_string(kLen[i][0]) + "/" + std::to_string(kLen[i][1]);
                 serving_.push_back(
@@ -379,15 +391,32 @@ private slots:
                      .arg(all.size())
                      .arg(all_med * 100, 0, 'f', 1)
                      .arg(all_worst * 100, 0, 'f', 1);
+        const auto [adp_med, adp_worst] = stats(adp);
+        const auto [adp_smed, adp_sworst] = stats(adp_signed);
+        table += QStringLiteral("the %1 MoE rows at TP > 1 with attention DP: median |error| %2%, "
+                                "median signed %3%, worst %4%\n")
+                     .arg(adp.size())
+                     .arg(adp_med * 100, 0, 'f', 1)
+                     .arg(adp_smed * 100, 0, 'f', 1)
+                     .arg(adp_worst * 100, 0, 'f', 1);
         qInfo().noquote() << table;
         QCOMPARE(shared_rows, 37); // every row ../shared/validation keeps
         // Regression bounds, not issue 18's targets (which the MoE rows do not meet: see
         // docs/validation.md, "TensorRT-LLM v1.0, every row"). Session 32: all 175 rows median
         // 45 % -> 20.3 % with the B200 FP4 GEMM measurement -> 15.9 % with the GEMMs' partial
         // compute/memory overlap (dense 13.5 -> 8.7 %, the shared MoE rows 17.5 -> 17.4 %).
-        QVERIFY2(sh_med <= 0.19, qPrintable(table));
-        QVERIFY2(dense_med <= 0.10, qPrintable(table));
-        QVERIFY2(all_med <= 0.17, qPrintable(table));
+        // Session 33: the GEMMs' N/K shape efficiency (dense 8.7 -> 7.9 %, worst 38.3 -> 33.9 %;
+        // the shared MoE rows 17.4 -> 21.6 %: TP-split experts' narrow K) and TensorRT-LLM's host
+        // time per sequence (all rows 15.2 -> 14.0 %, worst +318 -> +167 %).
+        QVERIFY2(sh_med <= 0.23, qPrintable(table));
+        QVERIFY2(dense_med <= 0.085, qPrintable(table));
+        QVERIFY2(all_med <= 0.15, qPrintable(table));
+        QVERIFY2(all_worst <= 1.8, qPrintable(table));
+        // Attention DP as modelled is faster still on every such row (the KV heads no longer
+        // replicated past TP = KV heads, one gather/scatter per MoE layer instead of two
+        // all-reduces per layer): the costs it adds in the engine (per-rank host work, the ranks
+        // waiting for each other, token padding) are not modelled. Tracked, not a target.
+        QVERIFY2(adp_smed > 0.3 && adp_med <= 0.80, qPrintable(table));
     }
 
     // Issue 19: the serving rows above are held out (no factor is fitted to serving rows), and
