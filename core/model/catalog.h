@@ -64,9 +64,9 @@ struct GpuSpec {
     /// host about 2.7x an x86 host's (TransformerEngine issue #2053), which host-bound serving
     /// steps pay (InferenceAssumptions::trtllm_host_s_per_sequence_grace).
     bool grace_host = false;
-    double host_link_Bps = 0;    ///< host link one way (PCIe) for a discrete card; 0 unknown
-    int sockets = 0;             ///< CPU servers: sockets (0 = not a CPU server)
-    int numa_nodes = 1;          ///< NUMA nodes the memory is split over (CPU servers)
+    double host_link_Bps = 0; ///< host link one way (PCIe) for a discrete card; 0 unknown
+    int sockets = 0;          ///< CPU servers: sockets (0 = not a CPU server)
+    int numa_nodes = 1;       ///< NUMA nodes the memory is split over (CPU servers)
     /// The share of the nominal memory bandwidth one decode stream's kernels reach on this
     /// device relative to a one-die device (a two-die package whose reads cross the die-to-die
     /// link: the M3 Ultra); 1 for every other device. Serving only (docs/validation.md).

@@ -348,9 +348,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   collectives_input(d, &r.traffic)}});
             if (s.engine == ServingEngine::trtllm)
                 out.back().inputs.push_back(
-                    g->grace_host ? assumption("host time per sequence (Grace)",
-                                               ia.trtllm_host_s_per_sequence_grace)
-                                  : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
+                    g->grace_host
+                        ? assumption("host time per sequence (Grace)",
+                                     ia.trtllm_host_s_per_sequence_grace)
+                        : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
             if (!r.bottleneck.empty())
                 out.back().inputs.push_back(
                     {"busiest network tier", r.bottleneck,

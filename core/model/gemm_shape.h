@@ -20,7 +20,9 @@ inline double tile_factor(double d) {
 /// for 4-byte TF32 in 48_hopper_warp_specialized_gemm, 128 x 128 x 128 for FP8 in
 /// 54_hopper_fp8_warp_specialized_gemm; 64 deep for 16-bit types): 256 for 16-bit GEMMs, 512
 /// for 8-bit, 1024 for 4-bit ones.
-inline double kloop_fixed_elements(double operand_bytes) { return 4.0 * 128.0 / operand_bytes; }
+inline double kloop_fixed_elements(double operand_bytes) {
+    return 4.0 * 128.0 / operand_bytes;
+}
 
 /// Efficiency of a GEMM's N and K shape against the best-shape rate: tile quantisation of N and
 /// K and the K-loop's fill and drain, K / (K + k0). (M, the tokens, is left out: kernels pick

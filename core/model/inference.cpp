@@ -124,8 +124,7 @@ struct ShapeEfficiency {
     double attention = 1, mlp = 1, experts = 1, shared = 1, head = 1;
 };
 
-ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expert_tp,
-                                 double k0) {
+ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expert_tp, double k0) {
     // One entry per thread, keyed by every input: the latency curve asks ~200 times in a row.
     struct Key {
         int hidden, heads, kv_heads, head_dim, ffn, moe_ffn, shared_experts, vocab;
@@ -137,8 +136,9 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
     thread_local Key last{};
     thread_local ShapeEfficiency cached;
     thread_local bool valid = false;
-    const Key key{m.hidden, m.heads, m.kv_heads, m.head_dim,     m.ffn,  m.moe_ffn,
-                  m.shared_experts, m.vocab, m.mlp, m.attention(), part_tp, expert_tp, k0};
+    const Key key{m.hidden,  m.heads,          m.kv_heads, m.head_dim, m.ffn,
+                  m.moe_ffn, m.shared_experts, m.vocab,    m.mlp,      m.attention(),
+                  part_tp,   expert_tp,        k0};
     if (valid && key == last)
         return cached;
     const double h = m.hidden, mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
@@ -224,9 +224,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             // Attention DP: attention and the dense or shared MLP run whole on every GPU over
             // its own T/tp tokens (their weights read in full); the routed experts are split
             // over the GPUs, each GPU reading its share of the experts its tokens touch.
-            gemm = overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.hbm) +
-                   overlap(2.0 * T * routed_work / tp / r.gemm,
-                           routed_read * r.wbytes / tp / r.hbm);
+            gemm =
+                overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.hbm) +
+                overlap(2.0 * T * routed_work / tp / r.gemm, routed_read * r.wbytes / tp / r.hbm);
         } else {
             gemm = overlap(2.0 * T * (work + routed_work) / tp / r.gemm,
                            (read + routed_read) * r.wbytes / tp / r.hbm);
@@ -287,11 +287,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             if (moe) {
                 const GroupPlacement p = place_group(fabric, s.tp, 1);
                 comm = std::max(0.0, collective_seconds(CollectiveOp::allgather, T * h * 2.0,
-                                                        fabric, p, CollectiveAlgo::automatic,
-                                                        ca)) +
+                                                        fabric, p, CollectiveAlgo::automatic, ca)) +
                        std::max(0.0, collective_seconds(CollectiveOp::reducescatter, T * h * 2.0,
-                                                        fabric, p, CollectiveAlgo::automatic,
-                                                        ca));
+                                                        fabric, p, CollectiveAlgo::automatic, ca));
             }
         } else if (s.tp > 1) {
             const GroupPlacement p = place_group(fabric, s.tp, 1);
@@ -346,7 +344,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     if (off > 0 && s.engine == ServingEngine::llamacpp)
         total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
     else // attention DP: every GPU reads the whole head for its own sequences
-        total += overlap(2.0 * batch * vh / tp / r.gemm / se.head, vh * head_bytes / part_tp / r.hbm);
+        total +=
+            overlap(2.0 * batch * vh / tp / r.gemm / se.head, vh * head_bytes / part_tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);
@@ -374,8 +373,9 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
             std::max(0.0, collective_seconds(CollectiveOp::reducescatter, act, fabric, p,
                                              CollectiveAlgo::automatic, ca));
         const int moe_layers = m.moe_layers_in(m.layers - on_device, on_device);
-        out.push_back({"TP", "attention DP: tokens gathered for the experts and scattered back "
-                             "(per MoE layer)",
+        out.push_back({"TP",
+                       "attention DP: tokens gathered for the experts and scattered back "
+                       "(per MoE layer)",
                        p.ranks, group_tier(p), p.oversubscription, 2.0 * moe_layers * act,
                        moe_layers * each});
     } else if (s.tp > 1 && on_device > 0) {

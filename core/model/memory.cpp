@@ -757,12 +757,11 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     const double dp_ranks = adp ? tp : 1.0;
     out.kv_bytes_per_token_per_gpu = worst_kv_share / dp_ranks;
     out.kv_capacity_tokens = min_tokens * dp_ranks;
-    const double maxb =
-        dp_ranks * std::floor(min_tokens / out.tokens_reserved_per_sequence);
+    const double maxb = dp_ranks * std::floor(min_tokens / out.tokens_reserved_per_sequence);
     out.max_batch = static_cast<int>(std::min(maxb, 1e7));
     const double engine_cap = dp_ranks * engine_max_num_seqs(a, s.engine, gpu);
-    out.batch = s.batch > 0 ? s.batch
-                            : static_cast<int>(std::min<double>(out.max_batch, engine_cap));
+    out.batch =
+        s.batch > 0 ? s.batch : static_cast<int>(std::min<double>(out.max_batch, engine_cap));
 
     MemoryBreakdown& b = out.per_gpu;
     b.weights = out.weights_bytes_per_gpu;
