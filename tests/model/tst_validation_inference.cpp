@@ -439,6 +439,7 @@ private slots:
             ServingEngine engine = ServingEngine::llamacpp;
             int offload = 0;     ///< layers in system memory (llama.cpp: layers - -ngl)
             double host_Bps = 0; ///< the host's memory bandwidth when the row states it
+            double numa = 0;     ///< NUMA nodes holding the model (0: the assumption's default)
         };
         // rtx-4090 and apple-m3-max: llama-bench tg512 (XiongjieDai/GPU-Benchmarks-on-LLM-
         // Inference README @00dd2bd, May 2024); jetson-thor: TensorRT Edge-LLM 0.4.0 (NVIDIA);
@@ -522,7 +523,16 @@ private slots:
             {"rtx-6000-ada", "llama3.2-3b", WeightsDtype::q4_k_m, 1, 128, 315.50,
              "llama.cpp PR #19053"},
             {"rtx-6000-ada", "llama3-8b", WeightsDtype::q4_0, 1, 128, 168.87,
-             "llama.cpp PR #19053"}};
+             "llama.cpp PR #19053"},
+            // Session 33: a two-socket server, 2 x EPYC 9175F with 16 x DDR5-6400 (8 channels
+            // per socket), Llama-3.1-70B-Instruct f16 on the CPUs, llama-bench tg (-p 0):
+            // 2.4 tokens/s with the model's pages where loading left them (one node's
+            // bandwidth), 4.31 with them spread over both nodes (--numa distribute, the model
+            // cached while generating) (ggml-org/llama.cpp issue #11744, 2025-02-08).
+            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 2.4,
+             "llama.cpp #11744", ServingEngine::llamacpp, 0, 0, 1},
+            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 4.31,
+             "llama.cpp #11744", ServingEngine::llamacpp, 0, 0, 2}};
         // Rows whose engine has its own stream efficiency (llama.cpp, MLX); the others (the
         // TensorRT Edge-LLM row) stream at the general serving efficiency.
         auto fitted = [](const Row& row) {
@@ -552,6 +562,8 @@ private slots:
             InferenceAssumptions ia;
             if (row.host_Bps > 0)
                 ia.host_memory_bandwidth_Bps.value = row.host_Bps;
+            if (row.numa > 0)
+                ia.numa_nodes_used.value = row.numa;
             ia.llamacpp_memory_efficiency.value = p.llamacpp;
             ia.mlx_memory_efficiency.value = p.mlx;
             auto r = infer(*cat_.model(row.model), s, g, *topo, 0, {}, ia);
@@ -771,7 +783,7 @@ private slots:
     }
 
     void heldOutRowsAreBundled() {
-        if (dense_ != 27 || v10_ != 175 || mlperf_ != 1 || workstation_ != 28)
+        if (dense_ != 27 || v10_ != 175 || mlperf_ != 1 || workstation_ != 30)
             QSKIP("needs trtllmTable, trtllmV10Tables, mlperfLlama2_70b and workstationDecode to "
                   "run first (run the "
                   "whole test)");
