@@ -529,10 +529,10 @@ private slots:
             // 2.4 tokens/s with the model's pages where loading left them (one node's
             // bandwidth), 4.31 with them spread over both nodes (--numa distribute, the model
             // cached while generating) (ggml-org/llama.cpp issue #11744, 2025-02-08).
-            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 2.4,
-             "llama.cpp #11744", ServingEngine::llamacpp, 0, 0, 1},
-            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 4.31,
-             "llama.cpp #11744", ServingEngine::llamacpp, 0, 0, 2}};
+            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 2.4, "llama.cpp #11744",
+             ServingEngine::llamacpp, 0, 0, 1},
+            {"cpu-2s-epyc9175f", "llama3-70b", WeightsDtype::bf16, 1, 128, 4.31, "llama.cpp #11744",
+             ServingEngine::llamacpp, 0, 0, 2}};
         // Rows whose engine has its own stream efficiency (llama.cpp, MLX); the others (the
         // TensorRT Edge-LLM row) stream at the general serving efficiency.
         auto fitted = [](const Row& row) {
