@@ -310,8 +310,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x tokens x "
                  "weights / GEMM rate and weight streaming M = weight bytes / HBM rate (p: the "
                  "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
-                 "bytes / HBM rate) + TP all-reduces (TensorRT-LLM: at least its host time per "
-                 "sequence x sequences) + step overhead; TPOT = (batched prefill + "
+                 "bytes / HBM rate) + TP all-reduces (attention DP: a gather and a scatter per MoE "
+                 "layer), at least TensorRT-LLM's host time per sequence x sequences, + step "
+                 "overhead; TPOT = (batched prefill + "
                  "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
                  "+ one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
