@@ -174,6 +174,13 @@ struct InferenceAssumptions {
         13.8e-6, "s",
         "TensorRT-LLM PR #11983: TorchSampler host overhead 13.8 ms per step at batch 1,000 "
         "(x86 host; sampling alone, so a lower bound)"};
+    /// Attention data parallelism: every MoE layer waits for the busiest GPU (a context chunk
+    /// on one, decode steps on the others), so a step takes the balanced step / this.
+    Assumption attention_dp_balance{
+        0.649, "fraction",
+        "TensorRT-LLM tech blog 10 (ADP Balance Strategy): DeepSeek V3 on 8 x GB200, attention "
+        "DP 8, round-robin assignment (v1.0's default, balancing off): 25,664 of 39,552 "
+        "balanced tokens/s"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_host_s_per_sequence_grace{
         34.4e-6, "s",

@@ -311,8 +311,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "weights / GEMM rate and weight streaming M = weight bytes / HBM rate (p: the "
                  "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
                  "bytes / HBM rate) + TP all-reduces (attention DP: a gather and a scatter per MoE "
-                 "layer), at least TensorRT-LLM's host time per sequence x sequences, + step "
-                 "overhead; TPOT = (batched prefill + "
+                 "layer; the step / its load balance), at least TensorRT-LLM's host time per "
+                 "sequence x sequences, + step overhead; TPOT = (batched prefill + "
                  "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
                  "+ one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
@@ -353,6 +353,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         ? assumption("host time per sequence (Grace)",
                                      ia.trtllm_host_s_per_sequence_grace)
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
+            if (s.attention_dp && s.tp > 1)
+                out.back().inputs.push_back(
+                    assumption("attention-DP load balance", ia.attention_dp_balance));
             if (!r.bottleneck.empty())
                 out.back().inputs.push_back(
                     {"busiest network tier", r.bottleneck,

@@ -407,12 +407,22 @@ double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec
     return per * std::max(1, batch) / (adp ? s.tp : 1.0);
 }
 
+namespace {
+/// Attention DP: each step lasts as long as its busiest GPU's (every MoE layer waits for it),
+/// the balanced time / InferenceAssumptions::attention_dp_balance.
+double dp_imbalance(const ModelArch& m, const InferenceSpec& s, const InferenceAssumptions& ia) {
+    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
+    return adp && ia.attention_dp_balance.value > 0 ? 1.0 / ia.attention_dp_balance.value : 1.0;
+}
+} // namespace
+
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
                         const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
     // The overlap scheduler prepares step n + 1 on the host while the GPU runs step n: a step
     // takes the longer of the two.
-    return std::max(forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca),
+    return std::max(forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca) *
+                        dp_imbalance(m, s, ia),
                     host_step_floor(m, s, gpu, batch, ia)) +
            ia.step_overhead_s.value;
 }
@@ -420,7 +430,8 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                     const Topology& fabric, int batch, double tokens,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
-    return forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca) +
+    return forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca) *
+               dp_imbalance(m, s, ia) +
            ia.step_overhead_s.value;
 }
 
@@ -439,7 +450,8 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
                                ? ia.draft_cost_ratio.value * t
                                : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca);
     const double t_verify =
-        forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) + ia.step_overhead_s.value;
+        forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) * dp_imbalance(m, s, ia) +
+        ia.step_overhead_s.value;
     const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
     return (spec.k * t_draft + t_verify) / E;
 }

@@ -844,6 +844,8 @@ std::vector<Field> build_schema() {
     shown(A("inference.step_overhead_s", "Engine step overhead", 0, 10,
             CL_REF(inference.step_overhead_s)),
           1e-3, "ms", 2);
+    A("inference.attention_dp_balance", "Attention-DP load balance", 0.05, 1,
+      CL_REF(inference.attention_dp_balance));
     shown(A("inference.trtllm_host_s_per_sequence", "Host time per sequence (TensorRT-LLM)", 0,
             1e-2, CL_REF(inference.trtllm_host_s_per_sequence)),
           1e-6, "µs", 1);

@@ -195,6 +195,19 @@ private slots:
         QCOMPARE(qd->memory.kv_bytes_per_token_per_gpu,
                  qt->memory.kv_bytes_per_token_per_gpu / 2.0);
 
+        // Every step waits for the busiest GPU: the balanced step / attention_dp_balance
+        // (0.649, TensorRT-LLM's ADP-balance blog); 1 = perfectly balanced ranks.
+        InferenceAssumptions balanced;
+        balanced.attention_dp_balance.value = 1.0;
+        const InferenceAssumptions dflt;
+        const double step_bal =
+            decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, balanced) -
+            balanced.step_overhead_s.value;
+        const double step_dflt =
+            decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, dflt) -
+            dflt.step_overhead_s.value;
+        QCOMPARE(step_dflt, step_bal / 0.649);
+
         // A dense model: refused, naming the flag.
         InferenceSpec d;
         d.tp = 2;

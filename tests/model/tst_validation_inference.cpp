@@ -323,16 +323,19 @@ private slots:
                 s.weights_dtype = c.w;
                 s.kv_dtype = KvDtype::fp8;
                 s.engine = ServingEngine::trtllm;
+                // The page's llm_options.yml for MoE models sets enable_attention_dp: true
+                // (nested under cuda_graph_config, a StrictBaseModel that forbids unknown fields
+                // -- llmapi/llm_args.py -- so the file as printed is refused; read as meant:
+                // without attention DP the host work of Maverick's 2,048 sequences per step on
+                // each executor alone caps B200 at 128/128 below the published rate). The rows
+                // run with it; TensorRT-LLM's default (off) is tracked too.
+                s.attention_dp = c.moe;
                 auto r = infer(m, s, *cat_.gpu(c.gpu), node(c.sys));
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / c.pub[i] - 1;
-                // The page's llm_options.yml for MoE models nests enable_attention_dp: true under
-                // cuda_graph_config, a StrictBaseModel that forbids unknown fields (llmapi/
-                // llm_args.py): as printed the file is refused, so what ran is not known. The
-                // rows use TensorRT-LLM's default (off); the attention-DP reading is tracked too.
                 if (c.moe && c.tp > 1) {
                     InferenceSpec sa = s;
-                    sa.attention_dp = true;
+                    sa.attention_dp = false;
                     auto ra = infer(m, sa, *cat_.gpu(c.gpu), node(c.sys));
                     QVERIFY2(ra.ok(), ra.error_text().c_str());
                     adp.push_back(std::abs(ra->output_tokens_per_s / c.pub[i] - 1));
@@ -393,8 +396,8 @@ private slots:
                      .arg(all_worst * 100, 0, 'f', 1);
         const auto [adp_med, adp_worst] = stats(adp);
         const auto [adp_smed, adp_sworst] = stats(adp_signed);
-        table += QStringLiteral("the %1 MoE rows at TP > 1 with attention DP: median |error| %2%, "
-                                "median signed %3%, worst %4%\n")
+        table += QStringLiteral("the %1 MoE rows at TP > 1 without attention DP (TensorRT-LLM's "
+                                "default): median |error| %2%, median signed %3%, worst %4%\n")
                      .arg(adp.size())
                      .arg(adp_med * 100, 0, 'f', 1)
                      .arg(adp_smed * 100, 0, 'f', 1)
@@ -408,15 +411,18 @@ private slots:
         // Session 33: the GEMMs' N/K shape efficiency (dense 8.7 -> 7.9 %, worst 38.3 -> 33.9 %;
         // the shared MoE rows 17.4 -> 21.6 %: TP-split experts' narrow K) and TensorRT-LLM's host
         // time per sequence (all rows 15.2 -> 14.0 %, worst +318 -> +167 %).
-        QVERIFY2(sh_med <= 0.23, qPrintable(table));
+        // Session 33, then: the MoE rows at TP > 1 with attention DP, as the page ran them, and
+        // its ranks waiting for the busiest one (inference.attention_dp_balance, 0.649, from
+        // TensorRT-LLM's own ADP-balance blog, a DeepSeek V3 run; not fitted here): the shared
+        // rows 21.6 -> 8.5 %, the page's MoE rows 30.9 -> 10.7 %, all 175 14.0 -> 9.1 %.
+        QVERIFY2(sh_med <= 0.10, qPrintable(table));
         QVERIFY2(dense_med <= 0.085, qPrintable(table));
-        QVERIFY2(all_med <= 0.15, qPrintable(table));
-        QVERIFY2(all_worst <= 1.8, qPrintable(table));
-        // Attention DP as modelled is faster still on every such row (the KV heads no longer
-        // replicated past TP = KV heads, one gather/scatter per MoE layer instead of two
-        // all-reduces per layer): the costs it adds in the engine (per-rank host work, the ranks
-        // waiting for each other, token padding) are not modelled. Tracked, not a target.
-        QVERIFY2(adp_smed > 0.3 && adp_med <= 0.80, qPrintable(table));
+        QVERIFY2(all_med <= 0.10, qPrintable(table));
+        QVERIFY2(all_worst <= 1.3, qPrintable(table));
+        // TensorRT-LLM's default (no attention DP) on the same rows, tracked: mostly optimistic,
+        // and short of Maverick B200's 128/128 rate (each executor's host work for all 2,048
+        // sequences).
+        QVERIFY2(adp_smed > 0.05 && adp_med <= 0.40, qPrintable(table));
     }
 
     // Issue 19: the serving rows above are held out (no factor is fitted to serving rows), and
