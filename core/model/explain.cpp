@@ -353,7 +353,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         ? assumption("host time per sequence (Grace)",
                                      ia.trtllm_host_s_per_sequence_grace)
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
-            if (s.attention_dp && s.tp > 1)
+            if (m && attention_dp_active(*m, s))
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
             if (!r.bottleneck.empty())

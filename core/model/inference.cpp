@@ -43,6 +43,17 @@ double queue_wait_mdc(double lambda, double service_s, int servers) {
 
 namespace {
 
+/// Attention DP around one MoE layer: every GPU's tokens gathered for the experts and their
+/// outputs reduce-scattered back (TensorRT-LLM's fused MoE with attention DP: allgather before,
+/// reducescatter after), `bytes` being the layer's activations of every GPU's tokens.
+double dp_moe_exchange_seconds(const Topology& fabric, const GroupPlacement& p, double bytes,
+                               const CollectiveAssumptions& ca) {
+    return std::max(0.0, collective_seconds(CollectiveOp::allgather, bytes, fabric, p,
+                                            CollectiveAlgo::automatic, ca)) +
+           std::max(0.0, collective_seconds(CollectiveOp::reducescatter, bytes, fabric, p,
+                                            CollectiveAlgo::automatic, ca));
+}
+
 struct Rates {
     double gemm = 0;      ///< FLOP/s for the weight dtype's GEMMs
     double attention = 0; ///< FLOP/s of the attention kernels (16-bit)
@@ -183,7 +194,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         return hi * std::pow(1.0 + std::pow(q, ov), 1.0 / ov);
     };
     const double tp = s.tp;
-    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
+    const bool adp = attention_dp_active(m, s);
     const double T = batch * new_tokens; // tokens in this pass
     const double h = m.hidden;
     // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
@@ -198,23 +209,22 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double part_tp = adp ? 1.0 : tp;
     const ShapeEfficiency se = shape_efficiency(m, part_tp, adp ? 1.0 : tp, r.k0);
-    const double e_att = se.attention, e_mlp = se.mlp, e_exp = se.experts, e_shared = se.shared;
     auto layer = [&](bool moe, bool local) {
         // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
         // from memory: the routed experts apart from the rest.
-        double work = attn_params / e_att, read = attn_params;
+        double work = attn_params / se.attention, read = attn_params;
         double routed_work = 0, routed_read = 0;
         if (moe) {
             const double per_expert = mats * h * m.moe_ffn;
             const double E = m.experts, k = m.top_k;
-            routed_work = per_expert * k / e_exp;
+            routed_work = per_expert * k / se.experts;
             routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T));
             if (m.shared_experts > 0) {
-                work += per_expert * m.shared_experts / e_shared;
+                work += per_expert * m.shared_experts / se.shared;
                 read += per_expert * m.shared_experts;
             }
         } else {
-            work += mlp_params / e_mlp;
+            work += mlp_params / se.mlp;
             read += mlp_read;
         }
         // Compute and weight streaming overlap only partly near the ridge: a p-norm of the two
@@ -284,13 +294,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // attention DP: allgather before, reducescatter after).
         double comm = 0;
         if (adp) {
-            if (moe) {
-                const GroupPlacement p = place_group(fabric, s.tp, 1);
-                comm = std::max(0.0, collective_seconds(CollectiveOp::allgather, T * h * 2.0,
-                                                        fabric, p, CollectiveAlgo::automatic, ca)) +
-                       std::max(0.0, collective_seconds(CollectiveOp::reducescatter, T * h * 2.0,
-                                                        fabric, p, CollectiveAlgo::automatic, ca));
-            }
+            if (moe)
+                comm =
+                    dp_moe_exchange_seconds(fabric, place_group(fabric, s.tp, 1), T * h * 2.0, ca);
         } else if (s.tp > 1) {
             const GroupPlacement p = place_group(fabric, s.tp, 1);
             comm =
@@ -365,13 +371,9 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
     const double T = std::max(1, batch); // one new token per sequence
     const double act = T * m.hidden * 2.0;
     const int on_device = m.layers - std::clamp(s.offload_layers, 0, m.layers);
-    if (s.attention_dp && s.tp > 1 && m.is_moe() && on_device > 0) {
+    if (attention_dp_active(m, s) && on_device > 0) {
         const GroupPlacement p = place_group(fabric, s.tp, 1);
-        const double each =
-            std::max(0.0, collective_seconds(CollectiveOp::allgather, act, fabric, p,
-                                             CollectiveAlgo::automatic, ca)) +
-            std::max(0.0, collective_seconds(CollectiveOp::reducescatter, act, fabric, p,
-                                             CollectiveAlgo::automatic, ca));
+        const double each = dp_moe_exchange_seconds(fabric, p, act, ca);
         const int moe_layers = m.moe_layers_in(m.layers - on_device, on_device);
         out.push_back({"TP",
                        "attention DP: tokens gathered for the experts and scattered back "
@@ -403,16 +405,16 @@ double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec
                                       : ia.trtllm_host_s_per_sequence.value;
     // With attention DP each GPU's executor runs its own share of the sequences; otherwise
     // every TP rank's executor runs all of them.
-    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
-    return per * std::max(1, batch) / (adp ? s.tp : 1.0);
+    return per * std::max(1, batch) / (attention_dp_active(m, s) ? s.tp : 1.0);
 }
 
 namespace {
 /// Attention DP: each step lasts as long as its busiest GPU's (every MoE layer waits for it),
 /// the balanced time / InferenceAssumptions::attention_dp_balance.
 double dp_imbalance(const ModelArch& m, const InferenceSpec& s, const InferenceAssumptions& ia) {
-    const bool adp = s.attention_dp && s.tp > 1 && m.is_moe();
-    return adp && ia.attention_dp_balance.value > 0 ? 1.0 / ia.attention_dp_balance.value : 1.0;
+    return attention_dp_active(m, s) && ia.attention_dp_balance.value > 0
+               ? 1.0 / ia.attention_dp_balance.value
+               : 1.0;
 }
 } // namespace
 

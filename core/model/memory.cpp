@@ -555,6 +555,10 @@ const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e) {
     }
 }
 
+bool attention_dp_active(const ModelArch& m, const InferenceSpec& s) {
+    return s.attention_dp && s.tp > 1 && m.is_moe();
+}
+
 int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu) {
     if (a.max_num_seqs.value >= 1)
         return static_cast<int>(std::min(a.max_num_seqs.value, 1e7));
@@ -574,7 +578,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
     std::vector<Error> errs;
     if (s.tp < 1 || s.pp < 1)
         return Error{"--tp/--pp", "must be at least 1"};
-    const bool adp = s.attention_dp && s.tp > 1;
+    const bool adp = attention_dp_active(m, s);
     if (s.attention_dp && !m.is_moe())
         errs.push_back({"--attention-dp",
                         "applies to MoE models (it splits only the routed experts over the TP "

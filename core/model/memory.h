@@ -134,6 +134,9 @@ const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e);
 /// arg_utils.py get_batch_defaults, the same for the LLM class and the API server); SGLang and
 /// llama.cpp / MLX keep 2,048 (not sourced: the value every engine had before).
 int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu);
+/// Attention data parallelism is in effect: asked for, on an MoE model, over more than one GPU
+/// (InferenceSpec::attention_dp; at TP 1 it changes nothing, a dense model is refused).
+bool attention_dp_active(const ModelArch& m, const InferenceSpec& s);
 
 /// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
 /// `draft`: a speculative-decoding draft model served beside it (Leviathan et al. 2023): its
