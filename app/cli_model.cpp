@@ -897,8 +897,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
         in["tiers"] = tier_loads_json(r->tiers);
         in["bottleneck"] = r->bottleneck;
         json curve = json::array();
-        for (const auto& c : model::latency_throughput_curve(m, s, *gpu, topo, mem.max_batch, 64,
-                                                             price, assumed.inference, {}, spec))
+        for (const auto& c : model::latency_throughput_curve(
+                 m, s, *gpu, topo, mem.max_batch, 64, price, assumed.inference, {}, spec, ma))
             curve.push_back({{"batch", c.batch},
                              {"tpot_s", c.tpot_s},
                              {"ttft_s", c.ttft_s},

@@ -186,6 +186,35 @@ struct InferenceAssumptions {
         34.4e-6, "s",
         "TensorRT-LLM PR #16564: a ~8.8 ms per-step host bubble over 256 requests on GB200 "
         "(Grace), sampler-dominated"};
+    /// TensorRT-LLM runs a decode-only step as a CUDA graph captured for a batch of 1, 2, 4, 8,
+    /// 16, 32, 64, 128, 256, 384, 512, 1,024, 2,048, 4,096 or 8,192 sequences (those up to the
+    /// engine's max batch, and the max batch itself). With padding on (1) a step at another
+    /// batch runs the next captured size: the padding sequences' GEMM, MoE and LM-head work
+    /// is done too (their attention reads next to nothing). Off (0) such a step runs eagerly.
+    Assumption trtllm_cuda_graph_padding{
+        1, "0/1",
+        "TensorRT-LLM v1.0 performance overview, llm_options.yml: cuda_graph_config "
+        "enable_padding true with those batch_sizes; pyexecutor/cuda_graph_runner.py "
+        "_get_padded_batch (TensorRT-LLM's own default: padding off)"};
+    /// A TensorRT-LLM step that runs eagerly (one that carries a prompt: CUDA graphs are for
+    /// decode-only steps) launches every op of the forward from Python, on the thread that
+    /// also prepares the next step: host ops per decoder layer, counted in its PyTorch modules.
+    Assumption trtllm_eager_ops_per_layer{
+        11, "ops",
+        "counted in TensorRT-LLM's PyTorch backend (v1.0-era modeling_qwen3_moe.py, "
+        "modeling_llama.py and their modules; TP 1, NVFP4): Qwen3-MoE and Llama decoder layers 11 "
+        "(Llama 4's 27-31 not used); ClusterLens guide, "
+        "docs/research/session34-trtllm-eager-ops.md"};
+    /// Host time per launched op on an x86 host: a Python custom op's dispatch.
+    Assumption trtllm_eager_s_per_op{
+        11.67e-6, "s",
+        "TensorRT-LLM PR #13149: a @torch.library.custom_op call costs 11.67 µs on a B200 node "
+        "(dispatch alone, so a lower bound)"};
+    /// The same on a Grace host (GB200).
+    Assumption trtllm_eager_s_per_op_grace{
+        21.0e-6, "s",
+        "PyTorch PR #178216: a custom_op call costs 21.0 µs on GB200 (Neoverse V2) at its branch "
+        "point"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};

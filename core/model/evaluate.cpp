@@ -924,7 +924,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                                 we.inference->gpu_hours_per_million_output_tokens;
                         we.inference_curve = latency_throughput_curve(
                             *m, s, *g, ev.fabric, im.max_batch, 64, price,
-                            design.assumptions.inference, ev.collective_assumptions, spec);
+                            design.assumptions.inference, ev.collective_assumptions, spec,
+                            design.assumptions.memory);
                         // Issue 19: the band along the curve (the Inference chart shades it).
                         for (auto& p : we.inference_curve) {
                             std::tie(p.output_tokens_per_s_low, p.output_tokens_per_s_high) =

@@ -353,6 +353,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         ? assumption("host time per sequence (Grace)",
                                      ia.trtllm_host_s_per_sequence_grace)
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
+            if (s.engine == ServingEngine::trtllm) {
+                out.back().inputs.push_back(
+                    assumption("CUDA-graph padding", ia.trtllm_cuda_graph_padding));
+                out.back().inputs.push_back(
+                    assumption("eager ops per layer", ia.trtllm_eager_ops_per_layer));
+                out.back().inputs.push_back(
+                    g->grace_host ? assumption("host time per eager op (Grace)",
+                                               ia.trtllm_eager_s_per_op_grace)
+                                  : assumption("host time per eager op", ia.trtllm_eager_s_per_op));
+            }
             if (m && attention_dp_active(*m, s))
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
@@ -498,7 +508,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
             return uses(ServingEngine::vllm);
         if (k == "memory.sglang_mem_fraction_static")
             return uses(ServingEngine::sglang);
-        if (k.rfind("memory.trtllm_", 0) == 0)
+        if (k.rfind("memory.trtllm_", 0) == 0 || k.rfind("inference.trtllm_", 0) == 0)
             return uses(ServingEngine::trtllm);
         if (k == "memory.kv_block_tokens")
             return uses(ServingEngine::vllm) || uses(ServingEngine::sglang);

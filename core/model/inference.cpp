@@ -178,9 +178,13 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
 
 /// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
 /// top of `context` cached tokens. Returns the time through all layers (a token's latency).
+/// `padded_batch` (>= batch; 0 = batch): the sequences the GEMMs, the MoE layers, the TP
+/// collectives and the LM head run over when a CUDA graph pads the step (the padding sequences
+/// attend to one cached token: their attention is left out).
 double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
                     const Topology& fabric, double batch, double new_tokens, double context,
-                    const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+                    const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                    double padded_batch = 0) {
     const Rates r = rates_of(s, g, ia);
     const double ov = gemm_overlap_exponent(s.engine, ia);
     auto overlap = [ov](double a, double b) {
@@ -195,7 +199,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     };
     const double tp = s.tp;
     const bool adp = attention_dp_active(m, s);
-    const double T = batch * new_tokens; // tokens in this pass
+    const double T_att = batch * new_tokens; // tokens that attend to a cache in this pass
+    const double T = std::max(batch, padded_batch) * new_tokens; // tokens through the GEMMs
     const double h = m.hidden;
     // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
     // weight streaming -- the roofline).
@@ -218,7 +223,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             const double per_expert = mats * h * m.moe_ffn;
             const double E = m.experts, k = m.top_k;
             routed_work = per_expert * k / se.experts;
-            routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T));
+            // Padding sequences repeat one request (cuda_graph_runner.py): they touch no new
+            // experts.
+            routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T_att));
             if (m.shared_experts > 0) {
                 work += per_expert * m.shared_experts / se.shared;
                 read += per_expert * m.shared_experts;
@@ -285,7 +292,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double ctx =
             local ? std::min(context + new_tokens / 2.0, static_cast<double>(m.sliding_window))
                   : context + new_tokens / 2.0;
-        const double att_flops = 4.0 * T * ctx * q_width / tp;
+        const double att_flops = 4.0 * T_att * ctx * q_width / tp;
         const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
         const double attention = std::max(att_flops / r.attention, kv_read / r.hbm);
         // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019). Attention DP:
@@ -350,8 +357,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     if (off > 0 && s.engine == ServingEngine::llamacpp)
         total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
     else // attention DP: every GPU reads the whole head for its own sequences
-        total +=
-            overlap(2.0 * batch * vh / tp / r.gemm / se.head, vh * head_bytes / part_tp / r.hbm);
+        total += overlap(2.0 * std::max(batch, padded_batch) * vh / tp / r.gemm / se.head,
+                         vh * head_bytes / part_tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);
@@ -408,6 +415,20 @@ double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec
     return per * std::max(1, batch) / (attention_dp_active(m, s) ? s.tp : 1.0);
 }
 
+double trtllm_eager_launch_s(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                             const InferenceAssumptions& ia) {
+    if (s.engine != ServingEngine::trtllm)
+        return 0;
+    const double per_op =
+        gpu.grace_host ? ia.trtllm_eager_s_per_op_grace.value : ia.trtllm_eager_s_per_op.value;
+    // A pipeline stage's executor launches its own layers (the first stage's, the largest).
+    const double layers = std::ceil(static_cast<double>(m.layers) / std::max(1, s.pp));
+    // With TP (or attention DP) each layer adds its two collectives (fused with the norms).
+    const double per_layer = ia.trtllm_eager_ops_per_layer.value + (s.tp > 1 ? 2.0 : 0.0);
+    // Outside the layers: embedding, final norm and the logits (select, LM head, cast): 7.
+    return per_op * (per_layer * layers + 7.0);
+}
+
 namespace {
 /// Attention DP: each step lasts as long as its busiest GPU's (every MoE layer waits for it),
 /// the balanced time / InferenceAssumptions::attention_dp_balance.
@@ -418,15 +439,71 @@ double dp_imbalance(const ModelArch& m, const InferenceSpec& s, const InferenceA
 }
 } // namespace
 
+int trtllm_graph_batch(int batch, int max_batch, int max_tokens, bool padding) {
+    static constexpr int kSizes[] = {1,   2,   4,   8,    16,   32,   64,  128,
+                                     256, 384, 512, 1024, 2048, 4096, 8192};
+    // _filter_cuda_graph_batch_sizes: sizes above the largest pure-decode batch give way to it.
+    const int cap = std::max(1, std::min(max_batch, max_tokens));
+    if (batch < 1 || batch > cap)
+        return 0;
+    for (int z : kSizes) {
+        if (z >= cap)
+            break;
+        if (z == batch)
+            return batch;
+        if (z > batch)
+            return padding ? z : 0;
+    }
+    return padding || batch == cap ? cap : 0;
+}
+
+double mixed_step_share(const InferenceSpec& s, int batch, double max_tokens) {
+    if (s.output_len <= 0)
+        return 1.0;
+    // In a steady state batch / output_len requests finish, and as many start, per step; a
+    // prompt longer than a step's token budget takes several steps (chunked prefill).
+    const double starts = std::max(1, batch) / static_cast<double>(s.output_len);
+    const double steps = std::max(1.0, std::ceil(s.input_len / std::max(1.0, max_tokens)));
+    return std::min(1.0, starts * steps);
+}
+
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
-                        const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
+                        const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                        const MemoryAssumptions& ma) {
+    const int b = std::max(1, batch);
+    const double host = host_step_floor(m, s, gpu, b, ia);
+    const double imbalance = dp_imbalance(m, s, ia);
     // The overlap scheduler prepares step n + 1 on the host while the GPU runs step n: a step
     // takes the longer of the two.
-    return std::max(forward_time(m, s, gpu, fabric, std::max(1, batch), 1.0, context, ia, ca) *
-                        dp_imbalance(m, s, ia),
-                    host_step_floor(m, s, gpu, batch, ia)) +
-           ia.step_overhead_s.value;
+    auto step = [&](double padded) {
+        return std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded) *
+                            imbalance,
+                        host) +
+               ia.step_overhead_s.value;
+    };
+    if (s.engine != ServingEngine::trtllm)
+        return step(0);
+    // TensorRT-LLM: a decode-only step runs the CUDA graph of its batch (per attention-DP rank,
+    // every rank padded to the same size), padded up to the next captured size; a step that
+    // also carries a prompt runs eagerly at its own batch (model_engine.py _maybe_get_cuda_graph:
+    // generation-only batches only).
+    const double ranks = attention_dp_active(m, s) ? s.tp : 1.0;
+    const int per_rank = static_cast<int>(std::ceil(b / ranks));
+    const int graph = trtllm_graph_batch(per_rank, engine_max_num_seqs(ma, s.engine, gpu),
+                                         static_cast<int>(ma.max_batched_tokens.value),
+                                         ia.trtllm_cuda_graph_padding.value >= 0.5);
+    // Eagerly, the same Python thread also launches every op of the forward, one by one.
+    const double eager =
+        std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca) * imbalance,
+                 host + trtllm_eager_launch_s(m, s, gpu, ia)) +
+        ia.step_overhead_s.value;
+    if (graph <= 0)
+        return eager;
+    const double p = mixed_step_share(s, b, ma.max_batched_tokens.value);
+    if (p >= 1.0)
+        return eager;
+    return (1.0 - p) * step(graph * ranks) + p * eager;
 }
 
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
@@ -444,13 +521,15 @@ namespace {
 /// given cost ratio c x the target's step (Leviathan et al. 2023 sec. 3.4, "c").
 double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                        const Topology& fabric, int b, double c_avg, const SpeculativeSpec& spec,
-                       const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
-    const double t = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca);
+                       const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                       const MemoryAssumptions& ma) {
+    const double t = decode_step_time(m, s, gpu, fabric, b, c_avg, ia, ca, ma);
     if (!spec.draft)
         return t;
-    const double t_draft = ia.draft_cost_ratio.value > 0
-                               ? ia.draft_cost_ratio.value * t
-                               : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca);
+    const double t_draft =
+        ia.draft_cost_ratio.value > 0
+            ? ia.draft_cost_ratio.value * t
+            : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca, ma);
     const double t_verify =
         forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) * dp_imbalance(m, s, ia) +
         ia.step_overhead_s.value;
@@ -459,12 +538,11 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
 }
 } // namespace
 
-std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const InferenceSpec& s,
-                                                 const GpuSpec& gpu, const Topology& fabric,
-                                                 int max_batch, int points, double price,
-                                                 const InferenceAssumptions& ia,
-                                                 const CollectiveAssumptions& ca,
-                                                 const SpeculativeSpec& spec) {
+std::vector<CurvePoint>
+latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                         const Topology& fabric, int max_batch, int points, double price,
+                         const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                         const SpeculativeSpec& spec, const MemoryAssumptions& ma) {
     std::vector<CurvePoint> out;
     if (max_batch < 1 || points < 1)
         return out;
@@ -484,7 +562,7 @@ std::vector<CurvePoint> latency_throughput_curve(const ModelArch& m, const Infer
         p.batch = b;
         // As infer() steps: with speculative decoding too (helper-18: the operating point sat
         // off a curve drawn without it).
-        const double step = token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca);
+        const double step = token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
         p.ttft_s = prefill1 + step;
         const bool colocated = s.batching != Batching::disaggregated;
         const double cohort =
@@ -521,12 +599,12 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     const double pp_factor = s.pp;
 
     auto tpot_at = [&](int b) {
-        return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca);
+        return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
     };
     r.batch = r.memory.batch;
     r.prefill_s = prefill_time(m, s, gpu, fabric, 1, L_in, ia, ca);
     if (spec.draft) {
-        const double base = decode_step_time(m, s, gpu, fabric, 1, c_avg, ia, ca);
+        const double base = decode_step_time(m, s, gpu, fabric, 1, c_avg, ia, ca, ma);
         r.speculative_speedup = base / tpot_at(1);
     }
 

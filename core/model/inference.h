@@ -98,17 +98,36 @@ std::vector<CurvePoint>
 latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                          const Topology& fabric, int max_batch, int points = 64,
                          double price_per_gpu_hour = 0, const InferenceAssumptions& ia = {},
-                         const CollectiveAssumptions& ca = {}, const SpeculativeSpec& spec = {});
+                         const CollectiveAssumptions& ca = {}, const SpeculativeSpec& spec = {},
+                         const MemoryAssumptions& ma = {});
 
 /// The host time a decode step cannot be shorter than: TensorRT-LLM's per-sequence Python work
 /// (InferenceAssumptions::trtllm_host_s_per_sequence, on Grace hosts the _grace one) times the
 /// sequences one executor runs; 0 for the other engines (no per-sequence source yet).
 double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu, int batch,
                        const InferenceAssumptions& ia);
-/// Decode step time of one replica at `batch` sequences with `context` tokens each.
+/// TensorRT-LLM's CUDA graph for a decode-only step of `batch` sequences on one executor: the
+/// batch the graph runs (the next captured size with padding on), or 0 when the step runs
+/// eagerly (InferenceAssumptions::trtllm_cuda_graph_padding). Captured: 1, 2, 4, 8, ..., 256,
+/// 384, 512, 1,024, ..., 8,192 up to the largest pure-decode batch min(max_batch, max_tokens),
+/// and that one.
+int trtllm_graph_batch(int batch, int max_batch, int max_tokens, bool padding);
+/// The share of decode steps that also carry a prompt (or a chunk of one): batch / output_len
+/// requests start per step in a steady state, each prompt taking ceil(input_len / max_tokens)
+/// steps; at most 1.
+double mixed_step_share(const InferenceSpec& s, int batch, double max_tokens);
+/// The host time TensorRT-LLM's Python thread spends launching one eager forward op by op
+/// (a step that carries a prompt, or a batch without a CUDA graph): ops per layer (+2
+/// collectives with TP) x layers + 7 outside them, x the per-op dispatch time (on Grace hosts
+/// the _grace one); 0 for the other engines.
+double trtllm_eager_launch_s(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                             const InferenceAssumptions& ia);
+/// Decode step time of one replica at `batch` sequences with `context` tokens each. With
+/// TensorRT-LLM, decode-only steps run CUDA graphs (padded), mixed ones eagerly: the mean.
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
-                        const InferenceAssumptions& ia = {}, const CollectiveAssumptions& ca = {});
+                        const InferenceAssumptions& ia = {}, const CollectiveAssumptions& ca = {},
+                        const MemoryAssumptions& ma = {});
 /// Prefill time of `batch` prompts of `tokens` tokens each.
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                     const Topology& fabric, int batch, double tokens,

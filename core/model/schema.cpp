@@ -853,6 +853,16 @@ std::vector<Field> build_schema() {
             "Host time per sequence, Grace (TensorRT-LLM)", 0, 1e-2,
             CL_REF(inference.trtllm_host_s_per_sequence_grace)),
           1e-6, "µs", 1);
+    A("inference.trtllm_cuda_graph_padding", "CUDA-graph padding (TensorRT-LLM)", 0, 1,
+      CL_REF(inference.trtllm_cuda_graph_padding), 0);
+    A("inference.trtllm_eager_ops_per_layer", "Eager ops per layer (TensorRT-LLM)", 0, 1000,
+      CL_REF(inference.trtllm_eager_ops_per_layer), 0);
+    shown(A("inference.trtllm_eager_s_per_op", "Host time per eager op (TensorRT-LLM)", 0, 1e-2,
+            CL_REF(inference.trtllm_eager_s_per_op)),
+          1e-6, "µs", 2);
+    shown(A("inference.trtllm_eager_s_per_op_grace", "Host time per eager op, Grace (TensorRT-LLM)",
+            0, 1e-2, CL_REF(inference.trtllm_eager_s_per_op_grace)),
+          1e-6, "µs", 2);
     A("inference.draft_cost_ratio", "Draft cost ratio", 0, 10, CL_REF(inference.draft_cost_ratio))
         .unset = "the draft model's own step time (roofline)";
     shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,

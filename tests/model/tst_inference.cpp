@@ -241,8 +241,12 @@ private slots:
         QCOMPARE(host_step_floor(m, s, b200, 2048, ia), 2048 * 13.8e-6);
         QCOMPARE(host_step_floor(m, s, gb200, 2048, ia), 2048 * 34.4e-6);
         // Host-bound at 2,048 sequences: the step is the host's time plus the step overhead.
+        // At 2,048 sequences of 500 output tokens every step admits prompts, so every step runs
+        // eagerly: the host also launches the forward's ops (session 34).
         const double step = decode_step_time(m, s, gb200, node_, 2048, 192, ia);
-        QCOMPARE(step, 2048 * 34.4e-6 + ia.step_overhead_s.value);
+        QCOMPARE(mixed_step_share(s, 2048, 8192), 1.0);
+        QCOMPARE(step, 2048 * 34.4e-6 + trtllm_eager_launch_s(m, s, gb200, ia) +
+                           ia.step_overhead_s.value);
         // The user's value is used: no host time, a shorter (GPU-bound) step.
         InferenceAssumptions none = ia;
         none.trtllm_host_s_per_sequence_grace.value = 0;
@@ -256,6 +260,82 @@ private slots:
         a.tp = 4;
         a.attention_dp = true;
         QCOMPARE(host_step_floor(m, a, b200, 2048, ia), 512 * 13.8e-6);
+    }
+
+    // Session 34: TensorRT-LLM runs a decode-only step as the CUDA graph of the next captured
+    // batch (cuda_graph_runner.py _get_padded_batch; the v1.0 performance overview pads), and
+    // a step that carries a prompt eagerly, its Python thread launching the forward op by op.
+    void cudaGraphsAndEagerSteps() {
+        // Captured: 1, 2, 4, ..., 256, 384, 512, 1,024, ... up to min(max batch, max tokens),
+        // and that one.
+        QCOMPARE(trtllm_graph_batch(161, 2048, 8192, true), 256);
+        QCOMPARE(trtllm_graph_batch(300, 2048, 8192, true), 384);
+        QCOMPARE(trtllm_graph_batch(161, 192, 8192, true), 192); // padded to the max batch
+        QCOMPARE(trtllm_graph_batch(200, 2048, 256, true), 256); // max tokens bound it
+        QCOMPARE(trtllm_graph_batch(300, 2048, 256, true), 0);   // above it: eager
+        QCOMPARE(trtllm_graph_batch(3000, 2048, 8192, true), 0);
+        QCOMPARE(trtllm_graph_batch(161, 2048, 8192, false), 0); // no padding: eager
+        QCOMPARE(trtllm_graph_batch(256, 2048, 8192, false), 256);
+        QCOMPARE(trtllm_graph_batch(1, 2048, 8192, true), 1);
+        // Steps that carry a prompt: batch / output_len prompts start per step, each taking
+        // ceil(input / max tokens) steps.
+        InferenceSpec s;
+        s.input_len = 128;
+        s.output_len = 128;
+        QCOMPARE(mixed_step_share(s, 2048, 8192), 1.0);
+        QCOMPARE(mixed_step_share(s, 32, 8192), 0.25);
+        s.input_len = 20000;
+        s.output_len = 2000;
+        QCOMPARE(mixed_step_share(s, 100, 8192), 0.15);
+
+        // Llama 3 70B FP8 on H200 at 161 sequences of a long decode: padded to 256, the step's
+        // GEMMs run 256 rows -- longer than unpadded, shorter than 256 real sequences (the
+        // padding attends to nothing).
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& h200 = *cat_.gpu("h200-sxm");
+        InferenceSpec d;
+        d.weights_dtype = WeightsDtype::fp8;
+        d.kv_dtype = KvDtype::fp8;
+        d.engine = ServingEngine::trtllm;
+        d.input_len = 128;
+        d.output_len = 1000000; // next to no prompts
+        InferenceAssumptions pad, nopad;
+        nopad.trtllm_cuda_graph_padding.value = 0;
+        nopad.trtllm_eager_s_per_op.value = 0; // the eager step then costs what the GPU does
+        const double padded = decode_step_time(m, d, h200, node_, 161, 1100, pad);
+        const double unpadded = decode_step_time(m, d, h200, node_, 161, 1100, nopad);
+        QVERIFY2(padded > 1.05 * unpadded, qPrintable(QString::number(padded / unpadded)));
+        QVERIFY(padded < decode_step_time(m, d, h200, node_, 256, 1100, pad));
+        // At a captured batch padding changes nothing.
+        QCOMPARE(decode_step_time(m, d, h200, node_, 256, 1100, pad),
+                 decode_step_time(m, d, h200, node_, 256, 1100, nopad));
+
+        // The eager launch: 11 ops per layer (+2 collectives with TP) x layers + 7, at 11.67 us
+        // per op on x86 and 21.0 us on Grace; other engines none.
+        const ModelArch& q = *cat_.model("qwen3-30b-a3b");
+        InferenceAssumptions ia;
+        InferenceSpec t;
+        t.engine = ServingEngine::trtllm;
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 11.67e-6 * (11 * 48 + 7));
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("gb200"), ia), 21.0e-6 * (11 * 48 + 7));
+        t.tp = 2;
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 11.67e-6 * (13 * 48 + 7));
+        t.engine = ServingEngine::vllm;
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 0.0);
+        // A host-bound eager step (Qwen3-30B-A3B, 2,048 sequences of 128/128 on a B200): the
+        // launch adds to the per-sequence host time; the user's zero removes it.
+        InferenceSpec e;
+        e.engine = ServingEngine::trtllm;
+        e.weights_dtype = WeightsDtype::fp4;
+        e.kv_dtype = KvDtype::fp8;
+        e.input_len = e.output_len = 128;
+        InferenceAssumptions no_launch;
+        no_launch.trtllm_eager_s_per_op.value = 0;
+        const double with = decode_step_time(q, e, *cat_.gpu("b200"), node_, 2048, 192, ia);
+        const double without =
+            decode_step_time(q, e, *cat_.gpu("b200"), node_, 2048, 192, no_launch);
+        QVERIFY(with > without);
+        QCOMPARE(with, 2048 * 13.8e-6 + 11.67e-6 * (11 * 48 + 7) + ia.step_overhead_s.value);
     }
 
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card leaves no

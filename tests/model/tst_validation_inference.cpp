@@ -72,7 +72,17 @@ private slots:
                 s.kv_dtype = *cl::model::choice_from_string<cl::model::KvDtype>(g.dtype);
                 s.batching = cl::model::Batching::continuous;
                 s.engine = cl::model::ServingEngine::trtllm; // the published runs: TensorRT-LLM
-                auto r = infer(m, s, *cat_.gpu(g.gpu), node(g.sys));
+                // v0.17 ran the TensorRT engine flow (trtllm-bench build, then the C++ executor):
+                // no Python thread prepares steps or launches ops, and its runtime captures no
+                // CUDA graphs unless asked. The engine was built with trtllm-bench's own
+                // max_batch_size and max_num_tokens (the same bench/build/tuning.py).
+                InferenceAssumptions cpp;
+                cpp.trtllm_host_s_per_sequence.value = 0;
+                cpp.trtllm_eager_s_per_op.value = 0;
+                cpp.trtllm_cuda_graph_padding.value = 0;
+                const MemoryAssumptions ma =
+                    trtllm_bench_settings(m, *cat_.gpu(g.gpu), 1, s.weights_dtype, row.in, row.out);
+                auto r = infer(m, s, *cat_.gpu(g.gpu), node(g.sys), 0, {}, cpp, {}, ma);
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / g.pub - 1;
                 errs.push_back(std::abs(e));
@@ -106,6 +116,48 @@ private slots:
     // row of the page the model was optimistic, most on Blackwell FP4 (+50 to +90 %: the catalog
     // had no FP4 GEMM measurement, 80 % of the 9 PFLOP/s peak stood in) and on MoE models with
     // few active parameters at large batch. Held out: no factor is fitted to serving rows.
+    /// trtllm-bench's engine settings when the command gives none (TensorRT-LLM
+    /// bench/build/tuning.py calc_engine_setting and finetune_setting, @a7e572fb; the v1.0 page's
+    /// commands give none): the KV cache for 95 % of the memory the weights leave (parameters x
+    /// 1 byte FP8, 0.5 NVFP4; GPU memory in GiB), requests of ISL + OSL tokens at
+    /// max(TP, KV heads) heads per layer and 1-byte FP8 KV; max_batch_size that count capped at
+    /// 4,096 and rounded up (to 32 below 256 (at least 64), to 128 below 1,024, else to 256);
+    /// (16-bit weights and KV: 2 bytes each)
+    /// max_num_tokens batch x (1 + ISL/OSL) capped at 32,768, rounded up, at least 2,048, and,
+    /// chunked prefill being off (benchmark/utils/general.py get_settings), at least ISL + batch.
+    static MemoryAssumptions trtllm_bench_settings(const ModelArch& m, const GpuSpec& g, int tp,
+                                                   WeightsDtype w, int isl, int osl) {
+        const double gib = 1073741824.0;
+        const double bytes_per_param = w == WeightsDtype::fp4   ? 0.5
+                                       : w == WeightsDtype::fp8 ? 1.0
+                                                                : 2.0;
+        const double kv_bytes = w == WeightsDtype::fp4 || w == WeightsDtype::fp8 ? 1.0 : 2.0;
+        const double engine = m.total_params() * bytes_per_param / gib;
+        const double available = g.memory_bytes / gib * tp - engine;
+        const double per_token =
+            2.0 * m.layers * std::max(tp, m.kv_heads) * m.head_dim * kv_bytes / gib;
+        const double requests = available * 0.95 / (per_token * (isl + osl));
+        const double raw_bs = std::min(requests, 4096.0);
+        const double raw_tok = std::min(raw_bs * (1.0 + static_cast<double>(isl) / osl), 32768.0);
+        double bs = 0, tok = 0;
+        if (raw_bs < 256)
+            bs = std::max(64.0, 32 * std::ceil(raw_bs / 32));
+        else if (raw_bs < 1024)
+            bs = 128 * std::ceil(raw_bs / 128);
+        else
+            bs = 256 * std::ceil(raw_bs / 256);
+        if (raw_tok < 4096)
+            tok = std::max(2048.0, 256 * std::ceil(raw_tok / 256));
+        else if (raw_tok < 8192)
+            tok = 512 * std::ceil(raw_tok / 512);
+        else
+            tok = 1024 * std::ceil(raw_tok / 1024);
+        MemoryAssumptions ma;
+        ma.max_num_seqs.value = bs;
+        ma.max_batched_tokens.value = std::max(tok, isl + bs);
+        return ma;
+    }
+
     void trtllmV10Tables() {
         struct Conf {
             const char* model;
@@ -330,13 +382,17 @@ private slots:
                 // each executor alone caps B200 at 128/128 below the published rate). The rows
                 // run with it; TensorRT-LLM's default (off) is tracked too.
                 s.attention_dp = c.moe;
-                auto r = infer(m, s, *cat_.gpu(c.gpu), node(c.sys));
+                // trtllm-bench sizes the engine itself when max_batch_size and max_num_tokens
+                // are not given (the page gives neither): bench/build/tuning.py.
+                const MemoryAssumptions ma =
+                    trtllm_bench_settings(m, *cat_.gpu(c.gpu), c.tp, c.w, kLen[i][0], kLen[i][1]);
+                auto r = infer(m, s, *cat_.gpu(c.gpu), node(c.sys), 0, {}, {}, {}, ma);
                 QVERIFY2(r.ok(), r.error_text().c_str());
                 const double e = r->output_tokens_per_s / c.pub[i] - 1;
                 if (c.moe && c.tp > 1) {
                     InferenceSpec sa = s;
                     sa.attention_dp = false;
-                    auto ra = infer(m, sa, *cat_.gpu(c.gpu), node(c.sys));
+                    auto ra = infer(m, sa, *cat_.gpu(c.gpu), node(c.sys), 0, {}, {}, {}, ma);
                     QVERIFY2(ra.ok(), ra.error_text().c_str());
                     adp.push_back(std::abs(ra->output_tokens_per_s / c.pub[i] - 1));
                     adp_signed.push_back(ra->output_tokens_per_s / c.pub[i] - 1);
