@@ -117,6 +117,15 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.form_factor = str(r, j, p, "form_factor");
     g.memory_type = str(r, j, p, "memory_type");
     g.memory_bytes = r.number(j, p, "memory_bytes", true, 1.0, kMax).value_or(0);
+    g.usable_memory_bytes = r.number(j, p, "usable_memory_bytes", false, 1.0, kMax).value_or(0);
+    g.usable_memory_source = str(r, j, p, "usable_memory_source");
+    if (g.usable_memory_bytes > 0 && g.memory_bytes > 0 &&
+        g.usable_memory_bytes > 1.2 * g.memory_bytes) {
+        r.error(p + ".usable_memory_bytes",
+                "is more than 1.2 x memory_bytes: CUDA reports a little less than the label "
+                "in GiB (an H100's 80 GB is 79.2 GiB)");
+        g.usable_memory_bytes = 0;
+    }
     g.memory_bandwidth_Bps = r.number(j, p, "memory_bandwidth_Bps", true, 1.0, kMax).value_or(0);
     if (const auto* f = r.member(j, p, "dense_flops", true);
         f && r.expect_object(*f, p + ".dense_flops")) {

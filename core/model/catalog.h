@@ -41,7 +41,16 @@ constexpr Dtype to_dtype(TrainingDtype t) {
 
 struct GpuSpec {
     std::string id, name, vendor, arch, form_factor, memory_type;
-    double memory_bytes = 0;                       ///< vendor capacity, bytes (1 GB = 1e9)
+    double memory_bytes = 0; ///< vendor capacity, bytes (1 GB = 1e9)
+    /// What CUDA (or HIP) reports as the device's total -- torch.cuda.mem_get_info, the total
+    /// every engine sizes its KV cache and every framework its allocations against; 0 = not
+    /// measured (the vendor capacity stands in). NVIDIA's "80 GB" H100 is 79.2 GiB = 85.0 GB.
+    double usable_memory_bytes = 0;
+    std::string usable_memory_source;
+    /// The memory frameworks can allocate: usable_memory_bytes when measured, else the label.
+    double framework_memory_bytes() const {
+        return usable_memory_bytes > 0 ? usable_memory_bytes : memory_bytes;
+    }
     double memory_bandwidth_Bps = 0;               ///< HBM bandwidth, bytes/s
     std::array<double, kDtypeCount> dense_flops{}; ///< dense peak FLOP/s per dtype; 0 = none
     /// Best measured GEMM throughput per dtype (mamf-finder); 0 = not measured.

@@ -130,7 +130,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              "in flight (1F1B: p - stage; interleaved x (1 + (p-1)/(p v)))"},
                             {"other", units::format_bytes(b.other), runtime.source}};
             e.inputs.push_back({"capacity", units::format_bytes(w.memory.capacity_bytes),
-                                g ? src(g->provenance) : "catalog"});
+                                g && g->usable_memory_bytes > 0
+                                    ? "what CUDA reports (" + units::format_bytes(g->memory_bytes) +
+                                          " on the label): " + g->usable_memory_source
+                                    : (g ? src(g->provenance) : "catalog")});
             out.push_back(std::move(e));
         }
         if (w.training && g && m) {

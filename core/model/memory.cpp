@@ -444,7 +444,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             out.stages.push_back(sm);
     }
 
-    out.capacity_bytes = gpu.memory_bytes;
+    // What CUDA reports (catalog usable_memory_bytes; an H100's "80 GB" is 79.2 GiB).
+    out.capacity_bytes = gpu.framework_memory_bytes();
     out.headroom_bytes = out.capacity_bytes - out.per_gpu.total();
     out.fits = out.headroom_bytes >= 0;
     if (explain)
@@ -611,13 +612,15 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
 
     InferenceMemory out;
     out.paged = s.batching != Batching::static_; // static batching reserves max length contiguously
-    out.capacity_bytes = gpu.memory_bytes;
+    out.capacity_bytes = gpu.framework_memory_bytes();
     // What the engine may fill: vLLM a fraction of the whole card (gpu_memory_utilization);
     // SGLang and TensorRT-LLM the whole card, with the KV budget rule below.
     // llama.cpp allocates what it needs from the whole device. On unified memory the operating
     // system keeps a share (assumption unified_memory_gpu_fraction).
+    // The total is what CUDA reports (torch.cuda.mem_get_info: vLLM's gpu_memory_utilization,
+    // SGLang's mem_fraction_static and TensorRT-LLM's free memory are all of it).
     const double device_bytes =
-        gpu.memory_bytes * (gpu.unified_memory ? a.unified_memory_gpu_fraction.value : 1.0);
+        out.capacity_bytes * (gpu.unified_memory ? a.unified_memory_gpu_fraction.value : 1.0);
     const bool llamacpp = s.engine == ServingEngine::llamacpp;
     const bool mlx = s.engine == ServingEngine::mlx;
     out.usable_bytes = s.engine == ServingEngine::vllm
@@ -742,7 +745,7 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
         const double after_load = out.usable_bytes - w - out.workspace_bytes - runtime_bytes;
         double budget = after_load;
         if (s.engine == ServingEngine::sglang)
-            budget = gpu.memory_bytes * a.sglang_mem_fraction_static.value - w;
+            budget = out.capacity_bytes * a.sglang_mem_fraction_static.value - w;
         else if (s.engine == ServingEngine::trtllm)
             budget = a.trtllm_free_memory_fraction.value * after_load;
         const double tokens = kv_share > 0 ? std::max(0.0, budget) / kv_share : 0;
