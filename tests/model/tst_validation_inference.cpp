@@ -133,7 +133,8 @@ private slots:
                                                                 : 2.0;
         const double kv_bytes = w == WeightsDtype::fp4 || w == WeightsDtype::fp8 ? 1.0 : 2.0;
         const double engine = m.total_params() * bytes_per_param / gib;
-        const double available = g.memory_bytes / gib * tp - engine;
+        // get_device_memory(): the device total as CUDA reports it, in GiB.
+        const double available = g.framework_memory_bytes() / gib * tp - engine;
         const double per_token =
             2.0 * m.layers * std::max(tp, m.kv_heads) * m.head_dim * kv_bytes / gib;
         const double requests = available * 0.95 / (per_token * (isl + osl));
