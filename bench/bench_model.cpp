@@ -157,6 +157,23 @@ static void BM_Infer_Llama70B_H200(benchmark::State& state) {
 }
 BENCHMARK(BM_Infer_Llama70B_H200);
 
+// Session 34: TensorRT-LLM's decode step is the mean of a CUDA-graph step (padded) and an eager
+// one, two forward passes where the other engines take one -- the slowest serving path.
+static void BM_Infer_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
+    const Topology t = h200_node();
+    InferenceSpec s;
+    s.tp = 8;
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
+    s.kv_dtype = cl::model::KvDtype::fp8;
+    s.engine = cl::model::ServingEngine::trtllm;
+    s.input_len = 128;
+    s.output_len = 2048;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            infer(*catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 7.9));
+}
+BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
+
 static void BM_InferCurve64_Llama70B_H200(benchmark::State& state) {
     const Topology t = h200_node();
     InferenceSpec s;
