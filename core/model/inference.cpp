@@ -494,16 +494,18 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
                                          static_cast<int>(ma.max_batched_tokens.value),
                                          ia.trtllm_cuda_graph_padding.value >= 0.5);
     // Eagerly, the same Python thread also launches every op of the forward, one by one.
-    const double eager =
-        std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca) * imbalance,
-                 host + trtllm_eager_launch_s(m, s, gpu, ia)) +
-        ia.step_overhead_s.value;
+    auto eager = [&] {
+        return std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca) * imbalance,
+                        host + trtllm_eager_launch_s(m, s, gpu, ia)) +
+               ia.step_overhead_s.value;
+    };
     if (graph <= 0)
-        return eager;
+        return eager();
     const double p = mixed_step_share(s, b, ma.max_batched_tokens.value);
     if (p >= 1.0)
-        return eager;
-    return (1.0 - p) * step(graph * ranks) + p * eager;
+        return eager();
+    const double graphed = step(graph * ranks);
+    return p > 0 ? (1.0 - p) * graphed + p * eager() : graphed;
 }
 
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
