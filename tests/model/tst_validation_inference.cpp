@@ -478,10 +478,13 @@ private slots:
         // but the shared MoE rows 7.4 -> 10.1 %: Maverick and Qwen3-235B on H100 turn
         // optimistic, as the 405B decode-heavy rows do -- the truth about memory uncovers an
         // optimism elsewhere, not fixed by keeping the wrong capacity).
+        // trtllm-bench's settings from the device total as CUDA reports it (405B TP 8 on H200:
+        // max batch 640 -> 768): dense worst 35.5 -> 26.3 %, all 8.2 %.
         QVERIFY2(sh_med <= 0.11, qPrintable(table));
-        QVERIFY2(dense_med <= 0.085, qPrintable(table));
-        QVERIFY2(all_med <= 0.10, qPrintable(table));
-        QVERIFY2(all_worst <= 1.3, qPrintable(table));
+        QVERIFY2(dense_med <= 0.08, qPrintable(table));
+        QVERIFY2(dense_worst <= 0.30, qPrintable(table));
+        QVERIFY2(all_med <= 0.09, qPrintable(table));
+        QVERIFY2(all_worst <= 1.1, qPrintable(table));
         // TensorRT-LLM's default (no attention DP) on the same rows, tracked: mostly optimistic,
         // and short of Maverick B200's 128/128 rate (each executor's host work for all 2,048
         // sequences).
