@@ -133,6 +133,32 @@ private slots:
         QVERIFY(!c.gpu("x1"));
     }
 
+    // Session 34: what CUDA reports as a GPU's total, the memory the models size against; the
+    // user's value is used as given, or refused naming the field when it cannot be (more than
+    // 1.2 x the label).
+    void usableMemory() {
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        QCOMPARE(h100.memory_bytes, 80e9);
+        QCOMPARE(h100.framework_memory_bytes(), 81089.0 * 1048576.0);
+        QVERIFY(!h100.usable_memory_source.empty());
+        QCOMPARE(cat_.gpu("b300")->framework_memory_bytes(), cat_.gpu("b300")->memory_bytes);
+        Catalog c = cat_;
+        auto errs = c.merge(R"({"gpus": [{"id": "x2", "memory_bytes": 24e9,
+            "usable_memory_bytes": 23.5e9, "memory_bandwidth_Bps": 1e12,
+            "dense_flops": {"bf16": 1e14}}]})",
+                            "user.json", true);
+        QVERIFY(errs.empty());
+        QCOMPARE(c.gpu("x2")->framework_memory_bytes(), 23.5e9);
+        errs = c.merge(R"({"gpus": [{"id": "x3", "memory_bytes": 24e9,
+            "usable_memory_bytes": 48e9, "memory_bandwidth_Bps": 1e12,
+            "dense_flops": {"bf16": 1e14}}]})",
+                       "user.json", true);
+        QCOMPARE(errs.size(), std::size_t(1));
+        QVERIFY2(errs.front().message().find("gpus[0].usable_memory_bytes") != std::string::npos,
+                 errs.front().message().c_str());
+        QVERIFY(!c.gpu("x3"));
+    }
+
     void closestIdSuggestion() {
         QCOMPARE(cat_.closest_id(CatalogKind::gpus, "h100-sx"), std::string("h100-sxm"));
         QCOMPARE(cat_.closest_id(CatalogKind::gpus, "completely-else"), std::string());
