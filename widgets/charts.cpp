@@ -357,6 +357,15 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
             card = tr("%1 GB the engine may fill (of a %2 GB card)")
                        .arg(gb(w.inference_memory->usable_bytes),
                             gb(w.inference_memory->capacity_bytes));
+        // The card as CUDA reports it, beside its label (an H200: 150.1 GB = 139.8 GiB, "141 GB").
+        if (w.memory.label_bytes > 0) {
+            const double card_bytes = w.inference_memory && w.inference_memory->capacity_bytes > 0
+                                          ? w.inference_memory->capacity_bytes
+                                          : w.memory.capacity_bytes;
+            card += tr(" (%1 GiB as CUDA reports it; %2 GB on the label)")
+                        .arg(QString::number(card_bytes / 1073741824.0, 'f', 1),
+                             QString::number(w.memory.label_bytes / kGB, 'f', 0));
+        }
         QString line =
             tr("%1: %2 GB of %3 per GPU").arg(names[static_cast<int>(i)], gb(used), card);
         line += w.memory.fits

@@ -757,6 +757,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 const TrainingMemory& tm = mem.value();
                 we.memory = {tm.per_gpu, tm.capacity_bytes, tm.headroom_bytes,
                              tm.fits,    tm.worst_stage,    tm.explanation};
+                we.memory.label_bytes = g->usable_memory_bytes > 0 ? g->memory_bytes : 0;
                 we.has_memory = true;
                 we.training_memory = tm;
             } else {
@@ -880,6 +881,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 const InferenceMemory& im = mem.value();
                 we.memory = {im.per_gpu, im.usable_bytes, im.headroom_bytes, im.fits,
                              0,          im.explanation};
+                we.memory.label_bytes = g->usable_memory_bytes > 0 ? g->memory_bytes : 0;
                 we.has_memory = true;
                 we.inference_memory = im;
                 if (im.fits) {

@@ -44,6 +44,10 @@ struct WorkloadMemory {
     bool fits = false;
     int worst_stage = 0;
     std::string explanation;
+    /// The GPU's capacity on its label when the capacity above is what CUDA reports (catalog
+    /// usable_memory_bytes: an H200's 141 GB label is 139.8 GiB = 150.1 GB to CUDA); 0 when
+    /// the label stands in.
+    double label_bytes = 0;
 };
 
 /// A point of the training scaling curve: the same layout with fewer data-parallel replicas.
