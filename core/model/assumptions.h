@@ -192,29 +192,28 @@ struct InferenceAssumptions {
     /// batch runs the next captured size: the padding sequences' GEMM, MoE and LM-head work
     /// is done too (their attention reads next to nothing). Off (0) such a step runs eagerly.
     Assumption trtllm_cuda_graph_padding{
-        1, "0/1",
-        "TensorRT-LLM v1.0 performance overview, llm_options.yml: cuda_graph_config "
-        "enable_padding true with those batch_sizes; pyexecutor/cuda_graph_runner.py "
-        "_get_padded_batch (TensorRT-LLM's own default: padding off)"};
+        1, "1 = on, 0 = off",
+        "TensorRT-LLM v1.0 performance overview: its LLM options pad CUDA graphs to those batch "
+        "sizes, as trtllm-bench does by default; the PyTorch executor's CUDA-graph runner pads a "
+        "decode-only batch to the next captured size (TensorRT-LLM's own default: off)"};
     /// A TensorRT-LLM step that runs eagerly (one that carries a prompt: CUDA graphs are for
     /// decode-only steps) launches every op of the forward from Python, on the thread that
     /// also prepares the next step: host ops per decoder layer, counted in its PyTorch modules.
     Assumption trtllm_eager_ops_per_layer{
         11, "ops",
-        "counted in TensorRT-LLM's PyTorch backend (v1.0-era modeling_qwen3_moe.py, "
-        "modeling_llama.py and their modules; TP 1, NVFP4): Qwen3-MoE and Llama decoder layers 11 "
-        "(Llama 4's 27-31 not used); ClusterLens guide, "
-        "docs/research/session34-trtllm-eager-ops.md"};
+        "counted in TensorRT-LLM's PyTorch modules (v1.0-era Qwen3-MoE and Llama decoder layers, "
+        "TP 1, NVFP4): 11 per layer (Llama 4's 27-31 not used: one count for every model); "
+        "ClusterLens guide, Inference"};
     /// Host time per launched op on an x86 host: a Python custom op's dispatch.
     Assumption trtllm_eager_s_per_op{
         11.67e-6, "s",
-        "TensorRT-LLM PR #13149: a @torch.library.custom_op call costs 11.67 µs on a B200 node "
+        "TensorRT-LLM PR #13149: a PyTorch custom-op call costs 11.67 µs on a B200 node "
         "(dispatch alone, so a lower bound)"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_eager_s_per_op_grace{
         21.0e-6, "s",
-        "PyTorch PR #178216: a custom_op call costs 21.0 µs on GB200 (Neoverse V2) at its branch "
-        "point"};
+        "PyTorch PR #178216: a custom-op call costs 21.0 µs on GB200 (Neoverse V2) before that "
+        "change"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};

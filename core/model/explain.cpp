@@ -315,7 +315,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
                  "bytes / HBM rate) + TP all-reduces (attention DP: a gather and a scatter per MoE "
                  "layer; the step / its load balance), at least TensorRT-LLM's host time per "
-                 "sequence x sequences, + step overhead; TPOT = (batched prefill + "
+                 "sequence x sequences (its decode-only steps as CUDA graphs of the next captured "
+                 "batch; steps that carry a prompt eager, the host also launching every op), + "
+                 "step overhead; TPOT = (batched prefill + "
                  "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
                  "+ one step (+ queueing online)",
                  {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
@@ -358,7 +360,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
             if (s.engine == ServingEngine::trtllm) {
                 out.back().inputs.push_back(
-                    assumption("CUDA-graph padding", ia.trtllm_cuda_graph_padding));
+                    {"CUDA-graph padding", ia.trtllm_cuda_graph_padding.value >= 0.5 ? "on" : "off",
+                     ia.trtllm_cuda_graph_padding.source});
                 out.back().inputs.push_back(
                     assumption("eager ops per layer", ia.trtllm_eager_ops_per_layer));
                 out.back().inputs.push_back(
