@@ -155,7 +155,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             step.inputs = {
                 {"micro-batches per step",
                  units::format_count(static_cast<double>(r.micro_batches)) + " of " +
-                     units::format_count(static_cast<double>(r.micro_batch)) + " sequences",
+                     units::format_count(static_cast<double>(r.micro_batch)) +
+                     (r.micro_batch == 1 ? " sequence" : " sequences"),
                  "global batch / DP / micro-batch"},
                 {"compute", report_human(bd.compute, ReportFormat::seconds),
                  "FLOPs / achieved rates (ClusterLens guide, Training)"},
@@ -320,7 +321,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "step overhead; TPOT = (batched prefill + "
                  "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
                  "+ one step (+ queueing online)",
-                 {{"batch", units::format_count(static_cast<double>(r.batch)) + " sequences",
+                 {{"batch",
+                   units::format_count(static_cast<double>(r.batch)) +
+                       (r.batch == 1 ? " sequence" : " sequences"),
                    "largest that fits (paged KV), the engine's limit (" +
                        units::format_count(static_cast<double>(
                            engine_max_num_seqs(d.assumptions.memory, s.engine, *g))) +
