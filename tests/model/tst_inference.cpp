@@ -262,6 +262,30 @@ private slots:
         QCOMPARE(host_step_floor(m, a, b200, 2048, ia), 512 * 13.8e-6);
     }
 
+    // Session 34 (helper-26): a sequence's TPOT carries the others' interleaved prompts, not its
+    // own (that is its TTFT): one stream decodes at the step, whatever its prompt; b streams
+    // pay (b - 1) / b of the batch's prefill over their output tokens.
+    void tpotExcludesOwnPrompt() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& g = *cat_.gpu("rtx-4090");
+        InferenceSpec s;
+        s.engine = ServingEngine::llamacpp;
+        s.weights_dtype = WeightsDtype::q4_k_m;
+        s.input_len = 8192;
+        s.output_len = 512;
+        s.batch = 1;
+        auto one = infer(m, s, g, node_);
+        QVERIFY2(one.ok(), one.error_text().c_str());
+        QCOMPARE(one->tpot_s, one->decode_step_s);
+        QVERIFY(one->ttft_s > one->prefill_s); // the prompt is in TTFT
+        s.batch = 4;
+        auto four = infer(m, s, g, node_);
+        QVERIFY(four.ok());
+        const double pf = prefill_time(m, s, g, node_, 4, 8192);
+        QVERIFY(std::abs(four->tpot_s - (pf * 3.0 / 4.0 + 512 * four->decode_step_s) / 512) <
+                1e-12);
+    }
+
     // Session 34: TensorRT-LLM runs a decode-only step as the CUDA graph of the next captured
     // batch (cuda_graph_runner.py _get_padded_batch; the v1.0 performance overview pads), and
     // a step that carries a prompt eagerly, its Python thread launching the forward op by op.
