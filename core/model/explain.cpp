@@ -318,9 +318,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "layer; the step / its load balance), at least TensorRT-LLM's host time per "
                  "sequence x sequences (its decode-only steps as CUDA graphs of the next captured "
                  "batch; steps that carry a prompt eager, the host also launching every op), + "
-                 "step overhead; TPOT = (batched prefill + "
-                 "output tokens x step) / output tokens with continuous batching; TTFT = prefill "
-                 "+ one step (+ queueing online)",
+                 "step overhead; TPOT = (the other sequences' batched prefill, (b - 1) / b of it, "
+                 "+ output tokens x step) / output tokens with continuous batching (one stream: "
+                 "the step); TTFT = prefill + one step (+ queueing online)",
                  {{"batch",
                    units::format_count(static_cast<double>(r.batch)) +
                        (r.batch == 1 ? " sequence" : " sequences"),
