@@ -476,14 +476,15 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     const double imbalance = dp_imbalance(m, s, ia);
     // The overlap scheduler prepares step n + 1 on the host while the GPU runs step n: a step
     // takes the longer of the two.
-    auto step = [&](double padded) {
+    // `padded`: the CUDA graph's batch (0 = none); `launch`: host time spent launching ops.
+    auto step = [&](double padded, double launch) {
         return std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded) *
                             imbalance,
-                        host) +
+                        host + launch) +
                ia.step_overhead_s.value;
     };
     if (s.engine != ServingEngine::trtllm)
-        return step(0);
+        return step(0, 0);
     // TensorRT-LLM: a decode-only step runs the CUDA graph of its batch (per attention-DP rank,
     // every rank padded to the same size), padded up to the next captured size; a step that
     // also carries a prompt runs eagerly at its own batch (model_engine.py _maybe_get_cuda_graph:
@@ -494,17 +495,13 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
                                          static_cast<int>(ma.max_batched_tokens.value),
                                          ia.trtllm_cuda_graph_padding.value >= 0.5);
     // Eagerly, the same Python thread also launches every op of the forward, one by one.
-    auto eager = [&] {
-        return std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca) * imbalance,
-                        host + trtllm_eager_launch_s(m, s, gpu, ia)) +
-               ia.step_overhead_s.value;
-    };
+    auto eager = [&] { return step(0, trtllm_eager_launch_s(m, s, gpu, ia)); };
     if (graph <= 0)
         return eager();
     const double p = mixed_step_share(s, b, ma.max_batched_tokens.value);
     if (p >= 1.0)
         return eager();
-    const double graphed = step(graph * ranks);
+    const double graphed = step(graph * ranks, 0);
     return p > 0 ? (1.0 - p) * graphed + p * eager() : graphed;
 }
 
