@@ -133,18 +133,21 @@ int cmd_catalog(Flags& f, const std::vector<std::string>& pos, std::ostream& out
         json arr = json::array();
         switch (*k) {
         case model::CatalogKind::gpus:
-            t.header = {"id",        "name", "memory", "HBM bandwidth", "BF16 dense",
-                        "FP8 dense", "TDP",  "as of",  "source"};
+            t.header = {"id",  "name",  "memory", "memory bandwidth", "BF16 dense", "FP8 dense",
+                        "TDP", "as of", "source"};
             for (const auto& g : cat.gpus()) {
                 arr.push_back(entry_json(g.raw_json, g.provenance));
                 t.rows.push_back({g.id + (g.provenance.user ? " (user)" : ""), g.name,
                                   units::format_bytes(g.memory_bytes),
                                   units::format_si(g.memory_bandwidth_Bps, "B/s", 2),
-                                  units::format_si(g.peak(model::Dtype::bf16), "FLOP/s"),
+                                  // Figures the catalog does not have: "-", not "0".
+                                  g.peak(model::Dtype::bf16) > 0
+                                      ? units::format_si(g.peak(model::Dtype::bf16), "FLOP/s")
+                                      : "-",
                                   g.peak(model::Dtype::fp8) > 0
                                       ? units::format_si(g.peak(model::Dtype::fp8), "FLOP/s")
                                       : "-",
-                                  fmt(g.tdp_w, 0) + " W", g.provenance.as_of,
+                                  g.tdp_w > 0 ? fmt(g.tdp_w, 0) + " W" : "-", g.provenance.as_of,
                                   g.provenance.source.empty() ? "" : g.provenance.source.front()});
             }
             break;

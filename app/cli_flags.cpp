@@ -604,9 +604,11 @@ model::FieldValue Flags::read_field(const FlagSpec& spec, const model::Field& f,
                                            static_cast<long long>(spec.min),
                                            static_cast<long long>(spec.max), spec.def_source));
     case model::FieldType::number:
-        return spec.type == FlagType::Size
-                   ? get_size(name, std::get<double>(def), spec.min, spec.max, spec.def_source)
-                   : get_number(name, std::get<double>(def), spec.min, spec.max, spec.def_source);
+        if (spec.type == FlagType::Size)
+            return get_size(name, std::get<double>(def), spec.min, spec.max, spec.def_source);
+        if (f.unit == "s")
+            return get_seconds(name, std::get<double>(def), spec.min, spec.max, spec.def_source);
+        return get_number(name, std::get<double>(def), spec.min, spec.max, spec.def_source);
     case model::FieldType::choice:
         if (f.choices_from == model::ChoiceSource::fixed) {
             const std::string v = get_choice(name, std::get<std::string>(def));
@@ -728,6 +730,41 @@ double Flags::get_number(const std::string& name, double def, double lo, double 
     if (*d < lo || *d > hi)
         throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
                          "]"};
+    record(name, *d, "flag");
+    return *d;
+}
+
+double Flags::get_seconds(const std::string& name, double def, double lo, double hi,
+                          const std::string& def_source) {
+    const std::string* v = raw(name);
+    if (!v) {
+        record(name, def, def_source);
+        return def;
+    }
+    std::optional<double> d = model::units::parse_number(*v);
+    if (!d) {
+        // A number followed by a unit of time (spaces allowed between).
+        static const std::pair<const char*, double> units[] = {
+            {"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}, {"ns", 1e-9},
+            {"min", 60},  {"h", 3600},  {"s", 1}};
+        for (const auto& [u, scale] : units) {
+            const std::string_view text(*v), unit(u);
+            if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit) {
+                std::string_view num = text.substr(0, text.size() - unit.size());
+                while (!num.empty() && num.back() == ' ')
+                    num.remove_suffix(1);
+                if (auto x = model::units::parse_number(num)) {
+                    d = *x * scale;
+                    break;
+                }
+            }
+        }
+    }
+    if (!d)
+        throw UsageError{name + ": expected a time such as 0.05, 50ms or 2s, found \"" + *v + "\""};
+    if (*d < lo || *d > hi)
+        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
+                         "] seconds (a plain number is seconds: write 50ms or 0.05 for 50 ms)"};
     record(name, *d, "flag");
     return *d;
 }

@@ -69,6 +69,10 @@ public:
     double get_unset_or_positive(const std::string& name, double hi, const std::string& unset);
     double get_number(const std::string& name, double def, double lo, double hi,
                       const std::string& def_source = "default");
+    /// A time in seconds in [lo, hi]: a plain number is seconds; "50ms", "200 us", "2s", "5min"
+    /// and "1h" are read in their unit (a TPOT SLO of "50" is 50 s: out of range says so).
+    double get_seconds(const std::string& name, double def, double lo, double hi,
+                       const std::string& def_source = "default");
     /// A size with suffixes (K M G T Ki Mi Gi Ti, optional B) in [lo, hi].
     double get_size(const std::string& name, double def, double lo, double hi,
                     const std::string& def_source = "default");

@@ -356,8 +356,10 @@ int cmd_memory(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << l.gpus << " x " << gpu.id << " (tp " << t.tp << ", pp " << t.pp
-        << ", cp " << t.cp << ", dp " << mem.dp << ", micro-batch " << mem.micro_batch << ")\n\n";
+    // Training memory (helper-26 read it as serving memory): `infer` prints a serving replica's.
+    out << "Training memory: " << m.name << " on " << l.gpus << " x " << gpu.id << " (tp " << t.tp
+        << ", pp " << t.pp << ", cp " << t.cp << ", dp " << mem.dp << ", micro-batch "
+        << mem.micro_batch << ")\n\n";
     const auto& b = mem.per_gpu;
     Table tb;
     tb.header = {"memory per GPU (stage " + std::to_string(mem.worst_stage) + ")", "bytes", "GiB"};
@@ -374,6 +376,7 @@ int cmd_memory(Flags& f, std::ostream& out) {
     row("headroom", mem.headroom_bytes);
     tb.print(out);
     out << '\n' << mem.explanation << '\n';
+    out << "(A serving replica's memory -- weights, KV cache, workspace: `infer`.)\n";
     return 0;
 }
 
@@ -892,6 +895,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
         j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits, 0);
         json in = infer_json(*r);
         in["batch"] = r->batch;
+        in["decode_tokens_per_s_per_sequence"] =
+            r->decode_step_s > 0 ? 1.0 / r->decode_step_s : 0.0;
         in["speculative_speedup"] = r->speculative_speedup;
         in["traffic"] = traffic_json(r->traffic);
         in["tiers"] = tier_loads_json(r->tiers);
@@ -936,6 +941,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"output tokens/s per GPU", rate(r->output_tokens_per_s_per_gpu),
                within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed,
                       r->output_tokens_per_s_per_gpu < 100 ? 1 : 0, "")},
+              {"decode tokens/s per sequence (1 / step)",
+               r->decode_step_s > 0 ? rate(1.0 / r->decode_step_s) : "-"},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
     if (price > 0) {

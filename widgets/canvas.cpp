@@ -474,9 +474,11 @@ private:
                               ? QObject::tr(", $%L1 each").arg(sw->price_usd, 0, 'f', 0)
                               : QString());
         else if (const auto* g = c.gpu(d.catalog))
-            t += QObject::tr("<br>%1, %2 W")
+            // A device without a sourced power figure (catalog 0) says so rather than "0 W".
+            t += QObject::tr("<br>%1, %2")
                      .arg(QString::fromStdString(model::units::format_bytes(g->memory_bytes)))
-                     .arg(g->tdp_w, 0, 'f', 0);
+                     .arg(g->tdp_w > 0 ? QObject::tr("%1 W").arg(g->tdp_w, 0, 'f', 0)
+                                       : QObject::tr("power not in the catalog"));
         if (d.kind == model::DeviceKind::storage)
             t += QObject::tr("<br>%1 aggregate")
                      .arg(QString::fromStdString(

@@ -538,7 +538,12 @@ void RooflineChart::setEvaluation(const model::Evaluation& ev, const std::string
     chart_->addAxis(ay, Qt::AlignLeft);
     // HBM slope up to the highest peak, then each dtype's flat roof from its ridge point.
     auto* hbm = new QLineSeries;
-    hbm->setName(tr("HBM %1 TB/s").arg(r.memory_bandwidth_Bps / 1e12, 0, 'f', 2));
+    // Named by the memory's kind (core's bandwidth ceiling): GDDR7 or LPDDR5X are not HBM.
+    QString memory_name = tr("memory");
+    for (const auto& c : r.ceilings)
+        if (c.Bps > 0)
+            memory_name = QString::fromStdString(c.name);
+    hbm->setName(tr("%1 %2 TB/s").arg(memory_name).arg(r.memory_bandwidth_Bps / 1e12, 0, 'f', 2));
     hbm->append(xmin, xmin * r.memory_bandwidth_Bps / 1e12);
     hbm->append(top_peak / r.memory_bandwidth_Bps, top_peak / 1e12);
     QPen hp(QColor(0x0e, 0xa5, 0xe9));
@@ -1087,13 +1092,23 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     const auto count = [](double v) {
         return QString::fromStdString(model::units::format_count(v));
     };
+    // A workstation's 2.8 tokens/s keeps its decimal (as the CLI); a cluster's reads as a count.
+    const auto rate = [](double v) {
+        return QString::fromStdString(v < 100 ? model::units::format_fixed(v, 1)
+                                              : model::units::format_count(v));
+    };
     QString cap =
         tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
             .arg(QString::fromStdString(w->name))
             .arg(in.ttft_s * 1e3, 0, 'f', model::units::ms_decimals(in.ttft_s * 1e3))
             .arg(in.tpot_s * 1e3, 0, 'f', model::units::ms_decimals(in.tpot_s * 1e3))
             .arg(count(static_cast<double>(in.batch)))
-            .arg(count(in.output_tokens_per_s), count(in.output_tokens_per_s_per_gpu));
+            .arg(rate(in.output_tokens_per_s), rate(in.output_tokens_per_s_per_gpu));
+    // One stream: the rate above spreads the prompt's time over the output; what llama.cpp and
+    // MLX call the generation speed is one decode step per token (helper-26).
+    if (in.batch == 1 && in.decode_step_s > 0)
+        cap +=
+            tr(", decoding at %1 tokens/s once the prompt is in").arg(rate(1.0 / in.decode_step_s));
     if (in.usd_per_million_output_tokens > 0)
         cap += tr(", $%1 per million output tokens")
                    .arg(QString::fromStdString(
@@ -1118,6 +1133,12 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         cap += tr("; targets TTFT %1 ms, TPOT %2 ms (dashed)")
                    .arg(w->ttft_slo_s * 1e3, 0, 'g', 4)
                    .arg(w->tpot_slo_s * 1e3, 0, 'g', 4);
+    // TensorRT-LLM pads decode steps to its captured CUDA-graph batches (core's graph_batch):
+    // where the padding jumps, throughput steps back (helper-26 read it as a fault).
+    if (std::any_of(w->inference_curve.begin(), w->inference_curve.end(),
+                    [](const model::CurvePoint& p) { return p.graph_batch > p.batch; }))
+        cap += tr("; TensorRT-LLM pads each decode step up to its next CUDA-graph batch (…, 256, "
+                  "384, 512, …): where the padding jumps, the curve steps back");
     if (cut)
         cap += tr("; TPOT axis cut at %1 ms (the largest batch reaches %2 ms)")
                    .arg(ay->max(), 0, 'f', 0)

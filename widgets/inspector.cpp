@@ -825,9 +825,15 @@ void Inspector::updateDerived() {
                               qs(model::units::format_bytes(t.hbm_bytes)));
             // Power in kW, as the bill of materials below says it (helper-16: "max power 20.9
             // MW" over "Power 20,890 kW IT nameplate").
-            lines << tr("Peak BF16 (dense) %1 · max power %2 kW")
-                         .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")),
-                              qs(model::units::format_kw(t.power_w / 1000)));
+            // A figure the catalog lacks is left out, not shown as 0 (helper-26).
+            QStringList peak;
+            if (t.peak_bf16_flops > 0)
+                peak << tr("Peak BF16 (dense) %1")
+                            .arg(qs(model::units::format_si(t.peak_bf16_flops, "FLOP/s")));
+            if (t.power_w > 0)
+                peak << tr("max power %1 kW").arg(qs(model::units::format_kw(t.power_w / 1000)));
+            if (!peak.isEmpty())
+                lines << peak.join(QStringLiteral(" · "));
         }
         for (const auto& warn : t.warnings)
             lines << QStringLiteral("⚠ ") + qs(warn);

@@ -173,6 +173,8 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
     }
     need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
     need(shared_experts >= 0, "shared_experts", "must not be negative");
+    need(trtllm_eager_ops_per_layer >= 0 && trtllm_eager_ops_per_layer <= 1000,
+         "trtllm_eager_ops_per_layer", "must be between 0 and 1000");
     need(sliding_window >= 0, "sliding_window", "must not be negative");
     need(global_every >= 0 && global_every <= layers, "global_every",
          "must be between 0 and layers");
@@ -181,6 +183,16 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
              "MLA needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim");
     }
     return e;
+}
+
+double trtllm_llama4_eager_ops(const ModelArch& m, int nope_every) {
+    if (m.layers <= 0)
+        return 0;
+    double ops = 0;
+    for (int i = 0; i < m.layers; ++i)
+        ops += (m.is_moe_layer(i) ? 27.0 : 17.0) +
+               (nope_every > 0 && (i + 1) % nope_every == 0 ? 4.0 : 0.0);
+    return ops / m.layers;
 }
 
 // ---- Zoo entries ------------------------------------------------------------------------
@@ -262,6 +274,8 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("qk_rope_head_dim", m.qk_rope_head_dim, false, 0);
     geti("qk_nope_head_dim", m.qk_nope_head_dim, false, 0);
     geti("v_head_dim", m.v_head_dim, false, 0);
+    m.trtllm_eager_ops_per_layer =
+        r.number(j, path, "trtllm_eager_ops_per_layer", false, 0, 1000).value_or(0);
     read_provenance(j, path, r, m.provenance);
     if (r.errors().size() != before)
         return false;
@@ -307,6 +321,8 @@ std::string model_arch_to_json(const ModelArch& m) {
         j["moe_every"] = m.moe_every;
     if (m.extra_params != 0)
         j["extra_params"] = m.extra_params;
+    if (m.trtllm_eager_ops_per_layer != 0)
+        j["trtllm_eager_ops_per_layer"] = m.trtllm_eager_ops_per_layer;
     j["source"] = m.provenance.source;
     if (!m.provenance.as_of.empty())
         j["as_of"] = m.provenance.as_of;
@@ -564,6 +580,11 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         } else if (type == "gpt_oss") {
             m.global_every = 2; // alternating, as its config's layer_types list
         }
+    }
+    if (type == "llama4") {
+        int nope_every = 4; // Llama4TextConfig no_rope_layer_interval default
+        first_int({"no_rope_layer_interval"}, false, nope_every);
+        m.trtllm_eager_ops_per_layer = trtllm_llama4_eager_ops(m, nope_every);
     }
     // ---- What is read but not counted, said so ----
     if (top.contains("vision_config"))

@@ -51,6 +51,10 @@ struct ModelArch {
     // Multi-head latent attention (DeepSeek-V2/V3)
     int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0,
         v_head_dim = 0;
+    /// Host ops TensorRT-LLM's PyTorch backend launches per decoder layer in an eager step, for
+    /// a model whose modules differ from the default count (InferenceAssumptions::
+    /// trtllm_eager_ops_per_layer); 0 = that default. Llama 4: trtllm_llama4_eager_ops().
+    double trtllm_eager_ops_per_layer = 0;
     Provenance provenance;
     std::string raw_json; ///< the entry as read, for `catalog models --json`
 
@@ -102,6 +106,13 @@ struct ModelArch {
     [[nodiscard]] std::vector<Error> validate(std::string_view path = {}) const;
     bool operator==(const ModelArch&) const = default;
 };
+
+/// TensorRT-LLM's eager ops per decoder layer of a Llama 4 model, averaged over its layers,
+/// counted in its PyTorch modules (models/modeling_llama.py, v1.0-era; docs/research/
+/// session34-trtllm-eager-ops.md): 27 on an MoE layer with RoPE (router and top-k as separate
+/// ops, the shared expert's five, an unfused RoPE and QK norm), 17 on a dense one, 4 more on a
+/// NoPE layer (the attention-temperature scaling, every `nope_every`-th layer).
+double trtllm_llama4_eager_ops(const ModelArch& m, int nope_every);
 
 class JsonReader;
 

@@ -202,18 +202,18 @@ struct InferenceAssumptions {
     Assumption trtllm_eager_ops_per_layer{
         11, "ops",
         "counted in TensorRT-LLM's PyTorch modules (v1.0-era Qwen3-MoE and Llama decoder layers, "
-        "TP 1, NVFP4): 11 per layer (Llama 4's 27-31 not used: one count for every model); "
-        "ClusterLens guide, Inference"};
-    /// Host time per launched op on an x86 host: a Python custom op's dispatch.
+        "TP 1, NVFP4): 11 per layer, for a model without its own count (Llama 4's is 28 on Scout, "
+        "23 on Maverick); ClusterLens guide, Inference"};
+    /// Host time per launched op on an x86 host: the interval between eager launches.
     Assumption trtllm_eager_s_per_op{
-        11.67e-6, "s",
-        "TensorRT-LLM PR #13149: a PyTorch custom-op call costs 11.67 µs on a B200 node "
-        "(dispatch alone, so a lower bound)"};
+        35e-6, "s",
+        "TensorRT-LLM PR #12653: its PyTorch flow dispatches eager kernels ~35 µs apart (8 GPUs, "
+        "FP4); a custom op's dispatch alone is 11.67 µs (PR #13149)"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_eager_s_per_op_grace{
-        21.0e-6, "s",
-        "PyTorch PR #178216: a custom-op call costs 21.0 µs on GB200 (Neoverse V2) before that "
-        "change"};
+        63e-6, "s",
+        "35 µs (TensorRT-LLM PR #12653) x 1.8, a custom-op call on GB200's Grace against an x86 "
+        "B200 node: 21.0 µs (PyTorch PR #178216) / 11.67 µs (TensorRT-LLM PR #13149)"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};

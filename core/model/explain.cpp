@@ -8,6 +8,7 @@
 #include "model/training.h"
 #include "model/units.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -334,7 +335,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                            fixed(g->decode_memory_factor, 2) +
                                            " (one stream across the dies)",
                                        g->decode_memory_factor_source}
-                      : ExplainedInput{"HBM bandwidth",
+                      : ExplainedInput{"memory bandwidth" + (g->memory_type.empty()
+                                                                 ? std::string()
+                                                                 : " (" + g->memory_type + ")"),
                                        units::format_si(g->memory_bandwidth_Bps, "B/s"),
                                        src(g->provenance)},
                   s.engine == ServingEngine::llamacpp
@@ -366,7 +369,12 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     {"CUDA-graph padding", ia.trtllm_cuda_graph_padding.value >= 0.5 ? "on" : "off",
                      ia.trtllm_cuda_graph_padding.source});
                 out.back().inputs.push_back(
-                    assumption("eager ops per layer", ia.trtllm_eager_ops_per_layer));
+                    m && m->trtllm_eager_ops_per_layer > 0
+                        ? ExplainedInput{"eager ops per layer",
+                                         report_value(m->trtllm_eager_ops_per_layer, "ops"),
+                                         "this model's own count (model zoo entry): "
+                                         "TensorRT-LLM's modules for it, counted"}
+                        : assumption("eager ops per layer", ia.trtllm_eager_ops_per_layer));
                 out.back().inputs.push_back(
                     g->grace_host ? assumption("host time per eager op (Grace)",
                                                ia.trtllm_eager_s_per_op_grace)
@@ -375,6 +383,23 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             if (m && attention_dp_active(*m, s))
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
+            if (m && s.offload_layers > 0) {
+                // llama.cpp partial offload: which layers run where, and at what bandwidth.
+                const int off = std::min(s.offload_layers, m->layers);
+                out.back().inputs.push_back({"layers in system memory",
+                                             std::to_string(off) + " of " +
+                                                 std::to_string(m->layers) +
+                                                 " (the rest on the device)",
+                                             "design: offload layers (llama.cpp --n-gpu-layers " +
+                                                 std::to_string(m->layers - off) + ")"});
+                out.back().inputs.push_back(
+                    assumption("host memory bandwidth", ia.host_memory_bandwidth_Bps));
+                if (!g->unified_memory && g->host_link_Bps > 0)
+                    out.back().inputs.push_back(
+                        {"host link (one way)", units::format_si(g->host_link_Bps, "B/s"),
+                         "catalog: the card's host link; prompts of 32 tokens or more stream the "
+                         "offloaded weights over it"});
+            }
             if (!r.bottleneck.empty())
                 out.back().inputs.push_back(
                     {"busiest network tier", r.bottleneck,

@@ -424,7 +424,11 @@ double trtllm_eager_launch_s(const ModelArch& m, const InferenceSpec& s, const G
     // A pipeline stage's executor launches its own layers (the first stage's, the largest).
     const double layers = std::ceil(static_cast<double>(m.layers) / std::max(1, s.pp));
     // With TP (or attention DP) each layer adds its two collectives (fused with the norms).
-    const double per_layer = ia.trtllm_eager_ops_per_layer.value + (s.tp > 1 ? 2.0 : 0.0);
+    // The model's own count where its modules are known to differ (Llama 4), else the default.
+    const double per_layer =
+        (m.trtllm_eager_ops_per_layer > 0 ? m.trtllm_eager_ops_per_layer
+                                          : ia.trtllm_eager_ops_per_layer.value) +
+        (s.tp > 1 ? 2.0 : 0.0);
     // Outside the layers: embedding, final norm and the logits (select, LM head, cast): 7.
     return per_op * (per_layer * layers + 7.0);
 }
@@ -467,6 +471,21 @@ double mixed_step_share(const InferenceSpec& s, int batch, double max_tokens) {
     return std::min(1.0, starts * steps);
 }
 
+namespace {
+/// TensorRT-LLM: the captured CUDA-graph batch one attention-DP rank (or the replica) pads a
+/// decode-only step of `b` sequences to; 0 = none (eager, or another engine).
+int graph_batch_per_rank(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu, int b,
+                         const InferenceAssumptions& ia, const MemoryAssumptions& ma) {
+    if (s.engine != ServingEngine::trtllm)
+        return 0;
+    const double ranks = attention_dp_active(m, s) ? s.tp : 1.0;
+    const int per_rank = static_cast<int>(std::ceil(std::max(1, b) / ranks));
+    return trtllm_graph_batch(per_rank, engine_max_num_seqs(ma, s.engine, gpu),
+                              static_cast<int>(ma.max_batched_tokens.value),
+                              ia.trtllm_cuda_graph_padding.value >= 0.5);
+}
+} // namespace
+
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                         const Topology& fabric, int batch, double context,
                         const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
@@ -490,10 +509,7 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     // also carries a prompt runs eagerly at its own batch (model_engine.py _maybe_get_cuda_graph:
     // generation-only batches only).
     const double ranks = attention_dp_active(m, s) ? s.tp : 1.0;
-    const int per_rank = static_cast<int>(std::ceil(b / ranks));
-    const int graph = trtllm_graph_batch(per_rank, engine_max_num_seqs(ma, s.engine, gpu),
-                                         static_cast<int>(ma.max_batched_tokens.value),
-                                         ia.trtllm_cuda_graph_padding.value >= 0.5);
+    const int graph = graph_batch_per_rank(m, s, gpu, b, ia, ma);
     // Eagerly, the same Python thread also launches every op of the forward, one by one.
     auto eager = [&] { return step(0, trtllm_eager_launch_s(m, s, gpu, ia)); };
     if (graph <= 0)
@@ -559,6 +575,8 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
         last = b;
         CurvePoint p;
         p.batch = b;
+        if (const int g = graph_batch_per_rank(m, s, gpu, b, ia, ma); g > 0)
+            p.graph_batch = g * (attention_dp_active(m, s) ? s.tp : 1);
         // As infer() steps: with speculative decoding too (helper-18: the operating point sat
         // off a curve drawn without it).
         const double step = token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);

@@ -92,6 +92,10 @@ struct CurvePoint {
     /// (low, tpot_high_s).
     double output_tokens_per_s_low = 0, output_tokens_per_s_high = 0;
     double tpot_low_s = 0, tpot_high_s = 0;
+    /// TensorRT-LLM: the CUDA-graph batch a decode-only step of this batch runs, padded up to
+    /// the next captured size (all attention-DP ranks together); 0 = none (other engines, or
+    /// an eager step). Where it jumps the curve steps back (more padding, same real batch).
+    int graph_batch = 0;
 };
 /// `points` batch sizes spread geometrically from 1 to the largest that fits.
 std::vector<CurvePoint>

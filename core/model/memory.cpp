@@ -573,9 +573,10 @@ int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSp
     return 2048;
 }
 
-Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
-                                         const GpuSpec& gpu, const MemoryAssumptions& a,
-                                         const ModelArch* draft) {
+namespace {
+Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceSpec& s,
+                                            const GpuSpec& gpu, const MemoryAssumptions& a,
+                                            const ModelArch* draft) {
     std::vector<Error> errs;
     if (s.tp < 1 || s.pp < 1)
         return Error{"--tp/--pp", "must be at least 1"};
@@ -800,6 +801,43 @@ Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec
             units::format_count(out.max_batch).c_str());
     out.explanation = buf;
     return out;
+}
+} // namespace
+
+Result<InferenceMemory> inference_memory(const ModelArch& m, const InferenceSpec& s,
+                                         const GpuSpec& gpu, const MemoryAssumptions& a,
+                                         const ModelArch* draft) {
+    auto r = inference_memory_at(m, s, gpu, a, draft);
+    // Does not fit on a discrete card: say how many layers llama.cpp would keep in system
+    // memory for it to fit (helper-26: the message did not point at offload). Only where that
+    // is llama.cpp's way: a workstation or edge card, or llama.cpp already chosen.
+    const bool llamacpp = s.engine == ServingEngine::llamacpp;
+    const bool desk = gpu.device_class == "workstation_gpu" || gpu.device_class == "edge_soc";
+    if (!r.ok() || r->fits || gpu.unified_memory || s.pp != 1 || s.tp != 1 || draft ||
+        !(llamacpp || desk))
+        return r;
+    InferenceSpec t = s;
+    t.engine = ServingEngine::llamacpp;
+    auto fits_with = [&](int off) {
+        t.offload_layers = off;
+        const auto q = inference_memory_at(m, t, gpu, a, nullptr);
+        return q.ok() && q->fits;
+    };
+    int lo = std::max(0, s.offload_layers) + 1, hi = m.layers - 1; // more offload, less memory
+    if (lo > hi || !fits_with(hi))
+        return r;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (fits_with(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    r->fits_with_offload_layers = lo;
+    r->explanation += "; llama.cpp fits it with " + std::to_string(lo) + " of " +
+                      std::to_string(m.layers) + " layers in system memory (offload layers " +
+                      std::to_string(lo) + (llamacpp ? "" : ", engine llama.cpp") + ")";
+    return r;
 }
 
 double lora_params(const ModelArch& m, int rank) {

@@ -121,6 +121,9 @@ struct InferenceMemory {
     double weights_bytes_per_gpu = 0;
     double workspace_bytes = 0;
     double draft_weights_bytes_per_gpu = 0; ///< a speculative draft model's share (in weights)
+    /// Does not fit on a discrete workstation or edge card (or with llama.cpp): the fewest
+    /// layers llama.cpp would keep in system memory for it to fit; 0 = fits, or no such count.
+    int fits_with_offload_layers = 0;
     std::string explanation;
 };
 

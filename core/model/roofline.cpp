@@ -56,7 +56,9 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
             r.ceilings.push_back(
                 {std::string(dtype_name(static_cast<Dtype>(i))) + " peak", gpu.dense_flops[i], 0});
     }
-    r.ceilings.push_back({"HBM", 0, gpu.memory_bandwidth_Bps});
+    // The memory's own kind (HBM3e, GDDR7, LPDDR5X, DDR5): not every device has HBM.
+    r.ceilings.push_back({gpu.memory_type.empty() ? std::string("memory") : gpu.memory_type, 0,
+                          gpu.memory_bandwidth_Bps});
     // No L2 ceiling: the reference catalog has no sourced L2 bandwidth (only L2 size).
 
     const double tp = in.tp;

@@ -393,7 +393,7 @@ std::vector<Field> build_schema() {
                         "time-to-first-token objective")),
           1e-3, "ms", 0);
     shown(add(I(CL_REF(tpot_slo_s))
-                  .make("tpot_slo_s", "TPOT SLO", "s", 0, 1e6,
+                  .make("tpot_slo_s", "TPOT SLO", "s", 0, 10,
                         "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here",
                         "time-per-output-token objective")),
           1e-3, "ms", 1);

@@ -1587,6 +1587,68 @@ private slots:
         QVERIFY(speedup(d) > own);
     }
 
+    // helper-26's new-user pass of journey 7 (session 34), fixed in session 35.
+    void workstationMessages() {
+        const std::vector<std::string> base = {
+            "infer",  "--model",      "llama3-70b", "--gpu",   "rtx-4090", "--weights-dtype",
+            "q4_k_m", "--engine",     "llamacpp",   "--batch", "1",        "--input-len",
+            "128",    "--output-len", "128"};
+        // Does not fit: the message says how many layers to keep in system memory, and that
+        // many fit while one fewer does not.
+        const Run no = run(base);
+        QCOMPARE(no.code, 2);
+        const std::string key = "llama.cpp fits it with ";
+        const auto at = no.err.find(key);
+        QVERIFY2(at != std::string::npos, no.err.c_str());
+        const int n = std::stoi(no.err.substr(at + key.size()));
+        QVERIFY2(n > 0 && n < 80, no.err.c_str());
+        QVERIFY2(no.err.find(" of 80 layers in system memory") != std::string::npos,
+                 no.err.c_str());
+        auto with = [&](int off) {
+            auto a = base;
+            a.insert(a.end(), {"--offload-layers", std::to_string(off), "--json"});
+            return run(a);
+        };
+        const Run ok = with(n);
+        QVERIFY2(ok.code == 0, ok.err.c_str());
+        QCOMPARE(with(n - 1).code, 2);
+        // One sequence's generation speed: 1 / the decode step, above the request's rate (which
+        // spreads the prompt over the output).
+        const json in = json::parse(ok.out)["infer"];
+        const double decode = in.value("decode_tokens_per_s_per_sequence", 0.0);
+        QVERIFY2(decode > in.value("output_tokens_per_s", 0.0), ok.out.c_str());
+        QVERIFY(std::abs(decode * in.value("tpot_s", 0.0) - 1.0) < 1e-9); // one stream: TPOT = step
+        // A TPOT target in seconds as the contract says; with a unit it reads the unit; 50 is
+        // refused with the reason (it was 50 s per token, silently).
+        const std::vector<std::string> online = {
+            "infer",  "--model",        "llama3-8b", "--gpu",      "h100-sxm", "--mode",
+            "online", "--request-rate", "2",         "--ttft-slo", "2",        "--json"};
+        auto slo = [&](const char* v) {
+            auto a = online;
+            a.insert(a.end(), {"--tpot-slo", v});
+            return run(a);
+        };
+        const Run ms = slo("50ms"), sec = slo("0.05");
+        QVERIFY2(ms.code == 0, ms.err.c_str());
+        QCOMPARE(json::parse(ms.out)["infer"].value("tpot_s", -1.0),
+                 json::parse(sec.out)["infer"].value("tpot_s", -2.0));
+        const Run fifty = slo("50");
+        QCOMPARE(fifty.code, 2);
+        QVERIFY2(fifty.err.find("a plain number is seconds") != std::string::npos,
+                 fifty.err.c_str());
+        QCOMPARE(slo("fast").code, 2);
+        // `memory` is training memory, and says so.
+        const Run mem = run({"memory", "--model", "llama3-8b", "--gpus", "8"});
+        QVERIFY2(mem.code == 0, mem.err.c_str());
+        QVERIFY2(mem.out.rfind("Training memory: ", 0) == 0, mem.out.c_str());
+        // The catalog table: no "0 W" or "0 FLOP/s" for figures it does not have.
+        const Run cat = run({"catalog", "gpus"});
+        QVERIFY(cat.code == 0);
+        QVERIFY(cat.out.find("memory bandwidth") != std::string::npos);
+        QVERIFY2(cat.out.find(" 0 W") == std::string::npos, cat.out.c_str());
+        QVERIFY2(cat.out.find(" 0 FLOP/s") == std::string::npos, cat.out.c_str());
+    }
+
     // --nics-per-node 0 is used as given: a job across servers has no network and does not run.
     void zeroNicsIsNoNetwork() {
         const Run r = run({"train", "--model", "llama3-8b", "--gpu", "h100-sxm", "--gpus", "16",

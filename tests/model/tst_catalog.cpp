@@ -343,7 +343,25 @@ private slots:
             QCOMPARE(kv_bytes_per_sequence(*zoo, KvDtype::bf16, 100000),
                      kv_bytes_per_sequence(*m, KvDtype::bf16, 100000));
             QCOMPARE(zoo->max_seq, m->max_seq);
+            // TensorRT-LLM's eager ops per layer: the importer counts Llama 4's from its layers
+            // (Scout 28: all MoE, every 4th NoPE; Maverick 23: MoE every 2nd layer); others 0.
+            QCOMPARE(zoo->trtllm_eager_ops_per_layer, m->trtllm_eager_ops_per_layer);
         }
+        QCOMPARE(cat_.model("llama4-scout")->trtllm_eager_ops_per_layer, 28.0);
+        QCOMPARE(cat_.model("llama4-maverick")->trtllm_eager_ops_per_layer, 23.0);
+        QCOMPARE(cat_.model("qwen3-30b-a3b")->trtllm_eager_ops_per_layer, 0.0);
+        // Written and read back; a value out of range is refused naming the field.
+        const auto back =
+            model_from_json_text(model_arch_to_json(*cat_.model("llama4-scout")), "scout.json");
+        QVERIFY(back.ok());
+        QCOMPARE(back->trtllm_eager_ops_per_layer, 28.0);
+        std::string bad = model_arch_to_json(*cat_.model("llama4-scout"));
+        bad.replace(bad.find("\"trtllm_eager_ops_per_layer\":28"), 31,
+                    "\"trtllm_eager_ops_per_layer\":-3");
+        const auto refused = model_from_json_text(bad, "scout.json");
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error_text().find("trtllm_eager_ops_per_layer") != std::string::npos,
+                 refused.error_text().c_str());
     }
 
     void hfConfigUnsupported() {

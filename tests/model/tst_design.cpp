@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <map>
 #include <set>
 
 #include <string>
@@ -189,6 +190,33 @@ private slots:
                         QCOMPARE(row.at(c), t + " ms");
                     }
         QVERIFY(reported);
+    }
+
+    // Helper-26 (session 34): Explain named the RTX 4090's GDDR6X "HBM", and said nothing of
+    // the layers a partial offload keeps in system memory or the bandwidth they run at.
+    void explainSaysWhereOffloadedLayersRun() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("rtx4090-workstation");
+        QVERIFY(!d.workloads.empty());
+        auto inputs = [&](const Design& x) {
+            std::map<std::string, std::string> out;
+            const Evaluation ev = evaluate(x, cat);
+            for (const auto& e : explain(x, ev, cat))
+                if (e.title == "TTFT and TPOT")
+                    for (const auto& i : e.inputs)
+                        out[i.name] = i.value;
+            return out;
+        };
+        auto on_card = inputs(d);
+        QVERIFY(on_card.count("memory bandwidth (GDDR6X)"));
+        QVERIFY(!on_card.count("HBM bandwidth"));
+        QVERIFY(!on_card.count("layers in system memory"));
+        d.workloads[0].inference.offload_layers = 16;
+        auto half = inputs(d);
+        QCOMPARE(half["layers in system memory"], std::string("16 of 32 (the rest on the device)"));
+        QVERIFY(half.count("host memory bandwidth"));
+        QVERIFY2(half["host link (one way)"].find("GB/s") != std::string::npos,
+                 half["host link (one way)"].c_str());
     }
 
     // Helper-9 (issue 21): one price read "$0.57" on page 1 and "$0.569" in its chart's

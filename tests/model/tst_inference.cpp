@@ -197,9 +197,10 @@ private slots:
 
         // Every step waits for the busiest GPU: the balanced step / attention_dp_balance
         // (0.649, TensorRT-LLM's ADP-balance blog); 1 = perfectly balanced ranks.
-        InferenceAssumptions balanced;
+        // (Eager launches off in both: a host-bound eager step hides the GPU's imbalance.)
+        InferenceAssumptions balanced, dflt;
         balanced.attention_dp_balance.value = 1.0;
-        const InferenceAssumptions dflt;
+        balanced.trtllm_eager_s_per_op.value = dflt.trtllm_eager_s_per_op.value = 0;
         const double step_bal =
             decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, balanced) -
             balanced.step_overhead_s.value;
@@ -334,16 +335,24 @@ private slots:
         QCOMPARE(decode_step_time(m, d, h200, node_, 256, 1100, pad),
                  decode_step_time(m, d, h200, node_, 256, 1100, nopad));
 
-        // The eager launch: 11 ops per layer (+2 collectives with TP) x layers + 7, at 11.67 us
-        // per op on x86 and 21.0 us on Grace; other engines none.
+        // The eager launch: 11 ops per layer (+2 collectives with TP) x layers + 7, at 35 us
+        // per op on x86 and 63 us on Grace; other engines none.
         const ModelArch& q = *cat_.model("qwen3-30b-a3b");
         InferenceAssumptions ia;
         InferenceSpec t;
         t.engine = ServingEngine::trtllm;
-        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 11.67e-6 * (11 * 48 + 7));
-        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("gb200"), ia), 21.0e-6 * (11 * 48 + 7));
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 35e-6 * (11 * 48 + 7));
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("gb200"), ia), 63e-6 * (11 * 48 + 7));
+        // A model with its own count (Llama 4 Scout: 28 per layer) uses it; the user's default
+        // does not replace it.
+        const ModelArch& scout = *cat_.model("llama4-scout");
+        QCOMPARE(scout.trtllm_eager_ops_per_layer, 28.0);
+        QCOMPARE(trtllm_eager_launch_s(scout, t, *cat_.gpu("b200"), ia), 35e-6 * (28 * 48 + 7));
+        ModelArch own = q;
+        own.trtllm_eager_ops_per_layer = 20;
+        QCOMPARE(trtllm_eager_launch_s(own, t, *cat_.gpu("b200"), ia), 35e-6 * (20 * 48 + 7));
         t.tp = 2;
-        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 11.67e-6 * (13 * 48 + 7));
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 35e-6 * (13 * 48 + 7));
         t.engine = ServingEngine::vllm;
         QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 0.0);
         // A host-bound eager step (Qwen3-30B-A3B, 2,048 sequences of 128/128 on a B200): the
@@ -359,7 +368,26 @@ private slots:
         const double without =
             decode_step_time(q, e, *cat_.gpu("b200"), node_, 2048, 192, no_launch);
         QVERIFY(with > without);
-        QCOMPARE(with, 2048 * 13.8e-6 + 11.67e-6 * (11 * 48 + 7) + ia.step_overhead_s.value);
+        QCOMPARE(with, 2048 * 13.8e-6 + 35e-6 * (11 * 48 + 7) + ia.step_overhead_s.value);
+
+        // The latency curve says which CUDA-graph batch each point's decode-only steps run:
+        // 300 sequences pad to 384, 256 run their own graph; vLLM has none.
+        InferenceSpec c = d;
+        c.output_len = 1000;
+        const auto curve = latency_throughput_curve(m, c, h200, node_, 1000, 64, 0, pad);
+        bool padded_point = false;
+        for (const auto& p : curve) {
+            QVERIFY(p.graph_batch == 0 || p.graph_batch >= p.batch);
+            if (p.batch == 256)
+                QCOMPARE(p.graph_batch, 256);
+            if (p.batch > 256 && p.batch <= 384)
+                QCOMPARE(p.graph_batch, 384);
+            padded_point = padded_point || p.graph_batch > p.batch;
+        }
+        QVERIFY(padded_point);
+        c.engine = ServingEngine::vllm;
+        for (const auto& p : latency_throughput_curve(m, c, h200, node_, 1000, 64, 0, pad))
+            QCOMPARE(p.graph_batch, 0);
     }
 
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card (79.14 GiB

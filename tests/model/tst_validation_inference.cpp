@@ -361,7 +361,7 @@ private slots:
             QStringLiteral("\n| model | GPU | TP | weights | ISL/OSL | published tok/s | "
                            "predicted | error | batch |\n"
                            "|---|---|---|---|---|---|---|---|---|\n");
-        std::vector<double> shared, moe_all, dense_all, all, adp, adp_signed;
+        std::vector<double> shared, moe_all, dense_all, all, adp, adp_signed, adp_on;
         int shared_rows = 0;
         for (const Conf& c : confs) {
             const ModelArch& m = *cat_.model(c.model);
@@ -397,6 +397,7 @@ private slots:
                     QVERIFY2(ra.ok(), ra.error_text().c_str());
                     adp.push_back(std::abs(ra->output_tokens_per_s / c.pub[i] - 1));
                     adp_signed.push_back(ra->output_tokens_per_s / c.pub[i] - 1);
+                    adp_on.push_back(std::abs(e));
                 }
                 const std::string len =
                     std::to_string(kLen[i][0]) + "/" + std::to_string(kLen[i][1]);
@@ -453,12 +454,16 @@ private slots:
                      .arg(all_worst * 100, 0, 'f', 1);
         const auto [adp_med, adp_worst] = stats(adp);
         const auto [adp_smed, adp_sworst] = stats(adp_signed);
+        const auto [adp_on_med, adp_on_worst] = stats(adp_on);
         table += QStringLiteral("the %1 MoE rows at TP > 1 without attention DP (TensorRT-LLM's "
-                                "default): median |error| %2%, median signed %3%, worst %4%\n")
+                                "default): median |error| %2%, median signed %3%, worst %4% "
+                                "(with it, as the page ran them: median %5%, worst %6%)\n")
                      .arg(adp.size())
                      .arg(adp_med * 100, 0, 'f', 1)
                      .arg(adp_smed * 100, 0, 'f', 1)
-                     .arg(adp_worst * 100, 0, 'f', 1);
+                     .arg(adp_worst * 100, 0, 'f', 1)
+                     .arg(adp_on_med * 100, 0, 'f', 1)
+                     .arg(adp_on_worst * 100, 0, 'f', 1);
         qInfo().noquote() << table;
         QCOMPARE(shared_rows, 37); // every row ../shared/validation keeps
         // Regression bounds, not issue 18's targets (which the MoE rows do not meet: see
@@ -480,15 +485,21 @@ private slots:
         // optimism elsewhere, not fixed by keeping the wrong capacity).
         // trtllm-bench's settings from the device total as CUDA reports it (405B TP 8 on H200:
         // max batch 640 -> 768): dense worst 35.5 -> 26.3 %, all 8.2 %.
+        // Session 35: an eager op at TensorRT-LLM's measured dispatch interval (35 us, PR
+        // #12653; was 11.67 us, the custom-op tax alone) and Llama 4's own op count (28 / 23 per
+        // layer, counted; was 11): the page's MoE rows 12.1 -> 9.3 % (worst +103.8 -> +49.8 %),
+        // all 8.2 -> 7.8 %; the dense rows unchanged (their eager steps are GPU-bound).
         QVERIFY2(sh_med <= 0.11, qPrintable(table));
+        QVERIFY2(moe_med <= 0.10 && moe_worst <= 0.55, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.30, qPrintable(table));
-        QVERIFY2(all_med <= 0.09, qPrintable(table));
-        QVERIFY2(all_worst <= 1.1, qPrintable(table));
-        // TensorRT-LLM's default (no attention DP) on the same rows, tracked: mostly optimistic,
-        // and short of Maverick B200's 128/128 rate (each executor's host work for all 2,048
-        // sequences).
-        QVERIFY2(adp_smed > 0.05 && adp_med <= 0.40, qPrintable(table));
+        QVERIFY2(all_med <= 0.085, qPrintable(table));
+        QVERIFY2(all_worst <= 0.55, qPrintable(table));
+        // TensorRT-LLM's default (no attention DP) on the same rows, tracked: further from the
+        // page than the rows run as the page states (attention DP). Until session 35 it was
+        // mostly optimistic (median signed +21 %); with eager ops at their measured dispatch
+        // interval (35 us) it is pessimistic (-7 %) but twice as far off (21 % against 9 %).
+        QVERIFY2(adp_on_med < adp_med && adp_med <= 0.40, qPrintable(table));
     }
 
     // Issue 19: the serving rows above are held out (no factor is fitted to serving rows), and
