@@ -890,10 +890,15 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             hint = tr("%1 has no latency or throughput: %2")
                        .arg(QString::fromStdString(serving->name),
                             QString::fromStdString(model::errors_for_people(serving->error)));
-        else if (serving && serving->has_memory && !serving->memory.fits)
+        else if (serving && serving->has_memory && !serving->memory.fits) {
+            // As the card's line: the explanation's own "does not fit: " is not said twice
+            // (helper-27: "does not fit in memory: does not fit: ...").
+            QString why = QString::fromStdString(serving->memory.explanation);
+            if (why.startsWith(QStringLiteral("does not fit: ")))
+                why.remove(0, 14);
             hint = tr("%1 does not fit in memory: %2")
-                       .arg(QString::fromStdString(serving->name),
-                            QString::fromStdString(serving->memory.explanation));
+                       .arg(QString::fromStdString(serving->name), why);
+        }
         empty_->setText(hint);
         empty_->setWordWrap(true);
         showChart(false);
@@ -1139,6 +1144,16 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                     [](const model::CurvePoint& p) { return p.graph_batch > p.batch; }))
         cap += tr("; TensorRT-LLM pads each decode step up to its next CUDA-graph batch (…, 256, "
                   "384, 512, …): where the padding jumps, the curve steps back");
+    // llama.cpp's layers in system memory: from 32 sequences a step streams their weights over
+    // the host link (core's streams_offloaded) -- the jump back in the curve (helper-27).
+    const auto stream = std::find_if(
+        w->inference_curve.begin(), w->inference_curve.end(),
+        [](const model::CurvePoint& p) { return p.streams_offloaded; });
+    if (stream != w->inference_curve.end() && stream != w->inference_curve.begin())
+        cap += tr("; from %1 sequences llama.cpp streams the weights of the layers in system "
+                  "memory over the host link instead of running them on the CPU: the curve jumps "
+                  "back there")
+                   .arg(stream->batch);
     if (cut)
         cap += tr("; TPOT axis cut at %1 ms (the largest batch reaches %2 ms)")
                    .arg(ay->max(), 0, 'f', 0)

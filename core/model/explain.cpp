@@ -306,22 +306,43 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
         if (w.inference && g) {
             const auto& r = *w.inference;
             const auto& s = spec.inference;
+            // The formula as this engine and layout compute it (helper-27: llama.cpp on a
+            // GDDR6X card read of HBM, TensorRT-LLM's host time and CUDA graphs).
+            const bool mat_vec = std::isinf(gemm_overlap_exponent(s.engine, ia));
+            std::string formula =
+                mat_vec ? "decode step = per layer max(C, M) of GEMM compute C = 2 x tokens x "
+                          "weights / GEMM rate and weight streaming M = weight bytes / memory "
+                          "rate"
+                        : "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x "
+                          "tokens x weights / GEMM rate and weight streaming M = weight bytes / "
+                          "memory rate (p: the overlap below)";
+            formula += " + max(attention FLOPs / rate, KV bytes / memory rate)";
+            if (m && attention_dp_active(*m, s))
+                formula += " + a gather and a scatter per MoE layer (attention DP), the step / "
+                           "its load balance";
+            else if (s.tp > 1)
+                formula += " + two TP all-reduces per layer";
+            if (s.pp > 1)
+                formula += " + the activations' hops between pipeline stages";
+            if (s.offload_layers > 0)
+                formula += " + the layers in system memory read at the host's memory bandwidth "
+                           "(prompts of 32 tokens or more stream their weights over the host "
+                           "link)";
+            if (s.engine == ServingEngine::trtllm)
+                formula += ", at least TensorRT-LLM's host time per sequence x sequences (its "
+                           "decode-only steps as CUDA graphs of the next captured batch; steps "
+                           "that carry a prompt eager, the host also launching every op)";
+            formula += ", + step overhead; TPOT = (the other sequences' batched prefill, (b - 1) "
+                       "/ b of it, + output tokens x step) / output tokens with continuous "
+                       "batching (one stream: the step); TTFT = prefill + one step (+ queueing "
+                       "online)";
             out.push_back(
                 {w.id + ".tpot",
                  w.name,
                  "TTFT and TPOT",
                  fixed(r.ttft_s * 1e3, units::ms_decimals(r.ttft_s * 1e3)) + " ms / " +
                      fixed(r.tpot_s * 1e3, units::ms_decimals(r.tpot_s * 1e3)) + " ms",
-                 "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x tokens x "
-                 "weights / GEMM rate and weight streaming M = weight bytes / HBM rate (p: the "
-                 "overlap below; llama.cpp and MLX: max(C, M)) + max(attention FLOPs / rate, KV "
-                 "bytes / HBM rate) + TP all-reduces (attention DP: a gather and a scatter per MoE "
-                 "layer; the step / its load balance), at least TensorRT-LLM's host time per "
-                 "sequence x sequences (its decode-only steps as CUDA graphs of the next captured "
-                 "batch; steps that carry a prompt eager, the host also launching every op), + "
-                 "step overhead; TPOT = (the other sequences' batched prefill, (b - 1) / b of it, "
-                 "+ output tokens x step) / output tokens with continuous batching (one stream: "
-                 "the step); TTFT = prefill + one step (+ queueing online)",
+                 formula,
                  {{"batch",
                    units::format_count(static_cast<double>(r.batch)) +
                        (r.batch == 1 ? " sequence" : " sequences"),
@@ -356,8 +377,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   {"input / output",
                    units::format_count(static_cast<double>(s.input_len)) + " / " +
                        units::format_count(static_cast<double>(s.output_len)),
-                   "design"},
-                  collectives_input(d, &r.traffic)}});
+                   "design"}}});
+            // Collectives only where a replica has some (one GPU has none: helper-27).
+            if (s.tp * s.pp > 1)
+                out.back().inputs.push_back(collectives_input(d, &r.traffic));
             if (s.engine == ServingEngine::trtllm)
                 out.back().inputs.push_back(
                     g->grace_host

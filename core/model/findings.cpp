@@ -486,7 +486,9 @@ std::optional<LinkLoad> link_load(const Evaluation& ev, const std::string& workl
 
 std::string load_legend(const Evaluation& ev, const std::string& workload) {
     const LoadOf l = load_of(ev, workload);
-    if (!l.w)
+    // Nothing to colour (one GPU, no collectives): no legend (helper-27: a workstation's single
+    // card showed a link-load legend over the canvas).
+    if (!l.w || !l.tiers || l.tiers->empty())
         return {};
     std::string s = "Link load of " + l.w->name +
                     ": green under 30 %, amber 30-70 %, red 70 % or more of " + l.period + " busy";

@@ -127,6 +127,10 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     return r;
 }
 
+/// llama.cpp runs a step of this many tokens or more on the device, streaming the weights of
+/// the layers in system memory over the host link (ggml-cuda's offload_op: batch >= 32).
+constexpr double kStreamOffloadedTokens = 32;
+
 /// GEMM shape efficiency (gemm_shape.h) of each part of a layer, FLOP-weighted over its
 /// matrices: QKV and output projection; up/gate and down of the dense MLP, the routed experts and
 /// the shared experts; the LM head. Attention, dense MLP, shared experts and head are split over
@@ -347,7 +351,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         }
         const double host = ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia);
         const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;
-        total += T >= 32 ? bytes / link + off * batch * kv_layer / host
+        total += T >= kStreamOffloadedTokens ? bytes / link + off * batch * kv_layer / host
                          : (bytes + off * batch * kv_layer) / host;
     }
     // LM head for the last token of each sequence: on the CPU, from system memory, when
@@ -577,6 +581,7 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
         p.batch = b;
         if (const int g = graph_batch_per_rank(m, s, gpu, b, ia, ma); g > 0)
             p.graph_batch = g * (attention_dp_active(m, s) ? s.tp : 1);
+        p.streams_offloaded = s.offload_layers > 0 && b >= kStreamOffloadedTokens;
         // As infer() steps: with speculative decoding too (helper-18: the operating point sat
         // off a curve drawn without it).
         const double step = token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
@@ -608,7 +613,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     InferenceResult r;
     r.memory = mem.value();
     if (r.memory.max_batch < 1)
-        return Error{"--batch", r.memory.explanation};
+        return Error{"memory", r.memory.explanation};
     const double L_in = s.input_len, L_out = s.output_len;
     const double c_avg = L_in + L_out / 2.0;
     const int gpus_replica = s.tp * s.pp;

@@ -96,6 +96,10 @@ struct CurvePoint {
     /// the next captured size (all attention-DP ranks together); 0 = none (other engines, or
     /// an eager step). Where it jumps the curve steps back (more padding, same real batch).
     int graph_batch = 0;
+    /// Layers in system memory (llama.cpp): a decode step of this batch (32 sequences or more)
+    /// streams their weights to the device over its host link instead of running them on the
+    /// CPU -- the curve jumps where it starts.
+    bool streams_offloaded = false;
 };
 /// `points` batch sizes spread geometrically from 1 to the largest that fits.
 std::vector<CurvePoint>

@@ -607,7 +607,8 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
                                             "device and the CPU)"});
     else if (s.offload_layers > 0 && gpu.unified_memory)
         errs.push_back({"--offload-layers", gpu.name + " shares its memory with the CPU: there is "
-                                                       "no system memory to offload to"});
+                                                       "no system memory to offload to (set the "
+                                                       "layers in system memory to 0)"});
     if (!errs.empty())
         return errs;
 

@@ -388,6 +388,24 @@ private slots:
         c.engine = ServingEngine::vllm;
         for (const auto& p : latency_throughput_curve(m, c, h200, node_, 1000, 64, 0, pad))
             QCOMPARE(p.graph_batch, 0);
+
+        // llama.cpp with 40 of 80 layers in system memory: from 32 sequences a step streams
+        // those layers' weights over PCIe (the curve's jump; helper-27 saw it unexplained).
+        InferenceSpec o;
+        o.engine = ServingEngine::llamacpp;
+        o.weights_dtype = WeightsDtype::q4_k_m;
+        o.kv_dtype = KvDtype::fp16;
+        o.offload_layers = 40;
+        o.input_len = 128;
+        o.output_len = 128;
+        const auto oc = latency_throughput_curve(m, o, *cat_.gpu("rtx-4090"), node_, 60, 64);
+        QVERIFY(!oc.empty());
+        for (const auto& p : oc)
+            QCOMPARE(p.streams_offloaded, p.batch >= 32);
+        o.offload_layers = 0;
+        for (const auto& p : latency_throughput_curve(*cat_.model("llama3-8b"), o,
+                                                      *cat_.gpu("rtx-4090"), node_, 60, 64))
+            QVERIFY(!p.streams_offloaded);
     }
 
     // A100 80 GB (TensorRT-LLM publishes such runs): vLLM's fraction of the whole card (79.14 GiB
