@@ -896,8 +896,8 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             QString why = QString::fromStdString(serving->memory.explanation);
             if (why.startsWith(QStringLiteral("does not fit: ")))
                 why.remove(0, 14);
-            hint = tr("%1 does not fit in memory: %2")
-                       .arg(QString::fromStdString(serving->name), why);
+            hint =
+                tr("%1 does not fit in memory: %2").arg(QString::fromStdString(serving->name), why);
         }
         empty_->setText(hint);
         empty_->setWordWrap(true);
@@ -1146,13 +1146,13 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                   "384, 512, …): where the padding jumps, the curve steps back");
     // llama.cpp's layers in system memory: from 32 sequences a step streams their weights over
     // the host link (core's streams_offloaded) -- the jump back in the curve (helper-27).
-    const auto stream = std::find_if(
-        w->inference_curve.begin(), w->inference_curve.end(),
-        [](const model::CurvePoint& p) { return p.streams_offloaded; });
+    const auto stream =
+        std::find_if(w->inference_curve.begin(), w->inference_curve.end(),
+                     [](const model::CurvePoint& p) { return p.streams_offloaded; });
     if (stream != w->inference_curve.end() && stream != w->inference_curve.begin())
-        cap += tr("; from %1 sequences llama.cpp streams the weights of the layers in system "
-                  "memory over the host link instead of running them on the CPU: the curve jumps "
-                  "back there")
+        cap += tr("; the curve jumps back at %1 sequences, where llama.cpp starts streaming the "
+                  "weights of the layers in system memory over the host link instead of running "
+                  "them on the CPU")
                    .arg(stream->batch);
     if (cut)
         cap += tr("; TPOT axis cut at %1 ms (the largest batch reaches %2 ms)")

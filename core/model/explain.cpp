@@ -346,10 +346,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  {{"batch",
                    units::format_count(static_cast<double>(r.batch)) +
                        (r.batch == 1 ? " sequence" : " sequences"),
-                   "largest that fits (paged KV), the engine's limit (" +
-                       units::format_count(static_cast<double>(
-                           engine_max_num_seqs(d.assumptions.memory, s.engine, *g))) +
-                       ") or the SLO"},
+                   s.batch > 0 ? std::string("design: the batch set in the inspector")
+                               : "largest that fits (paged KV), the engine's limit (" +
+                                     units::format_count(static_cast<double>(
+                                         engine_max_num_seqs(d.assumptions.memory, s.engine, *g))) +
+                                     ") or the SLO"},
                   g->decode_memory_factor != 1
                       ? ExplainedInput{"memory bandwidth",
                                        units::format_si(g->memory_bandwidth_Bps, "B/s") + " × " +
