@@ -357,7 +357,7 @@ int cmd_memory(Flags& f, std::ostream& out) {
         return 0;
     }
     // Training memory (helper-26 read it as serving memory): `infer` prints a serving replica's.
-    out << "Training memory: " << m.name << " on " << l.gpus << " x " << gpu.id << " (tp " << t.tp
+    out << "Training memory: " << m.name << " on " << l.gpus << " x " << (gpu.name.empty() ? gpu.id : gpu.name) << " (tp " << t.tp
         << ", pp " << t.pp << ", cp " << t.cp << ", dp " << mem.dp << ", micro-batch "
         << mem.micro_batch << ")\n\n";
     const auto& b = mem.per_gpu;
@@ -478,7 +478,9 @@ void print_traffic(std::ostream& out, const std::vector<model::GroupTraffic>& tr
     for (const auto& g : traffic)
         gt.rows.push_back({g.group + ": " + g.what, std::to_string(g.ranks),
                            model::tier_short_name(g.tier), units::format_bytes(g.bytes),
-                           fmt(g.busy_s, 4) + " s"});
+                           // Readable: "8.9 ms", not "0.0089 s" (helper-27).
+                           g.busy_s < 1 ? units::format_ms(g.busy_s * 1e3) + " ms"
+                                        : units::format_seconds(g.busy_s) + " s"});
     gt.print(out);
     if (!bottleneck.empty())
         out << "busiest network tier: " << bottleneck << "\n";
@@ -659,7 +661,7 @@ int cmd_train(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << l.gpus << " x " << gpu->id << " (" << source << "), tp " << t.tp
+    out << m.name << " on " << l.gpus << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " (" << source << "), tp " << t.tp
         << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp << ", micro-batch "
         << r->micro_batch << " x " << r->micro_batches << "\n\n";
     // Issue 19: the model's error band beside each modelled number, and why below the table.
@@ -915,7 +917,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << s.tp * s.pp << " x " << gpu->id << " per replica ("
+    out << m.name << " on " << s.tp * s.pp << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " per replica ("
         << model::to_string(s.weights_dtype) << " weights, " << model::to_string(s.kv_dtype)
         << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode) << ")\n\n";
     Table t;

@@ -204,13 +204,25 @@ struct InferenceAssumptions {
         "counted in TensorRT-LLM's PyTorch modules (v1.0-era Qwen3-MoE and Llama decoder layers, "
         "TP 1, NVFP4): 11 per layer, for a model without its own count (Llama 4's is 28 on Scout, "
         "23 on Maverick); ClusterLens guide, Inference"};
-    /// Host time per launched op on an x86 host: the interval between eager launches.
+    /// Host time per launched op on an x86 host, weights other than NVFP4 (16-bit, FP8, INT):
+    /// a PyTorch op's forward on the CPU.
     Assumption trtllm_eager_s_per_op{
-        35e-6, "s",
-        "TensorRT-LLM PR #12653: its PyTorch flow dispatches eager kernels ~35 µs apart (8 GPUs, "
-        "FP4); a custom op's dispatch alone is 11.67 µs (PR #13149)"};
+        13.48e-6, "s",
+        "TransformerEngine issue #2053: a PyTorch nn.Linear forward costs 13.48 µs of CPU time "
+        "on an H100 DGX (Xeon 8480C)"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_eager_s_per_op_grace{
+        37.08e-6, "s",
+        "TransformerEngine issue #2053: the same nn.Linear forward costs 37.08 µs on GB200"};
+    /// NVFP4 weights: every linear quantizes its input and runs an autotuned GEMM, both Python
+    /// custom ops (TensorRT-LLM PR #4060: "The NVFP4 Linear op is very sensitive to the host
+    /// overhead").
+    Assumption trtllm_eager_s_per_op_fp4{
+        35e-6, "s",
+        "TensorRT-LLM PR #12653: its PyTorch flow dispatches FP4 eager kernels ~35 µs apart "
+        "(8 GPUs); a custom op's dispatch alone is 11.67 µs (PR #13149)"};
+    /// The same on a Grace host (GB200).
+    Assumption trtllm_eager_s_per_op_fp4_grace{
         63e-6, "s",
         "35 µs (TensorRT-LLM PR #12653) x 1.8, a custom-op call on GB200's Grace against an x86 "
         "B200 node: 21.0 µs (PyTorch PR #178216) / 11.67 µs (TensorRT-LLM PR #13149)"};

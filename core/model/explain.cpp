@@ -399,10 +399,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                          "this model's own count (model zoo entry): "
                                          "TensorRT-LLM's modules for it, counted"}
                         : assumption("eager ops per layer", ia.trtllm_eager_ops_per_layer));
-                out.back().inputs.push_back(
-                    g->grace_host ? assumption("host time per eager op (Grace)",
-                                               ia.trtllm_eager_s_per_op_grace)
-                                  : assumption("host time per eager op", ia.trtllm_eager_s_per_op));
+                out.back().inputs.push_back(assumption(
+                    g->grace_host ? "host time per eager op (Grace)" : "host time per eager op",
+                    trtllm_eager_s_per_op(s, *g, ia)));
             }
             if (m && attention_dp_active(*m, s))
                 out.back().inputs.push_back(

@@ -352,7 +352,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double host = ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia);
         const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;
         total += T >= kStreamOffloadedTokens ? bytes / link + off * batch * kv_layer / host
-                         : (bytes + off * batch * kv_layer) / host;
+                                             : (bytes + off * batch * kv_layer) / host;
     }
     // LM head for the last token of each sequence: on the CPU, from system memory, when
     // llama.cpp keeps layers there (it offloads the output layer only with every layer).
@@ -419,12 +419,19 @@ double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec
     return per * std::max(1, batch) / (attention_dp_active(m, s) ? s.tp : 1.0);
 }
 
+const Assumption& trtllm_eager_s_per_op(const InferenceSpec& s, const GpuSpec& gpu,
+                                        const InferenceAssumptions& ia) {
+    // NVFP4 linears are Python custom ops with an autotuner lookup; other formats' are not.
+    if (s.weights_dtype == WeightsDtype::fp4)
+        return gpu.grace_host ? ia.trtllm_eager_s_per_op_fp4_grace : ia.trtllm_eager_s_per_op_fp4;
+    return gpu.grace_host ? ia.trtllm_eager_s_per_op_grace : ia.trtllm_eager_s_per_op;
+}
+
 double trtllm_eager_launch_s(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                              const InferenceAssumptions& ia) {
     if (s.engine != ServingEngine::trtllm)
         return 0;
-    const double per_op =
-        gpu.grace_host ? ia.trtllm_eager_s_per_op_grace.value : ia.trtllm_eager_s_per_op.value;
+    const double per_op = trtllm_eager_s_per_op(s, gpu, ia).value;
     // A pipeline stage's executor launches its own layers (the first stage's, the largest).
     const double layers = std::ceil(static_cast<double>(m.layers) / std::max(1, s.pp));
     // With TP (or attention DP) each layer adds its two collectives (fused with the norms).

@@ -124,10 +124,14 @@ int trtllm_graph_batch(int batch, int max_batch, int max_tokens, bool padding);
 /// requests start per step in a steady state, each prompt taking ceil(input_len / max_tokens)
 /// steps; at most 1.
 double mixed_step_share(const InferenceSpec& s, int batch, double max_tokens);
+/// TensorRT-LLM's host time per eager op for these weights on this GPU's host: NVFP4 (Python
+/// custom ops) or other formats, x86 or Grace.
+const Assumption& trtllm_eager_s_per_op(const InferenceSpec& s, const GpuSpec& gpu,
+                                        const InferenceAssumptions& ia);
 /// The host time TensorRT-LLM's Python thread spends launching one eager forward op by op
 /// (a step that carries a prompt, or a batch without a CUDA graph): ops per layer (+2
-/// collectives with TP) x layers + 7 outside them, x the per-op dispatch time (on Grace hosts
-/// the _grace one); 0 for the other engines.
+/// collectives with TP) x layers + 7 outside them, x trtllm_eager_s_per_op; 0 for the other
+/// engines.
 double trtllm_eager_launch_s(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                              const InferenceAssumptions& ia);
 /// Decode step time of one replica at `batch` sequences with `context` tokens each. With

@@ -863,6 +863,13 @@ std::vector<Field> build_schema() {
     shown(A("inference.trtllm_eager_s_per_op_grace", "Host time per eager op, Grace (TensorRT-LLM)",
             0, 1e-2, CL_REF(inference.trtllm_eager_s_per_op_grace)),
           1e-6, "µs", 2);
+    shown(A("inference.trtllm_eager_s_per_op_fp4", "Host time per eager op, NVFP4 (TensorRT-LLM)",
+            0, 1e-2, CL_REF(inference.trtllm_eager_s_per_op_fp4)),
+          1e-6, "µs", 2);
+    shown(A("inference.trtllm_eager_s_per_op_fp4_grace",
+            "Host time per eager op, NVFP4 on Grace (TensorRT-LLM)", 0, 1e-2,
+            CL_REF(inference.trtllm_eager_s_per_op_fp4_grace)),
+          1e-6, "µs", 2);
     A("inference.draft_cost_ratio", "Draft cost ratio", 0, 10, CL_REF(inference.draft_cost_ratio))
         .unset = "the draft model's own step time (roofline)";
     shown(A("inference.host_memory_bandwidth_Bps", "Host memory bandwidth", 1e8, 1e13,

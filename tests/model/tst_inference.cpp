@@ -201,6 +201,7 @@ private slots:
         InferenceAssumptions balanced, dflt;
         balanced.attention_dp_balance.value = 1.0;
         balanced.trtllm_eager_s_per_op.value = dflt.trtllm_eager_s_per_op.value = 0;
+        balanced.trtllm_eager_s_per_op_fp4.value = dflt.trtllm_eager_s_per_op_fp4.value = 0;
         const double step_bal =
             decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, balanced) -
             balanced.step_overhead_s.value;
@@ -327,6 +328,7 @@ private slots:
         InferenceAssumptions pad, nopad;
         nopad.trtllm_cuda_graph_padding.value = 0;
         nopad.trtllm_eager_s_per_op.value = 0; // the eager step then costs what the GPU does
+        nopad.trtllm_eager_s_per_op_fp4.value = 0;
         const double padded = decode_step_time(m, d, h200, node_, 161, 1100, pad);
         const double unpadded = decode_step_time(m, d, h200, node_, 161, 1100, nopad);
         QVERIFY2(padded > 1.05 * unpadded, qPrintable(QString::number(padded / unpadded)));
@@ -335,12 +337,17 @@ private slots:
         QCOMPARE(decode_step_time(m, d, h200, node_, 256, 1100, pad),
                  decode_step_time(m, d, h200, node_, 256, 1100, nopad));
 
-        // The eager launch: 11 ops per layer (+2 collectives with TP) x layers + 7, at 35 us
-        // per op on x86 and 63 us on Grace; other engines none.
+        // The eager launch: 11 ops per layer (+2 collectives with TP) x layers + 7, at 13.48 us
+        // per op on x86 and 37.08 us on Grace (a PyTorch op), NVFP4 weights at 35 and 63 us
+        // (Python custom ops); other engines none.
         const ModelArch& q = *cat_.model("qwen3-30b-a3b");
         InferenceAssumptions ia;
         InferenceSpec t;
         t.engine = ServingEngine::trtllm;
+        t.weights_dtype = WeightsDtype::fp8;
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 13.48e-6 * (11 * 48 + 7));
+        QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("gb200"), ia), 37.08e-6 * (11 * 48 + 7));
+        t.weights_dtype = WeightsDtype::fp4;
         QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("b200"), ia), 35e-6 * (11 * 48 + 7));
         QCOMPARE(trtllm_eager_launch_s(q, t, *cat_.gpu("gb200"), ia), 63e-6 * (11 * 48 + 7));
         // A model with its own count (Llama 4 Scout: 28 per layer) uses it; the user's default
@@ -363,7 +370,7 @@ private slots:
         e.kv_dtype = KvDtype::fp8;
         e.input_len = e.output_len = 128;
         InferenceAssumptions no_launch;
-        no_launch.trtllm_eager_s_per_op.value = 0;
+        no_launch.trtllm_eager_s_per_op_fp4.value = 0; // these weights are NVFP4
         const double with = decode_step_time(q, e, *cat_.gpu("b200"), node_, 2048, 192, ia);
         const double without =
             decode_step_time(q, e, *cat_.gpu("b200"), node_, 2048, 192, no_launch);
