@@ -461,18 +461,19 @@ private:
                         .arg(QString::fromStdString(model::units::format_count(mult)))
                         .arg(QString::fromStdString(c.short_name(d.catalog)).toHtmlEscaped());
         if (const auto* s = c.system(d.catalog)) {
-            // Which GPUs and how much memory each (helper-27: "8 GPUs" alone).
+            // Which GPUs and their memory in all (helper-27: "8 GPUs" alone; the GPU's own
+            // name often carries its size already).
             const auto* g = c.gpu(s->gpu);
             t += QObject::tr("<br>%1 × %2%3, %4 kW, $%L5 each")
                      .arg(s->gpus)
                      .arg(QString::fromStdString(g ? c.short_name(g->id) : s->gpu).toHtmlEscaped())
-                     .arg(g ? QStringLiteral(" ") + QString::fromStdString(
-                                                        model::units::format_bytes(g->memory_bytes))
+                     .arg(g ? QObject::tr(", %1 GPU memory in all")
+                                  .arg(QString::fromStdString(
+                                      model::units::format_bytes(g->memory_bytes * s->gpus)))
                             : QString())
                      .arg(s->power_w / 1e3, 0, 'f', 1)
                      .arg(s->price_usd, 0, 'f', 0);
-        }
-        else if (const auto* sw = c.switch_spec(d.catalog))
+        } else if (const auto* sw = c.switch_spec(d.catalog))
             t += QObject::tr("<br>%1 ports × %2%3")
                      .arg(sw->ports)
                      .arg(QString::fromStdString(
