@@ -37,6 +37,14 @@
 namespace cl::ui {
 
 namespace {
+/// A memory explanation without its own leading verdict, for a line that already says "does
+/// not fit in memory: " (helper-14, helper-27: the verdict said twice).
+QString memoryReason(const std::string& explanation) {
+    QString why = QString::fromStdString(explanation);
+    if (why.startsWith(QStringLiteral("does not fit: ")))
+        why.remove(0, 14);
+    return why;
+}
 constexpr double kGB = 1e9;
 struct Category {
     const char* name;
@@ -251,9 +259,7 @@ QString trainingHint(const model::Evaluation& ev, const QString& fallback) {
         if (w.has_memory && !w.memory.fits) {
             // The explanation may start with its own verdict (helper-14: "does not fit in
             // memory: does not fit: model states ...").
-            QString why = QString::fromStdString(w.memory.explanation);
-            if (why.startsWith(QStringLiteral("does not fit: ")))
-                why.remove(0, 14);
+            const QString why = memoryReason(w.memory.explanation);
             return QObject::tr("%1 does not fit in memory: %2").arg(name, why);
         }
     }
@@ -893,9 +899,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         else if (serving && serving->has_memory && !serving->memory.fits) {
             // As the card's line: the explanation's own "does not fit: " is not said twice
             // (helper-27: "does not fit in memory: does not fit: ...").
-            QString why = QString::fromStdString(serving->memory.explanation);
-            if (why.startsWith(QStringLiteral("does not fit: ")))
-                why.remove(0, 14);
+            const QString why = memoryReason(serving->memory.explanation);
             hint =
                 tr("%1 does not fit in memory: %2").arg(QString::fromStdString(serving->name), why);
         }
