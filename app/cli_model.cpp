@@ -357,9 +357,9 @@ int cmd_memory(Flags& f, std::ostream& out) {
         return 0;
     }
     // Training memory (helper-26 read it as serving memory): `infer` prints a serving replica's.
-    out << "Training memory: " << m.name << " on " << l.gpus << " x " << (gpu.name.empty() ? gpu.id : gpu.name) << " (tp " << t.tp
-        << ", pp " << t.pp << ", cp " << t.cp << ", dp " << mem.dp << ", micro-batch "
-        << mem.micro_batch << ")\n\n";
+    out << "Training memory: " << m.name << " on " << l.gpus << " x "
+        << (gpu.name.empty() ? gpu.id : gpu.name) << " (tp " << t.tp << ", pp " << t.pp << ", cp "
+        << t.cp << ", dp " << mem.dp << ", micro-batch " << mem.micro_batch << ")\n\n";
     const auto& b = mem.per_gpu;
     Table tb;
     tb.header = {"memory per GPU (stage " + std::to_string(mem.worst_stage) + ")", "bytes", "GiB"};
@@ -535,7 +535,11 @@ json infer_json(const model::InferenceResult& r) {
             {"utilization", r.utilization},
             {"queue_wait_s", r.queue_wait_s},
             {"capacity_requests_per_s", r.capacity_rps},
-            {"speculative_speedup", r.speculative_speedup}};
+            {"speculative_speedup", r.speculative_speedup},
+            {"job_makespan_s", r.job_makespan_s},
+            {"job_mean_ttft_s", r.job_mean_ttft_s},
+            {"job_mean_batch", r.job_mean_batch},
+            {"job_steps", r.job_steps}};
 }
 
 namespace {
@@ -661,9 +665,9 @@ int cmd_train(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << l.gpus << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " (" << source << "), tp " << t.tp
-        << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp << ", micro-batch "
-        << r->micro_batch << " x " << r->micro_batches << "\n\n";
+    out << m.name << " on " << l.gpus << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " ("
+        << source << "), tp " << t.tp << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp
+        << ", micro-batch " << r->micro_batch << " x " << r->micro_batches << "\n\n";
     // Issue 19: the model's error band beside each modelled number, and why below the table.
     const model::Band band = model::band_for(model::training_case(m, t, *gpu, l.gpus));
     using model::Scales;
@@ -917,9 +921,10 @@ int cmd_infer(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << s.tp * s.pp << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " per replica ("
-        << model::to_string(s.weights_dtype) << " weights, " << model::to_string(s.kv_dtype)
-        << " KV, " << model::to_string(s.batching) << ", " << model::to_string(s.mode) << ")\n\n";
+    out << m.name << " on " << s.tp * s.pp << " x " << (gpu->name.empty() ? gpu->id : gpu->name)
+        << " per replica (" << model::to_string(s.weights_dtype) << " weights, "
+        << model::to_string(s.kv_dtype) << " KV, " << model::to_string(s.batching) << ", "
+        << model::to_string(s.mode) << ")\n\n";
     Table t;
     t.header = {"inference", "value"};
     // Issue 19: the model's error band beside the modelled numbers, and why below the table.
@@ -947,6 +952,15 @@ int cmd_infer(Flags& f, std::ostream& out) {
                r->decode_step_s > 0 ? rate(1.0 / r->decode_step_s) : "-"},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
+    if (r->job_makespan_s > 0) {
+        t.rows.push_back({"batch job", units::format_count(s.requests) + " requests in " +
+                                           units::format_duration(r->job_makespan_s) +
+                                           " (ramp-up and drain included)"});
+        t.rows.push_back(
+            {"batch job: first token after (mean)", units::format_duration(r->job_mean_ttft_s)});
+        t.rows.push_back({"batch job: sequences decoding per step (mean)",
+                          fmt(r->job_mean_batch, 0) + " of " + std::to_string(r->batch)});
+    }
     if (price > 0) {
         t.rows.push_back({"$ per 1M output tokens", fmt(r->usd_per_million_output_tokens, 3)});
         t.rows.push_back({"$ per 1M input tokens", fmt(r->usd_per_million_input_tokens, 3)});

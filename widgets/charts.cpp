@@ -1118,6 +1118,12 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     if (in.batch == 1 && in.decode_step_s > 0)
         cap +=
             tr(", decoding at %1 tokens/s once the prompt is in").arg(rate(1.0 / in.decode_step_s));
+    // A batch job (session 36): the rate above is the job's, ramp-up and drain included.
+    if (in.job_makespan_s > 0)
+        cap += tr(" as a batch job of %1 requests, done in %2 (%3 decoding per step on average)")
+                   .arg(count(static_cast<double>(in.job_requests)),
+                        QString::fromStdString(model::units::format_duration(in.job_makespan_s)),
+                        count(in.job_mean_batch));
     if (in.usd_per_million_output_tokens > 0)
         cap += tr(", $%1 per million output tokens")
                    .arg(QString::fromStdString(

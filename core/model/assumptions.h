@@ -150,6 +150,16 @@ struct InferenceAssumptions {
     Assumption mlx_memory_efficiency{
         0.945, "fraction",
         "leave-one-source-out fit over MLX rows (ClusterLens guide, Validation)"};
+    /// Block-scaled FP4 GEMMs (NVFP4 on Blackwell tensor cores) stream their weights at this
+    /// fraction of the nominal memory bandwidth when memory-bound (decode batches): CUTLASS
+    /// issue #2266 measured its NVFP4 grouped GEMM on B200 at M = 16 (N 2,048 / 7,168, K 7,168
+    /// / 2,048, 32 groups) at ~3 TB/s with the default tiles and close to 4 TB/s with the best
+    /// (256x64x256 on 2 SMs, transposed) of 8 TB/s -- the same shapes in MXFP8 near 6 TB/s,
+    /// which memory_efficiency's 85 % already describes. 3.5 of 8 TB/s: 0.4375.
+    Assumption fp4_weight_stream_efficiency{
+        0.4375, "fraction",
+        "CUTLASS issue #2266: NVFP4 grouped GEMM at M = 16 on B200, 3-4 TB/s of 8 TB/s (MXFP8 "
+        "~6 TB/s)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 13; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 14; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -43,7 +43,8 @@ inline constexpr int kDesignMinor = 13; ///< 1.1: unset values are missing keys,
                                         ///< <class>.keep_gpus;
                                         ///< 1.11: <class>.gpu_memory_bytes;
                                         ///< 1.12: training.recompute_layers;
-                                        ///< 1.13: inference.attention_dp
+                                        ///< 1.13: inference.attention_dp;
+                                        ///< 1.14: inference.requests
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -139,7 +140,11 @@ struct InferenceSpec {
     /// and only the routed experts are split over the tp GPUs. Format 1.13.
     bool attention_dp = false;
     double acceptance = 0.7; ///< draft token acceptance rate (alpha)
-    std::string extra_json;  ///< unknown fields (a newer minor version), kept verbatim
+    /// Offline: a batch job of this many requests, all queued at the start and run to the end
+    /// of the last (trtllm-bench / vllm bench throughput); 0 = a steady state, requests
+    /// always waiting. Format 1.14.
+    int requests = 0;
+    std::string extra_json; ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const InferenceSpec&) const = default;
 };
 

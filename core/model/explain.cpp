@@ -379,6 +379,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    units::format_count(static_cast<double>(s.input_len)) + " / " +
                        units::format_count(static_cast<double>(s.output_len)),
                    "design"}}});
+            // Native FP4 GEMMs stream their weights at their own measured rate (session 36).
+            if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0)
+                out.back().inputs.push_back(
+                    assumption("NVFP4 GEMM weight streaming", ia.fp4_weight_stream_efficiency));
             // Collectives only where a replica has some (one GPU has none: helper-27).
             if (s.tp * s.pp > 1)
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));
@@ -443,6 +447,38 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
                          " ms",
                      w.band->basis + "; " + kLatencyBasis});
+            }
+            if (r.job_makespan_s > 0) {
+                // Session 36: a batch job of requests, run step by step (batch_job_run).
+                const double budget = d.assumptions.memory.max_batched_tokens.value;
+                out.push_back(
+                    {w.id + ".batch_job",
+                     w.name,
+                     "Batch job",
+                     units::format_count(static_cast<double>(s.requests)) + " requests in " +
+                         units::format_duration(r.job_makespan_s),
+                     "all requests waiting at the start; each step admits them while the batch "
+                     "has room and the step's token budget, beside the decoding sequences, "
+                     "takes their prompts (whole prompts; chunks with chunked prefill; a batch "
+                     "at a time with static batching); a step = the decodes' step + the "
+                     "prompts' GPU time; makespan = the sum of the steps to the last request's "
+                     "end; output tokens/s = requests x output tokens / makespan",
+                     {{"requests", units::format_count(static_cast<double>(s.requests)),
+                       "design: requests in the batch job"},
+                      {"in flight at most",
+                       units::format_count(static_cast<double>(r.batch)) + " sequences",
+                       "the operating batch (above)"},
+                      {"token budget per step",
+                       units::format_count(budget) + " tokens" +
+                           (m && attention_dp_active(*m, s) ? " per GPU (attention DP)" : ""),
+                       d.assumptions.memory.max_batched_tokens.source},
+                      {"sequences decoding per step (mean)", units::format_count(r.job_mean_batch),
+                       "simulated"},
+                      {"steps", units::format_count(static_cast<double>(r.job_steps)), "simulated"},
+                      {"first token after (mean)", units::format_duration(r.job_mean_ttft_s),
+                       "simulated, from the start"},
+                      {"output tokens/s per replica", units::format_count(r.output_tokens_per_s),
+                       "requests x output tokens / makespan"}}});
             }
             if (r.usd_per_million_output_tokens > 0)
                 out.push_back({w.id + ".usd_per_mtok",

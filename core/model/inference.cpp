@@ -58,6 +58,7 @@ struct Rates {
     double gemm = 0;      ///< FLOP/s for the weight dtype's GEMMs
     double attention = 0; ///< FLOP/s of the attention kernels (16-bit)
     double hbm = 0;       ///< bytes/s
+    double whbm = 0;      ///< bytes/s the GEMMs stream the weights at
     double wbytes = 2;    ///< bytes per weight
     double kv_bytes = 2;  ///< bytes per KV element
     double dequant = 0; ///< weight-only dequantisation: weights/s the CUDA cores convert (0 = none)
@@ -108,6 +109,10 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     if (g.numa_nodes > 1)
         r.hbm *= std::clamp(ia.numa_nodes_used.value, 1.0, static_cast<double>(g.numa_nodes)) /
                  g.numa_nodes;
+    // Native FP4 GEMMs (block-scaled, NVFP4) stream their weights slower than other formats.
+    r.whbm = d == Dtype::fp4 ? g.memory_bandwidth_Bps * ia.fp4_weight_stream_efficiency.value *
+                                   g.decode_memory_factor
+                             : r.hbm;
     r.wbytes = weight_bits(s.weights_dtype) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
@@ -180,6 +185,12 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
     return cached;
 }
 
+/// Prompts prefilled in the same forward pass as a decode batch (a mixed step): `seqs` prompts,
+/// `tokens` new tokens each on top of `context` of their own already cached (a chunk).
+struct PromptGroup {
+    double seqs = 0, tokens = 0, context = 0;
+};
+
 /// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
 /// top of `context` cached tokens. Returns the time through all layers (a token's latency).
 /// `padded_batch` (>= batch; 0 = batch): the sequences the GEMMs, the MoE layers, the TP
@@ -188,7 +199,7 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
 double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
-                    double padded_batch = 0) {
+                    double padded_batch = 0, const PromptGroup& prompts = {}) {
     const Rates r = rates_of(s, g, ia);
     const double ov = gemm_overlap_exponent(s.engine, ia);
     auto overlap = [ov](double a, double b) {
@@ -203,8 +214,11 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     };
     const double tp = s.tp;
     const bool adp = attention_dp_active(m, s);
-    const double T_att = batch * new_tokens; // tokens that attend to a cache in this pass
-    const double T = std::max(batch, padded_batch) * new_tokens; // tokens through the GEMMs
+    // `prompts`: the GEMMs, MoE layers and collectives run over their tokens too, in the same
+    // pass (the weights are read once); their attention is their own kernel.
+    const double P = prompts.seqs * prompts.tokens;
+    const double T_att = batch * new_tokens + P; // tokens that attend to a cache in this pass
+    const double T = std::max(batch, padded_batch) * new_tokens + P; // tokens through the GEMMs
     const double h = m.hidden;
     // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
     // weight streaming -- the roofline).
@@ -246,11 +260,11 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             // its own T/tp tokens (their weights read in full); the routed experts are split
             // over the GPUs, each GPU reading its share of the experts its tokens touch.
             gemm =
-                overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.hbm) +
-                overlap(2.0 * T * routed_work / tp / r.gemm, routed_read * r.wbytes / tp / r.hbm);
+                overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.whbm) +
+                overlap(2.0 * T * routed_work / tp / r.gemm, routed_read * r.wbytes / tp / r.whbm);
         } else {
             gemm = overlap(2.0 * T * (work + routed_work) / tp / r.gemm,
-                           (read + routed_read) * r.wbytes / tp / r.hbm);
+                           (read + routed_read) * r.wbytes / tp / r.whbm);
         }
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own
@@ -296,9 +310,18 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double ctx =
             local ? std::min(context + new_tokens / 2.0, static_cast<double>(m.sliding_window))
                   : context + new_tokens / 2.0;
-        const double att_flops = 4.0 * T_att * ctx * q_width / tp;
+        const double att_flops = 4.0 * batch * new_tokens * ctx * q_width / tp;
         const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
-        const double attention = std::max(att_flops / r.attention, kv_read / r.hbm);
+        double attention = batch > 0 ? std::max(att_flops / r.attention, kv_read / r.hbm) : 0.0;
+        if (P > 0) {
+            const double pctx = local ? std::min(prompts.context + prompts.tokens / 2.0,
+                                                 static_cast<double>(m.sliding_window))
+                                      : prompts.context + prompts.tokens / 2.0;
+            const double p_flops = 4.0 * P * pctx * q_width / tp;
+            const double p_read =
+                prompts.seqs * m.kept_context(prompts.context + prompts.tokens, local) * kv_tok;
+            attention += std::max(p_flops / r.attention, p_read / r.hbm);
+        }
         // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019). Attention DP:
         // none around attention and dense layers; an MoE layer gathers every GPU's tokens for
         // the experts and reduce-scatters their outputs back (TensorRT-LLM's fused MoE with
@@ -361,7 +384,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     if (off > 0 && s.engine == ServingEngine::llamacpp)
         total += vh * head_bytes / (ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia));
     else // attention DP: every GPU reads the whole head for its own sequences
-        total += overlap(2.0 * std::max(batch, padded_batch) * vh / tp / r.gemm / se.head,
+        total += overlap(2.0 * (std::max(batch, padded_batch) + prompts.seqs) * vh / tp / r.gemm /
+                             se.head,
                          vh * head_bytes / part_tp / r.hbm);
     // PP: activations hop between stages.
     if (s.pp > 1) {
@@ -540,6 +564,177 @@ double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
            ia.step_overhead_s.value;
 }
 
+BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                          const Topology& fabric, long long requests, int concurrency,
+                          const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
+                          const MemoryAssumptions& ma) {
+    BatchJobRun out;
+    if (requests < 1 || concurrency < 1 || s.input_len < 1 || s.output_len < 1)
+        return out;
+    const long long L_in = s.input_len, L_out = s.output_len;
+    const double Lin = s.input_len;
+    const long long C = concurrency;
+    // With attention DP every rank's executor schedules its own share of the sequences within
+    // its own token budget.
+    const double budget = std::max(1.0, ma.max_batched_tokens.value) *
+                          (attention_dp_active(m, s) ? std::max(1, s.tp) : 1);
+    const bool trt = s.engine == ServingEngine::trtllm;
+    const double imb = dp_imbalance(m, s, ia);
+    const double launch = trtllm_eager_launch_s(m, s, gpu, ia);
+    const double overhead = ia.step_overhead_s.value;
+    // Requests admitted together decode together: one cohort per admitting step, oldest first
+    // (they finish in that order: every request has the same lengths).
+    struct Cohort {
+        long long n;
+        long long made; // output tokens so far (the first comes with the prompt's last chunk)
+    };
+    std::vector<Cohort> dec;
+    std::size_t front = 0;
+    long long decoding = 0, made_sum = 0; // made_sum: sum of `made` over decoding sequences
+    long long waiting = requests;
+    long long partial_done = -1; // chunked prefill: prompt tokens done of the one started
+    double t = 0, ttft_sum = 0, batch_steps = 0;
+    // One step: `b` sequences decode at mean context `ctx`; `k` whole prompts of L_in tokens
+    // and a chunk of `chunk` tokens after `chunk_ctx` of its own are prefilled alongside.
+    auto step_time = [&](long long b, double ctx, long long k, double chunk, double chunk_ctx) {
+        const bool prompt = k > 0 || chunk > 0;
+        int graph = 0;
+        if (trt && !prompt && b > 0)
+            graph = graph_batch_per_rank(m, s, gpu, static_cast<int>(b), ia, ma);
+        const double ranks = attention_dp_active(m, s) ? s.tp : 1.0;
+        // One pass over the decodes and the prompts: whole prompts (a chunk beside them counted
+        // as that share of one more), or the one chunk after its own context.
+        PromptGroup pg;
+        if (k > 0)
+            pg = {static_cast<double>(k) + chunk / Lin, Lin, 0.0};
+        else if (chunk > 0)
+            pg = {1.0, chunk, chunk_ctx};
+        const double fwd = forward_time(m, s, gpu, fabric, static_cast<double>(b), 1.0, ctx, ia, ca,
+                                        graph > 0 ? graph * ranks : 0.0, pg);
+        const double host = host_step_floor(m, s, gpu, static_cast<int>(b + k + (chunk > 0)), ia);
+        // TensorRT-LLM: a step with a prompt, or a batch without a captured graph, runs eagerly.
+        const double eager = trt && graph <= 0 ? launch : 0.0;
+        if (prompt && b > 0) {
+            // The decodes' step as decode_step_time has it, plus the prompts' own GPU time (the
+            // pass with them less the pass without), as the steady-state cohort adds its prefill.
+            const double dfw =
+                forward_time(m, s, gpu, fabric, static_cast<double>(b), 1.0, ctx, ia, ca);
+            return std::max(dfw * imb, host + eager) + (fwd - dfw) * imb + overhead;
+        }
+        return std::max(fwd * imb, host + eager) + overhead;
+    };
+    // The cache a decoding sequence attends to before this step's token: its prompt and the
+    // tokens it has made but the last (the one it feeds in).
+    auto mean_ctx = [&] {
+        return decoding > 0
+                   ? Lin + static_cast<double>(made_sum) / static_cast<double>(decoding) - 1.0
+                   : 0.0;
+    };
+    // Advance every decoding sequence by `n` tokens and retire the finished (oldest) cohorts.
+    auto advance = [&](long long n) {
+        for (std::size_t i = front; i < dec.size(); ++i)
+            dec[i].made += n;
+        made_sum += decoding * n;
+        while (front < dec.size() && dec[front].made >= L_out) {
+            decoding -= dec[front].n;
+            made_sum -= dec[front].n * dec[front].made;
+            ++front;
+        }
+    };
+    while (waiting > 0 || decoding > 0 || partial_done >= 0) {
+        const long long running = decoding + (partial_done >= 0 ? 1 : 0);
+        long long slots = std::max(0LL, C - running);
+        double tokens_left = budget - static_cast<double>(decoding);
+        long long k = 0;
+        double chunk = 0, chunk_ctx = 0;
+        long long prefilled = 0; // prompts whose last token is in this step
+        if (s.batching == Batching::static_) {
+            // Static batching: a new batch starts only when the last one has ended.
+            if (decoding == 0)
+                k = std::min(waiting, C);
+        } else if (s.batching == Batching::chunked) {
+            // Chunked prefill: the step's token budget left by the decodes goes to the prompt in
+            // progress, then to new ones, a chunk at a time (vLLM's and TensorRT-LLM's
+            // chunked context).
+            while (tokens_left >= 1 && (partial_done >= 0 || (waiting > 0 && slots > 0))) {
+                if (partial_done < 0) {
+                    --waiting;
+                    --slots;
+                    partial_done = 0;
+                }
+                const double take =
+                    std::min(std::floor(tokens_left), static_cast<double>(L_in - partial_done));
+                if (partial_done == 0 && take >= Lin) {
+                    ++k; // a whole prompt in this step
+                } else {
+                    chunk += take;
+                    chunk_ctx = static_cast<double>(partial_done);
+                }
+                partial_done += static_cast<long long>(take);
+                tokens_left -= take;
+                if (partial_done >= L_in) {
+                    ++prefilled;
+                    partial_done = -1;
+                }
+            }
+        } else {
+            // Whole prompts that fit the step's token budget beside the decodes (TensorRT-LLM
+            // with chunking off, trtllm-bench's setting); a prompt longer than the budget runs
+            // in a step of its own.
+            k = std::min({waiting, slots, static_cast<long long>(tokens_left / Lin)});
+            if (k == 0 && waiting > 0 && slots > 0 && decoding == 0)
+                k = 1;
+        }
+        if (s.batching != Batching::chunked) {
+            waiting -= k;
+            prefilled = k;
+        }
+        if (k == 0 && chunk == 0 && decoding > 0) {
+            // Nothing to admit until the oldest cohort ends: decode the stretch at once, its
+            // context growing by one token a step (Simpson's rule over the stretch).
+            const long long n = L_out - dec[front].made;
+            const double c0 = mean_ctx();
+            double sum = 0;
+            if (n <= 3) {
+                for (long long i = 0; i < n; ++i)
+                    sum += step_time(decoding, c0 + static_cast<double>(i), 0, 0, 0);
+            } else {
+                const double f0 = step_time(decoding, c0, 0, 0, 0);
+                const double span = static_cast<double>(n - 1);
+                const double fm = step_time(decoding, c0 + span / 2.0, 0, 0, 0);
+                const double f1 = step_time(decoding, c0 + span, 0, 0, 0);
+                sum = static_cast<double>(n) * (f0 + 4.0 * fm + f1) / 6.0;
+            }
+            t += sum;
+            batch_steps += static_cast<double>(decoding) * static_cast<double>(n);
+            out.steps += n;
+            advance(n);
+            continue;
+        }
+        if (k == 0 && chunk == 0 && decoding == 0)
+            break; // nothing can run (cannot happen with concurrency >= 1)
+        t += step_time(decoding, mean_ctx(), k, chunk, chunk_ctx);
+        batch_steps += static_cast<double>(decoding);
+        ++out.steps;
+        ++out.prompt_steps;
+        advance(1);
+        if (prefilled > 0) {
+            // The prompt's step gives its first token.
+            ttft_sum += t * static_cast<double>(prefilled);
+            if (L_out > 1) {
+                dec.push_back({prefilled, 1});
+                decoding += prefilled;
+                made_sum += prefilled;
+            }
+        }
+    }
+    out.makespan_s = t;
+    out.output_tokens_per_s = t > 0 ? static_cast<double>(requests) * s.output_len / t : 0;
+    out.mean_ttft_s = ttft_sum / static_cast<double>(requests);
+    out.mean_batch = out.steps > 0 ? batch_steps / static_cast<double>(out.steps) : 0;
+    return out;
+}
+
 namespace {
 /// Time per output token of one sequence at `batch`: the decode step, or with speculative
 /// decoding (Leviathan et al. 2023) gamma draft steps plus one target pass over gamma + 1 tokens
@@ -687,6 +882,19 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     r.tpot_s = tpot_eff(r.batch);
     if (colocated)
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+    if (s.requests > 0 && s.mode == ServingMode::offline && colocated) {
+        // A batch job of s.requests requests: its own ramp-up and drain, step by step.
+        const BatchJobRun job = batch_job_run(m, s, gpu, fabric, s.requests, r.batch, ia, ca, ma);
+        if (job.makespan_s > 0) {
+            r.job_makespan_s = job.makespan_s / pp_factor;
+            r.job_mean_ttft_s = job.mean_ttft_s / pp_factor;
+            r.job_mean_batch = job.mean_batch;
+            r.job_steps = job.steps;
+            r.job_requests = s.requests;
+            r.output_tokens_per_s = pp_factor * job.output_tokens_per_s;
+            r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+        }
+    }
     if (s.mode == ServingMode::online && s.request_rate > 0) {
         // The largest batch that keeps TPOT and TTFT within the SLOs. Requests per second per
         // replica: one cohort of b requests per cohort time (colocated prefill), or b requests
@@ -760,12 +968,17 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     if (r.batch > 0 && L_out > 0) {
         double sh = 0;
         const double tc = cohort(r.batch, &sh);
+        // Replica-seconds per output token: the operating point's cohort, or the batch job's
+        // makespan over its tokens.
+        const double per_token = r.job_makespan_s > 0
+                                     ? r.job_makespan_s / (static_cast<double>(s.requests) * L_out)
+                                     : tc / (pp_factor * r.batch * L_out);
         r.gpu_hours_per_million_output_tokens =
-            gpus_replica * (1.0 - sh) * tc / (pp_factor * r.batch * L_out) * 1e6 / 3600.0;
+            gpus_replica * (1.0 - sh) * per_token * 1e6 / 3600.0;
         if (price > 0 && r.output_tokens_per_s > 0) {
             r.usd_per_million_output_tokens = price * r.gpu_hours_per_million_output_tokens;
             r.usd_per_million_input_tokens =
-                price * gpus_replica * sh * tc / (pp_factor * r.batch * L_in) * 1e6 / 3600.0;
+                price * gpus_replica * sh * per_token * L_out / L_in * 1e6 / 3600.0;
         }
     }
     // A device without the rates these numbers need is refused, never shown as "inf ms" and

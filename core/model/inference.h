@@ -35,6 +35,12 @@ struct InferenceResult {
     double queue_wait_s = 0;          ///< mean wait before a request's prefill starts
     double capacity_rps = 0;          ///< requests/s one replica completes at the operating batch
     bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
+    /// Offline with InferenceSpec::requests > 0 (batch_job_run): the time from the first
+    /// request to the last one's end, a request's mean time from the start to its first token,
+    /// the mean sequences decoding per step and the steps taken. output_tokens_per_s is then
+    /// the job's (requests x output_len / makespan), ramp-up and drain included.
+    double job_makespan_s = 0, job_mean_ttft_s = 0, job_mean_batch = 0;
+    long long job_steps = 0, job_requests = 0;
     InferenceMemory memory;
     /// Issue 22 (set by evaluate, serving_traffic): what one replica's groups put on the fabric
     /// per decode step at the operating batch, how busy each network tier is during that step,
@@ -140,6 +146,26 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
                         const Topology& fabric, int batch, double context,
                         const InferenceAssumptions& ia = {}, const CollectiveAssumptions& ca = {},
                         const MemoryAssumptions& ma = {});
+/// An offline batch job: `requests` identical requests (input_len, output_len) all queued at
+/// t = 0 and run until the last one ends, as trtllm-bench throughput and vllm bench throughput
+/// run them and measure "total output throughput" (output tokens / this time). The engine admits
+/// requests as `concurrency` (the batch memory holds) and each step's token budget
+/// (max_batched_tokens, after the decoding sequences' tokens) allow: whole prompts (continuous
+/// batching; TensorRT-LLM with chunking off), chunks of one (chunked), or a batch at a time
+/// (static). Steps cost as decode_step_time's do (CUDA graphs for decode-only steps, eager
+/// steps with a prompt), plus the prompts' prefill. The ramp-up, when few requests fit a step,
+/// and the drain, when the last ones finish alone, are in the time.
+struct BatchJobRun {
+    double makespan_s = 0;
+    double output_tokens_per_s = 0; ///< requests x output_len / makespan
+    double mean_ttft_s = 0;         ///< from t = 0 to a request's first token, mean
+    double mean_batch = 0;          ///< sequences decoding per step, mean over the steps
+    long long steps = 0, prompt_steps = 0;
+};
+BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                          const Topology& fabric, long long requests, int concurrency,
+                          const InferenceAssumptions& ia = {}, const CollectiveAssumptions& ca = {},
+                          const MemoryAssumptions& ma = {});
 /// Prefill time of `batch` prompts of `tokens` tokens each.
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                     const Topology& fabric, int batch, double tokens,

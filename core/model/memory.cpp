@@ -595,6 +595,17 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
         errs.push_back({"--input-len/--output-len", "must be at least 1 token"});
     if (s.batch < 0)
         errs.push_back({"--batch", "must not be negative"});
+    if (s.requests < 0)
+        errs.push_back({"--requests", "must not be negative (0: a steady state)"});
+    else if (s.requests > 0 && s.mode == ServingMode::online)
+        errs.push_back({"--requests", "a batch job of requests is an offline run; online mode "
+                                      "serves the request rate (set the requests to 0)"});
+    else if (s.requests > 0 && s.batching == Batching::disaggregated)
+        errs.push_back({"--requests", "the batch job is run with the prompts on the same GPUs as "
+                                      "the decodes; with disaggregated prefill set it to 0"});
+    else if (s.requests > 0 && draft)
+        errs.push_back({"--requests", "the batch job is run without speculative decoding; clear "
+                                      "the draft model or set the requests to 0"});
     if (s.offload_layers < 0 || s.offload_layers >= m.layers)
         errs.push_back({"--offload-layers", "must be between 0 and the model's " +
                                                 std::to_string(m.layers) +

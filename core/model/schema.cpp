@@ -364,6 +364,13 @@ std::vector<Field> build_schema() {
             .make("output_len", "Output tokens", "tokens", 1, 1 << 26, "you",
                   "generated tokens per request"))
         .sensitivity = true;
+    add(I(CL_REF(requests))
+            .make("requests", "Requests in the batch job", "requests", 0, 1 << 30,
+                  "0: a steady state (requests keep coming)",
+                  "offline: a batch job of this many requests, all queued at the start; its "
+                  "throughput includes the ramp-up and the drain (trtllm-bench and vllm bench "
+                  "throughput measure it so)"))
+        .zero_shows = "Steady state";
     add(I(CL_REF(weights_dtype))
             .make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint",
                   "format; int4 4.25 bits, fp4 4.5 bits with scales"));
@@ -833,6 +840,8 @@ std::vector<Field> build_schema() {
       CL_REF(memory.unified_memory_gpu_fraction));
     A("inference.memory_efficiency", "HBM efficiency (serving)", 0.05, 1,
       CL_REF(inference.memory_efficiency));
+    A("inference.fp4_weight_stream_efficiency", "NVFP4 GEMM weight streaming", 0.05, 1,
+      CL_REF(inference.fp4_weight_stream_efficiency));
     A("inference.llamacpp_memory_efficiency", "Memory efficiency (llama.cpp)", 0.05, 1,
       CL_REF(inference.llamacpp_memory_efficiency));
     A("inference.mlx_memory_efficiency", "Memory efficiency (MLX)", 0.05, 1,

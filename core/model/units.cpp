@@ -96,6 +96,22 @@ std::string format_seconds(double s) {
     return format_fixed(s, std::fabs(s) < 10 ? 2 : 1);
 }
 
+std::string format_duration(double s) {
+    if (!std::isfinite(s) || s < 0)
+        return "-";
+    if (s < 59.95)
+        return format_fixed(s, s < 10 ? 2 : 1) + " s";
+    const long long whole = std::llround(s);
+    if (whole < 3600) {
+        const long long sec = whole % 60;
+        return std::to_string(whole / 60) + " min" + (sec ? " " + std::to_string(sec) + " s" : "");
+    }
+    const long long minutes = std::llround(s / 60.0);
+    const long long min = minutes % 60;
+    return format_count(static_cast<double>(minutes / 60)) + " h" +
+           (min ? " " + std::to_string(min) + " min" : "");
+}
+
 std::string format_price(double usd) {
     const double a = std::fabs(usd);
     if (a >= 99.5)

@@ -419,6 +419,125 @@ private slots:
     // as CUDA reports it, 85.0 GB) leaves little room after 69 GB of weights per GPU, and none
     // at 0.8; TensorRT-LLM takes 90% of what is free after the weights and activations; SGLang
     // 90% of the card minus the weights.
+    // Session 36: a batch job of N requests all queued at t = 0 (trtllm-bench / vllm bench
+    // throughput), step by step. Static batching runs it in waves: each wave one prefill of its
+    // prompts and output_len - 1 decode steps at a context growing one token a step -- exactly
+    // the public prefill and decode step times (vLLM: no host floor, no graphs).
+    void batchJobStaticWaves() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.batching = Batching::static_;
+        s.input_len = 512;
+        s.output_len = 64;
+        const int C = 32;
+        double wave = prefill_time(m, s, g, node_, C, s.input_len);
+        for (int made = 1; made < s.output_len; ++made)
+            wave += decode_step_time(m, s, g, node_, C, s.input_len + made - 1.0);
+        // 80 requests at 32 a wave: two full waves and one of 16.
+        double last = prefill_time(m, s, g, node_, 16, s.input_len);
+        for (int made = 1; made < s.output_len; ++made)
+            last += decode_step_time(m, s, g, node_, 16, s.input_len + made - 1.0);
+        const BatchJobRun job = batch_job_run(m, s, g, node_, 80, C);
+        QVERIFY2(std::abs(job.makespan_s / (2 * wave + last) - 1) < 1e-3,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(job.makespan_s).arg(2 * wave + last)));
+        QCOMPARE(job.prompt_steps, 3LL);
+        QCOMPARE(job.steps, 3LL * s.output_len);
+        QVERIFY(std::abs(job.output_tokens_per_s - 80.0 * 64 / job.makespan_s) < 1e-9);
+        // Each wave's requests get their first token when its prefill ends.
+        const double p32 = prefill_time(m, s, g, node_, C, s.input_len);
+        const double expect_ttft =
+            (32 * p32 + 32 * (wave + p32) +
+             16 * (2 * wave + prefill_time(m, s, g, node_, 16, s.input_len))) /
+            80;
+        QVERIFY(std::abs(job.mean_ttft_s / expect_ttft - 1) < 1e-3);
+    }
+
+    // One request alone: its prompt, then output_len - 1 steps of one sequence; continuous
+    // batching with a token budget that admits one whole prompt a step fills C sequences over C
+    // steps (the ramp-up trtllm-bench runs with chunking off).
+    void batchJobRampUpAndDrain() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.input_len = 2048;
+        s.output_len = 256;
+        MemoryAssumptions ma;
+        ma.max_batched_tokens.value = s.input_len + 64; // one prompt beside up to 64 decodes
+        double alone = prefill_time(m, s, g, node_, 1, s.input_len);
+        for (int made = 1; made < s.output_len; ++made)
+            alone += decode_step_time(m, s, g, node_, 1, s.input_len + made - 1.0, {}, {}, ma);
+        const BatchJobRun one = batch_job_run(m, s, g, node_, 1, 64, {}, {}, ma);
+        QVERIFY(std::abs(one.makespan_s / alone - 1) < 1e-3);
+        QVERIFY(std::abs(one.mean_ttft_s / prefill_time(m, s, g, node_, 1, s.input_len) - 1) <
+                1e-9);
+        // 64 requests, 64 in flight: one admitted per step, so 64 steps carry a prompt and the
+        // last one ends 63 steps after the first would alone.
+        const BatchJobRun ramp = batch_job_run(m, s, g, node_, 64, 64, {}, {}, ma);
+        QCOMPARE(ramp.prompt_steps, 64LL);
+        QCOMPARE(ramp.steps, 64LL + s.output_len - 1);
+        // A budget for every prompt at once: one prompt step, and a shorter job.
+        MemoryAssumptions wide = ma;
+        wide.max_batched_tokens.value = 64.0 * s.input_len;
+        const BatchJobRun burst = batch_job_run(m, s, g, node_, 64, 64, {}, {}, wide);
+        QCOMPARE(burst.prompt_steps, 1LL);
+        QVERIFY(burst.makespan_s < ramp.makespan_s);
+        // More requests amortise the ramp-up and the drain: throughput rises toward the
+        // steady state.
+        const BatchJobRun many = batch_job_run(m, s, g, node_, 6400, 64, {}, {}, ma);
+        QVERIFY(many.output_tokens_per_s > ramp.output_tokens_per_s);
+        // Chunked prefill: the budget left by the decodes goes to the prompt in progress.
+        InferenceSpec c = s;
+        c.batching = Batching::chunked;
+        MemoryAssumptions small = ma;
+        small.max_batched_tokens.value = 512;
+        const BatchJobRun chunked = batch_job_run(m, c, g, node_, 1, 64, {}, {}, small);
+        QCOMPARE(chunked.prompt_steps, 4LL); // 2,048 tokens in chunks of 512
+        QCOMPARE(chunked.steps, 4LL + s.output_len - 1);
+    }
+
+    // Through infer(): the requests make the offline throughput the job's, price it from the
+    // makespan, and are refused where no batch job is run.
+    void batchJobThroughInfer() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        s.input_len = 2048;
+        s.output_len = 2048;
+        auto steady = infer(m, s, g, node_, 2.0);
+        QVERIFY2(steady.ok(), steady.error_text().c_str());
+        QCOMPARE(steady->job_makespan_s, 0.0);
+        s.requests = 1500;
+        auto job = infer(m, s, g, node_, 2.0);
+        QVERIFY2(job.ok(), job.error_text().c_str());
+        QVERIFY(job->job_makespan_s > 0 && job->job_steps > 2048);
+        QVERIFY(std::abs(job->output_tokens_per_s - 1500.0 * 2048 / job->job_makespan_s) < 1e-6);
+        QVERIFY(job->output_tokens_per_s < steady->output_tokens_per_s); // ramp-up and drain
+        QVERIFY(job->usd_per_million_output_tokens > steady->usd_per_million_output_tokens);
+        QCOMPARE(job->batch, steady->batch); // the operating batch is the concurrency
+        QVERIFY(job->job_mean_batch < job->batch);
+        auto refused = [&](InferenceSpec t, const char* what) {
+            auto r = infer(m, t, g, node_);
+            QVERIFY2(!r.ok(), what);
+            QVERIFY2(r.error_text().find("--requests") != std::string::npos,
+                     r.error_text().c_str());
+        };
+        InferenceSpec online = s;
+        online.mode = ServingMode::online;
+        online.request_rate = 1;
+        refused(online, "online");
+        InferenceSpec dis = s;
+        dis.batching = Batching::disaggregated;
+        refused(dis, "disaggregated");
+        InferenceSpec neg = s;
+        neg.requests = -1;
+        refused(neg, "negative");
+    }
+
     void engineMemoryRules() {
         InferenceSpec s;
         s.tp = 2;
