@@ -174,6 +174,27 @@ static void BM_Infer_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
 }
 BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
 
+// Session 36: an offline batch job run step by step (InferenceSpec::requests): the slowest
+// shape on the TensorRT-LLM page -- 1,500 requests of 2,048 / 2,048 tokens, one prompt a step
+// with chunking off, ~1,500 steps with a prompt and the decode stretches between them.
+static void BM_Infer_BatchJob1500_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
+    const Topology t = h200_node();
+    InferenceSpec s;
+    s.tp = 8;
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
+    s.kv_dtype = cl::model::KvDtype::fp8;
+    s.engine = cl::model::ServingEngine::trtllm;
+    s.input_len = 2048;
+    s.output_len = 2048;
+    s.requests = 1500;
+    cl::model::MemoryAssumptions ma;
+    ma.max_batched_tokens.value = 2048 + 1024; // trtllm-bench: at least ISL + max batch
+    for (auto _ : state)
+        benchmark::DoNotOptimize(infer(*catalog().model("llama3-70b"), s,
+                                       *catalog().gpu("h200-sxm"), t, 7.9, {}, {}, {}, ma));
+}
+BENCHMARK(BM_Infer_BatchJob1500_Llama70B_H200_TensorRTLLM);
+
 static void BM_InferCurve64_Llama70B_H200(benchmark::State& state) {
     const Topology t = h200_node();
     InferenceSpec s;

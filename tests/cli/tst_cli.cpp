@@ -1588,6 +1588,47 @@ private slots:
     }
 
     // helper-26's new-user pass of journey 7 (session 34), fixed in session 35.
+    // Session 36: `infer --requests N` runs an offline batch job of N requests (trtllm-bench's
+    // measurement): the JSON carries the job's makespan, mean time to first token, mean batch
+    // and steps, and its output rate is N x output tokens / makespan; the table says it in
+    // words; a batch job online, negative or non-numeric is refused naming --requests.
+    void inferBatchJob() {
+        const std::vector<std::string> base = {
+            "infer", "--model",     "llama3-70b", "--gpu",           "h100-sxm", "--tp",
+            "8",     "--engine",    "trtllm",     "--weights-dtype", "fp8",      "--kv-dtype",
+            "fp8",   "--input-len", "2048",       "--output-len",    "2048"};
+        auto with = [&](std::vector<std::string> extra) {
+            auto a = base;
+            a.insert(a.end(), extra.begin(), extra.end());
+            return run(a);
+        };
+        const Run steady = with({"--json"}), job = with({"--requests", "1500", "--json"});
+        QVERIFY2(steady.code == 0 && job.code == 0, job.err.c_str());
+        const json s = json::parse(steady.out)["infer"], j = json::parse(job.out)["infer"];
+        QCOMPARE(s.value("job_makespan_s", -1.0), 0.0);
+        const double makespan = j.value("job_makespan_s", 0.0);
+        QVERIFY2(makespan > 0, job.out.c_str());
+        QVERIFY(std::abs(j.value("output_tokens_per_s", 0.0) * makespan / (1500.0 * 2048) - 1) <
+                1e-9);
+        QVERIFY(j.value("job_steps", 0) > 2048);
+        QVERIFY(j.value("job_mean_ttft_s", 0.0) > 0 && j.value("job_mean_ttft_s", 0.0) < makespan);
+        QVERIFY(j.value("job_mean_batch", 0.0) > 0 &&
+                j.value("job_mean_batch", 0.0) <= j.value("batch", 0));
+        const Run text = with({"--requests", "1500"});
+        QVERIFY2(text.out.find("1,500 requests in ") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("ramp-up and drain included") != std::string::npos,
+                 text.out.c_str());
+        for (const std::vector<std::string>& bad :
+             {std::vector<std::string>{"--requests", "-1"},
+              std::vector<std::string>{"--requests", "many"},
+              std::vector<std::string>{"--requests", "1500", "--mode", "online", "--request-rate",
+                                       "2"}}) {
+            const Run r = with(bad);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.find("--requests") != std::string::npos, r.err.c_str());
+        }
+    }
+
     void workstationMessages() {
         const std::vector<std::string> base = {
             "infer",  "--model",      "llama3-70b", "--gpu",   "rtx-4090", "--weights-dtype",
