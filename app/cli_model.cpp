@@ -941,7 +941,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"TPOT", fmt(r->tpot_s * 1e3, ms(r->tpot_s)) + " ms",
                within(r->tpot_s * 1e3, model::Scales::with_time, ms(r->tpot_s), " ms")},
               {"batch (concurrent sequences)",
-               std::to_string(r->batch) + " (max " + std::to_string(mem.max_batch) + ")"},
+               units::format_count(static_cast<double>(r->batch)) + " (max " +
+                   units::format_count(static_cast<double>(mem.max_batch)) + ")"},
               {"output tokens/s (replica)", rate(r->output_tokens_per_s),
                within(r->output_tokens_per_s, model::Scales::with_speed,
                       r->output_tokens_per_s < 100 ? 1 : 0, "")},
@@ -953,13 +954,18 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
     if (r->job_makespan_s > 0) {
-        t.rows.push_back({"batch job", units::format_count(s.requests) + " requests in " +
-                                           units::format_duration(r->job_makespan_s) +
+        const std::string per =
+            r->job_requests_per_replica < r->job_requests
+                ? " (" + units::format_count(static_cast<double>(r->job_requests_per_replica)) +
+                      " per replica)"
+                : "";
+        t.rows.push_back({"batch job", units::format_count(s.requests) + " requests" + per +
+                                           " in " + units::format_duration(r->job_makespan_s) +
                                            " (ramp-up and drain included)"});
-        t.rows.push_back(
-            {"batch job: first token after (mean)", units::format_duration(r->job_mean_ttft_s)});
+        t.rows.push_back({"batch job: TTFT and TPOT", "the job's means (TTFT from the start)"});
         t.rows.push_back({"batch job: sequences decoding per step (mean)",
-                          fmt(r->job_mean_batch, 0) + " of " + std::to_string(r->batch)});
+                          units::format_count(r->job_mean_batch) + " of " +
+                              units::format_count(static_cast<double>(r->batch))});
     }
     if (price > 0) {
         t.rows.push_back({"$ per 1M output tokens", fmt(r->usd_per_million_output_tokens, 3)});

@@ -145,12 +145,18 @@ static Topology h200_node() {
     d.devices.push_back(dev);
     return analyze_topology(d, catalog());
 }
-static void BM_Infer_Llama70B_H200(benchmark::State& state) {
-    const Topology t = h200_node();
+// Llama 3 70B on 8 x H200, FP8 weights and KV: the serving benchmarks' shared shape.
+static InferenceSpec llama70b_tp8_fp8(cl::model::ServingEngine engine) {
     InferenceSpec s;
     s.tp = 8;
     s.weights_dtype = cl::model::WeightsDtype::fp8;
     s.kv_dtype = cl::model::KvDtype::fp8;
+    s.engine = engine;
+    return s;
+}
+static void BM_Infer_Llama70B_H200(benchmark::State& state) {
+    const Topology t = h200_node();
+    const InferenceSpec s = llama70b_tp8_fp8(cl::model::ServingEngine::vllm);
     for (auto _ : state)
         benchmark::DoNotOptimize(
             infer(*catalog().model("llama3-70b"), s, *catalog().gpu("h200-sxm"), t, 7.9));
@@ -161,11 +167,7 @@ BENCHMARK(BM_Infer_Llama70B_H200);
 // one, two forward passes where the other engines take one -- the slowest serving path.
 static void BM_Infer_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
     const Topology t = h200_node();
-    InferenceSpec s;
-    s.tp = 8;
-    s.weights_dtype = cl::model::WeightsDtype::fp8;
-    s.kv_dtype = cl::model::KvDtype::fp8;
-    s.engine = cl::model::ServingEngine::trtllm;
+    InferenceSpec s = llama70b_tp8_fp8(cl::model::ServingEngine::trtllm);
     s.input_len = 128;
     s.output_len = 2048;
     for (auto _ : state)
@@ -179,11 +181,7 @@ BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
 // with chunking off, ~1,500 steps with a prompt and the decode stretches between them.
 static void BM_Infer_BatchJob1500_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
     const Topology t = h200_node();
-    InferenceSpec s;
-    s.tp = 8;
-    s.weights_dtype = cl::model::WeightsDtype::fp8;
-    s.kv_dtype = cl::model::KvDtype::fp8;
-    s.engine = cl::model::ServingEngine::trtllm;
+    InferenceSpec s = llama70b_tp8_fp8(cl::model::ServingEngine::trtllm);
     s.input_len = 2048;
     s.output_len = 2048;
     s.requests = 1500;

@@ -336,6 +336,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                        "/ b of it, + output tokens x step) / output tokens with continuous "
                        "batching (one stream: the step); TTFT = prefill + one step (+ queueing "
                        "online)";
+            if (r.job_makespan_s > 0)
+                formula = "a batch job (below), step by step: TTFT = a request's mean time from "
+                          "the start to its first token (its wait included), TPOT = its mean "
+                          "time per output token after the first; each step: " +
+                          formula;
             out.push_back(
                 {w.id + ".tpot",
                  w.name,
@@ -463,8 +468,15 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "at a time with static batching); a step = the decodes' step + the "
                      "prompts' GPU time; makespan = the sum of the steps to the last request's "
                      "end; output tokens/s = requests x output tokens / makespan",
-                     {{"requests", units::format_count(static_cast<double>(s.requests)),
-                       "design: requests in the batch job"},
+                     {{"requests",
+                       units::format_count(static_cast<double>(s.requests)) +
+                           (r.job_requests_per_replica < r.job_requests
+                                ? " (" +
+                                      units::format_count(
+                                          static_cast<double>(r.job_requests_per_replica)) +
+                                      " per replica)"
+                                : std::string()),
+                       "design: requests in the batch job, spread evenly over the replicas"},
                       {"in flight at most",
                        units::format_count(static_cast<double>(r.batch)) + " sequences",
                        "the operating batch (above)"},

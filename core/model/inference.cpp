@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace cl::model {
@@ -587,13 +588,14 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
     struct Cohort {
         long long n;
         long long made; // output tokens so far (the first comes with the prompt's last chunk)
+        double first;   // when its first token came
     };
     std::vector<Cohort> dec;
     std::size_t front = 0;
     long long decoding = 0, made_sum = 0; // made_sum: sum of `made` over decoding sequences
     long long waiting = requests;
     long long partial_done = -1; // chunked prefill: prompt tokens done of the one started
-    double t = 0, ttft_sum = 0, batch_steps = 0;
+    double t = 0, ttft_sum = 0, tpot_sum = 0, batch_steps = 0;
     // One step: `b` sequences decode at mean context `ctx`; `k` whole prompts of L_in tokens
     // and a chunk of `chunk` tokens after `chunk_ctx` of its own are prefilled alongside.
     auto step_time = [&](long long b, double ctx, long long k, double chunk, double chunk_ctx) {
@@ -638,7 +640,15 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
         while (front < dec.size() && dec[front].made >= L_out) {
             decoding -= dec[front].n;
             made_sum -= dec[front].n * dec[front].made;
+            // Time per output token after the first, as trtllm-bench reports TPOT.
+            tpot_sum += static_cast<double>(dec[front].n) * (t - dec[front].first) /
+                        static_cast<double>(L_out - 1);
             ++front;
+        }
+        // Retired cohorts are not kept (a million requests would otherwise hold them all).
+        if (front > 4096 && front * 2 > dec.size()) {
+            dec.erase(dec.begin(), dec.begin() + static_cast<std::ptrdiff_t>(front));
+            front = 0;
         }
     };
     while (waiting > 0 || decoding > 0 || partial_done >= 0) {
@@ -722,7 +732,7 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
             // The prompt's step gives its first token.
             ttft_sum += t * static_cast<double>(prefilled);
             if (L_out > 1) {
-                dec.push_back({prefilled, 1});
+                dec.push_back({prefilled, 1, t});
                 decoding += prefilled;
                 made_sum += prefilled;
             }
@@ -731,6 +741,7 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
     out.makespan_s = t;
     out.output_tokens_per_s = t > 0 ? static_cast<double>(requests) * s.output_len / t : 0;
     out.mean_ttft_s = ttft_sum / static_cast<double>(requests);
+    out.mean_tpot_s = L_out > 1 ? tpot_sum / static_cast<double>(requests) : 0.0;
     out.mean_batch = out.steps > 0 ? batch_steps / static_cast<double>(out.steps) : 0;
     return out;
 }
@@ -883,16 +894,28 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     if (colocated)
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
     if (s.requests > 0 && s.mode == ServingMode::offline && colocated) {
-        // A batch job of s.requests requests: its own ramp-up and drain, step by step.
-        const BatchJobRun job = batch_job_run(m, s, gpu, fabric, s.requests, r.batch, ia, ca, ma);
+        // A batch job of s.requests requests, spread evenly over the replicas: each runs its
+        // share with its own ramp-up and drain, step by step. The latencies and the batch are
+        // then the job's: the mean TTFT from the start (queueing included) and TPOT after the
+        // first token, as trtllm-bench reports them, and the most sequences in flight.
+        const long long per_replica =
+            (static_cast<long long>(s.requests) + std::max(1, s.replicas) - 1) /
+            std::max(1, s.replicas);
+        const BatchJobRun job = batch_job_run(m, s, gpu, fabric, per_replica, r.batch, ia, ca, ma);
         if (job.makespan_s > 0) {
             r.job_makespan_s = job.makespan_s / pp_factor;
             r.job_mean_ttft_s = job.mean_ttft_s / pp_factor;
             r.job_mean_batch = job.mean_batch;
             r.job_steps = job.steps;
             r.job_requests = s.requests;
+            r.job_requests_per_replica = per_replica;
             r.output_tokens_per_s = pp_factor * job.output_tokens_per_s;
             r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+            r.batch = static_cast<int>(std::min<long long>(r.batch, per_replica));
+            r.decode_step_s = tpot_at(r.batch);
+            r.ttft_s = r.job_mean_ttft_s;
+            if (job.mean_tpot_s > 0)
+                r.tpot_s = job.mean_tpot_s / pp_factor;
         }
     }
     if (s.mode == ServingMode::online && s.request_rate > 0) {
@@ -970,9 +993,10 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         const double tc = cohort(r.batch, &sh);
         // Replica-seconds per output token: the operating point's cohort, or the batch job's
         // makespan over its tokens.
-        const double per_token = r.job_makespan_s > 0
-                                     ? r.job_makespan_s / (static_cast<double>(s.requests) * L_out)
-                                     : tc / (pp_factor * r.batch * L_out);
+        const double per_token =
+            r.job_makespan_s > 0
+                ? r.job_makespan_s / (static_cast<double>(r.job_requests_per_replica) * L_out)
+                : tc / (pp_factor * r.batch * L_out);
         r.gpu_hours_per_million_output_tokens =
             gpus_replica * (1.0 - sh) * per_token * 1e6 / 3600.0;
         if (price > 0 && r.output_tokens_per_s > 0) {

@@ -35,12 +35,14 @@ struct InferenceResult {
     double queue_wait_s = 0;          ///< mean wait before a request's prefill starts
     double capacity_rps = 0;          ///< requests/s one replica completes at the operating batch
     bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
-    /// Offline with InferenceSpec::requests > 0 (batch_job_run): the time from the first
-    /// request to the last one's end, a request's mean time from the start to its first token,
-    /// the mean sequences decoding per step and the steps taken. output_tokens_per_s is then
-    /// the job's (requests x output_len / makespan), ramp-up and drain included.
+    /// Offline with InferenceSpec::requests > 0 (batch_job_run; the requests spread evenly over
+    /// the replicas): one replica's time from the first request to the last one's end, a
+    /// request's mean time from the start to its first token, the mean sequences decoding per
+    /// step and the steps taken. output_tokens_per_s is then the job's (a replica's requests x
+    /// output_len / makespan), ramp-up and drain included; ttft_s and tpot_s the job's means
+    /// (as trtllm-bench reports them) and batch the most sequences it has in flight.
     double job_makespan_s = 0, job_mean_ttft_s = 0, job_mean_batch = 0;
-    long long job_steps = 0, job_requests = 0;
+    long long job_steps = 0, job_requests = 0, job_requests_per_replica = 0;
     InferenceMemory memory;
     /// Issue 22 (set by evaluate, serving_traffic): what one replica's groups put on the fabric
     /// per decode step at the operating batch, how busy each network tier is during that step,
@@ -159,7 +161,9 @@ struct BatchJobRun {
     double makespan_s = 0;
     double output_tokens_per_s = 0; ///< requests x output_len / makespan
     double mean_ttft_s = 0;         ///< from t = 0 to a request's first token, mean
-    double mean_batch = 0;          ///< sequences decoding per step, mean over the steps
+    /// A request's time per output token after its first, mean (trtllm-bench's TPOT).
+    double mean_tpot_s = 0;
+    double mean_batch = 0; ///< sequences decoding per step, mean over the steps
     long long steps = 0, prompt_steps = 0;
 };
 BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,

@@ -595,8 +595,9 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
         errs.push_back({"--input-len/--output-len", "must be at least 1 token"});
     if (s.batch < 0)
         errs.push_back({"--batch", "must not be negative"});
-    if (s.requests < 0)
-        errs.push_back({"--requests", "must not be negative (0: a steady state)"});
+    if (s.requests < 0 || s.requests > 1000000)
+        errs.push_back({"--requests", "must be between 0 (a steady state) and 1,000,000 (a longer "
+                                      "job runs at its steady state)"});
     else if (s.requests > 0 && s.mode == ServingMode::online)
         errs.push_back({"--requests", "a batch job of requests is an offline run; online mode "
                                       "serves the request rate (set the requests to 0)"});

@@ -365,11 +365,12 @@ std::vector<Field> build_schema() {
                   "generated tokens per request"))
         .sensitivity = true;
     add(I(CL_REF(requests))
-            .make("requests", "Requests in the batch job", "requests", 0, 1 << 30,
+            .make("requests", "Requests in the batch job", "requests", 0, 1e6,
                   "0: a steady state (requests keep coming)",
-                  "offline: a batch job of this many requests, all queued at the start; its "
-                  "throughput includes the ramp-up and the drain (trtllm-bench and vllm bench "
-                  "throughput measure it so)"))
+                  "offline: a batch job of this many requests, all queued at the start and "
+                  "spread evenly over the replicas; its throughput includes the ramp-up and the "
+                  "drain (trtllm-bench and vllm bench throughput measure it so). A million at "
+                  "most: a longer job runs at its steady state (0)"))
         .zero_shows = "Steady state";
     add(I(CL_REF(weights_dtype))
             .make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint",

@@ -107,9 +107,15 @@ std::string format_duration(double s) {
         return std::to_string(whole / 60) + " min" + (sec ? " " + std::to_string(sec) + " s" : "");
     }
     const long long minutes = std::llround(s / 60.0);
-    const long long min = minutes % 60;
-    return format_count(static_cast<double>(minutes / 60)) + " h" +
-           (min ? " " + std::to_string(min) + " min" : "");
+    if (minutes < 48 * 60) {
+        const long long min = minutes % 60;
+        return std::to_string(minutes / 60) + " h" +
+               (min ? " " + std::to_string(min) + " min" : "");
+    }
+    const long long hours = std::llround(s / 3600.0);
+    const long long h = hours % 24;
+    return format_count(static_cast<double>(hours / 24)) + " days" +
+           (h ? " " + std::to_string(h) + " h" : "");
 }
 
 std::string format_price(double usd) {

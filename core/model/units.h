@@ -50,7 +50,7 @@ int ms_decimals(double ms);
 std::string format_ms(double ms);
 /// Seconds as the report shows a step time: two decimals below 10 s, one above ("7.44", "12.9").
 std::string format_seconds(double s);
-/// A run's length in words: "8.42 s", "42.5 s", "3 min 12 s", "2 h 5 min", "1,204 h 30 min".
+/// A run's length in words: "8.42 s", "42.5 s", "3 min 12 s", "2 h 5 min", "546 days 19 h".
 std::string format_duration(double s);
 /// A price (no currency sign) one way everywhere (helper-9: "$0.57" on page 1 beside "$0.569"
 /// in its chart's caption): two decimals from 1 to 100 ("7.91", "12.50"), whole from 100

@@ -520,6 +520,22 @@ private slots:
         QVERIFY(job->usd_per_million_output_tokens > steady->usd_per_million_output_tokens);
         QCOMPARE(job->batch, steady->batch); // the operating batch is the concurrency
         QVERIFY(job->job_mean_batch < job->batch);
+        // The job's own latencies and the most it has in flight; a short job never reaches the
+        // memory's batch, and replicas share the requests.
+        QVERIFY(std::abs(job->ttft_s - job->job_mean_ttft_s) < 1e-12);
+        QVERIFY(job->tpot_s > 0 && job->tpot_s < job->job_makespan_s / 2047.0);
+        InferenceSpec few = s;
+        few.requests = 10;
+        auto ten = infer(m, few, g, node_, 2.0);
+        QVERIFY2(ten.ok(), ten.error_text().c_str());
+        QCOMPARE(ten->batch, 10);
+        QVERIFY(ten->tpot_s < steady->tpot_s); // ten sequences step faster than a full batch
+        InferenceSpec two = s;
+        two.replicas = 2;
+        auto halves = infer(m, two, g, node_, 2.0);
+        QVERIFY2(halves.ok(), halves.error_text().c_str());
+        QCOMPARE(halves->job_requests_per_replica, 750LL);
+        QVERIFY(halves->job_makespan_s < job->job_makespan_s);
         auto refused = [&](InferenceSpec t, const char* what) {
             auto r = infer(m, t, g, node_);
             QVERIFY2(!r.ok(), what);
@@ -536,6 +552,9 @@ private slots:
         InferenceSpec neg = s;
         neg.requests = -1;
         refused(neg, "negative");
+        InferenceSpec huge = s;
+        huge.requests = 2000000;
+        refused(huge, "over a million");
     }
 
     void engineMemoryRules() {
