@@ -539,7 +539,8 @@ json infer_json(const model::InferenceResult& r) {
             {"job_makespan_s", r.job_makespan_s},
             {"job_mean_ttft_s", r.job_mean_ttft_s},
             {"job_mean_batch", r.job_mean_batch},
-            {"job_steps", r.job_steps}};
+            {"job_steps", r.job_steps},
+            {"job_requests_per_replica", r.job_requests_per_replica}};
 }
 
 namespace {
