@@ -937,10 +937,18 @@ int cmd_infer(Flags& f, std::ostream& out) {
     // A workstation's 8.4 tokens/s keeps its decimal; a cluster's 3,742 reads as a count.
     const auto rate = [&](double v) { return v < 100 ? fmt(v, 1) : model::units::format_count(v); };
     const auto ms = [](double secs) { return model::units::ms_decimals(secs * 1e3); };
-    t.rows = {{"TTFT", fmt(r->ttft_s * 1e3, ms(r->ttft_s)) + " ms",
-               within(r->ttft_s * 1e3, model::Scales::with_time, ms(r->ttft_s), " ms")},
-              {"TPOT", fmt(r->tpot_s * 1e3, ms(r->tpot_s)) + " ms",
-               within(r->tpot_s * 1e3, model::Scales::with_time, ms(r->tpot_s), " ms")},
+    // A latency in ms, or in s from 10 s (a batch job's first token), its band in the same unit.
+    const auto latency = [&](double secs) {
+        return model::units::latency_in_seconds(secs) ? fmt(secs, secs < 10 ? 2 : 1) + " s"
+                                                      : fmt(secs * 1e3, ms(secs)) + " ms";
+    };
+    const auto latency_band = [&](double secs) {
+        return model::units::latency_in_seconds(secs)
+                   ? within(secs, model::Scales::with_time, 1, " s")
+                   : within(secs * 1e3, model::Scales::with_time, ms(secs), " ms");
+    };
+    t.rows = {{"TTFT", latency(r->ttft_s), latency_band(r->ttft_s)},
+              {"TPOT", latency(r->tpot_s), latency_band(r->tpot_s)},
               {"batch (concurrent sequences)",
                units::format_count(static_cast<double>(r->batch)) + " (max " +
                    units::format_count(static_cast<double>(mem.max_batch)) + ")"},

@@ -1107,10 +1107,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                                               : model::units::format_count(v));
     };
     QString cap =
-        tr("%1: TTFT %2 ms, TPOT %3 ms at batch %4, %5 output tokens/s per replica (%6 per GPU)")
+        tr("%1: TTFT %2, TPOT %3 at batch %4, %5 output tokens/s per replica (%6 per GPU)")
             .arg(QString::fromStdString(w->name))
-            .arg(in.ttft_s * 1e3, 0, 'f', model::units::ms_decimals(in.ttft_s * 1e3))
-            .arg(in.tpot_s * 1e3, 0, 'f', model::units::ms_decimals(in.tpot_s * 1e3))
+            .arg(QString::fromStdString(model::units::format_latency(in.ttft_s)))
+            .arg(QString::fromStdString(model::units::format_latency(in.tpot_s)))
             .arg(count(static_cast<double>(in.batch)))
             .arg(rate(in.output_tokens_per_s), rate(in.output_tokens_per_s_per_gpu));
     // One stream: the rate above spreads the prompt's time over the output; what llama.cpp and
@@ -1178,10 +1178,16 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         const auto range = [&](double v, Scales sc, auto fmt) {
             return QString::fromStdString(model::range_text(v, *w->band, sc, fmt));
         };
-        cap += tr(". Model's error band (TPOT shaded): TTFT %1 ms, TPOT %2 ms, %3 output "
-                  "tokens/s")
-                   .arg(range(in.ttft_s * 1e3, Scales::with_time, &model::units::format_ms),
-                        range(in.tpot_s * 1e3, Scales::with_time, &model::units::format_ms),
+        // Each latency in the unit it is shown in above (seconds from 10 s).
+        const auto latency = [&](double s) {
+            return model::units::latency_in_seconds(s)
+                       ? range(s, Scales::with_time, &model::units::format_seconds) +
+                             QStringLiteral(" s")
+                       : range(s * 1e3, Scales::with_time, &model::units::format_ms) +
+                             QStringLiteral(" ms");
+        };
+        cap += tr(". Model's error band (TPOT shaded): TTFT %1, TPOT %2, %3 output tokens/s")
+                   .arg(latency(in.ttft_s), latency(in.tpot_s),
                         range(in.output_tokens_per_s, Scales::with_speed, 0));
         if (in.usd_per_million_output_tokens > 0)
             cap += tr(", $%1 per million output tokens")

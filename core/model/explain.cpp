@@ -345,8 +345,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {w.id + ".tpot",
                  w.name,
                  "TTFT and TPOT",
-                 fixed(r.ttft_s * 1e3, units::ms_decimals(r.ttft_s * 1e3)) + " ms / " +
-                     fixed(r.tpot_s * 1e3, units::ms_decimals(r.tpot_s * 1e3)) + " ms",
+                 units::format_latency(r.ttft_s) + " / " + units::format_latency(r.tpot_s),
                  formula,
                  {{"batch",
                    units::format_count(static_cast<double>(r.batch)) +
@@ -438,20 +437,20 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "one replica's TP and PP groups placed on the fabric, per decode step"});
             if (w.band) { // issue 19
                 auto& e = out.back();
-                e.value +=
-                    " (TTFT " +
-                    range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
-                    " ms, TPOT " +
-                    range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
-                    " ms)";
+                // Each latency in the unit its value is shown in (seconds from 10 s).
+                const auto latency = [&](double v) {
+                    return units::latency_in_seconds(v)
+                               ? range_text(v, *w.band, Scales::with_time, &units::format_seconds) +
+                                     " s"
+                               : range_text(v * 1e3, *w.band, Scales::with_time,
+                                            &units::format_ms) +
+                                     " ms";
+                };
+                const std::string both =
+                    "TTFT " + latency(r.ttft_s) + ", TPOT " + latency(r.tpot_s);
+                e.value += " (" + both + ")";
                 e.inputs.push_back(
-                    {"the model's error band",
-                     "TTFT " +
-                         range_text(r.ttft_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
-                         " ms, TPOT " +
-                         range_text(r.tpot_s * 1e3, *w.band, Scales::with_time, &units::format_ms) +
-                         " ms",
-                     w.band->basis + "; " + kLatencyBasis});
+                    {"the model's error band", both, w.band->basis + "; " + kLatencyBasis});
             }
             if (r.job_makespan_s > 0) {
                 // Session 36: a batch job of requests, run step by step (batch_job_run).

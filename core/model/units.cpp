@@ -96,6 +96,12 @@ std::string format_seconds(double s) {
     return format_fixed(s, std::fabs(s) < 10 ? 2 : 1);
 }
 
+std::string format_latency(double seconds) {
+    if (latency_in_seconds(seconds))
+        return format_seconds(seconds) + " s";
+    return format_ms(seconds * 1e3) + " ms";
+}
+
 std::string format_duration(double s) {
     if (!std::isfinite(s) || s < 0)
         return "-";

@@ -50,6 +50,13 @@ int ms_decimals(double ms);
 std::string format_ms(double ms);
 /// Seconds as the report shows a step time: two decimals below 10 s, one above ("7.44", "12.9").
 std::string format_seconds(double s);
+/// A latency as people read it: milliseconds below 10 s ("221 ms", "7.43 ms"), seconds from
+/// there ("25.7 s": a batch job's first token, helper-29 read "TTFT 25713 ms").
+std::string format_latency(double seconds);
+/// True when format_latency shows these seconds in seconds.
+inline bool latency_in_seconds(double seconds) {
+    return seconds >= 10.0;
+}
 /// A run's length in words: "8.42 s", "42.5 s", "3 min 12 s", "2 h 5 min", "546 days 19 h".
 std::string format_duration(double s);
 /// A price (no currency sign) one way everywhere (helper-9: "$0.57" on page 1 beside "$0.569"
