@@ -332,15 +332,18 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 formula += ", at least TensorRT-LLM's host time per sequence x sequences (its "
                            "decode-only steps as CUDA graphs of the next captured batch; steps "
                            "that carry a prompt eager, the host also launching every op)";
-            formula += ", + step overhead; TPOT = (the other sequences' batched prefill, (b - 1) "
-                       "/ b of it, + output tokens x step) / output tokens with continuous "
-                       "batching (one stream: the step); TTFT = prefill + one step (+ queueing "
-                       "online)";
             if (r.job_makespan_s > 0)
                 formula = "a batch job (below), step by step: TTFT = a request's mean time from "
                           "the start to its first token (its wait included), TPOT = its mean "
                           "time per output token after the first; each step: " +
-                          formula;
+                          formula +
+                          ", + step overhead, + the prompts' prefill in steps that "
+                          "carry them";
+            else
+                formula += ", + step overhead; TPOT = (the other sequences' batched prefill, (b "
+                           "- 1) / b of it, + output tokens x step) / output tokens with "
+                           "continuous batching (one stream: the step); TTFT = prefill + one "
+                           "step (+ queueing online)";
             out.push_back(
                 {w.id + ".tpot",
                  w.name,
