@@ -886,8 +886,20 @@ int cmd_infer(Flags& f, std::ostream& out) {
              ma.max_num_seqs.value >= 1 ? ma.max_num_seqs.source
                                         : std::string("the engine's default (") +
                                               std::string(model::to_string(s.engine)) + ")");
-    f.record("gpu_memory_utilization", ma.gpu_memory_utilization.value,
-             ma.gpu_memory_utilization.source);
+    // The engine's own memory rule (helper-29: TensorRT-LLM runs recorded vLLM's).
+    switch (s.engine) {
+    case model::ServingEngine::trtllm:
+        f.record("trtllm_free_memory_fraction", ma.trtllm_free_memory_fraction.value,
+                 ma.trtllm_free_memory_fraction.source);
+        break;
+    case model::ServingEngine::sglang:
+        f.record("sglang_mem_fraction_static", ma.sglang_mem_fraction_static.value,
+                 ma.sglang_mem_fraction_static.source);
+        break;
+    default:
+        f.record("gpu_memory_utilization", ma.gpu_memory_utilization.value,
+                 ma.gpu_memory_utilization.source);
+    }
     auto r = model::infer(m, s, *gpu, topo, price, spec, assumed.inference, {}, ma);
     if (!r) {
         const auto& e = r.errors().front();
