@@ -1119,16 +1119,19 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         cap +=
             tr(", decoding at %1 tokens/s once the prompt is in").arg(rate(1.0 / in.decode_step_s));
     // A batch job (session 36): the rate above is the job's, ramp-up and drain included.
-    if (in.job_makespan_s > 0)
-        cap += (in.job_requests_per_replica < in.job_requests
-                    ? tr(" as a batch job of %1 requests (%4 per replica), done in %2 (%3 "
-                         "sequences decoding per step on average; TTFT from the start)")
-                    : tr(" as a batch job of %1 requests, done in %2 (%3 sequences decoding "
-                         "per step on average; TTFT from the start)"))
-                   .arg(count(static_cast<double>(in.job_requests)),
+    if (in.job_makespan_s > 0) {
+        const QString requests =
+            in.job_requests_per_replica < in.job_requests
+                ? tr("%1 requests (%2 per replica)")
+                      .arg(count(static_cast<double>(in.job_requests)),
+                           count(static_cast<double>(in.job_requests_per_replica)))
+                : tr("%1 requests").arg(count(static_cast<double>(in.job_requests)));
+        cap += tr(" as a batch job of %1, done in %2 (%3 sequences decoding per step on average; "
+                  "TTFT from the start)")
+                   .arg(requests,
                         QString::fromStdString(model::units::format_duration(in.job_makespan_s)),
-                        count(in.job_mean_batch),
-                        count(static_cast<double>(in.job_requests_per_replica)));
+                        count(in.job_mean_batch));
+    }
     if (in.usd_per_million_output_tokens > 0)
         cap += tr(", $%1 per million output tokens")
                    .arg(QString::fromStdString(

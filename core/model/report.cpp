@@ -389,7 +389,8 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
          {"usd_per_million_input_tokens", "Per million input tokens", "USD", RF::usd_rate},
          {"onprem_usd_per_million_output_tokens", "Per million output tokens, owning", "USD",
           RF::usd_rate},
-         {"gpus_needed", "GPUs needed", "", RF::count}});
+         {"gpus_needed", "GPUs needed", "", RF::count},
+         {"job_makespan_s", "Batch job time", "s", RF::seconds}});
     Builder rel("reliability", "Reliability",
                 {{"workload", "Workload", "", RF::text},
                  {"job_mtbf_h", "Job MTBF", "h", RF::hours},
@@ -445,7 +446,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                  w.onprem_usd_per_million_output_tokens > 0
                      ? C(w.onprem_usd_per_million_output_tokens)
                      : C::none("not costed: no on-prem cost"),
-                 r.gpus_needed > 0 ? C(r.gpus_needed) : C::none("no request rate set")});
+                 r.gpus_needed > 0 ? C(r.gpus_needed) : C::none("no request rate set"),
+                 // A batch job of requests (session 36): its makespan; else a steady state.
+                 r.job_makespan_s > 0 ? C(r.job_makespan_s) : C::none("steady state")});
         }
         if (w.reliability) {
             const auto& r = *w.reliability;
