@@ -951,7 +951,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
     const auto ms = [](double secs) { return model::units::ms_decimals(secs * 1e3); };
     // A latency in ms, or in s from 10 s (a batch job's first token), its band in the same unit.
     const auto latency = [&](double secs) {
-        return model::units::latency_in_seconds(secs) ? fmt(secs, secs < 10 ? 2 : 1) + " s"
+        return model::units::latency_in_seconds(secs) ? model::units::format_latency(secs)
                                                       : fmt(secs * 1e3, ms(secs)) + " ms";
     };
     const auto latency_band = [&](double secs) {

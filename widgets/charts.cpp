@@ -1181,13 +1181,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         const auto range = [&](double v, Scales sc, auto fmt) {
             return QString::fromStdString(model::range_text(v, *w->band, sc, fmt));
         };
-        // Each latency in the unit it is shown in above (seconds from 10 s).
-        const auto latency = [&](double s) {
-            return model::units::latency_in_seconds(s)
-                       ? range(s, Scales::with_time, &model::units::format_seconds) +
-                             QStringLiteral(" s")
-                       : range(s * 1e3, Scales::with_time, &model::units::format_ms) +
-                             QStringLiteral(" ms");
+        // Each latency's band in the unit it is shown in above (core's latency_range_text).
+        const auto latency = [&](double v) {
+            return QString::fromStdString(model::latency_range_text(v, *w->band));
         };
         cap += tr(". Model's error band (TPOT shaded): TTFT %1, TPOT %2, %3 output tokens/s")
                    .arg(latency(in.ttft_s), latency(in.tpot_s),

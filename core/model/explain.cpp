@@ -440,17 +440,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "one replica's TP and PP groups placed on the fabric, per decode step"});
             if (w.band) { // issue 19
                 auto& e = out.back();
-                // Each latency in the unit its value is shown in (seconds from 10 s).
-                const auto latency = [&](double v) {
-                    return units::latency_in_seconds(v)
-                               ? range_text(v, *w.band, Scales::with_time, &units::format_seconds) +
-                                     " s"
-                               : range_text(v * 1e3, *w.band, Scales::with_time,
-                                            &units::format_ms) +
-                                     " ms";
-                };
-                const std::string both =
-                    "TTFT " + latency(r.ttft_s) + ", TPOT " + latency(r.tpot_s);
+                const std::string both = "TTFT " + latency_range_text(r.ttft_s, *w.band) +
+                                         ", TPOT " + latency_range_text(r.tpot_s, *w.band);
                 e.value += " (" + both + ")";
                 e.inputs.push_back(
                     {"the model's error band", both, w.band->basis + "; " + kLatencyBasis});

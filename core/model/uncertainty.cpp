@@ -341,6 +341,12 @@ std::string range_text(double value, const Band& b, Scales s, std::string (*fmt)
     return fmt(lo) + "\u2013" + fmt(hi);
 }
 
+std::string latency_range_text(double seconds, const Band& b) {
+    if (units::latency_in_seconds(seconds))
+        return range_text(seconds, b, Scales::with_time, &units::format_seconds) + " s";
+    return range_text(seconds * 1e3, b, Scales::with_time, &units::format_ms) + " ms";
+}
+
 Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows) {
     Coverage c;
     std::vector<double> widths, user;

@@ -103,6 +103,9 @@ std::string range_text(double value, const Band& b, Scales s, int decimals);
 /// The same with each end formatted by `fmt` (units::format_ms, units::format_price): "93.1–173",
 /// as the report's band table rounds each end.
 std::string range_text(double value, const Band& b, Scales s, std::string (*fmt)(double));
+/// A latency's band in the unit units::format_latency shows the latency in: "49.1–86.3 ms", or
+/// "19.2–33.7 s" from 10 s (a batch job's first token).
+std::string latency_range_text(double seconds, const Band& b);
 
 /// Coverage of the held-out rows of one kind by bands built without their own source: the
 /// share whose published value lies inside, and the median relative width (high / low - 1).
