@@ -420,13 +420,11 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
         if (!w.error.empty())
             out << "  " << w.error << '\n';
         if (w.inference)
-            out << "  serving: TTFT "
-                << fmt(w.inference->ttft_s * 1e3,
-                       model::units::ms_decimals(w.inference->ttft_s * 1e3))
-                << " ms, TPOT "
-                << fmt(w.inference->tpot_s * 1e3,
-                       model::units::ms_decimals(w.inference->tpot_s * 1e3))
-                << " ms, " << fmt(w.inference->output_tokens_per_s, 0)
+            // Latencies as every screen shows them (seconds from 10 s: a batch job's first
+            // token read "TTFT 25713 ms", helper-29), counts with separators.
+            out << "  serving: TTFT " << model::units::format_latency(w.inference->ttft_s)
+                << ", TPOT " << model::units::format_latency(w.inference->tpot_s) << ", "
+                << model::units::format_count(w.inference->output_tokens_per_s)
                 << " output tokens/s per replica\n";
         if (w.training)
             out << "  training: " << fmt(w.training->step_time_s, 3) << " s per step, "
