@@ -477,6 +477,19 @@ double dp_imbalance(const ModelArch& m, const InferenceSpec& s, const InferenceA
                ? 1.0 / ia.attention_dp_balance.value
                : 1.0;
 }
+
+/// The time of one engine step, for every path that steps the engine (decode_step_time,
+/// prefill_time, the speculative verify pass and batch_job_run): the GPU's pass `gpu_s` (the
+/// busiest attention-DP rank's: x `imbalance`) overlapped with the host, which prepares the
+/// next step (`host_s`) and, for a step run eagerly, launches its ops (`launch_s`) -- the
+/// overlap scheduler runs one step ahead, so a step takes the longer of the two --, then GPU
+/// time the host cannot hide (`serial_gpu_s`: a batch job's prompts after the decodes' share of
+/// a mixed step), and the per-step overhead (InferenceAssumptions::step_overhead_s).
+double engine_step_s(double gpu_s, double host_s, double launch_s, double serial_gpu_s,
+                     double imbalance, const InferenceAssumptions& ia) {
+    return std::max(gpu_s * imbalance, host_s + launch_s) + serial_gpu_s * imbalance +
+           ia.step_overhead_s.value;
+}
 } // namespace
 
 int trtllm_graph_batch(int batch, int max_batch, int max_tokens, bool padding) {
@@ -533,10 +546,8 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     // takes the longer of the two.
     // `padded`: the CUDA graph's batch (0 = none); `launch`: host time spent launching ops.
     auto step = [&](double padded, double launch) {
-        return std::max(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded) *
-                            imbalance,
-                        host + launch) +
-               ia.step_overhead_s.value;
+        return engine_step_s(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded), host,
+                             launch, 0.0, imbalance, ia);
     };
     if (s.engine != ServingEngine::trtllm)
         return step(0, 0);
@@ -560,9 +571,8 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                     const Topology& fabric, int batch, double tokens,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
-    return forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca) *
-               dp_imbalance(m, s, ia) +
-           ia.step_overhead_s.value;
+    return engine_step_s(forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca),
+                         0.0, 0.0, 0.0, dp_imbalance(m, s, ia), ia);
 }
 
 BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
@@ -582,7 +592,6 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
     const bool trt = s.engine == ServingEngine::trtllm;
     const double imb = dp_imbalance(m, s, ia);
     const double launch = trtllm_eager_launch_s(m, s, gpu, ia);
-    const double overhead = ia.step_overhead_s.value;
     // Requests admitted together decode together: one cohort per admitting step, oldest first
     // (they finish in that order: every request has the same lengths).
     struct Cohort {
@@ -621,9 +630,9 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
             // pass with them less the pass without), as the steady-state cohort adds its prefill.
             const double dfw =
                 forward_time(m, s, gpu, fabric, static_cast<double>(b), 1.0, ctx, ia, ca);
-            return std::max(dfw * imb, host + eager) + (fwd - dfw) * imb + overhead;
+            return engine_step_s(dfw, host, eager, fwd - dfw, imb, ia);
         }
-        return std::max(fwd * imb, host + eager) + overhead;
+        return engine_step_s(fwd, host, eager, 0.0, imb, ia);
     };
     // The cache a decoding sequence attends to before this step's token: its prompt and the
     // tokens it has made but the last (the one it feeds in).
@@ -763,8 +772,8 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
             ? ia.draft_cost_ratio.value * t
             : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca, ma);
     const double t_verify =
-        forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca) * dp_imbalance(m, s, ia) +
-        ia.step_overhead_s.value;
+        engine_step_s(forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca), 0.0, 0.0,
+                      0.0, dp_imbalance(m, s, ia), ia);
     const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
     return (spec.k * t_draft + t_verify) / E;
 }
