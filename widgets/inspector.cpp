@@ -154,7 +154,8 @@ public:
         const QRect r =
             style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this);
         // A few pixels short of the field: the style's label margins (helper-24 saw the last
-        // ")" of "Online (at the request rate)" cut under the arrow with no "…").
+        // ")" of "Online (at the request rate)", now "Online (request rate)", cut under the arrow
+        // with no "…").
         return opt.fontMetrics.elidedText(opt.currentText, Qt::ElideRight, r.width() - 8);
     }
 
@@ -278,6 +279,11 @@ std::vector<std::string> Inspector::modelIds(const model::Design& d) {
 }
 
 void Inspector::onChanged(const doc::ChangeEvent& e) {
+    // A refused edit's message is about that attempt: once the design changes (another edit,
+    // undo, the canvas) it is stale (helper-29 read "(-5 given)" long after). A refusal changes
+    // nothing, so it never reaches here.
+    if (error_)
+        error_->hide();
     // Drop ids that no longer exist (deleted, undone add).
     const auto& d = doc_->design();
     QStringList live;
