@@ -876,6 +876,16 @@ int cmd_infer(Flags& f, std::ostream& out) {
     }
     // Every other serving setting of the schema (lengths, formats, batching, mode, SLOs).
     s = f.read_settings(s);
+    // A flag that would do nothing is refused (the inspector keeps the value and hides the field).
+    if (s.requests > 0 && !model::batch_job_possible(s, spec.draft != nullptr))
+        throw UsageError{
+            std::string("--requests: a batch job is an offline run with the prompts on the "
+                        "decoding GPUs and no draft model; ") +
+            (s.mode == model::ServingMode::online ? "online mode serves the request rate"
+             : s.batching == model::Batching::disaggregated
+                 ? "disaggregated prefill runs the prompts elsewhere"
+                 : "speculative decoding is not simulated in it") +
+            " (leave --requests out)"};
     if (s.mode == model::ServingMode::online && s.request_rate <= 0)
         throw UsageError{"--request-rate: online mode needs a positive request rate"};
     const double price = f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost figures");

@@ -10,6 +10,7 @@
 
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -320,6 +321,13 @@ void Inspector::rebuild() {
     // the place the user was reading; it used to jump back to the top.
     const QString entity = entityId() + QString::number(selection_.size());
     const int keep = entity == shownEntity_ ? scroll_->verticalScrollBar()->value() : 0;
+    // The same entity's editor the person was using keeps the keyboard after the rebuild (a Mode
+    // chosen by the arrow keys shows the other mode's fields; the focus used to fall out).
+    const model::Field* focused = nullptr;
+    if (entity == shownEntity_)
+        for (const auto& e : editors_)
+            if (e.widget->hasFocus() || e.widget->isAncestorOf(QApplication::focusWidget()))
+                focused = e.field;
     shownEntity_ = entity;
     shownModels_ = modelIds(doc_->design());
     editors_.clear();
@@ -447,6 +455,10 @@ void Inspector::rebuild() {
     form_->addRow(error_);
     refreshValues();
     updateDerived();
+    if (focused)
+        for (const auto& e : editors_)
+            if (e.field == focused)
+                e.widget->setFocus(Qt::OtherFocusReason);
     if (keep > 0)
         QMetaObject::invokeMethod(
             this,

@@ -902,7 +902,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     r.tpot_s = tpot_eff(r.batch);
     if (colocated)
         r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
-    if (s.requests > 0 && s.mode == ServingMode::offline && colocated) {
+    if (s.requests > 0 && batch_job_possible(s, spec.draft != nullptr)) {
         // A batch job of s.requests requests, spread evenly over the replicas: each runs its
         // share with its own ramp-up and drain, step by step. The latencies and the batch are
         // then the job's: the mean TTFT from the start (queueing included) and TPOT after the

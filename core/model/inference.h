@@ -71,6 +71,15 @@ double speculative_tokens_per_step(double alpha, int gamma);
 /// (1 - a^(g+1)) / ((1 - a)(g c + 1)).
 double speculative_speedup(double alpha, int gamma, double c);
 
+/// Whether a serving workload can run as a batch job of InferenceSpec::requests: offline, its
+/// prompts on the decoding GPUs (not disaggregated), without a draft model (batch_job_run has no
+/// speculative decoding). Otherwise its requests are kept but not used, as the request rate is
+/// kept but not used offline; the inspector shows the field only where it can (schema), and the
+/// CLI refuses --requests elsewhere.
+inline bool batch_job_possible(const InferenceSpec& s, bool has_draft) {
+    return s.mode == ServingMode::offline && s.batching != Batching::disaggregated && !has_draft;
+}
+
 Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                               const Topology& fabric, double price_per_gpu_hour = 0,
                               const SpeculativeSpec& spec = {}, const InferenceAssumptions& ia = {},

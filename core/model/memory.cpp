@@ -598,15 +598,9 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
     if (s.requests < 0 || s.requests > 1000000)
         errs.push_back({"--requests", "must be between 0 (a steady state) and 1,000,000 (a longer "
                                       "job runs at its steady state)"});
-    else if (s.requests > 0 && s.mode == ServingMode::online)
-        errs.push_back({"--requests", "a batch job of requests is an offline run; online mode "
-                                      "serves the request rate (set the requests to 0)"});
-    else if (s.requests > 0 && s.batching == Batching::disaggregated)
-        errs.push_back({"--requests", "the batch job is run with the prompts on the same GPUs as "
-                                      "the decodes; with disaggregated prefill set it to 0"});
-    else if (s.requests > 0 && draft)
-        errs.push_back({"--requests", "the batch job is run without speculative decoding; clear "
-                                      "the draft model or set the requests to 0"});
+    // Online serving, disaggregated prefill and a draft model run no batch job: the requests are
+    // kept for when the workload runs offline again (as the request rate is kept offline), and
+    // the CLI refuses --requests with them (cmd_infer).
     if (s.offload_layers < 0 || s.offload_layers >= m.layers)
         errs.push_back({"--offload-layers", "must be between 0 and the model's " +
                                                 std::to_string(m.layers) +

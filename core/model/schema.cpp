@@ -1,5 +1,7 @@
 #include "model/schema.h"
 
+#include "model/inference.h"
+
 #include "model/catalog.h"
 #include "model/units.h"
 
@@ -175,6 +177,19 @@ std::function<bool(const Design&, std::string_view)> only_on(std::vector<DeviceK
     return [kinds = std::move(kinds)](const Design& d, std::string_view id) {
         const Device* dev = d.device(id);
         return dev && std::find(kinds.begin(), kinds.end(), dev->kind) != kinds.end();
+    };
+}
+
+/// `applies` for serving fields that belong to one way of running only: the batch job's size
+/// to an offline run on colocated GPUs without a draft model, the request rate and the latency
+/// targets to online serving (helper-31: switching an offline job with its requests set to
+/// online broke the workload; each mode's own fields now show in that mode, and keep their values
+/// in the design for when it comes back).
+std::function<bool(const Design&, std::string_view)>
+serving_when(bool (*pred)(const InferenceSpec&)) {
+    return [pred](const Design& d, std::string_view id) {
+        const Workload* w = d.workload(id);
+        return w && w->kind == WorkloadKind::inference && pred(w->inference);
     };
 }
 
@@ -372,6 +387,8 @@ std::vector<Field> build_schema() {
                   "drain (trtllm-bench and vllm bench throughput measure it so). A million at "
                   "most: a longer job runs at its steady state (0)"))
         .zero_shows = "Steady state";
+    s.back().applies = serving_when(
+        [](const InferenceSpec& x) { return batch_job_possible(x, !x.speculative_draft.empty()); });
     add(I(CL_REF(weights_dtype))
             .make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint",
                   "format; int4 4.25 bits, fp4 4.5 bits with scales"));
@@ -395,16 +412,22 @@ std::vector<Field> build_schema() {
                   .make("request_rate", "Request rate", "1/s", 0, 1e9, "you",
                         "requests per second (online mode)")),
           1, "/s", 1);
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return x.mode == ServingMode::online; });
     shown(add(I(CL_REF(ttft_slo_s))
                   .make("ttft_slo_s", "TTFT SLO", "s", 0, 1e6,
                         "MLPerf Inference Llama 2 70B server: 2 s; 0.5 s here",
                         "time-to-first-token objective")),
           1e-3, "ms", 0);
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return x.mode == ServingMode::online; });
     shown(add(I(CL_REF(tpot_slo_s))
                   .make("tpot_slo_s", "TPOT SLO", "s", 0, 10,
                         "MLPerf Inference Llama 2 70B server: 200 ms; 50 ms here",
                         "time-per-output-token objective")),
           1e-3, "ms", 1);
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return x.mode == ServingMode::online; });
     {
         Field& f = add(I(CL_REF(speculative_draft))
                            .make("speculative_draft", "Speculative draft", "", 0, 0,

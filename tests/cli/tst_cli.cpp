@@ -1622,7 +1622,9 @@ private slots:
              {std::vector<std::string>{"--requests", "-1"},
               std::vector<std::string>{"--requests", "many"},
               std::vector<std::string>{"--requests", "1500", "--mode", "online", "--request-rate",
-                                       "2"}}) {
+                                       "2"},
+              std::vector<std::string>{"--requests", "1500", "--batching", "disaggregated"},
+              std::vector<std::string>{"--requests", "1500", "--speculative-draft", "llama3-8b"}}) {
             const Run r = with(bad);
             QCOMPARE(r.code, 2);
             QVERIFY2(r.err.find("--requests") != std::string::npos, r.err.c_str());

@@ -536,6 +536,8 @@ inline bool dropFile(cl::ui::MainWindow& w, const QString& path, QPoint to) {
 /// The visible inspector editor of a schema field (objectName = the field's key), scrolled
 /// into view.
 template <class T = QWidget> inline T* field(cl::ui::MainWindow& w, const char* key) {
+    // A queued inspector rebuild first (a Mode change shows the other mode's fields).
+    QCoreApplication::processEvents();
     for (auto* c : w.inspector()->findChildren<T*>(QString::fromLatin1(key)))
         if (c->isVisible()) {
             if (auto* sa = w.inspector()->findChild<QScrollArea*>())

@@ -46,6 +46,9 @@ private:
     int edits_ = 0;
 
     QWidget* editor(ui::MainWindow& w, const model::Field& f) {
+        // A queued rebuild first (a Mode change shows the other mode's fields): the editor found
+        // is the one on screen, not one about to be replaced.
+        QCoreApplication::processEvents();
         for (auto* c : w.inspector()->findChildren<QWidget*>(QString::fromStdString(f.key)))
             if (c->isVisible())
                 return c;
@@ -564,6 +567,72 @@ private slots:
         QTest::qWait(50); // painted
         QVERIFY2(mode->toolTip().startsWith(QStringLiteral("Online")), qPrintable(mode->toolTip()));
         QVERIFY(!mode->toolTip().contains(QStringLiteral("offline =")));
+    }
+
+    // Helper-31: with "Requests in the batch job" set, switching the Mode to online made the
+    // workload an error. Each mode shows its own fields (requests offline; request rate and the
+    // targets online) and keeps the other's values for when it comes back.
+    void modeShowsItsOwnFields() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h200-inference-8x")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        const auto id = QString::fromStdString(w.document()->design().workloads[0].id);
+        QVERIFY(clickEntity(w, id));
+        auto* mode = field<QComboBox>(w, "mode");
+        QVERIFY(mode);
+        reveal(w, mode);
+        QVERIFY(chooseInCombo(mode, QStringLiteral("offline")));
+        QTRY_VERIFY(field<QAbstractSpinBox>(w, "requests") != nullptr);
+        QVERIFY(field<QWidget>(w, "request_rate") == nullptr);
+        QVERIFY(field<QWidget>(w, "ttft_slo_s") == nullptr);
+        auto* requests = field<QAbstractSpinBox>(w, "requests");
+        reveal(w, requests);
+        QVERIFY(typeNumber(requests, QStringLiteral("1500")));
+        QCOMPARE(w.document()->design().workloads[0].inference.requests, 1500);
+        mode = field<QComboBox>(w, "mode");
+        reveal(w, mode);
+        QVERIFY(chooseInCombo(mode, QStringLiteral("online")));
+        QTRY_VERIFY(field<QAbstractSpinBox>(w, "request_rate") != nullptr);
+        QVERIFY(field<QWidget>(w, "ttft_slo_s") != nullptr);
+        QVERIFY(field<QWidget>(w, "requests") == nullptr);
+        // Online, the workload is the service it was before the job was set: no error.
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        const auto ev = w.evaluator()->current();
+        bool served = false;
+        for (const auto& we : ev->workloads)
+            if (we.id == id.toStdString()) {
+                QVERIFY2(we.error.empty(), we.error.c_str());
+                served = we.inference && we.inference->job_requests == 0 &&
+                         we.inference->output_tokens_per_s > 0;
+            }
+        QVERIFY(served);
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QVERIFY2(!verdict->text().contains(QStringLiteral("Requests in the batch job")),
+                 qPrintable(verdict->text()));
+        // Back offline: the job's 1,500 requests are still there.
+        mode = field<QComboBox>(w, "mode");
+        reveal(w, mode);
+        QVERIFY(chooseInCombo(mode, QStringLiteral("offline")));
+        QTRY_VERIFY(field<QAbstractSpinBox>(w, "requests") != nullptr);
+        QCOMPARE(field<QAbstractSpinBox>(w, "requests")->text(), QStringLiteral("1,500 requests"));
+        QCOMPARE(w.document()->design().workloads[0].inference.requests, 1500);
+        // By the keys: the Mode keeps the keyboard while the other mode's fields appear, so a
+        // second arrow press reaches it (the focus fell out of the rebuilt form before).
+        mode = field<QComboBox>(w, "mode");
+        reveal(w, mode);
+        QVERIFY(focusByMouse(mode));
+        QTest::keyClick(mode, Qt::Key_Down);
+        QTRY_VERIFY(field<QWidget>(w, "request_rate") != nullptr);
+        mode = field<QComboBox>(w, "mode");
+        QTRY_VERIFY(mode->hasFocus());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Up);
+        QTRY_VERIFY(field<QWidget>(w, "requests") != nullptr);
+        QCOMPARE(w.document()->design().workloads[0].inference.mode, model::ServingMode::offline);
+        QTRY_VERIFY(field<QComboBox>(w, "mode")->hasFocus());
     }
 
     // Helper-15: after the person chose another model for the h100-ndr-2node preset's "Llama 3
