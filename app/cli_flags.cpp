@@ -467,11 +467,11 @@ const FlagSpec* find_spec(const std::string& name) {
     return nullptr;
 }
 
-std::string fmt_num(double v) {
-    std::ostringstream o;
-    o.imbue(std::locale::classic());
-    o << v;
-    return o.str();
+/// A flag's range as people read it (helper-31: "[1e-09, 1e+09]"): numbers without
+/// e-notation, and "(0, ..." where the lower bound only says "positive".
+std::string range_text(double lo, double hi) {
+    return (lo > 0 && lo < 1e-6 ? std::string("(0") : "[" + model::units::format_plain(lo)) + ", " +
+           model::units::format_plain(hi) + "]";
 }
 
 } // namespace
@@ -698,7 +698,7 @@ long long Flags::get_int(const std::string& name, long long def, long long lo, l
     if (!d)
         throw UsageError{name + ": expected an integer, found \"" + *v + "\""};
     if (*d != std::floor(*d))
-        throw UsageError{name + ": expected an integer, found " + *v};
+        throw UsageError{name + ": expected an integer, found \"" + *v + "\""};
     if (*d < static_cast<double>(lo) || *d > static_cast<double>(hi))
         throw UsageError{name + ": " + *v + " is outside [" + std::to_string(lo) + ", " +
                          std::to_string(hi) + "]"};
@@ -728,8 +728,7 @@ double Flags::get_number(const std::string& name, double def, double lo, double 
     if (!d)
         throw UsageError{name + ": expected a finite number, found \"" + *v + "\""};
     if (*d < lo || *d > hi)
-        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
-                         "]"};
+        throw UsageError{name + ": " + *v + " is outside " + range_text(lo, hi)};
     record(name, *d, "flag");
     return *d;
 }
@@ -763,8 +762,8 @@ double Flags::get_seconds(const std::string& name, double def, double lo, double
     if (!d)
         throw UsageError{name + ": expected a time such as 0.05, 50ms or 2s, found \"" + *v + "\""};
     if (*d < lo || *d > hi)
-        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
-                         "] seconds (a plain number is seconds: write 50ms or 0.05 for 50 ms)"};
+        throw UsageError{name + ": " + *v + " is outside " + range_text(lo, hi) +
+                         " seconds (a plain number is seconds: write 50ms or 0.05 for 50 ms)"};
     record(name, *d, "flag");
     return *d;
 }
@@ -783,8 +782,7 @@ double Flags::get_size(const std::string& name, double def, double lo, double hi
                          "found \"" +
                          *v + "\""};
     if (*d < lo || *d > hi)
-        throw UsageError{name + ": " + *v + " is outside [" + fmt_num(lo) + ", " + fmt_num(hi) +
-                         "]"};
+        throw UsageError{name + ": " + *v + " is outside " + range_text(lo, hi)};
     record(name, *d, "flag");
     return *d;
 }

@@ -453,7 +453,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         return 0;
     }
     out << units::format_count(static_cast<double>(gpus)) << " x " << gpu_id << " in " << s.nodes
-        << " nodes of " << s.gpus_per_node << (where.empty() ? "" : " (" + where + ")") << "; ";
+        << (s.nodes == 1 ? " node of " : " nodes of ") << s.gpus_per_node
+        << (where.empty() ? "" : " (" + where + ")") << "; ";
     if (mix)
         out << "the design's job mix (" << s.classes.size() << " classes)";
     else if (s.trace)

@@ -945,7 +945,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             addBandArea(chart_, fast, slow, tr("model's error band"), QColor(0x3b, 0x82, 0xf6), 40);
     }
     auto* op = new QScatterSeries;
-    op->setName(tr("operating point"));
+    // A batch job's point is its means, ramp-up and drain included: off the steady-state curve
+    // (helper-31 read it as misplaced).
+    op->setName(w->inference->job_makespan_s > 0 ? tr("operating point (the batch job's means)")
+                                                 : tr("operating point"));
     op->setMarkerSize(12);
     op->setColor(QColor(0xdc, 0x26, 0x26));
     op->append(w->inference->output_tokens_per_s, w->inference->tpot_s * 1e3);
@@ -1113,6 +1116,25 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(QString::fromStdString(model::units::format_latency(in.tpot_s)))
             .arg(count(static_cast<double>(in.batch)))
             .arg(rate(in.output_tokens_per_s), rate(in.output_tokens_per_s_per_gpu));
+    // Disaggregated: the per-GPU rate counts the prefill pool too (helper-31: "15,464 per
+    // replica (1,008 per GPU)" on 8 GPUs read as a contradiction).
+    if (in.prefill_pool)
+        cap.replace(tr(" per GPU)"), tr(" per GPU, the prefill GPUs counted)"));
+    // Online: the TTFT above includes the wait for a slot at the request rate; the curve's TTFT
+    // does not (helper-31).
+    if (in.queue_wait_s > 0)
+        cap += tr("; TTFT includes %1 of queueing at the request rate")
+                   .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)));
+    // Speculative decoding: whether it pays (core's speedup of the decode per token).
+    if (in.speculative_speedup > 0 && in.speculative_speedup != 1)
+        cap += in.speculative_speedup > 1
+                   ? tr("; speculative decoding makes a token %1x faster at batch 1")
+                         .arg(QString::fromStdString(
+                             model::units::format_fixed(in.speculative_speedup, 2)))
+                   : tr("; speculative decoding makes a token %1x slower at batch 1 (the draft "
+                        "costs more than it saves)")
+                         .arg(QString::fromStdString(
+                             model::units::format_fixed(1.0 / in.speculative_speedup, 2)));
     // One stream: the rate above spreads the prompt's time over the output; what llama.cpp and
     // MLX call the generation speed is one decode step per token (helper-26).
     if (in.batch == 1 && in.decode_step_s > 0)

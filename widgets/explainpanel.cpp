@@ -64,6 +64,11 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     tree_->setWordWrap(true);
     tree_->setUniformRowHeights(false);
     tree_->setItemDelegate(new WrappingDelegate(tree_));
+    // Rows are as tall as their wrapped text at the columns' widths: when a column's width
+    // changes (the panel resized, a column dragged) the heights are worked out again (helper-31:
+    // formulas cut with "…" and a TTFT formula without its last line after a resize).
+    connect(tree_->header(), &QHeaderView::sectionResized, tree_,
+            [this] { tree_->doItemsLayout(); });
     detail_ = new QLabel(this);
     detail_->setObjectName(QStringLiteral("explainDetail"));
     detail_->setWordWrap(true);

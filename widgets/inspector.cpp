@@ -741,8 +741,29 @@ void Inspector::edit(const model::Field& f, const model::FieldValue& v) {
         emit statusMessage(error_->text());
     if (!why.isEmpty()) // refused: the editor shows the design's value again
         for (const auto& e : editors_)
-            if (e.field == &f)
+            if (e.field == &f) {
                 showValue(e);
+                // The reason under the field it is about, in view (helper-31: it sat at the
+                // form's end, below a long form, seen only by scrolling).
+                int at = -1, row = -1;
+                QFormLayout::ItemRole role{};
+                form_->getWidgetPosition(error_, &at, &role);
+                form_->getWidgetPosition(e.widget, &row, &role);
+                if (at >= 0 && row >= 0 && at != row + 1) {
+                    const QFormLayout::TakeRowResult taken = form_->takeRow(at);
+                    delete taken.labelItem; // the items, not the label they hold
+                    delete taken.fieldItem;
+                    form_->insertRow(at < row ? row : row + 1, error_);
+                }
+                error_->show();
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, at = rebuilds_] {
+                        if (rebuilds_ == at && error_)
+                            scroll_->ensureWidgetVisible(error_, 10, 40);
+                    },
+                    Qt::QueuedConnection);
+            }
 }
 
 void Inspector::updateDerived() {

@@ -872,6 +872,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     // TPOT = (prefill x (b - 1) / b + output_len x step) / output_len. One stream (b = 1) decodes
     // at the step (helper-26: an 8k prompt on an M4 Max showed TPOT 24.5 ms for an ~8 ms step).
     const bool colocated = s.batching != Batching::disaggregated;
+    r.prefill_pool = !colocated;
     auto tpot_eff = [&](int b) {
         if (!colocated)
             return tpot_at(b);

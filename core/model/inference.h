@@ -35,6 +35,9 @@ struct InferenceResult {
     double queue_wait_s = 0;          ///< mean wait before a request's prefill starts
     double capacity_rps = 0;          ///< requests/s one replica completes at the operating batch
     bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
+    /// Disaggregated prefill: output_tokens_per_s_per_gpu counts the prefill pool's GPUs (or
+    /// GPU time) too, not only the decode replica's.
+    bool prefill_pool = false;
     /// Offline with InferenceSpec::requests > 0 (batch_job_run; the requests spread evenly over
     /// the replicas): one replica's time from the first request to the last one's end, a
     /// request's mean time from the start to its first token, the mean sequences decoding per

@@ -451,10 +451,15 @@ std::vector<Field> build_schema() {
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
                   "4: the speculative tokens in vLLM's examples",
                   "draft tokens proposed per step (gamma in Leviathan et al. 2023)"));
+    // The draft's settings show with a draft model (helper-31 found them beside "none").
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return !x.speculative_draft.empty(); });
     shown(add(I(CL_REF(acceptance))
                   .make("acceptance", "Acceptance rate", "", 0, 1,
                         "0.7: Leviathan et al. 2023 Table 3 range", "alpha, of draft tokens")),
           1, "", 2);
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return !x.speculative_draft.empty(); });
 
     // Economics: the cloud offer, commitment and horizon, then the numeric inputs
     const auto E = [](auto ref) { return in<EconomicsAt>(Section::economics, ref); };
@@ -1208,7 +1213,7 @@ std::string choice_label(std::string_view v) {
         {"static", "Static"},
         {"continuous", "Continuous"},
         {"chunked", "Chunked prefill"},
-        {"disaggregated", "Disaggregated prefill and decode"},
+        {"disaggregated", "Disaggregated prefill"},
         {"1g", "1g: 7 instances per GPU"},
         {"2g", "2g: 3 instances per GPU"},
         {"3g", "3g: 2 instances per GPU"},

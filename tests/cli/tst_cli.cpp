@@ -1309,7 +1309,11 @@ private slots:
                     clean.insert(clean.end(), {"--speculative-draft", "llama3-8b"});
                 const Run r = run(clean);
                 if (r.code != 2 || r.err.find(spec.name + ": ") == std::string::npos ||
-                    r.err.find("outside [") == std::string::npos)
+                    (r.err.find("outside [") == std::string::npos &&
+                     r.err.find("outside (0, ") == std::string::npos) ||
+                    // The range without e-notation (helper-31: "[1e-09, 1e+09]").
+                    r.err.find("e+", r.err.find("outside")) != std::string::npos ||
+                    r.err.find("e-0", r.err.find("outside")) != std::string::npos)
                     problems << QString::fromStdString(spec.name + " out of range: " + r.err);
             }
         }

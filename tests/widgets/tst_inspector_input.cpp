@@ -322,9 +322,17 @@ private slots:
         QVERIFY2(error->text().contains(QStringLiteral("must be between")) &&
                      error->text().contains(QStringLiteral("999,999,999 given")),
                  qPrintable(error->text()));
-        // Said where it is seen: the error line is at the end of a long form.
+        // Said where it is seen: in the status bar, and right under the field it is about, in
+        // view (helper-31: at the form's end it was seen only by scrolling).
         QVERIFY2(w.statusBar()->currentMessage() == error->text(),
                  qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(error->parentWidget(), power->parentWidget());
+        QTRY_VERIFY2(error->geometry().top() >= power->geometry().bottom() &&
+                         error->geometry().top() - power->geometry().bottom() < 30,
+                     qPrintable(QStringLiteral("field ends at %1, error starts at %2")
+                                    .arg(power->geometry().bottom())
+                                    .arg(error->geometry().top())));
+        QTRY_VERIFY(!error->visibleRegion().isEmpty());
         auto* pueBox = field<QDoubleSpinBox>(w, "pue");
         QVERIFY(pueBox);
         reveal(w, pueBox);
@@ -633,6 +641,16 @@ private slots:
         QTRY_VERIFY(field<QWidget>(w, "requests") != nullptr);
         QCOMPARE(w.document()->design().workloads[0].inference.mode, model::ServingMode::offline);
         QTRY_VERIFY(field<QComboBox>(w, "mode")->hasFocus());
+        // The draft's settings only with a draft model; with one, no batch job either.
+        QVERIFY(field<QWidget>(w, "speculative_k") == nullptr);
+        QVERIFY(field<QWidget>(w, "acceptance") == nullptr);
+        auto* draft = field<QComboBox>(w, "speculative_draft");
+        QVERIFY(draft);
+        reveal(w, draft);
+        QVERIFY(chooseInCombo(draft, QStringLiteral("llama3-8b")));
+        QTRY_VERIFY(field<QWidget>(w, "speculative_k") != nullptr);
+        QVERIFY(field<QWidget>(w, "acceptance") != nullptr);
+        QVERIFY(field<QWidget>(w, "requests") == nullptr);
     }
 
     // Helper-15: after the person chose another model for the h100-ndr-2node preset's "Llama 3
