@@ -219,6 +219,44 @@ private slots:
                  half["host link (one way)"].c_str());
     }
 
+    // Helper-31 (session 37): journey 3's answer, the GPUs for the request rate, had no Explain
+    // entry. Online it is worked out from the inputs it lists; offline there is none.
+    void explainGpusNeeded() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h200-inference-8x");
+        QCOMPARE(d.workloads[0].inference.mode, ServingMode::online);
+        const Evaluation ev = evaluate(d, cat);
+        const auto& r = *ev.workloads[0].inference;
+        QVERIFY(r.gpus_needed > 0);
+        std::map<std::string, std::string> in;
+        std::string value, ttft_wait;
+        for (const auto& e : explain(d, ev, cat)) {
+            if (e.title == "GPUs needed") {
+                value = e.value;
+                for (const auto& i : e.inputs)
+                    in[i.name] = i.value;
+            }
+            if (e.title == "TTFT and TPOT")
+                for (const auto& i : e.inputs)
+                    if (i.name == "queue wait (mean, in TTFT)")
+                        ttft_wait = i.value;
+        }
+        QCOMPARE(value, units::format_count(r.gpus_needed));
+        QCOMPARE(in["GPUs per replica"], std::string("8"));
+        QVERIFY2(
+            in["replicas"].rfind(units::format_count(r.replicas_needed) + " (each loaded ", 0) == 0,
+            in["replicas"].c_str());
+        // replicas x GPUs per replica is the value shown
+        QCOMPARE(r.replicas_needed * 8, r.gpus_needed);
+        QCOMPARE(in["queue wait (mean)"], units::format_latency(r.queue_wait_s));
+        QCOMPARE(ttft_wait, in["queue wait (mean)"]);
+        QVERIFY(in.count("request rate") && in.count("one replica's capacity"));
+        d.workloads[0].inference.mode = ServingMode::offline;
+        const Evaluation off = evaluate(d, cat);
+        for (const auto& e : explain(d, off, cat))
+            QVERIFY(e.title != "GPUs needed");
+    }
+
     // Helper-9 (issue 21): one price read "$0.57" on page 1 and "$0.569" in its chart's
     // caption; a TTFT band "93.1 ms to 173 ms" in the table and "93-173 ms" in the caption.
     // Issue 21: the report says what its jargon means; a term comes in when the text uses it
