@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-10000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(design hf_config nccl_tests cli_args report)
+[ ${#targets[@]} -eq 0 ] && targets=(design hf_config nccl_tests cli_args report job_trace)
 if [ ! -x build-fuzz/fuzz/fuzz_design ]; then
     cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCLUSTERLENS_FUZZ=ON \
         -DCLUSTERLENS_BUILD_GUI=OFF -DCLUSTERLENS_BUILD_TESTS=OFF -DCLUSTERLENS_BUILD_BENCH=OFF \
