@@ -292,8 +292,9 @@ AllocationView::AllocationView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("allocationView"));
     setMouseTracking(false);
     setCursor(Qt::PointingHandCursor);
-    setToolTip(tr("Which job held each node over time (a colour per class; grey idle, dark "
-                  "red out for repair). Click a job to see its nodes on the canvas."));
+    setToolTip(tr("Which job held each node over time (a colour per class, the job holding "
+                  "most of the node; as tall as the share of the node's GPUs held, grey idle, "
+                  "dark red out for repair). Click a job to see its nodes on the canvas."));
 }
 
 QColor AllocationView::classColour(int cls) {
@@ -407,7 +408,20 @@ void AllocationView::paintEvent(QPaintEvent*) {
                                : classColour(al_.jobs[static_cast<std::size_t>(j)].cls);
             if (picked_ >= 0 && j >= 0 && j != picked_)
                 c = c.lighter(150); // the picked job stands out
-            p.fillRect(QRectF(r.left() + col * cw, r.top() + row * rh, cw + 0.5, rh + 0.5), c);
+            const QRectF cell(r.left() + col * cw, r.top() + row * rh, cw + 0.5, rh + 0.5);
+            // A node partly held: the share its jobs hold, from the bottom, the rest idle
+            // (helper-31: a 4-GPU job filled an 8-GPU node's whole row).
+            const double held =
+                j >= 0 ? al_.held_at(static_cast<std::size_t>(row), static_cast<std::size_t>(col))
+                       : 1.0;
+            if (held < 1.0) {
+                p.fillRect(cell, idle);
+                p.fillRect(QRectF(cell.left(), cell.bottom() - cell.height() * held, cell.width(),
+                                  cell.height() * held),
+                           c);
+            } else {
+                p.fillRect(cell, c);
+            }
         }
     // The picked job's cells in a dark shade of its class (outlines vanish on cells a pixel
     // or two wide).
@@ -416,9 +430,15 @@ void AllocationView::paintEvent(QPaintEvent*) {
             classColour(al_.jobs[static_cast<std::size_t>(picked_)].cls).darker(220);
         for (int row = 0; row < rows; ++row)
             for (int col = 0; col < al_.columns; ++col)
-                if (al_.at(static_cast<std::size_t>(row), static_cast<std::size_t>(col)) == picked_)
-                    p.fillRect(QRectF(r.left() + col * cw, r.top() + row * rh, cw + 0.5, rh + 0.5),
+                if (al_.at(static_cast<std::size_t>(row), static_cast<std::size_t>(col)) ==
+                    picked_) {
+                    const double held =
+                        al_.held_at(static_cast<std::size_t>(row), static_cast<std::size_t>(col));
+                    p.fillRect(QRectF(r.left() + col * cw,
+                                      r.top() + row * rh + (rh + 0.5) * (1.0 - held), cw + 0.5,
+                                      (rh + 0.5) * held),
                                dark);
+                }
     }
     // Node numbers at the first, middle and last rows.
     p.setPen(palette().text().color());

@@ -1191,6 +1191,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     }
     std::map<std::pair<std::int64_t, std::uint32_t>, int> seen; // live runs on the timeline
     std::vector<std::vector<int>> columns(static_cast<std::size_t>(rows));
+    std::vector<std::vector<float>> held_columns(static_cast<std::size_t>(rows));
     std::vector<std::vector<double>> waits(nc);
     std::vector<double> all_waits;
     double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
@@ -1202,11 +1203,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     const auto sample_allocation = [&] {
         std::vector<int> best(static_cast<std::size_t>(rows), FleetAllocation::kIdle);
         std::vector<int> most(static_cast<std::size_t>(rows), 0);
+        std::vector<int> units(static_cast<std::size_t>(rows), 0); // held on the node, all jobs
         for (std::size_t u = 0; u < alloc.size(); ++u) {
             if (!alloc_live[u])
                 continue;
             for (const auto& [n, g] : alloc[u]) {
                 const int row = row_of[static_cast<std::size_t>(n)];
+                if (row >= 0)
+                    units[static_cast<std::size_t>(row)] += g;
                 if (row < 0 || g <= most[static_cast<std::size_t>(row)])
                     continue;
                 const auto key = std::make_pair(static_cast<std::int64_t>(u), alloc_gen[u]);
@@ -1238,6 +1242,14 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             const bool down = node_down(n);
             columns[static_cast<std::size_t>(i)].push_back(
                 down ? FleetAllocation::kDown : best[static_cast<std::size_t>(i)]);
+            // The node's units: GPUs, its time-sliced GPUs' replicas, or its MIG instances.
+            const int capacity = s.gpus_per_node * (is_ts_node(n)   ? ts_replicas
+                                                    : n >= mig_base ? inst
+                                                                    : 1);
+            held_columns[static_cast<std::size_t>(i)].push_back(
+                down ? 0.0F
+                     : static_cast<float>(std::min(1.0, units[static_cast<std::size_t>(i)] /
+                                                            std::max(1.0, 1.0 * capacity))));
         }
     };
     // A run stops (done or evicted): its end on the allocation timeline.
@@ -1972,6 +1984,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     al.cell.reserve(static_cast<std::size_t>(rows) * r.timeline.size());
     for (const auto& col : columns)
         al.cell.insert(al.cell.end(), col.begin(), col.end());
+    al.held.reserve(al.cell.size());
+    for (const auto& col : held_columns)
+        al.held.insert(al.held.end(), col.begin(), col.end());
     return r;
 }
 

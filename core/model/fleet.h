@@ -222,10 +222,18 @@ struct FleetAllocation {
     /// rows x columns, row-major: an index into jobs (the job holding most of the node's GPUs
     /// at that sample), kIdle or kDown.
     std::vector<int> cell;
+    /// rows x columns, as `cell`: the share of the node's GPUs (its time-sliced GPUs' replicas,
+    /// its MIG instances) that jobs held at that sample, 0 to 1 (a node half used is not shown
+    /// as full: helper-31).
+    std::vector<float> held;
     std::vector<FleetAllocJob> jobs;
     static constexpr int kIdle = -1, kDown = -2;
     [[nodiscard]] int at(std::size_t row, std::size_t col) const {
         return cell[row * static_cast<std::size_t>(columns) + col];
+    }
+    [[nodiscard]] double held_at(std::size_t row, std::size_t col) const {
+        const std::size_t i = row * static_cast<std::size_t>(columns) + col;
+        return i < held.size() ? static_cast<double>(held[i]) : (cell[i] >= 0 ? 1.0 : 0.0);
     }
 };
 

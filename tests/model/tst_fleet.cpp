@@ -77,8 +77,36 @@ private slots:
                 QCOMPARE(job.nodes.front().first, a.node_rows[row]);
             }
             QCOMPARE(busy_cells * 8.0, r->timeline[static_cast<std::size_t>(c)].busy_gpus);
+            for (std::size_t row = 0; row < a.node_rows.size(); ++row) // whole-node jobs
+                QCOMPARE(a.held_at(row, static_cast<std::size_t>(c)),
+                         a.at(row, static_cast<std::size_t>(c)) >= 0 ? 1.0 : 0.0);
         }
         QVERIFY(held > 0);
+        // Jobs of 2 GPUs on nodes of 8 (helper-31: a node partly held showed as full): each
+        // cell holds the share of its node's GPUs held, and the shares add up to the busy GPUs.
+        FleetSpec part = mmc(8, 0.7, 20);
+        part.classes.front().gpus_per_job = 2;
+        part.classes.front().arrival_rate_per_hour *= 4;
+        const auto rp = simulate_fleet(part);
+        QVERIFY2(rp.ok(), rp.error_text().c_str());
+        const FleetAllocation& pa = rp->allocation;
+        QCOMPARE(pa.held.size(), pa.cell.size());
+        int partial = 0;
+        for (int c = 0; c < pa.columns; ++c) {
+            double gpus = 0;
+            for (std::size_t row = 0; row < pa.node_rows.size(); ++row) {
+                const double h = pa.held_at(row, static_cast<std::size_t>(c));
+                QVERIFY(h >= 0 && h <= 1);
+                QCOMPARE(h > 0, pa.at(row, static_cast<std::size_t>(c)) >= 0);
+                partial += h > 0 && h < 1;
+                gpus += h * 8;
+            }
+            QVERIFY2(std::abs(gpus - rp->timeline[static_cast<std::size_t>(c)].busy_gpus) < 1e-4,
+                     qPrintable(QStringLiteral("%1 vs %2")
+                                    .arg(gpus)
+                                    .arg(rp->timeline[static_cast<std::size_t>(c)].busy_gpus)));
+        }
+        QVERIFY(partial > 0);
         QVERIFY(down > 0); // ~4.6% of node-time is out for repair at this rate
         // 2,048 nodes: 64 rows, distinct, spread from the first node to near the last.
         FleetSpec big = mmc(2048, 0.5, 5);
