@@ -417,18 +417,24 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                 }
                 runs.push_back(std::move(run));
             }
-            json rows = json::array();
+            json rows = json::array(), held = json::array();
             for (std::size_t i = 0; i < al.node_rows.size(); ++i) {
-                json row = json::array();
-                for (int col = 0; col < al.columns; ++col)
+                json row = json::array(), share = json::array();
+                for (int col = 0; col < al.columns; ++col) {
                     row.push_back(al.at(i, static_cast<std::size_t>(col)));
+                    share.push_back(al.held_at(i, static_cast<std::size_t>(col)));
+                }
                 rows.push_back(std::move(row));
+                held.push_back(std::move(share));
             }
             json times = json::array();
             for (const auto& p : r->timeline)
                 times.push_back(p.t_s);
-            j["fleet"]["allocation"] = {
-                {"node_rows", al.node_rows}, {"t_s", times}, {"cells", rows}, {"runs", runs}};
+            j["fleet"]["allocation"] = {{"node_rows", al.node_rows},
+                                        {"t_s", times},
+                                        {"cells", rows},
+                                        {"held", held},
+                                        {"runs", runs}};
         }
         if (s.trace) {
             j["fleet"]["trace"] = {{"file", trace_path},

@@ -964,11 +964,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
         return model::units::latency_in_seconds(secs) ? model::units::format_latency(secs)
                                                       : fmt(secs * 1e3, ms(secs)) + " ms";
     };
-    const auto latency_band = [&](double secs) {
-        return model::units::latency_in_seconds(secs)
-                   ? within(secs, model::Scales::with_time, 1, " s")
-                   : within(secs * 1e3, model::Scales::with_time, ms(secs), " ms");
-    };
+    // Each end rounded as every screen rounds a latency (helper-31: "68.3–119.9 ms" here,
+    // "68.3–120 ms" in the GUI).
+    const auto latency_band = [&](double secs) { return model::latency_range_text(secs, band); };
     t.rows = {{"TTFT", latency(r->ttft_s), latency_band(r->ttft_s)},
               {"TPOT", latency(r->tpot_s), latency_band(r->tpot_s)},
               {"batch (concurrent sequences)",
@@ -999,8 +997,11 @@ int cmd_infer(Flags& f, std::ostream& out) {
                               units::format_count(static_cast<double>(r->batch))});
     }
     if (price > 0) {
-        t.rows.push_back({"$ per 1M output tokens", fmt(r->usd_per_million_output_tokens, 3)});
-        t.rows.push_back({"$ per 1M input tokens", fmt(r->usd_per_million_input_tokens, 3)});
+        // As every screen prices (units::format_price; helper-31: "1.137" here, "$1.14" there).
+        t.rows.push_back(
+            {"$ per 1M output tokens", units::format_price(r->usd_per_million_output_tokens)});
+        t.rows.push_back(
+            {"$ per 1M input tokens", units::format_price(r->usd_per_million_input_tokens)});
     }
     if (r->gpus_needed > 0) {
         t.rows.push_back({"capacity per replica", fmt(r->capacity_rps, 2) + " req/s"});

@@ -664,6 +664,12 @@ private slots:
             }
         }
         QVERIFY(busy_cells > 0);
+        // Beside each cell, the share of its node held (16-GPU jobs fill both nodes: 1 or 0).
+        QCOMPARE(a["held"].size(), a["cells"].size());
+        for (std::size_t i = 0; i < a["held"].size(); ++i)
+            for (std::size_t c = 0; c < a["held"][i].size(); ++c)
+                QCOMPARE(a["held"][i][c].get<double>(),
+                         a["cells"][i][c].get<int>() >= 0 ? 1.0 : 0.0);
         for (const auto& job : runs) {
             int gpus = 0;
             for (const auto& n : job["nodes"])
