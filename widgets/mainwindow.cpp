@@ -46,6 +46,7 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -166,6 +167,13 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] {
         const QStringList ids = scene_->selectedIds();
         inspector_->setSelection(ids);
+        // A job picked on the Fleet tab stays outlined until something else is selected on the
+        // canvas (helper-31: "job here" stayed beside the serving workload); selecting a card
+        // the job ran on keeps it.
+        if (!ids.isEmpty() && scene_->jobCardCount() > 0 &&
+            std::none_of(ids.begin(), ids.end(),
+                         [this](const QString& id) { return scene_->jobCard(id.toStdString()); }))
+            charts_->fleetChart()->allocationView()->pick(-1);
         // Issue 21: the one-workload charts follow a selected workload.
         for (const auto& id : ids)
             if (doc_->design().workload(id.toStdString())) {

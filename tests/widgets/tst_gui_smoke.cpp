@@ -1027,6 +1027,19 @@ private slots:
         QVERIFY(jc);
         QCOMPARE(jc->job_nodes, 1);
         QCOMPARE(jc->card_nodes, 2);
+        // Clicking the card it ran on keeps the outline; selecting anything else clears the pick
+        // (helper-31: "job here" stayed while the person looked at another card).
+        QVERIFY(clickEntity(w, QString::fromStdString(cards.front().device)));
+        QCOMPARE(w.scene()->jobCardCount(), 1);
+        QCOMPARE(view->picked() >= 0, true);
+        const auto& d = w.document()->design();
+        QVERIFY(!d.workloads.empty());
+        QVERIFY(clickEntity(w, QString::fromStdString(d.workloads.front().id)));
+        QTRY_COMPARE(w.scene()->jobCardCount(), 0);
+        QCOMPARE(view->picked(), -1);
+        QVERIFY(fleet->pickedJobText().startsWith(QStringLiteral("Click a job")));
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->cellCentre(row, col));
+        QTRY_COMPARE(w.scene()->jobCardCount(), 1);
         // An edit runs the simulation again: the pick and the outline go.
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "finetune.arrival_rate_per_hour"),
