@@ -462,7 +462,10 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
                                       " GPUs per job; the cluster has " + std::to_string(whole) +
                                       (s.mig_nodes > 0 || s.timeslice_nodes > 0
                                            ? " whole GPUs outside its MIG and time-sliced nodes"
-                                           : "")};
+                                           : "") +
+                                      ": set " + name + ": GPUs per job to " +
+                                      std::to_string(whole) +
+                                      " or fewer, or draw more nodes"};
         s.classes.push_back(k);
     }
     if (s.classes.empty())

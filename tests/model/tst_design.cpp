@@ -525,6 +525,13 @@ private slots:
         x = d;
         x.fleet.training.duration_from = "gone";
         refused(x, "no training workload \"gone\"");
+        // Larger than the cluster: what to set, and to what (helper-31: the 64-GPU default on an
+        // 8-GPU preset said only that it did not fit).
+        Design y = d;
+        y.fleet.training.duration_from.clear();
+        y.fleet.training.gpus_per_job = 1024;
+        refused(y, "need 1024 GPUs per job; the cluster has 16: set Training runs: GPUs per job "
+                   "to 16 or fewer, or draw more nodes");
         // The reference survives a file round trip, and a file naming a missing workload opens.
         auto back = design_from_json(design_to_json(x), "f.json", &cat);
         QVERIFY2(back.ok(), back.error_text().c_str());
