@@ -1109,17 +1109,17 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         return QString::fromStdString(v < 100 ? model::units::format_fixed(v, 1)
                                               : model::units::format_count(v));
     };
+    // Disaggregated: the per-GPU rate counts the prefill pool too (helper-31: "15,464 per
+    // replica (1,008 per GPU)" on 8 GPUs read as a contradiction).
+    const QString perGpu =
+        in.prefill_pool ? tr("%1 per GPU, the prefill GPUs counted") : tr("%1 per GPU");
     QString cap =
-        tr("%1: TTFT %2, TPOT %3 at batch %4, %5 output tokens/s per replica (%6 per GPU)")
+        tr("%1: TTFT %2, TPOT %3 at batch %4, %5 output tokens/s per replica (%6)")
             .arg(QString::fromStdString(w->name))
             .arg(QString::fromStdString(model::units::format_latency(in.ttft_s)))
             .arg(QString::fromStdString(model::units::format_latency(in.tpot_s)))
             .arg(count(static_cast<double>(in.batch)))
-            .arg(rate(in.output_tokens_per_s), rate(in.output_tokens_per_s_per_gpu));
-    // Disaggregated: the per-GPU rate counts the prefill pool too (helper-31: "15,464 per
-    // replica (1,008 per GPU)" on 8 GPUs read as a contradiction).
-    if (in.prefill_pool)
-        cap.replace(tr(" per GPU)"), tr(" per GPU, the prefill GPUs counted)"));
+            .arg(rate(in.output_tokens_per_s), perGpu.arg(rate(in.output_tokens_per_s_per_gpu)));
     // Online: the TTFT above includes the wait for a slot at the request rate; the curve's TTFT
     // does not (helper-31).
     if (in.queue_wait_s > 0)
