@@ -413,7 +413,7 @@ std::vector<FlagSpec> build_specs() {
         {"--warmup-days", T::Number, "days", "3", "Simulated time left out of every statistic (fleet).", {}, {"fleet"}},
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
         {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill, preemptive.", {"fifo", "priority", "backfill", "preemptive"}, {"fleet"}},
-        {"--trace", T::String, "file", "-", "A job trace to replay: the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration) or Microsoft Philly's cluster_job_log (JSON: submitted_time, attempts with their GPUs), told apart by content; its jobs replace the random class (fleet).", {}, {"fleet"}},
+        {"--trace", T::String, "file", "-", "A job trace to replay: the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration), Microsoft Philly's cluster_job_log (JSON: submitted_time, attempts with their GPUs), Alibaba PAI's pai_task_table (CSV: job_name, task_name, inst_num, status, start_time, end_time, ..., plan_gpu) or the ElasticFlow raw traces of Microsoft's ITP clusters (CSV: job_id, submission_time, duration, num_gpu), told apart by content; its jobs replace the random class (fleet).", {}, {"fleet"}},
         {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
         {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet; default: a design's cloud offer at its on-demand or spot price, else unpriced).", {}, {"fleet"}},
         {"--burst-to", T::Choice, "", "on-demand", "Capacity bursts run on (fleet): on-demand, or spot (preempted: each node of a burst job at --spot-preemptions-per-day, each preemption redoing --spot-lost-hours of work). Default: the design's mix, else on-demand.", {"on-demand", "spot"}, {"fleet"}},
@@ -835,7 +835,7 @@ Usage:
   clusterlens-cli tco      --gpu G --gpus N [--cloud-offer ID | --cloud-price-per-gpu-hour P]
                   [--commitment on-demand|1y|3y|spot] [on-prem flags] [--json]
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
-  clusterlens-cli fleet    [DESIGN | --gpu G --gpus N] (--trace HELIOS.csv | --gpus-per-job K
+  clusterlens-cli fleet    [DESIGN | --gpu G --gpus N] (--trace TRACE | --gpus-per-job K
                   --arrival-rate-per-hour R --mean-duration-h H) [--horizon-days D]
                   [--policy fifo|priority|backfill]
   clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/

@@ -1,6 +1,6 @@
 // clusterlens-cli fleet (issue 23): one class of whole-GPU jobs (Poisson arrivals, exponential
-// durations), or a recorded trace (Helios format), on a generated or drawn cluster, simulated by
-// core/model/fleet; keys in ../shared/CLI.md.
+// durations), or a recorded trace (Helios, Philly, PAI or ElasticFlow format), on a generated or
+// drawn cluster, simulated by core/model/fleet; keys in ../shared/CLI.md.
 #include "cli_common.h"
 
 #include "model/catalog.h"
@@ -117,7 +117,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                    : "every node: the cluster is no larger than a DGX SuperPOD "
                                      "scalable unit (32 nodes)";
     }
-    // A recorded trace (Helios or Philly format), or one class of random jobs.
+    // A recorded trace (Helios, Philly, PAI or ElasticFlow format), or one class of random jobs.
     model::FleetClass c;
     std::vector<std::string> notes;
     const std::string trace_path = f.get_string("--trace", "", "none");
@@ -130,7 +130,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         auto text = model::read_text_file(trace_path, 1024u * 1024u * 1024u);
         if (!text)
             throw UsageError{"--trace: " + text.errors().front().message()};
-        auto tr = model::parse_job_trace(*text, s.gpus_per_node); // Helios CSV or Philly JSON
+        auto tr = model::parse_job_trace(
+            *text, s.gpus_per_node); // Helios, PAI or ElasticFlow CSV, Philly JSON
         if (!tr)
             throw UsageError{"--trace: " + trace_path + ": " + tr.error_text()};
         notes = tr->notes;

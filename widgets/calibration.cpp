@@ -126,8 +126,8 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, c
     if (path.isEmpty()) {
         path = QFileDialog::getOpenFileName(
             parent, title, lastFolder(),
-            QObject::tr("Job traces: Helios cluster_log.csv, Philly cluster_job_log (*.csv *.json "
-                        "cluster_job_log);;All files (*)"));
+            QObject::tr("Job traces: Helios, PAI or ElasticFlow CSV, Philly cluster_job_log "
+                        "(*.csv *.json cluster_job_log);;All files (*)"));
         rememberFolder(path);
     }
     if (path.isEmpty())
@@ -147,7 +147,7 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, c
         return fail(QObject::tr("Cannot read %1 (missing, unreadable or over 1 GiB)").arg(path));
     const QByteArray bytes = f.readAll();
     const QString file = QFileInfo(path).fileName();
-    auto trace = model::parse_job_trace( // Helios CSV or Philly JSON, told by content
+    auto trace = model::parse_job_trace( // any of the four formats, told by content
         std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), gpus_per_node);
     if (!trace)
         return fail(QObject::tr("%1: %2").arg(file, QString::fromStdString(trace.error_text())));

@@ -710,6 +710,7 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
     std::vector<std::string_view> cells;
     // Column positions from the header.
     int c_gpu = -1, c_submit = -1, c_duration = -1, c_start = -1, c_end = -1;
+    bool submit_in_seconds = false; // ElasticFlow's submission_time: seconds from the start
     bool header = false;
     std::int64_t cpu_jobs = 0, no_run = 0;
     std::string first_no_run;
@@ -727,11 +728,14 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
         if (!header) {
             for (std::size_t i = 0; i < cells.size(); ++i) {
                 const int k = static_cast<int>(i);
-                if (cells[i] == "gpu_num")
+                if (cells[i] == "gpu_num" || cells[i] == "num_gpu")
                     c_gpu = k;
                 else if (cells[i] == "submit_time")
                     c_submit = k;
-                else if (cells[i] == "duration")
+                else if (cells[i] == "submission_time") {
+                    c_submit = k;
+                    submit_in_seconds = true;
+                } else if (cells[i] == "duration")
                     c_duration = k;
                 else if (cells[i] == "start_time")
                     c_start = k;
@@ -740,9 +744,10 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
             }
             if (c_gpu < 0 || c_submit < 0 || (c_duration < 0 && (c_start < 0 || c_end < 0)))
                 return Error{"line 1",
-                             "not a Helios trace: the header must name gpu_num, submit_time and "
-                             "duration (or start_time and end_time), as HeliosData's "
-                             "cluster_log.csv does"};
+                             "not a Helios or ElasticFlow trace: the header must name gpu_num, "
+                             "submit_time and duration (or start_time and end_time), as "
+                             "HeliosData's cluster_log.csv does, or num_gpu, submission_time and "
+                             "duration, as the ElasticFlow (Microsoft ITP) raw traces do"};
             header = true;
             continue;
         }
@@ -753,10 +758,19 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
                                  std::to_string(need + 1)};
         const auto gpus = parse_double(cells[static_cast<std::size_t>(c_gpu)]);
         if (!gpus || *gpus < 0 || *gpus > 1e7 || *gpus != std::floor(*gpus))
-            return Error{at, "gpu_num is not a whole number of GPUs"};
-        const auto submit = parse_time(cells[static_cast<std::size_t>(c_submit)]);
-        if (!submit)
-            return Error{at, "submit_time is not a date and time (YYYY-MM-DD HH:MM:SS)"};
+            return Error{at, std::string(submit_in_seconds ? "num_gpu" : "gpu_num") +
+                                 " is not a whole number of GPUs"};
+        std::optional<double> submit;
+        if (submit_in_seconds) {
+            submit = parse_double(cells[static_cast<std::size_t>(c_submit)]);
+            if (!submit || *submit < 0 || *submit > 1e12)
+                return Error{at, "submission_time is not a number of seconds from the trace's "
+                                 "start"};
+        } else {
+            submit = parse_time(cells[static_cast<std::size_t>(c_submit)]);
+            if (!submit)
+                return Error{at, "submit_time is not a date and time (YYYY-MM-DD HH:MM:SS)"};
+        }
         double duration = -1;
         if (c_duration >= 0 && !cells[static_cast<std::size_t>(c_duration)].empty()) {
             const auto d = parse_double(cells[static_cast<std::size_t>(c_duration)]);

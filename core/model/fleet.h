@@ -116,6 +116,9 @@ struct FleetTrace {
 /// end_time; Hu et al., SC '21). Jobs without GPUs (CPU jobs) and rows with no run time are left
 /// out with a note; a malformed row is an error naming its line. Classes by size: one GPU, up to
 /// `gpus_per_node`, more than a node. Cell order follows the header; other columns are ignored.
+/// Also reads the ElasticFlow raw traces of Microsoft's ITP clusters (microsoft/elasticflow-traces
+/// README, "Schema for raw-traces": job_id, submission_time in seconds from the collection's
+/// start, duration in seconds, num_gpu; Gu et al., ASPLOS '23), told apart by their header.
 Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node);
 
 struct FleetSpec {

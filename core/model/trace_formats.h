@@ -34,7 +34,7 @@ Result<FleetTrace> parse_pai_trace(std::string_view csv, int gpus_per_node);
 
 /// A trace in any of the formats, told apart by its start: '[' or '{' is Philly's JSON; a
 /// first line of PAI's ten task-table columns (its header, or a row whose fourth cell is a
-/// status) is PAI's; otherwise Helios's CSV.
+/// status) is PAI's; otherwise Helios's CSV (or ElasticFlow's, by its header).
 Result<FleetTrace> parse_job_trace(std::string_view text, int gpus_per_node);
 
 } // namespace cl::model

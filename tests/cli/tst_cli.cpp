@@ -752,6 +752,30 @@ private slots:
             QCOMPARE(pb.code, 2);
             QVERIFY2(pb.err.find("line 2") != std::string::npos, pb.err.c_str());
         }
+        // ElasticFlow's raw ITP traces, told by their header: cluster10's 260 jobs on 2 nodes,
+        // FIFO until every job ends, wait as the Helios simulator's (tst_fleet; 40,651 s).
+        {
+            const std::string itp =
+                std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/traces/itp/cluster10.csv";
+            const Run p = run({"fleet", "--gpus", "16", "--trace", itp, "--policy", "fifo",
+                               "--horizon-days", "400", "--json"});
+            QVERIFY2(p.code == 0, p.err.c_str());
+            const json k = json::parse(p.out)["fleet"];
+            QCOMPARE(k["trace"]["jobs"].get<int>(), 260);
+            QCOMPARE(k["jobs_completed"].get<int>(), 260);
+            QVERIFY(std::abs(k["wait_mean_s"].get<double>() - 40651.2) < 0.03 * 40651.2);
+            QTemporaryDir dir;
+            const std::string bad_itp = dir.filePath(QStringLiteral("bad.csv")).toStdString();
+            {
+                std::ofstream o(bad_itp);
+                o << "job_id,submission_time,duration,num_gpu\na,10,5,1\nb,soon,5,1\n";
+            }
+            const Run pb = run({"fleet", "--trace", bad_itp});
+            QCOMPARE(pb.code, 2);
+            QVERIFY2(pb.err.find("line 3") != std::string::npos &&
+                         pb.err.find("submission_time") != std::string::npos,
+                     pb.err.c_str());
+        }
         // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
         {
             auto mixed = cl::test::preset("h100-ndr-2node");
