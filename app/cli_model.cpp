@@ -1010,7 +1010,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         if (r->prefill_replicas_needed > 0)
             t.rows.push_back(
                 {"prefill replicas (disaggregated)", fmt(r->prefill_replicas_needed, 0)});
-        t.rows.push_back({"queue wait (mean, M/D/b)", fmt(r->queue_wait_s * 1e3, 1) + " ms"});
+        t.rows.push_back({"queue wait (mean, M/D/b)", units::format_latency(r->queue_wait_s)});
         t.rows.push_back(
             {"GPUs needed for " + fmt(s.request_rate, 1) + " req/s", fmt(r->gpus_needed, 0)});
     }

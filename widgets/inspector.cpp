@@ -482,6 +482,8 @@ void showUnit(QAbstractSpinBox* sb, const std::string& unit) {
             i->setSuffix(suffix);
         }
     };
+    if (model::unit_in_label(unit))
+        return; // in the label (addEditor): the field shows the number alone
     if (unit.rfind("USD", 0) == 0)
         set(QStringLiteral("$"), QString::fromStdString(unit.substr(3))); // "/kWh", "/year", ""
     else if (!unit.empty() && unit != "bool" && unit != "ratio")
@@ -622,7 +624,11 @@ void Inspector::addField(const model::Field& f) {
     w->setFocusPolicy(Qt::StrongFocus);
     w->installEventFilter(this);
     editors_.push_back({&f, w});
-    const QString label = multi ? tr("%1 (all selected)").arg(qs(f.label)) : qs(f.label);
+    // A unit too long for the field is read in the label: "Node failures (per 1,000 node-days)".
+    const QString named = model::unit_in_label(f.display_unit)
+                              ? tr("%1 (%2)").arg(qs(f.label), qs(f.display_unit))
+                              : qs(f.label);
+    const QString label = multi ? tr("%1 (all selected)").arg(named) : named;
     if (qobject_cast<QCheckBox*>(w)) {
         // The checkbox carries its label: across both columns, so a long one is not cut at
         // the field column's edge (helper-24: "Batch inference: preemptibl").

@@ -421,13 +421,12 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     const std::string value =
         std::abs(shown) >= 1000 ? units::format_count(shown) : fixed(shown, f.decimals);
     const std::string unit = f.display_unit.empty() ? "" : " " + f.display_unit;
-    // Money reads as money ("Auto: $310,000", helper-18: "Auto: 310,000" had no unit); units
-    // up to the failure rate's fit the inspector's field, as a typed value shows them ("Auto:
-    // 3.09 h", "Auto: 3.79 per 1000 node-days": helper-22 saw no unit); longer ones go in the
-    // tooltip.
+    // Money reads as money ("Auto: $310,000", helper-18: "Auto: 310,000" had no unit); a unit
+    // reads beside the number as a typed value shows it ("Auto: 3.09 h": helper-22 saw no unit),
+    // unless it is long enough to be in the field's label (unit_in_label); the tooltip has both.
     if (f.display_unit.rfind("USD", 0) == 0)
         return {"Auto: $" + value, "Auto: $" + value + unit.substr(4) + ", " + f.unset};
-    return {"Auto: " + value + (unit.size() <= 20 ? unit : ""),
+    return {"Auto: " + value + (unit_in_label(f.display_unit) ? "" : unit),
             "Auto: " + value + unit + ", " + f.unset};
 }
 

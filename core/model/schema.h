@@ -59,6 +59,13 @@ inline constexpr double kMaxNameBytes = 1000;
 /// Longest id, in bytes: ids are how links, placements and parents name entities.
 inline constexpr std::size_t kMaxIdBytes = 256;
 
+/// Whether a field's display unit is too long to sit beside its number in the inspector's field
+/// ("3.79 per 1,000 node-days" was cut in a narrow inspector, helper-31): such a unit goes in the
+/// label ("Node failures (per 1,000 node-days)") and the field shows the number alone.
+inline bool unit_in_label(const std::string& display_unit) {
+    return display_unit.size() > 14;
+}
+
 struct Field {
     Section section = Section::design;
     std::string key;   ///< JSON key; CLI flag "--" + key with '_' -> '-' (or a CLI.md alias)
@@ -68,7 +75,7 @@ struct Field {
     double min = 0, max = 0;  ///< valid range of numbers and integers (stored units); for text,
                               ///< max > 0 is the longest text in bytes a file may hold
     double display_scale = 1; ///< the inspector shows value / display_scale ...
-    std::string display_unit; ///< ... in this unit ("GB/s")
+    std::string display_unit; ///< ... in this unit ("GB/s"); see unit_in_label
     int decimals = 0;         ///< decimals shown for numbers
     std::vector<std::string> choices; ///< ChoiceSource::fixed: the allowed spellings
     ChoiceSource choices_from = ChoiceSource::fixed;
