@@ -208,6 +208,14 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       mix && mix->timeslice_nodes > 0 ? std::min(mix->timeslice_nodes, room) : room,
                       mix ? 0 : 1, room, mix ? "the design's mix" : "every node without MIG"));
     }
+    // What switching between the jobs of a time-sliced GPU leaves of its throughput.
+    if (f.has("--timeslice-efficiency") && s.timeslice_nodes == 0)
+        throw UsageError{"--timeslice-efficiency: only with time-sliced GPUs "
+                         "(--timeslice-replicas, or a design's time-sliced nodes)"};
+    if (s.timeslice_nodes > 0)
+        s.timeslice_efficiency =
+            f.get_number("--timeslice-efficiency", mix ? mix->timeslice_efficiency : 0.76, 0.05, 1,
+                         mix ? "the design's mix" : "NVIDIA's time-slicing vs MIG measurement");
     if (s.timeslice_nodes > 0 && !(s.gpu_memory_bytes > 0)) { // one GPU's memory, for jobs' own
         const model::GpuSpec* g = cat.gpu(gpu_id);
         s.gpu_memory_bytes = g ? g->memory_bytes : 0;
@@ -300,7 +308,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (!s.trace && !mix && c.mig && s.mig_nodes == s.nodes)
         mmc_servers = s.nodes * s.gpus_per_node * s.mig_instances_per_gpu;
     else if (!s.trace && !mix && c.time_sliced && s.timeslice_nodes == s.nodes &&
-             c.gpu_busy * r->classes[0].jobs_per_gpu_at_most <= 1) // never slowed
+             c.gpu_busy * r->classes[0].jobs_per_gpu_at_most +
+                     model::timeslice_switching(r->classes[0].jobs_per_gpu_at_most, c.gpu_busy,
+                                                s.timeslice_efficiency) <=
+                 1)
+        // never slowed
         mmc_servers =
             s.nodes * s.gpus_per_node * r->classes[0].jobs_per_gpu_at_most; // each a server
     else if (!s.trace && !mix && !c.mig && !c.time_sliced && c.gpus_per_job == s.gpus_per_node &&
@@ -388,6 +400,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"timeslice_utilization", r->timeslice_utilization},
                       {"timeslice_allocated", r->timeslice_allocated},
                       {"timeslice_jobs_per_gpu", r->timeslice_jobs_per_gpu},
+                      {"timeslice_efficiency", r->timeslice_efficiency},
+                      {"gpu_hours_switching", r->gpu_hours_switching},
                       {"erlang_c_wait_s", nullptr},
                       {"classes", classes}};
         if (want_allocation) {
@@ -535,6 +549,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         t.rows.push_back({"time-sliced GPUs holding a job",
                           fmt(r->timeslice_allocated * 100, 1) + " % of the time, " +
                               fmt(r->timeslice_jobs_per_gpu, 2) + " jobs on each on average"});
+        t.rows.push_back({"GPU-hours switching between jobs",
+                          units::format_count(r->gpu_hours_switching) + " (a shared GPU keeps " +
+                              fmt(r->timeslice_efficiency * 100, 0) +
+                              " % of its throughput for its jobs)"});
         for (const auto& x : r->classes)
             if (x.time_sliced && x.slowdown > 0)
                 t.rows.push_back({x.name + ": runs on a shared GPU",

@@ -775,6 +775,12 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                      cl::model::units::format_bytes(k.gpu_memory_bytes)),
                                  QString::fromStdString(
                                      cl::model::units::format_bytes(f.timeslice_gpu_memory_bytes)));
+        // Switching between the jobs of a shared GPU: busy time that is no job's work.
+        if (f.gpu_hours_switching > 0)
+            slow << tr("%1 GPU-hours went to switching between jobs (a shared GPU keeps %2 % of "
+                       "its throughput)")
+                        .arg(count(f.gpu_hours_switching))
+                        .arg(f.timeslice_efficiency * 100, 0, 'f', 0);
         cap += tr(" Time-slicing: %1 GPUs on %2, %3 jobs each at most; %4 % busy, holding a "
                   "job %5 % of the time (%6 jobs on each on average)%7.")
                    .arg(count(static_cast<double>(f.timeslice_gpus)),

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 14; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 15; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -44,7 +44,8 @@ inline constexpr int kDesignMinor = 14; ///< 1.1: unset values are missing keys,
                                         ///< 1.11: <class>.gpu_memory_bytes;
                                         ///< 1.12: training.recompute_layers;
                                         ///< 1.13: inference.attention_dp;
-                                        ///< 1.14: inference.requests
+                                        ///< 1.14: inference.requests;
+                                        ///< 1.15: fleet.timeslice_efficiency
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -407,6 +408,9 @@ struct FleetMix {
     /// marked time_sliced run there, one replica per job.
     std::int64_t timeslice_nodes = 0;
     std::int64_t timeslice_replicas = 4;
+    /// The share of a time-sliced GPU's throughput its jobs keep while two or more share it
+    /// (FleetSpec::timeslice_efficiency; format 1.15).
+    double timeslice_efficiency = 0.76;
     std::int64_t seed = 1;
     /// A recorded trace replayed instead of the classes (File > Import Job Trace; format 1.7).
     FleetTraceRef trace;

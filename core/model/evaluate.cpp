@@ -369,6 +369,11 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
                              " is not between 1 and 1024"};
         s.timeslice_nodes = static_cast<int>(m.timeslice_nodes);
         s.timeslice_replicas = static_cast<int>(m.timeslice_replicas);
+        if (!(m.timeslice_efficiency >= 0.05 && m.timeslice_efficiency <= 1))
+            return Error{"fleet", "Time-sliced GPU throughput when shared: " +
+                                      units::format_count(m.timeslice_efficiency * 100) +
+                                      " % is not between 5 % and 100 %"};
+        s.timeslice_efficiency = m.timeslice_efficiency;
         s.gpu_memory_bytes = t.hbm_bytes / t.gpus; // one GPU's memory (the catalog's)
         s.gpu_name = t.gpu_name.empty() ? t.gpu : t.gpu_name;
     }
@@ -464,8 +469,7 @@ Result<FleetSpec> fleet_spec(const Design& d, const TopologySummary& t, const Ca
                                            ? " whole GPUs outside its MIG and time-sliced nodes"
                                            : "") +
                                       ": set " + name + ": GPUs per job to " +
-                                      std::to_string(whole) +
-                                      " or fewer, or draw more nodes"};
+                                      std::to_string(whole) + " or fewer, or draw more nodes"};
         s.classes.push_back(k);
     }
     if (s.classes.empty())

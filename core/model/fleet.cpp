@@ -49,6 +49,14 @@ double erlang_c_wait(int c, double lambda, double mu) {
     return erlang_c(c, lambda / mu) / (c * mu - lambda);
 }
 
+double timeslice_switching(int jobs, double busy_share, double efficiency) {
+    if (jobs < 2)
+        return 0;
+    const double d = std::clamp(busy_share, 0.0, 1.0), n = jobs;
+    const double none = std::pow(1 - d, n), one = n * d * std::pow(1 - d, n - 1);
+    return (1 - efficiency) * std::clamp(1 - none - one, 0.0, 1.0);
+}
+
 int mig_instances_per_gpu(MigProfile p) {
     switch (p) {
     case MigProfile::g1:
@@ -848,6 +856,10 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                                             " nodes without MIG"};
     if (s.timeslice_replicas < 1 || s.timeslice_replicas > 1024)
         return Error{"timeslice_replicas", "must be between 1 and 1024 replicas per GPU"};
+    if (!(s.timeslice_efficiency >= 0.05 && s.timeslice_efficiency <= 1))
+        return Error{"timeslice_efficiency",
+                     "must be between 5% and 100% of the GPU's throughput (1 = switching costs "
+                     "nothing)"};
     // Whole-GPU jobs run on the first nodes, then come the time-sliced nodes, then the MIG ones.
     const int whole_nodes = s.nodes - s.mig_nodes - s.timeslice_nodes;
     const int mig_base = whole_nodes + s.timeslice_nodes; // the first MIG node
@@ -1037,14 +1049,21 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     const auto pool = [](const Job& j) { return j.mig ? 1 : j.ts ? 2 : 0; };
 
     // Time-slicing: per GPU of the time-sliced nodes, the runs on it, the sum of their busy
-    // shares (its load D), and when their progress was last brought up to date. Each run there
-    // progresses at 1 / max(1, D) of its speed alone: its work left (alone-seconds) falls at
-    // that rate, and its end is pushed again whenever D changes.
+    // shares (its load D), and when their progress was last brought up to date. The GPU
+    // switches between contexts while two or more runs want it at once: with each run active
+    // d of the time independently, that is c = P(two or more active) of the time, and a
+    // switching GPU keeps e = timeslice_efficiency of its throughput, so o = (1 - e) x c of its
+    // time goes to switching. Its runs get the rest: each progresses at min(1, (1 - o) / D) of
+    // its speed alone, and the GPU is busy min(1, D + o). A run's work left (alone-seconds)
+    // falls at that rate, and its end is pushed again whenever the GPU's runs change.
     struct TsGpu {
         std::vector<std::int64_t> runs;
         double load = 0, last = 0;
         double memory = 0; ///< the memory its runs hold (FleetClass::gpu_memory_bytes)
+        double busy = 0;   ///< the share of the time it is busy, switching included
+        double rate = 1;   ///< its runs' speed, as a share of their speed alone
     };
+    const double ts_eff = s.timeslice_efficiency;
     struct TsRun {
         int gpu = -1;
         double left = 0, work = 0, rate = 1; ///< work left and at the run's start (alone-s)
@@ -1058,7 +1077,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     for (std::size_t g = 0; g < ts_gpu.size(); ++g)
         ts_open.emplace(0, static_cast<int>(g));
     std::int64_t ts_free = static_cast<std::int64_t>(ts_gpu.size()) * ts_replicas;
-    double ts_busy = 0;         // sum over GPUs of min(1, D)
+    double ts_busy = 0;         // sum over GPUs of their busy share
     std::int64_t ts_alloc = 0;  // GPUs with at least one run
     std::int64_t ts_runs = 0;   // runs on them
     std::int64_t ts_down_n = 0; // time-sliced nodes out for repair
@@ -1318,26 +1337,44 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     double lost_seconds[2] = {0, 0};
     // GPU-seconds in the window split runs took beyond their work under the fewest leaves.
     double split_seconds = 0;
+    // GPU-seconds in the window time-sliced GPUs spent switching between their runs.
+    double switch_seconds = 0;
     // Time-slicing: brings GPU g's runs up to now -- their work left, and their GPU-seconds in
-    // the window: a run's share of its GPU is its busy share x its rate, so the runs of a GPU
-    // together hold min(1, D) of it (the busy integral's ts_busy).
+    // the window: a run's share of its GPU is its busy share x its rate; the rest of the GPU's
+    // busy time (the busy integral's ts_busy) went to switching.
     const auto ts_update = [&](int g) {
         TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
-        if (t > gp.last)
+        if (t > gp.last) {
             for (const std::int64_t id : gp.runs) {
                 TsRun& run = ts_run[static_cast<std::size_t>(id)];
                 run.left = std::max(0.0, run.left - (t - gp.last) * run.rate);
                 gpu_seconds_by_jobs += alloc_job[static_cast<std::size_t>(id)].busy_share *
                                        run.rate * in_window(gp.last, t);
             }
+            if (gp.runs.size() > 1)
+                switch_seconds +=
+                    std::max(0.0, gp.busy - gp.load * gp.rate) * in_window(gp.last, t);
+        }
         gp.last = t;
     };
-    // After a run joined or left GPU g (its load was `old`): every run there at the new rate,
-    // its end pushed again (the older entries are stale by their tick).
-    const auto ts_rerate = [&](int g, double old) {
+    // After a run joined or left GPU g: its busy share and its runs' rate anew, every run there
+    // at that rate, its end pushed again (the older entries are stale by their tick).
+    const auto ts_rerate = [&](int g) {
         TsGpu& gp = ts_gpu[static_cast<std::size_t>(g)];
-        ts_busy += std::min(1.0, gp.load) - std::min(1.0, old);
-        const double rate = 1.0 / std::max(1.0, gp.load);
+        // P(no run active) and P(exactly one), run by run: c = 1 - both.
+        double none = 1, one = 0;
+        for (const std::int64_t id : gp.runs) {
+            const double d = alloc_job[static_cast<std::size_t>(id)].busy_share;
+            one = one * (1 - d) + none * d;
+            none *= 1 - d;
+        }
+        const double switching =
+            gp.runs.size() > 1 ? (1 - ts_eff) * std::clamp(1 - none - one, 0.0, 1.0) : 0.0;
+        const double now_busy = std::min(1.0, gp.load + switching);
+        const double rate = gp.load > 0 ? std::min(1.0, (1 - switching) / gp.load) : 1.0;
+        ts_busy += now_busy - gp.busy;
+        gp.busy = now_busy;
+        gp.rate = rate;
         for (const std::int64_t id : gp.runs) {
             TsRun& run = ts_run[static_cast<std::size_t>(id)];
             run.rate = rate;
@@ -1357,10 +1394,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         --ts_free;
         ++ts_runs;
         ts_alloc += before == 0;
-        const double old = gp.load;
         gp.load += alloc_job[static_cast<std::size_t>(id)].busy_share;
         gp.memory += alloc_job[static_cast<std::size_t>(id)].memory;
-        ts_rerate(g, old);
+        ts_rerate(g);
     };
     // A time-sliced run stops (done, evicted, or its node failed): it leaves its GPU, the
     // others there speed up. Returns the work it did (alone-seconds, its restart included); the
@@ -1380,10 +1416,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         ++ts_free;
         --ts_runs;
         ts_alloc -= before == 1;
-        const double old = gp.load;
         gp.load = gp.runs.empty() ? 0.0 : gp.load - alloc_job[u].busy_share;
         gp.memory = gp.runs.empty() ? 0.0 : gp.memory - alloc_job[u].memory;
-        ts_rerate(g, old);
+        ts_rerate(g);
         ts_run[u].gpu = -1;
         const Job& j = alloc_job[u];
         const double done = ts_run[u].work - ts_run[u].left;
@@ -1922,6 +1957,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         r.timeslice_utilization = ts_busy_integral / ts_gpu_s;
         r.timeslice_allocated = ts_alloc_integral / ts_gpu_s;
         r.timeslice_jobs_per_gpu = ts_alloc_integral > 0 ? ts_runs_integral / ts_alloc_integral : 0;
+        r.timeslice_efficiency = ts_eff;
+        r.gpu_hours_switching = switch_seconds / 3600;
     }
     r.mig_instances = static_cast<std::int64_t>(s.mig_nodes) * s.gpus_per_node * inst;
     r.mig_nodes = s.mig_nodes;

@@ -648,6 +648,10 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
                    RF::percent);
             fk.add("Jobs per time-sliced GPU in use (mean)", fr.timeslice_jobs_per_gpu, "jobs",
                    RF::ratio);
+            fk.add("Time-sliced GPU throughput kept when shared", fr.timeslice_efficiency,
+                   "fraction", RF::percent);
+            fk.add("GPU-hours switching between jobs", fr.gpu_hours_switching, "GPU-hours",
+                   RF::count);
             for (const auto& k : fr.classes)
                 if (k.time_sliced && k.slowdown > 0)
                     fk.add(k.name + ": run time on a shared GPU / alone", k.slowdown, "times",

@@ -446,9 +446,11 @@ private slots:
     // all their run on 2 replicas slow each other (slowdown above 1). Refusals: with MIG, a
     // busy share of 0, --gpu-busy without time-slicing.
     void fleetTimeSlicing() {
-        const Run r = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
-                           "4", "--gpu-busy", "0.25", "--arrival-rate-per-hour", "56",
-                           "--mean-duration-h", "1", "--horizon-days", "400", "--json"});
+        // Switching free (--timeslice-efficiency 1): four jobs never want more than the GPU.
+        const Run r =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
+                 "--gpu-busy", "0.25", "--arrival-rate-per-hour", "56", "--mean-duration-h", "1",
+                 "--horizon-days", "400", "--timeslice-efficiency", "1", "--json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         const json j = json::parse(r.out)["fleet"];
         QCOMPARE(j["timeslice_nodes"].get<int>(), 2);
@@ -461,6 +463,41 @@ private slots:
         const double sim = j["wait_mean_s"].get<double>(), ec = j["erlang_c_wait_s"].get<double>();
         QVERIFY2(std::abs(sim / ec - 1) < 0.15,
                  qPrintable(QStringLiteral("%1 vs %2").arg(sim).arg(ec)));
+        QCOMPARE(j["timeslice_efficiency"].get<double>(), 1.0);
+        QCOMPARE(j["gpu_hours_switching"].get<double>(), 0.0);
+        // At the default (0.76 of a shared GPU kept) the same jobs lose GPU-hours to switching,
+        // keep the GPUs busier, and four of them want more than a shared GPU gives: no M/M/c.
+        const Run sw = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                            "4", "--gpu-busy", "0.25", "--arrival-rate-per-hour", "56",
+                            "--mean-duration-h", "1", "--horizon-days", "100", "--json"});
+        QVERIFY2(sw.code == 0, sw.err.c_str());
+        const json w = json::parse(sw.out)["fleet"];
+        QCOMPARE(w["timeslice_efficiency"].get<double>(), 0.76);
+        QVERIFY(w["gpu_hours_switching"].get<double>() > 0);
+        QVERIFY(w["timeslice_utilization"].get<double>() >
+                j["timeslice_utilization"].get<double>() + 0.05);
+        QVERIFY(!w.contains("erlang_c_wait_s"));
+        // Three to a GPU (0.75 of it) stay within 0.76: never slowed, M/M/48.
+        const Run three = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                               "3", "--gpu-busy", "0.25", "--arrival-rate-per-hour", "40",
+                               "--mean-duration-h", "1", "--horizon-days", "100", "--json"});
+        QVERIFY2(three.code == 0, three.err.c_str());
+        QVERIFY(json::parse(three.out)["fleet"].contains("erlang_c_wait_s"));
+        QVERIFY(
+            std::abs(
+                json::parse(three.out)["fleet"]["classes"][0]["timeslice_slowdown"].get<double>() -
+                1) < 1e-9);
+        const Run nots =
+            run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-efficiency", "0.8",
+                 "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});
+        QCOMPARE(nots.code, 2);
+        QVERIFY2(nots.err.find("only with time-sliced GPUs") != std::string::npos,
+                 nots.err.c_str());
+        QCOMPARE(run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
+                      "--timeslice-efficiency", "0", "--arrival-rate-per-hour", "1",
+                      "--mean-duration-h", "1"})
+                     .code,
+                 2);
         // Busy all their run, two to a GPU, on one of two nodes: they slow each other; no M/M/c.
         const Run slow = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
                               "2", "--timeslice-nodes", "1", "--arrival-rate-per-hour", "8",
@@ -476,6 +513,8 @@ private slots:
         QVERIFY2(text.code == 0, text.err.c_str());
         QVERIFY2(text.out.find("time-sliced GPUs busy") != std::string::npos, text.out.c_str());
         QVERIFY2(text.out.find("runs on a shared GPU") != std::string::npos, text.out.c_str());
+        QVERIFY2(text.out.find("GPU-hours switching between jobs") != std::string::npos,
+                 text.out.c_str());
         // Refusals.
         const Run both =
             run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas", "4",
