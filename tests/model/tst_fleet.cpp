@@ -335,18 +335,8 @@ private slots:
     // vol. 2, sec. 4.4, processor sharing), so runs are 1 / (1 - rho) times slower than alone.
     void timeSlicedGpuIsProcessorSharing() {
         for (const double rho : {0.5, 0.8}) {
-            FleetSpec s;
-            s.nodes = 1;
-            s.gpus_per_node = 1;
-            s.timeslice_nodes = 1;
-            s.timeslice_replicas = 1000;
-            s.timeslice_efficiency = 1; // switching costs nothing: the known answer's server
-            FleetClass k{"notebooks", 1, rho, 1, 0};
-            k.time_sliced = true;
-            s.classes = {k};
-            s.horizon_days = 20000;
-            s.warmup_days = 200;
-            const auto r = simulate_fleet(s);
+            // Switching costs nothing: the known answer's server.
+            const auto r = simulate_fleet(oneSlicedGpu(rho, 1));
             QVERIFY2(r.ok(), r.error_text().c_str());
             const double want = 3600 / (1 - rho); // 1 / (mu - lambda), mu = 1/h
             const auto& c = r->classes.front();
@@ -386,18 +376,7 @@ private slots:
     void timeSlicedGpuSwitchingCostsThroughput() {
         const double e = 0.76;
         for (const double rho : {0.3, 0.5}) {
-            FleetSpec s;
-            s.nodes = 1;
-            s.gpus_per_node = 1;
-            s.timeslice_nodes = 1;
-            s.timeslice_replicas = 1000;
-            s.timeslice_efficiency = e;
-            FleetClass k{"notebooks", 1, rho, 1, 0};
-            k.time_sliced = true;
-            s.classes = {k};
-            s.horizon_days = 20000;
-            s.warmup_days = 200;
-            const auto r = simulate_fleet(s);
+            const auto r = simulate_fleet(oneSlicedGpu(rho, e));
             QVERIFY2(r.ok(), r.error_text().c_str());
             const double q = rho / e, p0 = 1 / (1 + rho / (1 - q));
             const double L = rho * p0 / ((1 - q) * (1 - q));
@@ -1796,6 +1775,23 @@ private slots:
     }
 
 private:
+    // One GPU shared by every job that arrives (replicas without limit in practice), jobs busy
+    // all their run, Poisson arrivals at load rho, exponential work of 1 h on average, over
+    // 20,000 days: the queue the time-slicing known answers are about.
+    static FleetSpec oneSlicedGpu(double rho, double efficiency) {
+        FleetSpec s;
+        s.nodes = 1;
+        s.gpus_per_node = 1;
+        s.timeslice_nodes = 1;
+        s.timeslice_replicas = 1000;
+        s.timeslice_efficiency = efficiency;
+        FleetClass k{"notebooks", 1, rho, 1, 0};
+        k.time_sliced = true;
+        s.classes = {k};
+        s.horizon_days = 20000;
+        s.warmup_days = 200;
+        return s;
+    }
     static std::string file(const char* name) {
         QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/") +
                 QString::fromLatin1(name));

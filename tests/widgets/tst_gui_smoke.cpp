@@ -1327,6 +1327,17 @@ private slots:
         QCOMPARE(w.evaluator()->current()->fleet->timeslice_replicas, 4);
         QVERIFY(w.evaluator()->current()->fleet->mig_instances == 0);
         QTRY_VERIFY(captionSays(QStringLiteral("Time-slicing: 8 GPUs on 1 node, 4 jobs each")));
+        // Switching between them costs GPU-hours at the default (76 % of a shared GPU kept);
+        // typed as 100 % it costs none and the caption stops saying so.
+        QTRY_VERIFY(captionSays(QStringLiteral("went to switching between jobs (a shared GPU "
+                                               "keeps 76 % of its throughput)")));
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(
+            typeNumber(field<QAbstractSpinBox>(w, "timeslice_efficiency"), QStringLiteral("100")));
+        QCOMPARE(w.document()->design().fleet.timeslice_efficiency, 1.0);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->gpu_hours_switching == 0.0);
+        QTRY_VERIFY(!captionSays(QStringLiteral("switching between jobs")));
         // Their memory, typed in GB: more than one H100 holds is refused with the reason; 30 GB
         // each lets two share a GPU (time-slicing gives no memory isolation), and the caption
         // says so.
