@@ -838,7 +838,7 @@ Usage:
   clusterlens-cli reliability --gpus N [--model M | --checkpoint-write-s D] [--json]
   clusterlens-cli fleet    [DESIGN | --gpu G --gpus N] (--trace TRACE | --gpus-per-job K
                   --arrival-rate-per-hour R --mean-duration-h H) [--horizon-days D]
-                  [--policy fifo|priority|backfill]
+                  [--policy fifo|priority|backfill|preemptive] [--timeslice-replicas N]
   clusterlens-cli report   DESIGN -o FILE.pdf|FILE.csv|DIR/
   clusterlens-cli compare  DESIGN DESIGN [...] [--json]
 

@@ -118,6 +118,15 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                      "scalable unit (32 nodes)";
     }
     // A recorded trace (Helios, Philly, PAI or ElasticFlow format), or one class of random jobs.
+    // The span of the trace's jobs that fit a cluster of `cluster_gpus`: from 0 to the last such
+    // submission (the jobs larger than the cluster are left out of the replay).
+    const auto fitting_span_s = [](const model::FleetTrace& tr, int cluster_gpus) {
+        double last = 0;
+        for (const auto& j : tr.jobs)
+            if (j.gpus <= cluster_gpus)
+                last = std::max(last, j.submit_s);
+        return last;
+    };
     model::FleetClass c;
     std::vector<std::string> notes;
     const std::string trace_path = f.get_string("--trace", "", "none");
@@ -212,10 +221,20 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (f.has("--timeslice-efficiency") && s.timeslice_nodes == 0)
         throw UsageError{"--timeslice-efficiency: only with time-sliced GPUs "
                          "(--timeslice-replicas, or a design's time-sliced nodes)"};
-    if (s.timeslice_nodes > 0)
+    if (s.timeslice_nodes > 0) {
+        // A share, not a percentage (helper-32 typed 76).
+        if (f.has("--timeslice-efficiency")) {
+            const double given = f.get_number("--timeslice-efficiency", 0.76, 0, 1e9);
+            if (given > 1 && given <= 100)
+                throw UsageError{
+                    "--timeslice-efficiency: " + fmt(given, given == std::floor(given) ? 0 : 2) +
+                    " is a share of the GPU between 0.05 and 1 (for " + fmt(given, 0) +
+                    " %, give " + fmt(given / 100, 2) + ")"};
+        }
         s.timeslice_efficiency =
             f.get_number("--timeslice-efficiency", mix ? mix->timeslice_efficiency : 0.76, 0.05, 1,
                          mix ? "the design's mix" : "NVIDIA's time-slicing vs MIG measurement");
+    }
     if (s.timeslice_nodes > 0 && !(s.gpu_memory_bytes > 0)) { // one GPU's memory, for jobs' own
         const model::GpuSpec* g = cat.gpu(gpu_id);
         s.gpu_memory_bytes = g ? g->memory_bytes : 0;
@@ -227,8 +246,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         s.warmup_days = f.get_number("--warmup-days", std::min(mix->warmup_days, s.horizon_days), 0,
                                      s.horizon_days, "the design's mix");
     } else if (s.trace) {
-        // A trace runs until its last submission; nothing to warm up (it starts as recorded).
-        const double span = std::max(s.trace->span_s / 86400, 1.0 / 24);
+        // A trace runs until the last submission of a job that fits the cluster (helper-32: one
+        // 512-GPU job left out stretched 5 days to 15.5); nothing to warm up (it starts as
+        // recorded).
+        const double span =
+            std::max(fitting_span_s(*s.trace, s.nodes * s.gpus_per_node) / 86400, 1.0 / 24);
         s.horizon_days = f.get_number("--horizon-days", span, 1e-6, 36500, "the trace's span");
         s.warmup_days = f.get_number("--warmup-days", 0, 0, s.horizon_days, "none for a trace");
     } else {
@@ -480,8 +502,12 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         out << "the design's job mix (" << s.classes.size() << " classes)";
     else if (s.trace)
         out << "the trace " << trace_path << ": "
-            << units::format_count(static_cast<double>(s.trace->jobs.size())) << " GPU jobs over "
-            << fmt(s.trace->span_s / 86400, 1) << " days";
+            << units::format_count(static_cast<double>(s.trace->jobs.size()) -
+                                   static_cast<double>(r->trace_jobs_too_large))
+            << (s.trace->jobs.size() - static_cast<std::size_t>(r->trace_jobs_too_large) == 1
+                    ? " GPU job over "
+                    : " GPU jobs over ")
+            << fmt(fitting_span_s(*s.trace, s.nodes * s.gpus_per_node) / 86400, 1) << " days";
     else
         out << "jobs of "
             << (c.mig ? "one " + s.mig_profile + " MIG instance"
@@ -499,8 +525,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     for (const auto& n : notes)
         out << "note: " << n << "\n";
     if (r->trace_jobs_too_large > 0)
-        out << "note: " << r->trace_jobs_too_large
-            << " trace jobs need more GPUs than the cluster has: left out\n";
+        out << "note: " << units::format_count(static_cast<double>(r->trace_jobs_too_large))
+            << (r->trace_jobs_too_large == 1 ? " trace job needs" : " trace jobs need")
+            << " more GPUs than the cluster has: left out\n";
     out << "\n";
     // No job started after the warm-up: no wait to report, not waits of 0 s.
     const std::string none = "none started";
@@ -579,9 +606,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                               (r->interruptions == 1 ? " job stopped, " : " jobs stopped, ") +
                               units::format_count(r->gpu_hours_lost_failures) +
                               " GPU-hours lost (work since a checkpoint, restarts)"});
-    if (r->gpu_hours_lost_failures + r->gpu_hours_lost_preemption > 0)
-        t.rows.push_back(
-            {"useful (busy less lost work and restarts)", fmt(r->useful_fraction * 100, 1) + " %"});
+    if (r->gpu_hours_lost_failures + r->gpu_hours_lost_preemption + r->gpu_hours_switching > 0)
+        t.rows.push_back({r->gpu_hours_switching > 0
+                              ? "useful (busy less lost work, restarts and switching)"
+                              : "useful (busy less lost work and restarts)",
+                          fmt(r->useful_fraction * 100, 1) + " %"});
     if (r->jobs_burst > 0)
         t.rows.push_back(
             {spot ? "burst to spot capacity" : "burst to on-demand cloud capacity",

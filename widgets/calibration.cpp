@@ -159,8 +159,8 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, c
         ++per[static_cast<std::size_t>(j.cls)];
     QStringList classes;
     for (std::size_t k = 0; k < per.size(); ++k)
-        classes << QObject::tr("%1 %2").arg(count(static_cast<double>(per[k])),
-                                            QString::fromStdString(trace->classes[k]));
+        classes << QObject::tr("%1: %2").arg(QString::fromStdString(trace->classes[k]),
+                                             count(static_cast<double>(per[k])));
     const double days = std::max(trace->span_s / 86400, 1.0 / 24);
     QString summary = QObject::tr("%1: %2 GPU jobs submitted over %3 days (%4).")
                           .arg(file, count(static_cast<double>(trace->jobs.size())))
@@ -168,11 +168,17 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, c
                           .arg(classes.join(QStringLiteral(", ")));
     for (const auto& n : trace->notes)
         summary += QLatin1Char('\n') + QString::fromStdString(n);
-    if (confirm && QMessageBox::question(
-                       parent, QObject::tr("Replay this trace?"),
-                       summary + QObject::tr("\n\nReplay it on the drawn cluster instead "
-                                             "of the job classes? The simulated days "
-                                             "become the trace's span.")) != QMessageBox::Yes)
+    const auto& was = doc->design().fleet;
+    const auto shown = [](double d) { return QString::number(d, 'f', d < 10 ? 1 : 0); };
+    if (confirm &&
+        QMessageBox::question(
+            parent, QObject::tr("Replay this trace?"),
+            summary + QObject::tr("\n\nReplay it on the drawn cluster instead of the job "
+                                  "classes? Simulated days become the trace's span (%1, was "
+                                  "%2) and Warm-up left out 0 days (was %3): a trace starts as "
+                                  "recorded. Undo puts them back.")
+                          .arg(shown(std::min(3650.0, days)), shown(was.horizon_days),
+                               shown(was.warmup_days))) != QMessageBox::Yes)
         return {};
     model::Design next = doc->design();
     next.fleet.trace.jobs = std::make_shared<const model::FleetTrace>(std::move(trace).value());
@@ -189,7 +195,9 @@ QString removeJobTrace(doc::Document* doc) {
     model::Design next = doc->design();
     next.fleet.trace = {};
     doc->editSettings(std::move(next), QObject::tr("Remove job trace"));
-    return QObject::tr("Removed the job trace: the job classes run again");
+    return QObject::tr("Removed the job trace: the job classes run again over %1 simulated days "
+                       "(Fleet section; Undo brings the trace back)")
+        .arg(doc->design().fleet.horizon_days, 0, 'f', 0);
 }
 
 } // namespace cl::ui

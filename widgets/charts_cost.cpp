@@ -750,8 +750,12 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     // Nodes set aside that no job used (helper-15: time-sliced or MIG nodes left after the
     // class that ran there was moved; they read as idle GPUs and "fragmentation").
     if (f.timeslice_nodes > 0 && f.timeslice_allocated <= 0)
-        cap += tr(" No job ran on the %1 time-sliced GPUs: no class is on time-sliced GPUs, so "
-                  "they stay idle.")
+        cap += (f.trace_name.empty()
+                    ? tr(" No job ran on the %1 time-sliced GPUs: no class is on time-sliced "
+                         "GPUs, so they stay idle.")
+                    : tr(" No job ran on the %1 time-sliced GPUs: the trace's jobs take whole "
+                         "GPUs (only jobs asking for part of a GPU run there), so they stay idle; "
+                         "set Time-sliced nodes to 0 to give them to the trace."))
                    .arg(count(static_cast<double>(f.timeslice_gpus)));
     if (f.mig_instances > 0 && f.mig_utilization <= 0)
         cap += tr(" No job ran on the MIG nodes: no class is on MIG instances, so they stay "
@@ -817,7 +821,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                         : tr("%1 jobs").arg(
                                               count(static_cast<double>(f.interruptions))),
                                     count(f.gpu_hours_lost_failures)));
-    if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption > 0)
+    if (f.gpu_hours_lost_failures + f.gpu_hours_lost_preemption + f.gpu_hours_switching > 0)
         cap += tr(" Useful work: %1 % of GPU-hours.").arg(f.useful_fraction * 100, 0, 'f', 1);
     if (f.jobs_burst > 0) {
         // Where they ran and at what price; on spot, the work preemptions made them redo.

@@ -726,7 +726,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             }
         }
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
-        // mix kept busy, less the restarts and redone work that preemption and failures cost.
+        // mix kept busy, less the restarts and redone work that preemption and failures cost
+        // and what time-sliced GPUs spent switching between jobs.
         if (ev.tco && ev.tco->has_onprem && ev.fleet && ev.fleet->useful_fraction > 0)
             ev.fleet->useful_gpu_hour_usd =
                 ev.tco->onprem_usd /

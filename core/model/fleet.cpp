@@ -782,8 +782,13 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
         double duration = -1;
         if (c_duration >= 0 && !cells[static_cast<std::size_t>(c_duration)].empty()) {
             const auto d = parse_double(cells[static_cast<std::size_t>(c_duration)]);
-            if (!d || *d < 0)
+            if (!d)
                 return Error{at, "duration is not a number of seconds"};
+            if (*d < 0)
+                return Error{
+                    at, "duration is negative (" +
+                            std::string(trim_cell(cells[static_cast<std::size_t>(c_duration)])) +
+                            " s)"};
             duration = *d;
         } else if (c_start >= 0 && c_end >= 0) {
             const auto a = parse_time(cells[static_cast<std::size_t>(c_start)]);
@@ -811,10 +816,12 @@ Result<FleetTrace> parse_helios_trace(std::string_view csv, int gpus_per_node) {
     if (!header)
         return Error{"line 1", "empty: no header and no jobs"};
     if (jobs.empty())
-        return Error{"jobs", "no GPU job with a run time in the trace"};
+        return Error{"trace", "no GPU job with a run time in it"};
     order_jobs(tr, jobs);
     if (cpu_jobs > 0)
-        tr.notes.push_back(std::to_string(cpu_jobs) + " CPU jobs (gpu_num 0) left out");
+        tr.notes.push_back(std::to_string(cpu_jobs) +
+                           (cpu_jobs == 1 ? " CPU job (" : " CPU jobs (") +
+                           (submit_in_seconds ? "num_gpu" : "gpu_num") + " 0) left out");
     if (no_run > 0)
         tr.notes.push_back(std::to_string(no_run) + " jobs with no run time left out (first at " +
                            first_no_run + ")");
@@ -2025,8 +2032,9 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     r.burst_usd = r.burst_gpu_hours * s.burst_usd_per_gpu_hour;
     r.burst_usd_per_gpu_hour = s.burst_usd_per_gpu_hour;
     r.burst_on_spot = s.burst_redo_per_node > 0;
-    const double useful =
-        r.gpu_hours_used - r.gpu_hours_lost_preemption - r.gpu_hours_lost_failures;
+    // Switching between a time-sliced GPU's jobs kept it busy with no job's work.
+    const double useful = r.gpu_hours_used - r.gpu_hours_lost_preemption -
+                          r.gpu_hours_lost_failures - r.gpu_hours_switching;
     r.useful_fraction =
         r.gpu_hours_available > 0 ? std::max(0.0, useful) / r.gpu_hours_available : 0;
     if (s.usd_per_gpu_hour > 0 && useful > 0)

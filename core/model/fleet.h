@@ -309,8 +309,9 @@ struct FleetResult {
     std::int64_t interruptions = 0; ///< jobs stopped by those failures
     double gpu_hours_down = 0;      ///< GPU-hours of nodes out for repair in the window
     double down_fraction = 0;       ///< gpu_hours_down / gpu_hours_available
-    /// Busy GPU-hours less what preemption and failures lost (restarts and redone work), over
-    /// the available GPU-hours: the share of the cluster that did useful work.
+    /// Busy GPU-hours less what preemption and failures lost (restarts and redone work) and
+    /// what time-sliced GPUs spent switching between jobs, over the available GPU-hours: the
+    /// share of the cluster that did useful work.
     double useful_fraction = 0;
     /// GPU-hours idle while a job waited that did not fit (fragmentation), / available.
     double fragmentation_fraction = 0;

@@ -677,9 +677,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             fk.add("GPU-hours lost to failures", fr.gpu_hours_lost_failures, "GPU-hours",
                    RF::count);
         }
-        if (fr.gpu_hours_lost_failures + fr.gpu_hours_lost_preemption > 0)
-            fk.add("Useful work (busy less lost work and restarts)", fr.useful_fraction, "fraction",
-                   RF::percent);
+        if (fr.gpu_hours_lost_failures + fr.gpu_hours_lost_preemption + fr.gpu_hours_switching > 0)
+            fk.add(fr.gpu_hours_switching > 0
+                       ? "Useful work (busy less lost work, restarts and switching)"
+                       : "Useful work (busy less lost work and restarts)",
+                   fr.useful_fraction, "fraction", RF::percent);
         if (fr.jobs_burst > 0) {
             fk.add("Jobs burst to the cloud", static_cast<double>(fr.jobs_burst), "jobs",
                    RF::count);

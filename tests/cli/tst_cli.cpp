@@ -498,6 +498,12 @@ private slots:
                       "--mean-duration-h", "1"})
                      .code,
                  2);
+        // A percentage where a share is asked says what to give.
+        const Run pct = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
+                             "4", "--timeslice-efficiency", "76", "--arrival-rate-per-hour", "1",
+                             "--mean-duration-h", "1"});
+        QCOMPARE(pct.code, 2);
+        QVERIFY2(pct.err.find("for 76 %, give 0.76") != std::string::npos, pct.err.c_str());
         // Busy all their run, two to a GPU, on one of two nodes: they slow each other; no M/M/c.
         const Run slow = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--timeslice-replicas",
                               "2", "--timeslice-nodes", "1", "--arrival-rate-per-hour", "8",
@@ -814,6 +820,21 @@ private slots:
             QVERIFY2(pb.err.find("line 3") != std::string::npos &&
                          pb.err.find("submission_time") != std::string::npos,
                      pb.err.c_str());
+            // A job larger than the cluster is left out of the count and of the span (helper-32:
+            // one 512-GPU job stretched the replay from 5 days to 15.5).
+            const std::string big = dir.filePath(QStringLiteral("big.csv")).toStdString();
+            {
+                std::ofstream o(big);
+                o << "job_id,submission_time,duration,num_gpu\na,0,100,8\nb,86400,100,8\n"
+                     "c,864000,100,512\n";
+            }
+            const Run pg = run({"fleet", "--gpus", "64", "--trace", big});
+            QVERIFY2(pg.code == 0, pg.err.c_str());
+            QVERIFY2(pg.out.find("2 GPU jobs over 1.0 days; fifo, 1.0 days") != std::string::npos,
+                     pg.out.c_str());
+            QVERIFY2(pg.out.find("note: 1 trace job needs more GPUs than the cluster has") !=
+                         std::string::npos,
+                     pg.out.c_str());
         }
         // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
         {

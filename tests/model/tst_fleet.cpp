@@ -401,6 +401,9 @@ private slots:
             QVERIFY(std::abs(r->gpu_hours_switching / r->gpu_hours_available - (1 - p0 - rho)) <=
                     0.02);
             QVERIFY(std::abs(r->gpu_hours_by_jobs / r->gpu_hours_available - rho) <= 0.02 * rho);
+            // Switching is busy time but no job's work: useful work is the jobs' alone.
+            QVERIFY(std::abs(r->useful_fraction * r->gpu_hours_available - r->gpu_hours_by_jobs) <=
+                    1e-6 * r->gpu_hours_by_jobs);
             QVERIFY(std::abs(r->gpu_hours_by_jobs + r->gpu_hours_switching - r->gpu_hours_used) <=
                     1e-9 * r->gpu_hours_used);
             QCOMPARE(r->timeslice_efficiency, e);
@@ -1772,6 +1775,15 @@ private slots:
         QVERIFY2(!bad.ok() && bad.error_text().find("num_gpu") != std::string::npos,
                  bad.error_text().c_str());
         QVERIFY(!parse_job_trace("job_id,submission_time,duration,num_gpu\na,-1,5,1\n", 8).ok());
+        bad = parse_job_trace("job_id,submission_time,duration,num_gpu\na,1,-5,1\n", 8);
+        QVERIFY2(!bad.ok() && bad.error_text().find("line 2: duration is negative (-5 s)") !=
+                                  std::string::npos,
+                 bad.error_text().c_str());
+        // One CPU job is a CPU job, named by this format's column.
+        auto cpu =
+            parse_job_trace("job_id,submission_time,duration,num_gpu\na,1,5,1\nb,2,5,0\n", 8);
+        QVERIFY(cpu.ok() && !cpu->notes.empty());
+        QCOMPARE(cpu->notes.front(), std::string("1 CPU job (num_gpu 0) left out"));
     }
 
 private:
