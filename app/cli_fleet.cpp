@@ -518,8 +518,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                : std::string()) +
                           ")"
                     : std::to_string(c.gpus_per_job) + (c.gpus_per_job == 1 ? " GPU" : " GPUs"))
-            << ", " << fmt(c.arrival_rate_per_hour, 3) << " per hour, " << fmt(c.mean_duration_h, 3)
-            << " h on average";
+            << ", " << units::format_g(c.arrival_rate_per_hour, 6) << " per hour, "
+            << units::format_g(c.mean_duration_h, 6) << " h on average";
     out << "; " << policy << ", " << fmt(s.horizon_days, 1) << " days (" << fmt(s.warmup_days, 1)
         << " warm-up left out), seed " << s.seed << "\n";
     for (const auto& n : notes)

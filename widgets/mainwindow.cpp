@@ -196,6 +196,8 @@ MainWindow::MainWindow(std::shared_ptr<const model::Catalog> catalog, QWidget* p
                 original_.reset();
         }
         updateTitle();
+        // Only a design with a trace has one to remove (helper-32 found it always enabled).
+        actions_->removeTrace->setEnabled(doc_->design().fleet.trace.jobs != nullptr);
     });
     // 1440 x 900, or less on a smaller screen (helper-16: at 1280 x 800 the window opened
     // larger than the screen, the inspector and charts cut off).
@@ -378,6 +380,7 @@ void MainWindow::buildMenus() {
     });
     connect(actions_->removeTrace, &QAction::triggered, this,
             [this] { statusBar()->showMessage(removeJobTrace(doc_), 8000); });
+    actions_->removeTrace->setEnabled(doc_->design().fleet.trace.jobs != nullptr);
     connect(actions_->fabricWizard, &QAction::triggered, this, [this] {
         // The new fabric in view (helper-15: the job's card was off-screen after it).
         if (runFabricWizard(doc_, this))

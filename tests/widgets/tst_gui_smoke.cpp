@@ -16,6 +16,7 @@
 #include "palette.h"
 #include "realinput.h"
 
+#include <QAction>
 #include <QAreaSeries>
 #include <QChartView>
 #include <QCheckBox>
@@ -1121,6 +1122,9 @@ private slots:
         QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
         auto* fleet = w.charts()->fleetChart();
         QCOMPARE(fleet->sampleCount(), 0);
+        // Nothing to remove yet: the menu item is greyed out (helper-32 found it enabled).
+        QAction* remove = w.findChild<QAction*>(QStringLiteral("actionRemoveTrace"));
+        QVERIFY(remove && !remove->isEnabled());
         const QString path =
             QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv");
         bool picked = false, confirmed = false;
@@ -1138,6 +1142,11 @@ private slots:
         QVERIFY2(summary.startsWith(QStringLiteral("helios_sample.csv: ")) &&
                      summary.contains(QStringLiteral("GPU jobs submitted over")),
                  qPrintable(summary));
+        // Counts by size read "1 GPU: N"; the dialog says what the import sets, and from what.
+        QVERIFY2(summary.contains(QStringLiteral("(1 GPU: ")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Warm-up left out 0 days (was 3.0)")),
+                 qPrintable(summary));
+        QTRY_VERIFY(remove->isEnabled());
         const auto& d = w.document()->design();
         QVERIFY(d.fleet.trace.jobs);
         QCOMPARE(d.fleet.warmup_days, 0.0);
