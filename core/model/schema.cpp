@@ -690,9 +690,15 @@ std::vector<Field> build_schema() {
             "100 %: a job keeps the GPU busy all its run, so sharing gains nothing; measure "
             "yours with nvidia-smi's utilization or DCGM's graphics-engine activity",
             "the share of its run a job on a time-sliced GPU keeps the GPU busy when it has the "
-            "GPU to itself; jobs sharing a GPU run at full speed until their shares add up to "
-            "more than 100 %, then slow down in proportion"));
+            "GPU to itself; jobs sharing a GPU run at full speed while their shares and the "
+            "switching between them fit in the GPU, then slow down in proportion"));
         gb.decimals = 2;
+        // Only a class on time-sliced GPUs has a busy share and a memory there (helper-32: shown
+        // for every class).
+        const auto on_sliced = [cls](const Design& design, std::string_view) {
+            return cls(design.fleet).time_sliced;
+        };
+        gb.applies = on_sliced;
         shown(add(F(memory).make(
                   key + ".gpu_memory_bytes", label + ": GPU memory per job", "bytes", 0, 1e13,
                   "0: not stated, jobs share a GPU up to its replicas whatever their memory; "
@@ -701,6 +707,7 @@ std::vector<Field> build_schema() {
                   "memory isolation (NVIDIA GPU Operator docs), so jobs share a GPU only while "
                   "their memory fits in it together, and a job waits when no GPU has room")),
               1e9, "GB", 1);
+        s.back().applies = on_sliced;
         add(F(quota).make(key + ".quota_gpus", label + ": team quota", "GPUs", 0, 10000000,
                           "0: no quota (Kueue ClusterQueue nominalQuota when set)",
                           "the most GPUs (on MIG: instances) the class holds at once; a job that "

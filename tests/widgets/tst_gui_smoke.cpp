@@ -1311,8 +1311,12 @@ private slots:
         QVERIFY(clickEntity(w, QString()));
         auto* sliced = field<QCheckBox>(w, "interactive.time_sliced");
         QVERIFY(sliced && !sliced->isChecked());
+        // A class not on time-sliced GPUs has no busy share or memory there to edit.
+        QVERIFY(!field<QAbstractSpinBox>(w, "interactive.gpu_busy"));
+        QVERIFY(!field<QAbstractSpinBox>(w, "interactive.gpu_memory_bytes"));
         QTest::mouseClick(sliced, Qt::LeftButton);
         QTRY_VERIFY(w.document()->design().fleet.interactive.time_sliced);
+        QTRY_VERIFY(field<QAbstractSpinBox>(w, "interactive.gpu_busy") != nullptr);
         QTRY_VERIFY2(w.evaluator()->current()->fleet_error.find("not both") != std::string::npos,
                      w.evaluator()->current()->fleet_error.c_str());
         QVERIFY(clickEntity(w, QString()));
