@@ -224,7 +224,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (s.timeslice_nodes > 0) {
         // A share, not a percentage (helper-32 typed 76).
         if (f.has("--timeslice-efficiency")) {
-            const double given = f.get_number("--timeslice-efficiency", 0.76, 0, 1e9);
+            const double given =
+                f.get_number("--timeslice-efficiency", model::kTimesliceEfficiencyDefault, 0, 1e9);
             if (given > 1 && given <= 100)
                 throw UsageError{
                     "--timeslice-efficiency: " + fmt(given, given == std::floor(given) ? 0 : 2) +
@@ -232,8 +233,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                     " %, give " + fmt(given / 100, 2) + ")"};
         }
         s.timeslice_efficiency =
-            f.get_number("--timeslice-efficiency", mix ? mix->timeslice_efficiency : 0.76, 0.05, 1,
-                         mix ? "the design's mix" : "NVIDIA's time-slicing vs MIG measurement");
+            f.get_number("--timeslice-efficiency",
+                         mix ? mix->timeslice_efficiency : model::kTimesliceEfficiencyDefault, 0.05,
+                         1, mix ? "the design's mix" : "NVIDIA's time-slicing vs MIG measurement");
     }
     if (s.timeslice_nodes > 0 && !(s.gpu_memory_bytes > 0)) { // one GPU's memory, for jobs' own
         const model::GpuSpec* g = cat.gpu(gpu_id);

@@ -410,7 +410,7 @@ struct FleetMix {
     std::int64_t timeslice_replicas = 4;
     /// The share of a time-sliced GPU's throughput its jobs keep while two or more share it
     /// (FleetSpec::timeslice_efficiency; format 1.15).
-    double timeslice_efficiency = 0.76;
+    double timeslice_efficiency = kTimesliceEfficiencyDefault;
     std::int64_t seed = 1;
     /// A recorded trace replayed instead of the classes (File > Import Job Trace; format 1.7).
     FleetTraceRef trace;

@@ -202,7 +202,7 @@ struct FleetSpec {
     /// AI Infrastructure Throughput by Consolidating Underutilized GPU Workloads", NVIDIA
     /// Technical Blog, March 2026); MIG is not free of loss itself, so 0.76 is at most the
     /// switching efficiency. 1 = switching costs nothing.
-    double timeslice_efficiency = 0.76;
+    double timeslice_efficiency = kTimesliceEfficiencyDefault;
     /// One GPU's memory (the catalog's capacity), for the time-sliced jobs' memory
     /// (FleetClass::gpu_memory_bytes); 0 = unknown (a class stating its memory is refused).
     double gpu_memory_bytes = 0;
