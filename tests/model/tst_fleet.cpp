@@ -413,16 +413,9 @@ private slots:
         // (1 - e) x 0.1225 goes to switching, the GPU is busy 0.70 + that, and neither is
         // slowed (timeslice_switching gives the same share).
         {
-            FleetSpec two;
-            two.nodes = 1;
-            two.gpus_per_node = 1;
-            two.timeslice_nodes = 1;
+            FleetSpec two = oneSlicedGpu(20, e);
             two.timeslice_replicas = 2;
-            two.timeslice_efficiency = e;
-            FleetClass k{"notebooks", 1, 20, 1, 0};
-            k.time_sliced = true;
-            k.gpu_busy = 0.35;
-            two.classes = {k};
+            two.classes[0].gpu_busy = 0.35;
             two.horizon_days = 400;
             two.warmup_days = 1;
             const auto r = simulate_fleet(two);
