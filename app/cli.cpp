@@ -597,7 +597,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         ParsedArgs p = parse_command_line(args);
         Flags f(p.command, p.flags);
         if (f.has("--help")) {
-            out << help_text();
+            out << help_text(p.command);
             return 0;
         }
         if (f.has("--version")) {

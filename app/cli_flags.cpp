@@ -818,9 +818,10 @@ std::string Flags::get_choice(const std::string& name, const std::string& def) {
     return *v;
 }
 
-std::string help_text() {
-    std::ostringstream o;
-    o << R"(clusterlens-cli -- the ClusterLens model, headless (same numbers as the GUI).
+namespace {
+/// The general help's text before the flags: usage lines, commands, units.
+const char* const kHelpHead =
+    R"(clusterlens-cli -- the ClusterLens model, headless (same numbers as the GUI).
 
 Usage:
   clusterlens-cli [--help] [--version]
@@ -873,7 +874,15 @@ one-line message on stderr for bad input.
 
 Flags (unit; default):
 )";
+
+/// The help lines of every flag `command` takes (every flag when empty).
+std::string flag_help(const std::string& command) {
+    std::ostringstream o;
     for (const auto& s : flag_specs()) {
+        if (!command.empty() &&
+            std::find(s.commands.begin(), s.commands.end(), command) == s.commands.end() &&
+            std::find(s.commands.begin(), s.commands.end(), "*") == s.commands.end())
+            continue;
         std::string head = "  " + s.name;
         if (s.type != FlagType::Switch) {
             if (!s.choices.empty() && s.type == FlagType::Choice) {
@@ -898,6 +907,34 @@ Flags (unit; default):
         o << "\n";
     }
     return o.str();
+}
+
+/// The lines of `text` from the one starting with `first` up to the next that does not start
+/// with `indent` (a usage line or a command's description and their continuations).
+std::string block(const std::string& text, const std::string& first, const std::string& indent) {
+    const size_t at = text.find("\n" + first);
+    if (at == std::string::npos)
+        return {};
+    size_t end = text.find('\n', at + 1);
+    while (end != std::string::npos && text.compare(end + 1, indent.size(), indent) == 0)
+        end = text.find('\n', end + 1);
+    return text.substr(at + 1, end == std::string::npos ? std::string::npos : end - at);
+}
+} // namespace
+
+std::string help_text(const std::string& command) {
+    const std::string head = kHelpHead;
+    // One command's usage, what it does and its flags (helper-32: `fleet --help` printed the
+    // help of every command); the whole help without one.
+    const std::string usage =
+        command.empty() ? std::string()
+                        : block(head, "  clusterlens-cli " + command + " ", std::string(18, ' '));
+    if (usage.empty())
+        return head + flag_help({});
+    const std::string what =
+        block(head.substr(head.find("\nCommands:")), "  " + command + " ", std::string(16, ' '));
+    return "Usage:\n" + usage + "\n" + what + "\nFlags (unit; default):\n" + flag_help(command) +
+           "\nUnits, conventions and every command: clusterlens-cli --help\n";
 }
 
 } // namespace cl::cli

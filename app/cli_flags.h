@@ -131,6 +131,7 @@ struct ParsedArgs {
 ParsedArgs parse_command_line(const std::vector<std::string>& args);
 
 /// The --help text, generated from flag_specs().
-std::string help_text();
+/// The whole help, or one command's usage, description and flags.
+std::string help_text(const std::string& command = {});
 
 } // namespace cl::cli

@@ -9,6 +9,7 @@
 #include "model/trace_formats.h"
 #include "model/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -21,6 +22,12 @@ namespace {
 
 std::string hours(double s) {
     return s < 60 ? fmt(s, 1) + " s" : s < 3600 ? fmt(s / 60, 1) + " min" : fmt(s / 3600, 2) + " h";
+}
+
+/// GPUs a whole-GPU (traced) job can take: those not on MIG or time-sliced nodes.
+std::int64_t whole_gpus(const model::FleetSpec& s) {
+    return static_cast<std::int64_t>(std::max(0, s.nodes - s.mig_nodes - s.timeslice_nodes)) *
+           s.gpus_per_node;
 }
 
 /// A drawn design's bursting: its choice, its cloud offer's rates and spot inputs.
@@ -118,15 +125,6 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                      "scalable unit (32 nodes)";
     }
     // A recorded trace (Helios, Philly, PAI or ElasticFlow format), or one class of random jobs.
-    // The span of the trace's jobs that fit a cluster of `cluster_gpus`: from 0 to the last such
-    // submission (the jobs larger than the cluster are left out of the replay).
-    const auto fitting_span_s = [](const model::FleetTrace& tr, int cluster_gpus) {
-        double last = 0;
-        for (const auto& j : tr.jobs)
-            if (j.gpus <= cluster_gpus)
-                last = std::max(last, j.submit_s);
-        return last;
-    };
     model::FleetClass c;
     std::vector<std::string> notes;
     const std::string trace_path = f.get_string("--trace", "", "none");
@@ -252,7 +250,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         // 512-GPU job left out stretched 5 days to 15.5); nothing to warm up (it starts as
         // recorded).
         const double span =
-            std::max(fitting_span_s(*s.trace, s.nodes * s.gpus_per_node) / 86400, 1.0 / 24);
+            std::max(model::trace_fitting_span_s(*s.trace, whole_gpus(s)) / 86400, 1.0 / 24);
         s.horizon_days = f.get_number("--horizon-days", span, 1e-6, 36500, "the trace's span");
         s.warmup_days = f.get_number("--warmup-days", 0, 0, s.horizon_days, "none for a trace");
     } else {
@@ -509,7 +507,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
             << (s.trace->jobs.size() - static_cast<std::size_t>(r->trace_jobs_too_large) == 1
                     ? " GPU job over "
                     : " GPU jobs over ")
-            << fmt(fitting_span_s(*s.trace, s.nodes * s.gpus_per_node) / 86400, 1) << " days";
+            << fmt(model::trace_fitting_span_s(*s.trace, whole_gpus(s)) / 86400, 1) << " days";
     else
         out << "jobs of "
             << (c.mig ? "one " + s.mig_profile + " MIG instance"

@@ -119,8 +119,8 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
     return summary;
 }
 
-QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, const QString& given,
-                       bool confirm) {
+QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
+                       std::int64_t whole_gpus, const QString& given, bool confirm) {
     const QString title = QObject::tr("Import job trace");
     QString path = given;
     if (path.isEmpty()) {
@@ -161,11 +161,21 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node, c
     for (std::size_t k = 0; k < per.size(); ++k)
         classes << QObject::tr("%1: %2").arg(QString::fromStdString(trace->classes[k]),
                                              count(static_cast<double>(per[k])));
-    const double days = std::max(trace->span_s / 86400, 1.0 / 24);
+    // The replay runs until the last submission of a job the cluster can hold: a job larger
+    // than it is left out and must not stretch the simulated days (helper-32; the CLI's rule).
+    const double days = std::max(model::trace_fitting_span_s(*trace, whole_gpus) / 86400, 1.0 / 24);
     QString summary = QObject::tr("%1: %2 GPU jobs submitted over %3 days (%4).")
                           .arg(file, count(static_cast<double>(trace->jobs.size())))
-                          .arg(days, 0, 'f', days < 10 ? 1 : 0)
+                          .arg(std::max(trace->span_s / 86400, 1.0 / 24), 0, 'f',
+                               trace->span_s < 10 * 86400 ? 1 : 0)
                           .arg(classes.join(QStringLiteral(", ")));
+    if (const std::int64_t large = model::trace_jobs_larger_than(*trace, whole_gpus); large > 0)
+        summary +=
+            QObject::tr("\n%1 of them need more than the %2 GPUs of whole-GPU nodes drawn: "
+                        "they are left out of the replay, which ends with the last job "
+                        "that fits (day %3).")
+                .arg(count(static_cast<double>(large)), count(static_cast<double>(whole_gpus)))
+                .arg(days, 0, 'f', days < 10 ? 1 : 0);
     for (const auto& n : trace->notes)
         summary += QLatin1Char('\n') + QString::fromStdString(n);
     const auto& was = doc->design().fleet;

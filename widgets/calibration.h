@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // "Import nccl-tests output": parse, fit per-tier latency and bandwidth, show the error before
 // and after, and store the fit in the design (one undoable command).
 
@@ -15,10 +16,11 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& path
 
 /// "Import Job Trace" (issue 23): reads a SenseTime Helios cluster log (model::parse_helios_trace)
 /// and stores it in the design's job mix, replayed instead of the classes on the drawn nodes of
-/// `gpus_per_node` GPUs (the horizon set to the trace's span). One undoable command. Returns a
-/// status message, or an empty string when the user cancelled.
+/// `gpus_per_node` GPUs (the horizon set to the span of the jobs that fit the `whole_gpus` GPUs
+/// not on MIG or time-sliced nodes). One undoable command. Returns a status message, or an empty
+/// string when the user cancelled.
 QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
-                       const QString& path = {}, bool confirm = true);
+                       std::int64_t whole_gpus, const QString& path = {}, bool confirm = true);
 /// Takes the trace out of the design's job mix (the classes run again); one undoable command.
 QString removeJobTrace(doc::Document* doc);
 

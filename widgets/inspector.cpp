@@ -26,7 +26,9 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionSpinBox>
 #include <QStylePainter>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -210,6 +212,25 @@ QString sectionTitle(model::Section s) {
     }
 }
 
+/// A spin box no narrower than its text and arrows: a row too narrow for the label and the
+/// whole value puts the value under its label instead of cutting it (helper-32: a narrow dock
+/// showed "Auto: $3.03/GPU-" and "$184.00/kW-mon").
+void fitText(QAbstractSpinBox* sb) {
+    QStyleOptionSpinBox opt;
+    opt.initFrom(sb);
+    opt.rect = QRect(0, 0, 200, std::max(20, sb->sizeHint().height()));
+    opt.subControls = QStyle::SC_All;
+    opt.buttonSymbols = sb->buttonSymbols();
+    opt.frame = sb->hasFrame();
+    const int edit = sb->style()
+                         ->subControlRect(QStyle::CC_SpinBox, &opt, QStyle::SC_SpinBoxEditField, sb)
+                         .width();
+    const int chrome = std::clamp(200 - edit, 0, 100);
+    // The line edit's own margins: 2 px a side (QLineEdit's horizontal margin) and the cursor.
+    sb->setMinimumWidth(std::max(Inspector::kEditorMinimumWidth,
+                                 sb->fontMetrics().horizontalAdvance(sb->text()) + chrome + 8));
+}
+
 QString usd(double v) {
     return QStringLiteral("$%L1").arg(v, 0, 'f', 0);
 }
@@ -230,12 +251,18 @@ Inspector::Inspector(doc::Document* doc, QWidget* parent) : QWidget(parent), doc
     scroll_ = new QScrollArea(this);
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
-    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Helper-32: a dock dragged narrower than the form clipped every editor to a few
+    // characters, spin arrows gone, with no way to reach the rest. The inspector keeps room
+    // for a field under its label (rows wrap first, WrapLongRows below), and should anything
+    // still be wider the body scrolls sideways rather than being cut.
+    setMinimumWidth(kMinimumWidth);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     body_ = new QWidget(scroll_);
     form_ = new QFormLayout(body_);
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form_->setRowWrapPolicy(QFormLayout::WrapLongRows); // narrow dock: field under its label
     scroll_->setWidget(body_);
+    scroll_->viewport()->installEventFilter(this); // its width decides how rows wrap
     layout->addWidget(scroll_, 1);
     connect(doc_, &doc::Document::changed, this, &Inspector::onChanged);
     rebuild();
@@ -453,6 +480,11 @@ void Inspector::rebuild() {
         addField(*f);
     }
     form_->addRow(error_);
+    // No narrower than the form: a checkbox's label does not wrap ("Interactive: time-sliced"
+    // needs ~260 px), and a narrower dock would cut it and every value beside it. Measured once
+    // the new rows are shown (a layout leaves hidden widgets out, and Qt shows widgets added to
+    // a visible form on the next pass of the event loop).
+    fitWidthLater();
     refreshValues();
     updateDerived();
     if (focused)
@@ -619,7 +651,9 @@ void Inspector::addField(const model::Field& f) {
     if (auto* co = qobject_cast<QComboBox*>(w))
         co->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     w->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    w->setMinimumWidth(90);
+    // Wide enough for "Auto: $4,341/GPU" or "$184.00/kW-month" with its arrows: a narrower
+    // row puts the field under its label instead of cutting its value.
+    w->setMinimumWidth(kEditorMinimumWidth);
     // Fields take the wheel only when focused: scrolling the inspector must not change values.
     w->setFocusPolicy(Qt::StrongFocus);
     w->installEventFilter(this);
@@ -642,6 +676,7 @@ void Inspector::addField(const model::Field& f) {
         // Labels wrap onto a second line rather than take the width the numbers need for
         // their units ("184.00 USD/kW-month" was cut to "184.00 USD" beside a long label).
         auto* l = new QLabel(label);
+        l->setProperty("baseLabel", label);
         l->setWordWrap(true);
         l->setMaximumWidth(150);
         l->setMinimumWidth(std::min(l->fontMetrics().horizontalAdvance(label) + 2, 120));
@@ -650,7 +685,28 @@ void Inspector::addField(const model::Field& f) {
     }
 }
 
+void Inspector::chooseRowWrap() {
+    // Side by side while every field fits beside the widest label at its minimum; below that,
+    // each label above its field at the whole width. (WrapLongRows alone wraps a row but keeps
+    // its field in the field column, narrower than the field's minimum: cut again.)
+    int label = 0, field = 0;
+    for (const auto& e : editors_)
+        if (auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget))) {
+            label = std::max(label, std::min(l->sizeHint().width(), l->maximumWidth()));
+            field = std::max(field, e.widget->minimumWidth());
+        }
+    const QMargins m = form_->contentsMargins();
+    const int width = scroll_->viewport()->width() - m.left() - m.right();
+    const auto want = width < label + std::max(0, form_->horizontalSpacing()) + field
+                          ? QFormLayout::WrapAllRows
+                          : QFormLayout::WrapLongRows;
+    if (form_->rowWrapPolicy() != want)
+        form_->setRowWrapPolicy(want);
+}
+
 bool Inspector::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize)
+        chooseRowWrap();
     if (event->type() == QEvent::Wheel) {
         auto* w = qobject_cast<QWidget*>(watched);
         if (w && !w->hasFocus()) {
@@ -719,9 +775,30 @@ void Inspector::showValue(const Editor& e) {
     }
 }
 
+void Inspector::fitWidthLater() {
+    if (fitPending_)
+        return;
+    fitPending_ = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            fitPending_ = false;
+            chooseRowWrap();
+            const QMargins m = layout()->contentsMargins();
+            setMinimumWidth(
+                std::max(kMinimumWidth, body_->minimumSizeHint().width() +
+                                            scroll_->verticalScrollBar()->sizeHint().width() +
+                                            m.left() + m.right()));
+        },
+        Qt::QueuedConnection);
+}
+
 void Inspector::refreshValues() {
-    for (const auto& e : editors_)
+    for (const auto& e : editors_) {
         showValue(e);
+        if (auto* sb = qobject_cast<QAbstractSpinBox*>(e.widget))
+            fitText(sb);
+    }
     // Titles follow renames and type changes.
     const auto& d = doc_->design();
     const std::string id = entityId().toStdString();
@@ -783,12 +860,31 @@ void Inspector::updateDerived() {
             const model::UnsetText t = model::unset_text(*e.field, *eval_);
             if (auto* sb = qobject_cast<QAbstractSpinBox*>(e.widget)) {
                 sb->setSpecialValueText(qs(t.shown));
+                fitText(sb);
+                fitWidthLater();
                 // Its start in view when longer than the field (helper-24 read "o: 3.79 per").
                 if (auto* le = sb->findChild<QLineEdit*>())
                     le->setCursorPosition(0);
             }
             e.widget->setToolTip(e.widget->property("baseTip").toString() + QLatin1Char('\n') +
                                  qs(t.full));
+        }
+    // A typed value another input stands in for says so beside it (helper-32: the Cost
+    // section's utilization gave no sign the fleet's was billed instead).
+    if (eval_)
+        for (const auto& e : editors_) {
+            auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget));
+            if (!l)
+                continue;
+            const model::OverrideText o = model::override_text(*e.field, *eval_);
+            const QString base = l->property("baseLabel").toString();
+            const QString shown = o.label.empty() ? base : tr("%1 (%2)").arg(base, qs(o.label));
+            if (l->text() != shown)
+                l->setText(shown);
+            if (!o.full.empty() || e.widget->property("overridden").toBool())
+                e.widget->setToolTip(e.widget->property("baseTip").toString() +
+                                     (o.full.empty() ? QString() : QLatin1Char('\n') + qs(o.full)));
+            e.widget->setProperty("overridden", !o.full.empty());
         }
     const auto& d = doc_->design();
     const std::string id = entityId().toStdString();

@@ -24,6 +24,10 @@ class Inspector : public QWidget {
     Q_OBJECT
 public:
     explicit Inspector(doc::Document* doc, QWidget* parent = nullptr);
+    /// The narrowest the inspector (and its dock) goes, and the narrowest an editor goes before
+    /// its row wraps the field under the label.
+    static constexpr int kMinimumWidth = 250;
+    static constexpr int kEditorMinimumWidth = 140;
     void setSelection(const QStringList& ids);
     void setEvaluation(std::shared_ptr<const model::Evaluation> ev);
 
@@ -50,6 +54,11 @@ private:
     void showValue(const Editor& e);
     void edit(const model::Field& f, const model::FieldValue& v);
     void updateDerived();
+    /// The inspector no narrower than its form, measured once pending rows are shown.
+    void fitWidthLater();
+    /// Labels beside their fields, or above them when the dock is too narrow for both.
+    void chooseRowWrap();
+    bool fitPending_ = false;
     [[nodiscard]] QString entityId() const;
     [[nodiscard]] std::vector<const model::Field*> currentFields() const;
 

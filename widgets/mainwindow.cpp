@@ -374,7 +374,15 @@ void MainWindow::buildMenus() {
             if (g == std::floor(g))
                 per = static_cast<int>(g);
         }
-        const QString msg = importJobTrace(doc_, this, per);
+        // Traced jobs run on whole GPUs: not on the mix's MIG or time-sliced nodes.
+        std::int64_t whole = 0;
+        if (const auto ev = evaluator_->current(); ev && per > 0) {
+            const auto& mix = doc_->design().fleet;
+            const double nodes = ev->topology.nodes - static_cast<double>(mix.mig_nodes) -
+                                 static_cast<double>(mix.timeslice_nodes);
+            whole = static_cast<std::int64_t>(std::max(0.0, nodes)) * per;
+        }
+        const QString msg = importJobTrace(doc_, this, per, whole);
         if (!msg.isEmpty())
             statusBar()->showMessage(msg, 8000);
     });

@@ -424,10 +424,25 @@ UnsetText unset_text(const Field& f, const Evaluation& ev) {
     // Money reads as money ("Auto: $310,000", helper-18: "Auto: 310,000" had no unit); a unit
     // reads beside the number as a typed value shows it ("Auto: 3.09 h": helper-22 saw no unit),
     // unless it is long enough to be in the field's label (unit_in_label); the tooltip has both.
+    // Per what, as a typed value reads ("Auto: $4,341/GPU" beside "$184.00/kW-month";
+    // helper-32: "Auto: $4,341" did not say per what).
     if (f.display_unit.rfind("USD", 0) == 0)
-        return {"Auto: $" + value, "Auto: $" + value + unit.substr(4) + ", " + f.unset};
+        return {"Auto: $" + value + (unit_in_label(f.display_unit) ? "" : unit.substr(4)),
+                "Auto: $" + value + unit.substr(4) + ", " + f.unset};
     return {"Auto: " + value + (unit_in_label(f.display_unit) ? "" : unit),
             "Auto: " + value + unit + ", " + f.unset};
+}
+
+OverrideText override_text(const Field& f, const Evaluation& ev) {
+    if (f.section != Section::economics || f.key != "utilization" || !ev.tco ||
+        ev.tco->utilization_source == "economics.utilization")
+        return {};
+    const std::string pct = fixed(ev.tco->utilization * 100.0, 1) + " %";
+    return {"fleet's " + pct + " billed",
+            "Not billed: the TCO uses " + pct + ", the utilization from " +
+                ev.tco->utilization_source +
+                ". The value typed here is kept; it is billed when the Fleet section's \"Bill "
+                "the simulated utilization\" is off."};
 }
 
 namespace {

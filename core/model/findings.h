@@ -110,5 +110,13 @@ UnsetText unset_text(const Field& f, const Evaluation& ev);
 /// The number behind unset_text: the value the evaluation used for an unset field, in the
 /// field's stored unit; nullopt when there is none (or the field cannot be unset).
 std::optional<double> unset_value(const Field& f, const Evaluation& ev);
+/// A typed value the evaluation kept but did not use because another input stands in for it
+/// (the Cost section's utilization while the fleet simulation's is billed): `label` for the
+/// field's label ("fleet's 63.2 % billed"), `full` the why and how to use the typed one. Both
+/// empty when the typed value is the one used.
+struct OverrideText {
+    std::string label, full;
+};
+OverrideText override_text(const Field& f, const Evaluation& ev);
 
 } // namespace cl::model

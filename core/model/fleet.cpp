@@ -700,6 +700,21 @@ Result<FleetTrace> parse_pai_trace(std::string_view csv, int gpus_per_node) {
     return tr;
 }
 
+double trace_fitting_span_s(const FleetTrace& trace, std::int64_t whole_gpus) {
+    double last = 0;
+    for (const auto& j : trace.jobs)
+        if (j.gpus <= whole_gpus)
+            last = std::max(last, j.submit_s);
+    return last;
+}
+
+std::int64_t trace_jobs_larger_than(const FleetTrace& trace, std::int64_t whole_gpus) {
+    std::int64_t n = 0;
+    for (const auto& j : trace.jobs)
+        n += j.gpus > whole_gpus;
+    return n;
+}
+
 Result<FleetTrace> parse_job_trace(std::string_view text, int gpus_per_node) {
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && (text[first] == '[' || text[first] == '{'))

@@ -5,9 +5,19 @@
 #include "model/error.h"
 #include "model/fleet.h"
 
+#include <cstdint>
 #include <string_view>
 
 namespace cl::model {
+
+/// The days a replay of `trace` covers on a cluster with `whole_gpus` GPUs for whole-GPU jobs
+/// (not on MIG or time-sliced nodes): from 0 to the last submission of a job that fits, in
+/// seconds; 0 when none fits. Larger jobs are left out of the replay (simulate_fleet counts them
+/// in trace_jobs_too_large), so they must not stretch it (helper-32: one 512-GPU job stretched
+/// 5 days to 15.5).
+double trace_fitting_span_s(const FleetTrace& trace, std::int64_t whole_gpus);
+/// How many of `trace`'s jobs need more than `whole_gpus` GPUs.
+std::int64_t trace_jobs_larger_than(const FleetTrace& trace, std::int64_t whole_gpus);
 
 /// Reads Microsoft Philly's `cluster_job_log` (msr-fiddle/philly-traces README, "Schema":
 /// a JSON list of jobs with `submitted_time`, `status` and `attempts`, each attempt with

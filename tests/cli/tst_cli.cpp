@@ -48,6 +48,31 @@ private slots:
         QVERIFY(r.out.find("evaluate") != std::string::npos);
     }
 
+    // Helper-32: `fleet --help` printed the help of every command. A command's --help is its
+    // usage, what it does and the flags it takes; --help alone is everything.
+    void commandHelp() {
+        const std::string all = run({"--help"}).out;
+        for (const std::string cmd :
+             {"catalog", "evaluate", "memory", "roofline", "train", "infer", "search", "collective",
+              "tco", "reliability", "fleet", "report", "compare"}) {
+            const Run r = run({cmd, "--help"});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.out.rfind("Usage:\n  clusterlens-cli " + cmd + " ", 0) == 0,
+                     r.out.substr(0, 200).c_str());
+            QVERIFY2(r.out.find("\n  " + cmd + " ") != std::string::npos, cmd.c_str()); // what
+            QVERIFY2(r.out.size() < all.size() / 2, cmd.c_str());
+            QVERIFY(r.out.find("--json") != std::string::npos); // every command's flag
+        }
+        const std::string fleet = run({"fleet", "--help"}).out;
+        QVERIFY(fleet.find("--arrival-rate-per-hour") != std::string::npos);
+        QVERIFY(fleet.find("--timeslice-efficiency") != std::string::npos);
+        QVERIFY(fleet.find("--vpp") == std::string::npos); // train's, not fleet's
+        QVERIFY(fleet.find("clusterlens-cli train") == std::string::npos);
+        const std::string train = run({"train", "--help"}).out;
+        QVERIFY(train.find("--vpp") != std::string::npos);
+        QVERIFY(train.find("--arrival-rate-per-hour") == std::string::npos);
+    }
+
     void version() {
         const Run r = run({"--version"});
         QCOMPARE(r.code, 0);

@@ -1203,6 +1203,37 @@ private slots:
         QTRY_VERIFY(w.document()->design().fleet.trace.jobs &&
                     w.document()->design().fleet.trace.jobs->jobs.size() == 58);
         QTRY_VERIFY(captionSays(QStringLiteral("Replaying the job trace philly_sample.json")));
+        // Helper-32: a job larger than the 16 drawn GPUs, submitted last, stretched the
+        // simulated days to its submission although the replay leaves it out (the CLI's rule).
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big_last.csv"));
+        {
+            QFile out(big);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write("job_id,gpu_num,submit_time,duration\n"
+                      "1,8,2020-06-01 00:00:00,3600\n"
+                      "2,1,2020-06-02 12:00:00,600\n"
+                      "3,512,2020-06-09 00:00:00,3600\n");
+        }
+        bool picked4 = false, confirmed4 = false;
+        QString large;
+        answerFileDialog(big, &picked4);
+        onModal<QMessageBox>(
+            [&large](QMessageBox* box) {
+                large = box->text();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed4);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
+        QVERIFY(picked4 && confirmed4);
+        QVERIFY2(large.contains(QStringLiteral("3 GPU jobs submitted over 8.0 days")) &&
+                     large.contains(QStringLiteral("1 of them need more than the 16 GPUs")) &&
+                     large.contains(QStringLiteral("Simulated days become the trace's span (1.5")),
+                 qPrintable(large));
+        QTRY_VERIFY(w.document()->design().fleet.trace.name == "big_last.csv");
+        QCOMPARE(w.document()->design().fleet.horizon_days, 1.5);
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->trace_jobs_too_large == 1);
     }
 
     void fleetTabFromTheMix() {
@@ -1232,14 +1263,37 @@ private slots:
         QVERIFY(!w.evaluator()->current()->fleet_error.empty());
         undo(w);
         QTRY_COMPARE(fleet->sampleCount(), 241);
-        // Billing the typed utilization instead: the switch in the same section.
+        // The Cost section's typed utilization says the fleet's is billed instead, and how much
+        // (helper-32: no sign of it); the typed value stays.
         QVERIFY(clickEntity(w, QString()));
+        const auto utilizationLabel = [&w]() -> QLabel* {
+            auto* util = field<QAbstractSpinBox>(w, "utilization");
+            for (auto* l : w.inspector()->findChildren<QLabel*>())
+                if (util && l->buddy() == util)
+                    return l;
+            return nullptr;
+        };
+        const QString billed =
+            QStringLiteral("Utilization (fleet's %1 % billed)")
+                .arg(w.evaluator()->current()->tco->utilization * 100, 0, 'f', 1);
+        QTRY_VERIFY(utilizationLabel() && utilizationLabel()->text() == billed);
+        QVERIFY(field<QAbstractSpinBox>(w, "utilization")
+                    ->toolTip()
+                    .contains(QStringLiteral("Bill the simulated utilization")));
+        QVERIFY2(field<QAbstractSpinBox>(w, "utilization")->text().startsWith(QStringLiteral("80")),
+                 qPrintable(field<QAbstractSpinBox>(w, "utilization")->text()));
+        // Billing the typed utilization instead: the switch in the same section.
         auto* feed = field<QCheckBox>(w, "feed_tco");
         QVERIFY(feed && feed->isChecked());
         QTest::mouseClick(feed, Qt::LeftButton);
         QTRY_VERIFY(!w.document()->design().fleet.feed_tco);
         QTRY_COMPARE(w.evaluator()->current()->tco->utilization,
                      w.document()->design().economics.utilization);
+        QTRY_VERIFY(utilizationLabel() &&
+                    utilizationLabel()->text() == QStringLiteral("Utilization"));
+        QVERIFY(!field<QAbstractSpinBox>(w, "utilization")
+                     ->toolTip()
+                     .contains(QStringLiteral("Not billed")));
         // Preemption: notebooks (1 GPU, priority 5) evict the preemptible fine-tunes (priority
         // 2) under the preemptive policy; the caption says what that cost.
         QVERIFY(clickEntity(w, QString()));

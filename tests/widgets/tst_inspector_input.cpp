@@ -17,6 +17,7 @@
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsItem>
@@ -463,6 +464,86 @@ private slots:
         QVERIFY(pue);
         QVERIFY2(!pue->text().contains(QStringLiteral("ratio")) && pue->decimals() == 2,
                  qPrintable(pue->text()));
+    }
+
+    // Helper-32: the inspector's dock dragged narrow by its edge cut every value to a few
+    // characters and hid the spin arrows, with no way to scroll to them. It stops at a width
+    // where each field, under its label if need be, shows its whole value; money left on Auto
+    // says per what ("Auto: $4,341/GPU", as a typed "$184.00/kW-month").
+    void narrowInspectorShowsWholeValues() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-su")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QVERIFY(clickEntity(w, QString()));
+        auto* network = field<QAbstractSpinBox>(w, "network_usd_per_gpu");
+        QVERIFY(network);
+        QTRY_VERIFY2(network->text().startsWith(QStringLiteral("Auto: $")) &&
+                         network->text().endsWith(QStringLiteral("/GPU")),
+                     qPrintable(network->text()));
+        // At the dock's default width a label and its field share a line; dragged narrow, the
+        // label is above the field.
+        const auto sameLine = [&w]() {
+            auto* price = field<QAbstractSpinBox>(w, "price_per_gpu_hour");
+            for (auto* l : w.inspector()->findChildren<QLabel*>())
+                if (price && l->buddy() == price)
+                    return std::abs(l->geometry().center().y() - price->geometry().center().y()) <
+                           price->height() / 2;
+            return false;
+        };
+        QVERIFY(sameLine());
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+        QVERIFY(dock);
+        const int before = dock->width();
+        // The separator left of the dock, dragged by the mouse to the window's right edge.
+        const QPoint grip(dock->geometry().left() - 2, dock->geometry().center().y());
+        QTest::mouseMove(&w, grip);
+        QTRY_COMPARE(w.cursor().shape(), Qt::SplitHCursor); // on the separator
+        QTest::mousePress(&w, Qt::LeftButton, {}, grip);
+        // The main window applies a separator's move on its next timer tick: one per step.
+        for (int x = grip.x() + 20; x < w.width(); x += 40) {
+            QTest::mouseMove(&w, QPoint(x, grip.y()));
+            QTest::qWait(20);
+        }
+        QTest::mouseMove(&w, QPoint(w.width() - 2, grip.y()));
+        QTest::qWait(20);
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, QPoint(w.width() - 2, grip.y()));
+        QTRY_VERIFY2(dock->width() < before - 50,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dock->width())));
+        QVERIFY(w.inspector()->width() >= ui::Inspector::kMinimumWidth);
+        QTRY_VERIFY(!sameLine());
+        auto* sa = w.inspector()->findChild<QScrollArea*>();
+        QVERIFY(sa && sa->widget());
+        QVERIFY(!w.document()->design().workloads.empty());
+        const QString job = QString::fromStdString(w.document()->design().workloads[0].id);
+        for (const QString& id : {QString(), job}) { // the design, then its training job
+            QVERIFY(clickEntity(w, id));
+            QTest::qWait(50);
+            QCoreApplication::processEvents();
+            // The body is no wider than what the dock shows of it.
+            QVERIFY2(sa->widget()->width() <= sa->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 > %2")
+                                    .arg(sa->widget()->width())
+                                    .arg(sa->viewport()->width())));
+            int checked = 0;
+            for (auto* sb : sa->widget()->findChildren<QAbstractSpinBox*>()) {
+                if (!sb->isVisible())
+                    continue;
+                QVERIFY2(sb->geometry().right() < sa->viewport()->width(),
+                         qPrintable(sb->objectName()));
+                auto* le = sb->findChild<QLineEdit*>();
+                QVERIFY(le);
+                const int need = le->fontMetrics().horizontalAdvance(sb->text()) + 4;
+                QVERIFY2(le->width() >= need,
+                         qPrintable(QStringLiteral("%1: \"%2\" needs %3 px, has %4")
+                                        .arg(sb->objectName(), sb->text())
+                                        .arg(need)
+                                        .arg(le->width())));
+                ++checked;
+            }
+            QVERIFY(checked > 5);
+        }
     }
 
     // Helper-18: on a design without a training job the reliability inputs read just "Auto".
