@@ -166,6 +166,9 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.numa_nodes = static_cast<int>(r.integer(j, p, "numa_nodes", false, 1, 1024).value_or(1));
     g.decode_memory_factor = r.number(j, p, "decode_memory_factor", false, 0.05, 1.0).value_or(1);
     g.decode_memory_factor_source = str(r, j, p, "decode_memory_factor_source");
+    g.fp4_weight_stream_efficiency =
+        r.number(j, p, "fp4_weight_stream_efficiency", false, 0.05, 1.0).value_or(0);
+    g.fp4_weight_stream_source = str(r, j, p, "fp4_weight_stream_source");
     g.memory_channels =
         static_cast<int>(r.integer(j, p, "memory_channels", false, 0, 4096).value_or(0));
     g.gpus_per_node =

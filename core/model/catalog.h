@@ -81,6 +81,11 @@ struct GpuSpec {
     /// link: the M3 Ultra); 1 for every other device. Serving only (docs/validation.md).
     double decode_memory_factor = 1;
     std::string decode_memory_factor_source;
+    /// The share of the nominal memory bandwidth native FP4 (NVFP4) GEMMs stream their weights
+    /// at on this GPU's kernels, where measured; 0 = InferenceAssumptions::
+    /// fp4_weight_stream_efficiency (B200's CUTLASS kernels). Serving only.
+    double fp4_weight_stream_efficiency = 0;
+    std::string fp4_weight_stream_source;
     int memory_channels = 0; ///< DDR channels, all sockets (0 = not stated)
     int gpus_per_node = 8;   ///< CLI.md default --gpus-per-node
     int scaleup_domain = 1;  ///< CLI.md default --scaleup-domain

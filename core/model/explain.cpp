@@ -389,7 +389,15 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             // Native FP4 GEMMs stream their weights at their own measured rate (session 36).
             if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0)
                 out.back().inputs.push_back(
-                    assumption("NVFP4 GEMM weight streaming", ia.fp4_weight_stream_efficiency));
+                    g->fp4_weight_stream_efficiency > 0
+                        ? ExplainedInput{"NVFP4 GEMM weight streaming",
+                                         fixed(g->fp4_weight_stream_efficiency * 100, 0) +
+                                             " % of " +
+                                             units::format_si(g->memory_bandwidth_Bps, "B/s"),
+                                         "catalog: " + g->name + " (" +
+                                             g->fp4_weight_stream_source + ")"}
+                        : assumption("NVFP4 GEMM weight streaming",
+                                     ia.fp4_weight_stream_efficiency));
             // Collectives only where a replica has some (one GPU has none: helper-27).
             if (s.tp * s.pp > 1)
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));

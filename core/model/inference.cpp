@@ -110,10 +110,13 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
     if (g.numa_nodes > 1)
         r.hbm *= std::clamp(ia.numa_nodes_used.value, 1.0, static_cast<double>(g.numa_nodes)) /
                  g.numa_nodes;
-    // Native FP4 GEMMs (block-scaled, NVFP4) stream their weights slower than other formats.
-    r.whbm = d == Dtype::fp4 ? g.memory_bandwidth_Bps * ia.fp4_weight_stream_efficiency.value *
-                                   g.decode_memory_factor
-                             : r.hbm;
+    // Native FP4 GEMMs (block-scaled, NVFP4) stream their weights at their kernels' own rate:
+    // B200's (CUTLASS's 2-SM tcgen05 tiles at decode-sized M) well below other formats, the
+    // GPU's own where measured (sm_120's CUTLASS MoE kernels stream as other formats do).
+    const double fp4_stream = g.fp4_weight_stream_efficiency > 0
+                                  ? g.fp4_weight_stream_efficiency
+                                  : ia.fp4_weight_stream_efficiency.value;
+    r.whbm = d == Dtype::fp4 ? g.memory_bandwidth_Bps * fp4_stream * g.decode_memory_factor : r.hbm;
     r.wbytes = weight_bits(s.weights_dtype) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
