@@ -46,12 +46,31 @@ namespace {
 
 /// Attention DP around one MoE layer: every GPU's tokens gathered for the experts and their
 /// outputs reduce-scattered back (TensorRT-LLM's fused MoE with attention DP: allgather before,
-/// reducescatter after), `bytes` being the layer's activations of every GPU's tokens.
-double dp_moe_exchange_seconds(const Topology& fabric, const GroupPlacement& p, double bytes,
-                               const CollectiveAssumptions& ca) {
-    return std::max(0.0, collective_seconds(CollectiveOp::allgather, bytes, fabric, p,
+/// reducescatter after) for `tokens` tokens of every GPU. TensorRT-LLM quantizes the
+/// activations before the gather (CutlassFusedMoE.forward_chunk, fused_moe_cutlass.py
+/// @7b437aaa: static_quantize_e4m3_per_tensor for FP8, fp4_quantize for NVFP4, then
+/// allgather([x, x_sf, token_selected_slots, token_final_scales])): 1 byte a value for FP8,
+/// 0.5 + 1/16 (one FP8 scale per 16) for NVFP4, plus each token's top-k expert ids and weights
+/// (4 + 4 bytes each); the outputs come back in 16 bits.
+struct MoeExchangeBytes {
+    double gather = 0, scatter = 0;
+};
+MoeExchangeBytes dp_moe_exchange_bytes(const ModelArch& m, const InferenceSpec& s, double tokens) {
+    const double h = m.hidden;
+    double per_value = 2.0;
+    if (s.engine == ServingEngine::trtllm && s.weights_dtype == WeightsDtype::fp8)
+        per_value = 1.0;
+    else if (s.engine == ServingEngine::trtllm && s.weights_dtype == WeightsDtype::fp4)
+        per_value = 0.5 + 1.0 / 16.0;
+    const double routing = s.engine == ServingEngine::trtllm ? 8.0 * m.top_k : 0.0;
+    return {tokens * (h * per_value + routing), tokens * h * 2.0};
+}
+
+double dp_moe_exchange_seconds(const Topology& fabric, const GroupPlacement& p,
+                               const MoeExchangeBytes& b, const CollectiveAssumptions& ca) {
+    return std::max(0.0, collective_seconds(CollectiveOp::allgather, b.gather, fabric, p,
                                             CollectiveAlgo::automatic, ca)) +
-           std::max(0.0, collective_seconds(CollectiveOp::reducescatter, bytes, fabric, p,
+           std::max(0.0, collective_seconds(CollectiveOp::reducescatter, b.scatter, fabric, p,
                                             CollectiveAlgo::automatic, ca));
 }
 
@@ -333,8 +352,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         double comm = 0;
         if (adp) {
             if (moe)
-                comm =
-                    dp_moe_exchange_seconds(fabric, place_group(fabric, s.tp, 1), T * h * 2.0, ca);
+                comm = dp_moe_exchange_seconds(fabric, place_group(fabric, s.tp, 1),
+                                               dp_moe_exchange_bytes(m, s, T), ca);
         } else if (s.tp > 1) {
             const GroupPlacement p = place_group(fabric, s.tp, 1);
             comm =
@@ -412,13 +431,14 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
     const int on_device = m.layers - std::clamp(s.offload_layers, 0, m.layers);
     if (attention_dp_active(m, s) && on_device > 0) {
         const GroupPlacement p = place_group(fabric, s.tp, 1);
-        const double each = dp_moe_exchange_seconds(fabric, p, act, ca);
+        const MoeExchangeBytes b = dp_moe_exchange_bytes(m, s, T);
+        const double each = dp_moe_exchange_seconds(fabric, p, b, ca);
         const int moe_layers = m.moe_layers_in(m.layers - on_device, on_device);
         out.push_back({"TP",
                        "attention DP: tokens gathered for the experts and scattered back "
                        "(per MoE layer)",
-                       p.ranks, group_tier(p), p.oversubscription, 2.0 * moe_layers * act,
-                       moe_layers * each});
+                       p.ranks, group_tier(p), p.oversubscription,
+                       moe_layers * (b.gather + b.scatter), moe_layers * each});
     } else if (s.tp > 1 && on_device > 0) {
         const GroupPlacement p = place_group(fabric, s.tp, 1);
         const double each = std::max(0.0, collective_seconds(CollectiveOp::allreduce, act, fabric,
@@ -839,6 +859,23 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     r.memory = mem.value();
     if (r.memory.max_batch < 1)
         return Error{"memory", r.memory.explanation};
+    // A replica's collectives need a path between its GPUs: refused with the reason, never
+    // counted as free (session 39: GPUs with no NVLink and no network ran TP 8 with no TP time).
+    if (s.tp > 1 && s.offload_layers < m.layers) {
+        auto c = collective_time(
+            attention_dp_active(m, s) ? CollectiveOp::allgather : CollectiveOp::allreduce, 1 << 20,
+            fabric, place_group(fabric, s.tp, 1), CollectiveAlgo::automatic, ca);
+        if (!c)
+            return Error{"tp", "tensor parallel over " + std::to_string(s.tp) +
+                                   " GPUs cannot run on this fabric: " + c.error_text()};
+    }
+    if (s.pp > 1) {
+        auto c = collective_time(CollectiveOp::sendrecv, 1 << 20, fabric,
+                                 place_group(fabric, 2, s.tp), CollectiveAlgo::automatic, ca);
+        if (!c)
+            return Error{"pp", "pipeline stages cannot pass activations on this fabric: " +
+                                   c.error_text()};
+    }
     const double L_in = s.input_len, L_out = s.output_len;
     const double c_avg = L_in + L_out / 2.0;
     const int gpus_replica = s.tp * s.pp;

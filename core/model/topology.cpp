@@ -29,7 +29,10 @@ GpuArch arch_of(const GpuSpec& g) {
 
 /// The scale-up side of a topology once its domain size is known: one rule for drawn designs
 /// and shapes. `sys` is the system whose NVSwitch generation decides NVLS (none: no switch).
-void set_scaleup(Topology& t, const GpuSpec* gpu, const SystemSpec* sys, const Catalog& c) {
+/// `pcie_domain`: the domain is a server's GPUs without NVLink, which reach each other over
+/// PCIe (NCCL's P2P or SHM transport through the host's PCIe fabric).
+void set_scaleup(Topology& t, const GpuSpec* gpu, const SystemSpec* sys, const Catalog& c,
+                 bool pcie_domain = false) {
     if (gpu) {
         t.gpu = gpu->id;
         t.gpu_arch = arch_of(*gpu);
@@ -45,8 +48,9 @@ void set_scaleup(Topology& t, const GpuSpec* gpu, const SystemSpec* sys, const C
     // NVLink SHARP needs an NVSwitch of generation 3 or later inside a real domain.
     t.nvswitch = sys && t.scaleup_domain > 1 && !sys->nvswitch.empty();
     t.nvls = t.nvswitch && (sys->nvswitch == "nvswitch-gen3" || sys->nvswitch == "nvswitch-gen4");
-    if (t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
+    if (pcie_domain || t.scaleup_domain <= 1 || t.scaleup_Bps_per_gpu <= 0) {
         t.pcie_only = true;
+        t.nvswitch = t.nvls = false;
         if (gpu)
             if (const LinkSpec* p = c.link(gpu->pcie_link)) {
                 t.scaleup_Bps_per_gpu = p->bandwidth_unidir_Bps;
@@ -65,7 +69,8 @@ struct NodeEntry {
     const Device* dev = nullptr;
     double replicas = 0; ///< multiplicity
     double gpus_per_replica = 0;
-    int domain = 1; ///< GPUs per scale-up domain inside one replica
+    int domain = 1;    ///< GPUs per scale-up domain inside one replica
+    bool pcie = false; ///< the domain is the box's GPUs over PCIe (no NVLink)
 };
 
 /// GPUs in one replica of a compute entry, and the GPU type.
@@ -147,6 +152,18 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
         } else if (g) {
             e.domain = std::min(static_cast<int>(e.gpus_per_replica), g->scaleup_domain);
         }
+        // A box of GPUs without NVLink: its GPUs still reach each other, over PCIe (NCCL's P2P
+        // or SHM transport), a domain of the whole box at the PCIe link's rate -- not a network
+        // between one-GPU domains (which a box without NICs does not have: its TP collectives
+        // were refused, and serving counted them as free).
+        const bool nvlink =
+            dev.kind == DeviceKind::system
+                ? (c.system(dev.catalog) && !c.system(dev.catalog)->scaleup_link.empty())
+                : (g && g->scaleup_domain > 1);
+        if (dev.kind != DeviceKind::gpu && !nvlink && e.gpus_per_replica > 1) {
+            e.domain = static_cast<int>(e.gpus_per_replica);
+            e.pcie = true;
+        }
         level[idx.position(dev)] = 0;
         nodes.push_back(e);
         t.gpus += e.replicas * e.gpus_per_replica;
@@ -154,9 +171,12 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     if (gpu)
         t.gpus_per_node = gpu->gpus_per_node;
     t.scaleup_domain = 0;
-    for (const auto& e : nodes)
+    bool pcie_domain = false;
+    for (const auto& e : nodes) {
         t.scaleup_domain = std::max(t.scaleup_domain, e.domain);
-    set_scaleup(t, gpu, first_system, c);
+        pcie_domain = pcie_domain || e.pcie;
+    }
+    set_scaleup(t, gpu, first_system, c, pcie_domain);
     // Nodes are the failure unit (GB200: 4-GPU trays); the CLI's --gpus-per-node default.
     for (const auto& e : nodes) {
         const int gpn = std::max(1, std::min(t.gpus_per_node > 0 ? t.gpus_per_node : 8,
@@ -494,7 +514,13 @@ Result<Topology> shape_topology(const GpuSpec& g, const ClusterShape& shape, con
     Topology t;
     t.gpus_per_node = shape.gpus_per_node > 0 ? shape.gpus_per_node : g.gpus_per_node;
     t.scaleup_domain = shape.scaleup_domain > 0 ? shape.scaleup_domain : g.scaleup_domain;
-    set_scaleup(t, &g, c.system(g.reference_system), c);
+    // A node of GPUs without NVLink reaches its GPUs over PCIe (as a drawn box, above), unless
+    // the domain is given.
+    const bool pcie_domain =
+        shape.scaleup_domain <= 0 && g.scaleup_domain <= 1 && t.gpus_per_node > 1;
+    if (pcie_domain)
+        t.scaleup_domain = t.gpus_per_node;
+    set_scaleup(t, &g, c.system(g.reference_system), c, pcie_domain);
     const std::string& link_id =
         shape.scaleout_link.empty() ? g.default_scaleout_link : shape.scaleout_link;
     if (link_id.empty()) {

@@ -177,11 +177,14 @@ private slots:
                                             tp->memory.weights_bytes_per_gpu - expected)));
         // Each GPU schedules up to the engine's limit: the replica's batch may pass 2,048.
         QCOMPARE(dp->memory.max_batch % 8, 0);
-        // One gather and one scatter per MoE layer instead of two all-reduces per layer.
+        // One gather and one scatter per MoE layer instead of two all-reduces per layer. The
+        // gather carries FP8 activations (TensorRT-LLM quantizes before it) and each token's
+        // top-k expert ids and weights (8 bytes each); the outputs come back in 16 bits.
         const auto traffic = serving_traffic(m, s, node_, dp->batch);
         QCOMPARE(traffic.size(), std::size_t{1});
         QVERIFY(traffic[0].what.find("attention DP") != std::string::npos);
-        QCOMPARE(traffic[0].bytes, 2.0 * m.moe_layers() * dp->batch * m.hidden * 2.0);
+        QCOMPARE(traffic[0].bytes, m.moe_layers() * static_cast<double>(dp->batch) *
+                                       (m.hidden * 1.0 + 8.0 * m.top_k + m.hidden * 2.0));
 
         // KV heads: Qwen3-235B-A22B has 4, so at TP 8 each GPU of plain TP keeps one head of
         // every sequence (half of it a copy); with attention DP it keeps all 4 of 1/8 of them.
@@ -230,6 +233,57 @@ private slots:
 
     // TensorRT-LLM's host time per sequence (session 33): a decode step is at least the
     // executor's Python work for its sequences, 13.8 us each on x86 and 34.4 us on Grace.
+    // Session 39: a box of PCIe cards (no NVLink) is a PCIe domain: its TP collectives take
+    // PCIe time (they were refused, and serving counted them as 0 s). GPUs with no path
+    // between them are refused for TP, never served with free collectives.
+    void pcieBoxCollectivesCostTime() {
+        Design d;
+        Device server;
+        server.id = "server";
+        server.kind = DeviceKind::server;
+        server.gpu_slots = 8;
+        Device gpu;
+        gpu.id = "gpu";
+        gpu.kind = DeviceKind::gpu;
+        gpu.catalog = "rtx-pro-6000";
+        gpu.count = 8;
+        gpu.parent = "server";
+        d.devices = {server, gpu};
+        const Topology box = analyze_topology(d, cat_);
+        QCOMPARE(box.scaleup_domain, 8);
+        QVERIFY(box.pcie_only);
+        const ModelArch& m = *cat_.model("llama3-8b");
+        InferenceSpec s;
+        s.tp = 4;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.input_len = 1000;
+        s.output_len = 1000;
+        auto r = infer(m, s, *cat_.gpu("rtx-pro-6000"), box);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        const auto traffic = serving_traffic(m, s, box, r->batch);
+        QCOMPARE(traffic.size(), std::size_t{1});
+        // Two all-reduces of the batch's activations per layer, over PCIe 5.0 x16 (63 GB/s a
+        // way, 80 %): a ring all-reduce moves 2 (n-1)/n of them per GPU, at least this long.
+        const double act = r->batch * m.hidden * 2.0;
+        const double floor = 2.0 * m.layers * 2.0 * 3.0 / 4.0 * act / (63e9 * 0.8);
+        QVERIFY2(traffic[0].busy_s >= floor * 0.99,
+                 qPrintable(QStringLiteral("%1 s < %2 s").arg(traffic[0].busy_s).arg(floor)));
+        // Two cards with no box and no link between them: no path for TP 2.
+        Design apart;
+        Device a;
+        a.id = "a";
+        a.kind = DeviceKind::gpu;
+        a.catalog = "rtx-pro-6000";
+        a.count = 2;
+        apart.devices = {a};
+        s.tp = 2;
+        auto refused = infer(m, s, *cat_.gpu("rtx-pro-6000"), analyze_topology(apart, cat_));
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error_text().find("tensor parallel over 2 GPUs cannot run") !=
+                     std::string::npos,
+                 refused.error_text().c_str());
+    }
+
     void hostTimePerSequence() {
         const ModelArch& m = *cat_.model("qwen3-30b-a3b");
         InferenceSpec s;
