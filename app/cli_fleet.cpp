@@ -246,12 +246,14 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         s.warmup_days = f.get_number("--warmup-days", std::min(mix->warmup_days, s.horizon_days), 0,
                                      s.horizon_days, "the design's mix");
     } else if (s.trace) {
-        // A trace runs until the last submission of a job that fits the cluster (helper-32: one
-        // 512-GPU job left out stretched 5 days to 15.5); nothing to warm up (it starts as
-        // recorded).
+        // A trace runs until every job that fits the cluster could have ended as recorded
+        // (helper-32: a job larger than the cluster, left out, stretched 5 days to 15.5;
+        // helper-34: stopping at the last submission never ran that job); nothing to warm up
+        // (it starts as recorded).
         const double span =
-            std::max(model::trace_fitting_span_s(*s.trace, whole_gpus(s)) / 86400, 1.0 / 24);
-        s.horizon_days = f.get_number("--horizon-days", span, 1e-6, 36500, "the trace's span");
+            std::max(model::trace_replay_horizon_s(*s.trace, whole_gpus(s)) / 86400, 1.0 / 24);
+        s.horizon_days =
+            f.get_number("--horizon-days", span, 1e-6, 36500, "the trace's jobs, each to its end");
         s.warmup_days = f.get_number("--warmup-days", 0, 0, s.horizon_days, "none for a trace");
     } else {
         s.horizon_days = f.get_number("--horizon-days", 30, 1e-6, 36500);

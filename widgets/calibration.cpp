@@ -161,32 +161,34 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
     for (std::size_t k = 0; k < per.size(); ++k)
         classes << QObject::tr("%1: %2").arg(QString::fromStdString(trace->classes[k]),
                                              count(static_cast<double>(per[k])));
-    // The replay runs until the last submission of a job the cluster can hold: a job larger
-    // than it is left out and must not stretch the simulated days (helper-32; the CLI's rule).
-    const double days = std::max(model::trace_fitting_span_s(*trace, whole_gpus) / 86400, 1.0 / 24);
+    // The replay runs until every job the cluster can hold could have ended as recorded (the
+    // CLI's rule): a job larger than it is left out and must not stretch the simulated days
+    // (helper-32), and the last one that fits runs too (helper-34).
+    const double days =
+        std::max(model::trace_replay_horizon_s(*trace, whole_gpus) / 86400, 1.0 / 24);
     QString summary = QObject::tr("%1: %2 GPU jobs submitted over %3 days (%4).")
                           .arg(file, count(static_cast<double>(trace->jobs.size())))
                           .arg(std::max(trace->span_s / 86400, 1.0 / 24), 0, 'f',
                                trace->span_s < 10 * 86400 ? 1 : 0)
                           .arg(classes.join(QStringLiteral(", ")));
     if (const std::int64_t large = model::trace_jobs_larger_than(*trace, whole_gpus); large > 0)
-        summary +=
-            QObject::tr("\n%1 of them need more than the %2 GPUs of whole-GPU nodes drawn: "
-                        "they are left out of the replay, which ends with the last job "
-                        "that fits (day %3).")
-                .arg(count(static_cast<double>(large)), count(static_cast<double>(whole_gpus)))
-                .arg(days, 0, 'f', days < 10 ? 1 : 0);
+        summary += QObject::tr("\n%1 of them %2 more than the %3 GPUs of whole-GPU nodes drawn: "
+                               "left out of the replay.")
+                       .arg(count(static_cast<double>(large)),
+                            large == 1 ? QObject::tr("needs") : QObject::tr("need"),
+                            count(static_cast<double>(whole_gpus)));
     for (const auto& n : trace->notes)
         summary += QLatin1Char('\n') + QString::fromStdString(n);
     const auto& was = doc->design().fleet;
-    const auto shown = [](double d) { return QString::number(d, 'f', d < 10 ? 1 : 0); };
+    const auto shown = [](double d) { return QString::number(d, 'f', 1); }; // as the fields
     if (confirm &&
         QMessageBox::question(
             parent, QObject::tr("Replay this trace?"),
             summary + QObject::tr("\n\nReplay it on the drawn cluster instead of the job "
-                                  "classes? Simulated days become the trace's span (%1, was "
-                                  "%2) and Warm-up left out 0 days (was %3): a trace starts as "
-                                  "recorded. Undo puts them back.")
+                                  "classes? Simulated days become %1 (was %2), until every job "
+                                  "that fits could have ended as recorded, and Warm-up left out "
+                                  "0 days (was %3): a trace starts as recorded. Undo puts them "
+                                  "back.")
                           .arg(shown(std::min(3650.0, days)), shown(was.horizon_days),
                                shown(was.warmup_days))) != QMessageBox::Yes)
         return {};

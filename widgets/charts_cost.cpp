@@ -659,14 +659,16 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                                .arg(count(static_cast<double>(f.trace_jobs_too_large)))
                          : QString());
     // "(the warm-up ... left out)" only when there is one (a replayed trace has none).
-    cap += tr("Utilization %1 % of %2 GPUs from day %3 to %4%5; %6 jobs completed; GPUs idle "
+    cap += tr("Utilization %1 % of %2 GPUs from day %3 to %4%5; %6 completed; GPUs idle "
               "while a job waited that did not fit (fragmentation) %7 % of GPU-hours.")
                .arg(f.utilization * 100, 0, 'f', 1)
                .arg(count(gpus))
                .arg(f.warmup_s / 86400, 0, 'f', 0)
                .arg(days, 0, 'f', days < 10 ? 1 : 0)
                .arg(f.warmup_s > 0 ? tr(" (the warm-up before it is left out)") : QString())
-               .arg(count(static_cast<double>(f.jobs_completed)))
+               .arg(f.jobs_completed == 1
+                        ? tr("1 job")
+                        : tr("%1 jobs").arg(count(static_cast<double>(f.jobs_completed))))
                .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
     if (f.multi_node_runs > 0)
         cap += tr(" Multi-node runs: %1 of %2 split over more leaf switches than they need (%3 "

@@ -879,8 +879,12 @@ void Inspector::updateDerived() {
             const model::OverrideText o = model::override_text(*e.field, *eval_);
             const QString base = l->property("baseLabel").toString();
             const QString shown = o.label.empty() ? base : tr("%1 (%2)").arg(base, qs(o.label));
-            if (l->text() != shown)
+            if (l->text() != shown) {
                 l->setText(shown);
+                // As addField sizes a label: its own width up to 120 px, then wrapped
+                // (helper-34: the longer text kept the short one's 62 px and was cut).
+                l->setMinimumWidth(std::min(l->fontMetrics().horizontalAdvance(shown) + 2, 120));
+            }
             if (!o.full.empty() || e.widget->property("overridden").toBool())
                 e.widget->setToolTip(e.widget->property("baseTip").toString() +
                                      (o.full.empty() ? QString() : QLatin1Char('\n') + qs(o.full)));

@@ -708,6 +708,16 @@ double trace_fitting_span_s(const FleetTrace& trace, std::int64_t whole_gpus) {
     return last;
 }
 
+double trace_replay_horizon_s(const FleetTrace& trace, std::int64_t whole_gpus) {
+    double end = -1;
+    for (const auto& j : trace.jobs)
+        if (j.gpus <= whole_gpus)
+            end = std::max(end, j.submit_s + j.duration_s);
+    // The window is half-open (an event at the horizon is outside it): a minute more, so the
+    // last end is inside.
+    return end < 0 ? 0.0 : end + 60.0;
+}
+
 std::int64_t trace_jobs_larger_than(const FleetTrace& trace, std::int64_t whole_gpus) {
     std::int64_t n = 0;
     for (const auto& j : trace.jobs)

@@ -758,11 +758,14 @@ std::vector<Field> build_schema() {
                   "on: a team over its quota may use what the other quotas leave unused (a Kueue "
                   "cohort); under the preemptive policy a team within its quota takes lent GPUs "
                   "back by evicting borrowers' preemptible jobs"));
+    // One decimal: a trace's replay sets days such as 1.5 (helper-34 read "2 days").
     add(F(CL_REF(horizon_days))
-            .make("horizon_days", "Simulated days", "days", 0.01, 3650, fsrc, "fleet horizon"));
+            .make("horizon_days", "Simulated days", "days", 0.01, 3650, fsrc, "fleet horizon"))
+        .decimals = 1;
     add(F(CL_REF(warmup_days))
             .make("warmup_days", "Warm-up left out", "days", 0, 3650, "3: the queue starts empty",
-                  "days at the start every statistic leaves out"));
+                  "days at the start every statistic leaves out"))
+        .decimals = 1;
     {
         Field& b = add(F(CL_REF(burst_after_h))
                            .make("burst_after_h", "Burst to the cloud after waiting", "h", 0, 1e5,

@@ -16,6 +16,12 @@ namespace cl::model {
 /// in trace_jobs_too_large), so they must not stretch it (helper-32: one 512-GPU job stretched
 /// 5 days to 15.5).
 double trace_fitting_span_s(const FleetTrace& trace, std::int64_t whole_gpus);
+/// The time a replay of `trace` runs by default: until every job that fits `whole_gpus` could
+/// have ended as recorded (the latest submission + run time among them), so the last job runs
+/// too (helper-34: a replay that stopped at the last submission never started that job), as
+/// the Helios study's simulator runs until every job ends; plus a minute, the window being
+/// half-open. 0 when none fits.
+double trace_replay_horizon_s(const FleetTrace& trace, std::int64_t whole_gpus);
 /// How many of `trace`'s jobs need more than `whole_gpus` GPUs.
 std::int64_t trace_jobs_larger_than(const FleetTrace& trace, std::int64_t whole_gpus);
 
