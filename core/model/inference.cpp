@@ -861,20 +861,28 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         return Error{"memory", r.memory.explanation};
     // A replica's collectives need a path between its GPUs: refused with the reason, never
     // counted as free (session 39: GPUs with no NVLink and no network ran TP 8 with no TP time).
+    // (collective_seconds first: the check costs nothing in the inner loops; the reason only
+    // when it fails.)
     if (s.tp > 1 && s.offload_layers < m.layers) {
-        auto c = collective_time(
-            attention_dp_active(m, s) ? CollectiveOp::allgather : CollectiveOp::allreduce, 1 << 20,
-            fabric, place_group(fabric, s.tp, 1), CollectiveAlgo::automatic, ca);
-        if (!c)
+        const CollectiveOp op =
+            attention_dp_active(m, s) ? CollectiveOp::allgather : CollectiveOp::allreduce;
+        const GroupPlacement p = place_group(fabric, s.tp, 1);
+        if (collective_seconds(op, 1 << 20, fabric, p, CollectiveAlgo::automatic, ca) < 0) {
+            auto c = collective_time(op, 1 << 20, fabric, p, CollectiveAlgo::automatic, ca);
             return Error{"tp", "tensor parallel over " + std::to_string(s.tp) +
-                                   " GPUs cannot run on this fabric: " + c.error_text()};
+                                   " GPUs cannot run on this fabric: " +
+                                   (c ? std::string("no path between them") : c.error_text())};
+        }
     }
     if (s.pp > 1) {
-        auto c = collective_time(CollectiveOp::sendrecv, 1 << 20, fabric,
-                                 place_group(fabric, 2, s.tp), CollectiveAlgo::automatic, ca);
-        if (!c)
+        const GroupPlacement p = place_group(fabric, 2, s.tp);
+        if (collective_seconds(CollectiveOp::sendrecv, 1 << 20, fabric, p,
+                               CollectiveAlgo::automatic, ca) < 0) {
+            auto c = collective_time(CollectiveOp::sendrecv, 1 << 20, fabric, p,
+                                     CollectiveAlgo::automatic, ca);
             return Error{"pp", "pipeline stages cannot pass activations on this fabric: " +
-                                   c.error_text()};
+                                   (c ? std::string("no path between them") : c.error_text())};
+        }
     }
     const double L_in = s.input_len, L_out = s.output_len;
     const double c_avg = L_in + L_out / 2.0;
