@@ -53,6 +53,9 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     int leaf = 0;                            // nodes under one leaf switch (0: one leaf)
     std::string leaf_source;
     std::optional<DesignBurst> design_burst;
+    // A design's scheduling policy, also for a trace replayed on it (the GUI replays an imported
+    // trace with the Fleet section's policy; helper-34: `fleet DESIGN --trace` ran fifo).
+    std::optional<model::FleetPolicy> design_policy;
     if (pos.size() == 1) {
         // The drawn cluster: its nodes of whole GPUs.
         const model::Design d = load_design_arg(pos[0], cat);
@@ -73,6 +76,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         f.record("design", pos[0], "argument");
         // Bursts bill the design's cloud offer: its on-demand or its spot price, and on spot
         // redo the work the Cost section's preemption rate loses.
+        design_policy = d.fleet.policy;
         design_burst = DesignBurst{};
         design_burst->to = d.fleet.burst_to;
         design_burst->spot_preemptions_per_node_day = d.economics.spot_preemptions_per_node_day;
@@ -262,8 +266,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     }
     s.seed = static_cast<std::uint64_t>(
         f.get_int("--seed", mix ? static_cast<long long>(mix->seed) : 1, 0, 1LL << 62));
-    const std::string policy =
-        f.get_choice("--policy", mix ? std::string(model::fleet_policy_name(mix->policy)) : "fifo");
+    const std::string policy = f.get_choice(
+        "--policy", mix             ? std::string(model::fleet_policy_name(mix->policy))
+                    : design_policy ? std::string(model::fleet_policy_name(*design_policy))
+                                    : "fifo");
     s.policy = *model::fleet_policy_from_name(policy);
     s.topology_aware =
         f.has("--anywhere") ? !f.get_bool("--anywhere", false) : (mix ? mix->topology_aware : true);

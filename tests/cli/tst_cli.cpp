@@ -860,6 +860,13 @@ private slots:
             QVERIFY2(pg.out.find("note: 1 trace job needs more GPUs than the cluster has") !=
                          std::string::npos,
                      pg.out.c_str());
+            // On a design, a trace runs with the design's policy, as the GUI replays it
+            // (helper-34: fifo here, backfill there), until its last job that fits has ended.
+            const Run pd = run({"fleet", "h100-ndr-2node", "--trace", big, "--json"});
+            QVERIFY2(pd.code == 0, pd.err.c_str());
+            const json kd = json::parse(pd.out);
+            QCOMPARE(kd["inputs"]["policy"]["value"].get<std::string>(), std::string("backfill"));
+            QCOMPARE(kd["fleet"]["jobs_completed"].get<int>(), 2);
         }
         // A design with its own job mix: `fleet DESIGN` runs it with the design's policy.
         {
