@@ -869,9 +869,10 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         const GroupPlacement p = place_group(fabric, s.tp, 1);
         if (collective_seconds(op, 1 << 20, fabric, p, CollectiveAlgo::automatic, ca) < 0) {
             auto c = collective_time(op, 1 << 20, fabric, p, CollectiveAlgo::automatic, ca);
-            return Error{"tp", "tensor parallel over " + std::to_string(s.tp) +
-                                   " GPUs cannot run on this fabric: " +
-                                   (c ? std::string("no path between them") : c.error_text())};
+            return Error{"tp",
+                         "tensor parallel over " + std::to_string(s.tp) +
+                             " GPUs cannot run on this fabric: " +
+                             (c ? std::string("no path between them") : c.errors().front().what)};
         }
     }
     if (s.pp > 1) {
@@ -880,8 +881,9 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                                CollectiveAlgo::automatic, ca) < 0) {
             auto c = collective_time(CollectiveOp::sendrecv, 1 << 20, fabric, p,
                                      CollectiveAlgo::automatic, ca);
-            return Error{"pp", "pipeline stages cannot pass activations on this fabric: " +
-                                   (c ? std::string("no path between them") : c.error_text())};
+            return Error{"pp",
+                         "pipeline stages cannot pass activations on this fabric: " +
+                             (c ? std::string("no path between them") : c.errors().front().what)};
         }
     }
     const double L_in = s.input_len, L_out = s.output_len;
