@@ -170,9 +170,16 @@ Topology analyze_topology(const Design& d, const Catalog& c) {
     }
     if (gpu)
         t.gpus_per_node = gpu->gpus_per_node;
+    // NVLink domains decide the scale-up side when the design has any (a PCIe box beside them
+    // does not turn them into PCIe); PCIe boxes only when there are none.
+    bool nvlink_domain = false;
+    for (const auto& e : nodes)
+        nvlink_domain = nvlink_domain || (!e.pcie && e.domain > 1);
     t.scaleup_domain = 0;
     bool pcie_domain = false;
     for (const auto& e : nodes) {
+        if (nvlink_domain && e.pcie)
+            continue;
         t.scaleup_domain = std::max(t.scaleup_domain, e.domain);
         pcie_domain = pcie_domain || e.pcie;
     }

@@ -268,6 +268,15 @@ private slots:
         const double floor = 2.0 * m.layers * 2.0 * 3.0 / 4.0 * act / (63e9 * 0.8);
         QVERIFY2(traffic[0].busy_s >= floor * 0.99,
                  qPrintable(QStringLiteral("%1 s < %2 s").arg(traffic[0].busy_s).arg(floor)));
+        // A PCIe box beside an NVLink system leaves the NVLink domain as it was.
+        Design mixed = cl::test::preset("h100-ndr-2node");
+        const Topology nv = analyze_topology(mixed, cat_);
+        for (const auto& dev : d.devices)
+            mixed.devices.push_back(dev);
+        const Topology both = analyze_topology(mixed, cat_);
+        QCOMPARE(both.scaleup_domain, nv.scaleup_domain);
+        QCOMPARE(both.pcie_only, nv.pcie_only);
+        QCOMPARE(both.scaleup_Bps_per_gpu, nv.scaleup_Bps_per_gpu);
         // Two cards with no box and no link between them: no path for TP 2.
         Design apart;
         Device a;
