@@ -26,8 +26,7 @@ std::string hours(double s) {
 
 /// GPUs a whole-GPU (traced) job can take: those not on MIG or time-sliced nodes.
 std::int64_t whole_gpus(const model::FleetSpec& s) {
-    return static_cast<std::int64_t>(std::max(0, s.nodes - s.mig_nodes - s.timeslice_nodes)) *
-           s.gpus_per_node;
+    return model::fleet_whole_gpus(s.nodes, s.gpus_per_node, s.mig_nodes, s.timeslice_nodes);
 }
 
 /// A drawn design's bursting: its choice, its cloud offer's rates and spot inputs.

@@ -15,6 +15,7 @@
 #include "inspector.h"
 #include "layoutsearch.h"
 #include "model/edit.h"
+#include "model/trace_formats.h"
 #include "palette.h"
 #include "report.h"
 
@@ -378,9 +379,8 @@ void MainWindow::buildMenus() {
         std::int64_t whole = 0;
         if (const auto ev = evaluator_->current(); ev && per > 0) {
             const auto& mix = doc_->design().fleet;
-            const double nodes = ev->topology.nodes - static_cast<double>(mix.mig_nodes) -
-                                 static_cast<double>(mix.timeslice_nodes);
-            whole = static_cast<std::int64_t>(std::max(0.0, nodes)) * per;
+            whole = model::fleet_whole_gpus(static_cast<std::int64_t>(ev->topology.nodes), per,
+                                            mix.mig_nodes, mix.timeslice_nodes);
         }
         const QString msg = importJobTrace(doc_, this, per, whole);
         if (!msg.isEmpty())

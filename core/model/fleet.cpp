@@ -700,6 +700,11 @@ Result<FleetTrace> parse_pai_trace(std::string_view csv, int gpus_per_node) {
     return tr;
 }
 
+std::int64_t fleet_whole_gpus(std::int64_t nodes, int gpus_per_node, std::int64_t mig_nodes,
+                              std::int64_t timeslice_nodes) {
+    return std::max<std::int64_t>(0, nodes - mig_nodes - timeslice_nodes) * gpus_per_node;
+}
+
 double trace_fitting_span_s(const FleetTrace& trace, std::int64_t whole_gpus) {
     double last = 0;
     for (const auto& j : trace.jobs)
@@ -895,7 +900,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     // Whole-GPU jobs run on the first nodes, then come the time-sliced nodes, then the MIG ones.
     const int whole_nodes = s.nodes - s.mig_nodes - s.timeslice_nodes;
     const int mig_base = whole_nodes + s.timeslice_nodes; // the first MIG node
-    const std::int64_t whole_gpus = static_cast<std::int64_t>(whole_nodes) * s.gpus_per_node;
+    const std::int64_t whole_gpus =
+        fleet_whole_gpus(s.nodes, s.gpus_per_node, s.mig_nodes, s.timeslice_nodes);
     const int inst = s.mig_instances_per_gpu;
     double expected = 0;
     for (std::size_t i = 0; i < s.classes.size(); ++i) {

@@ -10,6 +10,12 @@
 
 namespace cl::model {
 
+/// The GPUs whole-GPU (traced) jobs can take on a cluster of `nodes` nodes of `gpus_per_node`:
+/// those not on its MIG or time-sliced nodes (simulate_fleet's rule; the CLI and the GUI's
+/// trace import use it for the span and the jobs left out).
+std::int64_t fleet_whole_gpus(std::int64_t nodes, int gpus_per_node, std::int64_t mig_nodes,
+                              std::int64_t timeslice_nodes);
+
 /// The days a replay of `trace` covers on a cluster with `whole_gpus` GPUs for whole-GPU jobs
 /// (not on MIG or time-sliced nodes): from 0 to the last submission of a job that fits, in
 /// seconds; 0 when none fits. Larger jobs are left out of the replay (simulate_fleet counts them
