@@ -42,6 +42,23 @@ inline model::Topology single_system(const char* system) {
     return model::analyze_topology(d, bundled_catalog());
 }
 
+/// A design of one server holding `n` PCIe cards of `gpu` (no NVLink, no NICs), as drawn.
+inline model::Design pcie_box(const std::string& gpu, int n) {
+    model::Design d;
+    model::Device server;
+    server.id = "server";
+    server.kind = model::DeviceKind::server;
+    server.gpu_slots = n;
+    model::Device card;
+    card.id = "gpu";
+    card.kind = model::DeviceKind::gpu;
+    card.catalog = gpu;
+    card.count = n;
+    card.parent = "server";
+    d.devices = {server, card};
+    return d;
+}
+
 } // namespace cl::test
 
 #include "model/uncertainty.h"

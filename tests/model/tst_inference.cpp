@@ -237,18 +237,7 @@ private slots:
     // PCIe time (they were refused, and serving counted them as 0 s). GPUs with no path
     // between them are refused for TP, never served with free collectives.
     void pcieBoxCollectivesCostTime() {
-        Design d;
-        Device server;
-        server.id = "server";
-        server.kind = DeviceKind::server;
-        server.gpu_slots = 8;
-        Device gpu;
-        gpu.id = "gpu";
-        gpu.kind = DeviceKind::gpu;
-        gpu.catalog = "rtx-pro-6000";
-        gpu.count = 8;
-        gpu.parent = "server";
-        d.devices = {server, gpu};
+        const Design d = cl::test::pcie_box("rtx-pro-6000", 8);
         const Topology box = analyze_topology(d, cat_);
         QCOMPARE(box.scaleup_domain, 8);
         QVERIFY(box.pcie_only);

@@ -20,21 +20,9 @@ private:
     Topology node(const char* system) {
         // "pcie-box-8:<gpu>": one server of 8 such PCIe cards (no NVLink, no NICs), as drawn.
         const std::string_view sys(system);
-        if (sys.rfind("pcie-box-8:", 0) == 0) {
-            cl::model::Design d;
-            cl::model::Device server;
-            server.id = "server";
-            server.kind = cl::model::DeviceKind::server;
-            server.gpu_slots = 8;
-            cl::model::Device gpu;
-            gpu.id = "gpu";
-            gpu.kind = cl::model::DeviceKind::gpu;
-            gpu.catalog = std::string(sys.substr(11));
-            gpu.count = 8;
-            gpu.parent = "server";
-            d.devices = {server, gpu};
-            return cl::model::analyze_topology(d, cat_);
-        }
+        if (sys.rfind("pcie-box-8:", 0) == 0)
+            return cl::model::analyze_topology(cl::test::pcie_box(std::string(sys.substr(11)), 8),
+                                               cat_);
         return cl::test::single_system(system);
     }
 
