@@ -414,22 +414,22 @@ std::vector<FlagSpec> build_specs() {
         {"--seed", T::Int, "", "1", "Random seed: the same seed, the same run (fleet).", {}, {"fleet"}},
         {"--policy", T::Choice, "", "fifo", "Scheduling policy (fleet): fifo, priority, backfill, preemptive.", {"fifo", "priority", "backfill", "preemptive"}, {"fleet"}},
         {"--trace", T::String, "file", "-", "A job trace to replay: the SenseTime Helios format (HeliosData cluster_log.csv: gpu_num, submit_time, duration), Microsoft Philly's cluster_job_log (JSON: submitted_time, attempts with their GPUs), Alibaba PAI's pai_task_table (CSV: job_name, task_name, inst_num, status, start_time, end_time, ..., plan_gpu) or the ElasticFlow raw traces of Microsoft's ITP clusters (CSV: job_id, submission_time, duration, num_gpu), told apart by content; its jobs replace the random class (fleet).", {}, {"fleet"}},
-        {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never; default: the design's mix, else never).", {}, {"fleet"}},
-        {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet; default: a design's cloud offer at its on-demand or spot price, else unpriced).", {}, {"fleet"}},
+        {"--burst-after-h", T::Number, "h", "0", "A job that waited this long runs in the cloud instead (fleet; 0 = never). Default: the design's mix, else never.", {}, {"fleet"}},
+        {"--burst-price-per-gpu-hour", T::Number, "USD/GPU-hour", "0", "Cloud price of the GPU-hours that burst (fleet). Default: a design's cloud offer at its on-demand or spot price, else unpriced.", {}, {"fleet"}},
         {"--burst-to", T::Choice, "", "on-demand", "Capacity bursts run on (fleet): on-demand, or spot (preempted: each node of a burst job at --spot-preemptions-per-day, each preemption redoing --spot-lost-hours of work). Default: the design's mix, else on-demand.", {"on-demand", "spot"}, {"fleet"}},
         {"--daily-swing", T::Number, "fraction", "0", "The job class's arrival rate swings by this share around its mean over a day, highest at --peak-hour (fleet; 0 = flat).", {}, {"fleet"}},
         {"--weekend-factor", T::Number, "", "1", "The job class's weekend arrival rate relative to a weekday's; the weekly mean stays the arrival rate (fleet).", {}, {"fleet"}},
         {"--peak-hour", T::Number, "h", "14", "Busiest hour of the day for the daily curves; the run starts Monday 0:00 (fleet).", {}, {"fleet"}},
-        {"--nodes-per-leaf", T::Int, "nodes", "-", "Nodes under one leaf switch (a rail group on a rail-optimised fabric): placement puts a multi-node job under as few leaves as it can (fleet; default: the design's leaf tier, else 32, a DGX SuperPOD scalable unit).", {}, {"fleet"}},
-        {"--quota-borrowing", T::Switch, "", "off", "Classes with a team quota lend each other what they leave unused (a Kueue cohort); under --policy preemptive a class within its quota takes lent GPUs back by evicting borrowers' preemptible jobs (fleet; default: the design's mix).", {}, {"fleet"}},
-        {"--leaf-required", T::Switch, "", "off", "A multi-node job that fits under one leaf waits for one leaf of its own instead of starting split over leaves (fleet; Kueue topology-aware scheduling, required vs preferred; default: the design's mix).", {}, {"fleet"}},
+        {"--nodes-per-leaf", T::Int, "nodes", "-", "Nodes under one leaf switch (a rail group on a rail-optimised fabric): placement puts a multi-node job under as few leaves as it can (fleet). Default: the design's leaf tier, else 32, a DGX SuperPOD scalable unit.", {}, {"fleet"}},
+        {"--quota-borrowing", T::Switch, "", "off", "Classes with a team quota lend each other what they leave unused (a Kueue cohort); under --policy preemptive a class within its quota takes lent GPUs back by evicting borrowers' preemptible jobs (fleet). Default: the design's mix.", {}, {"fleet"}},
+        {"--leaf-required", T::Switch, "", "off", "A multi-node job that fits under one leaf waits for one leaf of its own instead of starting split over leaves (fleet; Kueue topology-aware scheduling, required vs preferred). Default: the design's mix.", {}, {"fleet"}},
         {"--allocation", T::Switch, "", "off", "With --json: add the allocation timeline (fleet.allocation: up to 64 sampled nodes x the 241 timeline samples, each cell the run holding most of that node's GPUs, -1 idle, -2 out for repair; every run seen there with its class, GPUs, start, end, nodes and leaf switches, and on a drawn design the cards it ran on).", {}, {"fleet"}},
-        {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet; default: a job that fits a node gets one node, a larger one whole nodes).", {}, {"fleet"}},
+        {"--anywhere", T::Switch, "", "off", "Place a job's GPUs anywhere (fleet). Default: a job that fits a node gets one node, a larger one whole nodes.", {}, {"fleet"}},
         {"--mig-profile", T::Choice, "", "-", "MIG partition (fleet): every GPU of the MIG nodes into 7 x 1g, 3 x 2g or 2 x 3g instances (NVIDIA mig-parted all-<profile>); on a generated cluster the class's jobs each take one instance, on every node unless --mig-nodes. Default: the design's mix, else no MIG.", {"1g", "2g", "3g"}, {"fleet"}},
-        {"--mig-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are partitioned by --mig-profile (fleet; default: the design's mix, else every node when --mig-profile is given).", {}, {"fleet"}},
+        {"--mig-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are partitioned by --mig-profile (fleet). Default: the design's mix, else every node when --mig-profile is given.", {}, {"fleet"}},
         {"--timeslice-replicas", T::Int, "replicas", "-", "Time-slicing (fleet): every GPU of the time-sliced nodes is shared by up to this many jobs, as NVIDIA's device plugin advertises each GPU as replicas (sharing.timeSlicing; the GPU Operator docs' example is 4); on a generated cluster the class's jobs each take one replica, on every node unless --timeslice-nodes. Default: the design's mix, else no time-slicing.", {}, {"fleet"}},
         {"--timeslice-efficiency", T::Number, "fraction", "0.76", "The share of a time-sliced GPU's throughput its jobs keep while two or more share it, the rest going to switching between their contexts (fleet; 1 = switching costs nothing). Default: the design's mix, else 0.76, NVIDIA's measurement of two models time-sliced on one A100 against MIG (NVIDIA Technical Blog, March 2026).", {}, {"fleet"}},
-        {"--timeslice-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are time-sliced (fleet; default: the design's mix, else every node when --timeslice-replicas is given).", {}, {"fleet"}},
+        {"--timeslice-nodes", T::Int, "nodes", "-", "Nodes whose GPUs are time-sliced (fleet). Default: the design's mix, else every node when --timeslice-replicas is given.", {}, {"fleet"}},
         {"--gpu-memory-per-job", T::Size, "bytes", "-", "The GPU memory a time-sliced job holds (fleet, generated cluster): jobs share a GPU only while their memory fits in it together (time-slicing gives no memory isolation); a job waits when no GPU with a free replica has room. Default: not stated (replicas alone).", {}, {"fleet"}},
         {"--gpu-busy", T::Number, "fraction", "1", "The share of its run a time-sliced job keeps a GPU busy when it has the GPU to itself (fleet, generated cluster; jobs sharing a GPU slow down when their shares add up to more than 1).", {}, {"fleet"}},
         // Report.
@@ -876,6 +876,29 @@ Flags (unit; default):
 )";
 
 /// The help lines of every flag `command` takes (every flag when empty).
+/// `text` as lines of at most `width` columns after `indent`, broken between words (a word
+/// longer than a line gets a line of its own), each ending in a newline (helper-34: help lines
+/// of 300 characters).
+std::string wrap_words(const std::string& text, const std::string& indent, std::size_t width) {
+    std::string out, line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find(' ', at), text.size());
+        const std::string word = text.substr(at, end - at);
+        at = end + 1;
+        if (word.empty())
+            continue;
+        if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    if (!line.empty())
+        out += indent + line + "\n";
+    return out;
+}
+
 std::string flag_help(const std::string& command) {
     std::ostringstream o;
     for (const auto& s : flag_specs()) {
@@ -894,17 +917,17 @@ std::string flag_help(const std::string& command) {
                 head += " " + (s.unit.empty() ? std::string("N") : std::string("<") + s.unit + ">");
             }
         }
-        o << head << "\n      " << s.help;
+        std::string text = s.help;
         // One "Default:" (helper-15: "Default: the design's mix, else no MIG. Default: -."):
         // none for "-", and none when the text says it already.
         if (!s.def.empty() && s.def != "-" && s.help.find("Default:") == std::string::npos)
-            o << " Default: " << s.def << ".";
+            text += " Default: " + s.def + ".";
         std::string cmds;
         for (const auto& c : s.commands)
             cmds += (cmds.empty() ? "" : ", ") + c;
         if (cmds != "*")
-            o << " [" << cmds << "]";
-        o << "\n";
+            text += " [" + cmds + "]";
+        o << head << "\n" << wrap_words(text, "      ", 100);
     }
     return o.str();
 }

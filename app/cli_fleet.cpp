@@ -381,6 +381,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                {"duration_source", k.duration_source},
                                {"split_slowdown", k.split_slowdown},
                                {"waits_counted", k.waits_counted},
+                               {"jobs_too_large", k.jobs_too_large},
                                {"time_sliced", k.time_sliced},
                                {"gpu_memory_bytes", k.gpu_memory_bytes},
                                {"jobs_per_gpu_at_most", k.jobs_per_gpu_at_most},
@@ -643,11 +644,15 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (r->classes.size() > 1) {
         Table k;
         k.header = {"class", "jobs completed", "wait, mean", "wait, median", "wait, 95th"};
-        for (const auto& x : r->classes)
+        for (const auto& x : r->classes) {
+            // A trace's class whose jobs were all too large for the cluster ran none: say why.
+            const std::string no_wait =
+                x.jobs_too_large > 0 && x.jobs_started == 0 ? "left out (too large)" : none;
             k.rows.push_back({x.name, units::format_count(static_cast<double>(x.jobs_completed)),
-                              x.waits_counted > 0 ? hours(x.wait_mean_s) : none,
-                              x.waits_counted > 0 ? hours(x.wait_p50_s) : none,
-                              x.waits_counted > 0 ? hours(x.wait_p95_s) : none});
+                              x.waits_counted > 0 ? hours(x.wait_mean_s) : no_wait,
+                              x.waits_counted > 0 ? hours(x.wait_p50_s) : no_wait,
+                              x.waits_counted > 0 ? hours(x.wait_p95_s) : no_wait});
+        }
         out << "\n";
         k.print(out);
     }

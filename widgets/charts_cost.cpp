@@ -248,6 +248,9 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
     const auto kw = [](double v) { return QString::fromStdString(model::units::format_kw(v)); };
     cap += t.utilization_source == "economics.utilization"
                ? tr(" Utilization %1 (typed in the Cost section).").arg(percent(t.utilization))
+           : t.utilization_source == model::kFleetTraceSource
+               ? tr(" Utilization %1 from the Fleet tab's replay of the job trace.")
+                     .arg(percent(t.utilization))
                : tr(" Utilization %1 from the Fleet simulation of the job mix.")
                      .arg(percent(t.utilization));
     if (t.breakeven_utilization >= 0)
@@ -597,6 +600,11 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     showChart(true);
     const model::FleetResult& f = *ev.fleet;
     clearChart(chart_);
+    // A replay runs the recorded jobs, not the classes (helper-34: "the job mix" over a trace).
+    chart_->setTitle(f.trace_jobs > 0 ? tr("The job trace on this cluster: busy GPUs and waiting "
+                                           "jobs")
+                                      : tr("The job mix on this cluster: busy GPUs and waiting "
+                                           "jobs"));
     const double gpus = std::max(1.0, ev.topology.gpus);
     QList<QPointF> busy, waiting;
     double wmax = 1;
@@ -695,8 +703,14 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     for (const auto& c : f.classes)
         // A class none of whose jobs started has no wait to report, not waits of 0 s
         // (helper-15: "0 s mean" beside 52,479 jobs still waiting).
+        // A replayed trace's class whose jobs were all too large ran none (and a replay has
+        // no warm-up): say which (helper-34: "none started after the warm-up").
         waits << (c.waits_counted == 0
-                      ? tr("%1 none started after the warm-up").arg(QString::fromStdString(c.name))
+                      ? (c.jobs_too_large > 0 && c.jobs_started == 0
+                             ? tr("%1 left out (larger than the cluster's whole-GPU nodes)")
+                         : f.warmup_s > 0 ? tr("%1 none started after the warm-up")
+                                          : tr("%1 none started"))
+                            .arg(QString::fromStdString(c.name))
                       : tr("%1 %2 mean, %3 at the 95th percentile")
                             .arg(QString::fromStdString(c.name), dur(c.wait_mean_s),
                                  dur(c.wait_p95_s)));
@@ -848,7 +862,8 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     }
     if (f.useful_gpu_hour_usd > 0)
         cap += tr(" Owning costs %1 per useful GPU-hour at this utilization.")
-                   .arg(QStringLiteral("$%1").arg(f.useful_gpu_hour_usd, 0, 'f', 2));
+                   .arg(QStringLiteral("$%1").arg(
+                       QString::fromStdString(model::units::format_price(f.useful_gpu_hour_usd))));
     if (ev.tco)
         cap += ev.tco->utilization_source == "economics.utilization"
                    ? tr(" The Cost tab bills the typed utilization (%1 %), not this one.")

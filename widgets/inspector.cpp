@@ -212,6 +212,20 @@ QString sectionTitle(model::Section s) {
     }
 }
 
+/// A count's unit in the singular at 1 ("1 GPU", "1 node"; issue 21 found "1 GPUs"):
+/// showValue picks the suffix for the value.
+void markPluralUnit(QAbstractSpinBox* sb, const model::Field& f) {
+    if (const QString u = QString::fromStdString(f.display_unit);
+        u.size() > 2 && u.endsWith(QLatin1Char('s')) &&
+        std::all_of(u.begin(), u.end(), [](QChar c) { return c.isLetter(); }))
+        sb->setProperty("pluralUnit", u);
+}
+
+/// A field label's widest in a narrow inspector (wider ones wrap onto a second line).
+constexpr int kLabelNarrowWidth = 150;
+/// ... and its narrowest (the form's minimum width is measured with labels this narrow).
+constexpr int kLabelNarrowMinimum = 120;
+
 /// A spin box no narrower than its text and arrows: a row too narrow for the label and the
 /// whole value puts the value under its label instead of cutting it (helper-32: a narrow dock
 /// showed "Auto: $3.03/GPU-" and "$184.00/kW-mon").
@@ -299,6 +313,12 @@ void Inspector::setEvaluation(std::shared_ptr<const model::Evaluation> ev) {
     updateDerived();
 }
 
+std::string Inspector::traceShown(const model::Design& d) {
+    return d.fleet.trace.jobs
+               ? d.fleet.trace.name + "#" + std::to_string(d.fleet.trace.jobs->jobs.size())
+               : std::string();
+}
+
 std::vector<std::string> Inspector::modelIds(const model::Design& d) {
     std::vector<std::string> ids;
     for (const auto& m : d.models)
@@ -329,7 +349,8 @@ void Inspector::onChanged(const doc::ChangeEvent& e) {
     // never deleted under its own key handler). Different fields: rebuild, later.
     // Different fields, or other models to choose from (an imported model joins the choices
     // and shows what was read): rebuild, later -- unless a rebuild happens before then.
-    if (currentFields() != shownFields_ || modelIds(d) != shownModels_) {
+    if (currentFields() != shownFields_ || modelIds(d) != shownModels_ ||
+        traceShown(d) != shownTrace_) {
         QMetaObject::invokeMethod(
             this,
             [this, at = rebuilds_] {
@@ -357,6 +378,7 @@ void Inspector::rebuild() {
                 focused = e.field;
     shownEntity_ = entity;
     shownModels_ = modelIds(doc_->design());
+    shownTrace_ = traceShown(doc_->design());
     editors_.clear();
     derived_ = nullptr;
     error_ = nullptr;
@@ -474,6 +496,21 @@ void Inspector::rebuild() {
             hf.setBold(true);
             header->setFont(hf);
             form_->addRow(header);
+            // A replayed trace runs its own jobs: the classes' fields wait until it is removed
+            // (helper-34: nothing said so, and edits to them changed nothing).
+            if (f->section == model::Section::fleet && doc_->design().fleet.trace.jobs) {
+                const auto& tr_ = doc_->design().fleet.trace;
+                auto* note = plainLabel(
+                    tr("Replaying the job trace %1 (%2 jobs): the classes below take effect "
+                       "again after Tools > Remove Job Trace; the cluster's fields (policy, "
+                       "nodes, sharing, bursting) apply to the replay.")
+                        .arg(qs(tr_.name),
+                             QLocale(QLocale::English)
+                                 .toString(static_cast<qlonglong>(tr_.jobs->jobs.size()))));
+                note->setObjectName(QStringLiteral("fleetTraceNote"));
+                note->setWordWrap(true);
+                form_->addRow(note);
+            }
         }
         section = f->section;
         first = false;
@@ -499,6 +536,8 @@ void Inspector::rebuild() {
                     scroll_->verticalScrollBar()->setValue(keep);
             },
             Qt::QueuedConnection);
+    else // another entity starts at its top (helper-34: the last one's offset was kept)
+        scroll_->verticalScrollBar()->setValue(0);
 }
 
 namespace {
@@ -565,12 +604,7 @@ void Inspector::addField(const model::Field& f) {
         // "36 months", "4,096 tokens" (issue 21: "Horizon 36", "Input tokens 1000")
         sb->setGroupSeparatorShown(true);
         showUnit(sb, f.display_unit);
-        // A count's unit in the singular at 1 ("1 GPU", "1 node"; issue 21 found "1 GPUs"):
-        // showValue picks the suffix for the value.
-        if (const QString u = qs(f.display_unit);
-            u.size() > 2 && u.endsWith(QLatin1Char('s')) &&
-            std::all_of(u.begin(), u.end(), [](QChar c) { return c.isLetter(); }))
-            sb->setProperty("pluralUnit", u);
+        markPluralUnit(sb, f);
         sb->setKeyboardTracking(false);
         connect(sb, &QSpinBox::valueChanged, this, [this, &f](int v) { edit(f, double(v)); });
         w = sb;
@@ -592,6 +626,8 @@ void Inspector::addField(const model::Field& f) {
         sb->setGroupSeparatorShown(true); // 310,000.00, not 310000.00
         sb->setRange(f.min / f.display_scale, f.max / f.display_scale);
         showUnit(sb, f.display_unit);
+        if (f.decimals == 0) // a whole count kept as a number ("1 node", not "1 nodes")
+            markPluralUnit(sb, f);
         sb->setKeyboardTracking(false);
         // Arrow steps of about a tenth of the value's order of magnitude are set in showValue.
         connect(sb, &QDoubleSpinBox::valueChanged, this,
@@ -678,8 +714,9 @@ void Inspector::addField(const model::Field& f) {
         auto* l = new QLabel(label);
         l->setProperty("baseLabel", label);
         l->setWordWrap(true);
-        l->setMaximumWidth(150);
-        l->setMinimumWidth(std::min(l->fontMetrics().horizontalAdvance(label) + 2, 120));
+        l->setMaximumWidth(kLabelNarrowWidth); // wider in a wide dock: chooseRowWrap
+        l->setMinimumWidth(
+            std::min(l->fontMetrics().horizontalAdvance(label) + 2, kLabelNarrowMinimum));
         l->setBuddy(w);
         form_->addRow(l, w);
     }
@@ -689,19 +726,40 @@ void Inspector::chooseRowWrap() {
     // Side by side while every field fits beside the widest label at its minimum; below that,
     // each label above its field at the whole width. (WrapLongRows alone wraps a row but keeps
     // its field in the field column, narrower than the field's minimum: cut again.)
+    const QMargins m = form_->contentsMargins();
+    const int width = scroll_->viewport()->width() - m.left() - m.right();
+    const int spacing = std::max(0, form_->horizontalSpacing());
     int label = 0, field = 0;
     for (const auto& e : editors_)
         if (auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget))) {
-            label = std::max(label, std::min(l->sizeHint().width(), l->maximumWidth()));
+            label = std::max(label, std::min(l->sizeHint().width(), kLabelNarrowWidth));
             field = std::max(field, e.widget->minimumWidth());
         }
-    const QMargins m = form_->contentsMargins();
-    const int width = scroll_->viewport()->width() - m.left() - m.right();
-    const auto want = width < label + std::max(0, form_->horizontalSpacing()) + field
-                          ? QFormLayout::WrapAllRows
-                          : QFormLayout::WrapLongRows;
+    const auto want =
+        width < label + spacing + field ? QFormLayout::WrapAllRows : QFormLayout::WrapLongRows;
     if (form_->rowWrapPolicy() != want)
         form_->setRowWrapPolicy(want);
+    // A wide dock gives its labels up to two fifths of the width, never the fields' room
+    // (helper-34: a 125 px label column wrapped labels onto 3-4 lines beside 460 px fields); a
+    // narrow one 150 px. Side by side a label is as wide as its text up to that (the form
+    // squeezes word-wrapped labels to their minimum width otherwise); above its field, its
+    // narrow minimum.
+    const int label_max =
+        std::max(kLabelNarrowWidth, std::min(width * 2 / 5, width - spacing - field));
+    for (const auto& e : editors_)
+        if (auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget)))
+            if (l->maximumWidth() != label_max)
+                l->setMaximumWidth(label_max);
+    setLabelMinimums(want == QFormLayout::WrapLongRows ? label_max : kLabelNarrowMinimum);
+}
+
+void Inspector::setLabelMinimums(int at_most) {
+    for (const auto& e : editors_)
+        if (auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget))) {
+            const int want = std::min(l->fontMetrics().horizontalAdvance(l->text()) + 2, at_most);
+            if (l->minimumWidth() != want)
+                l->setMinimumWidth(want);
+        }
 }
 
 bool Inspector::eventFilter(QObject* watched, QEvent* event) {
@@ -739,6 +797,9 @@ void Inspector::showValue(const Editor& e) {
             std::abs(shown) > 0 ? std::pow(10.0, std::floor(std::log10(std::abs(shown)))) : 1.0;
         db->setSingleStep(std::max(std::pow(10.0, -e.field->decimals), mag / 10.0));
         db->setValue(shown);
+        if (const QString plural = db->property("pluralUnit").toString(); !plural.isEmpty())
+            db->setSuffix(QLatin1Char(' ') +
+                          (std::lround(db->value()) == 1 ? plural.chopped(1) : plural));
     } else if (auto* cb = qobject_cast<QCheckBox*>(e.widget)) {
         cb->setChecked(std::holds_alternative<bool>(v) ? std::get<bool>(v)
                                                        : std::get<double>(v) > 0.5);
@@ -783,12 +844,15 @@ void Inspector::fitWidthLater() {
         this,
         [this] {
             fitPending_ = false;
-            chooseRowWrap();
+            // The narrowest the form can be: labels at their narrow minimum (a wide dock gives
+            // them more; that must not stop the dock from being narrowed again).
+            setLabelMinimums(kLabelNarrowMinimum);
             const QMargins m = layout()->contentsMargins();
             setMinimumWidth(
                 std::max(kMinimumWidth, body_->minimumSizeHint().width() +
                                             scroll_->verticalScrollBar()->sizeHint().width() +
                                             m.left() + m.right()));
+            chooseRowWrap();
         },
         Qt::QueuedConnection);
 }

@@ -57,6 +57,8 @@ private:
     /// The inspector no narrower than its form, measured once pending rows are shown.
     void fitWidthLater();
     /// Labels beside their fields, or above them when the dock is too narrow for both.
+    /// Each field label's minimum width: its text's, up to `at_most` px.
+    void setLabelMinimums(int at_most);
     void chooseRowWrap();
     bool fitPending_ = false;
     [[nodiscard]] QString entityId() const;
@@ -74,8 +76,11 @@ private:
     std::vector<Editor> editors_;
     std::vector<const model::Field*> shownFields_;
     std::vector<std::string> shownModels_; ///< the design's models when the rows were built
-    QString shownEntity_; ///< whose fields the last rebuild showed (its scroll is kept)
-    int rebuilds_ = 0;    ///< a queued rebuild skips when one ran since
+    std::string shownTrace_; ///< the design's job trace when the rows were built (traceShown)
+    QString shownEntity_;    ///< whose fields the last rebuild showed (its scroll is kept)
+    int rebuilds_ = 0;       ///< a queued rebuild skips when one ran since
+    /// The design's imported job trace as the Fleet section's note shows it ("" = none).
+    static std::string traceShown(const model::Design& d);
     static std::vector<std::string> modelIds(const model::Design& d);
 };
 

@@ -202,7 +202,7 @@ struct InferenceAssumptions {
     /// batch runs the next captured size: the padding sequences' GEMM, MoE and LM-head work
     /// is done too (their attention reads next to nothing). Off (0) such a step runs eagerly.
     Assumption trtllm_cuda_graph_padding{
-        1, "1 = on, 0 = off",
+        1, "bool",
         "TensorRT-LLM v1.0 performance overview: its LLM options pad CUDA graphs to those batch "
         "sizes, as trtllm-bench does by default; the PyTorch executor's CUDA-graph runner pads a "
         "decode-only batch to the next captured size (TensorRT-LLM's own default: off)"};

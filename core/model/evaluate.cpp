@@ -704,7 +704,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 ev.tco->cloud_price_source.clear();
             }
             if (fed)
-                ev.tco->utilization_source = "the fleet simulation of the job mix";
+                ev.tco->utilization_source =
+                    design.fleet.trace.jobs ? kFleetTraceSource : kFleetMixSource;
         } else {
             // What and why, without the CLI flag it came with ("--server-price: ...").
             ev.tco_error = tco.errors().front().what;

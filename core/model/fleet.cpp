@@ -1970,7 +1970,11 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
 
     if (replay)
         for (const TraceJob& tj : s.trace->jobs)
-            r.trace_jobs_too_large += tj.gpus > whole_gpus;
+            if (tj.gpus > whole_gpus) {
+                ++r.trace_jobs_too_large;
+                if (tj.cls >= 0 && static_cast<std::size_t>(tj.cls) < r.classes.size())
+                    ++r.classes[static_cast<std::size_t>(tj.cls)].jobs_too_large;
+            }
     const double window = end - warm;
     r.gpu_hours_available = static_cast<double>(cluster) * window / 3600;
     r.gpu_hours_used = busy_integral / 3600;

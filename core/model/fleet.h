@@ -259,6 +259,9 @@ struct FleetClassResult {
     std::int64_t waits_counted = 0;
     std::int64_t jobs_completed = 0;
     std::int64_t jobs_started = 0;
+    /// A replayed trace: this class's jobs larger than the whole-GPU nodes, left out of the
+    /// replay (their share of FleetResult::trace_jobs_too_large).
+    std::int64_t jobs_too_large = 0;
     std::int64_t preemptions = 0;   ///< evictions of this class's jobs in the window
     std::int64_t interruptions = 0; ///< its jobs stopped by a node failure in the window
     /// Time-average GPUs (MIG classes: instances) its jobs held in the window, and the share

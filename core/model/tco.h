@@ -66,6 +66,11 @@ struct CloudOption {
     std::string source;
 };
 
+/// TcoResult::utilization_source when the fleet simulation's utilization is billed: of the
+/// design's job mix, or of its imported job trace replayed.
+inline constexpr const char* kFleetMixSource = "the fleet simulation of the job mix";
+inline constexpr const char* kFleetTraceSource = "the fleet replay of the job trace";
+
 struct TcoResult {
     double cloud_usd = 0, onprem_usd = 0;  ///< over the horizon
     int breakeven_months = -1;             ///< -1 = never within the horizon
@@ -75,8 +80,9 @@ struct TcoResult {
     double amortized_usd_per_gpu_hour = 0; ///< on-prem, capex over depreciation, per GPU-hour
     double cloud_price_per_gpu_hour = 0;   ///< the billed rate of the chosen option
     std::string cloud_price_source;
-    double utilization = 0;         ///< of the owned GPUs, as billed
-    std::string utilization_source; ///< "economics.utilization" or "the fleet simulation"
+    double utilization = 0; ///< of the owned GPUs, as billed
+    /// "economics.utilization" (typed), kFleetMixSource or kFleetTraceSource (the Fleet tab's).
+    std::string utilization_source;
     Commitment commitment = Commitment::on_demand; ///< the billed way of renting
     std::string cloud_offer_name; ///< "AWS p5.48xlarge", or "typed price" (economics)
     double power_kw = 0;          ///< facility average: IT average x PUE

@@ -64,6 +64,23 @@ private slots:
             QVERIFY(r.out.find("--json") != std::string::npos); // every command's flag
         }
         const std::string fleet = run({"fleet", "--help"}).out;
+        // Lines a terminal shows whole (helper-34: flag texts of 300 characters on one line),
+        // and one default per flag (helper-34: "default: the design's mix, else never).
+        // Default: 0.").
+        {
+            std::size_t start = 0, longest = 0;
+            for (std::size_t nl; (nl = fleet.find('\n', start)) != std::string::npos;
+                 start = nl + 1)
+                longest = std::max(longest, nl - start);
+            QVERIFY2(longest <= 100, std::to_string(longest).c_str());
+            const std::size_t burst = fleet.find("  --burst-after-h");
+            QVERIFY(burst != std::string::npos);
+            const std::string text = fleet.substr(burst, fleet.find("\n  --", burst + 1) - burst);
+            QVERIFY2(text.find("Default:") != std::string::npos &&
+                         text.find("Default:") == text.rfind("Default:") &&
+                         text.find("default:") == std::string::npos,
+                     text.c_str());
+        }
         QVERIFY(fleet.find("--arrival-rate-per-hour") != std::string::npos);
         QVERIFY(fleet.find("--timeslice-efficiency") != std::string::npos);
         QVERIFY(fleet.find("--vpp") == std::string::npos); // train's, not fleet's
@@ -860,6 +877,17 @@ private slots:
             QVERIFY2(pg.out.find("note: 1 trace job needs more GPUs than the cluster has") !=
                          std::string::npos,
                      pg.out.c_str());
+            // Its class ran nothing: the table says why, not "none started" (helper-34), and
+            // JSON counts it by class.
+            QVERIFY2(pg.out.find("more than one node") != std::string::npos &&
+                         pg.out.find("left out (too large)") != std::string::npos,
+                     pg.out.c_str());
+            const Run pj = run({"fleet", "--gpus", "64", "--trace", big, "--json"});
+            QVERIFY2(pj.code == 0, pj.err.c_str());
+            const json cls = json::parse(pj.out)["fleet"]["classes"];
+            QCOMPARE(cls.size(), std::size_t{3});
+            QCOMPARE(cls[2]["jobs_too_large"].get<int>(), 1);
+            QCOMPARE(cls[1]["jobs_too_large"].get<int>(), 0);
             // On a design, a trace runs with the design's policy, as the GUI replays it
             // (helper-34: fifo here, backfill there), until its last job that fits has ended.
             const Run pd = run({"fleet", "h100-ndr-2node", "--trace", big, "--json"});
@@ -1287,7 +1315,10 @@ private slots:
     // and every command that accepts it reads it (it shows as an input from the flag).
     void schemaFlags() {
         using cl::model::Section;
-        const std::string help = run({"--help"}).out;
+        // Each flag's text is wrapped at 100 columns under its name: read it unwrapped.
+        std::string help = run({"--help"}).out;
+        for (std::size_t at; (at = help.find("\n      ")) != std::string::npos;)
+            help.replace(at, 7, " ");
         const std::set<std::string> stricter = {"--global-batch", "--micro-batch", "--batch",
                                                 "--days"};
         int fields = 0;

@@ -1243,6 +1243,27 @@ private slots:
         auto* days = field<QAbstractSpinBox>(w, "horizon_days");
         QVERIFY(days);
         QTRY_VERIFY2(days->text().startsWith(QStringLiteral("1.5")), qPrintable(days->text()));
+        // Helper-34: a replay read as "the job mix" everywhere, the left-out class as "none
+        // started after the warm-up", and the inspector gave no sign the classes were idle.
+        auto* note = w.inspector()->findChild<QLabel*>(QStringLiteral("fleetTraceNote"));
+        QVERIFY(note && note->isVisible());
+        QVERIFY2(note->text().startsWith(
+                     QStringLiteral("Replaying the job trace big_last.csv (3 jobs)")),
+                 qPrintable(note->text()));
+        QVERIFY2(fleet->view()->chart()->title().startsWith(QStringLiteral("The job trace")),
+                 qPrintable(fleet->view()->chart()->title()));
+        QTRY_VERIFY(captionSays(QStringLiteral(
+            "more than one node left out (larger than the cluster's whole-GPU nodes)")));
+        QVERIFY(!captionSays(QStringLiteral("after the warm-up")));
+        const auto ev = w.evaluator()->current();
+        QVERIFY(ev->tco);
+        QCOMPARE(ev->tco->utilization_source, std::string(model::kFleetTraceSource));
+        QVERIFY(labelSays(w.charts()->costChart(),
+                          QStringLiteral("from the Fleet tab's replay of the job trace")));
+        // Removed: the note goes, the title is the mix's again.
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Remove Job Trace")}));
+        QTRY_VERIFY(!w.document()->design().fleet.trace.jobs);
+        QTRY_VERIFY(!w.inspector()->findChild<QLabel*>(QStringLiteral("fleetTraceNote")));
     }
 
     void fleetTabFromTheMix() {

@@ -464,6 +464,21 @@ private slots:
         QVERIFY(pue);
         QVERIFY2(!pue->text().contains(QStringLiteral("ratio")) && pue->decimals() == 2,
                  qPrintable(pue->text()));
+        // Helper-34: "1 nodes", and an on/off assumption as a 0/1 spin box.
+        auto* numa = field<QAbstractSpinBox>(w, "inference.numa_nodes_used");
+        QVERIFY(numa);
+        reveal(w, numa);
+        QCOMPARE(numa->text(), QStringLiteral("1 node"));
+        QVERIFY(typeNumber(numa, QStringLiteral("2")));
+        QCOMPARE(w.document()->design().assumptions.inference.numa_nodes_used.value, 2.0);
+        QTRY_COMPARE(numa->text(), QStringLiteral("2 nodes"));
+        auto* pad = field<QCheckBox>(w, "inference.trtllm_cuda_graph_padding");
+        QVERIFY(pad && pad->isChecked());
+        reveal(w, pad);
+        QTest::mouseClick(pad, Qt::LeftButton, {}, QPoint(8, pad->height() / 2));
+        QTRY_COMPARE(w.document()->design().assumptions.inference.trtllm_cuda_graph_padding.value,
+                     0.0);
+        QVERIFY(!pad->isChecked());
     }
 
     // Helper-32: the inspector's dock dragged narrow by its edge cut every value to a few
@@ -544,6 +559,68 @@ private slots:
             }
             QVERIFY(checked > 5);
         }
+    }
+
+    // Helper-34: dragged wide, the inspector kept its labels in a ~125 px column (3-4 lines
+    // beside 460 px fields); and selecting another entity kept the last one's scroll offset.
+    void wideInspectorGivesLabelsRoomAndStartsAtTheTop() {
+        ui::MainWindow w(cat_);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("dgx-h100-su")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QVERIFY(clickEntity(w, QString()));
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+        QVERIFY(dock);
+        const int before = dock->width();
+        // The separator left of the dock, dragged by the mouse to the left, step by step.
+        const QPoint grip(dock->geometry().left() - 2, dock->geometry().center().y());
+        QTest::mouseMove(&w, grip);
+        QTRY_COMPARE(w.cursor().shape(), Qt::SplitHCursor);
+        QTest::mousePress(&w, Qt::LeftButton, {}, grip);
+        const int to = std::max(40, grip.x() - 500);
+        for (int x = grip.x() - 20; x > to; x -= 40) {
+            QTest::mouseMove(&w, QPoint(x, grip.y()));
+            QTest::qWait(20);
+        }
+        QTest::mouseMove(&w, QPoint(to, grip.y()));
+        QTest::qWait(20);
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, QPoint(to, grip.y()));
+        QTRY_VERIFY2(dock->width() > before + 200,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dock->width())));
+        QTest::qWait(50);
+        QCoreApplication::processEvents();
+        auto* sa = w.inspector()->findChild<QScrollArea*>();
+        QVERIFY(sa && sa->widget());
+        // Every field label beside its field, none taller than two lines.
+        int labels = 0, widest = 0;
+        for (auto* l : sa->widget()->findChildren<QLabel*>()) {
+            auto* buddy = l->buddy();
+            if (!buddy || !l->isVisible())
+                continue;
+            ++labels;
+            widest = std::max(widest, l->width());
+            const int lines = l->height() / std::max(1, l->fontMetrics().lineSpacing());
+            QVERIFY2(lines <= 2, qPrintable(QStringLiteral("%1: %2 lines in %3 px")
+                                                .arg(l->text())
+                                                .arg(lines)
+                                                .arg(l->width())));
+        }
+        QVERIFY(labels > 10);
+        QVERIFY2(widest > 150, qPrintable(QString::number(widest)));
+        // Scrolled down by the wheel over the form, then another entity: shown from its top.
+        auto* bar = sa->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        for (int i = 0; i < 10 && bar->value() < bar->maximum() / 2; ++i) {
+            QWheelEvent wheel(QPointF(10, 10), sa->viewport()->mapToGlobal(QPointF(10, 10)),
+                              QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(sa->viewport(), &wheel);
+        }
+        QVERIFY2(bar->value() > 0, qPrintable(QString::number(bar->value())));
+        QVERIFY(!w.document()->design().workloads.empty());
+        QVERIFY(clickEntity(w, QString::fromStdString(w.document()->design().workloads[0].id)));
+        QTRY_COMPARE(bar->value(), 0);
     }
 
     // Helper-18: on a design without a training job the reliability inputs read just "Auto".
