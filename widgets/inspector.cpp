@@ -741,11 +741,13 @@ void Inspector::chooseRowWrap() {
         form_->setRowWrapPolicy(want);
     // A wide dock gives its labels up to two fifths of the width, never the fields' room
     // (helper-34: a 125 px label column wrapped labels onto 3-4 lines beside 460 px fields); a
-    // narrow one 150 px. Side by side a label is as wide as its text up to that (the form
-    // squeezes word-wrapped labels to their minimum width otherwise); above its field, its
-    // narrow minimum.
+    // narrow one 150 px, and one above its field the whole width. Side by side a label is as wide
+    // as its text up to that (the form squeezes word-wrapped labels to their minimum width
+    // otherwise); above its field, its narrow minimum.
     const int label_max =
-        std::max(kLabelNarrowWidth, std::min(width * 2 / 5, width - spacing - field));
+        want == QFormLayout::WrapAllRows
+            ? std::max(kLabelNarrowWidth, width) // above its field: the whole width
+            : std::max(kLabelNarrowWidth, std::min(width * 2 / 5, width - spacing - field));
     for (const auto& e : editors_)
         if (auto* l = qobject_cast<QLabel*>(form_->labelForField(e.widget)))
             if (l->maximumWidth() != label_max)
