@@ -755,14 +755,15 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                    .replace(QStringLiteral("%2"), dur(f.longest_wait_at_end_s));
     if (f.mig_instances > 0)
         cap +=
-            tr(" MIG: %1 instances of %2 on %3, %4 % busy (each counts as 1/%5 of a GPU "
-               "above).")
+            tr(" MIG: %1 instances of %2 on %3, %4 % busy (%5).")
                 .arg(count(static_cast<double>(f.mig_instances)),
                      QString::fromStdString(f.mig_profile),
                      f.mig_nodes == 1 ? tr("1 node")
                                       : tr("%1 nodes").arg(count(static_cast<double>(f.mig_nodes))))
                 .arg(f.mig_utilization * 100, 0, 'f', 1)
-                .arg(f.mig_instances_per_gpu);
+                .arg(f.mig_instances_per_gpu == 1
+                         ? tr("one per GPU: each counts as a whole GPU above")
+                         : tr("each counts as 1/%1 of a GPU above").arg(f.mig_instances_per_gpu));
     // Nodes set aside that no job used (helper-15: time-sliced or MIG nodes left after the
     // class that ran there was moved; they read as idle GPUs and "fragmentation").
     if (f.timeslice_nodes > 0 && f.timeslice_allocated <= 0)

@@ -59,7 +59,7 @@ enum class Commitment { on_demand, one_year, three_year, spot };
 enum class FleetPolicy { fifo, priority, backfill, preemptive };
 /// How a MIG node's GPUs are partitioned (issue 23): every GPU into equal instances of one
 /// profile, as NVIDIA mig-parted's all-1g / all-2g / all-3g configs do (7, 3 or 2 per GPU).
-enum class MigProfile { g1, g2, g3 };
+enum class MigProfile { g1, g2, g3, g4, g7 };
 /// Capacity a fleet's waiting jobs burst to (issue 23): the cloud offer's on-demand instances,
 /// or its spot capacity (cheaper, preempted: work since the last checkpoint is redone).
 enum class BurstCapacity { on_demand, spot };
@@ -128,7 +128,7 @@ template <> struct ChoiceNames<FleetPolicy> {
                                                            "preemptive"};
 };
 template <> struct ChoiceNames<MigProfile> {
-    static constexpr std::array<std::string_view, 3> names{"1g", "2g", "3g"};
+    static constexpr std::array<std::string_view, 5> names{"1g", "2g", "3g", "4g", "7g"};
 };
 template <> struct ChoiceNames<BurstCapacity> {
     static constexpr std::array<std::string_view, 2> names{"on-demand", "spot"};

@@ -65,13 +65,33 @@ int mig_instances_per_gpu(MigProfile p) {
         return 3;
     case MigProfile::g3:
         return 2;
+    case MigProfile::g4: // 4 of 7 compute slices: the other three idle (mig-parted all-4g)
+    case MigProfile::g7: // the whole GPU as one instance (all-7g)
+        return 1;
     }
     return 7;
 }
 
 std::string mig_profile_name(MigProfile p, double memory_bytes) {
-    const int g = p == MigProfile::g1 ? 1 : p == MigProfile::g2 ? 2 : 3;
-    const int memory_slices = p == MigProfile::g3 ? 4 : g; // of 8
+    // Compute slices of 7 and memory slices of 8 (NVIDIA MIG user guide, A100/H100 profiles:
+    // 1g.10gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb on an 80 GB card).
+    int g = 1, memory_slices = 1;
+    switch (p) {
+    case MigProfile::g1:
+        break;
+    case MigProfile::g2:
+        g = memory_slices = 2;
+        break;
+    case MigProfile::g3:
+        g = 3, memory_slices = 4;
+        break;
+    case MigProfile::g4:
+        g = 4, memory_slices = 4;
+        break;
+    case MigProfile::g7:
+        g = 7, memory_slices = 8;
+        break;
+    }
     const long long gb = std::llround(memory_bytes / 1e9 * memory_slices / 8.0);
     return std::to_string(g) + "g." + std::to_string(gb) + "gb";
 }
@@ -1010,9 +1030,24 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                                          "run simulates"};
 
     const double warm = s.warmup_days * 86400, end = s.horizon_days * 86400;
-    std::mt19937_64 rng(s.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    const auto exponential = [&](double mean) { return -std::log1p(-unit(rng)) * mean; };
+    // Each class draws its arrivals and durations from its own stream (common random numbers:
+    // Law, Simulation Modeling and Analysis, sec. 11.2): an edit to one class leaves the others'
+    // jobs as they were, so a comparison shows the edit, not a re-roll of every class
+    // (helper-36: notebooks 4 -> 5 an hour moved the whole-GPU classes' utilization by 6 points).
+    const std::size_t streams = s.trace ? 0 : s.classes.size();
+    std::vector<std::mt19937_64> class_rng;
+    class_rng.reserve(streams);
+    for (std::size_t i = 0; i < streams; ++i) {
+        // SplitMix64 of (seed, class): well-separated starting states for each stream.
+        std::uint64_t z = s.seed + 0x9e3779b97f4a7c15ULL * (i + 1);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        class_rng.emplace_back(z ^ (z >> 31));
+    }
+    const auto exponential = [&](std::size_t cls, double mean) {
+        return -std::log1p(-unit(class_rng[cls])) * mean;
+    };
     // Failures draw from their own stream: a run without them is the run it was before.
     std::mt19937_64 failure_rng(s.seed ^ 0x9e3779b97f4a7c15ULL);
     const double failure_rate_s = s.node_failures_per_hour * s.nodes / 3600.0; // cluster-wide
@@ -1039,7 +1074,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const FleetClass& c = s.classes[i];
         const double mean = c.arrival_rate_per_hour / 3600.0;
         if (c.daily_swing <= 0 && c.weekend_factor == 1)
-            return from + exponential(1 / mean);
+            return from + exponential(i, 1 / mean);
         const double norm = (5 + 2 * c.weekend_factor) / 7;
         const double top = mean * (1 + c.daily_swing) * std::max(1.0, c.weekend_factor) / norm;
         const auto rate = [&](double t) {
@@ -1052,8 +1087,8 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         };
         double t = from;
         for (int k = 0; k < 1000000; ++k) {
-            t += exponential(1 / top);
-            if (unit(rng) * top <= rate(t))
+            t += exponential(i, 1 / top);
+            if (unit(class_rng[i]) * top <= rate(t))
                 return t;
         }
         return t; // a rate of 0 for a million candidates: give up on the curve there
@@ -1940,7 +1975,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                 j.busy_share = c.gpu_busy;
                 j.memory = c.gpu_memory_bytes;
                 j.gpus = c.mig || c.time_sliced ? 1 : c.gpus_per_job;
-                j.duration = exponential(c.mean_duration_h * 3600);
+                j.duration = exponential(ci, c.mean_duration_h * 3600);
                 prio = c.priority;
                 next_arrival[ci] = arrival_after(ci, t);
             }

@@ -799,8 +799,9 @@ std::vector<Field> build_schema() {
             .make("mig_profile", "MIG partition", "", 0, 0,
                   "1g: seven instances per GPU (NVIDIA mig-parted all-1g.10gb)",
                   "every GPU of a MIG node into equal instances: 1g (7 per GPU, 1/7 of the SMs "
-                  "and 1/8 of the memory each), 2g (3 per GPU) or 3g (2 per GPU, half the "
-                  "memory each)"));
+                  "and 1/8 of the memory each), 2g (3 per GPU), 3g (2 per GPU, half the "
+                  "memory each), 4g (1 per GPU, 4 of the 7 compute slices; the rest idle) or 7g "
+                  "(the whole GPU as one instance)"));
     add(F(CL_REF(timeslice_nodes))
             .make("timeslice_nodes", "Time-sliced nodes", "nodes", 0, 1e7,
                   "0: no time-slicing; see NVIDIA GPU Operator, Time-Slicing GPUs in Kubernetes",
@@ -1242,6 +1243,8 @@ std::string choice_label(std::string_view v) {
         {"1g", "1g: 7 instances per GPU"},
         {"2g", "2g: 3 instances per GPU"},
         {"3g", "3g: 2 instances per GPU"},
+        {"4g", "4g: 1 instance per GPU (4 of 7 slices)"},
+        {"7g", "7g: the whole GPU as 1 instance"},
         {"offline", "Offline (throughput)"},
         {"online", "Online (request rate)"},
         {"on-demand", "On demand"},

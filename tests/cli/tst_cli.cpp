@@ -467,6 +467,20 @@ private slots:
         QCOMPARE(json::parse(two.out)["fleet"]["mig_instances"].get<long long>(), 24LL);
         QCOMPARE(json::parse(two.out)["fleet"]["mig_profile"].get<std::string>(),
                  std::string("2g.20gb"));
+        // The guide's other uniform geometries (mig-parted all-4g.40gb, all-7g.80gb): one
+        // instance per GPU, counted as a whole GPU; 7g one instance per GPU is M/M/c over the
+        // 8 GPUs of the MIG node, as whole GPUs would be.
+        for (const auto& [prof, name] : {std::pair{"4g", "4g.40gb"}, std::pair{"7g", "7g.80gb"}}) {
+            const Run one = run({"fleet", "--gpu", "h100-sxm", "--gpus", "16", "--mig-profile",
+                                 prof, "--mig-nodes", "1", "--arrival-rate-per-hour", "4",
+                                 "--mean-duration-h", "1", "--json"});
+            QVERIFY2(one.code == 0, one.err.c_str());
+            const json f = json::parse(one.out)["fleet"];
+            QCOMPARE(f["mig_instances"].get<long long>(), 8LL);
+            QCOMPARE(f["mig_profile"].get<std::string>(), std::string(name));
+            QVERIFY(f["mig_utilization"].get<double>() > 0.3 &&
+                    f["mig_utilization"].get<double>() < 0.7);
+        }
         // No MIG on an L40S; more MIG nodes than nodes; a profile that does not exist.
         const Run l40s = run({"fleet", "--gpu", "l40s", "--gpus", "16", "--mig-profile", "1g",
                               "--arrival-rate-per-hour", "1", "--mean-duration-h", "1"});

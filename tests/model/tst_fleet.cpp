@@ -222,6 +222,35 @@ private slots:
     // per GPU) form an M/M/c queue with c = instances; the mean wait matches Erlang C within 5%,
     // busy time counts 1/7 of a GPU per instance, Little's law holds. Whole-GPU jobs beside them
     // run on the other nodes; GPU-hours are conserved; node failures stop MIG jobs too.
+    // Helper-36: notebooks 4 -> 5 an hour (MIG only) moved the whole-GPU classes' utilization by
+    // 6 points: every class drew from one stream, so any edit re-rolled every job. Each class
+    // now has its own stream: the untouched class's jobs are the same ones, the same times.
+    void editingOneClassKeepsTheOthersJobs() {
+        FleetSpec s;
+        s.nodes = 64; // ample: nothing waits, so a class's runs depend on its own draws only
+        s.gpus_per_node = 8;
+        FleetClass a{"fine-tunes", 8, 1, 6, 0};
+        FleetClass b{"notebooks", 1, 4, 1, 0};
+        s.classes = {a, b};
+        s.horizon_days = 60;
+        s.warmup_days = 0; // no node failures (node_failures_per_hour 0)
+        const auto before = simulate_fleet(s);
+        QVERIFY2(before.ok(), before.error_text().c_str());
+        s.classes[1].arrival_rate_per_hour = 5;
+        s.classes[1].mean_duration_h = 2;
+        const auto after = simulate_fleet(s);
+        QVERIFY2(after.ok(), after.error_text().c_str());
+        QCOMPARE(after->classes[0].jobs_completed, before->classes[0].jobs_completed);
+        QCOMPARE(after->classes[0].mean_held, before->classes[0].mean_held);
+        QVERIFY(after->classes[1].jobs_completed > before->classes[1].jobs_completed);
+        // The same seed, the same run; another seed, other draws.
+        const auto again = simulate_fleet(s);
+        QCOMPARE(again->gpu_hours_used, after->gpu_hours_used);
+        s.seed = 2;
+        const auto other = simulate_fleet(s);
+        QVERIFY(other->gpu_hours_used != after->gpu_hours_used);
+    }
+
     void migInstancesAreMMc() {
         for (const double rho : {0.7, 0.9}) {
             FleetSpec s;
