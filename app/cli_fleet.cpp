@@ -55,6 +55,10 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     // A design's scheduling policy, also for a trace replayed on it (the GUI replays an imported
     // trace with the Fleet section's policy; helper-34: `fleet DESIGN --trace` ran fifo).
     std::optional<model::FleetPolicy> design_policy;
+    // A design's cost of owning per GPU-hour (its on-prem TCO over its horizon), which the GUI's
+    // cost per useful GPU-hour divides (helper-36: the CLI printed none on a saved design the
+    // Fleet tab priced at $3.74).
+    std::optional<double> design_owning;
     if (pos.size() == 1) {
         // The drawn cluster: its nodes of whole GPUs.
         const model::Design d = load_design_arg(pos[0], cat);
@@ -76,6 +80,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         // Bursts bill the design's cloud offer: its on-demand or its spot price, and on spot
         // redo the work the Cost section's preemption rate loses.
         design_policy = d.fleet.policy;
+        if (ev.tco && ev.tco->has_onprem && d.economics.months > 0)
+            design_owning = ev.tco->onprem_usd / (t.gpus * 730.0 * d.economics.months);
         design_burst = DesignBurst{};
         design_burst->to = d.fleet.burst_to;
         design_burst->spot_preemptions_per_node_day = d.economics.spot_preemptions_per_node_day;
@@ -307,8 +313,14 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                                                       : "the design's cloud offer, on demand")
                                               : "unpriced: " + burst_unpriced);
     }
-    s.usd_per_gpu_hour =
-        f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
+    if (!f.has("--price-per-gpu-hour") && design_owning) {
+        s.usd_per_gpu_hour = *design_owning;
+        f.record("--price-per-gpu-hour", s.usd_per_gpu_hour,
+                 "the design's on-prem cost over its horizon, per GPU-hour");
+    } else {
+        s.usd_per_gpu_hour =
+            f.get_unset_or_positive("--price-per-gpu-hour", 1e6, "no cost per useful GPU-hour");
+    }
     // Node failures: the design's (its Reliability rate, on unless its mix turns them off);
     // on a generated cluster none unless a rate is given.
     if (f.has("--node-failures-per-1000-node-days"))

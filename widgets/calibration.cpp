@@ -180,6 +180,16 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
     for (const auto& n : trace->notes)
         summary += QLatin1Char('\n') + QString::fromStdString(n);
     const auto& was = doc->design().fleet;
+    // Nodes set aside for MIG or time-slicing keep their role: the trace's whole-GPU jobs run on
+    // the others (helper-36: with MIG nodes the replay used to be refused after this dialog).
+    if (was.mig_nodes > 0 || was.timeslice_nodes > 0)
+        summary += QObject::tr("\nIts jobs run on the %1 GPUs of whole-GPU nodes; the %2 stay as "
+                               "they are.")
+                       .arg(count(static_cast<double>(whole_gpus)),
+                            was.mig_nodes > 0 && was.timeslice_nodes > 0
+                                ? QObject::tr("MIG and time-sliced nodes")
+                            : was.mig_nodes > 0 ? QObject::tr("MIG nodes")
+                                                : QObject::tr("time-sliced nodes"));
     const auto shown = [](double d) { return QString::number(d, 'f', 1); }; // as the fields
     if (confirm &&
         QMessageBox::question(
@@ -201,15 +211,33 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
     return QObject::tr("Imported %1").arg(summary.section(QLatin1Char('\n'), 0, 0));
 }
 
-QString removeJobTrace(doc::Document* doc) {
-    if (!doc->design().fleet.trace.jobs)
+QString removeJobTrace(doc::Document* doc, std::int64_t whole_gpus) {
+    const auto& trace = doc->design().fleet.trace;
+    if (!trace.jobs)
         return QObject::tr("The design has no job trace to remove");
     model::Design next = doc->design();
+    // The replay's days and its warm-up of 0, as the import set them, mean nothing for the
+    // classes: back to the Fleet section's defaults (helper-36: the classes ran 7.8 days with
+    // no warm-up after the trace was removed). A value edited since the import is kept.
+    const double replay = std::min(
+        3650.0, std::max(model::trace_replay_horizon_s(*trace.jobs, whole_gpus) / 86400, 1.0 / 24));
+    const model::FleetMix defaults;
+    const bool reset =
+        next.fleet.warmup_days == 0 && std::abs(next.fleet.horizon_days - replay) <= 1e-9 * replay;
+    if (reset) {
+        next.fleet.horizon_days = defaults.horizon_days;
+        next.fleet.warmup_days = defaults.warmup_days;
+    }
     next.fleet.trace = {};
     doc->editSettings(std::move(next), QObject::tr("Remove job trace"));
-    return QObject::tr("Removed the job trace: the job classes run again over %1 simulated days "
-                       "(Fleet section; Undo brings the trace back)")
-        .arg(doc->design().fleet.horizon_days, 0, 'f', 0);
+    const auto& now = doc->design().fleet;
+    return QObject::tr("Removed the job trace: the job classes run again over %1 simulated days, "
+                       "warm-up %2 days%3 (Fleet section; Undo brings the trace back)")
+        .arg(now.horizon_days, 0, 'f', 1)
+        .arg(now.warmup_days, 0, 'f', 1)
+        .arg(reset ? QObject::tr(", the defaults again (the replay's were %1 and 0)")
+                         .arg(replay, 0, 'f', 1)
+                   : QString());
 }
 
 } // namespace cl::ui

@@ -22,6 +22,8 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& path
 QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
                        std::int64_t whole_gpus, const QString& path = {}, bool confirm = true);
 /// Takes the trace out of the design's job mix (the classes run again); one undoable command.
-QString removeJobTrace(doc::Document* doc);
+/// Simulated days and Warm-up the import set (the replay's, for `whole_gpus`) go back to the
+/// Fleet section's defaults; values edited since are kept.
+QString removeJobTrace(doc::Document* doc, std::int64_t whole_gpus);
 
 } // namespace cl::ui

@@ -775,8 +775,11 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                          "set Time-sliced nodes to 0 to give them to the trace."))
                    .arg(count(static_cast<double>(f.timeslice_gpus)));
     if (f.mig_instances > 0 && f.mig_utilization <= 0)
-        cap += tr(" No job ran on the MIG nodes: no class is on MIG instances, so they stay "
-                  "idle.");
+        cap += f.trace_name.empty()
+                   ? tr(" No job ran on the MIG nodes: no class is on MIG instances, so they "
+                        "stay idle.")
+                   : tr(" No job ran on the MIG nodes: the trace's jobs take whole GPUs, so they "
+                        "stay idle; set MIG nodes to 0 to give them to the trace.");
     if (f.timeslice_nodes > 0 && f.timeslice_allocated > 0) {
         // Time-slicing: busy vs held, and how much slower sharing made each sliced class.
         QStringList slow;

@@ -367,27 +367,31 @@ void MainWindow::buildMenus() {
         if (!msg.isEmpty())
             statusBar()->showMessage(msg.section(QLatin1Char('\n'), 0, 0), 8000);
     });
-    connect(actions_->importTrace, &QAction::triggered, this, [this] {
-        // The drawn nodes' size names the trace's classes (one GPU, up to a node, more).
-        int per = 0;
+    // The drawn nodes' size (it names a trace's classes: one GPU, up to a node, more) and the
+    // GPUs of whole-GPU nodes traced jobs run on (not the mix's MIG or time-sliced nodes).
+    const auto traceNodes = [this] {
+        std::pair<int, std::int64_t> out{0, 0};
         if (const auto ev = evaluator_->current(); ev && ev->topology.nodes > 0) {
             const double g = ev->topology.gpus / ev->topology.nodes;
-            if (g == std::floor(g))
-                per = static_cast<int>(g);
+            if (g == std::floor(g) && g >= 1) {
+                const auto& mix = doc_->design().fleet;
+                out = {static_cast<int>(g),
+                       model::fleet_whole_gpus(static_cast<std::int64_t>(ev->topology.nodes),
+                                               static_cast<int>(g), mix.mig_nodes,
+                                               mix.timeslice_nodes)};
+            }
         }
-        // Traced jobs run on whole GPUs: not on the mix's MIG or time-sliced nodes.
-        std::int64_t whole = 0;
-        if (const auto ev = evaluator_->current(); ev && per > 0) {
-            const auto& mix = doc_->design().fleet;
-            whole = model::fleet_whole_gpus(static_cast<std::int64_t>(ev->topology.nodes), per,
-                                            mix.mig_nodes, mix.timeslice_nodes);
-        }
+        return out;
+    };
+    connect(actions_->importTrace, &QAction::triggered, this, [this, traceNodes] {
+        const auto [per, whole] = traceNodes();
         const QString msg = importJobTrace(doc_, this, per, whole);
         if (!msg.isEmpty())
             statusBar()->showMessage(msg, 8000);
     });
-    connect(actions_->removeTrace, &QAction::triggered, this,
-            [this] { statusBar()->showMessage(removeJobTrace(doc_), 8000); });
+    connect(actions_->removeTrace, &QAction::triggered, this, [this, traceNodes] {
+        statusBar()->showMessage(removeJobTrace(doc_, traceNodes().second), 8000);
+    });
     actions_->removeTrace->setEnabled(doc_->design().fleet.trace.jobs != nullptr);
     connect(actions_->fabricWizard, &QAction::triggered, this, [this] {
         // The new fabric in view (helper-15: the job's card was off-screen after it).

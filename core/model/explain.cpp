@@ -1,5 +1,6 @@
 #include "model/explain.h"
 
+#include "model/findings.h"
 #include "model/inference.h"
 #include "model/memory.h"
 #include "model/reliability.h"
@@ -597,7 +598,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                "the Cost section (default: EIA 2023)"},
               {"colocation", usd(e.colo_usd_per_kw_month) + "/kW-month",
                "the Cost section (default: CBRE H2 2024)"},
-              {"utilization", pct(e.utilization), "the Cost section"},
+              // The utilization billed: the Fleet simulation's when it feeds the TCO
+              // (helper-36: the derivation said the typed 80 % while 63.9 % was billed).
+              {"utilization", pct(t.utilization),
+               t.utilization_source == "economics.utilization"
+                   ? std::string("the Cost section")
+                   : t.utilization_source + " (the Fleet section bills it; the typed " +
+                         pct(e.utilization) + " is not used)"},
               {"months", std::to_string(e.months), "the Cost section"}}});
     }
     return out;
@@ -673,10 +680,18 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
                    k == "memory.flash_attention";
         return true;
     };
-    for (Section sec : {Section::assumptions, Section::economics, Section::reliability}) {
+    for (Section sec :
+         {Section::assumptions, Section::economics, Section::reliability, Section::fleet}) {
+        // The job mix when the design has one (helper-36: the report never said what the
+        // fleet simulation ran): what was changed, and the run's policy, days and seed.
+        if (sec == Section::fleet && !d.fleet.active())
+            continue;
         for (const Field* f : section_fields(sec)) {
             const FieldValue v = f->get(d, "");
             const bool is_default = v == f->default_value;
+            if (sec == Section::fleet && is_default && f->key != "policy" &&
+                f->key != "horizon_days" && f->key != "warmup_days" && f->key != "seed")
+                continue;
             if (is_default && sec == Section::assumptions && !d.workloads.empty() && !relevant(*f))
                 continue;
             // Reliability inputs at their defaults matter to training runs and the fleet's
@@ -685,6 +700,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
                 !d.fleet.active())
                 continue;
             std::string group = sec == Section::economics     ? "cost"
+                                : sec == Section::fleet       ? "fleet"
                                 : sec == Section::reliability ? "reliability"
                                                               : f->key.substr(0, f->key.find('.'));
             // The CSV's value: SI number or the choice's spelling (machine-readable); `shown` is
@@ -714,6 +730,13 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
                     row.value.clear();
                 }
             }
+            // A typed utilization the fleet's replaces in the TCO says so (helper-36: the report
+            // listed "Utilization 80.0 %" while 63.9 % was billed).
+            if (ev)
+                if (const OverrideText o = override_text(*f, *ev); !o.label.empty()) {
+                    row.shown += " (" + o.label + ")";
+                    row.shown_source = o.full;
+                }
             // The offer by its name, as the chart names it ("AWS p5.48xlarge", not its id).
             if (ev && ev->tco && f->key == "cloud_offer" && !ev->tco->cloud_offer_name.empty())
                 row.shown = !ev->tco->has_cloud && std::get<std::string>(v).empty()

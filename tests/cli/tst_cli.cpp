@@ -4,6 +4,7 @@
 #include "cli_flags.h"
 #include "model/bundled.h"
 #include "model/catalog.h"
+#include "model/evaluate.h"
 #include "model/schema.h"
 
 #include <nlohmann/json.hpp>
@@ -927,6 +928,19 @@ private slots:
             QCOMPARE(k["classes"][0]["name"].get<std::string>(), std::string("Fine-tunes"));
             QVERIFY(std::abs(k["utilization"].get<double>() - 0.6) < 0.15); // 0.2/h x 6 h x 8 / 16
             QCOMPARE(k["preemptions"].get<long long>(), 0LL); // backfill evicts nothing
+            // The cost per useful GPU-hour as the Fleet tab prices it: the design's owning cost
+            // (helper-36: 0 here, $3.74 in the GUI for the same file).
+            {
+                const auto ev = cl::model::evaluate(mixed, cl::test::bundled_catalog());
+                QVERIFY(ev.fleet && ev.fleet->useful_gpu_hour_usd > 0);
+                QVERIFY2(std::abs(k["useful_gpu_hour_usd"].get<double>() /
+                                      ev.fleet->useful_gpu_hour_usd -
+                                  1) < 1e-9,
+                         m.out.c_str());
+                QVERIFY2(m.out.find("the design's on-prem cost over its horizon") !=
+                             std::string::npos,
+                         m.out.c_str());
+            }
             // The preemptive policy from the file: notebooks evict fine-tunes.
             mixed.fleet.policy = cl::model::FleetPolicy::preemptive;
             mixed.fleet.interactive.arrival_rate_per_hour = 10;

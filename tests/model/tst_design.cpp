@@ -425,6 +425,43 @@ private slots:
         QVERIFY(reliability); // a training design keeps them
     }
 
+    // Helper-36: with a job mix billed, the report's assumptions listed the typed "Utilization
+    // 80.0 %" and its cost derivation "utilization = 80.0 % (the Cost section)" while 63.9 %
+    // was billed, and nothing said what the fleet simulation ran.
+    void reportSaysWhatTheFleetRan() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h100-ndr-2node");
+        d.fleet.finetune.arrival_rate_per_hour = 0.2;
+        const Evaluation ev = evaluate(d, cat);
+        QVERIFY2(ev.fleet && ev.tco, ev.fleet_error.c_str());
+        QVERIFY(ev.tco->utilization_source == kFleetMixSource);
+        const std::string billed = report_human(ev.tco->utilization, ReportFormat::percent);
+        bool rate = false, policy = false, utilization = false;
+        for (const auto& a : assumptions(d, &ev, &cat)) {
+            rate = rate || (a.group == "fleet" && a.name == "Fine-tunes: arrivals");
+            policy = policy || (a.group == "fleet" && a.name == "Scheduling policy");
+            if (a.group == "cost" && a.name == "Utilization") {
+                utilization = true;
+                QVERIFY2(a.shown.find("billed") != std::string::npos, a.shown.c_str());
+                QVERIFY2(a.shown_source.rfind("Not billed", 0) == 0, a.shown_source.c_str());
+            }
+        }
+        QVERIFY(rate && policy && utilization);
+        bool derivation = false;
+        for (const auto& e : explain(d, ev, cat))
+            for (const auto& in : e.inputs)
+                if (in.name == "utilization" && e.key == "design.tco") {
+                    derivation = true;
+                    QVERIFY2(in.source.rfind(kFleetMixSource, 0) == 0, in.source.c_str());
+                }
+        QVERIFY(derivation);
+        // Without a mix: no fleet rows, the typed utilization from the Cost section.
+        const Design plain = cl::test::preset("h100-ndr-2node");
+        const Evaluation pe = evaluate(plain, cat);
+        for (const auto& a : assumptions(plain, &pe, &cat))
+            QVERIFY2(a.group != "fleet", a.name.c_str());
+    }
+
     // Helper-6 (issue 21): labels carried their encoding ("FlashAttention (1 = on)",
     // "Micro-batch (0 = auto)"); what 0 means is shown in the field instead, and an on/off
     // assumption reads on or off.

@@ -1266,6 +1266,65 @@ private slots:
         QTRY_VERIFY(!w.inspector()->findChild<QLabel*>(QStringLiteral("fleetTraceNote")));
     }
 
+    // Helper-36: with MIG nodes in the mix an imported trace was refused (the Fleet tab showed
+    // only the refusal, the Cost tab quietly billed the typed utilization); removing the trace
+    // left the replay's 7.8 simulated days and no warm-up for the classes.
+    void traceBesideMigNodesAndRemoved() {
+        ui::MainWindow w(cat_);
+        open(w, QStringLiteral("h100-ndr-2node"));
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fleet")));
+        auto* fleet = w.charts()->fleetChart();
+        QVERIFY(clickEntity(w, QString()));
+        auto* onMig = field<QCheckBox>(w, "interactive.on_mig");
+        QVERIFY(onMig);
+        QTest::mouseClick(onMig, Qt::LeftButton);
+        QTRY_VERIFY(w.document()->design().fleet.interactive.on_mig);
+        QVERIFY(clickEntity(w, QString()));
+        QVERIFY(typeNumber(field<QAbstractSpinBox>(w, "mig_nodes"), QStringLiteral("1")));
+        QCOMPARE(w.document()->design().fleet.mig_nodes, std::int64_t{1});
+        const QString path =
+            QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv");
+        bool picked = false, confirmed = false;
+        QString summary;
+        answerFileDialog(path, &picked);
+        onModal<QMessageBox>(
+            [&summary](QMessageBox* box) {
+                summary = box->text();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed);
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
+        QVERIFY(picked && confirmed);
+        QVERIFY2(summary.contains(QStringLiteral(
+                     "Its jobs run on the 8 GPUs of whole-GPU nodes; the MIG nodes stay as they "
+                     "are.")),
+                 qPrintable(summary));
+        QTRY_VERIFY(w.document()->design().fleet.trace.jobs != nullptr);
+        // Replayed on the whole-GPU node; the MIG node idle, and the caption says how to use it.
+        QTRY_VERIFY2(w.evaluator()->current()->fleet,
+                     w.evaluator()->current()->fleet_error.c_str());
+        QVERIFY(w.evaluator()->current()->fleet->trace_jobs > 0);
+        QTRY_VERIFY(
+            labelSays(fleet, QStringLiteral("set MIG nodes to 0 to give them to the trace")));
+        QVERIFY(w.evaluator()->current()->tco->utilization_source == model::kFleetTraceSource);
+        const double replay_days = w.document()->design().fleet.horizon_days;
+        QVERIFY(replay_days != 30.0);
+        QCOMPARE(w.document()->design().fleet.warmup_days, 0.0);
+        // Removed by the menu: the classes run again over the Fleet section's defaults.
+        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Remove Job Trace")}));
+        QTRY_VERIFY(!w.document()->design().fleet.trace.jobs);
+        QCOMPARE(w.document()->design().fleet.horizon_days, 30.0);
+        QCOMPARE(w.document()->design().fleet.warmup_days, 3.0);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("the defaults again")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QTRY_VERIFY(w.evaluator()->current()->fleet &&
+                    w.evaluator()->current()->fleet->mig_instances == 56);
+        // Undo brings the trace and its days back.
+        undo(w);
+        QTRY_VERIFY(w.document()->design().fleet.trace.jobs != nullptr);
+        QCOMPARE(w.document()->design().fleet.horizon_days, replay_days);
+    }
+
     void fleetTabFromTheMix() {
         ui::MainWindow w(cat_);
         open(w, QStringLiteral("h100-ndr-2node"));
