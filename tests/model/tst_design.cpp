@@ -677,9 +677,16 @@ private slots:
             QVERIFY2(refused.error_text().find("fleet.trace.jobs[0]") != std::string::npos,
                      refused.error_text().c_str());
         }
-        // MIG runs classes, not a trace's whole-GPU jobs: said, not ignored.
+        // MIG nodes keep their partition beside a trace (its jobs take whole GPUs): the replay
+        // runs on the other nodes and the MIG instances idle, as time-sliced nodes do (the Fleet
+        // caption says so; helper-36 found the replay refused outright).
         back->fleet.mig_nodes = 1;
-        QVERIFY(evaluate(*back, cat_).fleet_error.find("trace") != std::string::npos);
+        {
+            const Evaluation mig = evaluate(*back, cat_);
+            QVERIFY2(mig.fleet.has_value(), mig.fleet_error.c_str());
+            QVERIFY(mig.fleet->trace_jobs > 0 && mig.fleet->mig_instances > 0);
+            QCOMPARE(mig.fleet->mig_utilization, 0.0);
+        }
         // A PAI trace (format 1.9): jobs on part of a GPU keep their share in the file (a fifth
         // element) and replay on the design's time-sliced node.
         QFile pf(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/pai_task_sample.csv"));
