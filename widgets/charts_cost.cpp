@@ -253,6 +253,14 @@ void CostChart::setEvaluation(const model::Evaluation& ev) {
                      .arg(percent(t.utilization))
                : tr(" Utilization %1 from the Fleet simulation of the job mix.")
                      .arg(percent(t.utilization));
+    // The fleet's cloud bursts at the simulated rate over the horizon: a cost of running the
+    // mix on this cluster that the on-prem line does not hold (helper-36).
+    if (ev.fleet && ev.fleet->burst_usd_tco_months > 0)
+        cap += tr(" Bursting from the Fleet simulation adds about %1 over the %2 months at its "
+                  "rate (%3 in the simulated days), not in the on-prem line.")
+                   .arg(money(ev.fleet->burst_usd_tco_months))
+                   .arg(months_)
+                   .arg(money(ev.fleet->burst_usd));
     if (t.breakeven_utilization >= 0)
         cap += tr(" Break-even utilization %1.").arg(percent(t.breakeven_utilization));
     else if (t.has_cloud && t.has_onprem &&

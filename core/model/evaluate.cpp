@@ -726,6 +726,12 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                 ev.fleet->burst_unpriced = rate.errors().front().what;
             }
         }
+        // Bursting at the simulated rate over the TCO's months: the cloud bill owning this
+        // cluster brings with it (helper-36: the Fleet tab's $143k was in no Cost figure).
+        if (ev.tco && ev.fleet && ev.fleet->burst_usd > 0 && ev.fleet->gpu_hours_available > 0)
+            ev.fleet->burst_usd_tco_months = ev.fleet->burst_usd * t.gpus * 730.0 *
+                                             design.economics.months /
+                                             ev.fleet->gpu_hours_available;
         // The cost per useful GPU-hour: owning the cluster over the horizon / the GPU-hours the
         // mix kept busy, less the restarts and redone work that preemption and failures cost
         // and what time-sliced GPUs spent switching between jobs.

@@ -321,6 +321,9 @@ struct FleetResult {
     double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead
     std::int64_t jobs_burst = 0; ///< jobs (arrived in the window) that burst
     double burst_usd = 0;        ///< their cloud bill
+    /// That bill at the same rate over the TCO's months (evaluate: burst_usd x the horizon's
+    /// hours / the measured window's); 0 when not priced or no TCO.
+    double burst_usd_tco_months = 0;
     /// Of burst_gpu_hours: work redone after spot preemptions (0 on on-demand capacity).
     double burst_gpu_hours_redone = 0;
     /// The price the bursts were billed at per GPU-hour (the design's: the offer's on-demand or

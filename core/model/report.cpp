@@ -693,6 +693,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
             if (fr.burst_usd_per_gpu_hour > 0) {
                 fk.add("Burst price", fr.burst_usd_per_gpu_hour, "USD/GPU-hour", RF::usd_rate);
                 fk.add("Cloud bill of the bursts", fr.burst_usd, "USD", RF::usd);
+                if (fr.burst_usd_tco_months > 0)
+                    fk.add("Bursts at that rate over the cost horizon", fr.burst_usd_tco_months,
+                           "USD", RF::usd);
             } else {
                 fk.text("Cloud bill of the bursts",
                         "not priced" +

@@ -1542,6 +1542,14 @@ private slots:
         QTRY_VERIFY(captionSays(QStringLiteral("burst to on-demand cloud capacity")));
         const double on_demand_usd = w.evaluator()->current()->fleet->burst_usd;
         QVERIFY(on_demand_usd > 0);
+        // The Cost tab carries the bursts over its months (helper-36: $143k in the Fleet tab, in
+        // no Cost figure): the simulated bill at its rate, more months than simulated days.
+        {
+            const auto now = w.evaluator()->current();
+            QVERIFY(now->tco && now->fleet->burst_usd_tco_months > on_demand_usd);
+            QTRY_VERIFY(labelSays(w.charts()->costChart(),
+                                  QStringLiteral("Bursting from the Fleet simulation adds about")));
+        }
         QVERIFY(clickEntity(w, QString()));
         QVERIFY(chooseInCombo(field<QComboBox>(w, "burst_to"), QStringLiteral("spot")));
         QCOMPARE(w.document()->design().fleet.burst_to, model::BurstCapacity::spot);
