@@ -402,6 +402,8 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         j["fleet"] = {{"utilization", r->utilization},
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
+                      {"utilization_ci95", r->utilization_ci95},
+                      {"wait_mean_ci95_s", r->wait_mean_ci95_s},
                       {"wait_p50_s", r->wait_p50_s},
                       {"wait_p95_s", r->wait_p95_s},
                       {"waits_counted", r->waits_counted},
@@ -553,8 +555,18 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     const std::string none = "none started";
     Table t;
     t.header = {"fleet", "value"};
-    t.rows = {{"utilization (busy / available GPU-hours)", fmt(r->utilization * 100, 1) + " %"},
-              {"wait, mean", r->waits_counted > 0 ? hours(r->wait_mean_s) : none},
+    // With the 95 % batch-means half-width when the run has one (helper-36: a single run's
+    // figures read as exact).
+    const auto pm = [](double hw, const std::string& what) {
+        return hw > 0 ? " (+/- " + what + ", 95 % interval)" : std::string();
+    };
+    t.rows = {{"utilization (busy / available GPU-hours)",
+               fmt(r->utilization * 100, 1) + " %" +
+                   pm(r->utilization_ci95, fmt(r->utilization_ci95 * 100, 1) + " points")},
+              {"wait, mean",
+               r->waits_counted > 0
+                   ? hours(r->wait_mean_s) + pm(r->wait_mean_ci95_s, hours(r->wait_mean_ci95_s))
+                   : none},
               {"wait, median", r->waits_counted > 0 ? hours(r->wait_p50_s) : none},
               {"wait, 95th percentile", r->waits_counted > 0 ? hours(r->wait_p95_s) : none},
               {"jobs completed", units::format_count(static_cast<double>(r->jobs_completed))},

@@ -1302,6 +1302,21 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
     std::vector<double> all_waits;
     double busy_integral = 0, queue_integral = 0, frag_integral = 0, wait_sum_window = 0;
     double down_integral = 0; // GPU-seconds of failed nodes
+    // Batch means (Law, Simulation Modeling and Analysis, sec. 9.5.3): the window cut into
+    // kBatches equal stretches, each one's utilization and mean wait (of the jobs arriving in
+    // it), whose spread gives the 95 % interval of the run's own figures.
+    constexpr int kBatches = 10;
+    const double batch_s = (end - warm) / kBatches;
+    std::array<double, kBatches> batch_busy{}, batch_wait_sum{};
+    std::array<std::int64_t, kBatches> batch_wait_n{};
+    const auto batch_of = [&](double at) {
+        return std::clamp(static_cast<int>((at - warm) / batch_s), 0, kBatches - 1);
+    };
+    const auto batch_wait = [&](double arrival, double w) {
+        const auto k = static_cast<std::size_t>(batch_of(arrival));
+        batch_wait_sum[k] += w;
+        ++batch_wait_n[k];
+    };
     double gpu_seconds_by_jobs = 0;
     std::int64_t arrived_window = 0;
     double t = 0;
@@ -1376,6 +1391,13 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         const double a = std::max(t, warm), b = std::min(to, end);
         if (b > a) {
             busy_integral += busy_gpus() * (b - a);
+            for (int k = batch_of(a); k < kBatches; ++k) {
+                const double lo = std::max(a, warm + k * batch_s),
+                             hi = std::min(b, warm + (k + 1) * batch_s);
+                if (hi <= lo)
+                    break;
+                batch_busy[static_cast<std::size_t>(k)] += busy_gpus() * (hi - lo);
+            }
             busy_mig_integral += static_cast<double>(busy_mig) * (b - a);
             queue_integral += static_cast<double>(waiting) * (b - a);
             // Time-sliced GPUs idle while a job waits: up, and no run on them.
@@ -1559,6 +1581,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             if (j.restarts == 0) { // wait statistics: the wait before a job first runs
                 waits[static_cast<std::size_t>(j.cls)].push_back(w);
                 all_waits.push_back(w);
+                batch_wait(j.arrival, w);
                 ++r.classes[static_cast<std::size_t>(j.cls)].jobs_started;
                 ++r.jobs_started;
             }
@@ -1896,6 +1919,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
                             if (j.restarts == 0) {
                                 waits[static_cast<std::size_t>(j.cls)].push_back(w);
                                 all_waits.push_back(w);
+                                batch_wait(j.arrival, w);
                             }
                             wait_sum_window += w;
                             ++r.jobs_burst;
@@ -2052,6 +2076,35 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
             ? static_cast<double>(arrived_window) / window *
                   ((wait_sum_window + censored) / static_cast<double>(arrived_window))
             : 0;
+    // 95 % batch-means half-widths: Student's t over the batches (those with waits, for the
+    // wait), none with fewer than five batches to go on.
+    {
+        static constexpr double kT975[] = {12.706, 4.303, 3.182, 2.776, 2.571,
+                                           2.447,  2.365, 2.306, 2.262};
+        const auto half_width = [](const std::vector<double>& x) {
+            const std::size_t n = x.size();
+            if (n < 5)
+                return 0.0;
+            double m = 0, v = 0;
+            for (double e : x)
+                m += e;
+            m /= static_cast<double>(n);
+            for (double e : x)
+                v += (e - m) * (e - m);
+            v /= static_cast<double>(n - 1);
+            return kT975[std::min<std::size_t>(n - 1, 9) - 1] *
+                   std::sqrt(v / static_cast<double>(n));
+        };
+        std::vector<double> u, wm;
+        for (std::size_t k = 0; k < batch_busy.size(); ++k) {
+            if (cluster > 0 && batch_s > 0)
+                u.push_back(batch_busy[k] / (static_cast<double>(cluster) * batch_s));
+            if (batch_wait_n[k] > 0)
+                wm.push_back(batch_wait_sum[k] / static_cast<double>(batch_wait_n[k]));
+        }
+        r.utilization_ci95 = half_width(u);
+        r.wait_mean_ci95_s = half_width(wm);
+    }
     r.waits_counted = static_cast<std::int64_t>(all_waits.size());
     if (!all_waits.empty()) {
         double sum = 0;

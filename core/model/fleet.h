@@ -294,6 +294,11 @@ struct FleetResult {
     /// counts whole, busy or not)
     double allocated_fraction = 0;
     double wait_mean_s = 0, wait_p50_s = 0, wait_p95_s = 0; ///< jobs started in the window
+    /// 95 % half-widths of utilization and the mean wait by batch means over ten equal
+    /// stretches of the window: how far another run of this length might land (0: too few
+    /// batches with jobs to say). Runs are correlated stretch to stretch, so a narrow
+    /// interval on a short run is optimistic.
+    double utilization_ci95 = 0, wait_mean_ci95_s = 0;
     std::int64_t waits_counted = 0; ///< jobs those waits are over (0: none started)
     std::int64_t jobs_completed = 0, jobs_started = 0, jobs_arrived = 0;
     double gpu_hours_available = 0, gpu_hours_used = 0;

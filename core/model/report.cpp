@@ -616,6 +616,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         const FleetResult& fr = *ev.fleet;
         KeyValue fk("fleet", "The job mix on this cluster (fleet simulation)");
         fk.add("Utilization", fr.utilization, "fraction", RF::percent);
+        if (fr.utilization_ci95 > 0) // another seed's run: batch means over ten stretches
+            fk.add("Utilization, 95 % interval (+/-)", fr.utilization_ci95, "fraction",
+                   RF::percent);
         fk.add("Jobs completed", static_cast<double>(fr.jobs_completed), "jobs", RF::count);
         fk.add("Jobs still waiting at the end", static_cast<double>(fr.jobs_waiting_at_end), "jobs",
                RF::count);

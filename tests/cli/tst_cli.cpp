@@ -928,6 +928,10 @@ private slots:
             QCOMPARE(k["classes"][0]["name"].get<std::string>(), std::string("Fine-tunes"));
             QVERIFY(std::abs(k["utilization"].get<double>() - 0.6) < 0.15); // 0.2/h x 6 h x 8 / 16
             QCOMPARE(k["preemptions"].get<long long>(), 0LL); // backfill evicts nothing
+            // A single run says how far another seed might land (helper-36).
+            QVERIFY(k["utilization_ci95"].get<double>() > 0 &&
+                    k["utilization_ci95"].get<double>() < 0.2);
+            QVERIFY(k["wait_mean_ci95_s"].is_number());
             // The cost per useful GPU-hour as the Fleet tab prices it: the design's owning cost
             // (helper-36: 0 here, $3.74 in the GUI for the same file).
             {
