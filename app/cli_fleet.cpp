@@ -403,6 +403,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                       {"allocated_fraction", r->allocated_fraction},
                       {"wait_mean_s", r->wait_mean_s},
                       {"utilization_ci95", r->utilization_ci95},
+                      {"held_back_fraction", r->held_back_fraction},
                       {"wait_mean_ci95_s", r->wait_mean_ci95_s},
                       {"wait_p50_s", r->wait_p50_s},
                       {"wait_p95_s", r->wait_p95_s},
@@ -576,8 +577,11 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
                         ? " (the oldest for " + hours(r->longest_wait_at_end_s) + ")"
                         : std::string())},
               {"GPU-hours used", units::format_count(r->gpu_hours_used)},
-              {"idle while jobs waited (fragmentation)",
+              {"idle while no waiting job fit (fragmentation)",
                fmt(r->fragmentation_fraction * 100, 1) + " % of GPU-hours"}};
+    if (r->held_back_fraction >= 0.0005)
+        t.rows.push_back({"idle while a job that fit waited (queue head, quota)",
+                          fmt(r->held_back_fraction * 100, 1) + " % of GPU-hours"});
     if (r->multi_node_runs > 0)
         t.rows.push_back({"multi-node runs split over leaf switches",
                           units::format_count(static_cast<double>(r->multi_node_runs_split)) +

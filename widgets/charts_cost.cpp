@@ -686,6 +686,12 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
                         ? tr("1 job")
                         : tr("%1 jobs").arg(count(static_cast<double>(f.jobs_completed))))
                .arg(f.fragmentation_fraction * 100, 0, 'f', 1);
+    // Idle GPUs a waiting job could have used: the policy's (a FIFO head) or a quota's, not
+    // fragmentation (helper-36).
+    if (f.held_back_fraction >= 0.0005)
+        cap += tr(" GPUs idle while a job that would fit waited behind the queue's head or its "
+                  "quota %1 % of GPU-hours.")
+                   .arg(f.held_back_fraction * 100, 0, 'f', 1);
     // How far another run of this length might land (helper-36: seeds 1-3 gave 63.9, 65.8
     // and 48.9 % with nothing saying so): 95 % batch-means intervals.
     if (f.utilization_ci95 > 0)

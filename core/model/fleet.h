@@ -323,6 +323,9 @@ struct FleetResult {
     double useful_fraction = 0;
     /// GPU-hours idle while a job waited that did not fit (fragmentation), / available.
     double fragmentation_fraction = 0;
+    /// Whole-GPU hours idle while a waiting job could have started there but the policy (a
+    /// FIFO or priority head that does not fit) or its quota held it back, / available.
+    double held_back_fraction = 0;
     double burst_gpu_hours = 0;  ///< GPU-hours of the jobs that ran in the cloud instead
     std::int64_t jobs_burst = 0; ///< jobs (arrived in the window) that burst
     double burst_usd = 0;        ///< their cloud bill

@@ -622,8 +622,11 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         fk.add("Jobs completed", static_cast<double>(fr.jobs_completed), "jobs", RF::count);
         fk.add("Jobs still waiting at the end", static_cast<double>(fr.jobs_waiting_at_end), "jobs",
                RF::count);
-        fk.add("Idle while jobs waited (fragmentation)", fr.fragmentation_fraction, "fraction",
-               RF::percent);
+        fk.add("Idle while no waiting job fit (fragmentation)", fr.fragmentation_fraction,
+               "fraction", RF::percent);
+        if (fr.held_back_fraction >= 0.0005)
+            fk.add("Idle while a job that fit waited (queue head, quota)", fr.held_back_fraction,
+                   "fraction", RF::percent);
         fk.add("GPU-hours used", fr.gpu_hours_used, "GPU-hours", RF::count);
         if (fr.multi_node_runs > 0) {
             fk.add("Multi-node runs", static_cast<double>(fr.multi_node_runs), "runs", RF::count);

@@ -740,8 +740,18 @@ private slots:
                                 .arg(back->classes[0].wait_mean_s)
                                 .arg(fifo->classes[0].wait_mean_s)));
         QVERIFY(back->utilization >= fifo->utilization);
-        // FIFO idles GPUs behind the blocked big job: fragmentation.
-        QVERIFY(fifo->fragmentation_fraction > back->fragmentation_fraction);
+        // FIFO idles GPUs behind the blocked big job while small jobs that would fit wait:
+        // held back by the policy, not fragmentation (helper-36: a FIFO run read 94.7 %
+        // "fragmentation"); backfill starts them, so little is held back there.
+        QVERIFY2(fifo->held_back_fraction > 0.05 && back->held_back_fraction < 0.01,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(fifo->held_back_fraction)
+                                .arg(back->held_back_fraction)));
+        QVERIFY(fifo->held_back_fraction + fifo->fragmentation_fraction >
+                back->held_back_fraction + back->fragmentation_fraction);
+        // Idle GPUs are split, never counted twice: with the busy ones, at most all of them.
+        QVERIFY(fifo->utilization + fifo->held_back_fraction + fifo->fragmentation_fraction <=
+                1 + 1e-9);
     }
 
     // Team quotas (issue 23): a class with a quota of q GPUs of one-node jobs on a larger
