@@ -88,6 +88,21 @@ private slots:
         return false;
     }
 
+    /// Tools > Import Job Trace… by the menu: the file dialog answered with `path`, the
+    /// confirmation read into `text` and answered Yes. True when both were shown.
+    static bool importTraceByMenu(ui::MainWindow& w, const QString& path, QString& text) {
+        bool picked = false, confirmed = false;
+        answerFileDialog(path, &picked);
+        onModal<QMessageBox>(
+            [&text](QMessageBox* box) {
+                text = box->text();
+                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+            },
+            &confirmed);
+        return menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}) &&
+               picked && confirmed;
+    }
+
     /// The texts a chart shows cut short: Qt Charts ends an axis label it truncates with "...".
     static QStringList elided(QChartView* view) {
         QStringList cut;
@@ -1127,18 +1142,8 @@ private slots:
         QVERIFY(remove && !remove->isEnabled());
         const QString path =
             QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv");
-        bool picked = false, confirmed = false;
         QString summary;
-        answerFileDialog(path, &picked);
-        onModal<QMessageBox>(
-            [&summary](QMessageBox* box) {
-                summary = box->text();
-                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
-            },
-            &confirmed);
-        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
-        QVERIFY(picked);
-        QVERIFY(confirmed);
+        QVERIFY(importTraceByMenu(w, path, summary));
         QVERIFY2(summary.startsWith(QStringLiteral("helios_sample.csv: ")) &&
                      summary.contains(QStringLiteral("GPU jobs submitted over")),
                  qPrintable(summary));
@@ -1184,19 +1189,10 @@ private slots:
         QVERIFY2(error.startsWith(QStringLiteral("helios_bad_row.csv: ")), qPrintable(error));
         QVERIFY(!w.document()->design().fleet.trace.jobs);
         // Microsoft Philly's cluster_job_log (JSON) by the same menu entry.
-        bool picked3 = false, confirmed3 = false;
         QString philly;
-        answerFileDialog(
-            QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/philly_sample.json"),
-            &picked3);
-        onModal<QMessageBox>(
-            [&philly](QMessageBox* box) {
-                philly = box->text();
-                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
-            },
-            &confirmed3);
-        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
-        QVERIFY(picked3 && confirmed3);
+        QVERIFY(importTraceByMenu(
+            w, QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/philly_sample.json"),
+            philly));
         QVERIFY2(philly.startsWith(QStringLiteral("philly_sample.json: 58 GPU jobs")) &&
                      philly.contains(QStringLiteral("never scheduled")),
                  qPrintable(philly));
@@ -1215,17 +1211,8 @@ private slots:
                       "2,1,2020-06-02 12:00:00,600\n"
                       "3,512,2020-06-09 00:00:00,3600\n");
         }
-        bool picked4 = false, confirmed4 = false;
         QString large;
-        answerFileDialog(big, &picked4);
-        onModal<QMessageBox>(
-            [&large](QMessageBox* box) {
-                large = box->text();
-                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
-            },
-            &confirmed4);
-        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
-        QVERIFY(picked4 && confirmed4);
+        QVERIFY(importTraceByMenu(w, big, large));
         // The replay runs until the last job that fits could have ended (1.5 days + 600 s, and a
         // minute: the window is half-open), so
         // that job runs too (helper-34: both jobs that fit completed only with a longer horizon).
@@ -1284,17 +1271,8 @@ private slots:
         QCOMPARE(w.document()->design().fleet.mig_nodes, std::int64_t{1});
         const QString path =
             QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/traces/helios_sample.csv");
-        bool picked = false, confirmed = false;
         QString summary;
-        answerFileDialog(path, &picked);
-        onModal<QMessageBox>(
-            [&summary](QMessageBox* box) {
-                summary = box->text();
-                QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
-            },
-            &confirmed);
-        QVERIFY(menuPath(w, {QStringLiteral("Tools"), QStringLiteral("Import Job Trace…")}));
-        QVERIFY(picked && confirmed);
+        QVERIFY(importTraceByMenu(w, path, summary));
         QVERIFY2(summary.contains(QStringLiteral(
                      "Its jobs run on the 8 GPUs of whole-GPU nodes; the MIG nodes stay as they "
                      "are.")),

@@ -242,6 +242,26 @@ private:
               fields.size(), edits_);
     }
 
+    /// Drags the separator left of `dock` with the mouse to x = `to` (window coordinates), in
+    /// steps: the main window applies a separator's move on its next timer tick. False when the
+    /// cursor did not turn into the separator's.
+    static bool dragDockEdge(ui::MainWindow& w, QDockWidget* dock, int to) {
+        const QPoint grip(dock->geometry().left() - 2, dock->geometry().center().y());
+        QTest::mouseMove(&w, grip);
+        if (!QTest::qWaitFor([&] { return w.cursor().shape() == Qt::SplitHCursor; }))
+            return false;
+        QTest::mousePress(&w, Qt::LeftButton, {}, grip);
+        const int step = to > grip.x() ? 40 : -40;
+        for (int x = grip.x() + step / 2; step > 0 ? x < to : x > to; x += step) {
+            QTest::mouseMove(&w, QPoint(x, grip.y()));
+            QTest::qWait(20);
+        }
+        QTest::mouseMove(&w, QPoint(to, grip.y()));
+        QTest::qWait(20);
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, QPoint(to, grip.y()));
+        return true;
+    }
+
 private slots:
     void initTestCase() {
         auto c = model::Catalog::bundled();
@@ -512,18 +532,7 @@ private slots:
         QVERIFY(dock);
         const int before = dock->width();
         // The separator left of the dock, dragged by the mouse to the window's right edge.
-        const QPoint grip(dock->geometry().left() - 2, dock->geometry().center().y());
-        QTest::mouseMove(&w, grip);
-        QTRY_COMPARE(w.cursor().shape(), Qt::SplitHCursor); // on the separator
-        QTest::mousePress(&w, Qt::LeftButton, {}, grip);
-        // The main window applies a separator's move on its next timer tick: one per step.
-        for (int x = grip.x() + 20; x < w.width(); x += 40) {
-            QTest::mouseMove(&w, QPoint(x, grip.y()));
-            QTest::qWait(20);
-        }
-        QTest::mouseMove(&w, QPoint(w.width() - 2, grip.y()));
-        QTest::qWait(20);
-        QTest::mouseRelease(&w, Qt::LeftButton, {}, QPoint(w.width() - 2, grip.y()));
+        QVERIFY(dragDockEdge(w, dock, w.width() - 2));
         QTRY_VERIFY2(dock->width() < before - 50,
                      qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dock->width())));
         QVERIFY(w.inspector()->width() >= ui::Inspector::kMinimumWidth);
@@ -573,19 +582,8 @@ private slots:
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
         QVERIFY(dock);
         const int before = dock->width();
-        // The separator left of the dock, dragged by the mouse to the left, step by step.
-        const QPoint grip(dock->geometry().left() - 2, dock->geometry().center().y());
-        QTest::mouseMove(&w, grip);
-        QTRY_COMPARE(w.cursor().shape(), Qt::SplitHCursor);
-        QTest::mousePress(&w, Qt::LeftButton, {}, grip);
-        const int to = std::max(40, grip.x() - 500);
-        for (int x = grip.x() - 20; x > to; x -= 40) {
-            QTest::mouseMove(&w, QPoint(x, grip.y()));
-            QTest::qWait(20);
-        }
-        QTest::mouseMove(&w, QPoint(to, grip.y()));
-        QTest::qWait(20);
-        QTest::mouseRelease(&w, Qt::LeftButton, {}, QPoint(to, grip.y()));
+        // The separator left of the dock, dragged by the mouse 500 px to the left.
+        QVERIFY(dragDockEdge(w, dock, std::max(40, dock->geometry().left() - 500)));
         QTRY_VERIFY2(dock->width() > before + 200,
                      qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dock->width())));
         QTest::qWait(50);
