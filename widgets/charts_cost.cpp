@@ -696,7 +696,7 @@ void FleetChart::setEvaluation(const model::Evaluation& ev) {
     // and 48.9 % with nothing saying so): 95 % batch-means intervals.
     if (f.utilization_ci95 > 0)
         cap +=
-            tr(" One run of these days: another seed lands within about ±%1 points of "
+            tr(" One run: another seed over the same days lands within about ±%1 points of "
                "utilization%2 (95 % interval from the run's ten stretches).")
                 .arg(f.utilization_ci95 * 100, 0, 'f', 1)
                 .arg(f.wait_mean_ci95_s > 0 ? tr(" and ±%1 of the mean wait (%2)")

@@ -1319,7 +1319,8 @@ private slots:
         QVERIFY2(std::abs(fleet->shownUtilization() - 0.6) < 0.15,
                  qPrintable(QString::number(fleet->shownUtilization())));
         // How far another seed's run might land (helper-36: seeds 1-3 differed by 17 points).
-        QVERIFY(labelSays(fleet, QStringLiteral("another seed lands within about ±")));
+        QVERIFY(labelSays(fleet,
+                          QStringLiteral("another seed over the same days lands within about ±")));
         const auto ev = w.evaluator()->current();
         QVERIFY(ev->fleet && ev->tco);
         QCOMPARE(ev->tco->utilization, std::clamp(ev->fleet->utilization, 0.001, 1.0));
