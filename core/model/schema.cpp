@@ -739,7 +739,8 @@ std::vector<Field> build_schema() {
     add(F(CL_REF(policy))
             .make("policy", "Scheduling policy", "", 0, 0,
                   "backfill: what Slurm and Kueue clusters run by default",
-                  "fifo: the head of the queue blocks; priority: highest first; backfill: any "
+                  "fifo: the head of the queue blocks; priority: the highest priority number "
+                  "first; backfill: any "
                   "waiting job that fits starts; preemptive: priority, and a job that does not "
                   "fit evicts preemptible jobs of lower priority"));
     add(F(CL_REF(topology_aware))
