@@ -617,8 +617,9 @@ std::vector<ReportTable> report_tables(const Design& d, const Evaluation& ev, co
         KeyValue fk("fleet", "The job mix on this cluster (fleet simulation)");
         fk.add("Utilization", fr.utilization, "fraction", RF::percent);
         if (fr.utilization_ci95 > 0) // another seed's run: batch means over ten stretches
-            fk.add("Utilization, 95 % interval (+/-)", fr.utilization_ci95, "fraction",
-                   RF::percent);
+            fk.text("Utilization, 95 % interval",
+                    "+/- " + units::format_fixed(fr.utilization_ci95 * 100, 1) +
+                        " points (another seed over the same days)");
         fk.add("Jobs completed", static_cast<double>(fr.jobs_completed), "jobs", RF::count);
         fk.add("Jobs still waiting at the end", static_cast<double>(fr.jobs_waiting_at_end), "jobs",
                RF::count);
