@@ -119,6 +119,16 @@ QString importNcclTests(doc::Document* doc, QWidget* parent, const QString& give
     return summary;
 }
 
+namespace {
+/// The Simulated days an imported trace's replay gets (what the import sets and Remove Job
+/// Trace recognises): until every job that fits could have ended, at least an hour, at most
+/// the field's 3,650 days.
+double replayDays(const model::FleetTrace& trace, std::int64_t whole_gpus) {
+    return std::min(3650.0,
+                    std::max(model::trace_replay_horizon_s(trace, whole_gpus) / 86400, 1.0 / 24));
+}
+} // namespace
+
 QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
                        std::int64_t whole_gpus, const QString& given, bool confirm) {
     const QString title = QObject::tr("Import job trace");
@@ -164,8 +174,7 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
     // The replay runs until every job the cluster can hold could have ended as recorded (the
     // CLI's rule): a job larger than it is left out and must not stretch the simulated days
     // (helper-32), and the last one that fits runs too (helper-34).
-    const double days =
-        std::max(model::trace_replay_horizon_s(*trace, whole_gpus) / 86400, 1.0 / 24);
+    const double days = replayDays(*trace, whole_gpus);
     QString summary = QObject::tr("%1: %2 GPU jobs submitted over %3 days (%4).")
                           .arg(file, count(static_cast<double>(trace->jobs.size())))
                           .arg(std::max(trace->span_s / 86400, 1.0 / 24), 0, 'f',
@@ -199,13 +208,13 @@ QString importJobTrace(doc::Document* doc, QWidget* parent, int gpus_per_node,
                                   "that fits could have ended as recorded, and Warm-up left out "
                                   "0 days (was %3): a trace starts as recorded. Undo puts them "
                                   "back.")
-                          .arg(shown(std::min(3650.0, days)), shown(was.horizon_days),
-                               shown(was.warmup_days))) != QMessageBox::Yes)
+                          .arg(shown(days), shown(was.horizon_days), shown(was.warmup_days))) !=
+            QMessageBox::Yes)
         return {};
     model::Design next = doc->design();
     next.fleet.trace.jobs = std::make_shared<const model::FleetTrace>(std::move(trace).value());
     next.fleet.trace.name = file.toStdString();
-    next.fleet.horizon_days = std::min(3650.0, days);
+    next.fleet.horizon_days = days;
     next.fleet.warmup_days = 0; // a trace starts as recorded: nothing to warm up
     doc->editSettings(std::move(next), title);
     return QObject::tr("Imported %1").arg(summary.section(QLatin1Char('\n'), 0, 0));
@@ -219,8 +228,7 @@ QString removeJobTrace(doc::Document* doc, std::int64_t whole_gpus) {
     // The replay's days and its warm-up of 0, as the import set them, mean nothing for the
     // classes: back to the Fleet section's defaults (helper-36: the classes ran 7.8 days with
     // no warm-up after the trace was removed). A value edited since the import is kept.
-    const double replay = std::min(
-        3650.0, std::max(model::trace_replay_horizon_s(*trace.jobs, whole_gpus) / 86400, 1.0 / 24));
+    const double replay = replayDays(*trace.jobs, whole_gpus);
     const model::FleetMix defaults;
     const bool reset =
         next.fleet.warmup_days == 0 && std::abs(next.fleet.horizon_days - replay) <= 1e-9 * replay;
