@@ -160,6 +160,20 @@ struct InferenceAssumptions {
         0.4375, "fraction",
         "CUTLASS issue #2266: NVFP4 grouped GEMM at M = 16 on B200, 3-4 TB/s of 8 TB/s (MXFP8 "
         "~6 TB/s)"};
+    /// A grouped NVFP4 GEMM (the routed experts' fused MoE on B200-class GPUs) pays a fixed cost
+    /// per expert matrix -- tile scheduling, the TMA/pipeline prologue and epilogue -- worth this
+    /// many bytes of streaming, so small experts stream slower: one expert of matrices S_i
+    /// streams at fp4_weight_stream_efficiency x [sum S_i / (sum S_i + n S0)] / [S_ref / (S_ref
+    /// + S0)], S_ref the 8.26 MB matrices of CUTLASS #2266 (2,048 x 7,168 NVFP4) at which the
+    /// efficiency was measured. S0 and the ceiling solved from two B200 measurements, neither
+    /// fitted to a serving row: CUTLASS #2266 (8.26 MB matrices, 3.5 TB/s) and TensorRT-LLM
+    /// tech blog 24's CUTLASS MoE module at 128 tokens (DeepSeek-V3 TP 8 rank, 2.06 + 1.03 MB
+    /// per expert: 778 MB in 335.65 us, 2.32 TB/s): S0 = 1.1 MB, ceiling 0.50 (docs/inference.md).
+    /// 0 = every size at fp4_weight_stream_efficiency.
+    Assumption fp4_grouped_matrix_fixed_bytes{
+        1.1e6, "bytes",
+        "solved from CUTLASS issue #2266 (8.26 MB NVFP4 matrices, 3.5 TB/s on B200) and "
+        "TensorRT-LLM tech blog 24 (CUTLASS MoE, 2.06 + 1.03 MB experts, 2.32 TB/s on B200)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

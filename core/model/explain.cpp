@@ -399,6 +399,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                              g->fp4_weight_stream_source + ")"}
                         : assumption("NVFP4 GEMM weight streaming",
                                      ia.fp4_weight_stream_efficiency));
+            // ... and, for the routed experts on the GPU that rate was measured on, by their
+            // size (session 41).
+            if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
+                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0)
+                out.back().inputs.push_back(
+                    assumption("NVFP4 grouped GEMM: fixed cost per expert matrix",
+                               ia.fp4_grouped_matrix_fixed_bytes));
             // Collectives only where a replica has some (one GPU has none: helper-27).
             if (s.tp * s.pp > 1)
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));

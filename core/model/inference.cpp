@@ -79,8 +79,11 @@ struct Rates {
     double attention = 0; ///< FLOP/s of the attention kernels (16-bit)
     double hbm = 0;       ///< bytes/s
     double whbm = 0;      ///< bytes/s the GEMMs stream the weights at
-    double wbytes = 2;    ///< bytes per weight
-    double kv_bytes = 2;  ///< bytes per KV element
+    /// Grouped NVFP4 GEMMs (routed experts): a fixed cost per expert matrix worth this many
+    /// bytes of streaming (InferenceAssumptions::fp4_grouped_matrix_fixed_bytes; 0 = none).
+    double grouped_fixed_bytes = 0;
+    double wbytes = 2;   ///< bytes per weight
+    double kv_bytes = 2; ///< bytes per KV element
     double dequant = 0; ///< weight-only dequantisation: weights/s the CUDA cores convert (0 = none)
     double dequant_tile = 64;
     /// The GEMM K-loop's fixed cost in K elements for the compute type (gemm_shape.h).
@@ -136,6 +139,10 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
                                   ? g.fp4_weight_stream_efficiency
                                   : ia.fp4_weight_stream_efficiency.value;
     r.whbm = d == Dtype::fp4 ? g.memory_bandwidth_Bps * fp4_stream * g.decode_memory_factor : r.hbm;
+    // The size law was measured on B200's kernels, the global rate's GPU; a GPU with its own
+    // measured rate (sm_120's, at Maverick's experts) keeps it flat.
+    if (d == Dtype::fp4 && !(g.fp4_weight_stream_efficiency > 0))
+        r.grouped_fixed_bytes = std::max(0.0, ia.fp4_grouped_matrix_fixed_bytes.value);
     r.wbytes = weight_bits(s.weights_dtype) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
@@ -255,6 +262,18 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double part_tp = adp ? 1.0 : tp;
     const ShapeEfficiency se = shape_efficiency(m, part_tp, adp ? 1.0 : tp, r.k0);
+    // The routed experts' grouped NVFP4 GEMM streams an expert of matrices S_i (up/gate fused,
+    // down; split over tp without attention DP) at the measured rate x [sum S_i / (sum S_i + n
+    // S0)] / [S_ref / (S_ref + S0)]: S_ref = CUTLASS #2266's 2,048 x 7,168 NVFP4 matrices, where
+    // fp4_weight_stream_efficiency was measured (assumptions.h).
+    double routed_whbm = r.whbm;
+    if (r.grouped_fixed_bytes > 0 && m.experts > 0 && m.moe_ffn > 0) {
+        constexpr double kRefBytes = 2048.0 * 7168.0 * (4.0 + 8.0 / 16.0) / 8.0;
+        const double etp = adp ? 1.0 : tp, s0 = r.grouped_fixed_bytes;
+        const double expert = mats * h * m.moe_ffn / etp * r.wbytes;
+        // Two matrices an expert: up (fused with gate for SwiGLU) and down.
+        routed_whbm *= (expert / (expert + 2.0 * s0)) / (kRefBytes / (kRefBytes + s0));
+    }
     auto layer = [&](bool moe, bool local) {
         // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
         // from memory: the routed experts apart from the rest.
@@ -282,12 +301,12 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             // Attention DP: attention and the dense or shared MLP run whole on every GPU over
             // its own T/tp tokens (their weights read in full); the routed experts are split
             // over the GPUs, each GPU reading its share of the experts its tokens touch.
-            gemm =
-                overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.whbm) +
-                overlap(2.0 * T * routed_work / tp / r.gemm, routed_read * r.wbytes / tp / r.whbm);
+            gemm = overlap(2.0 * T * work / tp / r.gemm, read * r.wbytes / r.whbm) +
+                   overlap(2.0 * T * routed_work / tp / r.gemm,
+                           routed_read * r.wbytes / tp / routed_whbm);
         } else {
             gemm = overlap(2.0 * T * (work + routed_work) / tp / r.gemm,
-                           (read + routed_read) * r.wbytes / tp / r.whbm);
+                           (read / r.whbm + routed_read / routed_whbm) * r.wbytes / tp);
         }
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own

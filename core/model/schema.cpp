@@ -898,6 +898,10 @@ std::vector<Field> build_schema() {
       CL_REF(inference.memory_efficiency));
     A("inference.fp4_weight_stream_efficiency", "NVFP4 GEMM weight streaming", 0.05, 1,
       CL_REF(inference.fp4_weight_stream_efficiency));
+    shown(A("inference.fp4_grouped_matrix_fixed_bytes",
+            "NVFP4 grouped GEMM: fixed cost per expert matrix", 0, 1e9,
+            CL_REF(inference.fp4_grouped_matrix_fixed_bytes)),
+          1e6, "MB", 2);
     A("inference.llamacpp_memory_efficiency", "Memory efficiency (llama.cpp)", 0.05, 1,
       CL_REF(inference.llamacpp_memory_efficiency));
     A("inference.mlx_memory_efficiency", "Memory efficiency (MLX)", 0.05, 1,

@@ -317,6 +317,55 @@ private slots:
         QCOMPARE(host_step_floor(m, a, b200, 2048, ia), 512 * 13.8e-6);
     }
 
+    // Session 41: B200's grouped NVFP4 GEMM streams an expert's matrices at the measured rate x
+    // [sum S / (sum S + 2 S0)] / [S_ref / (S_ref + S0)] (inference.fp4_grouped_matrix_fixed_bytes):
+    // slower for small experts, exactly the measured rate at CUTLASS #2266's 2,048 x 7,168
+    // matrices, and flat on a GPU with its own measured rate.
+    void groupedFp4StreamingBySize() {
+        const GpuSpec& b200 = *cat_.gpu("b200");
+        const GpuSpec& rtx = *cat_.gpu("rtx-pro-6000");
+        InferenceSpec s;
+        s.weights_dtype = WeightsDtype::fp4;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::vllm; // no host terms: the GPU's step alone
+        InferenceAssumptions ia, flat;
+        flat.fp4_grouped_matrix_fixed_bytes.value = 0;
+        const double s0 = ia.fp4_grouped_matrix_fixed_bytes.value;
+        QCOMPARE(s0, 1.1e6);
+        // Qwen3-30B-A3B at batch 1: memory-bound, the 8 routed experts' weights dominate. The
+        // step grows by exactly their streaming time x (1 / f - 1).
+        const ModelArch& q = *cat_.model("qwen3-30b-a3b");
+        const double w = 4.5 / 8.0; // NVFP4 bytes per weight (an FP8 scale per 16)
+        const double fc1 = 2.0 * q.hidden * q.moe_ffn * w, fc2 = 1.0 * q.hidden * q.moe_ffn * w;
+        const double ref = 2048.0 * 7168.0 * w;
+        const double f = ((fc1 + fc2) / (fc1 + fc2 + 2 * s0)) / (ref / (ref + s0));
+        QVERIFY(f > 0.6 && f < 0.65); // ~0.62: 2.65 MB experts stream at ~0.27 of 8 TB/s
+        const double routed = q.top_k * (fc1 + fc2) * q.moe_layers_in(0, q.layers);
+        const double whbm = b200.memory_bandwidth_Bps * ia.fp4_weight_stream_efficiency.value *
+                            b200.decode_memory_factor;
+        const double grew = decode_step_time(q, s, b200, node_, 1, 512, ia) -
+                            decode_step_time(q, s, b200, node_, 1, 512, flat);
+        const double expect = routed / whbm * (1.0 / f - 1.0);
+        QVERIFY2(std::abs(grew / expect - 1.0) < 0.01,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(grew).arg(expect)));
+        // Experts of CUTLASS #2266's size stream at exactly the measured rate.
+        ModelArch big = q;
+        big.mlp = Mlp::gelu; // two 7,168 x 2,048 matrices an expert
+        big.hidden = 7168;
+        big.moe_ffn = 2048;
+        big.layers = 4;
+        QCOMPARE(decode_step_time(big, s, b200, node_, 1, 512, ia),
+                 decode_step_time(big, s, b200, node_, 1, 512, flat));
+        // A GPU with its own measured NVFP4 rate (sm_120) keeps it flat.
+        QVERIFY(rtx.fp4_weight_stream_efficiency > 0);
+        QCOMPARE(decode_step_time(q, s, rtx, node_, 1, 512, ia),
+                 decode_step_time(q, s, rtx, node_, 1, 512, flat));
+        // Dense models have no grouped GEMM.
+        const ModelArch& dense = *cat_.model("llama3-8b");
+        QCOMPARE(decode_step_time(dense, s, b200, node_, 8, 512, ia),
+                 decode_step_time(dense, s, b200, node_, 8, 512, flat));
+    }
+
     // Session 34 (helper-26): a sequence's TPOT carries the others' interleaved prompts, not its
     // own (that is its TTFT): one stream decodes at the step, whatever its prompt; b streams
     // pay (b - 1) / b of the batch's prefill over their output tokens.
