@@ -658,8 +658,12 @@ private slots:
         // 15.7 %, worst -33.2 %. The quantized gather moves the NVLink rows too: the 37 shared
         // MoE rows 7.3 -> 9.2 % (worst +35.2 % unchanged; Maverick B200 -27..-35 -> -22..-32 %,
         // Qwen3-235B H200 128/2048 -26.1 -> -19.4 %, Qwen3-235B B200 5000/500 +1.8 -> +14.1 %).
+        // Session 41: B200's grouped NVFP4 GEMM streams small experts slower (a fixed cost per
+        // expert matrix, inference.fp4_grouped_matrix_fixed_bytes, solved from CUTLASS #2266 and
+        // tech blog 24): the 37 shared MoE rows 9.2 -> 7.9 %, worst +35.2 -> +28.4 % (Qwen3-30B-A3B
+        // B200 2048/2048); all 259 rows 9.0 % unchanged.
         QVERIFY2(rtx.size() == 49 && rtx_med <= 0.17 && rtx_worst <= 0.35, qPrintable(table));
-        QVERIFY2(sh_med <= 0.10, qPrintable(table));
+        QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30, qPrintable(table));
         QVERIFY2(moe_med <= 0.12 && moe_worst <= 0.65, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.27, qPrintable(table));
