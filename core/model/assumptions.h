@@ -174,6 +174,37 @@ struct InferenceAssumptions {
         1.1e6, "bytes",
         "solved from CUTLASS issue #2266 (8.26 MB NVFP4 matrices, 3.5 TB/s on B200) and "
         "TensorRT-LLM tech blog 24 (CUTLASS MoE, 2.06 + 1.03 MB experts, 2.32 TB/s on B200)"};
+    /// The routed experts' grouped NVFP4 GEMM on B200-class GPUs (TensorRT-LLM's CUTLASS fused
+    /// MoE) computes at this rate x K / (K + fp4_grouped_gemm_k0) x tile quantisation: a
+    /// per-tile cost (the epilogue's activation, quantisation and write) that short-K experts
+    /// cannot hide. Fitted by least squares, with moe_routing_s_per_token/_per_choice, on NVIDIA's
+    /// measured CUTLASS MoE module times on B200 (ai-dynamo/aiconfigurator @095f58a5,
+    /// systems/data/b200_sxm/moe/trtllm/1.2.0rc5/moe_perf.parquet: 996 balanced NVFP4 rows at
+    /// 4,096-16,384 tokens and >= 256 tokens an expert, 9 expert shapes, TP and EP sweeps): none of
+    /// it a serving row of ../shared/validation. Where every GPU holds every expert (EP 1) the fit
+    /// is median |error| 11.5 % (signed +0.4 %) and on the 1.3.0rc20 table's 7 shapes it was not
+    /// fitted to 12.3 % (+0.7 %); with expert parallelism it overestimates the 128-expert shapes by
+    /// 28-41 %, so the attention-DP path keeps the dense law. 0 = the dense law everywhere.
+    Assumption fp4_grouped_gemm_flops{
+        6.5e15, "FLOP/s",
+        "least-squares fit to aiconfigurator's B200 CUTLASS NVFP4 MoE module times (TensorRT-LLM "
+        "1.2.0rc5, 996 rows)"};
+    Assumption fp4_grouped_gemm_k0{
+        6912, "elements",
+        "least-squares fit to aiconfigurator's B200 CUTLASS NVFP4 MoE module times (TensorRT-LLM "
+        "1.2.0rc5, 996 rows)"};
+    /// What the fused MoE spends per token it routes, beside the GEMMs and the copies' movement:
+    /// routing (top-k over E experts), sorting the copies by expert, the activation quantisation
+    /// -- this + moe_routing_s_per_choice x E x k. Same fit as fp4_grouped_gemm_flops; applied
+    /// where it was measured (B200-class NVFP4).
+    Assumption moe_routing_s_per_token{
+        8e-9, "s",
+        "least-squares fit to aiconfigurator's B200 CUTLASS NVFP4 MoE module times (TensorRT-LLM "
+        "1.2.0rc5, 996 rows)"};
+    Assumption moe_routing_s_per_choice{
+        6e-12, "s",
+        "least-squares fit to aiconfigurator's B200 CUTLASS NVFP4 MoE module times (TensorRT-LLM "
+        "1.2.0rc5, 996 rows)"};
     /// Serving GEMMs relative to the best-shape microbenchmark (same factor as training).
     Assumption sustained_vs_best_gemm{0.85, "ratio",
                                       "training calibration (ClusterLens guide, Validation)"};

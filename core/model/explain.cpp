@@ -402,10 +402,22 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             // ... and, for the routed experts on the GPU that rate was measured on, by their
             // size (session 41).
             if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
-                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0)
+                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0) {
                 out.back().inputs.push_back(
                     assumption("NVFP4 grouped GEMM: fixed cost per expert matrix",
                                ia.fp4_grouped_matrix_fixed_bytes));
+                // The measured grouped-GEMM law applies where every GPU holds every expert.
+                if (!attention_dp_active(*m, s)) {
+                    out.back().inputs.push_back(
+                        assumption("NVFP4 grouped GEMM (MoE) rate", ia.fp4_grouped_gemm_flops));
+                    out.back().inputs.push_back(assumption(
+                        "NVFP4 grouped GEMM: per-tile cost (K elements)", ia.fp4_grouped_gemm_k0));
+                    out.back().inputs.push_back(
+                        assumption("MoE routing per token", ia.moe_routing_s_per_token));
+                    out.back().inputs.push_back(assumption(
+                        "MoE routing per token and expert choice", ia.moe_routing_s_per_choice));
+                }
+            }
             // Collectives only where a replica has some (one GPU has none: helper-27).
             if (s.tp * s.pp > 1)
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));

@@ -72,6 +72,10 @@ std::string report_human(double v, ReportFormat fmt) {
         const double a = std::fabs(v);
         if (a == 0)
             return "0 s";
+        if (a < 1e-9) // a per-item cost (MoE routing per expert choice): picoseconds
+            return units::format_fixed(v * 1e12, 1) + " ps";
+        if (a < 1e-6)
+            return units::format_fixed(v * 1e9, 1) + " ns";
         if (a < 1e-3)
             return units::format_fixed(v * 1e6, 1) + " \u00b5s";
         if (a < 1) // three significant digits, as every screen shows TTFT and TPOT

@@ -902,6 +902,17 @@ std::vector<Field> build_schema() {
             "NVFP4 grouped GEMM: fixed cost per expert matrix", 0, 1e9,
             CL_REF(inference.fp4_grouped_matrix_fixed_bytes)),
           1e6, "MB", 2);
+    shown(A("inference.fp4_grouped_gemm_flops", "NVFP4 grouped GEMM (MoE) rate", 0, 1e17,
+            CL_REF(inference.fp4_grouped_gemm_flops)),
+          1e15, "PFLOP/s", 2);
+    A("inference.fp4_grouped_gemm_k0", "NVFP4 grouped GEMM: per-tile cost (K elements)", 0, 1e6,
+      CL_REF(inference.fp4_grouped_gemm_k0), 0);
+    shown(A("inference.moe_routing_s_per_token", "MoE routing per token", 0, 1e-3,
+            CL_REF(inference.moe_routing_s_per_token)),
+          1e-9, "ns", 1);
+    shown(A("inference.moe_routing_s_per_choice", "MoE routing per token and expert choice", 0,
+            1e-6, CL_REF(inference.moe_routing_s_per_choice)),
+          1e-12, "ps", 1);
     A("inference.llamacpp_memory_efficiency", "Memory efficiency (llama.cpp)", 0.05, 1,
       CL_REF(inference.llamacpp_memory_efficiency));
     A("inference.mlx_memory_efficiency", "Memory efficiency (MLX)", 0.05, 1,

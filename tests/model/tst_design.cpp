@@ -784,7 +784,9 @@ private slots:
         QCOMPARE(units::format_plain(1016), std::string("1016"));
         QCOMPARE(units::format_plain(2.0 / 3.0), std::string("0.6666666667"));
         QCOMPARE(units::format_plain(0), std::string("0"));
-        QCOMPARE(units::format_plain(1e-9), std::string("1e-09")); // beyond: as before
+        QCOMPARE(units::format_plain(8e-9), std::string("0.000000008")); // a per-token cost
+        QCOMPARE(units::format_plain(6e-12), std::string("0.000000000006"));
+        QCOMPARE(units::format_plain(1e-14), std::string("1e-14")); // beyond: as before
         QCOMPARE(units::format_plain(5e21), std::string("5e+21"));
         // Token counts as people write them (helper-18: "10.0 G tokens" and "10.0 Gtokens")
         QCOMPARE(units::format_tokens(1e10), std::string("10.0 B tokens"));

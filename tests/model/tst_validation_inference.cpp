@@ -661,14 +661,17 @@ private slots:
         // Session 41: B200's grouped NVFP4 GEMM streams small experts slower (a fixed cost per
         // expert matrix, inference.fp4_grouped_matrix_fixed_bytes, solved from CUTLASS #2266 and
         // tech blog 24): the 37 shared MoE rows 9.2 -> 7.9 %, worst +35.2 -> +28.4 % (Qwen3-30B-A3B
-        // B200 2048/2048); all 259 rows 9.0 % unchanged.
+        // B200 2048/2048); all 259 rows 9.0 % unchanged. Then, without attention DP, its grouped
+        // NVFP4 GEMM and routing as fitted to NVIDIA's measured CUTLASS MoE module times
+        // (aiconfigurator; inference.fp4_grouped_gemm_flops): the shared rows 5 beyond 20 % (was
+        // 7), the page's MoE rows 11.5 -> 11.0 %, worst +63.3 -> -33.2 %; all 259 rows 8.8 %.
         QVERIFY2(rtx.size() == 49 && rtx_med <= 0.17 && rtx_worst <= 0.35, qPrintable(table));
         QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30, qPrintable(table));
-        QVERIFY2(moe_med <= 0.12 && moe_worst <= 0.65, qPrintable(table));
+        QVERIFY2(moe_med <= 0.115 && moe_worst <= 0.35, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.27, qPrintable(table));
         QVERIFY2(all_med <= 0.095, qPrintable(table));
-        QVERIFY2(all_worst <= 0.65, qPrintable(table));
+        QVERIFY2(all_worst <= 0.35, qPrintable(table));
         // TensorRT-LLM's default (no attention DP) on the same rows, tracked: further from the
         // page than the rows run as the page states (attention DP): session 35, median |error|
         // 31.6 % (signed +16 %) against 7.7 % for the same rows with attention DP.
