@@ -176,6 +176,28 @@ static void BM_Infer_Llama70B_H200_TensorRTLLM(benchmark::State& state) {
 }
 BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
 
+// Session 41: an MoE model in NVFP4 on one B200 -- the grouped-GEMM streaming and compute laws
+// (routed experts by size, routing per token) on every MoE layer of both TensorRT-LLM passes.
+static void BM_Infer_Qwen3_30B_B200_TensorRTLLM(benchmark::State& state) {
+    Design d;
+    Device dev;
+    dev.id = "n";
+    dev.kind = DeviceKind::system;
+    dev.catalog = "dgx-b200";
+    d.devices.push_back(dev);
+    const Topology t = analyze_topology(d, catalog());
+    InferenceSpec s;
+    s.weights_dtype = cl::model::WeightsDtype::fp4;
+    s.kv_dtype = cl::model::KvDtype::fp8;
+    s.engine = cl::model::ServingEngine::trtllm;
+    s.input_len = 1000;
+    s.output_len = 1000;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            infer(*catalog().model("qwen3-30b-a3b"), s, *catalog().gpu("b200"), t, 7.9));
+}
+BENCHMARK(BM_Infer_Qwen3_30B_B200_TensorRTLLM);
+
 // Session 36: an offline batch job run step by step (InferenceSpec::requests): the slowest
 // shape on the TensorRT-LLM page -- 1,500 requests of 2,048 / 2,048 tokens, one prompt a step
 // with chunking off, ~1,500 steps with a prompt and the decode stretches between them.
