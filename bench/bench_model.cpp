@@ -136,14 +136,17 @@ static void BM_TrainStep_Llama70B(benchmark::State& state) {
 BENCHMARK(BM_TrainStep_Llama70B);
 
 // Targets (#7): one full inference evaluation < 10 us; a 64-point curve < 1 ms.
-static Topology h200_node() {
+static Topology one_system(const char* system) {
     Design d;
     Device dev;
     dev.id = "n";
     dev.kind = DeviceKind::system;
-    dev.catalog = "hgx-h200";
+    dev.catalog = system;
     d.devices.push_back(dev);
     return analyze_topology(d, catalog());
+}
+static Topology h200_node() {
+    return one_system("hgx-h200");
 }
 // Llama 3 70B on 8 x H200, FP8 weights and KV: the serving benchmarks' shared shape.
 static InferenceSpec llama70b_tp8_fp8(cl::model::ServingEngine engine) {
@@ -179,13 +182,7 @@ BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
 // Session 41: an MoE model in NVFP4 on one B200 -- the grouped-GEMM streaming and compute laws
 // (routed experts by size, routing per token) on every MoE layer of both TensorRT-LLM passes.
 static void BM_Infer_Qwen3_30B_B200_TensorRTLLM(benchmark::State& state) {
-    Design d;
-    Device dev;
-    dev.id = "n";
-    dev.kind = DeviceKind::system;
-    dev.catalog = "dgx-b200";
-    d.devices.push_back(dev);
-    const Topology t = analyze_topology(d, catalog());
+    const Topology t = one_system("dgx-b200");
     InferenceSpec s;
     s.weights_dtype = cl::model::WeightsDtype::fp4;
     s.kv_dtype = cl::model::KvDtype::fp8;

@@ -276,11 +276,25 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     // fp4_weight_stream_efficiency was measured (assumptions.h).
     double routed_whbm = r.whbm;
     if (r.grouped_fixed_bytes > 0 && m.experts > 0 && m.moe_ffn > 0) {
-        constexpr double kRefBytes = 2048.0 * 7168.0 * (4.0 + 8.0 / 16.0) / 8.0;
+        const double ref = 2048.0 * 7168.0 * weight_bits(WeightsDtype::fp4) / 8.0;
         const double etp = adp ? 1.0 : tp, s0 = r.grouped_fixed_bytes;
         const double expert = mats * h * m.moe_ffn / etp * r.wbytes;
         // Two matrices an expert: up (fused with gate for SwiGLU) and down.
-        routed_whbm *= (expert / (expert + 2.0 * s0)) / (kRefBytes / (kRefBytes + s0));
+        routed_whbm *= (expert / (expert + 2.0 * s0)) / (ref / (ref + s0));
+    }
+    // Without attention DP, B200's grouped NVFP4 GEMM at its own rate and K-loop cost, expressed
+    // as a factor on the dense law's routed work (the compute term divides by r.gemm). Fitted
+    // and checked where every GPU holds every expert (EP 1: 171 measured rows, median |error|
+    // 11.5 %, signed +0.4 %); with expert parallelism (attention DP) the same fit overestimates
+    // the 128-expert shapes by 28-41 %, so that path keeps the dense law (assumptions.h).
+    const bool grouped_law = r.grouped_flops > 0 && !adp && m.experts > 0 && m.moe_ffn > 0;
+    double grouped_work_scale = 1.0; // routed work under the law / under the dense law
+    if (grouped_law) {
+        const double fe = m.moe_ffn / tp;
+        const double e1 = gemm_nk_efficiency(h, (mats - 1.0) * fe, r.grouped_k0);
+        const double e2 = gemm_nk_efficiency(fe, h, r.grouped_k0);
+        const double eg = 1.0 / (((mats - 1.0) / mats) / e1 + (1.0 / mats) / e2);
+        grouped_work_scale = se.experts / eg * (r.gemm / r.grouped_flops);
     }
     auto layer = [&](bool moe, bool local) {
         // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
@@ -290,20 +304,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         if (moe) {
             const double per_expert = mats * h * m.moe_ffn;
             const double E = m.experts, k = m.top_k;
-            routed_work = per_expert * k / se.experts;
-            if (r.grouped_flops > 0 && !adp) {
-                // B200's grouped NVFP4 GEMM at its own rate and K-loop cost, expressed in the
-                // dense rate's units (the compute term below divides by r.gemm). Fitted and
-                // checked where every GPU holds every expert (EP 1: 171 measured rows, median
-                // |error| 11.5 %, signed +0.4 %); with expert parallelism (attention DP) the same
-                // fit overestimates the 128-expert shapes by 28-41 %, so that path keeps the
-                // roofline law (assumptions.h).
-                const double etp = tp, fe = m.moe_ffn / etp;
-                const double e1 = gemm_nk_efficiency(h, (mats - 1.0) * fe, r.grouped_k0);
-                const double e2 = gemm_nk_efficiency(fe, h, r.grouped_k0);
-                const double eg = 1.0 / (((mats - 1.0) / mats) / e1 + (1.0 / mats) / e2);
-                routed_work = per_expert * k / eg * (r.gemm / r.grouped_flops);
-            }
+            routed_work = per_expert * k / se.experts * grouped_work_scale;
             // Padding sequences repeat one request (cuda_graph_runner.py): they touch no new
             // experts.
             routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T_att));
@@ -331,7 +332,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         }
         // The fused MoE's routing, per token: top-k, the sort by expert, the activation
         // quantisation (same fit, same domain).
-        if (moe && r.grouped_flops > 0 && !adp)
+        if (moe && grouped_law)
             gemm += T * (r.routing_per_token + r.routing_per_choice * m.experts * m.top_k);
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own

@@ -318,6 +318,16 @@ private slots:
         QCOMPARE(host_step_floor(m, a, b200, 2048, ia), 512 * 13.8e-6);
     }
 
+    /// NVFP4 weights, FP8 KV, an engine without host terms (vLLM): the GPU's step alone, for the
+    /// grouped NVFP4 laws' tests.
+    static InferenceSpec nvfp4_gpu_only() {
+        InferenceSpec s;
+        s.weights_dtype = WeightsDtype::fp4;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::vllm;
+        return s;
+    }
+
     // Session 41: B200's grouped NVFP4 GEMM streams an expert's matrices at the measured rate x
     // [sum S / (sum S + 2 S0)] / [S_ref / (S_ref + S0)] (inference.fp4_grouped_matrix_fixed_bytes):
     // slower for small experts, exactly the measured rate at CUTLASS #2266's 2,048 x 7,168
@@ -325,10 +335,7 @@ private slots:
     void groupedFp4StreamingBySize() {
         const GpuSpec& b200 = *cat_.gpu("b200");
         const GpuSpec& rtx = *cat_.gpu("rtx-pro-6000");
-        InferenceSpec s;
-        s.weights_dtype = WeightsDtype::fp4;
-        s.kv_dtype = KvDtype::fp8;
-        s.engine = ServingEngine::vllm; // no host terms: the GPU's step alone
+        const InferenceSpec s = nvfp4_gpu_only(); // no host terms: the GPU's step alone
         InferenceAssumptions ia, flat;
         flat.fp4_grouped_matrix_fixed_bytes.value = 0;
         const double s0 = ia.fp4_grouped_matrix_fixed_bytes.value;
@@ -375,10 +382,7 @@ private slots:
     void groupedFp4ComputeLaw() {
         const GpuSpec& b200 = *cat_.gpu("b200");
         const ModelArch& q = *cat_.model("qwen3-30b-a3b");
-        InferenceSpec s;
-        s.weights_dtype = WeightsDtype::fp4;
-        s.kv_dtype = KvDtype::fp8;
-        s.engine = ServingEngine::vllm;
+        const InferenceSpec s = nvfp4_gpu_only();
         InferenceAssumptions ia, dense;
         ia.roofline_overlap_exponent.value = 1000; // the larger of compute and streaming
         dense = ia;
