@@ -253,9 +253,21 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (m.is_moe() && m.experts % t.ep != 0)
         bad("--ep", "EP = " + std::to_string(t.ep) + " does not divide the model's " +
                         std::to_string(m.experts) + " experts");
-    if (t.pp * t.vpp > m.layers)
-        bad("--pp", "PP x VPP = " + std::to_string(t.pp * t.vpp) + " exceeds the model's " +
+    // Megatron-LM can count the input embedding and the loss as one transformer layer each when
+    // it splits the model over pipeline stages (--account-for-embedding-in-pipeline-split,
+    // --account-for-loss-in-pipeline-split; megatron/training/arguments.py): PP x VPP model
+    // chunks then hold the layers and those two, a chunk may hold only the embedding or only
+    // the loss (Megatron-MoE-ModelZoo runs Qwen3-235B's 94 layers as PP 32 x VPP 3). Every stage
+    // keeps at least one decoder layer.
+    if (t.pp > m.layers)
+        bad("--pp", "PP = " + std::to_string(t.pp) + " exceeds the model's " +
                         std::to_string(m.layers) + " layers");
+    else if (t.pp * t.vpp > m.layers + 2)
+        bad("--vpp", "PP x VPP = " + std::to_string(t.pp * t.vpp) + " model chunks exceed the " +
+                         "model's " + std::to_string(m.layers) +
+                         " layers plus its embedding and loss (Megatron-LM counts each as a "
+                         "layer with --account-for-embedding-in-pipeline-split and "
+                         "--account-for-loss-in-pipeline-split)");
     // The interleaved schedule splits each stage into vpp model chunks; Megatron-LM takes the
     // chunk size from the user (--num-layers-per-virtual-pipeline-stage) and does not choose
     // one: an interleaved schedule without vpp >= 2 would silently be plain 1F1B.

@@ -361,6 +361,52 @@ private slots:
         QCOMPARE(QString::fromStdString(m.errors().front().message()),
                  QStringLiteral("--tp: TP x PP x CP = 3 does not divide the 8 GPUs"));
     }
+
+    // Megatron-LM counts the embedding and the loss as one pipeline layer each when asked
+    // (--account-for-embedding-in-pipeline-split, --account-for-loss-in-pipeline-split): PP x
+    // VPP may reach layers + 2 (Megatron-MoE-ModelZoo: Qwen3-235B's 94 layers as PP 32 x VPP 3),
+    // not more; a stage without a decoder layer is refused.
+    void pipelineChunksCountEmbeddingAndLoss() {
+        const ModelArch& m = *cat_.model("llama3-8b"); // 32 layers
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        TrainingSpec t;
+        t.pp = 2;
+        t.schedule = Schedule::interleaved;
+        t.global_batch = 64;
+        t.micro_batch = 1;
+        t.vpp = 17; // 34 chunks: 32 layers, the embedding and the loss
+        auto ok = training_memory(m, t, 8, g);
+        QVERIFY2(ok.ok(), ok.error_text().c_str());
+        t.vpp = 18; // 36 chunks
+        auto refused = training_memory(m, t, 8, g);
+        QVERIFY(!refused.ok());
+        QCOMPARE(QString::fromStdString(refused.errors().front().message()),
+                 QStringLiteral("--vpp: PP x VPP = 36 model chunks exceed the model's 32 layers "
+                                "plus its embedding and loss (Megatron-LM counts each as a layer "
+                                "with --account-for-embedding-in-pipeline-split and "
+                                "--account-for-loss-in-pipeline-split)"));
+        t.pp = 33;
+        t.vpp = 1;
+        t.schedule = Schedule::one_f_one_b;
+        auto stageless = training_memory(m, t, 33, g);
+        QVERIFY(!stageless.ok());
+        QCOMPARE(QString::fromStdString(stageless.errors().front().message()),
+                 QStringLiteral("--pp: PP = 33 exceeds the model's 32 layers"));
+        // The 94-layer run it was written for trains (the step: docs/validation.md).
+        TrainingSpec q;
+        q.tp = 2;
+        q.pp = 32;
+        q.vpp = 3;
+        q.ep = 8;
+        q.etp = 1;
+        q.schedule = Schedule::interleaved;
+        q.sequence_parallel = true;
+        q.global_batch = 2048;
+        q.micro_batch = 1;
+        q.seq = 4096;
+        auto qwen = training_memory(*cat_.model("qwen3-235b-a22b"), q, 256, g);
+        QVERIFY2(qwen.ok(), qwen.error_text().c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMemory)
