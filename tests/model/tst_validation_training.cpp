@@ -1216,8 +1216,9 @@ private slots:
     // step / 256. "norm, act" recompute (layer norms and the MoE activation) is elementwise work
     // the model counts as none ("selective" here: with FlashAttention the attention core keeps
     // nothing to recompute). The PP 32 x VPP 3 row needs Megatron-LM's embedding and loss
-    // accounted as pipeline layers (94 + 2 = 96 chunks). The TP 4 x EP 8 row is 28 % faster in
-    // the model than published and not understood (docs/validation.md): printed, not asserted.
+    // accounted as pipeline layers (94 + 2 = 96 chunks). The TP 4 x EP 8 row's step is 28 % shorter
+    // in the model than published (tokens/s +39 %), not understood (docs/validation.md): printed,
+    // not asserted.
     void modelZooQwen3_235B() {
         const auto row = [](const char* id, int tp, int pp, int vpp, int ep, int mb,
                             const char* recompute, int zero, bool deepep, bool overlap,
