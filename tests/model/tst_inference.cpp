@@ -328,6 +328,40 @@ private slots:
         return s;
     }
 
+    // Session 42: MLA decodes absorbed (DeepSeek-V2 sec. 2.1.3; TensorRT-LLM tech blog 3): each of
+    // the 128 heads scores the 512 + 64 latent and sums the 512 one, 2 x 128 x (2 x 512 + 64)
+    // FLOPs per cached token, 2.83x the non-absorbed count the model charged before. With
+    // attention DP every GPU runs all heads over its own sequences: compute-bound (483 FLOP a
+    // cached FP8 byte), so the step grows by exactly that work over the attention rate as the
+    // context grows.
+    void mlaDecodesAbsorbed() {
+        const ModelArch& m = *cat_.model("deepseek-v3");
+        QVERIFY(m.attention() == AttentionKind::mla);
+        const GpuSpec& b200 = *cat_.gpu("b200");
+        InferenceSpec s = nvfp4_gpu_only();
+        s.tp = 8;
+        s.attention_dp = true;
+        InferenceAssumptions ia;
+        ia.attention_dp_balance.value = 1.0; // the balanced step
+        const int batch = 2048;
+        const double c1 = 2048, c2 = 4096;
+        const double grew = decode_step_time(m, s, b200, node_, batch, c2, ia) -
+                            decode_step_time(m, s, b200, node_, batch, c1, ia);
+        const double att_eff = b200.attention_efficiency > 0
+                                   ? b200.attention_efficiency
+                                   : b200.gemm_efficiency(Dtype::bf16) * 0.83;
+        const double rate = b200.peak(Dtype::bf16) * att_eff * ia.sustained_vs_best_gemm.value;
+        const double per_ctx = 2.0 * m.heads * (2.0 * m.kv_lora_rank + m.qk_rope_head_dim);
+        QCOMPARE(per_ctx, 278528.0);
+        const double expect = m.layers * batch * (c2 - c1) * per_ctx / s.tp / rate;
+        QVERIFY2(std::abs(grew / expect - 1.0) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(grew).arg(expect)));
+        // Compute-bound indeed: the cached latent read in the same time needs more than HBM.
+        const double kv_bytes = batch / s.tp * (c2 - c1) * (m.kv_lora_rank + m.qk_rope_head_dim) *
+                                m.layers; // FP8: a byte an element
+        QVERIFY(kv_bytes / grew < b200.memory_bandwidth_Bps);
+    }
+
     // Session 41: B200's grouped NVFP4 GEMM streams an expert's matrices at the measured rate x
     // [sum S / (sum S + 2 S0)] / [S_ref / (S_ref + S0)] (inference.fp4_grouped_matrix_fixed_bytes):
     // slower for small experts, exactly the measured rate at CUTLASS #2266's 2,048 x 7,168
