@@ -24,6 +24,11 @@ enum class Offload { none, optimizer };
 /// every routed copy in 16 bits, or DeepEP's normal kernels (one copy per destination node over
 /// RDMA, forwarded over NVLink; in BF16, as Megatron-Core sends it even in FP8 training).
 enum class MoeDispatcher { alltoall, deepep };
+/// How context-parallel ranks exchange keys and values (Megatron-Core --cp-comm-type): p2p, a
+/// ring of K/V blocks overlapped with the attention (the default); allgather, every rank
+/// gathers the whole sequence's K and V before attending and reduce-scatters their gradients
+/// (Llama 3, Grattafiori et al. 2024 sec. 3.3.2: its latency is exposed on the critical path).
+enum class CpComm { p2p, allgather };
 /// How FP8 training scales its tensors (Transformer Engine recipes; Megatron-LM --fp8-recipe):
 /// delayed scaling (scales from an amax history, one pass per quantisation; TE's and
 /// Megatron-Core's default) or current scaling (per tensor, from the tensor itself: an amax pass
@@ -97,6 +102,9 @@ template <> struct ChoiceNames<Offload> {
 };
 template <> struct ChoiceNames<MoeDispatcher> {
     static constexpr std::array<std::string_view, 2> names{"alltoall", "deepep"};
+};
+template <> struct ChoiceNames<CpComm> {
+    static constexpr std::array<std::string_view, 2> names{"p2p", "allgather"};
 };
 template <> struct ChoiceNames<Fp8Scaling> {
     static constexpr std::array<std::string_view, 2> names{"delayed", "current"};

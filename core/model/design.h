@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 15; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 16; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -45,7 +45,8 @@ inline constexpr int kDesignMinor = 15; ///< 1.1: unset values are missing keys,
                                         ///< 1.12: training.recompute_layers;
                                         ///< 1.13: inference.attention_dp;
                                         ///< 1.14: inference.requests;
-                                        ///< 1.15: fleet.timeslice_efficiency
+                                        ///< 1.15: fleet.timeslice_efficiency;
+                                        ///< 1.16: training.cp_comm_type
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -88,6 +89,8 @@ struct TrainingSpec {
     /// TP x CP x DP GPUs, so EP may span TP ranks (etp x ep divides tp x cp x dp).
     int etp = 0;
     [[nodiscard]] int expert_tp() const { return etp > 0 ? etp : tp; }
+    /// Context-parallel K/V exchange (format 1.16; docs/training.md).
+    CpComm cp_comm_type = CpComm::p2p;
     MoeDispatcher moe_dispatcher = MoeDispatcher::alltoall;
     /// Expert-parallel all-to-alls hidden behind another micro-batch's compute (Megatron-Core
     /// --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe). Off: Megatron's default.

@@ -285,6 +285,12 @@ std::vector<Field> build_schema() {
                   "model chunks per pipeline stage (interleaved schedule)"));
     add(T(CL_REF(cp))
             .make("cp", "Context parallel (CP)", "", 1, kInt, "you", "splits the sequence"));
+    add(T(CL_REF(cp_comm_type))
+            .make("cp_comm_type", "CP communication", "", 0, 0,
+                  "p2p: Megatron-Core's default context-parallel communication",
+                  "p2p: a ring of K/V blocks, hidden behind the attention; allgather: the whole "
+                  "sequence's K and V gathered before attending and their gradients "
+                  "reduce-scattered after, exposed (Llama 3 sec. 3.3.2)"));
     add(T(CL_REF(ep))
             .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
                   "experts split over data- and context-parallel ranks"));
@@ -1248,6 +1254,8 @@ std::string choice_label(std::string_view v) {
         {"lora", "LoRA"},
         {"qlora", "QLoRA"},
         {"optimizer", "Optimizer states in CPU memory"},
+        {"p2p", "Ring (P2P)"},
+        {"allgather", "All-gather"},
         {"alltoall", "All-to-all (Megatron)"},
         {"deepep", "DeepEP"},
         {"delayed", "Delayed (amax history)"},

@@ -529,7 +529,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                                          ta.tp_overlap.value * ta.overlap_sm_contention.value);
                 }
                 // CP: ring exchange of K/V blocks, overlapped with the attention it feeds
-                // (Megatron-Core context parallelism).
+                // (Megatron-Core context parallelism, --cp-comm-type p2p), or all-gathered.
                 if (t.cp > 1) {
                     const double kvw =
                         m.attention() == AttentionKind::mla
@@ -537,12 +537,25 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                                   (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
                             : 2.0 * m.kv_heads * m.head_dim;
                     const double block = s_local * mb * kvw / t.tp * 2.0;
-                    const double ring =
-                        (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
-                    k.cpc = std::max(0.0, ring - lt.attention_fwd) +
-                            std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
-                    k.cp_raw = 3.0 * ring;
-                    k.cp_bytes = 3.0 * (t.cp - 1) * block;
+                    if (t.cp_comm_type == CpComm::allgather) {
+                        // All-gather CP (Transformer Engine AttnFuncWithCPAndKVAllGather, "KV
+                        // all-gather between CP ranks is exposed"; Llama 3 sec. 3.3.2): the
+                        // forward gathers the whole sequence's K and V before attending, the
+                        // backward gathers them again (only the local ones are saved) and
+                        // reduce-scatters their gradients, none of it under the attention.
+                        const double whole = block * t.cp;
+                        k.cpc = 2.0 * collective(CollectiveOp::allgather, whole, topo, cp_g, ca) +
+                                collective(CollectiveOp::reducescatter, whole, topo, cp_g, ca);
+                        k.cp_raw = k.cpc;
+                        k.cp_bytes = 3.0 * (t.cp - 1) * block;
+                    } else {
+                        const double ring =
+                            (t.cp - 1) * collective(CollectiveOp::sendrecv, block, topo, cp_g, ca);
+                        k.cpc = std::max(0.0, ring - lt.attention_fwd) +
+                                std::max(0.0, 2.0 * ring - 2.5 * lt.attention_fwd);
+                        k.cp_raw = 3.0 * ring;
+                        k.cp_bytes = 3.0 * (t.cp - 1) * block;
+                    }
                 }
                 // EP: dispatch and combine all-to-alls, forward and backward (the backward of each
                 // is the other's pattern on gradients).
