@@ -90,6 +90,13 @@ struct ModelArch {
                                            : seq;
     }
 
+    /// MLA decoding absorbed (DeepSeek-V2, arXiv:2405.04434 sec. 2.1.3; TensorRT-LLM tech blog
+    /// 3, "Weights absorb and MQA"): FLOPs per new token and cached token over every head, each
+    /// scoring the kv_lora_rank + rope latent and summing the kv_lora_rank one.
+    [[nodiscard]] double mla_absorbed_flops_per_cached_token() const {
+        return 2.0 * heads * (2.0 * kv_lora_rank + qk_rope_head_dim);
+    }
+
     // Parameter counts (elements, not bytes). Sources in architecture.cpp.
     [[nodiscard]] double attention_params_per_layer() const;
     [[nodiscard]] double dense_mlp_params_per_layer() const;

@@ -378,14 +378,12 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double ctx =
             local ? std::min(context + new_tokens / 2.0, static_cast<double>(m.sliding_window))
                   : context + new_tokens / 2.0;
-        // MLA decodes with its up-projections absorbed into the query and output projections
-        // (DeepSeek-V2, arXiv:2405.04434 sec. 2.1.3; TensorRT-LLM tech blog 3, "Weights absorb
-        // and MQA": generation runs as multi-query attention over the latent): each head's
-        // scores over the kv_lora_rank + rope latent and its output over the kv_lora_rank one.
-        // Prompts keep the non-absorbed form, cheaper from ~256 new tokens on (the same blog).
+        // MLA decodes absorbed, as multi-query attention over the latent
+        // (ModelArch::mla_absorbed_flops_per_cached_token); prompts keep the non-absorbed form,
+        // cheaper from ~256 new tokens on (TensorRT-LLM tech blog 3's roofline).
         const bool absorbed = m.attention() == AttentionKind::mla && new_tokens < 256.0;
         const double flops_per_ctx =
-            absorbed ? 2.0 * m.heads * (2.0 * m.kv_lora_rank + m.qk_rope_head_dim) : 4.0 * q_width;
+            absorbed ? m.mla_absorbed_flops_per_cached_token() : 4.0 * q_width;
         const double att_flops = batch * new_tokens * ctx * flops_per_ctx / tp;
         const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
         double attention = batch > 0 ? std::max(att_flops / r.attention, kv_read / r.hbm) : 0.0;

@@ -262,7 +262,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (t.pp > m.layers)
         bad("--pp", "PP = " + std::to_string(t.pp) + " exceeds the model's " +
                         std::to_string(m.layers) + " layers");
-    else if (t.pp * t.vpp > m.layers + 2)
+    else if (t.pp * t.vpp > max_pipeline_chunks(m.layers))
         bad("--vpp", "PP x VPP = " + std::to_string(t.pp * t.vpp) + " model chunks exceed the " +
                          "model's " + std::to_string(m.layers) +
                          " layers plus its embedding and loss (Megatron-LM counts each as a "

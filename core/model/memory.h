@@ -29,6 +29,12 @@ struct MemoryBreakdown {
 std::vector<int> stage_layers(int layers, int pp);
 /// Layers of stage `st` under the same rule, without allocating.
 int stage_layer_count(int layers, int pp, int st);
+/// The most model chunks (PP x VPP) a model splits into: its layers plus the embedding and the
+/// loss, which Megatron-LM can count as one pipeline layer each
+/// (--account-for-embedding-in-pipeline-split, --account-for-loss-in-pipeline-split).
+inline int max_pipeline_chunks(int layers) {
+    return layers + 2;
+}
 /// Layers of a stage of `nl` layers that a full recompute runs again: all of them, or with
 /// TrainingSpec::recompute_layers = N the first N of each of its vpp model chunks (Megatron-LM's
 /// block method). 0 without full recompute.

@@ -122,13 +122,11 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
         // A local (sliding-window) layer sees and keeps at most its window.
         const bool local = m.is_local_layer(layer);
         const double ctx = prefill ? m.causal_context(s, local) : m.kept_context(s, local);
-        // MLA decodes absorbed (DeepSeek-V2 sec. 2.1.3; TensorRT-LLM tech blog 3): each head
-        // scores the kv_lora_rank + rope latent and sums the kv_lora_rank one (the serving model,
-        // inference.cpp, charges the same).
-        const double flops =
-            m.attention() == AttentionKind::mla && !prefill
-                ? 2.0 * T * ctx * m.heads / tp * (2.0 * m.kv_lora_rank + m.qk_rope_head_dim)
-                : 2.0 * T * ctx * (heads_q + v_width / tp);
+        // MLA decodes absorbed (ModelArch::mla_absorbed_flops_per_cached_token, as the serving
+        // model charges it).
+        const double flops = m.attention() == AttentionKind::mla && !prefill
+                                 ? T * ctx * m.mla_absorbed_flops_per_cached_token() / tp
+                                 : 2.0 * T * ctx * (heads_q + v_width / tp);
         const double kv_cache = m.attention() == AttentionKind::mla
                                     ? kv_width
                                     : std::max(1.0, m.kv_heads / tp) * 2.0 * m.head_dim;

@@ -106,7 +106,8 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                         goto done;
                                     }
                                     ++res.evaluated;
-                                    if (vpp > 1 && (pp == 1 || pp * vpp > m.layers + 2))
+                                    if (vpp > 1 &&
+                                        (pp == 1 || pp * vpp > max_pipeline_chunks(m.layers)))
                                         continue;
                                     if ((dp * cp * tp) % (ep * (base.etp > 0 ? base.etp : tp)) != 0)
                                         continue;
