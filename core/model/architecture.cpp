@@ -176,6 +176,8 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
     need(trtllm_eager_ops_per_layer >= 0 && trtllm_eager_ops_per_layer <= 1000,
          "trtllm_eager_ops_per_layer", "must be between 0 and 1000");
     need(sliding_window >= 0, "sliding_window", "must not be negative");
+    need(local_attention == LocalAttention::sliding || sliding_window > 0, "local_attention",
+         "chunked attention needs sliding_window, the chunk size");
     need(global_every >= 0 && global_every <= layers, "global_every",
          "must be between 0 and layers");
     if (kv_lora_rank > 0) {
@@ -269,6 +271,13 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("moe_every", m.moe_every, false, 1);
     geti("sliding_window", m.sliding_window, false, 0, 1 << 30);
     geti("global_every", m.global_every, false, 0);
+    if (auto la = r.string(j, path, "local_attention", false)) {
+        if (*la == "chunked")
+            m.local_attention = LocalAttention::chunked;
+        else if (*la != "sliding")
+            r.error(json_member_path(path, "local_attention"),
+                    "expected sliding|chunked, found \"" + *la + "\"");
+    }
     geti("kv_lora_rank", m.kv_lora_rank, false, 0);
     geti("q_lora_rank", m.q_lora_rank, false, 0);
     geti("qk_rope_head_dim", m.qk_rope_head_dim, false, 0);
@@ -323,6 +332,8 @@ std::string model_arch_to_json(const ModelArch& m) {
         j["extra_params"] = m.extra_params;
     if (m.trtllm_eager_ops_per_layer != 0)
         j["trtllm_eager_ops_per_layer"] = m.trtllm_eager_ops_per_layer;
+    if (m.local_attention == LocalAttention::chunked)
+        j["local_attention"] = "chunked";
     j["source"] = m.provenance.source;
     if (!m.provenance.as_of.empty())
         j["as_of"] = m.provenance.as_of;
@@ -343,7 +354,9 @@ std::string describe_model(const ModelArch& m) {
     if (m.is_moe())
         s += ", " + std::to_string(m.experts) + " experts (top " + std::to_string(m.top_k) + ")";
     if (m.sliding_window > 0)
-        s += ", sliding window " + std::to_string(m.sliding_window) + " tokens" +
+        s += (m.local_attention == LocalAttention::chunked ? ", chunked attention "
+                                                           : ", sliding window ") +
+             std::to_string(m.sliding_window) + " tokens" +
              (m.global_every > 0 ? " (every " + std::to_string(m.global_every) + "th layer global)"
                                  : std::string());
     std::snprintf(buf, sizeof buf, ", %.1f B parameters", billions(m.total_params()));
@@ -544,6 +557,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
                 "sliding windows on some layers by max_window_layers are not supported yet");
     if (window > 0) {
         m.sliding_window = window;
+        if (type == "llama4")
+            m.local_attention = LocalAttention::chunked;
         // Which layers are global: an explicit list, a period, or the family's rule.
         const char* list_key = j.contains("layer_types")                          ? "layer_types"
                                : type == "llama4" && j.contains("no_rope_layers") ? "no_rope_layers"

@@ -6,6 +6,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,9 @@ namespace cl::model {
 
 enum class Mlp { gelu, swiglu };
 enum class AttentionKind { mha, gqa, mla }; // mha: kv_heads == heads; gqa: fewer; mla: DeepSeek
+/// How a local layer limits its context: a window sliding with the query (Mistral, Gemma,
+/// gpt-oss) or the query's own aligned chunk (Llama 4's attention_chunk_size).
+enum class LocalAttention { sliding, chunked };
 
 /// Where a catalog or zoo entry came from; shown to the user next to the number.
 struct Provenance {
@@ -48,6 +52,10 @@ struct ModelArch {
     // KV cache. Layer i is global when global_every > 0 and (i + 1) % global_every == 0
     // (Gemma 3: 6, gpt-oss: 2); global_every 0 makes every layer local. sliding_window 0: none.
     int sliding_window = 0, global_every = 0;
+    /// Chunked (Llama 4, Hugging Face modeling_llama4 chunked mask): a query at position p
+    /// attends only to the tokens of its own chunk [floor(p / w) w, p], w = sliding_window, so
+    /// on average w / 2 of a long sequence where a sliding window sees w.
+    LocalAttention local_attention = LocalAttention::sliding;
     // Multi-head latent attention (DeepSeek-V2/V3)
     int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0,
         v_head_dim = 0;
@@ -77,17 +85,51 @@ struct ModelArch {
     [[nodiscard]] int local_layers_in(int first, int n, int moe = -1) const;
     /// Attention context a query of a causal sequence of `seq` tokens sees on average in layer
     /// kind `local`: seq/2 on global layers; on local ones the window caps it (a query at
-    /// position p sees min(p, w) tokens: w - w^2/(2 seq) once seq > w).
+    /// position p sees min(p, w) tokens: w - w^2/(2 seq) once seq > w), or, chunked, its own
+    /// chunk (p mod w tokens: (q w^2/2 + r^2/2) / seq for seq = q w + r).
     [[nodiscard]] double causal_context(double seq, bool local) const {
         if (!local || sliding_window <= 0 || seq <= sliding_window)
             return seq / 2.0;
         const double w = sliding_window;
+        if (local_attention == LocalAttention::chunked)
+            return chunk_context_integral(seq) / seq;
         return w - w * w / (2.0 * seq);
     }
-    /// Tokens of a `seq`-token sequence a layer keeps in its KV cache (and attends to at the end).
+    /// Mean context of the queries at positions (context, context + n] of a sequence: the
+    /// tokens cached before them plus the causal part of their own span (context + n/2 on a
+    /// global layer; a sliding window caps it at w; chunked, each query's own chunk). n <= 1: a
+    /// decoding token, which attends to the context a query at `context` + 1 sees.
+    [[nodiscard]] double span_context(double context, double n, bool local) const {
+        if (!local || sliding_window <= 0)
+            return context + n / 2.0;
+        if (local_attention == LocalAttention::sliding)
+            return std::min(context + n / 2.0, static_cast<double>(sliding_window));
+        if (n <= 1.0)
+            return attended_context(context + 1.0, true);
+        return (chunk_context_integral(context + n) - chunk_context_integral(context)) / n;
+    }
+    /// Tokens the query at position `seq` (1-based) attends to: all on a global layer, at most
+    /// the window on a sliding one, its own chunk's on a chunked one.
+    [[nodiscard]] double attended_context(double seq, bool local) const {
+        if (!local || sliding_window <= 0 || seq <= sliding_window)
+            return seq;
+        if (local_attention == LocalAttention::sliding)
+            return sliding_window;
+        const double w = sliding_window;
+        return seq - std::ceil(seq / w - 1.0) * w; // (seq - 1) mod w + 1
+    }
+    /// Tokens of a `seq`-token sequence a layer keeps in its KV cache: at most the window (a
+    /// chunked layer needs at most one chunk; engines allocate the window).
     [[nodiscard]] double kept_context(double seq, bool local) const {
         return local && sliding_window > 0 ? std::min(seq, static_cast<double>(sliding_window))
                                            : seq;
+    }
+    /// Sum over the queries of the first `x` positions of the chunk-limited context they see,
+    /// continuous form: floor(x / w) w^2 / 2 + (x mod w)^2 / 2.
+    [[nodiscard]] double chunk_context_integral(double x) const {
+        const double w = sliding_window;
+        const double full = std::floor(x / w), rest = x - full * w;
+        return full * w * w / 2.0 + rest * rest / 2.0;
     }
 
     /// MLA decoding absorbed (DeepSeek-V2, arXiv:2405.04434 sec. 2.1.3; TensorRT-LLM tech blog

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 16; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 17; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -46,7 +46,8 @@ inline constexpr int kDesignMinor = 16; ///< 1.1: unset values are missing keys,
                                         ///< 1.13: inference.attention_dp;
                                         ///< 1.14: inference.requests;
                                         ///< 1.15: fleet.timeslice_efficiency;
-                                        ///< 1.16: training.cp_comm_type
+                                        ///< 1.16: training.cp_comm_type;
+                                        ///< 1.17: models[].local_attention
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);

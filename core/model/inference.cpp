@@ -374,10 +374,17 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             // its own sequences' (per GPU, 1/tp of the batch's).
             kv_tok = (m.kv_lora_rank + m.qk_rope_head_dim) * r.kv_bytes / (adp ? tp : 1.0);
         }
-        // A local (sliding-window) layer attends to, and keeps, at most its window.
-        const double ctx =
-            local ? std::min(context + new_tokens / 2.0, static_cast<double>(m.sliding_window))
-                  : context + new_tokens / 2.0;
+        // A local layer attends to at most its window (sliding) or to its own chunk (chunked,
+        // Llama 4). TensorRT-LLM applies chunked attention to context requests only
+        // (docs/source/features/long-sequence.md, "Chunked attention"); its generation phase
+        // attends over the chunk size as a sliding window (release 0.21: "sliding-window
+        // attention kernels for the generation phase"), reading the window a sliding layer keeps.
+        const bool window_decode = local && new_tokens <= 1.0 &&
+                                   s.engine == ServingEngine::trtllm &&
+                                   m.local_attention == LocalAttention::chunked;
+        const double ctx = window_decode ? std::min(context + new_tokens / 2.0,
+                                                    static_cast<double>(m.sliding_window))
+                                         : m.span_context(context, new_tokens, local);
         // MLA decodes absorbed, as multi-query attention over the latent
         // (ModelArch::mla_absorbed_flops_per_cached_token); prompts keep the non-absorbed form,
         // cheaper from ~256 new tokens on (TensorRT-LLM tech blog 3's roofline).
@@ -385,12 +392,14 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double flops_per_ctx =
             absorbed ? m.mla_absorbed_flops_per_cached_token() : 4.0 * q_width;
         const double att_flops = batch * new_tokens * ctx * flops_per_ctx / tp;
-        const double kv_read = batch * m.kept_context(context + new_tokens, local) * kv_tok;
+        const double kv_read =
+            batch *
+            (new_tokens <= 1.0 && !window_decode ? m.attended_context(context + new_tokens, local)
+                                                 : m.kept_context(context + new_tokens, local)) *
+            kv_tok;
         double attention = batch > 0 ? std::max(att_flops / r.attention, kv_read / r.hbm) : 0.0;
         if (P > 0) {
-            const double pctx = local ? std::min(prompts.context + prompts.tokens / 2.0,
-                                                 static_cast<double>(m.sliding_window))
-                                      : prompts.context + prompts.tokens / 2.0;
+            const double pctx = m.span_context(prompts.context, prompts.tokens, local);
             const double p_flops = 4.0 * P * pctx * q_width / tp;
             const double p_read =
                 prompts.seqs * m.kept_context(prompts.context + prompts.tokens, local) * kv_tok;

@@ -119,9 +119,9 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
     // prefill reads what it just wrote, decode reads the KV cache.
     {
         const double heads_q = q_width / tp;
-        // A local (sliding-window) layer sees and keeps at most its window.
+        // A local layer sees at most its window (sliding) or its own chunk (chunked).
         const bool local = m.is_local_layer(layer);
-        const double ctx = prefill ? m.causal_context(s, local) : m.kept_context(s, local);
+        const double ctx = prefill ? m.causal_context(s, local) : m.attended_context(s, local);
         // MLA decodes absorbed (ModelArch::mla_absorbed_flops_per_cached_token, as the serving
         // model charges it).
         const double flops = m.attention() == AttentionKind::mla && !prefill
@@ -130,7 +130,7 @@ Result<Roofline> roofline(const ModelArch& m, const GpuSpec& gpu, const Roofline
         const double kv_cache = m.attention() == AttentionKind::mla
                                     ? kv_width
                                     : std::max(1.0, m.kv_heads / tp) * 2.0 * m.head_dim;
-        const double kv_bytes = b * m.kept_context(s, local) * kv_cache * kv_b;
+        const double kv_bytes = b * (prefill ? m.kept_context(s, local) : ctx) * kv_cache * kv_b;
         const double bytes = kv_bytes + T * heads_q * a + T * v_width / tp * a;
         add("attention", flops, bytes);
     }

@@ -297,6 +297,29 @@ private slots:
         QCOMPARE(mav->moe_layers(), 24);
         QCOMPARE(mav->sliding_window, 8192);
         QCOMPARE(mav->local_layers_in(0, 48), 36);
+        // Its attention_chunk_size is a chunk, not a window (session 43): a query attends to its
+        // own chunk only, so a 20,000-token prompt's queries see 3,682 tokens on average on a
+        // local layer (chunks of 8,192, 8,192 and 3,616: (2 x 8,192^2 + 3,616^2) / 2 / 20,000),
+        // where a sliding window of 8,192 would show them 6,514 (8,192 - 8,192^2 / 40,000).
+        QVERIFY(mav->local_attention == LocalAttention::chunked);
+        QCOMPARE(mav->causal_context(20000, true),
+                 (2.0 * 8192.0 * 8192.0 + 3616.0 * 3616.0) / 2.0 / 20000.0);
+        QCOMPARE(mav->causal_context(20000, false), 10000.0);
+        QCOMPARE(mav->causal_context(6000, true), 3000.0); // one chunk: as a global layer
+        QCOMPARE(mav->attended_context(8192, true), 8192.0);
+        QCOMPARE(mav->attended_context(8193, true), 1.0); // the first query of the next chunk
+        QCOMPARE(mav->attended_context(20000, true), 3616.0);
+        QCOMPARE(mav->kept_context(20000, true), 8192.0); // the engine allocates one chunk
+        ModelArch slide = *mav;
+        slide.local_attention = LocalAttention::sliding;
+        QCOMPARE(slide.causal_context(20000, true), 8192.0 - 8192.0 * 8192.0 / 40000.0);
+        QCOMPARE(slide.attended_context(20000, true), 8192.0);
+        // The zoo writes it and reads it back; a gemma-style window stays sliding.
+        auto again = model_from_json_text(model_arch_to_json(*mav), "m.json");
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QVERIFY(again->local_attention == LocalAttention::chunked);
+        QVERIFY(describe_model(*mav).find("chunked attention 8192 tokens") != std::string::npos);
+        QVERIFY(oss->local_attention == LocalAttention::sliding);
         // Qwen3: use_sliding_window false keeps every layer global; head_dim is its own.
         const auto q3 = load("Qwen__Qwen3-32B");
         QVERIFY(q3.ok());
@@ -340,6 +363,7 @@ private slots:
             QCOMPARE(zoo->moe_layers(), m->moe_layers());
             QCOMPARE(zoo->local_layers_in(0, zoo->layers), m->local_layers_in(0, m->layers));
             QCOMPARE(zoo->sliding_window, m->sliding_window);
+            QVERIFY2(zoo->local_attention == m->local_attention, id);
             QCOMPARE(kv_bytes_per_sequence(*zoo, KvDtype::bf16, 100000),
                      kv_bytes_per_sequence(*m, KvDtype::bf16, 100000));
             QCOMPARE(zoo->max_seq, m->max_seq);
@@ -362,6 +386,23 @@ private slots:
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error_text().find("trtllm_eager_ops_per_layer") != std::string::npos,
                  refused.error_text().c_str());
+        // local_attention: a word it does not know, or chunks without a chunk size, is refused
+        // naming the field (never read as a window).
+        std::string chunky = model_arch_to_json(*cat_.model("llama4-scout"));
+        chunky.replace(chunky.find("\"local_attention\":\"chunked\""), 27,
+                       "\"local_attention\":\"chunky\"");
+        const auto word = model_from_json_text(chunky, "scout.json");
+        QVERIFY(!word.ok());
+        QVERIFY2(word.error_text().find("local_attention") != std::string::npos &&
+                     word.error_text().find("sliding|chunked") != std::string::npos,
+                 word.error_text().c_str());
+        std::string sizeless = model_arch_to_json(*cat_.model("llama4-scout"));
+        sizeless.replace(sizeless.find("\"sliding_window\":8192"), 21, "\"sliding_window\":0");
+        const auto nosize = model_from_json_text(sizeless, "scout.json");
+        QVERIFY(!nosize.ok());
+        QVERIFY2(nosize.error_text().find("chunked attention needs sliding_window") !=
+                     std::string::npos,
+                 nosize.error_text().c_str());
     }
 
     void hfConfigUnsupported() {

@@ -1029,7 +1029,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.16\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.17\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1237,7 +1237,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.17")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.18")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1247,14 +1247,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.16")", R"("version": "1.17")"); // a newer minor's key
+        text = with(text, R"("version": "1.17")", R"("version": "1.18")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.17\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.18\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1277,7 +1277,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.16\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.17\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});

@@ -362,6 +362,52 @@ private slots:
         QVERIFY(kv_bytes / grew < b200.memory_bandwidth_Bps);
     }
 
+    // Session 43: Llama 4's local layers are chunked (a query attends to its own aligned chunk
+    // of 8,192 tokens), not a sliding window. A 20,000-token prompt's queries see 3,682 tokens
+    // on average there (chunks 8,192 + 8,192 + 3,616), where the window model charged 8,192
+    // (min(prompt / 2, window)): attention is compute-bound there, so the prefill's time moves
+    // by exactly the context it charges. Decoding, TensorRT-LLM attends over the chunk size as
+    // a window (chunked attention applies to its context requests only, long-sequence.md), so
+    // its step is the window model's; vLLM attends to the chunk (3,617 tokens at 20,001).
+    void llama4ChunkedAttention() {
+        const ModelArch& chunked = *cat_.model("llama4-maverick");
+        QVERIFY(chunked.local_attention == LocalAttention::chunked);
+        ModelArch sliding = chunked, global = chunked;
+        sliding.local_attention = LocalAttention::sliding;
+        global.sliding_window = 0; // every layer global: the prompt's queries see 10,000
+        global.local_attention = LocalAttention::sliding;
+        const GpuSpec& h200 = *cat_.gpu("h200-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        const double pc = prefill_time(chunked, s, h200, node_, 1, 20000);
+        const double ps = prefill_time(sliding, s, h200, node_, 1, 20000);
+        const double pg = prefill_time(global, s, h200, node_, 1, 20000);
+        QVERIFY2(pc < ps && ps < pg,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(pc).arg(ps).arg(pg)));
+        const double chunk_ctx = (2.0 * 8192.0 * 8192.0 + 3616.0 * 3616.0) / 2.0 / 20000.0;
+        const double expect = (10000.0 - 8192.0) / (10000.0 - chunk_ctx);
+        QVERIFY2(std::abs((pg - ps) / (pg - pc) / expect - 1.0) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg((pg - ps) / (pg - pc)).arg(expect)));
+        // Decoding at 20,000 cached tokens, 256 sequences.
+        const double tc = decode_step_time(chunked, s, h200, node_, 256, 20000);
+        const double ts = decode_step_time(sliding, s, h200, node_, 256, 20000);
+        QCOMPARE(tc, ts);
+        s.engine = ServingEngine::vllm;
+        const double vc = decode_step_time(chunked, s, h200, node_, 256, 20000);
+        const double vs = decode_step_time(sliding, s, h200, node_, 256, 20000);
+        const double vg = decode_step_time(global, s, h200, node_, 256, 20000);
+        QVERIFY2(vc < vs && vs < vg,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(vc).arg(vs).arg(vg)));
+        // Memory: every engine allocates one chunk of each local layer, as for a window.
+        auto ic = infer(chunked, s, h200, node_);
+        auto is = infer(sliding, s, h200, node_);
+        QVERIFY2(ic.ok() && is.ok(), (ic.error_text() + is.error_text()).c_str());
+        QCOMPARE(ic->memory.kv_bytes_per_token_per_gpu, is->memory.kv_bytes_per_token_per_gpu);
+    }
+
     // Session 41: B200's grouped NVFP4 GEMM streams an expert's matrices at the measured rate x
     // [sum S / (sum S + 2 S0)] / [S_ref / (S_ref + S0)] (inference.fp4_grouped_matrix_fixed_bytes):
     // slower for small experts, exactly the measured rate at CUTLASS #2266's 2,048 x 7,168

@@ -666,7 +666,12 @@ private slots:
         // (aiconfigurator; inference.fp4_grouped_gemm_flops): the shared rows 5 beyond 20 % (was
         // 7), the page's MoE rows 11.5 -> 11.0 %, worst +63.3 -> -33.2 %; all 259 rows 8.8 %.
         QVERIFY2(rtx.size() == 49 && rtx_med <= 0.17 && rtx_worst <= 0.35, qPrintable(table));
-        QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30, qPrintable(table));
+        // Session 43: Llama 4's local layers are chunked, not windows (ModelArch::
+        // local_attention): Maverick B200 20000/2000 -22.8 -> -18.7 %, H200 +5.4 -> +16.3 %; the
+        // shared rows 4 beyond 20 % (was 5), median 7.9 %, worst -28.4 % unchanged.
+        const auto sh_over =
+            std::count_if(shared.begin(), shared.end(), [](double e) { return e > 0.20; });
+        QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30 && sh_over <= 4, qPrintable(table));
         QVERIFY2(moe_med <= 0.115 && moe_worst <= 0.35, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.27, qPrintable(table));
