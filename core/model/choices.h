@@ -33,7 +33,7 @@ enum class CpComm { p2p, allgather };
 /// delayed scaling (scales from an amax history, one pass per quantisation; TE's and
 /// Megatron-Core's default) or current scaling (per tensor, from the tensor itself: an amax pass
 /// before the cast; Megatron's "tensorwise", NeMo/Megatron-Bridge "fp8_cs").
-enum class Fp8Scaling { delayed, current };
+enum class Fp8Scaling { delayed, current, mxfp8 };
 /// q4_k_m ... q8_0, q4_0: llama.cpp GGUF formats; mlx4/mlx8: MLX affine quantisation (group 64).
 /// Both quantise the whole model, embeddings and LM head included (memory.h weight_bits).
 enum class WeightsDtype {
@@ -107,7 +107,7 @@ template <> struct ChoiceNames<CpComm> {
     static constexpr std::array<std::string_view, 2> names{"p2p", "allgather"};
 };
 template <> struct ChoiceNames<Fp8Scaling> {
-    static constexpr std::array<std::string_view, 2> names{"delayed", "current"};
+    static constexpr std::array<std::string_view, 3> names{"delayed", "current", "mxfp8"};
 };
 template <> struct ChoiceNames<WeightsDtype> {
     static constexpr std::array<std::string_view, 13> names{

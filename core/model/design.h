@@ -47,7 +47,8 @@ inline constexpr int kDesignMinor = 17; ///< 1.1: unset values are missing keys,
                                         ///< 1.14: inference.requests;
                                         ///< 1.15: fleet.timeslice_efficiency;
                                         ///< 1.16: training.cp_comm_type;
-                                        ///< 1.17: models[].local_attention
+                                        ///< 1.17: models[].local_attention,
+                                        ///< training.fp8_scaling mxfp8
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);

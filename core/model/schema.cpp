@@ -324,7 +324,8 @@ std::vector<Field> build_schema() {
                   "delayed: Transformer Engine's and Megatron-Core's default FP8 recipe",
                   "FP8 only. delayed: scales from an amax history, one pass per cast, fused into "
                   "the norm; current: each tensor's own amax, read before the cast (Megatron "
-                  "tensorwise, Megatron-Bridge's current scaling)"));
+                  "tensorwise, Megatron-Bridge's current scaling); mxfp8: a scale per 32 values, "
+                  "each tensor cast row-wise and column-wise (Blackwell only)"));
     add(T(CL_REF(optimizer)).make("optimizer", "Optimizer", "", 0, 0, "AdamW: Megatron default"));
     add(T(CL_REF(zero))
             .make("zero", "ZeRO stage", "", 0, 3, "Megatron distributed optimizer = 1",
@@ -1260,6 +1261,7 @@ std::string choice_label(std::string_view v) {
         {"deepep", "DeepEP"},
         {"delayed", "Delayed (amax history)"},
         {"current", "Current (per tensor)"},
+        {"mxfp8", "MXFP8 (per 32 values, Blackwell)"},
         {"static", "Static"},
         {"continuous", "Continuous"},
         {"chunked", "Chunked prefill"},

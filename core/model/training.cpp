@@ -67,13 +67,16 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
     // GroupedLinear casts every expert's slice in one kernel for delayed scaling and one by one
     // for the other recipes (TE PR #1525: the fused multi-cast exists for per-tensor delayed
     // scaling only).
+    // MXFP8 (TE mxfp8.rst): one kernel casts a tensor both row-wise and column-wise, its block
+    // scales computed inside; the norm is not fused with it (delayed scaling only).
     const bool fp8 = t.dtype == TrainingDtype::fp8;
     const bool current = fp8 && t.fp8_scaling == Fp8Scaling::current;
+    const bool norm_fused = fp8 && t.fp8_scaling == Fp8Scaling::delayed;
     const double per_tensor = !fp8 ? 0.0 : current ? 3.0 : 1.0;
     double cast_fwd = 0, cast_bwd = 0;
     const auto linear = [&](double n, bool norm_fed) {
         gemms += n;
-        cast_fwd += (norm_fed && !current ? 0.0 : per_tensor) * n;
+        cast_fwd += (norm_fed && norm_fused ? 0.0 : per_tensor) * n;
         cast_bwd += per_tensor * n; // the output gradient
     };
     // Attention: input norm, QKV (MLA: down- and up-projections with their norms), rotary on Q
@@ -109,7 +112,7 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
         gemms += 2.0 * local_experts;
         // Both GroupedLinears cast their inputs: Megatron-Core dispatches in BF16 with every
         // backend (fused_a2a.py at d98e8a6: "we do not support fp8 dispatch").
-        const double per_grouped = current ? per_tensor * local_experts : per_tensor;
+        const double per_grouped = norm_fused ? per_tensor : per_tensor * local_experts;
         cast_fwd += per_grouped * 2.0;
         cast_bwd += per_grouped * 2.0;
         if (m.shared_experts > 0) {
@@ -200,6 +203,7 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     double fp8_cast_fwd = 0, fp8_cast_bwd = 0;
     if (t.dtype == TrainingDtype::fp8) {
         const bool current = t.fp8_scaling == Fp8Scaling::current;
+        const bool mx = t.fp8_scaling == Fp8Scaling::mxfp8;
         const double t_in = sp ? T / tp : T; // sequence-parallel shards before the all-gather
         const double qkv_out = m.attention() == AttentionKind::mla
                                    ? (m.attention_params_per_layer() -
@@ -226,12 +230,19 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         } else {
             mlp(T, f, tp, 0.0, t_in);
         }
-        const double cast = hw.fp8_transpose ? 4.0 : 3.0; // bytes per element, one pass
+        // MXFP8 (Blackwell): a scale per 32 consecutive values, so the row-wise copy forward
+        // GEMMs read and the column-wise copy backward's other-axis GEMMs read are quantised
+        // independently from the 16-bit tensor ("one cannot derive one from the other", TE
+        // mxfp8.rst, "Handling transposes"): 2 + 1 + 1 B plus an E8M0 scale per 32 values in
+        // each direction, in one pass (no separate amax read: each block's comes with it).
+        const double cast = mx                 ? 2.0 + 1.0 + 1.0 + 2.0 / 32.0
+                            : hw.fp8_transpose ? 4.0
+                                               : 3.0; // bytes per element, one pass
         // Current scaling: the amax read on every tensor cast on its own, and the norm outputs
         // cast unfused (their amax comes out of the norm kernel; the sequence-parallel shard):
         // the attention's and the MLP's, or in an MoE layer the attention's only (the routed
         // tokens are cast on their own, above, after the router reads the norm's output).
-        const double norm_out = current ? (moe_layer ? 1.0 : 2.0) * t_in * h : 0.0;
+        const double norm_out = current || mx ? (moe_layer ? 1.0 : 2.0) * t_in * h : 0.0;
         const double amax = current ? 2.0 : 0.0;
         fp8_cast_fwd = ((cast + amax) * in + cast * norm_out) / hw.hbm;
         fp8_cast_bwd = (cast + amax) * out / hw.hbm;
@@ -349,6 +360,11 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (peak <= 0)
         return Error{"--dtype", gpu.id + " has no dense " + std::string(to_string(t.dtype)) +
                                     " peak in the catalog"};
+    if (t.dtype == TrainingDtype::fp8 && t.fp8_scaling == Fp8Scaling::mxfp8 &&
+        (topo.gpu_arch != GpuArch::blackwell || gpu.arch.find("(sm_1") != std::string::npos))
+        return Error{"--fp8-scaling", "mxfp8 needs a Blackwell GPU (SM 10.0, Transformer Engine "
+                                      "mxfp8.rst); " +
+                                          gpu.id + " is not one: choose delayed or current"};
     // Memory first: it validates the layout and picks the micro-batch.
     // The layout's memory: given by the caller (the search) or computed here. Held by pointer so
     // the hot path copies it once, into the result.

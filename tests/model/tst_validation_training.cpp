@@ -1423,6 +1423,56 @@ private slots:
                 QStringLiteral("%1 s more, expected %2 s").arg(current - delayed).arg(expected)));
     }
 
+    // MXFP8 (session 43; TE mxfp8.rst): a scale per 32 values, so each tensor is cast row-wise
+    // and column-wise from the 16-bit data in one pass, 2 + 1 + 1 + 2/32 B per element, and the
+    // norm is not fused with it. Against delayed scaling on B200 (3 B, the norm-fed inputs cast
+    // inside the norm): +1.0625 B per separately cast element, +4.0625 B per norm-output element,
+    // and the two norm-fed inputs' cast kernels forward. Llama 3 8B as above. Refused where
+    // Transformer Engine has no MXFP8 (Hopper), saying so; the weight cache holds both copies.
+    void mxfp8CastsBothWays() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        const Topology topo = cl::test::single_system("dgx-b200");
+        const GpuSpec& gpu = *cat_.gpu("b200");
+        TrainingSpec t;
+        t.global_batch = 128;
+        t.micro_batch = 1;
+        t.seq = 8192;
+        t.dtype = cl::model::TrainingDtype::fp8;
+        t.recompute = cl::model::Recompute::none;
+        const auto step = [&](cl::model::Fp8Scaling scaling) {
+            t.fp8_scaling = scaling;
+            auto r = train_step(m, t, 8, gpu, topo, {}, {}, {});
+            if (!r.ok())
+                qFatal("%s", r.error_text().c_str());
+            return r->step_time_s;
+        };
+        const double delayed = step(cl::model::Fp8Scaling::delayed);
+        const double mx = step(cl::model::Fp8Scaling::mxfp8);
+        const double T = 8192;
+        const double bytes = 1.0625 * T * (18432 + 43008) + 4.0625 * 2 * T * 4096;
+        const double hbm = gpu.memory_bandwidth_Bps * TrainingAssumptions{}.memory_efficiency.value;
+        const double expected =
+            32 * 16 * (bytes / hbm + 2 * TrainingAssumptions{}.kernel_gap_s.value);
+        QVERIFY2(
+            std::abs((mx - delayed) / expected - 1) < 0.03,
+            qPrintable(QStringLiteral("%1 s more, expected %2 s").arg(mx - delayed).arg(expected)));
+        // Current scaling reads each tensor twice (5 B) and launches three kernels a cast: the
+        // slowest of the three.
+        QVERIFY(step(cl::model::Fp8Scaling::current) > mx);
+        // Hopper: refused, naming the choice.
+        t.fp8_scaling = cl::model::Fp8Scaling::mxfp8;
+        auto h = train_step(m, t, 8, *cat_.gpu("h100-sxm"), cl::test::single_system("dgx-h100"), {},
+                            {}, {});
+        QVERIFY(!h.ok());
+        QVERIFY2(h.error_text().find("--fp8-scaling") != std::string::npos &&
+                     h.error_text().find("Blackwell") != std::string::npos,
+                 h.error_text().c_str());
+        // Memory: both FP8 copies of every weight, 2.0625 B a parameter instead of 1.
+        const double w_mx = cl::model::state_bytes(t).weights;
+        t.fp8_scaling = cl::model::Fp8Scaling::delayed;
+        QCOMPARE(w_mx - cl::model::state_bytes(t).weights, 1.0625);
+    }
+
     void recomputeOverheads() {
         ModelArch m;
         m.id = "gpt-22b";
