@@ -1261,7 +1261,7 @@ std::string choice_label(std::string_view v) {
         {"deepep", "DeepEP"},
         {"delayed", "Delayed (amax history)"},
         {"current", "Current (per tensor)"},
-        {"mxfp8", "MXFP8 (per 32 values, Blackwell)"},
+        {"mxfp8", "MXFP8 (Blackwell)"},
         {"static", "Static"},
         {"continuous", "Continuous"},
         {"chunked", "Chunked prefill"},
