@@ -715,6 +715,26 @@ bool open_miss(const char* id) {
     return s == "A.mbridge_26.04.01.H100.GPT_OSS_120B" ||
            s == "A.mbridge_26.06.H100.Qwen3_30B_A3B"; // with its own dispatcher (session 14)
 }
+// Llama 3 8B-style FP8 training on 8 GPUs: global batch 128 (16 micro-batches of one
+// sequence per GPU at DP 8), seq 8192, no recompute, the given FP8 recipe.
+TrainingSpec fp8_spec(cl::model::Fp8Scaling scaling) {
+    TrainingSpec t;
+    t.global_batch = 128;
+    t.micro_batch = 1;
+    t.seq = 8192;
+    t.dtype = cl::model::TrainingDtype::fp8;
+    t.fp8_scaling = scaling;
+    t.recompute = cl::model::Recompute::none;
+    return t;
+}
+double fp8_step_s(const ModelArch& m, const TrainingSpec& t, const GpuSpec& gpu,
+                  const Topology& topo) {
+    auto r = train_step(m, t, 8, gpu, topo, {}, {}, {});
+    if (!r.ok())
+        qFatal("%s", r.error_text().c_str());
+    return r->step_time_s;
+}
+
 } // namespace
 
 class TestValidationTraining : public QObject {
@@ -1393,17 +1413,7 @@ private slots:
         const Topology topo = cl::test::single_system("dgx-h100");
         const GpuSpec& gpu = *cat_.gpu("h100-sxm");
         const auto step = [&](cl::model::Fp8Scaling scaling) {
-            TrainingSpec t;
-            t.global_batch = 128; // 16 micro-batches per GPU at DP 8
-            t.micro_batch = 1;
-            t.seq = 8192;
-            t.dtype = cl::model::TrainingDtype::fp8;
-            t.fp8_scaling = scaling;
-            t.recompute = cl::model::Recompute::none;
-            auto r = train_step(m, t, 8, gpu, topo, {}, {}, {});
-            if (!r.ok())
-                qFatal("%s", r.error_text().c_str());
-            return r->step_time_s;
+            return fp8_step_s(m, fp8_spec(scaling), gpu, topo);
         };
         const double delayed = step(cl::model::Fp8Scaling::delayed);
         const double current = step(cl::model::Fp8Scaling::current);
@@ -1433,18 +1443,9 @@ private slots:
         const ModelArch& m = *cat_.model("llama3-8b");
         const Topology topo = cl::test::single_system("dgx-b200");
         const GpuSpec& gpu = *cat_.gpu("b200");
-        TrainingSpec t;
-        t.global_batch = 128;
-        t.micro_batch = 1;
-        t.seq = 8192;
-        t.dtype = cl::model::TrainingDtype::fp8;
-        t.recompute = cl::model::Recompute::none;
+        TrainingSpec t = fp8_spec(cl::model::Fp8Scaling::mxfp8);
         const auto step = [&](cl::model::Fp8Scaling scaling) {
-            t.fp8_scaling = scaling;
-            auto r = train_step(m, t, 8, gpu, topo, {}, {}, {});
-            if (!r.ok())
-                qFatal("%s", r.error_text().c_str());
-            return r->step_time_s;
+            return fp8_step_s(m, fp8_spec(scaling), gpu, topo);
         };
         const double delayed = step(cl::model::Fp8Scaling::delayed);
         const double mx = step(cl::model::Fp8Scaling::mxfp8);
