@@ -220,6 +220,17 @@ std::string explain_training_memory(const TrainingMemory& out) {
     return buf;
 }
 
+std::string fp8_recipe_refusal(const TrainingSpec& t, const GpuSpec& gpu) {
+    // Data-centre Blackwell (sm_100 / sm_103) only; the catalog names sm_110 and sm_120 parts.
+    if (t.dtype != TrainingDtype::fp8 || t.fp8_scaling != Fp8Scaling::mxfp8 ||
+        (gpu.arch.find("Blackwell") != std::string::npos &&
+         gpu.arch.find("(sm_1") == std::string::npos))
+        return {};
+    return "MXFP8 needs a Blackwell data-centre GPU (SM 10.0 or 10.3, Transformer Engine "
+           "mxfp8.rst); the " +
+           gpu.name + " is not one: choose delayed or current scaling";
+}
+
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
                                        const GpuSpec& gpu, const MemoryAssumptions& a,
                                        bool explain) {
@@ -227,6 +238,9 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     auto bad = [&](const char* flag, std::string what) { errs.push_back({flag, std::move(what)}); };
     if (gpus < 1)
         return Error{"--gpus", "must be at least 1"};
+    // A recipe the GPU cannot run is refused before its memory is weighed.
+    if (std::string why = fp8_recipe_refusal(t, gpu); !why.empty())
+        return Error{"--fp8-scaling", std::move(why)};
     TrainingMemory out;
     if (t.tp < 1 || t.pp < 1 || t.cp < 1 || t.ep < 1 || t.vpp < 1)
         return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};

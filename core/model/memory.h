@@ -82,6 +82,10 @@ struct TrainingMemory {
     std::string explanation;                ///< one line: why it does (not) fit
 };
 
+/// The FP8 recipe refused on this GPU, with the reason: MXFP8 needs a Blackwell data-centre GPU
+/// (Transformer Engine mxfp8.rst: SM 10.0 and 10.3). Empty when the recipe runs there.
+std::string fp8_recipe_refusal(const TrainingSpec& t, const GpuSpec& gpu);
+
 /// Memory of a training job on `gpus` GPUs of type `gpu`. Errors name the flag at fault.
 /// explain = false skips the human-readable explanation (inner loops of the search).
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,

@@ -360,12 +360,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     if (peak <= 0)
         return Error{"--dtype", gpu.id + " has no dense " + std::string(to_string(t.dtype)) +
                                     " peak in the catalog"};
-    if (t.dtype == TrainingDtype::fp8 && t.fp8_scaling == Fp8Scaling::mxfp8 &&
-        (topo.gpu_arch != GpuArch::blackwell || gpu.arch.find("(sm_1") != std::string::npos))
-        return Error{"--fp8-scaling",
-                     "MXFP8 needs a Blackwell data-centre GPU (SM 10.0 or 10.3, Transformer "
-                     "Engine mxfp8.rst); the " +
-                         gpu.name + " is not one: choose delayed or current scaling"};
+    if (std::string why = fp8_recipe_refusal(t, gpu); !why.empty())
+        return Error{"--fp8-scaling", std::move(why)};
     // Memory first: it validates the layout and picks the micro-batch.
     // The layout's memory: given by the caller (the search) or computed here. Held by pointer so
     // the hot path copies it once, into the result.

@@ -1468,6 +1468,11 @@ private slots:
         QVERIFY2(h.error_text().find("--fp8-scaling") != std::string::npos &&
                      h.error_text().find("Blackwell") != std::string::npos,
                  h.error_text().c_str());
+        // Before its memory is weighed (a job that would not fit says why it cannot run first).
+        auto hm = training_memory(m, t, 8, *cat_.gpu("h100-sxm"), {}, false);
+        QVERIFY2(!hm.ok() && hm.error_text().find("MXFP8 needs a Blackwell") != std::string::npos,
+                 hm.error_text().c_str());
+        QVERIFY(cl::model::fp8_recipe_refusal(t, gpu).empty()); // B200: runs
         // Memory: both FP8 copies of every weight, 2.0625 B a parameter instead of 1.
         const double w_mx = cl::model::state_bytes(t).weights;
         t.fp8_scaling = cl::model::Fp8Scaling::delayed;

@@ -821,6 +821,55 @@ private slots:
         QVERIFY(field<QWidget>(w, "requests") == nullptr);
     }
 
+    // Session 43: the MXFP8 recipe exists on Blackwell data-centre GPUs only. Chosen by mouse
+    // for a training job on H100s, the inspector says why it cannot be computed, in words (before
+    // any memory verdict); choosing delayed scaling by mouse weighs the job again.
+    void mxfp8OnHopperSaysWhy() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h100-ndr-2node")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QString id;
+        for (const auto& wl : w.document()->design().workloads)
+            if (wl.kind == model::WorkloadKind::training && id.isEmpty())
+                id = QString::fromStdString(wl.id);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(clickEntity(w, id));
+        auto* dtype = field<QComboBox>(w, "dtype");
+        QVERIFY(dtype);
+        reveal(w, dtype);
+        QVERIFY(chooseInCombo(dtype, QStringLiteral("fp8")));
+        QTRY_VERIFY(field<QComboBox>(w, "fp8_scaling") != nullptr);
+        auto* scaling = field<QComboBox>(w, "fp8_scaling");
+        reveal(w, scaling);
+        QCOMPARE(scaling->itemText(scaling->findData(QStringLiteral("mxfp8"))),
+                 QStringLiteral("MXFP8 (Blackwell)"));
+        QVERIFY(chooseInCombo(scaling, QStringLiteral("mxfp8")));
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QTRY_VERIFY2(verdict->text().contains(QStringLiteral("MXFP8 needs a Blackwell")) &&
+                         verdict->text().contains(QStringLiteral("H100")) &&
+                         !verdict->text().contains(QStringLiteral("mxfp8 ")),
+                     qPrintable(verdict->text()));
+        scaling = field<QComboBox>(w, "fp8_scaling");
+        reveal(w, scaling);
+        QVERIFY(chooseInCombo(scaling, QStringLiteral("delayed")));
+        QTRY_VERIFY2(!w.inspector()
+                          ->findChild<QLabel*>(QStringLiteral("verdict"))
+                          ->text()
+                          .contains(QStringLiteral("Blackwell")),
+                     qPrintable(verdict->text()));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        bool computed = false;
+        for (const auto& we : w.evaluator()->current()->workloads)
+            if (we.id == id.toStdString())
+                computed = we.error.find("MXFP8") == std::string::npos &&
+                           we.training_memory.has_value(); // weighed again (fits or not)
+        QVERIFY(computed);
+    }
+
     // Helper-15: after the person chose another model for the h100-ndr-2node preset's "Llama 3
     // 70B full fine-tune", its name kept saying Llama everywhere. A name that says its model
     // follows the Model choice in the same undo step; Ctrl+Z brings both back.
