@@ -99,21 +99,30 @@ struct ModelArch {
     /// tokens cached before them plus the causal part of their own span (context + n/2 on a
     /// global layer; a sliding window caps it at w; chunked, each query's own chunk). n <= 1: a
     /// decoding token, which attends to the context a query at `context` + 1 sees.
+    /// `as`: how the engine runs this model's local layers (an engine that attends over a
+    /// chunked model's chunk size as a window passes sliding).
     [[nodiscard]] double span_context(double context, double n, bool local) const {
+        return span_context(context, n, local, local_attention);
+    }
+    [[nodiscard]] double span_context(double context, double n, bool local,
+                                      LocalAttention as) const {
         if (!local || sliding_window <= 0)
             return context + n / 2.0;
-        if (local_attention == LocalAttention::sliding)
+        if (as == LocalAttention::sliding)
             return std::min(context + n / 2.0, static_cast<double>(sliding_window));
         if (n <= 1.0)
-            return attended_context(context + 1.0, true);
+            return attended_context(context + 1.0, true, as);
         return (chunk_context_integral(context + n) - chunk_context_integral(context)) / n;
     }
     /// Tokens the query at position `seq` (1-based) attends to: all on a global layer, at most
     /// the window on a sliding one, its own chunk's on a chunked one.
     [[nodiscard]] double attended_context(double seq, bool local) const {
+        return attended_context(seq, local, local_attention);
+    }
+    [[nodiscard]] double attended_context(double seq, bool local, LocalAttention as) const {
         if (!local || sliding_window <= 0 || seq <= sliding_window)
             return seq;
-        if (local_attention == LocalAttention::sliding)
+        if (as == LocalAttention::sliding)
             return sliding_window;
         const double w = sliding_window;
         return seq - std::ceil(seq / w - 1.0) * w; // (seq - 1) mod w + 1

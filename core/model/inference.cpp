@@ -379,12 +379,11 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // (docs/source/features/long-sequence.md, "Chunked attention"); its generation phase
         // attends over the chunk size as a sliding window (release 0.21: "sliding-window
         // attention kernels for the generation phase"), reading the window a sliding layer keeps.
-        const bool window_decode = local && new_tokens <= 1.0 &&
-                                   s.engine == ServingEngine::trtllm &&
-                                   m.local_attention == LocalAttention::chunked;
-        const double ctx = window_decode ? std::min(context + new_tokens / 2.0,
-                                                    static_cast<double>(m.sliding_window))
-                                         : m.span_context(context, new_tokens, local);
+        const bool decode = new_tokens <= 1.0;
+        const LocalAttention as = decode && s.engine == ServingEngine::trtllm
+                                      ? LocalAttention::sliding
+                                      : m.local_attention;
+        const double ctx = m.span_context(context, new_tokens, local, as);
         // MLA decodes absorbed, as multi-query attention over the latent
         // (ModelArch::mla_absorbed_flops_per_cached_token); prompts keep the non-absorbed form,
         // cheaper from ~256 new tokens on (TensorRT-LLM tech blog 3's roofline).
@@ -392,11 +391,10 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double flops_per_ctx =
             absorbed ? m.mla_absorbed_flops_per_cached_token() : 4.0 * q_width;
         const double att_flops = batch * new_tokens * ctx * flops_per_ctx / tp;
-        const double kv_read =
-            batch *
-            (new_tokens <= 1.0 && !window_decode ? m.attended_context(context + new_tokens, local)
-                                                 : m.kept_context(context + new_tokens, local)) *
-            kv_tok;
+        const double kv_read = batch *
+                               (decode ? m.attended_context(context + new_tokens, local, as)
+                                       : m.kept_context(context + new_tokens, local)) *
+                               kv_tok;
         double attention = batch > 0 ? std::max(att_flops / r.attention, kv_read / r.hbm) : 0.0;
         if (P > 0) {
             const double pctx = m.span_context(prompts.context, prompts.tokens, local);

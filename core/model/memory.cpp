@@ -63,7 +63,7 @@ StateBytes state_bytes(const TrainingSpec& t) {
     // `is_first_microbatch`); bf16 copy kept. MXFP8 keeps two, row-wise for the forward GEMM and
     // column-wise for the input gradient's, each with an E8M0 scale per 32 values (mxfp8.rst).
     if (t.dtype == TrainingDtype::fp8)
-        s.weights += t.fp8_scaling == Fp8Scaling::mxfp8 ? 2.0 + 2.0 / 32.0 : 1.0;
+        s.weights += t.fp8_scaling == Fp8Scaling::mxfp8 ? 2.0 * kMxfp8CopyBytes : 1.0;
     s.gradients = fp32 || t.fp32_gradients ? 4.0 : 2.0;
     const double master = fp32 ? 0.0 : 4.0;
     double states = 8.0; // AdamW: fp32 momentum + variance (Loshchilov & Hutter 2019)

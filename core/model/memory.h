@@ -82,6 +82,11 @@ struct TrainingMemory {
     std::string explanation;                ///< one line: why it does (not) fit
 };
 
+/// Bytes per value of one MXFP8 copy of a tensor: the FP8 value and its share of the E8M0 scale
+/// each block of 32 consecutive values carries (Transformer Engine mxfp8.rst). The recipe keeps
+/// two copies, row-wise and column-wise.
+inline constexpr double kMxfp8CopyBytes = 1.0 + 1.0 / 32.0;
+
 /// The FP8 recipe refused on this GPU, with the reason: MXFP8 needs a Blackwell data-centre GPU
 /// (Transformer Engine mxfp8.rst: SM 10.0 and 10.3). Empty when the recipe runs there.
 std::string fp8_recipe_refusal(const TrainingSpec& t, const GpuSpec& gpu);

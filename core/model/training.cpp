@@ -235,7 +235,7 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         // independently from the 16-bit tensor ("one cannot derive one from the other", TE
         // mxfp8.rst, "Handling transposes"): 2 + 1 + 1 B plus an E8M0 scale per 32 values in
         // each direction, in one pass (no separate amax read: each block's comes with it).
-        const double cast = mx                 ? 2.0 + 1.0 + 1.0 + 2.0 / 32.0
+        const double cast = mx                 ? 2.0 + 2.0 * kMxfp8CopyBytes
                             : hw.fp8_transpose ? 4.0
                                                : 3.0; // bytes per element, one pass
         // Current scaling: the amax read on every tensor cast on its own, and the norm outputs
