@@ -20,8 +20,11 @@ install_deps() {
         echo "== installing: ${missing[*]}"
         local sudo=""
         [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+        # A fresh machine may still be running its own apt (unattended upgrades at boot): wait
+        # for the package lock (apt 2.x, Debian 12) instead of failing at once.
+        local wait_lock=(-o DPkg::Lock::Timeout=900)
+        $sudo apt-get "${wait_lock[@]}" update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}"
     fi
 }
 
