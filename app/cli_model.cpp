@@ -916,7 +916,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         throw UsageError{e.where + ": " + e.what};
     }
     // Issue 22: where one replica's decode step sends its traffic.
-    r->traffic = model::serving_traffic(m, s, topo, r->batch);
+    r->traffic = model::serving_traffic(m, s, *gpu, topo, r->batch);
     r->tiers = model::tier_loads(r->traffic, topo, r->decode_step_s, &r->bottleneck);
     const auto& mem = r->memory;
     if (f.has("--json")) {

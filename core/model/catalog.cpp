@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -106,6 +107,76 @@ std::string str(JsonReader& r, const nlohmann::json& j, const std::string& path,
     return r.string(j, path, key, required).value_or("");
 }
 
+/// "engine_allreduce": [{"engine", "version", "gpus", "points": [[bytes, seconds], ...]}]:
+/// each table's engine a serving engine that runs tensor parallelism (trtllm, vllm, sglang),
+/// 2 to 1,024 GPUs, one table per engine and GPU count, at least two points with bytes
+/// strictly ascending and times positive (errors name the member).
+void read_engine_allreduce(const nlohmann::json& j, const std::string& p, JsonReader& r,
+                           GpuSpec& g) {
+    g.engine_allreduce_source = str(r, j, p, "engine_allreduce_source");
+    const auto* arr = r.member(j, p, "engine_allreduce", false);
+    if (!arr || !r.expect_array(*arr, p + ".engine_allreduce"))
+        return;
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+        const std::string q = json_index_path(p + ".engine_allreduce", i);
+        const nlohmann::json& t = (*arr)[i];
+        if (!r.expect_object(t, q))
+            continue;
+        EngineAllReduce a;
+        const std::string engine = str(r, t, q, "engine", true);
+        const auto e = choice_from_string<ServingEngine>(engine);
+        if (!e || *e == ServingEngine::llamacpp || *e == ServingEngine::mlx) {
+            if (!engine.empty())
+                r.error(q + ".engine",
+                        "expected trtllm, vllm or sglang (the engines that run tensor "
+                        "parallelism), found \"" +
+                            engine + "\"");
+            continue;
+        }
+        a.engine = *e;
+        a.version = str(r, t, q, "version");
+        a.gpus = static_cast<int>(r.integer(t, q, "gpus", true, 2, 1024).value_or(0));
+        const auto* pts = r.member(t, q, "points", true);
+        bool ok = a.gpus >= 2 && pts && r.expect_array(*pts, q + ".points");
+        if (ok && pts->size() < 2) {
+            r.error(q + ".points", "needs at least two [bytes, seconds] points");
+            ok = false;
+        }
+        for (std::size_t k = 0; ok && k < pts->size(); ++k) {
+            const nlohmann::json& pt = (*pts)[k];
+            const std::string w = json_index_path(q + ".points", k);
+            if (!pt.is_array() || pt.size() != 2 || !pt[0].is_number() || !pt[1].is_number()) {
+                r.error(w, "expected [bytes, seconds]");
+                ok = false;
+                break;
+            }
+            const double b = pt[0].get<double>(), sec = pt[1].get<double>();
+            if (!std::isfinite(b) || b < 1 || b > 1e15) {
+                r.error(w, "bytes must be a finite number from 1 to 1e15");
+                ok = false;
+            } else if (!std::isfinite(sec) || sec <= 0 || sec > 60) {
+                r.error(w, "seconds must be a finite number above 0 and at most 60");
+                ok = false;
+            } else if (!a.points.empty() && b <= a.points.back().first) {
+                r.error(w, "bytes must be strictly ascending");
+                ok = false;
+            } else {
+                a.points.emplace_back(b, sec);
+            }
+        }
+        if (!ok)
+            continue;
+        for (const EngineAllReduce& o : g.engine_allreduce)
+            if (o.engine == a.engine && o.gpus == a.gpus) {
+                r.error(q, "a second table for " + engine + " over " + std::to_string(a.gpus) +
+                               " GPUs");
+                ok = false;
+            }
+        if (ok)
+            g.engine_allreduce.push_back(std::move(a));
+    }
+}
+
 GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, bool user) {
     GpuSpec g;
     g.id = str(r, j, p, "id", true);
@@ -169,6 +240,7 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     g.fp4_weight_stream_efficiency =
         r.number(j, p, "fp4_weight_stream_efficiency", false, 0.05, 1.0).value_or(0);
     g.fp4_weight_stream_source = str(r, j, p, "fp4_weight_stream_source");
+    read_engine_allreduce(j, p, r, g);
     g.memory_channels =
         static_cast<int>(r.integer(j, p, "memory_channels", false, 0, 4096).value_or(0));
     g.gpus_per_node =
@@ -538,6 +610,28 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
     if (in.bad())
         return Error{name, std::string("read error: ") + std::strerror(errno)};
     return text;
+}
+
+const EngineAllReduce* engine_allreduce(const GpuSpec& g, ServingEngine e, int gpus) {
+    for (const EngineAllReduce& a : g.engine_allreduce)
+        if (a.engine == e && a.gpus == gpus && a.points.size() >= 2)
+            return &a;
+    return nullptr;
+}
+
+double engine_allreduce_seconds(const EngineAllReduce& a, double bytes) {
+    const auto& p = a.points;
+    if (p.empty())
+        return 0;
+    if (!(bytes > p.front().first))
+        return p.front().second;
+    for (std::size_t i = 1; i < p.size(); ++i)
+        if (bytes <= p[i].first) {
+            const double f =
+                std::log(bytes / p[i - 1].first) / std::log(p[i].first / p[i - 1].first);
+            return p[i - 1].second * std::pow(p[i].second / p[i - 1].second, f);
+        }
+    return p.back().second * bytes / p.back().first;
 }
 
 } // namespace cl::model

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace cl::model {
@@ -38,6 +39,18 @@ constexpr Dtype to_dtype(TrainingDtype t) {
     }
     return Dtype::bf16;
 }
+
+/// A serving engine's tensor-parallel all-reduce of 16-bit activations, timed inside the engine
+/// on this GPU's reference server (in a CUDA graph, as decode steps run): the engine's own
+/// kernels (one-shot / two-shot custom all-reduce for small messages, NCCL for large) rather
+/// than NCCL's model (docs/catalog.md, "Measured all-reduce").
+struct EngineAllReduce {
+    ServingEngine engine = ServingEngine::trtllm;
+    std::string version; ///< the engine release it was timed with
+    int gpus = 0;        ///< GPUs in the all-reduce
+    /// (message bytes, seconds), bytes strictly ascending.
+    std::vector<std::pair<double, double>> points;
+};
 
 struct GpuSpec {
     std::string id, name, vendor, arch, form_factor, memory_type;
@@ -86,6 +99,10 @@ struct GpuSpec {
     /// fp4_weight_stream_efficiency (B200's CUTLASS kernels). Serving only.
     double fp4_weight_stream_efficiency = 0;
     std::string fp4_weight_stream_source;
+    /// Each serving engine's measured TP all-reduce on the reference server (its NVLink /
+    /// NVSwitch, or PCIe for a card without NVLink); empty = the collective model.
+    std::vector<EngineAllReduce> engine_allreduce;
+    std::string engine_allreduce_source;
     int memory_channels = 0; ///< DDR channels, all sockets (0 = not stated)
     int gpus_per_node = 8;   ///< CLI.md default --gpus-per-node
     int scaleup_domain = 1;  ///< CLI.md default --scaleup-domain
@@ -104,6 +121,13 @@ struct GpuSpec {
         return (a > 0 && p > 0) ? std::min(1.0, a / p) : 0.80;
     }
 };
+
+/// The engine's measured all-reduce over `gpus` of these GPUs; nullptr when the catalog has
+/// none for that engine and GPU count.
+const EngineAllReduce* engine_allreduce(const GpuSpec& g, ServingEngine e, int gpus);
+/// Its time for `bytes`: log-log between the measured sizes, the smallest size's time below
+/// them, the largest size's bandwidth above them.
+double engine_allreduce_seconds(const EngineAllReduce& a, double bytes);
 
 enum class LinkClass { scaleup, pcie, scaleout };
 

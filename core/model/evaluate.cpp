@@ -914,8 +914,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         we.inference = ir.value();
                         // Issue 22: where one replica's decode step sends its traffic.
                         InferenceResult& inf = *we.inference;
-                        inf.traffic =
-                            serving_traffic(*m, s, ev.fabric, inf.batch, ev.collective_assumptions);
+                        inf.traffic = serving_traffic(*m, s, *g, ev.fabric, inf.batch,
+                                                      ev.collective_assumptions);
                         inf.tiers =
                             tier_loads(inf.traffic, ev.fabric, inf.decode_step_s, &inf.bottleneck);
                         we.band = band_for(serving_case(*m, s, *g));

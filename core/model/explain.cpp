@@ -421,6 +421,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             // Collectives only where a replica has some (one GPU has none: helper-27).
             if (s.tp * s.pp > 1)
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));
+            // Session 44: the TP all-reduces timed as the engine's own kernel was measured.
+            if (m)
+                if (const EngineAllReduce* a =
+                        serving_tp_allreduce(*m, s, *g, ev.fabric, ev.collective_assumptions))
+                    out.back().inputs.push_back(
+                        {"TP all-reduce",
+                         "measured in " + choice_label(to_string(a->engine)) +
+                             (a->version.empty() ? "" : " " + a->version) + " on " +
+                             std::to_string(a->gpus) + " x " + g->name,
+                         "catalog: " + g->name + " (" + g->engine_allreduce_source + ")"});
             if (s.engine == ServingEngine::trtllm)
                 out.back().inputs.push_back(
                     g->grace_host

@@ -1,6 +1,7 @@
 #include "model/inference.h"
 
 #include "model/gemm_shape.h"
+#include "model/schema.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,6 +72,38 @@ double dp_moe_exchange_seconds(const Topology& fabric, const GroupPlacement& p,
     return std::max(0.0, collective_seconds(CollectiveOp::allgather, b.gather, fabric, p,
                                             CollectiveAlgo::automatic, ca)) +
            std::max(0.0, collective_seconds(CollectiveOp::reducescatter, b.scatter, fabric, p,
+                                            CollectiveAlgo::automatic, ca));
+}
+
+/// The engine's own measured all-reduce for a TP group, where the catalog has one for this GPU,
+/// engine and group size and the group sits where it was measured: inside one server whose GPUs
+/// talk as the reference server's do (NVLink through NVSwitches for a GPU with NVLink, PCIe for
+/// a card without); nullptr otherwise (the collective model). The design's own nccl-tests fit
+/// of the scale-up domain, when it has one, is the user's measurement and wins.
+const EngineAllReduce* measured_tp_allreduce(const InferenceSpec& s, const GpuSpec& g,
+                                             const Topology& fabric, const GroupPlacement& p,
+                                             const CollectiveAssumptions& ca) {
+    if (p.nodes != 1 || p.ranks < 2)
+        return nullptr;
+    if (!ca.calibration.empty()) {
+        const TierCalibration& c0 = ca.calibration.front();
+        if (!c0.segments.empty() || c0.alpha_s > 0 || c0.beta_Bps > 0)
+            return nullptr;
+    }
+    const bool nvlink_gpu = !g.scaleup_link.empty();
+    if (nvlink_gpu ? !(fabric.nvswitch && !fabric.pcie_only) : !fabric.pcie_only)
+        return nullptr;
+    return engine_allreduce(g, s.engine, p.ranks);
+}
+
+/// One TP all-reduce of `bytes` of activations: the engine's measured kernel time (decode
+/// steps run in CUDA graphs, as it was timed) or NCCL's model.
+double tp_allreduce_seconds(const InferenceSpec& s, const GpuSpec& g, const Topology& fabric,
+                            const GroupPlacement& p, double bytes,
+                            const CollectiveAssumptions& ca) {
+    if (const EngineAllReduce* a = measured_tp_allreduce(s, g, fabric, p, ca))
+        return engine_allreduce_seconds(*a, bytes);
+    return std::max(0.0, collective_seconds(CollectiveOp::allreduce, bytes, fabric, p,
                                             CollectiveAlgo::automatic, ca));
 }
 
@@ -403,8 +436,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                 prompts.seqs * m.kept_context(prompts.context + prompts.tokens, local) * kv_tok;
             attention += std::max(p_flops / r.attention, p_read / r.hbm);
         }
-        // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019). Attention DP:
-        // none around attention and dense layers; an MoE layer gathers every GPU's tokens for
+        // TP: two all-reduces of the layer's activations (Shoeybi et al. 2019), each the
+        // engine's measured all-reduce where the catalog has it (tp_allreduce_seconds). Attention
+        // DP: none around attention and dense layers; an MoE layer gathers every GPU's tokens for
         // the experts and reduce-scatters their outputs back (TensorRT-LLM's fused MoE with
         // attention DP: allgather before, reducescatter after).
         double comm = 0;
@@ -413,10 +447,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                 comm = dp_moe_exchange_seconds(fabric, place_group(fabric, s.tp, 1),
                                                dp_moe_exchange_bytes(m, s, T), ca);
         } else if (s.tp > 1) {
-            const GroupPlacement p = place_group(fabric, s.tp, 1);
-            comm =
-                2.0 * std::max(0.0, collective_seconds(CollectiveOp::allreduce, T * h * 2.0, fabric,
-                                                       p, CollectiveAlgo::automatic, ca));
+            comm = 2.0 * tp_allreduce_seconds(s, g, fabric, place_group(fabric, s.tp, 1),
+                                              T * h * 2.0, ca);
         }
         return gemm + attention + comm;
     };
@@ -481,7 +513,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
 } // namespace
 
 std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpec& s,
-                                          const Topology& fabric, int batch,
+                                          const GpuSpec& gpu, const Topology& fabric, int batch,
                                           const CollectiveAssumptions& ca) {
     std::vector<GroupTraffic> out;
     const double T = std::max(1, batch); // one new token per sequence
@@ -499,10 +531,13 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
                        moe_layers * (b.gather + b.scatter), moe_layers * each});
     } else if (s.tp > 1 && on_device > 0) {
         const GroupPlacement p = place_group(fabric, s.tp, 1);
-        const double each = std::max(0.0, collective_seconds(CollectiveOp::allreduce, act, fabric,
-                                                             p, CollectiveAlgo::automatic, ca));
-        out.push_back({"TP", "all-reduces of activations (two per layer)", p.ranks, group_tier(p),
-                       p.oversubscription, 2.0 * on_device * act, 2.0 * on_device * each});
+        const double each = tp_allreduce_seconds(s, gpu, fabric, p, act, ca);
+        std::string what = "all-reduces of activations (two per layer)";
+        if (const EngineAllReduce* a = measured_tp_allreduce(s, gpu, fabric, p, ca))
+            what += ", timed as measured in " + choice_label(to_string(a->engine)) +
+                    (a->version.empty() ? "" : " " + a->version);
+        out.push_back({"TP", what, p.ranks, group_tier(p), p.oversubscription,
+                       2.0 * on_device * act, 2.0 * on_device * each});
     }
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);
@@ -512,6 +547,14 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
                        s.pp * act, s.pp * hop});
     }
     return out;
+}
+
+const EngineAllReduce* serving_tp_allreduce(const ModelArch& m, const InferenceSpec& s,
+                                            const GpuSpec& gpu, const Topology& fabric,
+                                            const CollectiveAssumptions& ca) {
+    if (s.tp < 2 || attention_dp_active(m, s) || s.offload_layers >= m.layers)
+        return nullptr;
+    return measured_tp_allreduce(s, gpu, fabric, place_group(fabric, s.tp, 1), ca);
 }
 
 double host_step_floor(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu, int batch,

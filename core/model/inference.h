@@ -93,10 +93,18 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
 /// the decode step charges it (forward_time): TP two all-reduces of the layer's activations per
 /// layer on the device (Shoeybi et al. 2019), PP the activations between stages, with `pp`
 /// micro-batches in flight each crossing every stage boundary once per step. Buffers per GPU
-/// (nccl-tests sizes) and the time before overlap.
+/// (nccl-tests sizes) and the time before overlap (TP: the engine's measured all-reduce where
+/// the catalog has it for `gpu`, as the decode step charges it).
 std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpec& s,
-                                          const Topology& fabric, int batch,
+                                          const GpuSpec& gpu, const Topology& fabric, int batch,
                                           const CollectiveAssumptions& ca = {});
+
+/// The engine's measured all-reduce (catalog: GpuSpec::engine_allreduce) this layout's TP
+/// all-reduces are timed with -- the group inside one server of the kind it was measured on,
+/// and no nccl-tests fit of the design's scale-up domain -- or nullptr (the collective model).
+const EngineAllReduce* serving_tp_allreduce(const ModelArch& m, const InferenceSpec& s,
+                                            const GpuSpec& gpu, const Topology& fabric,
+                                            const CollectiveAssumptions& ca = {});
 
 /// Mean queueing delay of an M/D/c queue (Poisson arrivals at `lambda`/s, `servers` slots each
 /// busy `service_s` per request): half the M/M/c (Erlang C) wait, the usual approximation

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace cl::model;
 
 class TestCatalog : public QObject {
@@ -157,6 +159,82 @@ private slots:
         QVERIFY2(errs.front().message().find("gpus[0].usable_memory_bytes") != std::string::npos,
                  errs.front().message().c_str());
         QVERIFY(!c.gpu("x3"));
+    }
+
+    // Session 44: each serving engine's TP all-reduce as measured inside it (aiconfigurator's
+    // tables): read per engine and GPU count, interpolated log-log, refused naming the member
+    // when a user's table cannot be used as given.
+    void engineAllReduceTables() {
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        QVERIFY(h100.engine_allreduce_source.find("aiconfigurator") != std::string::npos);
+        for (ServingEngine e : {ServingEngine::trtllm, ServingEngine::vllm, ServingEngine::sglang})
+            for (int n : {2, 4, 8})
+                QVERIFY2(engine_allreduce(h100, e, n), std::string(to_string(e)).c_str());
+        QVERIFY(!engine_allreduce(h100, ServingEngine::trtllm, 3));
+        QVERIFY(!engine_allreduce(h100, ServingEngine::llamacpp, 8));
+        QVERIFY(!engine_allreduce(*cat_.gpu("mi300x"), ServingEngine::vllm, 8));
+        // Every bundled table: sizes ascending, times positive, from 256 B to 1 GiB.
+        int tables = 0;
+        for (const GpuSpec& g : cat_.gpus())
+            for (const EngineAllReduce& a : g.engine_allreduce) {
+                ++tables;
+                QVERIFY(a.points.size() >= 20);
+                QCOMPARE(a.points.front().first, 256.0);
+                QCOMPARE(a.points.back().first, 1073741824.0);
+                QVERIFY(!a.version.empty());
+            }
+        QCOMPARE(tables, 69); // 8 GPUs, three engines, two to three GPU counts each
+
+        Catalog c = cat_;
+        auto errs = c.merge(R"({"gpus": [{"id": "x4", "memory_bytes": 24e9,
+            "memory_bandwidth_Bps": 1e12, "dense_flops": {"bf16": 1e14},
+            "engine_allreduce": [{"engine": "vllm", "version": "0.0", "gpus": 4,
+                                  "points": [[1000, 1e-5], [4000, 4e-5], [1e9, 2e-3]]}]}]})",
+                            "user.json", true);
+        QVERIFY2(errs.empty(), errs.empty() ? "" : errs.front().message().c_str());
+        const EngineAllReduce* a = engine_allreduce(*c.gpu("x4"), ServingEngine::vllm, 4);
+        QVERIFY(a);
+        QCOMPARE(engine_allreduce_seconds(*a, 1000), 1e-5); // a measured point
+        QCOMPARE(engine_allreduce_seconds(*a, 10), 1e-5);   // below: the smallest's time
+        QVERIFY(std::abs(engine_allreduce_seconds(*a, 2000) - 2e-5) < 1e-12); // log-log
+        QVERIFY(std::abs(engine_allreduce_seconds(*a, 2e9) - 4e-3) < 1e-12);  // its bandwidth
+
+        const char* bad[][2] = {
+            {R"({"engine": "llamacpp", "gpus": 2, "points": [[1, 1e-5], [2, 2e-5]]})",
+             "engine_allreduce[0].engine"},
+            {R"({"engine": "vllm", "gpus": 1, "points": [[1, 1e-5], [2, 2e-5]]})",
+             "engine_allreduce[0].gpus"},
+            {R"({"engine": "vllm", "gpus": 2, "points": [[1, 1e-5]]})",
+             "engine_allreduce[0].points"},
+            {R"({"engine": "vllm", "gpus": 2, "points": [[4, 1e-5], [2, 2e-5]]})",
+             "engine_allreduce[0].points[1]"},
+            {R"({"engine": "vllm", "gpus": 2, "points": [[1, -1e-5], [2, 2e-5]]})",
+             "engine_allreduce[0].points[0]"},
+            {R"({"engine": "vllm", "gpus": 2, "points": [[1, 1e-5], "2"]})",
+             "engine_allreduce[0].points[1]"},
+        };
+        for (const auto& [table, where] : bad) {
+            errs = c.merge(std::string(R"({"gpus": [{"id": "x5", "memory_bytes": 24e9,
+                "memory_bandwidth_Bps": 1e12, "dense_flops": {"bf16": 1e14},
+                "engine_allreduce": [)") +
+                               table + "]}]}",
+                           "user.json", true);
+            QVERIFY2(!errs.empty(), where);
+            QVERIFY2(errs.front().message().find(std::string("gpus[0].") + where) !=
+                         std::string::npos,
+                     errs.front().message().c_str());
+            QVERIFY(!c.gpu("x5"));
+        }
+        // Two tables for the same engine and GPU count: which one would be meant is unknown.
+        errs = c.merge(R"({"gpus": [{"id": "x6", "memory_bytes": 24e9,
+            "memory_bandwidth_Bps": 1e12, "dense_flops": {"bf16": 1e14},
+            "engine_allreduce": [
+              {"engine": "sglang", "gpus": 2, "points": [[1, 1e-5], [2, 2e-5]]},
+              {"engine": "sglang", "gpus": 2, "points": [[1, 1e-5], [2, 3e-5]]}]}]})",
+                       "user.json", true);
+        QCOMPARE(errs.size(), std::size_t(1));
+        QVERIFY2(errs.front().message().find("engine_allreduce[1]") != std::string::npos,
+                 errs.front().message().c_str());
     }
 
     void closestIdSuggestion() {

@@ -181,7 +181,7 @@ private slots:
         // One gather and one scatter per MoE layer instead of two all-reduces per layer. The
         // gather carries FP8 activations (TensorRT-LLM quantizes before it) and each token's
         // top-k expert ids and weights (8 bytes each); the outputs come back in 16 bits.
-        const auto traffic = serving_traffic(m, s, node_, dp->batch);
+        const auto traffic = serving_traffic(m, s, *cat_.gpu("h200-sxm"), node_, dp->batch);
         QCOMPARE(traffic.size(), std::size_t{1});
         QVERIFY(traffic[0].what.find("attention DP") != std::string::npos);
         QCOMPARE(traffic[0].bytes, m.moe_layers() * static_cast<double>(dp->batch) *
@@ -237,6 +237,85 @@ private slots:
     // Session 39: a box of PCIe cards (no NVLink) is a PCIe domain: its TP collectives take
     // PCIe time (they were refused, and serving counted them as 0 s). GPUs with no path
     // between them are refused for TP, never served with free collectives.
+    // Session 44: a serving engine's TP all-reduce is its own kernel as measured in it
+    // (catalog: engine_allreduce), where the group sits as it was measured -- inside one
+    // NVSwitch server for an NVLink GPU; the collective model elsewhere.
+    void engineMeasuredAllReduce() {
+        const ModelArch& m = *cat_.model("llama3.1-405b");
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        s.input_len = 1000;
+        s.output_len = 1000;
+        GpuSpec bare = h100; // the same GPU without the measured tables
+        bare.engine_allreduce.clear();
+        auto with = infer(m, s, h100, node_);
+        auto without = infer(m, s, bare, node_);
+        QVERIFY2(with.ok() && without.ok(), (with.error_text() + without.error_text()).c_str());
+        QCOMPARE(with->batch, without->batch);
+        const double act = with->batch * m.hidden * 2.0;
+        const EngineAllReduce* a = engine_allreduce(h100, ServingEngine::trtllm, 8);
+        QVERIFY(a);
+        // The traffic the step charges: two of the measured all-reduces per layer, said so.
+        const auto t = serving_traffic(m, s, h100, node_, with->batch);
+        QCOMPARE(t.size(), std::size_t{1});
+        QCOMPARE(t[0].busy_s, 2.0 * m.layers * engine_allreduce_seconds(*a, act));
+        QVERIFY2(t[0].what.find("measured in TensorRT-LLM " + a->version) != std::string::npos,
+                 t[0].what.c_str());
+        const auto t0 = serving_traffic(m, s, bare, node_, with->batch);
+        QCOMPARE(t0[0].busy_s,
+                 2.0 * m.layers *
+                     collective_seconds(CollectiveOp::allreduce, act, node_,
+                                        place_group(node_, 8, 1), CollectiveAlgo::automatic, {}));
+        QVERIFY(t0[0].what.find("measured") == std::string::npos);
+        // At this batch (~30 MB messages) the engine's all-reduce is slower than NCCL's NVLS
+        // model: the decode step is longer by what the TP time differs, give or take the
+        // CUDA-graph padding the step's collectives run over.
+        QVERIFY(t[0].busy_s > t0[0].busy_s);
+        const double d_step = with->decode_step_s - without->decode_step_s;
+        const double d_comm = (t[0].busy_s - t0[0].busy_s) / s.pp;
+        QVERIFY2(d_step > 0.9 * d_comm && d_step < 1.2 * d_comm,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(d_step).arg(d_comm)));
+        // Each engine its own table: vLLM's custom all-reduce differs from TensorRT-LLM's.
+        InferenceSpec v = s;
+        v.engine = ServingEngine::vllm;
+        const auto tv = serving_traffic(m, v, h100, node_, with->batch);
+        QCOMPARE(tv[0].busy_s, 2.0 * m.layers *
+                                   engine_allreduce_seconds(
+                                       *engine_allreduce(h100, ServingEngine::vllm, 8), act));
+        // Where nothing was measured: TP 16 over two servers, three GPUs, H100s drawn without
+        // an NVSwitch.
+        const Topology two = analyze_topology(cl::test::preset("h100-ndr-2node"), cat_);
+        InferenceSpec wide = s;
+        wide.tp = 16;
+        const auto tw = serving_traffic(m, wide, h100, two, 64);
+        QVERIFY(tw[0].what.find("measured") == std::string::npos);
+        InferenceSpec three = s;
+        three.tp = 3;
+        QVERIFY(serving_traffic(m, three, h100, node_, 64)[0].what.find("measured") ==
+                std::string::npos);
+        const Topology box = analyze_topology(cl::test::pcie_box("h100-sxm", 8), cat_);
+        QVERIFY(!box.nvswitch); // eight SXM cards drawn in a server without NVSwitches
+        QVERIFY(serving_traffic(m, s, h100, box, 64)[0].what.find("measured") == std::string::npos);
+        // The design's own nccl-tests fit of the scale-up domain is the user's measurement:
+        // it times the all-reduces instead of the bundled table.
+        CollectiveAssumptions fit;
+        fit.calibration.resize(1);
+        fit.calibration[0].alpha_s = 10e-6;
+        fit.calibration[0].beta_Bps = 300e9;
+        QVERIFY(!serving_tp_allreduce(m, s, h100, node_, fit));
+        QVERIFY(serving_tp_allreduce(m, s, h100, node_) == a);
+        QVERIFY(serving_traffic(m, s, h100, node_, 64, fit)[0].what.find("measured") ==
+                std::string::npos);
+        // A PCIe card's table was measured over PCIe: it applies in a PCIe box.
+        const Topology rtx = analyze_topology(cl::test::pcie_box("rtx-pro-6000", 8), cat_);
+        QVERIFY(serving_traffic(m, v, *cat_.gpu("rtx-pro-6000"), rtx, 64)[0].what.find(
+                    "measured in vLLM") != std::string::npos);
+    }
+
     void pcieBoxCollectivesCostTime() {
         const Design d = cl::test::pcie_box("rtx-pro-6000", 8);
         const Topology box = analyze_topology(d, cat_);
@@ -250,7 +329,7 @@ private slots:
         s.output_len = 1000;
         auto r = infer(m, s, *cat_.gpu("rtx-pro-6000"), box);
         QVERIFY2(r.ok(), r.error_text().c_str());
-        const auto traffic = serving_traffic(m, s, box, r->batch);
+        const auto traffic = serving_traffic(m, s, *cat_.gpu("rtx-pro-6000"), box, r->batch);
         QCOMPARE(traffic.size(), std::size_t{1});
         // Two all-reduces of the batch's activations per layer, over PCIe 5.0 x16 (63 GB/s a
         // way, 80 %): a ring all-reduce moves 2 (n-1)/n of them per GPU, at least this long.
