@@ -658,6 +658,7 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     int i = 0;
     bool banded = false;
     measured_ = false;
+    engine_ = false;
     for (const auto& c : ev.allreduce_curves) {
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString(c.name));
@@ -667,6 +668,20 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
             top = std::max(top, c.busbw_Bps[k] / 1e9);
         }
         s->replace(pts);
+        // Session 44: a serving engine's own all-reduce, as measured: its points joined and
+        // marked, dotted (a measurement, not the model).
+        if (c.engine_measured) {
+            QPen p(QColor(0x7c, 0x3a, 0xed));
+            p.setWidth(2);
+            p.setStyle(Qt::DotLine);
+            s->setPen(p);
+            s->setPointsVisible(true);
+            chart_->addSeries(s);
+            s->attachAxis(ax);
+            s->attachAxis(ay);
+            engine_ = true;
+            continue;
+        }
         const QColor colour = colors[i++ % 4];
         // Issue 19: the model's error band around the curve, shaded (computed in core).
         if (c.busbw_high_Bps.size() == c.bytes.size() && !c.bytes.empty()) {
@@ -758,6 +773,10 @@ void FabricChart::setEvaluation(const model::Evaluation& ev) {
     else
         cap += tr(" Defaults: NCCL tuning constants and published efficiencies (import nccl-tests "
                   "output to calibrate).");
+    if (engine_)
+        cap += tr(" Dotted: the serving engine's own all-reduce as measured inside it (NVIDIA "
+                  "AIConfigurator), which times the inference workload's tensor-parallel "
+                  "all-reduces; NCCL's model times the rest.");
     if (banded)
         cap += tr(" Shaded: the model's error band from held-out published nccl-tests and DeepEP "
                   "runs (wider for messages under 64 MiB, where no published run is compared). The "

@@ -106,10 +106,13 @@ public:
     [[nodiscard]] int curveCount() const { return curves_; }
     /// Measured nccl-tests points are drawn (a calibrated design, issue 22).
     [[nodiscard]] bool measuredShown() const { return measured_; }
+    /// Session 44: a serving engine's measured all-reduce is drawn.
+    [[nodiscard]] bool engineMeasuredShown() const { return engine_; }
 
 private:
     int curves_ = 0;
     bool measured_ = false; ///< measured nccl-tests points are drawn
+    bool engine_ = false;   ///< a serving engine's measured all-reduce is drawn
 };
 
 /// Where a training step's time goes: exposed seconds per part, one bar per workload.

@@ -2,6 +2,7 @@
 
 #include "model/catalog.h"
 #include "model/findings.h"
+#include "model/schema.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -918,6 +919,28 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                                                       ev.collective_assumptions);
                         inf.tiers =
                             tier_loads(inf.traffic, ev.fabric, inf.decode_step_s, &inf.bottleneck);
+                        // Session 44: the engine's measured all-reduce that times this
+                        // workload's TP all-reduces, beside NCCL's model on the Fabric chart
+                        // (once per engine, release and group size).
+                        if (const EngineAllReduce* a = serving_tp_allreduce(
+                                *m, s, *g, ev.fabric, ev.collective_assumptions)) {
+                            CollectiveCurve k;
+                            k.name = choice_label(to_string(a->engine)) +
+                                     (a->version.empty() ? "" : " " + a->version) +
+                                     " all-reduce, measured (" + std::to_string(a->gpus) + " GPUs)";
+                            k.gpus = a->gpus;
+                            k.engine_measured = true;
+                            const double f = busbw_factor(CollectiveOp::allreduce, a->gpus);
+                            for (const auto& [bytes, secs] : a->points) {
+                                k.bytes.push_back(bytes);
+                                k.time_s.push_back(secs);
+                                k.busbw_Bps.push_back(f * bytes / secs);
+                            }
+                            if (std::none_of(
+                                    ev.allreduce_curves.begin(), ev.allreduce_curves.end(),
+                                    [&](const CollectiveCurve& c) { return c.name == k.name; }))
+                                ev.allreduce_curves.push_back(std::move(k));
+                        }
                         we.band = band_for(serving_case(*m, s, *g));
                         int top = 0;
                         for (const auto& gt : inf.traffic)

@@ -103,6 +103,10 @@ struct CollectiveCurve {
     /// Issue 22: when the fabric changed since the measurement (another oversubscription on the
     /// measured group's way), what it was measured on: "measured at 1.92:1"; else empty.
     std::string measured_on;
+    /// Session 44: a serving engine's all-reduce as measured inside it (catalog
+    /// engine_allreduce), which times the TP all-reduces of an inference workload on this
+    /// fabric: its measured points, no model and no band.
+    bool engine_measured = false;
 };
 
 /// The fleet simulation of a design's job mix (FleetMix) on its drawn nodes (issue 23): the

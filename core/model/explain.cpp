@@ -418,19 +418,20 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         "MoE routing per token and expert choice", ia.moe_routing_s_per_choice));
                 }
             }
-            // Collectives only where a replica has some (one GPU has none: helper-27).
-            if (s.tp * s.pp > 1)
+            // Collectives only where a replica has some (one GPU has none: helper-27), and
+            // only those NCCL's model times: session 44's TP all-reduces timed as the engine's
+            // own kernel was measured say so instead.
+            const EngineAllReduce* measured =
+                m ? serving_tp_allreduce(*m, s, *g, ev.fabric, ev.collective_assumptions) : nullptr;
+            if (s.tp * s.pp > 1 && (!measured || s.pp > 1))
                 out.back().inputs.push_back(collectives_input(d, &r.traffic));
-            // Session 44: the TP all-reduces timed as the engine's own kernel was measured.
-            if (m)
-                if (const EngineAllReduce* a =
-                        serving_tp_allreduce(*m, s, *g, ev.fabric, ev.collective_assumptions))
-                    out.back().inputs.push_back(
-                        {"TP all-reduce",
-                         "measured in " + choice_label(to_string(a->engine)) +
-                             (a->version.empty() ? "" : " " + a->version) + " on " +
-                             std::to_string(a->gpus) + " x " + g->name,
-                         "catalog: " + g->name + " (" + g->engine_allreduce_source + ")"});
+            if (measured)
+                out.back().inputs.push_back(
+                    {"TP all-reduce",
+                     "measured in " + choice_label(to_string(measured->engine)) +
+                         (measured->version.empty() ? "" : " " + measured->version) + " on " +
+                         std::to_string(measured->gpus) + " x " + g->name,
+                     "catalog: " + g->name + " (" + g->engine_allreduce_source + ")"});
             if (s.engine == ServingEngine::trtllm)
                 out.back().inputs.push_back(
                     g->grace_host

@@ -15,6 +15,7 @@
 
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -819,6 +820,56 @@ private slots:
         QTRY_VERIFY(field<QWidget>(w, "speculative_k") != nullptr);
         QVERIFY(field<QWidget>(w, "acceptance") != nullptr);
         QVERIFY(field<QWidget>(w, "requests") == nullptr);
+    }
+
+    // Session 44: a serving workload's TP all-reduces are timed as its engine's own all-reduce
+    // was measured. Opened by the menus, the engine chosen by mouse: the Fabric tab, clicked,
+    // draws that engine's measured curve beside NCCL's model and says what it times; another
+    // engine chosen by mouse draws its own.
+    void servingEngineAllReduceOnFabricChart() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("h200-inference-8x")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QString id;
+        for (const auto& wl : w.document()->design().workloads)
+            if (wl.kind == model::WorkloadKind::inference && id.isEmpty())
+                id = QString::fromStdString(wl.id);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(clickEntity(w, id));
+        auto* engine = field<QComboBox>(w, "engine");
+        QVERIFY(engine);
+        reveal(w, engine);
+        QVERIFY(chooseInCombo(engine, QStringLiteral("trtllm")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.engine,
+                     model::ServingEngine::trtllm);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Fabric")));
+        const auto drawn = [&](const QString& name) {
+            for (auto* view : w.charts()->findChildren<QChartView*>())
+                if (view->isVisible())
+                    for (auto* series : view->chart()->series())
+                        if (series->name().startsWith(name) &&
+                            series->name().endsWith(
+                                QStringLiteral("all-reduce, measured (8 GPUs)")))
+                            return true;
+            return false;
+        };
+        QTRY_VERIFY(w.charts()->fabricChart()->engineMeasuredShown());
+        QTRY_VERIFY(drawn(QStringLiteral("TensorRT-LLM 1.3.0rc20")));
+        bool caption = false;
+        for (auto* l : w.charts()->findChildren<QLabel*>())
+            caption =
+                caption ||
+                (l->isVisible() &&
+                 l->text().contains(QStringLiteral("serving engine's own all-reduce as measured")));
+        QVERIFY(caption);
+        engine = field<QComboBox>(w, "engine");
+        reveal(w, engine);
+        QVERIFY(chooseInCombo(engine, QStringLiteral("sglang")));
+        QTRY_VERIFY(drawn(QStringLiteral("SGLang 0.5.14")));
+        QVERIFY(!drawn(QStringLiteral("TensorRT-LLM")));
     }
 
     // Session 43: the MXFP8 recipe exists on Blackwell data-centre GPUs only. Chosen by mouse
