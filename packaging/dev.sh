@@ -64,7 +64,7 @@ test)
     build build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCLUSTERLENS_FUZZ=ON -DCLUSTERLENS_BUILD_GUI=OFF \
         -DCLUSTERLENS_BUILD_TESTS=OFF -DCLUSTERLENS_BUILD_BENCH=OFF
     fuzz_passed=0 fuzz_failed=0
-    for target in design hf_config nccl_tests cli_args report job_trace; do
+    for target in design hf_config nccl_tests cli_args report job_trace catalog; do
         work=$(mktemp -d) # new corpus entries stay out of the repository
         cp fuzz/corpus/"$target"/* "$work"/
         if ! (cd "$work" && "$root"/build-fuzz/fuzz/fuzz_"$target" \
