@@ -2,7 +2,6 @@
 
 #include "model/catalog.h"
 #include "model/findings.h"
-#include "model/schema.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -925,9 +924,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         if (const EngineAllReduce* a = serving_tp_allreduce(
                                 *m, s, *g, ev.fabric, ev.collective_assumptions)) {
                             CollectiveCurve k;
-                            k.name = choice_label(to_string(a->engine)) +
-                                     (a->version.empty() ? "" : " " + a->version) +
-                                     " all-reduce, measured (" + std::to_string(a->gpus) + " GPUs)";
+                            k.name = engine_allreduce_label(*a) + " all-reduce, measured (" +
+                                     std::to_string(a->gpus) + " GPUs)";
                             k.gpus = a->gpus;
                             k.engine_measured = true;
                             const double f = busbw_factor(CollectiveOp::allreduce, a->gpus);

@@ -428,8 +428,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             if (measured)
                 out.back().inputs.push_back(
                     {"TP all-reduce",
-                     "measured in " + choice_label(to_string(measured->engine)) +
-                         (measured->version.empty() ? "" : " " + measured->version) + " on " +
+                     "measured in " + engine_allreduce_label(*measured) + " on " +
                          std::to_string(measured->gpus) + " x " + g->name,
                      "catalog: " + g->name + " (" + g->engine_allreduce_source + ")"});
             if (s.engine == ServingEngine::trtllm)

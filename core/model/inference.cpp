@@ -534,8 +534,7 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
         const double each = tp_allreduce_seconds(s, gpu, fabric, p, act, ca);
         std::string what = "all-reduces of activations (two per layer)";
         if (const EngineAllReduce* a = measured_tp_allreduce(s, gpu, fabric, p, ca))
-            what += ", timed as measured in " + choice_label(to_string(a->engine)) +
-                    (a->version.empty() ? "" : " " + a->version);
+            what += ", timed as measured in " + engine_allreduce_label(*a);
         out.push_back({"TP", what, p.ranks, group_tier(p), p.oversubscription,
                        2.0 * on_device * act, 2.0 * on_device * each});
     }
@@ -547,6 +546,10 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
                        s.pp * act, s.pp * hop});
     }
     return out;
+}
+
+std::string engine_allreduce_label(const EngineAllReduce& a) {
+    return choice_label(to_string(a.engine)) + (a.version.empty() ? "" : " " + a.version);
 }
 
 const EngineAllReduce* serving_tp_allreduce(const ModelArch& m, const InferenceSpec& s,

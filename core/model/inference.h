@@ -99,6 +99,9 @@ std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpe
                                           const GpuSpec& gpu, const Topology& fabric, int batch,
                                           const CollectiveAssumptions& ca = {});
 
+/// How a measured all-reduce names its engine and release: "TensorRT-LLM 1.3.0rc20".
+std::string engine_allreduce_label(const EngineAllReduce& a);
+
 /// The engine's measured all-reduce (catalog: GpuSpec::engine_allreduce) this layout's TP
 /// all-reduces are timed with -- the group inside one server of the kind it was measured on,
 /// and no nccl-tests fit of the design's scale-up domain -- or nullptr (the collective model).
