@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -17,6 +19,11 @@ namespace cl::model {
 // MLA: DeepSeek-V2 (arXiv:2405.04434) sec. 2.1.2, eqs. 9-19: W_DQ (h x q_lora), W_UQ
 // (q_lora x heads*(nope+rope)), W_DKV+W_KR (h x (kv_lora+rope)), W_UK/W_UV (kv_lora x
 // heads*(nope+v)), W_O (heads*v x h), plus RMSNorms of the two latents.
+double ModelArch::attention_output_params_per_layer() const {
+    const double width = attention() == AttentionKind::mla ? v_head_dim : head_dim;
+    return static_cast<double>(heads) * width * hidden;
+}
+
 double ModelArch::attention_params_per_layer() const {
     const double h = hidden;
     if (attention() == AttentionKind::mla) {
@@ -285,6 +292,16 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("v_head_dim", m.v_head_dim, false, 0);
     m.trtllm_eager_ops_per_layer =
         r.number(j, path, "trtllm_eager_ops_per_layer", false, 0, 1000).value_or(0);
+    if (auto fa = r.string(j, path, "nvfp4_attention", false)) {
+        const auto v = choice_from_string<Fp4Attention>(*fa);
+        if (v && *v != Fp4Attention::checkpoint)
+            m.nvfp4_attention = *v;
+        else
+            r.error(json_member_path(path, "nvfp4_attention"),
+                    "expected fp4|bf16|bf16-except-output (the attention projections of the "
+                    "model's published NVFP4 checkpoint), found \"" +
+                        *fa + "\"");
+    }
     read_provenance(j, path, r, m.provenance);
     if (r.errors().size() != before)
         return false;
@@ -334,6 +351,8 @@ std::string model_arch_to_json(const ModelArch& m) {
         j["trtllm_eager_ops_per_layer"] = m.trtllm_eager_ops_per_layer;
     if (m.local_attention == LocalAttention::chunked)
         j["local_attention"] = "chunked";
+    if (m.nvfp4_attention != Fp4Attention::fp4)
+        j["nvfp4_attention"] = std::string(to_string(m.nvfp4_attention));
     j["source"] = m.provenance.source;
     if (!m.provenance.as_of.empty())
         j["as_of"] = m.provenance.as_of;
@@ -384,6 +403,75 @@ Result<ModelArch> model_from_json_text(std::string_view text, std::string_view n
 
 // ---- Hugging Face config.json -----------------------------------------------------------
 // Field names follow transformers' configuration_*.py for each model_type.
+
+namespace {
+/// A ModelOpt NVFP4 checkpoint's config lists the modules it left out of NVFP4
+/// (`exclude_modules`; they stay in 16 bits): when every layer's attention projections are
+/// among them, the model's nvfp4_attention says so (docs/inference.md, "Which layers NVFP4
+/// covers"); a partial list is said in a note and not modelled per layer.
+void read_nvfp4_exclusions(const nlohmann::json& qc, ModelArch& m) {
+    auto text = [&](const char* key) {
+        return qc.contains(key) && qc[key].is_string() ? qc[key].get<std::string>() : std::string();
+    };
+    std::string algo = text("quant_algo");
+    for (auto& c : algo)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (algo != "NVFP4" || !qc.contains("exclude_modules") || !qc["exclude_modules"].is_array())
+        return;
+    // Per layer index (-1: a pattern for every layer): input and output projections excluded.
+    std::map<int, std::pair<bool, bool>> att;
+    for (const auto& e : qc["exclude_modules"]) {
+        if (!e.is_string())
+            continue;
+        const std::string x = e.get<std::string>();
+        const auto sa = x.find("self_attn");
+        if (sa == std::string::npos)
+            continue;
+        int layer = -1;
+        if (const auto l = x.find("layers."); l != std::string::npos && l < sa) {
+            const std::size_t d = l + 7;
+            if (d < x.size() && std::isdigit(static_cast<unsigned char>(x[d])))
+                layer = std::atoi(x.c_str() + d);
+        }
+        const std::string rest = x.substr(sa + 9);
+        const bool whole = rest.empty() || rest == "*" || rest == ".*";
+        const bool output = whole || rest.find("o_proj") != std::string::npos ||
+                            rest.find("dense") != std::string::npos;
+        const bool input = whole || (!output && rest.find("proj") != std::string::npos);
+        auto& [in, out] = att[layer];
+        in = in || input;
+        out = out || output;
+    }
+    if (att.empty())
+        return;
+    int in_layers = 0, out_layers = 0;
+    for (int i = 0; i < m.layers; ++i) {
+        const auto each = att.find(-1), one = att.find(i);
+        const bool in =
+            (each != att.end() && each->second.first) || (one != att.end() && one->second.first);
+        const bool out =
+            (each != att.end() && each->second.second) || (one != att.end() && one->second.second);
+        in_layers += in ? 1 : 0;
+        out_layers += out ? 1 : 0;
+    }
+    if (in_layers == m.layers && out_layers == m.layers) {
+        m.nvfp4_attention = Fp4Attention::bf16;
+        m.provenance.notes.push_back("NVFP4 checkpoint: every attention projection left in 16 bits "
+                                     "(exclude_modules)");
+    } else if (in_layers == m.layers && out_layers == 0) {
+        m.nvfp4_attention = Fp4Attention::bf16_except_output;
+        m.provenance.notes.push_back("NVFP4 checkpoint: the attention projections but the output "
+                                     "projection left in 16 bits (exclude_modules)");
+    } else {
+        m.provenance.notes.push_back(
+            "NVFP4 checkpoint: some attention projections left in 16 bits (exclude_modules: the "
+            "input projections of " +
+            std::to_string(in_layers) + " and the output projection of " +
+            std::to_string(out_layers) + " of " + std::to_string(m.layers) +
+            " layers); served as NVFP4 here, which models all of a model's layers alike");
+    }
+}
+} // namespace
 
 Result<ModelArch> import_hf_config(std::string_view text, std::string_view name) {
     auto parsed = parse_json(text, name);
@@ -613,6 +701,7 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
             std::string what = qc.contains("quant_method") ? qc["quant_method"].dump() : "{}";
             m.provenance.notes.push_back("quantization_config " + what +
                                          " read as a note: choose the weights format to serve");
+            read_nvfp4_exclusions(qc, m);
             break;
         }
     if (j.contains("attention_sinks") || type == "gpt_oss")

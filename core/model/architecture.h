@@ -1,6 +1,7 @@
 #pragma once
 // Transformer architectures (the model zoo) and the Hugging Face config.json importer.
 
+#include "model/choices.h"
 #include "model/error.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -63,6 +64,10 @@ struct ModelArch {
     /// a model whose modules differ from the default count (InferenceAssumptions::
     /// trtllm_eager_ops_per_layer); 0 = that default. Llama 4: trtllm_llama4_eager_ops().
     double trtllm_eager_ops_per_layer = 0;
+    /// The attention projections of the model's published NVFP4 checkpoint: NVFP4 like the
+    /// other linears (fp4), or left in 16 bits (bf16; bf16_except_output: all but the output
+    /// projection), as its ModelOpt exclude_modules list says. Never `checkpoint`.
+    Fp4Attention nvfp4_attention = Fp4Attention::fp4;
     Provenance provenance;
     std::string raw_json; ///< the entry as read, for `catalog models --json`
 
@@ -150,6 +155,8 @@ struct ModelArch {
 
     // Parameter counts (elements, not bytes). Sources in architecture.cpp.
     [[nodiscard]] double attention_params_per_layer() const;
+    /// The attention output projection alone (heads x value width -> hidden).
+    [[nodiscard]] double attention_output_params_per_layer() const;
     [[nodiscard]] double dense_mlp_params_per_layer() const;
     /// Every expert of one MoE layer: routed and shared experts and the router.
     [[nodiscard]] double expert_params_per_layer() const;

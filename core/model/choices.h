@@ -52,6 +52,11 @@ enum class WeightsDtype {
     q4_0
 };
 enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
+/// With NVFP4 weights, the attention projections' format: as the model's published NVFP4
+/// checkpoint has them (ModelArch::nvfp4_attention), in NVFP4 like the rest, in 16 bits, or in
+/// 16 bits but the output projection (ModelOpt's exclude_modules lists in NVIDIA's NVFP4
+/// checkpoints; docs/inference.md, "Which layers NVFP4 covers").
+enum class Fp4Attention { checkpoint, fp4, bf16, bf16_except_output };
 enum class Batching { static_, continuous, chunked, disaggregated };
 /// The serving engine: how it budgets GPU memory for the KV cache (docs/inference.md).
 /// mlx: Apple's MLX through mlx-lm (unified memory, lazily evaluated graphs).
@@ -116,6 +121,10 @@ template <> struct ChoiceNames<WeightsDtype> {
 };
 template <> struct ChoiceNames<KvDtype> {
     static constexpr std::array<std::string_view, 5> names{"bf16", "fp16", "fp8", "int8", "fp4"};
+};
+template <> struct ChoiceNames<Fp4Attention> {
+    static constexpr std::array<std::string_view, 4> names{"checkpoint", "fp4", "bf16",
+                                                           "bf16-except-output"};
 };
 template <> struct ChoiceNames<Batching> {
     static constexpr std::array<std::string_view, 4> names{"static", "continuous", "chunked",

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 17; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 18; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -48,7 +48,9 @@ inline constexpr int kDesignMinor = 17; ///< 1.1: unset values are missing keys,
                                         ///< 1.15: fleet.timeslice_efficiency;
                                         ///< 1.16: training.cp_comm_type;
                                         ///< 1.17: models[].local_attention,
-                                        ///< training.fp8_scaling mxfp8
+                                        ///< training.fp8_scaling mxfp8;
+                                        ///< 1.18: inference.fp4_attention,
+                                        ///< models[].nvfp4_attention
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -150,6 +152,9 @@ struct InferenceSpec {
     /// of the last (trtllm-bench / vllm bench throughput); 0 = a steady state, requests
     /// always waiting. Format 1.14.
     int requests = 0;
+    /// NVFP4 weights only: the attention projections' format (the model's published
+    /// checkpoint's by default: ModelArch::nvfp4_attention). Format 1.18.
+    Fp4Attention fp4_attention = Fp4Attention::checkpoint;
     std::string extra_json; ///< unknown fields (a newer minor version), kept verbatim
     bool operator==(const InferenceSpec&) const = default;
 };

@@ -399,6 +399,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                              g->fp4_weight_stream_source + ")"}
                         : assumption("NVFP4 GEMM weight streaming",
                                      ia.fp4_weight_stream_efficiency));
+            // Which attention projections an NVFP4 checkpoint leaves in 16 bits (session 45).
+            if (s.weights_dtype == WeightsDtype::fp4 && m) {
+                const Fp4Attention fa = fp4_attention_of(*m, s);
+                const std::string what = fa == Fp4Attention::bf16 ? "16 bits (BF16)"
+                                         : fa == Fp4Attention::bf16_except_output
+                                             ? "16 bits but the output projection (NVFP4)"
+                                             : "NVFP4, as the other layers";
+                out.back().inputs.push_back({"attention projections", what,
+                                             s.fp4_attention == Fp4Attention::checkpoint
+                                                 ? "as the published NVFP4 checkpoint of " +
+                                                       m->name + " (catalog model entry)"
+                                                 : "design"});
+            }
             // ... and, for the routed experts on the GPU that rate was measured on, by their
             // size (session 41).
             if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&

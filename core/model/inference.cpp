@@ -108,10 +108,11 @@ double tp_allreduce_seconds(const InferenceSpec& s, const GpuSpec& g, const Topo
 }
 
 struct Rates {
-    double gemm = 0;      ///< FLOP/s for the weight dtype's GEMMs
-    double attention = 0; ///< FLOP/s of the attention kernels (16-bit)
-    double hbm = 0;       ///< bytes/s
-    double whbm = 0;      ///< bytes/s the GEMMs stream the weights at
+    double gemm = 0;       ///< FLOP/s for the weight dtype's GEMMs
+    double gemm_16bit = 0; ///< FLOP/s for 16-bit GEMMs (attention an NVFP4 checkpoint leaves)
+    double attention = 0;  ///< FLOP/s of the attention kernels (16-bit)
+    double hbm = 0;        ///< bytes/s
+    double whbm = 0;       ///< bytes/s the GEMMs stream the weights at
     /// Grouped NVFP4 GEMMs (routed experts): a fixed cost per expert matrix worth this many
     /// bytes of streaming (InferenceAssumptions::fp4_grouped_matrix_fixed_bytes; 0 = none).
     double grouped_fixed_bytes = 0;
@@ -158,6 +159,7 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
         d = Dtype::fp4;
     r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
     r.k0 = kloop_fixed_elements(d == Dtype::fp4 ? 0.5 : (d == half ? 2.0 : 1.0));
+    r.gemm_16bit = g.peak(half) * g.gemm_efficiency(half) * ia.sustained_vs_best_gemm.value;
     const double att =
         g.attention_efficiency > 0 ? g.attention_efficiency : g.gemm_efficiency(half) * 0.83;
     r.attention = g.peak(half) * att * ia.sustained_vs_best_gemm.value;
@@ -213,6 +215,9 @@ constexpr double kStreamOffloadedTokens = 32;
 /// `part_tp` GPUs, the routed experts over `expert_tp`.
 struct ShapeEfficiency {
     double attention = 1, mlp = 1, experts = 1, shared = 1, head = 1;
+    /// The attention projections as 16-bit GEMMs (their K-loop cost at 16-bit operands): an
+    /// NVFP4 checkpoint that leaves them in 16 bits (attention_params_16bit).
+    double attention_16bit = 1;
 };
 
 ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expert_tp, double k0) {
@@ -233,18 +238,26 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
     if (valid && key == last)
         return cached;
     const double h = m.hidden, mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
-    auto eff2 = [&](double k1, double n1, double w1, double k2, double n2, double w2) {
+    auto eff2_at = [&](double kk, double k1, double n1, double w1, double k2, double n2,
+                       double w2) {
         if (w1 + w2 <= 0)
             return 1.0;
-        const double e1 = gemm_nk_efficiency(k1, n1, k0), e2 = gemm_nk_efficiency(k2, n2, k0);
+        const double e1 = gemm_nk_efficiency(k1, n1, kk), e2 = gemm_nk_efficiency(k2, n2, kk);
         return (w1 + w2) / (w1 / e1 + w2 / e2);
+    };
+    auto eff2 = [&](double k1, double n1, double w1, double k2, double n2, double w2) {
+        return eff2_at(k0, k1, n1, w1, k2, n2, w2);
     };
     ShapeEfficiency e;
     const double q_all = static_cast<double>(m.heads) * m.head_dim;
     const double qkv_all = (static_cast<double>(m.heads) + 2.0 * m.kv_heads) * m.head_dim;
-    e.attention = key.att == AttentionKind::mla
-                      ? gemm_nk_efficiency(h, h / part_tp, k0)
-                      : eff2(h, qkv_all / part_tp, h * qkv_all, q_all / part_tp, h, q_all * h);
+    auto attention_at = [&](double kk) {
+        return key.att == AttentionKind::mla
+                   ? gemm_nk_efficiency(h, h / part_tp, kk)
+                   : eff2_at(kk, h, qkv_all / part_tp, h * qkv_all, q_all / part_tp, h, q_all * h);
+    };
+    e.attention = attention_at(k0);
+    e.attention_16bit = attention_at(kloop_fixed_elements(2.0));
     const double f = m.ffn, fe = m.moe_ffn, fs = static_cast<double>(m.moe_ffn) * m.shared_experts;
     e.mlp = eff2(h, f / part_tp, (mats - 1) * h * f, f / part_tp, h, h * f);
     e.experts = eff2(h, fe / expert_tp, (mats - 1) * h * fe, fe / expert_tp, h, h * fe);
@@ -293,7 +306,11 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     const double h = m.hidden;
     // Per layer: weights read once, 2 FLOPs per weight per token (GEMMs: max of compute and
     // weight streaming -- the roofline).
-    const double attn_params = m.attention_params_per_layer();
+    // An NVFP4 checkpoint may leave attention projections in 16 bits (attention_params_16bit:
+    // ModelOpt's exclude_modules): those stream at 2 bytes a weight and multiply at the 16-bit
+    // rate, the rest as the weight format says.
+    const double attn16 = attention_params_16bit(m, s);
+    const double attn_params = m.attention_params_per_layer() - attn16;
     double mlp_params = m.dense_mlp_params_per_layer();
     double mlp_read = mlp_params;
     // GEMM shape: each matrix's N and K tiles and K-loop fill and drain (gemm_shape.h, as the
@@ -333,6 +350,13 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
         // from memory: the routed experts apart from the rest.
         double work = attn_params / se.attention, read = attn_params;
+        // 16-bit attention projections, in units of the weight format's rate and bytes (and
+        // not dequantised below: they are 16-bit already).
+        const double read16 = attn16 > 0 ? attn16 * (2.0 / r.wbytes) * (r.whbm / r.hbm) : 0.0;
+        if (attn16 > 0) {
+            work += attn16 / se.attention_16bit * (r.gemm / r.gemm_16bit);
+            read += read16;
+        }
         double routed_work = 0, routed_read = 0;
         if (moe) {
             const double per_expert = mats * h * m.moe_ffn;
@@ -394,7 +418,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // at 9.35 tok/s, >= 93% of its 400 GB/s with the weights alone (mlx-examples #1029).
         if (r.dequant > 0) {
             const double convert =
-                (read + routed_read) / tp * std::ceil(T / r.dequant_tile) / r.dequant;
+                (read - read16 + routed_read) / tp * std::ceil(T / r.dequant_tile) / r.dequant;
             gemm = r.dequant_overlaps ? std::max(gemm, convert) : gemm + convert;
         }
         // Attention: each new token attends to the cache plus the causal part of the new ones.
@@ -483,7 +507,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             } else {
                 params += mlp_params;
             }
-            bytes += params * r.wbytes;
+            bytes += params * r.wbytes + attn16 * 2.0;
         }
         const double host = ia.host_memory_bandwidth_Bps.value * stream_efficiency(s, ia);
         const double link = g.host_link_Bps > 0 ? g.host_link_Bps : host;

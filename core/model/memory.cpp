@@ -588,6 +588,23 @@ bool attention_dp_active(const ModelArch& m, const InferenceSpec& s) {
     return s.attention_dp && s.tp > 1 && m.is_moe();
 }
 
+Fp4Attention fp4_attention_of(const ModelArch& m, const InferenceSpec& s) {
+    if (s.weights_dtype != WeightsDtype::fp4)
+        return Fp4Attention::fp4;
+    return s.fp4_attention == Fp4Attention::checkpoint ? m.nvfp4_attention : s.fp4_attention;
+}
+
+double attention_params_16bit(const ModelArch& m, const InferenceSpec& s) {
+    switch (fp4_attention_of(m, s)) {
+    case Fp4Attention::bf16:
+        return m.attention_params_per_layer();
+    case Fp4Attention::bf16_except_output:
+        return m.attention_params_per_layer() - m.attention_output_params_per_layer();
+    default:
+        return 0;
+    }
+}
+
 int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu) {
     if (a.max_num_seqs.value >= 1)
         return static_cast<int>(std::min(a.max_num_seqs.value, 1e7));
@@ -735,6 +752,8 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
     const double local_share = L_res > 0 ? m.kept_context(L_res, true) / L_res : 1.0;
     const auto layers = stage_layers(m.layers, s.pp);
     const double vh = static_cast<double>(m.vocab) * m.hidden;
+    // NVFP4 checkpoints that leave attention projections in 16 bits (fp4_attention_of).
+    const double att16 = attention_params_16bit(m, s);
     double worst_weights = 0, min_tokens = 1e300, worst_kv_share = 0;
     int first = 0;
     for (int st = 0; st < s.pp; ++st) {
@@ -750,10 +769,11 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
                 // dense GatedMLP and the shared expert get overridden_tp_size 1; the router is
                 // replicated): only the routed experts are split over the GPUs.
                 const double routed = lp.experts > 0 ? m.routed_expert_params_per_layer() : 0.0;
-                w += (lp.attention + lp.mlp + lp.experts - routed + routed / tp) * wbytes +
-                     lp.norms * 2.0;
+                w += (lp.attention - att16 + lp.mlp + lp.experts - routed + routed / tp) * wbytes +
+                     att16 * 2.0 + lp.norms * 2.0;
             } else {
-                w += (lp.attention + lp.mlp + lp.experts) / tp * wbytes + lp.norms * 2.0;
+                w += ((lp.attention - att16 + lp.mlp + lp.experts) * wbytes + att16 * 2.0) / tp +
+                     lp.norms * 2.0;
             }
         }
         first += nl;

@@ -156,6 +156,16 @@ int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSp
 /// (InferenceSpec::attention_dp; at TP 1 it changes nothing, a dense model is refused).
 bool attention_dp_active(const ModelArch& m, const InferenceSpec& s);
 
+/// NVFP4 weights: the attention projections' format this workload serves them in -- its own
+/// choice, or the model's published checkpoint's (ModelArch::nvfp4_attention). Never
+/// `checkpoint`; fp4 for any other weight format (nothing is left in 16 bits).
+Fp4Attention fp4_attention_of(const ModelArch& m, const InferenceSpec& s);
+
+/// Parameters per layer of the attention projections kept in 16 bits under NVFP4 weights
+/// (fp4_attention_of: bf16 all of them, bf16_except_output all but the output projection);
+/// 0 otherwise. They are stored, read and multiplied in 16 bits.
+double attention_params_16bit(const ModelArch& m, const InferenceSpec& s);
+
 /// Memory of one inference replica (tp x pp GPUs). batch 0 = auto (the largest that fits).
 /// `draft`: a speculative-decoding draft model served beside it (Leviathan et al. 2023): its
 /// weights and its KV cache of every sequence share the GPUs, split over the same TP (vLLM's

@@ -399,6 +399,16 @@ std::vector<Field> build_schema() {
     add(I(CL_REF(weights_dtype))
             .make("weights_dtype", "Weights", "", 0, 0, "bf16: checkpoint",
                   "format; int4 4.25 bits, fp4 4.5 bits with scales"));
+    add(I(CL_REF(fp4_attention))
+            .make("fp4_attention", "Attention projections (FP4)", "", 0, 0,
+                  "as the model's published NVFP4 checkpoint: NVIDIA's DeepSeek NVFP4 "
+                  "checkpoints leave q_a, q_b, kv_a and kv_b in 16 bits (ModelOpt "
+                  "exclude_modules), its Qwen3-235B checkpoint quantises every linear",
+                  "with FP4 weights: the attention projections in NVFP4 like the other layers, or "
+                  "left in 16 bits (stored, read and multiplied as BF16) as many published NVFP4 "
+                  "checkpoints leave them"));
+    s.back().applies =
+        serving_when([](const InferenceSpec& x) { return x.weights_dtype == WeightsDtype::fp4; });
     add(I(CL_REF(kv_dtype))
             .make("kv_dtype", "KV cache", "", 0, 0, "bf16: engine default", "format"));
     add(I(CL_REF(batching))
@@ -1229,6 +1239,8 @@ std::string choice_label(std::string_view v) {
         {"int8", "INT8"},
         {"int4", "INT4 (AWQ/GPTQ, group 128)"},
         {"fp4", "FP4 (NVFP4)"},
+        {"checkpoint", "As the checkpoint"},
+        {"bf16-except-output", "BF16 except output"},
         {"q4_k_m", "GGUF Q4_K_M"},
         {"q5_k_m", "GGUF Q5_K_M"},
         {"q6_k", "GGUF Q6_K"},

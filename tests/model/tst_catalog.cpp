@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 using namespace cl::model;
@@ -251,6 +253,53 @@ private slots:
                                   "config.json");
         QVERIFY2(m.ok(), m.error_text().c_str());
         QCOMPARE(m->total_params(), cat_.model("llama3-8b")->total_params());
+    }
+
+    // Session 45: a ModelOpt NVFP4 checkpoint's config says which modules it left in 16 bits
+    // (quantization_config.exclude_modules). Every layer's attention input projections there:
+    // the model says its checkpoint keeps them in 16 bits; the whole attention: all of it; a
+    // partial list is said in a note and the model served as NVFP4.
+    void hfConfigNvfp4Exclusions() {
+        QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR
+                               "/tests/data/hf_configs/deepseek-ai__DeepSeek-R1.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        nlohmann::json base = nlohmann::json::parse(f.readAll().toStdString());
+        auto with = [&](const nlohmann::json& excl) {
+            nlohmann::json j = base;
+            j["quantization_config"] = {
+                {"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}, {"exclude_modules", excl}};
+            auto m = import_hf_config(j.dump(), "config.json");
+            if (!m.ok())
+                qFatal("%s", m.error_text().c_str());
+            return *m;
+        };
+        nlohmann::json mla = nlohmann::json::array({"lm_head"});
+        for (int i = 0; i < 61; ++i)
+            for (const char* p : {"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj"})
+                mla.push_back("model.layers." + std::to_string(i) + ".self_attn." + p);
+        const ModelArch v31 = with(mla); // nvidia/DeepSeek-V3.1-NVFP4's list
+        QCOMPARE(v31.nvfp4_attention, Fp4Attention::bf16_except_output);
+        nlohmann::json all = nlohmann::json::array({"lm_head", "model.layers.*.self_attn*"});
+        QCOMPARE(with(all).nvfp4_attention, Fp4Attention::bf16);
+        nlohmann::json one = nlohmann::json::array({"model.layers.0.self_attn*"});
+        const ModelArch part = with(one);
+        QCOMPARE(part.nvfp4_attention, Fp4Attention::fp4);
+        bool said = false;
+        for (const auto& n : part.provenance.notes)
+            said =
+                said || n.find("some attention projections left in 16 bits") != std::string::npos;
+        QVERIFY(said);
+        // Not NVFP4 (an FP8 checkpoint's list): nothing changes.
+        nlohmann::json j = base;
+        j["quantization_config"] = {
+            {"quant_method", "modelopt"}, {"quant_algo", "FP8"}, {"exclude_modules", all}};
+        auto f8 = import_hf_config(j.dump(), "config.json");
+        QVERIFY(f8.ok());
+        QCOMPARE(f8->nvfp4_attention, Fp4Attention::fp4);
+        // What the importer says travels in the model's JSON and reads back the same.
+        auto again = model_from_json_text(model_arch_to_json(v31), "model.json");
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QCOMPARE(again->nvfp4_attention, Fp4Attention::bf16_except_output);
     }
 
     // Issue 20: the config.json of every family people ask about today (tests/data/hf_configs,

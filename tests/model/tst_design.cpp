@@ -1029,7 +1029,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.17\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.18\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1237,7 +1237,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.18")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.19")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1247,14 +1247,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.17")", R"("version": "1.18")"); // a newer minor's key
+        text = with(text, R"("version": "1.18")", R"("version": "1.19")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.18\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.19\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1277,7 +1277,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.17\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.18\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});
@@ -1312,6 +1312,51 @@ private slots:
 
     // Devices and links are read and written through the schema: every field of those
     // sections, set away from its default, survives a save and a load (a new field too).
+    // Session 45 (format 1.18): an inference workload says which format its NVFP4 attention
+    // projections are in (inference.fp4_attention: the published checkpoint's by default), and
+    // a model the design carries says its checkpoint's (models[].nvfp4_attention).
+    void fp4AttentionRoundTrip() {
+        Design d = cl::test::preset("gb200-nvl72");
+        QVERIFY(!d.workloads.empty());
+        auto& inf = d.workloads[0].inference;
+        QCOMPARE(inf.fp4_attention, Fp4Attention::checkpoint);
+        inf.weights_dtype = WeightsDtype::fp4;
+        inf.fp4_attention = Fp4Attention::bf16;
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"fp4_attention\": \"bf16\"") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back->workloads[0].inference.fp4_attention, Fp4Attention::bf16);
+        // A 1.17 file has no such key: the checkpoint's, as every design computed before.
+        std::string old = with(saved, "\"fp4_attention\": \"bf16\",", "");
+        old = with(old, R"("version": "1.18")", R"("version": "1.17")");
+        auto older = design_from_json(old, "t.json", &cat_);
+        QVERIFY2(older.ok(), older.error_text().c_str());
+        QCOMPARE(older->workloads[0].inference.fp4_attention, Fp4Attention::checkpoint);
+        // A value it does not know is refused where it is, with the values it takes.
+        const QString bad =
+            firstError(with(saved, "\"fp4_attention\": \"bf16\"", "\"fp4_attention\": \"fp2\""));
+        QVERIFY2(bad.contains(QStringLiteral("fp4_attention")) &&
+                     bad.contains(QStringLiteral("bf16-except-output")),
+                 qPrintable(bad));
+        // The model's own property travels with a model the design carries.
+        ModelArch m = *cat_.model("deepseek-v3");
+        m.id = "my-deepseek";
+        const std::string mj = model_arch_to_json(m);
+        QVERIFY(mj.find("\"nvfp4_attention\":\"bf16-except-output\"") != std::string::npos);
+        d.models.push_back(m);
+        d.workloads[0].model = "my-deepseek";
+        auto carried = design_from_json(design_to_json(d), "t.json", &cat_);
+        QVERIFY2(carried.ok(), carried.error_text().c_str());
+        QCOMPARE(carried->models[0].nvfp4_attention, Fp4Attention::bf16_except_output);
+        // "checkpoint" is the workload's word for "as the model has it": a model cannot say it.
+        // (the model is the only place the design says bf16-except-output)
+        const std::string self =
+            with(design_to_json(d), "\"bf16-except-output\"", "\"checkpoint\"");
+        const QString refused = firstError(self);
+        QVERIFY2(refused.contains(QStringLiteral("nvfp4_attention")), qPrintable(refused));
+    }
+
     void deviceAndLinkFieldsRoundTrip() {
         auto loaded = design_from_json(kMinimal, "t.json", &cat_);
         QVERIFY(loaded.ok());

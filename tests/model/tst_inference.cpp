@@ -240,6 +240,74 @@ private slots:
     // Session 44: a serving engine's TP all-reduce is its own kernel as measured in it
     // (catalog: engine_allreduce), where the group sits as it was measured -- inside one
     // NVSwitch server for an NVLink GPU; the collective model elsewhere.
+    // Session 45: an NVFP4 checkpoint may leave the attention projections in 16 bits (ModelOpt
+    // exclude_modules). DeepSeek's published NVFP4 checkpoints keep q_a, q_b, kv_a and kv_b in
+    // 16 bits (the catalog's default for the model); the workload may say otherwise. Those
+    // weights are stored, read and multiplied in 16 bits.
+    void nvfp4AttentionPrecision() {
+        const ModelArch& m = *cat_.model("deepseek-v3");
+        QCOMPARE(m.nvfp4_attention, Fp4Attention::bf16_except_output);
+        QCOMPARE(cat_.model("qwen3-235b-a22b")->nvfp4_attention, Fp4Attention::fp4);
+        const GpuSpec& b200 = *cat_.gpu("b200");
+        const Topology dgx = cl::test::single_system("dgx-b200");
+        InferenceSpec s;
+        s.tp = 8;
+        s.attention_dp = true;
+        s.engine = ServingEngine::trtllm;
+        s.weights_dtype = WeightsDtype::fp4;
+        s.kv_dtype = KvDtype::fp8;
+        s.input_len = 1024;
+        s.output_len = 2048;
+        s.batch = 1024;
+        const double att = m.attention_params_per_layer();
+        const double out = m.attention_output_params_per_layer();
+        QCOMPARE(out, 128.0 * 128.0 * 7168.0); // heads x v_head_dim x hidden
+        QCOMPARE(fp4_attention_of(m, s), Fp4Attention::bf16_except_output);
+        QCOMPARE(attention_params_16bit(m, s), att - out);
+        auto with = [&](Fp4Attention fa) {
+            InferenceSpec x = s;
+            x.fp4_attention = fa;
+            auto r = infer(m, x, b200, dgx);
+            if (!r.ok())
+                qFatal("%s", r.error_text().c_str());
+            return *r;
+        };
+        const auto ckpt = with(Fp4Attention::checkpoint), fp4 = with(Fp4Attention::fp4),
+                   part = with(Fp4Attention::bf16_except_output), all = with(Fp4Attention::bf16);
+        QCOMPARE(ckpt.memory.weights_bytes_per_gpu, part.memory.weights_bytes_per_gpu);
+        QCOMPARE(ckpt.decode_step_s, part.decode_step_s);
+        // Attention DP: every GPU holds every layer's attention, so each 16-bit weight costs
+        // 2 - 4.5/8 bytes more on every GPU.
+        const double per = 2.0 - weight_bits(WeightsDtype::fp4) / 8.0;
+        QCOMPARE(all.memory.weights_bytes_per_gpu - fp4.memory.weights_bytes_per_gpu,
+                 m.layers * att * per);
+        QCOMPARE(part.memory.weights_bytes_per_gpu - fp4.memory.weights_bytes_per_gpu,
+                 m.layers * (att - out) * per);
+        // Read and multiplied in 16 bits: each step is longer the more of attention is.
+        QVERIFY(fp4.decode_step_s < part.decode_step_s);
+        QVERIFY(part.decode_step_s < all.decode_step_s);
+        QVERIFY(fp4.prefill_s < all.prefill_s);
+        // Other weight formats carry no 16-bit attention: the choice changes nothing.
+        InferenceSpec f8 = s;
+        f8.weights_dtype = WeightsDtype::fp8;
+        QCOMPARE(attention_params_16bit(m, f8), 0.0);
+        f8.fp4_attention = Fp4Attention::bf16;
+        auto a = infer(m, f8, b200, dgx);
+        f8.fp4_attention = Fp4Attention::fp4;
+        auto b = infer(m, f8, b200, dgx);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(a->decode_step_s, b->decode_step_s);
+        QCOMPARE(a->memory.weights_bytes_per_gpu, b->memory.weights_bytes_per_gpu);
+        // A model whose checkpoint quantises every linear: the default is NVFP4 throughout.
+        const ModelArch& l = *cat_.model("llama3-70b");
+        InferenceSpec d;
+        d.weights_dtype = WeightsDtype::fp4;
+        d.engine = ServingEngine::trtllm;
+        QCOMPARE(attention_params_16bit(l, d), 0.0);
+        d.fp4_attention = Fp4Attention::bf16;
+        QCOMPARE(attention_params_16bit(l, d), l.attention_params_per_layer());
+    }
+
     void engineMeasuredAllReduce() {
         const ModelArch& m = *cat_.model("llama3.1-405b");
         const GpuSpec& h100 = *cat_.gpu("h100-sxm");

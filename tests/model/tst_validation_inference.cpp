@@ -1108,6 +1108,10 @@ private slots:
             s.attention_dp = true;
             s.engine = ServingEngine::trtllm;
             s.weights_dtype = r.w;
+            // The blog's NVFP4 checkpoints (nvidia/DeepSeek-R1-FP4, -R1-0528-FP4) keep every
+            // attention projection in 16 bits: the later -v2 ones "additionally quantize the wo
+            // module in attention layers" (TensorRT-LLM tech blog 14), the catalog's default.
+            s.fp4_attention = Fp4Attention::bf16;
             s.kv_dtype = r.kv;
             s.input_len = 1024;
             s.output_len = 2048;
@@ -1127,7 +1131,9 @@ private slots:
                          .arg(r.published, 0, 'f', 0)
                          .arg(res->output_tokens_per_s, 0, 'f', 0)
                          .arg(e * 100, 0, 'f', 1);
-            QVERIFY2(std::abs(e) <= 0.15, qPrintable(table));
+            // Within 10 % (session 42: +11.5 / +5.4 / −4.2 % with the attention projections in
+            // NVFP4, bounded at 15 %; session 45: 16-bit as the checkpoints have them).
+            QVERIFY2(std::abs(e) <= 0.10, qPrintable(table));
         }
         qInfo().noquote() << table;
     }

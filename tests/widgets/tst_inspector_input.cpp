@@ -872,6 +872,57 @@ private slots:
         QVERIFY(!drawn(QStringLiteral("TensorRT-LLM")));
     }
 
+    // Session 45: with FP4 weights the inspector offers the attention projections' format, the
+    // published checkpoint's by default (DeepSeek's NVFP4 checkpoints keep most of attention in
+    // 16 bits). Chosen by mouse: FP4 weights, then NVFP4 attention -- the weights per GPU drop
+    // by what 16-bit attention held; the field goes away with FP8 weights.
+    void fp4AttentionFollowsTheCheckpoint() {
+        ui::MainWindow w(cat_);
+        w.resize(1216, 760);
+        QVERIFY(showActive(w));
+        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
+                             QStringLiteral("gb200-nvl72")}));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        QString id;
+        for (const auto& wl : w.document()->design().workloads)
+            if (wl.kind == model::WorkloadKind::inference && wl.model == "deepseek-v3" &&
+                id.isEmpty())
+                id = QString::fromStdString(wl.id);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(clickEntity(w, id));
+        QVERIFY(field<QWidget>(w, "fp4_attention") == nullptr); // FP8 weights
+        auto* weights = field<QComboBox>(w, "weights_dtype");
+        QVERIFY(weights);
+        reveal(w, weights);
+        QVERIFY(chooseInCombo(weights, QStringLiteral("fp4")));
+        QTRY_VERIFY(field<QComboBox>(w, "fp4_attention") != nullptr);
+        auto* att = field<QComboBox>(w, "fp4_attention");
+        QCOMPARE(att->currentData().toString(), QStringLiteral("checkpoint"));
+        QCOMPARE(att->currentText(), QStringLiteral("As the checkpoint"));
+        const auto weightsPerGpu = [&]() -> double {
+            const auto ev = w.evaluator()->current();
+            if (!ev)
+                return -1;
+            for (const auto& we : ev->workloads)
+                if (we.id == id.toStdString() && we.inference)
+                    return we.inference->memory.weights_bytes_per_gpu;
+            return -1;
+        };
+        QTRY_VERIFY(w.document()->design().workloads.front().inference.weights_dtype ==
+                    model::WeightsDtype::fp4);
+        QTRY_VERIFY(weightsPerGpu() > 0);
+        const double checkpoint = weightsPerGpu();
+        reveal(w, att);
+        QVERIFY(chooseInCombo(att, QStringLiteral("fp4")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.fp4_attention,
+                     model::Fp4Attention::fp4);
+        QTRY_VERIFY(weightsPerGpu() > 0 && weightsPerGpu() < checkpoint);
+        weights = field<QComboBox>(w, "weights_dtype");
+        reveal(w, weights);
+        QVERIFY(chooseInCombo(weights, QStringLiteral("fp8")));
+        QTRY_VERIFY(field<QWidget>(w, "fp4_attention") == nullptr);
+    }
+
     // Session 43: the MXFP8 recipe exists on Blackwell data-centre GPUs only. Chosen by mouse
     // for a training job on H100s, the inspector says why it cannot be computed, in words (before
     // any memory verdict); choosing delayed scaling by mouse weighs the job again.
