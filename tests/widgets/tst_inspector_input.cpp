@@ -56,6 +56,23 @@ private:
                 return c;
         return nullptr;
     }
+    /// Shows the window, opens `preset` by the menus and clicks its first workload of `kind`
+    /// (of model `model_id` when given) on the canvas: that workload's id, or empty when a step
+    /// failed (the caller checks).
+    QString openPresetAndClickWorkload(ui::MainWindow& w, const QString& preset,
+                                       model::WorkloadKind kind, const char* model_id = nullptr) {
+        w.resize(1216, 760);
+        if (!showActive(w) ||
+            !menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"), preset}) ||
+            !QTest::qWaitFor([&] { return w.evaluator()->current() != nullptr; }))
+            return {};
+        for (const auto& wl : w.document()->design().workloads)
+            if (wl.kind == kind && (!model_id || wl.model == model_id)) {
+                const QString id = QString::fromStdString(wl.id);
+                return clickEntity(w, id) ? id : QString();
+            }
+        return {};
+    }
     void reveal(ui::MainWindow& w, QWidget* e) {
         if (auto* sa = w.inspector()->findChild<QScrollArea*>())
             sa->ensureWidgetVisible(e, 10, 40);
@@ -828,17 +845,9 @@ private slots:
     // engine chosen by mouse draws its own.
     void servingEngineAllReduceOnFabricChart() {
         ui::MainWindow w(cat_);
-        w.resize(1216, 760);
-        QVERIFY(showActive(w));
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
-                             QStringLiteral("h200-inference-8x")}));
-        QTRY_VERIFY(w.evaluator()->current() != nullptr);
-        QString id;
-        for (const auto& wl : w.document()->design().workloads)
-            if (wl.kind == model::WorkloadKind::inference && id.isEmpty())
-                id = QString::fromStdString(wl.id);
-        QVERIFY(!id.isEmpty());
-        QVERIFY(clickEntity(w, id));
+        QVERIFY(!openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
+                                            model::WorkloadKind::inference)
+                     .isEmpty());
         auto* engine = field<QComboBox>(w, "engine");
         QVERIFY(engine);
         reveal(w, engine);
@@ -878,18 +887,9 @@ private slots:
     // by what 16-bit attention held; the field goes away with FP8 weights.
     void fp4AttentionFollowsTheCheckpoint() {
         ui::MainWindow w(cat_);
-        w.resize(1216, 760);
-        QVERIFY(showActive(w));
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
-                             QStringLiteral("gb200-nvl72")}));
-        QTRY_VERIFY(w.evaluator()->current() != nullptr);
-        QString id;
-        for (const auto& wl : w.document()->design().workloads)
-            if (wl.kind == model::WorkloadKind::inference && wl.model == "deepseek-v3" &&
-                id.isEmpty())
-                id = QString::fromStdString(wl.id);
+        const QString id = openPresetAndClickWorkload(
+            w, QStringLiteral("gb200-nvl72"), model::WorkloadKind::inference, "deepseek-v3");
         QVERIFY(!id.isEmpty());
-        QVERIFY(clickEntity(w, id));
         QVERIFY(field<QWidget>(w, "fp4_attention") == nullptr); // FP8 weights
         auto* weights = field<QComboBox>(w, "weights_dtype");
         QVERIFY(weights);
@@ -928,17 +928,9 @@ private slots:
     // any memory verdict); choosing delayed scaling by mouse weighs the job again.
     void mxfp8OnHopperSaysWhy() {
         ui::MainWindow w(cat_);
-        w.resize(1216, 760);
-        QVERIFY(showActive(w));
-        QVERIFY(menuPath(w, {QStringLiteral("File"), QStringLiteral("Open Preset"),
-                             QStringLiteral("h100-ndr-2node")}));
-        QTRY_VERIFY(w.evaluator()->current() != nullptr);
-        QString id;
-        for (const auto& wl : w.document()->design().workloads)
-            if (wl.kind == model::WorkloadKind::training && id.isEmpty())
-                id = QString::fromStdString(wl.id);
+        const QString id = openPresetAndClickWorkload(w, QStringLiteral("h100-ndr-2node"),
+                                                      model::WorkloadKind::training);
         QVERIFY(!id.isEmpty());
-        QVERIFY(clickEntity(w, id));
         auto* dtype = field<QComboBox>(w, "dtype");
         QVERIFY(dtype);
         reveal(w, dtype);
