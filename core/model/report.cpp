@@ -1,6 +1,7 @@
 #include "model/report.h"
 
 #include "model/explain.h"
+#include "model/memory.h"
 #include "model/schema.h"
 #include "model/sensitivity.h"
 #include "model/units.h"
@@ -891,6 +892,17 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                               "; weights " + label(in.weights_dtype) + ", KV cache " +
                               label(in.kv_dtype) + "; " + label(in.engine) + ", " +
                               label(in.batching) + " batching, " + label(in.mode);
+            // What of attention NVFP4 leaves in 16 bits (session 45: the checkpoint's, or the
+            // workload's choice).
+            if (const ModelArch* mm = in.weights_dtype == WeightsDtype::fp4
+                                          ? find_model(d, c, spec->model)
+                                          : nullptr) {
+                const Fp4Attention fa = fp4_attention_of(*mm, in);
+                if (fa == Fp4Attention::bf16)
+                    how += "; attention projections in 16 bits";
+                else if (fa == Fp4Attention::bf16_except_output)
+                    how += "; attention projections but the output projection in 16 bits";
+            }
             if (const ModelArch* dm = find_model(d, c, in.speculative_draft))
                 how += "; speculative decoding with " + dm->name + " (" +
                        std::to_string(in.speculative_k) + " draft tokens, acceptance " +

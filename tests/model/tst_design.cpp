@@ -1339,6 +1339,19 @@ private slots:
         QVERIFY2(bad.contains(QStringLiteral("fp4_attention")) &&
                      bad.contains(QStringLiteral("bf16-except-output")),
                  qPrintable(bad));
+        // The report's first page says how the serving runs, the 16-bit attention included.
+        Design served = *back;
+        served.workloads[0].inference.fp4_attention = Fp4Attention::checkpoint;
+        const auto says = [&](const Design& x, const std::string& what) {
+            for (const auto& it : report_summary(x, evaluate(x, cat_), cat_).workloads)
+                for (const auto& l : it.lines)
+                    if (l.rfind("Serving: ", 0) == 0)
+                        return l.find(what) != std::string::npos;
+            return false;
+        };
+        QVERIFY(says(served, "attention projections but the output projection in 16 bits"));
+        served.workloads[0].inference.fp4_attention = Fp4Attention::fp4;
+        QVERIFY(!says(served, "in 16 bits"));
         // The model's own property travels with a model the design carries.
         ModelArch m = *cat_.model("deepseek-v3");
         m.id = "my-deepseek";
