@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -429,9 +429,14 @@ void read_nvfp4_exclusions(const nlohmann::json& qc, ModelArch& m) {
             continue;
         int layer = -1;
         if (const auto l = x.find("layers."); l != std::string::npos && l < sa) {
-            const std::size_t d = l + 7;
-            if (d < x.size() && std::isdigit(static_cast<unsigned char>(x[d])))
-                layer = std::atoi(x.c_str() + d);
+            // A layer index as written; a pattern's "*" leaves -1 (every layer).
+            const char* b = x.data() + l + 7;
+            int v = 0;
+            const auto [p, ec] = std::from_chars(b, x.data() + x.size(), v);
+            if (ec == std::errc() && p != b)
+                layer = v >= 0 ? v : -2;
+            else if (ec == std::errc::result_out_of_range)
+                layer = -2; // no model has that layer
         }
         const std::string rest = x.substr(sa + 9);
         const bool whole = rest.empty() || rest == "*" || rest == ".*";

@@ -289,6 +289,10 @@ private slots:
             said =
                 said || n.find("some attention projections left in 16 bits") != std::string::npos;
         QVERIFY(said);
+        // Layer indices no model has (too large, negative) match no layer.
+        const ModelArch odd = with(nlohmann::json::array(
+            {"model.layers.99999999999999999999.self_attn*", "model.layers.-1.self_attn*"}));
+        QCOMPARE(odd.nvfp4_attention, Fp4Attention::fp4);
         // Not NVFP4 (an FP8 checkpoint's list): nothing changes.
         nlohmann::json j = base;
         j["quantization_config"] = {
