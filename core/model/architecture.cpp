@@ -177,7 +177,13 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
         need(dense_layers >= 0 && dense_layers < layers, "dense_layers",
              "must be between 0 and layers - 1");
         need(moe_every >= 1 && moe_every <= layers, "moe_every", "must be between 1 and layers");
+        if (router_groups > 0) {
+            need(experts % router_groups == 0, "router_groups", "must divide experts");
+            need(router_group_top_k >= 1 && router_group_top_k <= router_groups,
+                 "router_group_top_k", "must be between 1 and router_groups");
+        }
     }
+    need(router_groups >= 0 && router_group_top_k >= 0, "router_groups", "must not be negative");
     need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
     need(shared_experts >= 0, "shared_experts", "must not be negative");
     need(trtllm_eager_ops_per_layer >= 0 && trtllm_eager_ops_per_layer <= 1000,
@@ -276,6 +282,8 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("shared_experts", m.shared_experts, false, 0);
     geti("dense_layers", m.dense_layers, false, 0);
     geti("moe_every", m.moe_every, false, 1);
+    geti("router_groups", m.router_groups, false, 0);
+    geti("router_group_top_k", m.router_group_top_k, false, 0);
     geti("sliding_window", m.sliding_window, false, 0, 1 << 30);
     geti("global_every", m.global_every, false, 0);
     if (auto la = r.string(j, path, "local_attention", false)) {
@@ -333,6 +341,8 @@ std::string model_arch_to_json(const ModelArch& m) {
                                                 {"moe_ffn", m.moe_ffn},
                                                 {"shared_experts", m.shared_experts},
                                                 {"dense_layers", m.dense_layers},
+                                                {"router_groups", m.router_groups},
+                                                {"router_group_top_k", m.router_group_top_k},
                                                 {"sliding_window", m.sliding_window},
                                                 {"global_every", m.global_every},
                                                 {"kv_lora_rank", m.kv_lora_rank},
@@ -625,6 +635,9 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         first_int({"moe_intermediate_size"}, true, m.moe_ffn);
         first_int({"n_shared_experts"}, false, m.shared_experts);
         first_int({"first_k_dense_replace"}, false, m.dense_layers);
+        // Group-limited routing: n_group groups of experts, a token's from topk_group of them.
+        first_int({"n_group"}, false, m.router_groups);
+        first_int({"topk_group"}, false, m.router_group_top_k);
     }
     if (type == "deepseek_v3" || type == "deepseek_v2") {
         first_int({"n_routed_experts"}, true, m.experts);
@@ -632,6 +645,9 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         first_int({"moe_intermediate_size"}, true, m.moe_ffn);
         first_int({"n_shared_experts"}, false, m.shared_experts);
         first_int({"first_k_dense_replace"}, false, m.dense_layers);
+        // Group-limited routing: n_group groups of experts, a token's from topk_group of them.
+        first_int({"n_group"}, false, m.router_groups);
+        first_int({"topk_group"}, false, m.router_group_top_k);
         first_int({"kv_lora_rank"}, true, m.kv_lora_rank);
         first_int({"q_lora_rank"}, false, m.q_lora_rank);
         first_int({"qk_rope_head_dim"}, true, m.qk_rope_head_dim);

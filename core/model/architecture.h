@@ -48,6 +48,11 @@ struct ModelArch {
     // layer, counted from the model's first layer as Hugging Face does ((i + 1) % k == 0:
     // Llama 4's interleave_moe_layer_step, Qwen's decoder_sparse_step); 1 = every layer.
     int experts = 0, top_k = 0, moe_ffn = 0, shared_experts = 0, dense_layers = 0, moe_every = 1;
+    /// Group-limited routing (DeepSeek-V2/V3's device- and node-limited routing; Hugging Face
+    /// n_group / topk_group, Megatron-Core --moe-router-num-groups / --moe-router-group-topk):
+    /// the experts fall into `router_groups` equal groups of consecutive experts and a token's
+    /// top_k come from at most `router_group_top_k` of them. 0 (or one group) = no limit.
+    int router_groups = 0, router_group_top_k = 0;
     // Local attention (Mistral 7B, Gemma 2/3, gpt-oss, Phi-3; Llama 4's chunked attention):
     // local layers attend to at most the last `sliding_window` tokens and keep only those in the
     // KV cache. Layer i is global when global_every > 0 and (i + 1) % global_every == 0

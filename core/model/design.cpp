@@ -478,9 +478,13 @@ Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadK
     const auto known =
         read_section(training ? Section::training : Section::inference, j, p, r, s, "w");
     Spec out;
-    if constexpr (std::is_same_v<Spec, TrainingSpec>)
+    if constexpr (std::is_same_v<Spec, TrainingSpec>) {
         out = s.workloads.front().training;
-    else
+        // 1.18 -> 1.19: a missing "etp" meant the same as tp (0); it now means 1, NVIDIA's MoE
+        // recipes' setting. Older files keep their meaning.
+        if (!j.contains("etp") && file.version_major == 1 && file.version_minor <= 18)
+            out.etp = 0;
+    } else
         out = s.workloads.front().inference;
     out.extra_json = extras(j, known);
     if (strict)

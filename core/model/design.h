@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 18; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 19; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -50,7 +50,9 @@ inline constexpr int kDesignMinor = 18; ///< 1.1: unset values are missing keys,
                                         ///< 1.17: models[].local_attention,
                                         ///< training.fp8_scaling mxfp8;
                                         ///< 1.18: inference.fp4_attention,
-                                        ///< models[].nvfp4_attention
+                                        ///< models[].nvfp4_attention;
+                                        ///< 1.19: training.etp defaults to 1 (a file of
+                                        ///< 1.18 or older without it: 0, the same as tp)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -88,10 +90,12 @@ enum class WorkloadKind { training, inference };
 
 struct TrainingSpec {
     int tp = 1, pp = 1, cp = 1, ep = 1, vpp = 1;
-    /// Expert tensor parallelism; 0 = the same as tp (Megatron-Core's default). With MoE
-    /// parallel folding the experts use their own ETP x EP x EDP grid over the same
-    /// TP x CP x DP GPUs, so EP may span TP ranks (etp x ep divides tp x cp x dp).
-    int etp = 0;
+    /// Expert tensor parallelism. With MoE parallel folding the experts use their own
+    /// ETP x EP x EDP grid over the same TP x CP x DP GPUs, so EP may span TP ranks (etp x ep
+    /// divides tp x cp x dp). Default 1, whole experts on each GPU, as NVIDIA's published MoE
+    /// recipes run (Megatron-Bridge scripts/performance/configs: expert_tensor_parallel_size=1
+    /// in every MoE base config); 0 = the same as tp, Megatron-Core's own default.
+    int etp = 1;
     [[nodiscard]] int expert_tp() const { return etp > 0 ? etp : tp; }
     /// Context-parallel K/V exchange (format 1.16; docs/training.md).
     CpComm cp_comm_type = CpComm::p2p;

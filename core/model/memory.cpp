@@ -263,7 +263,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         bad("--ep", "ETP x EP = " + std::to_string(etp * t.ep) +
                         " does not divide TP x CP x DP = " +
                         std::to_string(static_cast<long long>(dp) * t.cp * t.tp) +
-                        (t.etp > 0 ? "" : " (ETP defaults to TP; ETP 1 folds EP over TP)"));
+                        (t.etp > 0 ? "" : " (ETP 0 is the same as TP; ETP 1 folds EP over TP)"));
     if (t.ep > 1 && !m.is_moe())
         bad("--ep", "expert parallelism needs an MoE model");
     if (m.is_moe() && m.experts % t.ep != 0)

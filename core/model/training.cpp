@@ -43,6 +43,48 @@ double gemm_time(const Hw& hw, double m, double k, double n, double weight_bytes
     return std::max(flops / (hw.gemm * eff), bytes / hw.hbm);
 }
 
+/// Distinct nodes a token's top_k routed experts fall on, the EP group's experts spread evenly
+/// over `kn` nodes in order (consecutive experts on consecutive EP ranks). Without a routing
+/// limit each copy picks a node at random: kn (1 - (1 - 1/kn)^top_k). With group-limited
+/// routing (ModelArch::router_groups; DeepSeek-V3's node-limited routing, report sec. 2.1.2:
+/// "each token will be sent to at most M nodes", M = 4) the copies fall in the M chosen groups
+/// of G, each chosen group receiving one with q = 1 - (1 - 1/M)^top_k; a node holding G / kn
+/// groups is missed when none of its chosen groups received one (the number of its groups
+/// chosen is hypergeometric). A group spanning several nodes (G < kn) confines the copies to
+/// M kn / G of them.
+double nodes_touched(const ModelArch& m, double kn) {
+    if (kn <= 1)
+        return 1.0;
+    const double k = m.top_k;
+    const int G = m.router_groups, M = m.router_group_top_k;
+    if (G > 1 && M >= 1 && M < G) {
+        if (G >= kn) {
+            const double q = 1.0 - std::pow(1.0 - 1.0 / M, k);
+            const double per_node = G / kn;
+            const int g = static_cast<int>(std::lround(per_node));
+            double missed = 0;
+            if (std::abs(per_node - g) < 1e-9) {
+                // P(x of the node's g groups among the M chosen of G), hypergeometric.
+                const auto lchoose = [](double n, double r) {
+                    return std::lgamma(n + 1) - std::lgamma(r + 1) - std::lgamma(n - r + 1);
+                };
+                for (int x = 0; x <= std::min(g, M); ++x) {
+                    if (M - x > G - g)
+                        continue;
+                    missed += std::exp(lchoose(g, x) + lchoose(G - g, M - x) - lchoose(G, M)) *
+                              std::pow(1.0 - q, x);
+                }
+            } else {
+                missed = std::pow(1.0 - q * M / G, per_node); // groups straddle nodes
+            }
+            return kn * (1.0 - missed);
+        }
+        const double allowed = std::max(1.0, M * kn / G);
+        return allowed * (1.0 - std::pow(1.0 - 1.0 / allowed, k));
+    }
+    return kn * (1.0 - std::pow(1.0 - 1.0 / kn, k));
+}
+
 /// Kernels an eager framework (Megatron-Core with Transformer Engine) launches for one layer
 /// and one micro-batch on one GPU, forward and backward. Each leaves the GPU idle for
 /// TrainingAssumptions::kernel_gap_s (launch latency, the host catching up after a sync), which
@@ -588,7 +630,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                         // HybridEP one BF16 tensor even in FP8 training: fused_a2a.py at d98e8a6;
                         // DeepSeek's own FP8 dispatch is not modelled). With experts spread
                         // evenly over the group's k nodes, a token's top-k experts reach
-                        // k(1 - (1 - 1/k)^top_k) distinct nodes. The all-to-all model sends the
+                        // k(1 - (1 - 1/k)^top_k) distinct nodes, fewer with group-limited routing
+                        // (DeepSeek's node limit: nodes_touched). The all-to-all model sends the
                         // share (n - g)/n of its bytes off the node; it is given the bytes that
                         // make that share one copy per remote node. NVLink forwarding (7x a 400G
                         // NIC on DGX H100) is not the bottleneck.
@@ -597,7 +640,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                         const double sent = T * t.expert_tp() / t.tp; // tokens this GPU dispatches
                         double per_token = copies / sent; // copies per token on the wire
                         if (kn > 1) {
-                            const double distinct = kn * (1.0 - std::pow(1.0 - 1.0 / kn, m.top_k));
+                            const double distinct = nodes_touched(m, kn);
                             per_token =
                                 distinct * (kn - 1.0) / kn * ta.moe_imbalance.value * n / (n - g);
                         }

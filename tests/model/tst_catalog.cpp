@@ -422,6 +422,23 @@ private slots:
         const auto r1 = load("deepseek-ai__DeepSeek-R1");
         QVERIFY(r1.ok());
         QCOMPARE(kv_bytes_per_token(*r1, KvDtype::bf16), 61.0 * 576 * 2);
+        // DeepSeek's node-limited routing (V3 report sec. 2.1.2): n_group 8, topk_group 4.
+        QCOMPARE(r1->router_groups, 8);
+        QCOMPARE(r1->router_group_top_k, 4);
+        {
+            const auto back = model_from_json_text(model_arch_to_json(*r1), "r1.json");
+            QVERIFY2(back.ok(), back.error_text().c_str());
+            QCOMPARE(back->router_groups, 8);
+            QCOMPARE(back->router_group_top_k, 4);
+            std::string bad = model_arch_to_json(*r1);
+            const auto at = bad.find("\"router_group_top_k\":4");
+            QVERIFY(at != std::string::npos);
+            bad.replace(at, 22, "\"router_group_top_k\":9");
+            const auto refused = model_from_json_text(bad, "r1.json");
+            QVERIFY(!refused.ok());
+            QVERIFY2(refused.error_text().find("router_group_top_k") != std::string::npos,
+                     refused.error_text().c_str());
+        }
         // Llama 4 Maverick: MoE every other layer, chunked attention (8,192) on 3 of every 4.
         const auto mav = load("meta-llama__Llama-4-Maverick-17B-128E-Instruct");
         QVERIFY(mav.ok());
@@ -498,6 +515,12 @@ private slots:
             QCOMPARE(kv_bytes_per_sequence(*zoo, KvDtype::bf16, 100000),
                      kv_bytes_per_sequence(*m, KvDtype::bf16, 100000));
             QCOMPARE(zoo->max_seq, m->max_seq);
+            // Group-limited routing as the config has it (one group: no limit, as Kimi K2's).
+            const auto limit = [](const ModelArch& a) {
+                return a.router_groups > 1 ? std::pair{a.router_groups, a.router_group_top_k}
+                                           : std::pair{0, 0};
+            };
+            QVERIFY2(limit(*zoo) == limit(*m), id);
             // TensorRT-LLM's eager ops per layer: the importer counts Llama 4's from its layers
             // (Scout 28: all MoE, every 4th NoPE; Maverick 23: MoE every 2nd layer); others 0.
             QCOMPARE(zoo->trtllm_eager_ops_per_layer, m->trtllm_eager_ops_per_layer);

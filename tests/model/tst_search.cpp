@@ -214,9 +214,27 @@ private slots:
         const double nccl = ep_comm(MoeDispatcher::alltoall, TrainingDtype::bf16, 256, 64);
         const double deepep = ep_comm(MoeDispatcher::deepep, TrainingDtype::bf16, 256, 64);
         QVERIFY(nccl > 0 && deepep > 0);
-        const double expected = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / 7.0;
+        // DeepSeek-V3 routes a token to at most 4 of its 8 expert groups (node-limited routing,
+        // report sec. 2.1.2; n_group 8, topk_group 4): over 8 nodes, one group each, a node gets
+        // a copy when its group is among the 4 chosen (1/2) and receives one of the 8 copies
+        // (1 - (3/4)^8): 8 x 0.45 = 3.6 nodes, where 8 (1 - (7/8)^8) = 5.25 without the limit.
+        const double q = 1.0 - std::pow(3.0 / 4.0, 8);
+        const double expected = 8.0 * (q / 2.0) * 7.0 / 8.0 / 7.0;
         QVERIFY2(std::abs(deepep / nccl / expected - 1) < 0.05,
                  qPrintable(QStringLiteral("%1 vs %2").arg(deepep / nccl).arg(expected)));
+        {
+            ModelArch free = m; // the same model routing without the limit
+            free.router_groups = 0;
+            free.router_group_top_k = 0;
+            t.moe_dispatcher = MoeDispatcher::deepep;
+            auto r = train_step(free, t, 256, h100, topo);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            const double unlimited = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / 7.0;
+            QVERIFY2(
+                std::abs(r->breakdown.ep_comm / nccl / unlimited - 1) < 0.05,
+                qPrintable(
+                    QStringLiteral("%1 vs %2").arg(r->breakdown.ep_comm / nccl).arg(unlimited)));
+        }
         const double fp8 = ep_comm(MoeDispatcher::deepep, TrainingDtype::fp8, 256, 64);
         // Session 29: Megatron-Core dispatches in BF16 in FP8 training too (fused_a2a.py at
         // d98e8a6: "we do not support fp8 dispatch"): the same bytes, the same time.
@@ -234,9 +252,11 @@ private slots:
         t.pp = 4;
         QVERIFY(plain > 0 && overlapped < plain);
         QVERIFY(overlapped >= 0.2 * plain - 1e-12);
-        // MoE parallel folding (Megatron-Core): EP 32 over TP 4 x DP 8 with ETP 1. Without ETP the
-        // classic rule (EP divides DP x CP) refuses it and says how to fold.
+        // MoE parallel folding (Megatron-Core): EP 32 over TP 4 x DP 8 with ETP 1, the default (as
+        // NVIDIA's MoE recipes set it). With ETP 0 (the same as TP, Megatron-Core's own default)
+        // the classic rule (EP divides DP x CP) refuses it and says how to fold.
         t = TrainingSpec{};
+        QCOMPARE(t.etp, 1);
         t.tp = 4;
         t.pp = 2;
         t.ep = 32;
@@ -244,11 +264,12 @@ private slots:
         t.micro_batch = 1;
         t.seq = 4096;
         t.zero = 1;
+        t.etp = 0;
         auto refused = train_step(m, t, 64, h100, topo);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.error_text().find("ETP 1 folds EP over TP") != std::string::npos,
                  refused.error_text().c_str());
-        t.etp = 1;
+        t.etp = TrainingSpec{}.etp;
         auto folded = train_step(m, t, 64, h100, topo);
         QVERIFY2(folded.ok(), folded.error_text().c_str());
         // The same experts per GPU as TP 4 x EP 8 (both split each layer's experts 32 ways), the
