@@ -265,6 +265,8 @@ int cmd_reliability(Flags& f, std::ostream& out) {
                           "--q-lora-rank", "--dtype",           "--optimizer",    "--finetune",
                           "--lora-rank"})
         arch = arch || f.has(k);
+    for (const char* k : {"--router-groups", "--router-group-top-k"})
+        arch = arch || f.has(k);
     if (arch) {
         const model::ModelArch m = resolve_model(f, cat);
         // The training settings the checkpoint depends on (dtype, optimizer, fine-tuning).

@@ -88,6 +88,8 @@ model::ModelArch resolve_model(Flags& f, const model::Catalog& cat) {
     ov("--moe-ffn", m.moe_ffn, 0);
     ov("--shared-experts", m.shared_experts, 0);
     ov("--dense-layers", m.dense_layers, 0);
+    ov("--router-groups", m.router_groups, 0);
+    ov("--router-group-top-k", m.router_group_top_k, 0);
     ov("--kv-lora-rank", m.kv_lora_rank, 0);
     ov("--q-lora-rank", m.q_lora_rank, 0);
     if (m.experts > 0 && m.top_k == 0) {
