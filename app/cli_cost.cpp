@@ -265,7 +265,7 @@ int cmd_reliability(Flags& f, std::ostream& out) {
                           "--q-lora-rank", "--dtype",           "--optimizer",    "--finetune",
                           "--lora-rank"})
         arch = arch || f.has(k);
-    for (const char* k : {"--router-groups", "--router-group-top-k"})
+    for (const char* k : {"--router-groups", "--router-group-top-k", "--mtp-layers"})
         arch = arch || f.has(k);
     if (arch) {
         const model::ModelArch m = resolve_model(f, cat);

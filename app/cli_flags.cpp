@@ -327,6 +327,14 @@ std::vector<FlagSpec> build_specs() {
          "Groups a token's experts may come from (DeepSeek's topk_group: node-limited routing).",
          {},
          kModelCmds},
+        {"--mtp-layers",
+         T::Int,
+         "",
+         "from --model",
+         "Multi-token prediction modules the model trains with (DeepSeek-V3: 1; 0 = none; "
+         "train --mtp=off leaves them out).",
+         {},
+         kModelCmds},
         {"--kv-lora-rank", T::Int, "", "0", "MLA compressed KV rank (0 = no MLA).", {}, kModelCmds},
         {"--q-lora-rank", T::Int, "", "0", "MLA compressed query rank.", {}, kModelCmds},
         // Hardware and cluster shape

@@ -90,6 +90,7 @@ model::ModelArch resolve_model(Flags& f, const model::Catalog& cat) {
     ov("--dense-layers", m.dense_layers, 0);
     ov("--router-groups", m.router_groups, 0);
     ov("--router-group-top-k", m.router_group_top_k, 0);
+    ov("--mtp-layers", m.mtp_layers, 0);
     ov("--kv-lora-rank", m.kv_lora_rank, 0);
     ov("--q-lora-rank", m.q_lora_rank, 0);
     if (m.experts > 0 && m.top_k == 0) {
@@ -499,6 +500,8 @@ json train_json(const model::TrainingResult& r) {
             {"bubble_fraction", r.bubble_fraction},
             {"micro_batch", r.micro_batch},
             {"micro_batches", r.micro_batches},
+            {"kernels_per_step", r.kernels_per_step},
+            {"launch_gap_s", r.launch_gap_s},
             {"breakdown_s",
              {{"compute", b.compute},
               {"recompute", b.recompute},

@@ -142,6 +142,16 @@ double ModelArch::total_params() const {
            embedding_params() + output_params() + extra_params;
 }
 
+double ModelArch::mtp_params() const {
+    if (mtp_layers <= 0 || layers <= 0)
+        return 0;
+    const bool moe = is_moe() && moe_layers_in(layers - 1, 1) == 1;
+    const double h = hidden;
+    return mtp_layers * (attention_params_per_layer() + norm_params_per_layer() +
+                         (moe ? expert_params_per_layer() : dense_mlp_params_per_layer()) +
+                         2.0 * h * h + 2.0 * h);
+}
+
 double ModelArch::active_params() const {
     if (!is_moe())
         return total_params();
@@ -185,6 +195,7 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
     }
     need(router_groups >= 0 && router_group_top_k >= 0, "router_groups", "must not be negative");
     need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
+    need(mtp_layers >= 0 && mtp_layers <= 16, "mtp_layers", "must be between 0 and 16");
     need(shared_experts >= 0, "shared_experts", "must not be negative");
     need(trtllm_eager_ops_per_layer >= 0 && trtllm_eager_ops_per_layer <= 1000,
          "trtllm_eager_ops_per_layer", "must be between 0 and 1000");
@@ -284,6 +295,7 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     geti("moe_every", m.moe_every, false, 1);
     geti("router_groups", m.router_groups, false, 0);
     geti("router_group_top_k", m.router_group_top_k, false, 0);
+    geti("mtp_layers", m.mtp_layers, false, 0, 16);
     geti("sliding_window", m.sliding_window, false, 0, 1 << 30);
     geti("global_every", m.global_every, false, 0);
     if (auto la = r.string(j, path, "local_attention", false)) {
@@ -343,6 +355,7 @@ std::string model_arch_to_json(const ModelArch& m) {
                                                 {"dense_layers", m.dense_layers},
                                                 {"router_groups", m.router_groups},
                                                 {"router_group_top_k", m.router_group_top_k},
+                                                {"mtp_layers", m.mtp_layers},
                                                 {"sliding_window", m.sliding_window},
                                                 {"global_every", m.global_every},
                                                 {"kv_lora_rank", m.kv_lora_rank},
@@ -713,9 +726,20 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
     // ---- What is read but not counted, said so ----
     if (top.contains("vision_config"))
         m.provenance.notes.push_back("vision tower (vision_config) not counted");
-    if (int mtp = 0; first_int({"num_nextn_predict_layers"}, false, mtp) && mtp > 0)
-        m.provenance.notes.push_back(std::to_string(mtp) +
-                                     " multi-token-prediction layer(s) not counted");
+    // Multi-token prediction modules (DeepSeek-V3, GLM-4.5, MiMo): trained with the model
+    // (TrainingSpec::mtp), not counted in its parameters or in serving.
+    if (int mtp = 0; first_int({"num_nextn_predict_layers"}, false, mtp) && mtp > 0) {
+        if (mtp > 16) {
+            r.error(json_member_path(jpath, "num_nextn_predict_layers"),
+                    "must be between 0 and 16, found " + std::to_string(mtp));
+        } else {
+            m.mtp_layers = mtp;
+            m.provenance.notes.push_back(
+                std::to_string(mtp) +
+                " multi-token-prediction module(s): trained with the model, not counted in its "
+                "parameters or in serving");
+        }
+    }
     for (const auto* q : {&top, &j})
         if (q->contains("quantization_config") && (*q)["quantization_config"].is_object()) {
             const auto& qc = (*q)["quantization_config"];

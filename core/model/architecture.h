@@ -53,6 +53,12 @@ struct ModelArch {
     /// the experts fall into `router_groups` equal groups of consecutive experts and a token's
     /// top_k come from at most `router_group_top_k` of them. 0 (or one group) = no limit.
     int router_groups = 0, router_group_top_k = 0;
+    /// Multi-token prediction modules (DeepSeek-V3 report sec. 2.2: D sequential modules, each
+    /// a transformer block of the model's own kind, two RMSNorms, a 2h x h projection and the
+    /// shared embedding and output head; D = 1; Hugging Face num_nextn_predict_layers,
+    /// Megatron-Core --mtp-num-layers). Trained with the model when TrainingSpec::mtp is on;
+    /// not used in serving. 0 = none.
+    int mtp_layers = 0;
     // Local attention (Mistral 7B, Gemma 2/3, gpt-oss, Phi-3; Llama 4's chunked attention):
     // local layers attend to at most the last `sliding_window` tokens and keep only those in the
     // KV cache. Layer i is global when global_every > 0 and (i + 1) % global_every == 0
@@ -170,6 +176,10 @@ struct ModelArch {
     [[nodiscard]] double embedding_params() const; ///< input embedding (+ learned positions)
     [[nodiscard]] double output_params() const;    ///< LM head (0 when tied)
     [[nodiscard]] double total_params() const;
+    /// The multi-token prediction modules' own parameters (not in total_params): per module a
+    /// block of the kind of the last layer, two norms and the 2h x h projection; the embedding
+    /// and output head are the model's, shared (DeepSeek-V3 report sec. 2.2).
+    [[nodiscard]] double mtp_params() const;
     [[nodiscard]] double active_params() const; ///< per token (top_k of the routed experts)
 
     /// Checks ranges and consistency; errors name the field with `path` as prefix.

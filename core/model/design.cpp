@@ -484,6 +484,10 @@ Spec read_settings(const json& j, const std::string& p, JsonReader& r, WorkloadK
         // recipes' setting. Older files keep their meaning.
         if (!j.contains("etp") && file.version_major == 1 && file.version_minor <= 18)
             out.etp = 0;
+        // 1.19 -> 1.20: multi-token prediction is trained by default (the models that have it);
+        // an older file without "mtp" ran without it.
+        if (!j.contains("mtp") && file.version_major == 1 && file.version_minor <= 19)
+            out.mtp = false;
     } else
         out = s.workloads.front().inference;
     out.extra_json = extras(j, known);

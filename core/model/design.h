@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 19; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 20; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -52,7 +52,9 @@ inline constexpr int kDesignMinor = 19; ///< 1.1: unset values are missing keys,
                                         ///< 1.18: inference.fp4_attention,
                                         ///< models[].nvfp4_attention;
                                         ///< 1.19: training.etp defaults to 1 (a file of
-                                        ///< 1.18 or older without it: 0, the same as tp)
+                                        ///< 1.18 or older without it: 0, the same as tp);
+                                        ///< 1.20: training.mtp, models[].mtp_layers (a file
+                                        ///< of 1.19 or older without mtp: off)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -103,6 +105,11 @@ struct TrainingSpec {
     /// Expert-parallel all-to-alls hidden behind another micro-batch's compute (Megatron-Core
     /// --overlap-moe-expert-parallel-comm; DeepSeek-V3's DualPipe). Off: Megatron's default.
     bool ep_overlap = false;
+    /// Train the model's multi-token prediction modules with it (ModelArch::mtp_layers; the
+    /// DeepSeek-V3 report sec. 2.2 trains D = 1; Megatron-Bridge's DeepSeek-V3 recipe sets
+    /// use_mtp / mtp_num_layers = 1). A model without them is unaffected. Format 1.20: a file of
+    /// 1.19 or older without the key means off (the model had no MTP before).
+    bool mtp = true;
     std::int64_t global_batch = 0; ///< sequences
     int micro_batch = 0;           ///< 0 = auto
     int seq = 4096;

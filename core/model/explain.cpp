@@ -169,6 +169,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  "GPU idle per kernel launched (ClusterLens guide, Training)"},
                 {"recompute", report_human(bd.recompute, ReportFormat::seconds),
                  "Korthikanti et al. 2022 sec. 5"},
+                {"multi-token prediction",
+                 !t.mtp || m->mtp_layers == 0
+                     ? std::string(m->mtp_layers == 0 ? "none (the model has no MTP module)"
+                                                      : "off (the model's modules not trained)")
+                     : std::to_string(m->mtp_layers) +
+                           (m->mtp_layers == 1 ? " module" : " modules") +
+                           " on the last pipeline stage: a transformer block, a projection and a "
+                           "second pass through the output head and the loss each",
+                 "DeepSeek-V3 report sec. 2.2; Megatron-Core places the modules after the last "
+                 "decoder layer"},
                 {"TP comm (exposed)", report_human(bd.tp_comm, ReportFormat::seconds),
                  "Korthikanti sec. 4.2.2: all-gather + reduce-scatter per layer on the placed "
                  "fabric"},

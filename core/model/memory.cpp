@@ -348,7 +348,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double sbh_t = s_local * mb * m.hidden / (sp ? tp : 1.0);
 
     // Whole-model trainable parameter count (for the optimizer and reports).
-    const double trainable = lora ? lora_params(m, t.lora_rank) : m.total_params();
+    const double trainable =
+        lora ? lora_params(m, t.lora_rank) : m.total_params() + (t.mtp ? m.mtp_params() : 0.0);
     out.trainable_params = trainable;
 
     const LayerParams lp_dense = layer_params(m, false);
@@ -368,8 +369,15 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         whole_layer.recompute = Recompute::none;
         whole_layer_bytes = layer_activation_bytes(m, whole_layer, mb, flash);
     }
+    const int mtp = mtp_modules(m, t);
+    // A multi-token prediction module (DeepSeek-V3 report sec. 2.2): a transformer block of the
+    // kind of the model's last layer, two RMSNorms of its inputs and the 2h x h projection of
+    // their concatenation (the embedding and the output head are the model's, shared), on the
+    // last stage.
+    const bool mtp_moe = m.is_moe() && m.moe_layers_in(m.layers - 1, 1) == 1;
     for (int st = 0; st < t.pp; ++st) {
-        const int nl = stage_layer_count(m.layers, t.pp, st);
+        const int nl = decoder_layers_on_stage(m.layers, mtp, t.pp, st);
+        const int n_mtp = st == t.pp - 1 ? mtp : 0;
         StageMemory sm;
         sm.stage = st;
         sm.layers = nl;
@@ -379,14 +387,18 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         const int n_moe = m.moe_layers_in(first_layer, nl);
         const int n_dense = nl - n_moe;
         const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
-        const double linear = nl * attn + n_dense * lp_dense.mlp / tp;
-        const double expert = n_moe * lp_moe.experts / (static_cast<double>(t.expert_tp()) * t.ep);
+        const int mtp_dense = mtp_moe ? 0 : n_mtp, mtp_sparse = mtp_moe ? n_mtp : 0;
+        const double mtp_extra = n_mtp * (2.0 * m.hidden * m.hidden / tp + 2.0 * m.hidden);
+        const double linear = (nl + n_mtp) * attn + (n_dense + mtp_dense) * lp_dense.mlp / tp +
+                              mtp_sparse * lp_moe.mlp / tp + mtp_extra;
+        const double expert =
+            (n_moe + mtp_sparse) * lp_moe.experts / (static_cast<double>(t.expert_tp()) * t.ep);
         if (lora) {
             frozen_linear += linear + expert;
-            frozen_other += nl * norms;
+            frozen_other += (nl + n_mtp) * norms;
             adapters += (n_dense * lora_dense + n_moe * lora_moe) / tp;
         } else {
-            dense += linear + nl * norms;
+            dense += linear + (nl + n_mtp) * norms;
             experts += expert;
         }
         first_layer += nl;
@@ -454,6 +466,11 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             b.activations += in_flight * sbh_t;
         if (st == t.pp - 1)
             b.activations += 4.0 * sbh_t + 4.0 * s_local * mb * m.vocab / tp;
+        // Each multi-token prediction module: a layer's activations for the micro-batches in
+        // flight, and its own pass through the output layer (input and fp32 logits).
+        if (n_mtp > 0)
+            b.activations +=
+                n_mtp * (act_layer * in_flight + 4.0 * sbh_t + 4.0 * s_local * mb * m.vocab / tp);
         b.other = a.framework_overhead_bytes.value;
         if (offload) {
             const double on_gpu_trainable = lora ? adapters : dense + experts;

@@ -29,6 +29,23 @@ struct MemoryBreakdown {
 std::vector<int> stage_layers(int layers, int pp);
 /// Layers of stage `st` under the same rule, without allocating.
 int stage_layer_count(int layers, int pp, int st);
+/// Multi-token prediction modules trained with the model: ModelArch::mtp_layers when
+/// TrainingSpec::mtp is on, else 0.
+inline int mtp_modules(const ModelArch& m, const TrainingSpec& t) {
+    return t.mtp ? m.mtp_layers : 0;
+}
+/// Decoder layers of stage `st` when `mtp` multi-token prediction modules follow the last
+/// decoder layer on the last stage (Megatron-Core's default placement): the split counts each
+/// module as one more layer of the model, so the last stage gives up a decoder layer for it
+/// (DeepSeek-V3's 61 layers and one module over PP 8: 7, 8, ..., 8, 6 + the module). When the
+/// last stage has fewer slots than modules, the modules are added on top of the plain split.
+inline int decoder_layers_on_stage(int layers, int mtp, int pp, int st) {
+    if (mtp <= 0)
+        return stage_layer_count(layers, pp, st);
+    if (stage_layer_count(layers + mtp, pp, pp - 1) < mtp)
+        return stage_layer_count(layers, pp, st);
+    return stage_layer_count(layers + mtp, pp, st) - (st == pp - 1 ? mtp : 0);
+}
 /// The most model chunks (PP x VPP) a model splits into: its layers plus the embedding and the
 /// loss, which Megatron-LM can count as one pipeline layer each
 /// (--account-for-embedding-in-pipeline-split, --account-for-loss-in-pipeline-split).

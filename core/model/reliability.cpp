@@ -45,7 +45,8 @@ double checkpoint_bytes(const ModelArch& m, const TrainingSpec& t) {
         const double adapters = lora_params(m, t.lora_rank);
         return adapters * (sb.weights + sb.optimizer);
     }
-    return m.total_params() * (sb.weights + sb.optimizer);
+    // Multi-token prediction modules trained with the model are saved with it.
+    return (m.total_params() + (t.mtp ? m.mtp_params() : 0.0)) * (sb.weights + sb.optimizer);
 }
 
 Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,

@@ -314,6 +314,15 @@ std::vector<Field> build_schema() {
                   "off: Megatron-Core's default (no MoE expert-parallel overlap)",
                   "all-to-alls run while another micro-batch computes (Megatron-Core EP overlap, "
                   "DeepSeek-V3 DualPipe); hidden time still slows the compute it shares SMs with"));
+    add(T(CL_REF(mtp))
+            .make("mtp", "Multi-token prediction", "", 0, 0,
+                  "on: the model's MTP modules train with it, as the DeepSeek-V3 report (sec. 2.2, "
+                  "D = 1) and Megatron-Bridge's DeepSeek-V3 recipe (use_mtp, mtp_num_layers 1) "
+                  "do",
+                  "models with multi-token prediction modules (DeepSeek-V3/R1): each adds a "
+                  "transformer block, a projection and a second pass through the output head and "
+                  "loss on the last pipeline stage (Megatron-Core places them there); no effect "
+                  "on other models"));
     add(T(CL_REF(global_batch))
             .make("global_batch", "Global batch (sequences)", "", 0, 1e9, "you",
                   "sequences per optimizer step (required to compute a step)"));

@@ -669,16 +669,26 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         const double logit_elems = T * static_cast<double>(m.vocab) / t.tp;
         const double loss_fwd = logit_elems * 38.0 / hw.hbm;
         const double loss_bwd = logit_elems * 14.0 / hw.hbm;
+        // Multi-token prediction (DeepSeek-V3 report sec. 2.2; Megatron-Core
+        // MultiTokenPredictionBlock, after the last decoder layer on the last stage): per module
+        // a transformer block of the kind of the model's last layer, the projection of the
+        // normed hidden state and next-token embedding (2h -> h, column-parallel), and a second
+        // pass through the shared output head and the loss.
+        const int mtp = mtp_modules(m, t);
+        const bool mtp_moe = m.is_moe() && m.moe_layers_in(m.layers - 1, 1) == 1;
+        const double mtp_proj = mtp > 0 ? gemm_time(hw, T, 2.0 * h, h / t.tp, 2.0) : 0.0;
         KindTimes dm, em; // a partial recompute's mix of recomputed and plain layers
         for (int st = 0; st < t.pp; ++st) {
-            const int nl = stage_layer_count(m.layers, t.pp, st);
-            const int n_moe = m.moe_layers_in(first, nl);
-            const int n_dense = nl - n_moe;
+            const int nl = decoder_layers_on_stage(m.layers, mtp, t.pp, st);
+            const int n_mtp = st == t.pp - 1 ? mtp : 0;
+            const int n_moe = m.moe_layers_in(first, nl) + (mtp_moe ? n_mtp : 0);
+            const int n_dense = nl + n_mtp - n_moe;
             first += nl;
             const KindTimes* dk = &kinds[0];
             const KindTimes* ek = &kinds[1];
             if (partial) {
-                const double w = static_cast<double>(recomputed_layers(t, nl)) / nl;
+                const double w =
+                    nl > 0 ? static_cast<double>(recomputed_layers(t, nl)) / (nl + n_mtp) : 0.0;
                 const auto mix = [w](const KindTimes& a, const KindTimes& b) {
                     KindTimes x;
                     x.f = w * a.f + (1 - w) * b.f;
@@ -711,8 +721,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             const double cpc = n_dense * d.cpc + n_moe * e.cpc;
             const double epc = n_moe * e.epc;
             if (st == t.pp - 1) {
-                f += logits + loss_fwd;
-                bwd += 2.0 * logits + loss_bwd;
+                f += (1 + n_mtp) * (logits + loss_fwd) + n_mtp * mtp_proj;
+                bwd += (1 + n_mtp) * (2.0 * logits + loss_bwd) + n_mtp * 2.0 * mtp_proj;
             }
             if (f + bwd + rec + tpc + cpc + epc >
                 stage_fwd + stage_bwd + stage_rec + stage_tp + stage_cp + stage_ep) {
@@ -853,7 +863,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         if (partial) {
             int rec = 0;
             for (int st = 0; st < t.pp; ++st)
-                rec += recomputed_layers(t, stage_layer_count(m.layers, t.pp, st));
+                rec += recomputed_layers(
+                    t, decoder_layers_on_stage(m.layers, mtp_modules(m, t), t.pp, st));
             recomputed_share = static_cast<double>(rec) / m.layers;
         }
         double hw_flops = hardware_flops_per_iteration(m, static_cast<double>(t.global_batch),

@@ -222,6 +222,49 @@ private slots:
                  refused.err.c_str());
     }
 
+    // Session 47: DeepSeek-V3 trains its multi-token prediction module by default (train --mtp,
+    // on); --mtp=off and --mtp-layers 0 leave it out, the same step; an impossible count is
+    // refused naming the flag. The JSON says how many kernels the slowest stage launches.
+    void multiTokenPrediction() {
+        const auto words = [](const std::string& line) {
+            std::vector<std::string> a;
+            std::istringstream in(line);
+            for (std::string w; in >> w;)
+                a.push_back(w);
+            return a;
+        };
+        const std::string dsv3 =
+            "train --model deepseek-v3 --gpu h100-sxm --gpus 1024 --tp 2 --pp 8 --vpp 4 --ep 64 "
+            "--schedule interleaved --moe-dispatcher deepep --ep-overlap --seq 4096 "
+            "--global-batch 8192 --micro-batch 1 --json";
+        const auto step = [&](const std::string& extra) {
+            const Run r = run(words(dsv3 + extra));
+            if (r.code != 0)
+                return json();
+            return json::parse(r.out);
+        };
+        const json on = step(""), off = step(" --mtp=off"), zero = step(" --mtp-layers 0");
+        QVERIFY(!on.is_null() && !off.is_null() && !zero.is_null());
+        const double s_on = on["train"]["step_time_s"].get<double>();
+        const double s_off = off["train"]["step_time_s"].get<double>();
+        QVERIFY2(s_on > 1.08 * s_off, qPrintable(QString::number(s_on / s_off)));
+        QCOMPARE(zero["train"]["step_time_s"].get<double>(), s_off);
+        QCOMPARE(on["inputs"]["mtp"]["value"].get<bool>(), true);
+        QCOMPARE(on["inputs"]["mtp"]["source"].get<std::string>(), std::string("default"));
+        QVERIFY(on["train"]["kernels_per_step"].get<double>() > 0);
+        QVERIFY(on["train"]["launch_gap_s"].get<double>() > 0);
+        // A model without the module: the switch changes nothing.
+        const std::string llama = "train --model llama3-8b --gpu h100-sxm --gpus 8 "
+                                  "--global-batch 64 --micro-batch 1 --json";
+        const Run a = run(words(llama)), b = run(words(llama + " --mtp=off"));
+        QVERIFY(a.code == 0 && b.code == 0);
+        QCOMPARE(json::parse(a.out)["train"]["step_time_s"].get<double>(),
+                 json::parse(b.out)["train"]["step_time_s"].get<double>());
+        const Run refused = run(words(dsv3 + " --mtp-layers 17"));
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.find("--mtp-layers") != std::string::npos, refused.err.c_str());
+    }
+
     // CLI.md "infer": keys, the curve (throughput rises with batch, so does TPOT), online sizing.
     void inferKeys() {
         const Run r = run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",

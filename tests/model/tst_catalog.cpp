@@ -422,6 +422,33 @@ private slots:
         const auto r1 = load("deepseek-ai__DeepSeek-R1");
         QVERIFY(r1.ok());
         QCOMPARE(kv_bytes_per_token(*r1, KvDtype::bf16), 61.0 * 576 * 2);
+        // Its multi-token prediction module (num_nextn_predict_layers 1; V3 report sec. 2.2):
+        // read, kept through a round trip, and out of the parameter count (671B, the 14B MTP
+        // module apart, as the README counts).
+        QCOMPARE(r1->mtp_layers, 1);
+        QCOMPARE(cat_.model("deepseek-v3")->mtp_layers, 1);
+        QCOMPARE(cat_.model("llama3-70b")->mtp_layers, 0);
+        QCOMPARE(cat_.model("llama3-70b")->mtp_params(), 0.0);
+        // DeepSeek's README: "671B of the main model weights and 14B of the multi-token
+        // prediction module weights"; its checkpoint keeps a copy of the embedding and the head
+        // with the module, which training shares with the model (not in mtp_params).
+        const ModelArch& v3 = *cat_.model("deepseek-v3");
+        const double module = v3.mtp_params() + v3.embedding_params() + v3.output_params();
+        QVERIFY2(std::abs(module / 14e9 - 1) < 0.05, qPrintable(QString::number(module / 1e9)));
+        {
+            const auto back = model_from_json_text(model_arch_to_json(*r1), "r1.json");
+            QVERIFY2(back.ok(), back.error_text().c_str());
+            QCOMPARE(back->mtp_layers, 1);
+            QCOMPARE(back->total_params(), r1->total_params());
+            std::string bad = model_arch_to_json(*r1);
+            const auto at = bad.find("\"mtp_layers\":1");
+            QVERIFY(at != std::string::npos);
+            bad.replace(at, 14, "\"mtp_layers\":17");
+            const auto refused = model_from_json_text(bad, "r1.json");
+            QVERIFY(!refused.ok());
+            QVERIFY2(refused.error_text().find("mtp_layers") != std::string::npos,
+                     refused.error_text().c_str());
+        }
         // DeepSeek's node-limited routing (V3 report sec. 2.1.2): n_group 8, topk_group 4.
         QCOMPARE(r1->router_groups, 8);
         QCOMPARE(r1->router_group_top_k, 4);

@@ -353,6 +353,58 @@ private slots:
             }
     }
 
+    // Multi-token prediction (session 47): DeepSeek-V3's module follows the last decoder layer
+    // on the last stage, and the split counts it as a layer there, as Megatron-Bridge's
+    // DeepSeek-V3 layout "Et|(tt|)*30mL" does (61 layers and the module over PP 8 x VP 4:
+    // the last stage holds 6 decoder layers, the module and the loss).
+    void mtpOnTheLastStage() {
+        int sum = 0;
+        for (int st = 0; st < 8; ++st)
+            sum += decoder_layers_on_stage(61, 1, 8, st);
+        QCOMPARE(sum, 61);
+        QCOMPARE(decoder_layers_on_stage(61, 1, 8, 0), 7);
+        QCOMPARE(decoder_layers_on_stage(61, 1, 8, 1), 8);
+        QCOMPARE(decoder_layers_on_stage(61, 1, 8, 7), 6);
+        QCOMPARE(decoder_layers_on_stage(61, 0, 8, 7), stage_layer_count(61, 8, 7));
+        QCOMPARE(decoder_layers_on_stage(61, 1, 1, 0), 61);
+        // More modules than the last stage has slots: on top of the plain split.
+        QCOMPARE(decoder_layers_on_stage(4, 3, 4, 3), 1);
+        const ModelArch& ds = *cat_.model("deepseek-v3");
+        QCOMPARE(ds.mtp_layers, 1);
+        const GpuSpec& g = *cat_.gpu("h100-sxm");
+        TrainingSpec t;
+        t.tp = 2;
+        t.pp = 8;
+        t.ep = 64;
+        t.global_batch = 1024;
+        t.micro_batch = 1;
+        t.recompute = Recompute::full;
+        auto with = training_memory(ds, t, 1024, g, {}, true);
+        QVERIFY2(with.ok(), with.error_text().c_str());
+        t.mtp = false;
+        auto without = training_memory(ds, t, 1024, g, {}, true);
+        QVERIFY2(without.ok(), without.error_text().c_str());
+        const auto last = [](const TrainingMemory& m) { return m.stages.back(); };
+        QCOMPARE(last(*with).layers, 6);
+        QCOMPARE(last(*without).layers, 7);
+        // The module is a full MoE layer (its experts over EP) and a 2h x h projection: the last
+        // stage holds one decoder layer fewer and the module, so about the same parameters.
+        QVERIFY(std::abs(last(*with).params / last(*without).params - 1) < 0.05);
+        QVERIFY(last(*with).params != last(*without).params);
+        const ModelArch lm = *cat_.model("llama3-70b");
+        QCOMPARE(lm.mtp_layers, 0);
+        TrainingSpec d;
+        d.tp = 8;
+        d.pp = 4;
+        d.global_batch = 64;
+        d.micro_batch = 1;
+        auto a = training_memory(lm, d, 64, g);
+        d.mtp = false;
+        auto b = training_memory(lm, d, 64, g);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(a->per_gpu.total(), b->per_gpu.total()); // no module, no change
+    }
+
     void rejectsImpossibleLayouts() {
         TrainingSpec t;
         t.tp = 3;
