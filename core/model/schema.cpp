@@ -317,8 +317,8 @@ std::vector<Field> build_schema() {
     add(T(CL_REF(mtp))
             .make("mtp", "Multi-token prediction", "", 0, 0,
                   "on: the model's MTP modules train with it, as the DeepSeek-V3 report (sec. 2.2, "
-                  "D = 1) and Megatron-Bridge's DeepSeek-V3 recipe (use_mtp, mtp_num_layers 1) "
-                  "do",
+                  "one module) and Megatron-Bridge's DeepSeek-V3 recipe (one module) do; designs "
+                  "saved before format 1.20 read as off",
                   "models with multi-token prediction modules (DeepSeek-V3/R1): each adds a "
                   "transformer block, a projection and a second pass through the output head and "
                   "loss on the last pipeline stage (Megatron-Core places them there); no effect "
