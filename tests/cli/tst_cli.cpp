@@ -37,6 +37,14 @@ Run run(std::vector<std::string> args) {
     const int code = cl::cli::run_cli(args, out, err);
     return {code, out.str(), err.str()};
 }
+/// A command line as its words (split at white space).
+std::vector<std::string> words(const std::string& line) {
+    std::vector<std::string> a;
+    std::istringstream in(line);
+    for (std::string w; in >> w;)
+        a.push_back(w);
+    return a;
+}
 } // namespace
 
 class TestCli : public QObject {
@@ -187,13 +195,6 @@ private slots:
     // runs with whole experts (ETP 1, the default); DeepSeek's node-limited routing is the
     // model's and can be changed by flag (--router-groups 0: none), a bad value refused naming it.
     void moeLayoutsAsPublished() {
-        const auto words = [](const std::string& line) {
-            std::vector<std::string> a;
-            std::istringstream in(line);
-            for (std::string w; in >> w;)
-                a.push_back(w);
-            return a;
-        };
         const std::string qwen = "train --model qwen3-235b-a22b --gpu h100-sxm --gpus 256 --tp 2 "
                                  "--pp 8 --vpp 4 --ep 32 --global-batch 2048 --micro-batch 1";
         const Run q = run(words(qwen + " --json"));
@@ -226,13 +227,6 @@ private slots:
     // on); --mtp=off and --mtp-layers 0 leave it out, the same step; an impossible count is
     // refused naming the flag. The JSON says how many kernels the slowest stage launches.
     void multiTokenPrediction() {
-        const auto words = [](const std::string& line) {
-            std::vector<std::string> a;
-            std::istringstream in(line);
-            for (std::string w; in >> w;)
-                a.push_back(w);
-            return a;
-        };
         const std::string dsv3 =
             "train --model deepseek-v3 --gpu h100-sxm --gpus 1024 --tp 2 --pp 8 --vpp 4 --ep 64 "
             "--schedule interleaved --moe-dispatcher deepep --ep-overlap --seq 4096 "
