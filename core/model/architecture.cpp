@@ -145,11 +145,11 @@ double ModelArch::total_params() const {
 double ModelArch::mtp_params() const {
     if (mtp_layers <= 0 || layers <= 0)
         return 0;
-    const bool moe = is_moe() && moe_layers_in(layers - 1, 1) == 1;
-    const double h = hidden;
-    return mtp_layers * (attention_params_per_layer() + norm_params_per_layer() +
-                         (moe ? expert_params_per_layer() : dense_mlp_params_per_layer()) +
-                         2.0 * h * h + 2.0 * h);
+    // The block (attention, its norms, experts or MLP), the two input norms, the projection.
+    return mtp_layers *
+           (attention_params_per_layer() + 2.0 * norm_params_per_layer() +
+            (mtp_block_is_moe() ? expert_params_per_layer() : dense_mlp_params_per_layer()) +
+            mtp_projection_params());
 }
 
 double ModelArch::active_params() const {
@@ -195,6 +195,8 @@ std::vector<Error> ModelArch::validate(std::string_view path) const {
     }
     need(router_groups >= 0 && router_group_top_k >= 0, "router_groups", "must not be negative");
     need(experts >= 0 && experts <= 65536, "experts", "must be between 0 and 65536");
+    // Published models use one module (DeepSeek-V3 D = 1, GLM-4.5, Qwen3-Next); 16 only bounds
+    // what a typed value may be.
     need(mtp_layers >= 0 && mtp_layers <= 16, "mtp_layers", "must be between 0 and 16");
     need(shared_experts >= 0, "shared_experts", "must not be negative");
     need(trtllm_eager_ops_per_layer >= 0 && trtllm_eager_ops_per_layer <= 1000,

@@ -180,6 +180,16 @@ struct ModelArch {
     /// block of the kind of the last layer, two norms and the 2h x h projection; the embedding
     /// and output head are the model's, shared (DeepSeek-V3 report sec. 2.2).
     [[nodiscard]] double mtp_params() const;
+    /// A multi-token prediction module's block is of the kind of the model's last layer (MoE
+    /// for DeepSeek-V3: its MTP layer holds the routed experts).
+    [[nodiscard]] bool mtp_block_is_moe() const {
+        return is_moe() && layers > 0 && moe_layers_in(layers - 1, 1) == 1;
+    }
+    /// A module's projection of its two normed inputs (hidden state, next-token embedding)
+    /// concatenated, 2h -> h (DeepSeek-V3 report sec. 2.2, M_k).
+    [[nodiscard]] double mtp_projection_params() const {
+        return 2.0 * hidden * static_cast<double>(hidden);
+    }
     [[nodiscard]] double active_params() const; ///< per token (top_k of the routed experts)
 
     /// Checks ranges and consistency; errors name the field with `path` as prefix.

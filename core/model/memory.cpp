@@ -348,8 +348,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double sbh_t = s_local * mb * m.hidden / (sp ? tp : 1.0);
 
     // Whole-model trainable parameter count (for the optimizer and reports).
-    const double trainable =
-        lora ? lora_params(m, t.lora_rank) : m.total_params() + (t.mtp ? m.mtp_params() : 0.0);
+    const double trainable = lora ? lora_params(m, t.lora_rank) : trained_params(m, t);
     out.trainable_params = trainable;
 
     const LayerParams lp_dense = layer_params(m, false);
@@ -371,10 +370,10 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     }
     const int mtp = mtp_modules(m, t);
     // A multi-token prediction module (DeepSeek-V3 report sec. 2.2): a transformer block of the
-    // kind of the model's last layer, two RMSNorms of its inputs and the 2h x h projection of
+    // kind of the model's last layer, two norms of its inputs and the 2h x h projection of
     // their concatenation (the embedding and the output head are the model's, shared), on the
     // last stage.
-    const bool mtp_moe = m.is_moe() && m.moe_layers_in(m.layers - 1, 1) == 1;
+    const bool mtp_moe = m.mtp_block_is_moe();
     for (int st = 0; st < t.pp; ++st) {
         const int nl = decoder_layers_on_stage(m.layers, mtp, t.pp, st);
         const int n_mtp = st == t.pp - 1 ? mtp : 0;
@@ -388,7 +387,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         const int n_dense = nl - n_moe;
         const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
         const int mtp_dense = mtp_moe ? 0 : n_mtp, mtp_sparse = mtp_moe ? n_mtp : 0;
-        const double mtp_extra = n_mtp * (2.0 * m.hidden * m.hidden / tp + 2.0 * m.hidden);
+        const double mtp_extra = n_mtp * (m.mtp_projection_params() / tp + norms);
         const double linear = (nl + n_mtp) * attn + (n_dense + mtp_dense) * lp_dense.mlp / tp +
                               mtp_sparse * lp_moe.mlp / tp + mtp_extra;
         const double expert =

@@ -34,6 +34,11 @@ int stage_layer_count(int layers, int pp, int st);
 inline int mtp_modules(const ModelArch& m, const TrainingSpec& t) {
     return t.mtp ? m.mtp_layers : 0;
 }
+/// Parameters a full training run holds and saves: the model's and its trained multi-token
+/// prediction modules'.
+inline double trained_params(const ModelArch& m, const TrainingSpec& t) {
+    return m.total_params() + (t.mtp ? m.mtp_params() : 0.0);
+}
 /// Decoder layers of stage `st` when `mtp` multi-token prediction modules follow the last
 /// decoder layer on the last stage (Megatron-Core's default placement): the split counts each
 /// module as one more layer of the model, so the last stage gives up a decoder layer for it

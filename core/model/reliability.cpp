@@ -46,7 +46,7 @@ double checkpoint_bytes(const ModelArch& m, const TrainingSpec& t) {
         return adapters * (sb.weights + sb.optimizer);
     }
     // Multi-token prediction modules trained with the model are saved with it.
-    return (m.total_params() + (t.mtp ? m.mtp_params() : 0.0)) * (sb.weights + sb.optimizer);
+    return trained_params(m, t) * (sb.weights + sb.optimizer);
 }
 
 Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,

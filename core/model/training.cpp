@@ -675,7 +675,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // normed hidden state and next-token embedding (2h -> h, column-parallel), and a second
         // pass through the shared output head and the loss.
         const int mtp = mtp_modules(m, t);
-        const bool mtp_moe = m.is_moe() && m.moe_layers_in(m.layers - 1, 1) == 1;
+        const bool mtp_moe = m.mtp_block_is_moe();
         const double mtp_proj = mtp > 0 ? gemm_time(hw, T, 2.0 * h, h / t.tp, 2.0) : 0.0;
         KindTimes dm, em; // a partial recompute's mix of recomputed and plain layers
         for (int st = 0; st < t.pp; ++st) {

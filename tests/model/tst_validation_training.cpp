@@ -1522,16 +1522,10 @@ private slots:
                          .arg(p->value, 0, 'f', 0)
                          .arg(e * 100, 0, 'f', 1);
         }
-        const auto med = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            return v.empty() ? 0.0
-                             : (v.size() % 2 ? v[v.size() / 2]
-                                             : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
-        };
         table += QStringLiteral("dense rows: median |error| %1% (%2 rows); MoE rows: %3% (%4)\n")
-                     .arg(med(dense) * 100, 0, 'f', 1)
+                     .arg(median(dense) * 100, 0, 'f', 1)
                      .arg(dense.size())
-                     .arg(med(moe) * 100, 0, 'f', 1)
+                     .arg(median(moe) * 100, 0, 'f', 1)
                      .arg(moe.size());
         qInfo().noquote() << table;
         QCOMPARE(dense.size() + moe.size(), std::size(rows));
