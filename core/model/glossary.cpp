@@ -32,6 +32,15 @@ const std::vector<Term>& terms() {
           "Shoeybi et al. 2019; Narayanan et al. 2021; Korthikanti et al. 2022; Megatron-Core "
           "documentation"},
          {"TP", "PP", "DP", "CP", "EP"}},
+        {{"EDP (expert data parallelism)",
+          "The data-parallel group of an MoE model's experts: the same GPUs as TP x CP x DP, "
+          "regrouped so that experts split over expert tensor (ETP) and expert parallel (EP) "
+          "ranks and copy over the rest. Expert gradients are reduced, and their optimizer "
+          "states sharded, over this group; when EP spans all of DP it is one GPU (no expert "
+          "gradient traffic).",
+          "Liu et al. 2025, MoE Parallel Folding (arXiv:2504.14960); Megatron-Core MoE "
+          "documentation"},
+         {"EDP"}},
         {{"Pipeline bubble",
           "Time the GPUs of a pipeline stand idle at the start and end of each step while the "
           "pipeline fills and drains: (stages - 1) / micro-batches of the compute for 1F1B.",

@@ -336,7 +336,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     const double tp = t.tp;
     const double dense_shard = static_cast<double>(dp) * t.cp; // distributed optimizer: DP x CP
     // The experts' data-parallel group (EDP): TP x CP x DP / (ETP x EP).
-    const double expert_shard = dense_shard * tp / (static_cast<double>(t.expert_tp()) * t.ep);
+    const double expert_shard = expert_data_parallel(t, dp);
     const std::int64_t micro_batches =
         t.global_batch > 0
             ? std::max<std::int64_t>(1, t.global_batch / (static_cast<std::int64_t>(dp) * mb))
@@ -417,6 +417,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         else
             dense += edge;
         sm.params = dense + experts + frozen_linear + frozen_other + adapters;
+        sm.expert_params = experts;
 
         MemoryBreakdown& b = sm.bytes;
         if (lora) {
@@ -483,6 +484,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             out.worst_stage = st;
             out.per_gpu = b;
             out.params_per_gpu = sm.params;
+            out.expert_params_per_gpu = sm.expert_params;
         }
         if (explain && (st == 0 || st == t.pp - 1)) // per-stage detail for reports only
             out.stages.push_back(sm);

@@ -10,6 +10,7 @@
 #include "model/catalog.h"
 #include "model/design.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,8 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
 struct StageMemory {
     int stage = 0;
     int layers = 0;
-    double params = 0; ///< parameters on one GPU of this stage before ZeRO sharding
+    double params = 0;        ///< parameters on one GPU of this stage before ZeRO sharding
+    double expert_params = 0; ///< of `params`: the routed experts' (trained), sharded over EDP
     MemoryBreakdown bytes;
 };
 
@@ -98,6 +100,7 @@ struct TrainingMemory {
     int micro_batch = 1;
     double micro_batches_in_flight = 1;
     double params_per_gpu = 0;              ///< worst stage, before ZeRO sharding
+    double expert_params_per_gpu = 0;       ///< of params_per_gpu: the trained routed experts
     double trainable_params = 0;            ///< whole model (adapters only for LoRA/QLoRA)
     double offload_pcie_bytes_per_step = 0; ///< optimizer offload: gradients down + weights up
     std::vector<StageMemory> stages;        ///< first and last stage (and the worst)
@@ -112,6 +115,13 @@ inline constexpr double kMxfp8CopyBytes = 1.0 + 1.0 / 32.0;
 /// The FP8 recipe refused on this GPU, with the reason: MXFP8 needs a Blackwell data-centre GPU
 /// (Transformer Engine mxfp8.rst: SM 10.0 and 10.3). Empty when the recipe runs there.
 std::string fp8_recipe_refusal(const TrainingSpec& t, const GpuSpec& gpu);
+
+/// The experts' data-parallel group (Megatron-Core parallel folding, EDP): the TP x CP x DP
+/// GPUs of a pipeline stage regrouped as ETP x EP x EDP. Expert gradients are reduced and their
+/// optimizer states sharded over it, the other parameters' over DP x CP.
+inline int expert_data_parallel(const TrainingSpec& t, int dp) {
+    return std::max(1, dp * t.cp * t.tp / std::max(1, t.expert_tp() * t.ep));
+}
 
 /// Memory of a training job on `gpus` GPUs of type `gpu`. Errors name the flag at fault.
 /// explain = false skips the human-readable explanation (inner loops of the search).

@@ -453,6 +453,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     const GroupPlacement cp_g = place_group(topo, t.cp, t.tp);
     const GroupPlacement dp_g = place_group(topo, dp * t.cp, t.tp);
     const GroupPlacement ep_g = place_group(topo, t.ep, t.expert_tp()); // ETP innermost
+    // The experts' data-parallel group (parallel folding: ETP x EP x EDP over the same GPUs).
+    const int edp = expert_data_parallel(t, dp);
+    const GroupPlacement edp_g = place_group(topo, edp, t.expert_tp() * t.ep);
     const GroupPlacement pp_g = place_group(topo, 2, t.tp * t.cp * dp);
     // GPUs with no path between them cannot form a group: a group spanning scale-up domains
     // needs a scale-out network (collective.cpp reports which is missing). No step time then.
@@ -783,37 +786,51 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // precision. Updated weights (ZeRO >= 1) and ZeRO 3's weight gathers move the weights'
         // own 16 bits (32 in fp32 training) either way.
         const StateBytes sbytes = state_bytes(t);
-        const double weight_bytes =
-            trainable_per_gpu * (t.dtype == TrainingDtype::fp32 ? 4.0 : 2.0);
-        const double reduce_bytes = trainable_per_gpu * sbytes.gradients;
+        // Megatron-Core reduces the routed experts' gradients over the experts' data-parallel
+        // group (EDP = TP x CP x DP / (ETP x EP): parallel folding, Liu et al. 2025,
+        // arXiv:2504.14960 sec. 3) and shards their optimizer states over it (distributed
+        // optimizer, one buffer per group); every other parameter goes over DP x CP. With EP
+        // spanning the whole DP group, EDP is 1: no expert-gradient traffic, unsharded states.
+        const double expert_params = lora ? 0.0 : rm.expert_params_per_gpu;
+        const double dense_params = trainable_per_gpu - expert_params;
+        const double wbytes = t.dtype == TrainingDtype::fp32 ? 4.0 : 2.0;
+        const double weight_bytes = dense_params * wbytes;
+        const double reduce_bytes = dense_params * sbytes.gradients;
+        const double expert_weight_bytes = expert_params * wbytes;
+        const double expert_reduce_bytes = expert_params * sbytes.gradients;
         // ZeRO 3 gathers every weight the GPU's layers hold before each micro-batch's forward and
         // backward: with LoRA/QLoRA the frozen base too, in the format it is stored in (16 bits,
         // or NF4 for QLoRA), which training_memory shards over DP x CP (helper-20 found the
         // gathers missing for LoRA: 103.5 MB per step where the frozen 70B moves ~1 TB).
         const double gathered_bytes =
             lora ? rm.per_gpu.weights * static_cast<double>(dp) * t.cp : weight_bytes;
-        double dp_time = 0;
-        if (dp * t.cp > 1) {
+        // One group's gradient reduction (and, with the distributed optimizer, the all-gather of
+        // its updated weights); the two groups' buffers are reduced one after the other.
+        const auto sync = [&](double grads, double weights, const GroupPlacement& g) {
             if (t.zero == 0)
-                dp_time = collective(CollectiveOp::allreduce, reduce_bytes, topo, dp_g, ca);
-            else
-                dp_time = collective(CollectiveOp::reducescatter, reduce_bytes, topo, dp_g, ca) +
-                          collective(CollectiveOp::allgather, weight_bytes, topo, dp_g, ca);
-            // Hidden behind the last micro-batch's backward (and the first forward for the
-            // parameter all-gather).
-            const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
-            bd.dp_comm = std::max(0.0, dp_time - hide) +
-                         ta.overlap_sm_contention.value * std::min(dp_time, hide);
-            if (t.zero >= 3) {
-                const double gather =
-                    2.0 * collective(CollectiveOp::allgather, gathered_bytes, topo, dp_g, ca);
-                bd.dp_comm += M * std::max(0.0, gather - (stage_fwd + stage_bwd));
-            }
+                return collective(CollectiveOp::allreduce, grads, topo, g, ca);
+            return collective(CollectiveOp::reducescatter, grads, topo, g, ca) +
+                   collective(CollectiveOp::allgather, weights, topo, g, ca);
+        };
+        const double dp_time = sync(expert_reduce_bytes, expert_weight_bytes, edp_g) +
+                               sync(reduce_bytes, weight_bytes, dp_g);
+        // Hidden behind the last micro-batch's backward (and the first forward for the parameter
+        // all-gather).
+        const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
+        bd.dp_comm = std::max(0.0, dp_time - hide) +
+                     ta.overlap_sm_contention.value * std::min(dp_time, hide);
+        if (t.zero >= 3) {
+            const double gather =
+                2.0 * (collective(CollectiveOp::allgather, gathered_bytes, topo, dp_g, ca) +
+                       collective(CollectiveOp::allgather, expert_weight_bytes, topo, edp_g, ca));
+            bd.dp_comm += M * std::max(0.0, gather - (stage_fwd + stage_bwd));
         }
         // Optimizer: a memory-bound pass over this GPU's shard of the states (read and write
         // the states, read the gradient, write the 16-bit weight).
         const double shard = t.zero >= 1 ? static_cast<double>(dp) * t.cp : 1.0;
-        const double opt_bytes = trainable_per_gpu / shard * (2.0 * sbytes.optimizer + 2.0 + 2.0);
+        const double expert_shard = t.zero >= 1 ? static_cast<double>(edp) : 1.0;
+        const double opt_bytes = (dense_params / shard + expert_params / expert_shard) *
+                                 (2.0 * sbytes.optimizer + 2.0 + 2.0);
         // Offloaded: gradients down and weights up over PCIe 5 x16 (63 GB/s one way) at 80%
         // (ZeRO-Offload, Ren et al. 2021); the CPU update itself overlaps.
         constexpr double kPcieBps = 0.8 * 63e9;
@@ -824,7 +841,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         r.bubble_fraction = r.step_time_s > 0 ? bd.bubble / r.step_time_s : 0;
         if (explain) {
             // Issue 22: what each group puts on the fabric per step, and where.
-            const auto add = [&](const char* g, const char* what, const GroupPlacement& p,
+            const auto add = [&](const char* g, const std::string& what, const GroupPlacement& p,
                                  double bytes, double busy) {
                 if (bytes > 0 && p.ranks > 1)
                     r.traffic.push_back(
@@ -841,19 +858,26 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 const double act = T * h * 2.0 / (sp ? t.tp : 1.0);
                 add("PP", "activations and their gradients", pp_g, M * 2.0 * act, bd.pp_comm);
             }
-            if (dp * t.cp > 1) {
-                double bytes = reduce_bytes + (t.zero == 0 ? 0.0 : weight_bytes);
-                double busy = dp_time;
+            // Each data-parallel group's traffic: the bytes it moves and its busy time before
+            // overlap (ZeRO 3 adds the weight gathers of every micro-batch).
+            const auto data_parallel = [&](const char* g, const char* whose,
+                                           const GroupPlacement& p, double grads, double weights,
+                                           double gathered) {
+                double bytes = grads + (t.zero == 0 ? 0.0 : weights);
+                double busy = sync(grads, weights, p);
                 if (t.zero >= 3) {
-                    bytes += M * 2.0 * gathered_bytes;
-                    busy += M * 2.0 *
-                            collective(CollectiveOp::allgather, gathered_bytes, topo, dp_g, ca);
+                    bytes += M * 2.0 * gathered;
+                    busy += M * 2.0 * collective(CollectiveOp::allgather, gathered, topo, p, ca);
                 }
-                add("DP",
-                    t.zero == 0 ? "all-reduce of gradients"
-                                : "reduce-scatter of gradients, all-gather of weights",
-                    dp_g, bytes, busy);
-            }
+                add(g,
+                    (std::string(t.zero == 0 ? "all-reduce of " : "reduce-scatter of ") + whose +
+                     (t.zero == 0 ? "gradients" : "gradients, all-gather of weights")),
+                    p, bytes, busy);
+            };
+            data_parallel("DP", edp_g.ranks > 1 && expert_params > 0 ? "non-expert " : "", dp_g,
+                          reduce_bytes, weight_bytes, gathered_bytes);
+            data_parallel("EDP", "expert ", edp_g, expert_reduce_bytes, expert_weight_bytes,
+                          expert_weight_bytes);
         }
         const double tokens = static_cast<double>(t.global_batch) * t.seq;
         r.tokens_per_s = tokens / r.step_time_s;

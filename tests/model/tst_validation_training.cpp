@@ -1624,6 +1624,97 @@ private slots:
         QVERIFY(std::abs(gain - published_gain) <= 0.05);
     }
 
+    // Megatron-Core's NCCL all-to-all dispatcher against HybridEP on the same run (an outside
+    // check: not in ../shared/validation, no factor fitted on it). Megatron-Bridge PR #3868
+    // (docs/training/cuda-graphs.md at 1faf74e3, "Representative Validation Patterns"; the PR's
+    // hand-off comment gives the layout): Qwen3-30B-A3B in BF16 on 16 H100 (2 nodes), EP 16,
+    // TP/PP/CP 1, MBS 1, GBS 1024, the all-to-all dispatcher (flex backend None), EP overlap and
+    // delayed weight gradients off: 41.36 s per eager step. The same layout with HybridEP and
+    // without EP overlap: 24.71 s (the EP overlap A/B above).
+    void allToAllDispatcherOutside() {
+        Case c{};
+        for (const Case& k : kCases)
+            if (std::string(k.id) == "A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16")
+                c = k;
+        QVERIFY(c.id != nullptr);
+        std::string why;
+        c.ep_overlap = false;
+        const auto hybrid = predict(c, bundled_factor(c), &why);
+        QVERIFY2(hybrid, why.c_str());
+        c.deepep = false;
+        const auto nccl = predict(c, bundled_factor(c), &why);
+        QVERIFY2(nccl, why.c_str());
+        const double t_nccl = nccl->r.step_time_s, t_hybrid = hybrid->r.step_time_s;
+        const double ratio = t_nccl / t_hybrid, published_ratio = 41.36 / 24.7138;
+        qInfo().noquote() << QStringLiteral("all-to-all dispatcher: %1 s (published 41.36 s, %2%), "
+                                            "EP all-to-all %3 s of it; HybridEP %4 s; ratio %5 "
+                                            "(published %6)")
+                                 .arg(t_nccl, 0, 'f', 2)
+                                 .arg((t_nccl / 41.36 - 1) * 100, 0, 'f', 1)
+                                 .arg(nccl->r.breakdown.ep_comm, 0, 'f', 2)
+                                 .arg(t_hybrid, 0, 'f', 2)
+                                 .arg(ratio, 0, 'f', 3)
+                                 .arg(published_ratio, 0, 'f', 3);
+        QVERIFY(std::abs(t_nccl / 41.36 - 1) <= 0.15);
+        QVERIFY(std::abs(ratio / published_ratio - 1) <= 0.10);
+    }
+
+    // Parallel folding's expert data-parallel group (Liu et al. 2025, arXiv:2504.14960 sec. 3):
+    // expert gradients are reduced and their optimizer states sharded over EDP = TP x CP x DP /
+    // (ETP x EP), the rest over DP x CP. Qwen3-30B-A3B on 16 H100 at DP 16: with EP 16 (EDP 1)
+    // a GPU holds a sixteenth of the experts with unsharded states and sends no expert gradient;
+    // with EP 4 (EDP 4) a quarter of the experts, states sharded four ways. The optimizer pass
+    // (and the memory of the states) is then the same, and only EP 4 has EDP traffic: its
+    // reduce-scatter and all-gather move the expert gradients and weights (2 + 2 B per param).
+    void expertDataParallelGroup() {
+        Case c{};
+        for (const Case& k : kCases)
+            if (std::string(k.id) == "A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16")
+                c = k;
+        QVERIFY(c.id != nullptr);
+        std::string why;
+        c.ep_overlap = false;
+        const auto ep16 = predict(c, bundled_factor(c), &why);
+        QVERIFY2(ep16, why.c_str());
+        c.ep = 4;
+        const auto ep4 = predict(c, bundled_factor(c), &why);
+        QVERIFY2(ep4, why.c_str());
+        const TrainingResult &a = ep16->r, &b = ep4->r;
+        QVERIFY(b.memory.expert_params_per_gpu > 3.9 * a.memory.expert_params_per_gpu);
+        QVERIFY(std::abs(a.breakdown.optimizer / b.breakdown.optimizer - 1) < 1e-9);
+        QVERIFY(std::abs(a.memory.per_gpu.optimizer / b.memory.per_gpu.optimizer - 1) < 1e-9);
+        // The traffic table (explained step) of each layout.
+        const auto traffic = [&](int ep) {
+            ModelArch m = *cat_.model(c.model);
+            TrainingSpec t;
+            t.ep = ep;
+            t.global_batch = c.gb;
+            t.micro_batch = c.mb;
+            t.seq = c.seq;
+            t.moe_dispatcher = cl::model::MoeDispatcher::deepep;
+            const auto topo = topologies_.find(std::string(c.system) + "/16");
+            auto r = train_step(m, t, 16, *cat_.gpu("h100-sxm"), topo->second, {}, {}, {}, 0, true);
+            return r.ok() ? r->traffic : std::vector<cl::model::GroupTraffic>{};
+        };
+        const auto row = [](const std::vector<cl::model::GroupTraffic>& v, const char* g) {
+            for (const auto& x : v)
+                if (x.group == g)
+                    return std::optional<cl::model::GroupTraffic>(x);
+            return std::optional<cl::model::GroupTraffic>();
+        };
+        const auto t16 = traffic(16), t4 = traffic(4);
+        QVERIFY(row(t16, "DP") && !row(t16, "EDP"));
+        QCOMPARE(QString::fromStdString(row(t16, "DP")->what),
+                 QStringLiteral("reduce-scatter of gradients, all-gather of weights"));
+        const auto edp = row(t4, "EDP");
+        QVERIFY(edp && edp->ranks == 4);
+        QCOMPARE(QString::fromStdString(edp->what),
+                 QStringLiteral("reduce-scatter of expert gradients, all-gather of weights"));
+        QVERIFY(std::abs(edp->bytes / (b.memory.expert_params_per_gpu * 4.0) - 1) < 1e-9);
+        QCOMPARE(QString::fromStdString(row(t4, "DP")->what),
+                 QStringLiteral("reduce-scatter of non-expert gradients, all-gather of weights"));
+    }
+
     // A.korthikanti2022.table4_layer_times_22B -- Korthikanti et al. 2022 Table 4: one layer of
     // the 22B model (h 6144, 64 heads, tp 8, s 2048, micro-batch 4) on A100: time overhead of
     // each technique vs the baseline (fwd + bwd, no recompute): sequence parallel -3%, full
