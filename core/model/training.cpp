@@ -455,7 +455,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
     const GroupPlacement ep_g = place_group(topo, t.ep, t.expert_tp()); // ETP innermost
     // The experts' data-parallel group (parallel folding: ETP x EP x EDP over the same GPUs).
     const int edp = expert_data_parallel(t, dp);
-    const GroupPlacement edp_g = place_group(topo, edp, t.expert_tp() * t.ep);
+    const GroupPlacement edp_g =
+        m.is_moe() ? place_group(topo, edp, t.expert_tp() * t.ep) : GroupPlacement{};
     const GroupPlacement pp_g = place_group(topo, 2, t.tp * t.cp * dp);
     // GPUs with no path between them cannot form a group: a group spanning scale-up domains
     // needs a scale-out network (collective.cpp reports which is missing). No step time then.
