@@ -813,8 +813,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             return collective(CollectiveOp::reducescatter, grads, topo, g, ca) +
                    collective(CollectiveOp::allgather, weights, topo, g, ca);
         };
-        const double dp_time = sync(expert_reduce_bytes, expert_weight_bytes, edp_g) +
-                               sync(reduce_bytes, weight_bytes, dp_g);
+        const double dense_sync = sync(reduce_bytes, weight_bytes, dp_g);
+        const double expert_sync = sync(expert_reduce_bytes, expert_weight_bytes, edp_g);
+        const double dp_time = dense_sync + expert_sync;
         // Hidden behind the last micro-batch's backward (and the first forward for the parameter
         // all-gather).
         const double hide = ta.dp_overlap.value * (stage_bwd + (t.zero >= 1 ? stage_fwd : 0.0));
@@ -842,7 +843,7 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         r.bubble_fraction = r.step_time_s > 0 ? bd.bubble / r.step_time_s : 0;
         if (explain) {
             // Issue 22: what each group puts on the fabric per step, and where.
-            const auto add = [&](const char* g, const std::string& what, const GroupPlacement& p,
+            const auto add = [&](const char* g, const char* what, const GroupPlacement& p,
                                  double bytes, double busy) {
                 if (bytes > 0 && p.ranks > 1)
                     r.traffic.push_back(
@@ -861,24 +862,34 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             }
             // Each data-parallel group's traffic: the bytes it moves and its busy time before
             // overlap (ZeRO 3 adds the weight gathers of every micro-batch).
-            const auto data_parallel = [&](const char* g, const char* whose,
-                                           const GroupPlacement& p, double grads, double weights,
-                                           double gathered) {
-                double bytes = grads + (t.zero == 0 ? 0.0 : weights);
-                double busy = sync(grads, weights, p);
+            // What each data-parallel group moves: every parameter's gradients, or the experts'
+            // and the others' apart when the experts have their own group.
+            const bool split = edp_g.ranks > 1 && expert_params > 0;
+            const bool ar = t.zero == 0;
+            const auto data_parallel = [&](const char* g, const char* what, const GroupPlacement& p,
+                                           double grads, double weights, double gathered,
+                                           double busy) {
+                if (p.ranks <= 1 || grads <= 0)
+                    return;
+                double bytes = grads + (ar ? 0.0 : weights);
                 if (t.zero >= 3) {
                     bytes += M * 2.0 * gathered;
                     busy += M * 2.0 * collective(CollectiveOp::allgather, gathered, topo, p, ca);
                 }
-                add(g,
-                    (std::string(t.zero == 0 ? "all-reduce of " : "reduce-scatter of ") + whose +
-                     (t.zero == 0 ? "gradients" : "gradients, all-gather of weights")),
-                    p, bytes, busy);
+                add(g, what, p, bytes, busy);
             };
-            data_parallel("DP", edp_g.ranks > 1 && expert_params > 0 ? "non-expert " : "", dp_g,
-                          reduce_bytes, weight_bytes, gathered_bytes);
-            data_parallel("EDP", "expert ", edp_g, expert_reduce_bytes, expert_weight_bytes,
-                          expert_weight_bytes);
+            data_parallel(
+                "DP",
+                ar ? (split ? "all-reduce of non-expert gradients" : "all-reduce of gradients")
+                   : (split ? "reduce-scatter of non-expert gradients, all-gather of "
+                              "weights"
+                            : "reduce-scatter of gradients, all-gather of weights"),
+                dp_g, reduce_bytes, weight_bytes, gathered_bytes, dense_sync);
+            data_parallel("EDP",
+                          ar ? "all-reduce of expert gradients"
+                             : "reduce-scatter of expert gradients, all-gather of weights",
+                          edp_g, expert_reduce_bytes, expert_weight_bytes, expert_weight_bytes,
+                          expert_sync);
         }
         const double tokens = static_cast<double>(t.global_batch) * t.seq;
         r.tokens_per_s = tokens / r.step_time_s;
