@@ -693,6 +693,14 @@ const Case kCases[] = {
      true},
 };
 
+/// A copy of the bundled case `id` to retype (id null when there is none).
+Case case_named(const char* id) {
+    for (const Case& k : kCases)
+        if (std::string_view(k.id) == id)
+            return k;
+    return Case{};
+}
+
 /// Where a case comes from: the unit left out together in leave-one-source-out validation.
 std::string source_of(const std::string& id) {
     const std::pair<const char*, const char*> prefixes[] = {
@@ -1237,13 +1245,10 @@ private slots:
         for (const auto& [id, per_layer] :
              {std::pair<const char*, double>{"A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16", 92},
               std::pair<const char*, double>{"A.mbridge_26.06.H100.Qwen3_30B_A3B", 200}}) {
-            const Case* c = nullptr;
-            for (const Case& k : kCases)
-                if (std::string(k.id) == id)
-                    c = &k;
-            QVERIFY(c);
+            const Case c = case_named(id);
+            QVERIFY(c.id != nullptr);
             std::string why;
-            const auto p = predict(*c, bundled_factor(*c), &why);
+            const auto p = predict(c, bundled_factor(c), &why);
             QVERIFY2(p, why.c_str());
             const double layer_mbs = 48.0 * 64.0;
             QCOMPARE(p->r.kernels_per_step, per_layer * layer_mbs);
@@ -1541,10 +1546,7 @@ private slots:
     // the interleaving ("N") and does not give it; at the 8,192-GPU case's VP 2 the 16 micro-
     // batches leave a large bubble (docs/validation.md).
     void llama3Table4LongContext() {
-        Case base{};
-        for (const Case& k : kCases)
-            if (std::string(k.id) == "A.llama3_405b.table4.8192gpu_cp1")
-                base = k;
+        const Case base = case_named("A.llama3_405b.table4.8192gpu_cp1");
         QVERIFY(base.id != nullptr);
         Case short_ctx = base, long_ctx = base;
         short_ctx.id = "16,384 GPUs, seq 8,192, CP 1";
@@ -1596,10 +1598,7 @@ private slots:
     }
 
     void epOverlapAB() {
-        Case c{};
-        for (const Case& k : kCases)
-            if (std::string(k.id) == "A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16")
-                c = k;
+        Case c = case_named("A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16");
         QVERIFY(c.id != nullptr);
         std::string why;
         c.ep_overlap = false;
@@ -1632,10 +1631,7 @@ private slots:
     // delayed weight gradients off: 41.36 s per eager step. The same layout with HybridEP and
     // without EP overlap: 24.71 s (the EP overlap A/B above).
     void allToAllDispatcherOutside() {
-        Case c{};
-        for (const Case& k : kCases)
-            if (std::string(k.id) == "A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16")
-                c = k;
+        Case c = case_named("A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16");
         QVERIFY(c.id != nullptr);
         std::string why;
         c.ep_overlap = false;
@@ -1667,10 +1663,7 @@ private slots:
     // (and the memory of the states) is then the same, and only EP 4 has EDP traffic: its
     // reduce-scatter and all-gather move the expert gradients and weights (2 + 2 B per param).
     void expertDataParallelGroup() {
-        Case c{};
-        for (const Case& k : kCases)
-            if (std::string(k.id) == "A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16")
-                c = k;
+        Case c = case_named("A.mbridge_pr5123.H100.Qwen3_30B_A3B_BF16");
         QVERIFY(c.id != nullptr);
         std::string why;
         c.ep_overlap = false;
