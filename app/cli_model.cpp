@@ -345,6 +345,7 @@ int cmd_memory(Flags& f, std::ostream& out) {
             stages.push_back({{"stage", s.stage},
                               {"layers", s.layers},
                               {"params_per_gpu", s.params},
+                              {"expert_params_per_gpu", s.expert_params},
                               {"per_gpu_bytes", breakdown_json(s.bytes)}});
         j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits,
                                   mem.worst_stage);
@@ -352,6 +353,8 @@ int cmd_memory(Flags& f, std::ostream& out) {
                                 {"micro_batch", mem.micro_batch},
                                 {"micro_batches_in_flight", mem.micro_batches_in_flight},
                                 {"params_per_gpu", mem.params_per_gpu},
+                                {"expert_params_per_gpu", mem.expert_params_per_gpu},
+                                {"expert_data_parallel", model::expert_data_parallel(t, mem.dp)},
                                 {"trainable_params", mem.trainable_params},
                                 {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
                                 {"stages", stages},

@@ -259,6 +259,35 @@ private slots:
         QVERIFY2(refused.err.find("--mtp-layers") != std::string::npos, refused.err.c_str());
     }
 
+    // The experts' data-parallel group (session 48): memory --json gives its size and the experts'
+    // share of the parameters; train's traffic table adds an "EDP" row only where it has more
+    // than one GPU.
+    void expertDataParallel() {
+        const std::string base = "--model qwen3-30b-a3b --gpu h100-sxm --gpus 16 --seq 4096 "
+                                 "--global-batch 1024 --micro-batch 1 --json --ep ";
+        const auto get = [&](const std::string& cmd, const char* ep) {
+            const Run r = run(words(cmd + " " + base + ep));
+            return r.code == 0 ? json::parse(r.out) : json();
+        };
+        const json m16 = get("memory", "16"), m4 = get("memory", "4");
+        QVERIFY(!m16.is_null() && !m4.is_null());
+        QCOMPARE(m16["memory"]["expert_data_parallel"].get<int>(), 1);
+        QCOMPARE(m4["memory"]["expert_data_parallel"].get<int>(), 4);
+        const double e16 = m16["memory"]["expert_params_per_gpu"].get<double>();
+        const double e4 = m4["memory"]["expert_params_per_gpu"].get<double>();
+        QVERIFY(e16 > 0 && std::abs(e4 / e16 - 4.0) < 1e-9);
+        QVERIFY(e16 < m16["memory"]["params_per_gpu"].get<double>());
+        const auto groups = [](const json& j) {
+            std::vector<std::string> g;
+            for (const auto& x : j["train"]["traffic"])
+                g.push_back(x["group"].get<std::string>());
+            return g;
+        };
+        const auto g16 = groups(get("train", "16")), g4 = groups(get("train", "4"));
+        QVERIFY(std::find(g16.begin(), g16.end(), "EDP") == g16.end());
+        QVERIFY(std::find(g4.begin(), g4.end(), "EDP") != g4.end());
+    }
+
     // CLI.md "infer": keys, the curve (throughput rises with batch, so does TPOT), online sizing.
     void inferKeys() {
         const Run r = run({"infer", "--model", "llama3-70b", "--gpu", "h200-sxm", "--tp", "8",
