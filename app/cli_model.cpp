@@ -349,16 +349,18 @@ int cmd_memory(Flags& f, std::ostream& out) {
                               {"per_gpu_bytes", breakdown_json(s.bytes)}});
         j["memory"] = memory_json(mem.per_gpu, mem.capacity_bytes, mem.headroom_bytes, mem.fits,
                                   mem.worst_stage);
-        j["memory"].update(json{{"dp", mem.dp},
-                                {"micro_batch", mem.micro_batch},
-                                {"micro_batches_in_flight", mem.micro_batches_in_flight},
-                                {"params_per_gpu", mem.params_per_gpu},
-                                {"expert_params_per_gpu", mem.expert_params_per_gpu},
-                                {"expert_data_parallel", model::expert_data_parallel(t, mem.dp)},
-                                {"trainable_params", mem.trainable_params},
-                                {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
-                                {"stages", stages},
-                                {"explanation", mem.explanation}});
+        j["memory"].update(
+            json{{"dp", mem.dp},
+                 {"micro_batch", mem.micro_batch},
+                 {"micro_batches_in_flight", mem.micro_batches_in_flight},
+                 {"params_per_gpu", mem.params_per_gpu},
+                 {"expert_params_per_gpu", mem.expert_params_per_gpu},
+                 {"expert_data_parallel",
+                  m.is_moe() ? json(model::expert_data_parallel(t, mem.dp)) : json()},
+                 {"trainable_params", mem.trainable_params},
+                 {"offload_pcie_bytes_per_step", mem.offload_pcie_bytes_per_step},
+                 {"stages", stages},
+                 {"explanation", mem.explanation}});
         print_json(out, j);
         return 0;
     }

@@ -2134,6 +2134,11 @@ void CanvasView::wheelEvent(QWheelEvent* e) {
 }
 
 bool CanvasView::viewportEvent(QEvent* e) {
+    // Something dragged onto the view (a palette entry, a file): the person is working on this
+    // view, which no longer refits by itself -- a legend appearing once the dropped device was
+    // evaluated refitted it between two drops, and the second card landed somewhere else.
+    if (e->type() == QEvent::DragEnter)
+        fitted_ = false;
     // Trackpad pinch (macOS, Wayland, X11 with libinput): a native zoom gesture.
     if (e->type() == QEvent::NativeGesture) {
         auto* g = static_cast<QNativeGestureEvent*>(e);

@@ -81,7 +81,7 @@ struct CollectiveAssumptions {
 /// collective buffers per GPU (nccl-tests sizes) and the time its collectives take before any
 /// overlap hides them.
 struct GroupTraffic {
-    std::string group; ///< "TP", "CP", "EP", "PP", "DP"
+    std::string group; ///< "TP", "CP", "EP", "PP", "DP", "EDP" (an MoE model's experts' DP)
     std::string what;  ///< "all-reduce of gradients", ...
     int ranks = 0;
     int tier = 0; ///< 0 scale-up, 1 leaf, 2 spine, 3 core

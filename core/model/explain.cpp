@@ -187,10 +187,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {"bubble", report_human(bd.bubble, ReportFormat::seconds),
                  "(p - 1) micro-batch times, / v interleaved (Narayanan 2021 sec. 2.2)"},
                 {"DP comm (exposed)", report_human(bd.dp_comm, ReportFormat::seconds),
-                 "reduce-scatter + all-gather overlapped with the last backward; an MoE "
-                 "model's experts over their own data-parallel group (EDP, parallel folding)"},
+                 std::string(t.zero == 0 ? "all-reduce" : "reduce-scatter + all-gather") +
+                     " overlapped with the last backward" +
+                     (m->is_moe() ? "; the routed experts over their own data-parallel group "
+                                    "(EDP, Megatron-Core parallel folding)"
+                                  : "")},
                 {"optimizer", report_human(bd.optimizer, ReportFormat::seconds),
-                 "memory-bound pass over the shard (experts' states sharded over EDP)"},
+                 std::string("memory-bound pass over ") +
+                     (t.zero == 0 ? "the whole optimizer state" : "the shard") +
+                     (m->is_moe() && t.zero >= 1 ? " (the routed experts' states sharded over EDP)"
+                                                 : "")},
                 {"best-shape GEMM rate",
                  units::format_si(g->peak(dt) * g->gemm_efficiency(dt), "FLOP/s"),
                  g->achieved_matmul_source.empty() ? src(g->provenance)

@@ -36,8 +36,9 @@ const std::vector<Term>& terms() {
           "The data-parallel group of an MoE model's experts: the same GPUs as TP x CP x DP, "
           "regrouped so that experts split over expert tensor (ETP) and expert parallel (EP) "
           "ranks and copy over the rest. Expert gradients are reduced, and their optimizer "
-          "states sharded, over this group; when EP spans all of DP it is one GPU (no expert "
-          "gradient traffic).",
+          "states sharded, over this group; when ETP x EP covers all of TP x CP x DP it is one "
+          "GPU (no expert gradient traffic). Shared experts and the router stay with the "
+          "attention in DP.",
           "Liu et al. 2025, MoE Parallel Folding (arXiv:2504.14960); Megatron-Core MoE "
           "documentation"},
          {"EDP"}},

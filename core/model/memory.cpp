@@ -176,15 +176,19 @@ namespace {
 
 struct LayerParams {
     double attention = 0, norms = 0, mlp = 0, experts = 0; ///< whole layer, unsharded
+    /// Of `experts`: the routed experts' and the router's. The rest are the shared experts.
+    double routed = 0, router = 0;
 };
 
 LayerParams layer_params(const ModelArch& m, bool moe) {
     LayerParams p;
     p.attention = m.attention_params_per_layer();
     p.norms = m.norm_params_per_layer();
-    if (moe && m.is_moe())
+    if (moe && m.is_moe()) {
         p.experts = m.expert_params_per_layer();
-    else
+        p.routed = m.routed_expert_params_per_layer();
+        p.router = static_cast<double>(m.hidden) * m.experts;
+    } else
         p.mlp = m.dense_mlp_params_per_layer();
     return p;
 }
@@ -388,10 +392,16 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         const double attn = lp_dense.attention / tp, norms = lp_dense.norms;
         const int mtp_dense = mtp_moe ? 0 : n_mtp, mtp_sparse = mtp_moe ? n_mtp : 0;
         const double mtp_extra = n_mtp * (m.mtp_projection_params() / tp + norms);
+        // MoE layers: the routed experts split ETP x EP ways (their own data-parallel group,
+        // EDP); the shared experts are a TP-split MLP and the router is replicated, both with
+        // the attention in DP x CP (Megatron-Core SharedExpertMLP, TopKRouter).
+        const double n_sparse = n_moe + mtp_sparse;
+        const double moe_dense =
+            n_sparse * ((lp_moe.experts - lp_moe.routed - lp_moe.router) / tp + lp_moe.router);
         const double linear = (nl + n_mtp) * attn + (n_dense + mtp_dense) * lp_dense.mlp / tp +
-                              mtp_sparse * lp_moe.mlp / tp + mtp_extra;
+                              mtp_sparse * lp_moe.mlp / tp + mtp_extra + moe_dense;
         const double expert =
-            (n_moe + mtp_sparse) * lp_moe.experts / (static_cast<double>(t.expert_tp()) * t.ep);
+            n_sparse * lp_moe.routed / (static_cast<double>(t.expert_tp()) * t.ep);
         if (lora) {
             frozen_linear += linear + expert;
             frozen_other += (nl + n_mtp) * norms;
@@ -473,10 +483,14 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
                 n_mtp * (act_layer * in_flight + 4.0 * sbh_t + 4.0 * s_local * mb * m.vocab / tp);
         b.other = a.framework_overhead_bytes.value;
         if (offload) {
-            const double on_gpu_trainable = lora ? adapters : dense + experts;
-            const double shard = t.zero >= 2 ? dense_shard : 1.0;
+            // Gradients down and weights up, 4 B a parameter, each group's share (ZeRO >= 2
+            // shards the gradients: DP x CP for the others, EDP for the routed experts).
+            const bool sharded = t.zero >= 2;
+            const double on_gpu = lora ? adapters / (sharded ? dense_shard : 1.0)
+                                       : dense / (sharded ? dense_shard : 1.0) +
+                                             experts / (sharded ? expert_shard : 1.0);
             out.offload_pcie_bytes_per_step =
-                std::max(out.offload_pcie_bytes_per_step, 4.0 * on_gpu_trainable / shard);
+                std::max(out.offload_pcie_bytes_per_step, 4.0 * on_gpu);
         }
         const double total = b.total();
         if (total > worst_total) {

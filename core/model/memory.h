@@ -100,10 +100,10 @@ struct TrainingMemory {
     int micro_batch = 1;
     double micro_batches_in_flight = 1;
     double params_per_gpu = 0;              ///< worst stage, before ZeRO sharding
-    double expert_params_per_gpu = 0;       ///< of params_per_gpu: the trained routed experts
+    double expert_params_per_gpu = 0;       ///< of params_per_gpu: the trained routed experts'
     double trainable_params = 0;            ///< whole model (adapters only for LoRA/QLoRA)
     double offload_pcie_bytes_per_step = 0; ///< optimizer offload: gradients down + weights up
-    std::vector<StageMemory> stages;        ///< first and last stage (and the worst)
+    std::vector<StageMemory> stages;        ///< first and last stage (when explained)
     std::string explanation;                ///< one line: why it does (not) fit
 };
 

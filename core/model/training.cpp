@@ -476,6 +476,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             {cp_g, CollectiveOp::sendrecv, "context-parallel (CP)", t.cp > 1},
             {dp_g, CollectiveOp::reducescatter, "data-parallel (DP)", dp * t.cp > 1},
             {ep_g, CollectiveOp::alltoall, "expert-parallel (EP)", t.ep > 1 && m.is_moe()},
+            {edp_g, CollectiveOp::reducescatter, "expert data-parallel (EDP)",
+             m.is_moe() && edp > 1},
             {pp_g, CollectiveOp::sendrecv, "pipeline (PP)", t.pp > 1}};
         for (const Use& u : uses) {
             if (!u.used)
@@ -790,8 +792,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         // Megatron-Core reduces the routed experts' gradients over the experts' data-parallel
         // group (EDP = TP x CP x DP / (ETP x EP): parallel folding, Liu et al. 2025,
         // arXiv:2504.14960 sec. 3) and shards their optimizer states over it (distributed
-        // optimizer, one buffer per group); every other parameter goes over DP x CP. With EP
-        // spanning the whole DP group, EDP is 1: no expert-gradient traffic, unsharded states.
+        // optimizer, one buffer per group); every other parameter (shared experts and router
+        // included) goes over DP x CP. When ETP x EP covers all of TP x CP x DP, EDP is 1: no
+        // expert-gradient traffic, unsharded expert states.
         const double expert_params = lora ? 0.0 : rm.expert_params_per_gpu;
         const double dense_params = trainable_per_gpu - expert_params;
         const double wbytes = t.dtype == TrainingDtype::fp32 ? 4.0 : 2.0;
@@ -861,10 +864,9 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 add("PP", "activations and their gradients", pp_g, M * 2.0 * act, bd.pp_comm);
             }
             // Each data-parallel group's traffic: the bytes it moves and its busy time before
-            // overlap (ZeRO 3 adds the weight gathers of every micro-batch).
-            // What each data-parallel group moves: every parameter's gradients, or the experts'
-            // and the others' apart when the experts have their own group.
-            const bool split = edp_g.ranks > 1 && expert_params > 0;
+            // overlap (ZeRO 3 adds the weight gathers of every micro-batch). An MoE model's
+            // routed experts go over EDP, so the DP row then carries the other parameters only.
+            const bool split = expert_params > 0;
             const bool ar = t.zero == 0;
             const auto data_parallel = [&](const char* g, const char* what, const GroupPlacement& p,
                                            double grads, double weights, double gathered,
@@ -958,11 +960,17 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                 // (the rest runs behind compute, e.g. DP gradients behind the backward pass).
                 double busy = 0, exposed = 0;
                 const TrainingBreakdown& k = best->breakdown;
+                // The exposed DP time is the DP and EDP groups' together: each its busy share.
+                double dp_busy = 0;
+                for (const auto& g : best->traffic)
+                    if (g.group == "DP" || g.group == "EDP")
+                        dp_busy += g.busy_s;
                 for (const auto& g : best->traffic) {
                     if (g.tier < static_cast<int>(i) + 2)
                         continue;
                     busy += g.busy_s;
-                    exposed += g.group == "DP"   ? k.dp_comm
+                    exposed += g.group == "DP" || g.group == "EDP"
+                                   ? (dp_busy > 0 ? k.dp_comm * g.busy_s / dp_busy : 0.0)
                                : g.group == "TP" ? k.tp_comm
                                : g.group == "CP" ? k.cp_comm
                                : g.group == "EP" ? k.ep_comm
