@@ -67,7 +67,11 @@ double ModelArch::expert_params_per_layer() const {
         return 0;
     const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double per_expert = mats * hidden * static_cast<double>(moe_ffn);
-    return per_expert * (experts + shared_experts) + static_cast<double>(hidden) * experts;
+    return per_expert * (experts + shared_experts) + router_params_per_layer();
+}
+
+double ModelArch::router_params_per_layer() const {
+    return is_moe() ? static_cast<double>(hidden) * experts : 0.0;
 }
 
 double ModelArch::routed_expert_params_per_layer() const {
@@ -157,8 +161,7 @@ double ModelArch::active_params() const {
         return total_params();
     const double mats = mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double per_expert = mats * hidden * static_cast<double>(moe_ffn);
-    const double active_moe =
-        per_expert * (top_k + shared_experts) + static_cast<double>(hidden) * experts;
+    const double active_moe = per_expert * (top_k + shared_experts) + router_params_per_layer();
     return layers * (attention_params_per_layer() + norm_params_per_layer()) +
            (layers - moe_layers()) * dense_mlp_params_per_layer() + moe_layers() * active_moe +
            embedding_params() + output_params() + extra_params;

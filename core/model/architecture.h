@@ -172,6 +172,7 @@ struct ModelArch {
     /// Every expert of one MoE layer: routed and shared experts and the router.
     [[nodiscard]] double expert_params_per_layer() const;
     [[nodiscard]] double routed_expert_params_per_layer() const; ///< the routed experts alone
+    [[nodiscard]] double router_params_per_layer() const;        ///< the router's h x E gate
     [[nodiscard]] double norm_params_per_layer() const;
     [[nodiscard]] double embedding_params() const; ///< input embedding (+ learned positions)
     [[nodiscard]] double output_params() const;    ///< LM head (0 when tied)

@@ -187,7 +187,7 @@ LayerParams layer_params(const ModelArch& m, bool moe) {
     if (moe && m.is_moe()) {
         p.experts = m.expert_params_per_layer();
         p.routed = m.routed_expert_params_per_layer();
-        p.router = static_cast<double>(m.hidden) * m.experts;
+        p.router = m.router_params_per_layer();
     } else
         p.mlp = m.dense_mlp_params_per_layer();
     return p;
@@ -485,10 +485,9 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         if (offload) {
             // Gradients down and weights up, 4 B a parameter, each group's share (ZeRO >= 2
             // shards the gradients: DP x CP for the others, EDP for the routed experts).
-            const bool sharded = t.zero >= 2;
-            const double on_gpu = lora ? adapters / (sharded ? dense_shard : 1.0)
-                                       : dense / (sharded ? dense_shard : 1.0) +
-                                             experts / (sharded ? expert_shard : 1.0);
+            const double ds = t.zero >= 2 ? dense_shard : 1.0;
+            const double es = t.zero >= 2 ? expert_shard : 1.0;
+            const double on_gpu = lora ? adapters / ds : dense / ds + experts / es;
             out.offload_pcie_bytes_per_step =
                 std::max(out.offload_pcie_bytes_per_step, 4.0 * on_gpu);
         }
