@@ -261,7 +261,7 @@ bool LayoutSearchDialog::applyRow(int row) {
         return false;
     using model::Section;
     auto f = [](const char* key) { return model::find_field(Section::training, key); };
-    const std::vector<std::pair<const model::Field*, model::FieldValue>> values{
+    std::vector<std::pair<const model::Field*, model::FieldValue>> values{
         {f("tp"), double(s.tp)},
         {f("pp"), double(s.pp)},
         {f("cp"), double(s.cp)},
@@ -275,6 +275,12 @@ bool LayoutSearchDialog::applyRow(int row) {
         {f("sequence_parallel"), s.tp > 1},
         {f("schedule"), std::string(model::to_string(s.vpp > 1 ? model::Schedule::interleaved
                                                                : model::Schedule::one_f_one_b))}};
+    // The workload's recompute modules belong to selective recompute (the search ran them with
+    // it only): a layout without it clears them, in the same step.
+    if (s.recompute != model::Recompute::selective)
+        for (const char* key :
+             {"recompute_layernorm", "recompute_moe_act", "recompute_mla_up_proj", "recompute_mlp"})
+            values.emplace_back(f(key), false);
     return doc_->setFields(QString::fromStdString(workload_), values, tr("Apply searched layout"))
         .isEmpty();
 }

@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 20; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 21; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -54,7 +54,10 @@ inline constexpr int kDesignMinor = 20; ///< 1.1: unset values are missing keys,
                                         ///< 1.19: training.etp defaults to 1 (a file of
                                         ///< 1.18 or older without it: 0, the same as tp);
                                         ///< 1.20: training.mtp, models[].mtp_layers (a file
-                                        ///< of 1.19 or older without mtp: off)
+                                        ///< of 1.19 or older without mtp: off);
+                                        ///< 1.21: training.recompute_layernorm,
+                                        ///< recompute_moe_act, recompute_mla_up_proj,
+                                        ///< recompute_mlp
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -128,6 +131,19 @@ struct TrainingSpec {
     /// with VPP); the other layers keep their activations (Megatron-LM --recompute-method block
     /// --recompute-num-layers N). 0: every layer (one layer per checkpoint). Format 1.12.
     int recompute_layers = 0;
+    /// Selective recompute only: Megatron-Core's recompute_modules beside the attention core
+    /// (transformer_config.py; format 1.21). Each frees the module's saved outputs and runs its
+    /// forward again in backward (docs/training.md, "Recompute modules"). `layernorm`: the norms
+    /// that are their own modules (the MoE layers' pre-MLP norm, MLA's input norm; TE fuses the
+    /// others into the next linear). `moe_act`: the routed experts' activation. `mla_up_proj`:
+    /// MLA's Q and KV up-projections and RoPE. `mlp`: the dense layers' whole MLP.
+    bool recompute_layernorm = false;
+    bool recompute_moe_act = false;
+    bool recompute_mla_up_proj = false;
+    bool recompute_mlp = false;
+    [[nodiscard]] bool recomputes_modules() const {
+        return recompute_layernorm || recompute_moe_act || recompute_mla_up_proj || recompute_mlp;
+    }
     bool sequence_parallel = true;
     Schedule schedule = Schedule::one_f_one_b;
     Finetune finetune = Finetune::full;

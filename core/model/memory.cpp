@@ -121,13 +121,19 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
     if (m.attention() == AttentionKind::mla) // MLA trains with full per-head K and V
         kv_width = static_cast<double>(m.heads) *
                    (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) / 2.0;
-    const double q_width = static_cast<double>(m.heads) * m.head_dim;
+    // The query's width, and the attention output's (MLA: heads x (nope + rope) and heads x v,
+    // as the step's GEMMs count them).
+    double q_width = static_cast<double>(m.heads) * m.head_dim, out_width = q_width;
+    if (m.attention() == AttentionKind::mla) {
+        q_width = static_cast<double>(m.heads) * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+        out_width = static_cast<double>(m.heads) * m.v_head_dim;
+    }
     if (t.recompute == Recompute::selective_op) {
         // PyTorch per-op selective checkpointing keeps the block's input (the checkpoint
         // wrapper's argument), the outputs of the matmuls it saves and of attention (with the
         // fp32 log-sum-exp): everything else is recomputed (flops.h block_matmuls).
         double kept_whole = 2.0 * sbh;
-        double kept_split = 2.0 * s * b * q_width + 4.0 * m.heads * s * b;
+        double kept_split = 2.0 * s * b * out_width + 4.0 * m.heads * s * b;
         for (const auto& x : block_matmuls(m, m.is_moe()))
             if (!x.recomputed_by_op_sac)
                 (x.split_output ? kept_split : kept_whole) += 2.0 * s * b * x.n * x.copies;
@@ -138,7 +144,7 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
     double whole = sbh * (8.0 + 2.0 * drop);
     // Q, K + V, attention output (the out-projection input); the softmax dropout mask is part
     // of the s^2 core term.
-    double split = 2.0 * s * b * q_width + 4.0 * s * b * kv_width + 2.0 * s * b * q_width;
+    double split = 2.0 * s * b * q_width + 4.0 * s * b * kv_width + 2.0 * s * b * out_width;
     const double per_f = m.mlp == Mlp::swiglu ? 6.0 : 4.0;
     if (m.is_moe()) {
         split += per_f * s * b * m.moe_ffn * (m.top_k + m.shared_experts) +
@@ -160,6 +166,31 @@ double layer_activation_bytes(const ModelArch& m, const TrainingSpec& t, int mic
                                  ? static_cast<double>(m.moe_ffn) * (m.top_k + m.shared_experts)
                                  : static_cast<double>(m.ffn);
         split -= s * b * f_out;
+    }
+    // Megatron-Core's recompute modules (selective recompute; docs/training.md, "Recompute
+    // modules"): each frees the outputs its checkpoint does not keep, as counted above. In FP8
+    // Megatron has the next linear save its 16-bit input in place of the FP8 copy
+    // (set_save_original_input in transformer_layer.py and experts.py) and discards it with the
+    // rest, so the FP8 copy counted above goes too.
+    if (t.recompute == Recompute::selective) {
+        const bool fp8 = t.dtype == TrainingDtype::fp8;
+        const double norm_out = fp8 ? sbh : 2.0 * sbh; // one norm's output, as counted above
+        if (t.recompute_layernorm) {
+            // Norms that are modules of their own (gpt_layer_specs.py): an MoE layer's pre-MLP
+            // norm and MLA's input norm; TE fuses the others into the next linear.
+            if (m.is_moe())
+                whole -= norm_out;
+            if (m.attention() == AttentionKind::mla)
+                whole -= norm_out;
+        }
+        if (t.recompute_moe_act && m.is_moe()) // the routed experts' activation output
+            split -= (fp8 ? 1.0 : 2.0) * s * b * m.moe_ffn * m.top_k;
+        if (t.recompute_mla_up_proj && m.attention() == AttentionKind::mla)
+            split -= 2.0 * s * b * q_width + 4.0 * s * b * kv_width; // the attention's Q, K, V
+        if (t.recompute_mlp && !m.is_moe()) { // the dense MLP keeps only its input
+            whole -= norm_out;
+            split -= (per_f - (fp8 ? 1.0 : 0.0)) * s * b * m.ffn;
+        }
     }
     double core = 0;
     const bool keep_core = t.recompute == Recompute::none;
@@ -233,6 +264,29 @@ std::string fp8_recipe_refusal(const TrainingSpec& t, const GpuSpec& gpu) {
     return "MXFP8 needs a Blackwell data-centre GPU (SM 10.0 or 10.3, Transformer Engine "
            "mxfp8.rst); the " +
            gpu.name + " is not one: choose delayed or current scaling";
+}
+
+std::pair<std::string, std::string> recompute_modules_refusal(const ModelArch& m,
+                                                              const TrainingSpec& t) {
+    // Megatron-Core refuses "moe_act" and "layernorm" with FP8 delayed scaling and "mla_up_proj"
+    // without multi-latent attention (transformer_config.py); a module the model does not have
+    // (routed experts, dense layers) is refused here rather than ignored.
+    if (t.dtype == TrainingDtype::fp8 && t.fp8_scaling == Fp8Scaling::delayed &&
+        (t.recompute_moe_act || t.recompute_layernorm))
+        return {t.recompute_moe_act ? "--recompute-moe-act" : "--recompute-layernorm",
+                "FP8 delayed scaling does not support moe_act and layernorm recompute "
+                "(Megatron-Core transformer_config.py): choose current scaling or MXFP8"};
+    if (t.recompute_moe_act && !m.is_moe())
+        return {"--recompute-moe-act", "the model has no experts (Megatron \"moe_act\" "
+                                       "recomputes the routed experts' activation)"};
+    if (t.recompute_mla_up_proj && m.attention() != AttentionKind::mla)
+        return {"--recompute-mla-up-proj",
+                "the model has no multi-latent attention (Megatron \"mla_up_proj\" recomputes "
+                "its up-projections)"};
+    if (t.recompute_mlp && m.moe_layers() >= m.layers)
+        return {"--recompute-mlp", "every layer of the model is an MoE layer: there is no dense "
+                                   "MLP to recompute (Megatron \"mlp\" skips MoE layers)"};
+    return {};
 }
 
 Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t, int gpus,
@@ -311,6 +365,20 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
                                : "pipeline stage (PP = " + std::to_string(t.pp) + ")") +
                     "; 0 recomputes every layer");
     }
+    // Megatron-Core's recompute_modules apply with selective recompute only
+    // (transformer_config.py: recompute_granularity "selective"; it ignores them otherwise,
+    // ClusterLens refuses so that no input is silently dropped).
+    if (t.recomputes_modules() && t.recompute != Recompute::selective) {
+        const char* flag = t.recompute_layernorm     ? "--recompute-layernorm"
+                           : t.recompute_moe_act     ? "--recompute-moe-act"
+                           : t.recompute_mla_up_proj ? "--recompute-mla-up-proj"
+                                                     : "--recompute-mlp";
+        bad(flag, "recomputes one module of each layer: it needs selective recompute "
+                  "(--recompute selective; Megatron-LM's --recompute-granularity selective "
+                  "with --recompute-modules)");
+    }
+    if (auto why = recompute_modules_refusal(m, t); !why.first.empty())
+        bad(why.first.c_str(), std::move(why.second));
     if (t.seq < 1)
         bad("--seq", "must be at least 1");
     else if (t.seq % t.cp != 0)

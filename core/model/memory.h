@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cl::model {
@@ -111,6 +112,12 @@ struct TrainingMemory {
 /// each block of 32 consecutive values carries (Transformer Engine mxfp8.rst). The recipe keeps
 /// two copies, row-wise and column-wise.
 inline constexpr double kMxfp8CopyBytes = 1.0 + 1.0 / 32.0;
+
+/// Why the training spec's recompute modules cannot run on this model and recipe, as
+/// {flag, reason}; empty when they can (docs/training.md, "Recompute modules"). Whether the
+/// recompute is selective is the caller's check (the layout search chooses it).
+std::pair<std::string, std::string> recompute_modules_refusal(const ModelArch& m,
+                                                              const TrainingSpec& t);
 
 /// The FP8 recipe refused on this GPU, with the reason: MXFP8 needs a Blackwell data-centre GPU
 /// (Transformer Engine mxfp8.rst: SM 10.0 and 10.3). Empty when the recipe runs there.

@@ -361,6 +361,29 @@ std::vector<Field> build_schema() {
                   "model chunk with VPP) run their forward again, the others keep their "
                   "activations (Megatron-LM --recompute-method block --recompute-num-layers N)"))
         .zero_shows = "Every layer";
+    // Megatron-Core's recompute_modules (transformer_config.py), with selective recompute.
+    add(T(CL_REF(recompute_layernorm))
+            .make("recompute_layernorm", "Recompute norms", "", 0, 0,
+                  "off: Megatron-Core's default recompute_modules is [\"core_attn\"]",
+                  "selective only (Megatron \"layernorm\"): the norms that are modules of their "
+                  "own (an MoE layer's pre-MLP norm, MLA's input norm) keep no output and run "
+                  "again in backward; Transformer Engine fuses the others into the next linear"));
+    add(T(CL_REF(recompute_moe_act))
+            .make("recompute_moe_act", "Recompute MoE activation", "", 0, 0,
+                  "off: Megatron-Core's default recompute_modules is [\"core_attn\"]",
+                  "selective only (Megatron \"moe_act\"): the routed experts' activation "
+                  "output is not kept and is computed again in backward"));
+    add(T(CL_REF(recompute_mla_up_proj))
+            .make("recompute_mla_up_proj", "Recompute MLA up-projection", "", 0, 0,
+                  "off: Megatron-Core's default recompute_modules is [\"core_attn\"]",
+                  "selective only, MLA models (Megatron \"mla_up_proj\"): the Q and KV "
+                  "up-projections and RoPE run again in backward; the attention's Q, K and V "
+                  "are not kept"));
+    add(T(CL_REF(recompute_mlp))
+            .make("recompute_mlp", "Recompute dense MLP", "", 0, 0,
+                  "off: Megatron-Core's default recompute_modules is [\"core_attn\"]",
+                  "selective only (Megatron \"mlp\"): the dense layers' MLP keeps only its "
+                  "input and runs its forward again in backward (MoE layers unaffected)"));
     add(T(CL_REF(sequence_parallel))
             .make("sequence_parallel", "Sequence parallelism", "", 0, 0,
                   "on with TP: Korthikanti et al. 2022 sec. 4.2.2"));

@@ -24,6 +24,14 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
         return Error{"--gpus", "must be at least 1"};
     if (base.global_batch < 1)
         return Error{"--global-batch", "is required for the search"};
+    if (pins.recompute && *pins.recompute != Recompute::selective && base.recomputes_modules())
+        return Error{"--recompute", "recompute modules (--recompute-layernorm, -moe-act, "
+                                    "-mla-up-proj, -mlp) need selective recompute; pin "
+                                    "--recompute selective or leave it to the search"};
+    // Modules this model or recipe cannot recompute are refused once, not left to drop every
+    // selective layout without a word.
+    if (auto why = recompute_modules_refusal(m, base); !why.first.empty())
+        return Error{why.first, why.second};
     const auto t0 = std::chrono::steady_clock::now();
     SearchResult res;
     // Candidate values of each dimension (a pin fixes it).
@@ -66,7 +74,9 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
         recomputes.push_back({*pins.recompute, *pins.recompute == Recompute::full ? partial : 0});
     } else {
         recomputes.push_back({Recompute::none, 0});
-        if (!flash)
+        // Selective recompute with the workload's recompute modules saves their memory even
+        // beside FlashAttention.
+        if (!flash || base.recomputes_modules())
             recomputes.push_back({Recompute::selective, 0});
         recomputes.push_back({Recompute::full, 0});
         if (partial > 0)
@@ -116,6 +126,15 @@ Result<SearchResult> search_layouts(const ModelArch& m, const TrainingSpec& base
                                     t.zero = zero;
                                     t.recompute = rcc.how;
                                     t.recompute_layers = rcc.layers;
+                                    // The workload's recompute modules go with selective
+                                    // recompute, the only one they apply to.
+                                    {
+                                        const bool sel = rcc.how == Recompute::selective;
+                                        t.recompute_layernorm = sel && base.recompute_layernorm;
+                                        t.recompute_moe_act = sel && base.recompute_moe_act;
+                                        t.recompute_mla_up_proj = sel && base.recompute_mla_up_proj;
+                                        t.recompute_mlp = sel && base.recompute_mlp;
+                                    }
                                     t.micro_batch = mb;
                                     t.schedule = vpp > 1 ? Schedule::interleaved
                                                  : base.schedule == Schedule::interleaved

@@ -175,6 +175,98 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
     return k;
 }
 
+/// What Megatron-Core's recompute modules run again in one layer's backward (selective
+/// recompute; docs/training.md, "Recompute modules"): the module's forward, and in FP8 the
+/// casts. An output-discarding module (layernorm, moe_act, mla_up_proj) has the next linear save
+/// its 16-bit input (set_save_original_input), which moves that linear's column-wise cast from
+/// forward to backward: the extra is a second read of the 16-bit input (and with current
+/// scaling its amax), `fp8_reread` bytes a value. A recomputed dense MLP (a normal checkpoint)
+/// casts its inputs again in full, `fp8_cast` bytes a value. The tokens, the norm's tokens, the
+/// MLP's tokens, split and width are the layer's own. Communication is charged by the caller.
+struct ModuleRecompute {
+    double time = 0, kernels = 0;
+};
+
+ModuleRecompute module_recompute(const ModelArch& m, const TrainingSpec& t, bool moe_layer,
+                                 double T, double tok_norm, double mlp_tokens, double mlp_split,
+                                 double f, double fp8_cast, double fp8_reread, const Hw& hw) {
+    ModuleRecompute r;
+    const bool mla = m.attention() == AttentionKind::mla;
+    const bool fp8 = t.dtype == TrainingDtype::fp8;
+    const bool current = fp8 && t.fp8_scaling == Fp8Scaling::current;
+    const bool norm_fused = fp8 && t.fp8_scaling == Fp8Scaling::delayed;
+    const double per_tensor = !fp8 ? 0.0 : current ? 3.0 : 1.0; // cast kernels, as counted
+    const double h = m.hidden, tp = t.tp, wb = 2.0;
+    const double norm_bytes = 2.0 * 2.0 * h * tok_norm; // read and write 16-bit values
+    if (t.recompute_layernorm) {
+        // The norms that are modules of their own: an MoE layer's pre-MLP norm (its output feeds
+        // the router and the dispatch in 16 bits, and the shared experts' first linear) and
+        // MLA's input norm (feeding the Q and KV down-projections, each casting its input).
+        if (moe_layer) {
+            const double casts = m.shared_experts > 0 ? 1.0 : 0.0;
+            r.time += (norm_bytes + casts * fp8_reread * T * h) / hw.hbm;
+            r.kernels += 1.0 + casts * per_tensor;
+        }
+        if (mla) {
+            const double casts = m.q_lora_rank > 0 ? 2.0 : 1.0;
+            r.time += (norm_bytes + casts * fp8_reread * tok_norm * h) / hw.hbm;
+            r.kernels += 1.0 + casts * per_tensor;
+        }
+    }
+    const double act_bytes = (m.mlp == Mlp::swiglu ? 6.0 : 4.0) * f / mlp_split * mlp_tokens;
+    if (t.recompute_moe_act && moe_layer) {
+        // The routed experts' activation, and in FP8 the second GroupedLinear's input read again
+        // for its column-wise cast (per expert, as kernels_per_layer counts them).
+        const double local_experts =
+            std::max(1.0, static_cast<double>(m.experts) / std::max(1, t.ep));
+        r.time += (act_bytes + fp8_reread * mlp_tokens * f / mlp_split) / hw.hbm;
+        r.kernels += 1.0 + (norm_fused ? per_tensor : per_tensor * local_experts);
+    }
+    if (t.recompute_mla_up_proj && mla) {
+        // Inside Megatron's checkpoint (qkv_up_proj_and_rope_apply): the latents' norms, the KV
+        // up-projection, Q's up-projection (or, without a Q latent, Q's projection from the
+        // hidden state), RoPE and the assembly of Q, K and V (read and write, twice, as the
+        // forward's rotary pass counts them).
+        const double heads = m.heads;
+        const double qk = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+        const double v = heads * m.v_head_dim;
+        r.time +=
+            gemm_time(hw, T, m.kv_lora_rank, heads * (m.qk_nope_head_dim + m.v_head_dim) / tp, wb);
+        double latents = m.kv_lora_rank;
+        if (m.q_lora_rank > 0) {
+            r.time += gemm_time(hw, T, m.q_lora_rank, qk / tp, wb);
+            latents += m.q_lora_rank;
+        } else {
+            r.time += gemm_time(hw, T, h, qk / tp, wb);
+        }
+        const double norms = m.q_lora_rank > 0 ? 2.0 : 1.0;
+        const double bytes = 2.0 * 2.0 * latents * T + 2.0 * 2.0 * 2.0 * (2.0 * qk + v) / tp * T;
+        r.time += (bytes + fp8_reread * T * latents) / hw.hbm;
+        r.kernels += norms + 2.0 + 2.0 + 2.0 * per_tensor;
+    }
+    if (t.recompute_mlp && !moe_layer) {
+        // The whole dense MLP (TE LayerNormMLP: its norm, both projections, the activation) with
+        // its casts (the first fused into the norm with delayed scaling).
+        const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
+        r.time += (mats - 1) * gemm_time(hw, T, h, f / tp, wb) + gemm_time(hw, T, f / tp, h, wb);
+        const double cast_in = norm_fused ? 0.0 : fp8_cast * tok_norm * h;
+        r.time += (norm_bytes + act_bytes + cast_in + fp8_cast * T * f / tp) / hw.hbm;
+        r.kernels += 4.0 + (norm_fused ? 1.0 : 2.0) * per_tensor;
+    }
+    return r;
+}
+
+/// Bytes a tensor-parallel group all-gathers again when the recompute modules run (the dense
+/// MLP's collectives are counted with the layer's): MLA's up-projections gather their latents
+/// under sequence parallelism, or the hidden state for Q's projection without a Q latent.
+double module_recompute_gather_bytes(const ModelArch& m, const TrainingSpec& t, double T) {
+    if (t.recompute != Recompute::selective || !t.recompute_mla_up_proj ||
+        m.attention() != AttentionKind::mla || !(t.sequence_parallel && t.tp > 1))
+        return 0;
+    return 2.0 * T *
+           (m.kv_lora_rank + (m.q_lora_rank > 0 ? m.q_lora_rank : static_cast<double>(m.hidden)));
+}
+
 struct LayerTimes {
     double fwd = 0, bwd = 0, recompute = 0;
     double gaps = 0;    ///< kernel launch gaps inside fwd + bwd (+ a full recompute's forward)
@@ -243,6 +335,8 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     // normalization.cpp rmsnorm_fwd: the fused kernel only for delayed scaling; the norm writes
     // 16 bits with its amax, then quantize_with_amax casts): the norm outputs pay the cast too.
     double fp8_cast_fwd = 0, fp8_cast_bwd = 0;
+    // Bytes a value to cast an input again when a recompute module runs (module_recompute).
+    double fp8_cast_again = 0, fp8_reread = 0;
     if (t.dtype == TrainingDtype::fp8) {
         const bool current = t.fp8_scaling == Fp8Scaling::current;
         const bool mx = t.fp8_scaling == Fp8Scaling::mxfp8;
@@ -286,6 +380,8 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
         // tokens are cast on their own, above, after the router reads the norm's output).
         const double norm_out = current || mx ? (moe_layer ? 1.0 : 2.0) * t_in * h : 0.0;
         const double amax = current ? 2.0 : 0.0;
+        fp8_cast_again = cast + amax;
+        fp8_reread = 2.0 + amax;
         fp8_cast_fwd = ((cast + amax) * in + cast * norm_out) / hw.hbm;
         fp8_cast_bwd = (cast + amax) * out / hw.hbm;
     }
@@ -363,9 +459,15 @@ LayerTimes layer_times(const ModelArch& m, const TrainingSpec& t, bool moe_layer
     if (t.recompute == Recompute::full) {
         lt.recompute = lt.fwd;
         lt.gaps += kc.fwd * ta.kernel_gap_s.value;
-    } else if (t.recompute == Recompute::selective && !flash)
-        lt.recompute = attn_fwd; // Korthikanti et al. 2022: recompute the attention core only
-    else if (t.recompute == Recompute::selective_op) {
+    } else if (t.recompute == Recompute::selective) {
+        // Korthikanti et al. 2022: recompute the attention core (FlashAttention recomputes it
+        // inside its own backward), and the modules Megatron-Core's recompute_modules name.
+        lt.recompute = flash ? 0.0 : attn_fwd;
+        const ModuleRecompute mr = module_recompute(m, t, moe_layer, T, tok_norm, mlp_tokens,
+                                                    mlp_split, f, fp8_cast_again, fp8_reread, hw);
+        lt.recompute += mr.time + mr.kernels * ta.kernel_gap_s.value;
+        lt.gaps += mr.kernels * ta.kernel_gap_s.value;
+    } else if (t.recompute == Recompute::selective_op) {
         // PyTorch per-op selective checkpointing (torchtitan): the matmuls it does not save
         // (their share of the forward matmul FLOPs) and every elementwise kernel run again;
         // attention is saved unless it ran unfused.
@@ -582,9 +684,18 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
                     if (ts.recompute == Recompute::full) {
                         per_layer += fwd_comm; // the recomputed forward repeats its collectives
                         colls += sp ? 4.0 : 2.0;
+                    } else if (ts.recompute == Recompute::selective && ts.recompute_mlp &&
+                               kind == 0) {
+                        // A recomputed dense MLP runs its own collectives again (the checkpoint
+                        // wraps the whole module: all-gather and reduce-scatter, or all-reduce).
+                        per_layer += sp ? ag + rs : ar;
+                        colls += sp ? 2.0 : 1.0;
                     }
+                    const double regather = module_recompute_gather_bytes(m, ts, T);
+                    if (regather > 0)
+                        per_layer += collective(CollectiveOp::allgather, regather, topo, tp_g, ca);
                     k.tp_raw = per_layer;
-                    k.tp_bytes = colls * act;
+                    k.tp_bytes = colls * act + regather;
                     // The hidden part still slows the GEMMs it overlaps (SM contention).
                     k.tpc = per_layer * ((1.0 - ta.tp_overlap.value) +
                                          ta.tp_overlap.value * ta.overlap_sm_contention.value);
@@ -907,6 +1018,21 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
         }
         double hw_flops = hardware_flops_per_iteration(m, static_cast<double>(t.global_batch),
                                                        t.seq, t.recompute, recomputed_share);
+        if (t.recompute == Recompute::selective) {
+            // GEMMs the recompute modules run again (module_recompute): MLA's up-projections on
+            // every layer, the dense layers' MLP.
+            double per_token = 0;
+            if (t.recompute_mla_up_proj && m.attention() == AttentionKind::mla)
+                per_token +=
+                    2.0 * m.layers * m.heads *
+                    (static_cast<double>(m.kv_lora_rank) * (m.qk_nope_head_dim + m.v_head_dim) +
+                     static_cast<double>(m.q_lora_rank > 0 ? m.q_lora_rank : m.hidden) *
+                         (m.qk_nope_head_dim + m.qk_rope_head_dim));
+            if (t.recompute_mlp)
+                per_token += 2.0 * (m.layers - m.moe_layers()) * (m.mlp == Mlp::swiglu ? 3 : 2) *
+                             static_cast<double>(m.hidden) * m.ffn;
+            hw_flops += tokens * per_token;
+        }
         if (lora) { // frozen weights: forward + input gradients only (2/3 of 6ND-style work)
             model_flops *= 2.0 / 3.0;
             hw_flops *= 2.0 / 3.0;

@@ -259,6 +259,46 @@ private slots:
         QVERIFY2(refused.err.find("--mtp-layers") != std::string::npos, refused.err.c_str());
     }
 
+    // Megatron-Core's recompute modules (session 49): --recompute-moe-act and
+    // --recompute-layernorm free activation memory under selective recompute and cost step
+    // time; each is echoed in the inputs; with --recompute none they are refused with the
+    // reason, as a module the model lacks is.
+    void recomputeModules() {
+        const std::string base = "--model gpt-oss-120b --gpu h100-sxm --gpus 64 --pp 4 --ep 8 "
+                                 "--seq 4096 --global-batch 1280 --micro-batch 1 --json";
+        const auto get = [&](const std::string& cmd, const std::string& extra) {
+            const Run r = run(words(cmd + " " + base + extra));
+            return r.code == 0 ? json::parse(r.out) : json();
+        };
+        const json m0 = get("memory", ""), m1 = get("memory", " --recompute-moe-act"),
+                   m2 = get("memory", " --recompute-moe-act --recompute-layernorm");
+        QVERIFY(!m0.is_null() && !m1.is_null() && !m2.is_null());
+        const auto act = [](const json& j) {
+            return j["memory"]["per_gpu_bytes"]["activations"].get<double>();
+        };
+        QVERIFY(act(m1) < act(m0));
+        QVERIFY(act(m2) < act(m1));
+        QCOMPARE(m1["inputs"]["recompute_moe_act"]["value"].get<bool>(), true);
+        QCOMPARE(m1["inputs"]["recompute_moe_act"]["source"].get<std::string>(),
+                 std::string("flag"));
+        QCOMPARE(m0["inputs"]["recompute_moe_act"]["value"].get<bool>(), false);
+        const json t0 = get("train", ""),
+                   t2 = get("train", " --recompute-moe-act --recompute-layernorm");
+        QVERIFY(!t0.is_null() && !t2.is_null());
+        QVERIFY(t2["train"]["step_time_s"].get<double>() >
+                t0["train"]["step_time_s"].get<double>());
+        QVERIFY(t2["train"]["breakdown_s"]["recompute"].get<double>() > 0);
+        const Run none = run(words("train " + base + " --recompute none --recompute-moe-act"));
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.find("--recompute-moe-act") != std::string::npos &&
+                     none.err.find("selective recompute") != std::string::npos,
+                 none.err.c_str());
+        const Run dense = run(words("memory --model llama3-8b --gpu h100-sxm --gpus 8 "
+                                    "--global-batch 64 --recompute-mla-up-proj"));
+        QCOMPARE(dense.code, 2);
+        QVERIFY2(dense.err.find("multi-latent attention") != std::string::npos, dense.err.c_str());
+    }
+
     // The experts' data-parallel group (session 48): memory --json gives its size and the experts'
     // share of the parameters; train's traffic table adds an "EDP" row only where it has more
     // than one GPU.
@@ -1563,10 +1603,14 @@ private slots:
                     args.push_back(v);
                 if (spec.name == "--speculative-k" || spec.name == "--acceptance")
                     args.insert(args.end(), {"--speculative-draft", "llama3-8b"});
-                if (spec.name == "--attention-dp") // MoE models only
-                    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+                if (spec.name == "--attention-dp" || spec.name == "--recompute-moe-act")
+                    for (std::size_t i = 0; i + 1 < args.size(); ++i) // MoE models only
                         if (args[i] == "--model")
                             args[i + 1] = "qwen3-30b-a3b";
+                if (spec.name == "--recompute-mla-up-proj") // multi-latent attention only
+                    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+                        if (args[i] == "--model")
+                            args[i + 1] = "deepseek-v3";
                 args.push_back("--json");
                 const Run r = run(args);
                 ++runs;

@@ -1029,7 +1029,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.20\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.21\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1237,7 +1237,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.21")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.22")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1247,14 +1247,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.20")", R"("version": "1.21")"); // a newer minor's key
+        text = with(text, R"("version": "1.21")", R"("version": "1.22")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.21\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1277,7 +1277,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.20\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.21\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});
@@ -1326,17 +1326,41 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QCOMPARE(now->workloads[0].training.etp, 1);
-        auto old = design_from_json(with(bare, R"("version": "1.20")", R"("version": "1.18")"),
+        auto old = design_from_json(with(bare, R"("version": "1.21")", R"("version": "1.18")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QCOMPARE(old->workloads[0].training.etp, 0);
         // A 1.18 file that says 0 or 2 is read as it says, and saved as 1.19 with the value.
         auto zero = design_from_json(with(with(saved, "\"etp\": 1", "\"etp\": 0"),
-                                          R"("version": "1.20")", R"("version": "1.18")"),
+                                          R"("version": "1.21")", R"("version": "1.18")"),
                                      "t.json", &cat_);
         QVERIFY2(zero.ok(), zero.error_text().c_str());
         QCOMPARE(zero->workloads[0].training.etp, 0);
         QVERIFY(design_to_json(*zero).find("\"etp\": 0") != std::string::npos);
+    }
+
+    // Session 49 (format 1.21): Megatron-Core's recompute modules round-trip as their own keys
+    // (a 1.20 file has none: off, the attention core only, as it ran).
+    void recomputeModulesFromFormat121() {
+        Design d = cl::test::preset("h100-ndr-2node");
+        QVERIFY(!d.workloads.empty());
+        auto& t = d.workloads[0].training;
+        QVERIFY(!t.recomputes_modules());
+        t.recompute_layernorm = true;
+        t.recompute_mlp = true;
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"recompute_layernorm\": true") != std::string::npos);
+        QVERIFY(saved.find("\"recompute_moe_act\": false") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(*back == d);
+        // A value of the wrong type is refused where it stands.
+        auto bad = design_from_json(with(saved, "\"recompute_mlp\": true", "\"recompute_mlp\": 3"),
+                                    "t.json", &cat_);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("recompute_mlp") != std::string::npos ||
+                     bad.error_text().find("Recompute dense MLP") != std::string::npos,
+                 bad.error_text().c_str());
     }
 
     // Session 47 (format 1.20): a training workload trains the model's multi-token prediction
@@ -1355,16 +1379,16 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QVERIFY(now->workloads[0].training.mtp);
-        auto old = design_from_json(with(bare, R"("version": "1.20")", R"("version": "1.19")"),
+        auto old = design_from_json(with(bare, R"("version": "1.21")", R"("version": "1.19")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QVERIFY(!old->workloads[0].training.mtp);
         // Saved again it says so, in the current format.
         const std::string resaved = design_to_json(*old);
         QVERIFY(resaved.find("\"mtp\": false") != std::string::npos);
-        QVERIFY(resaved.find("\"version\": \"1.20\"") != std::string::npos);
+        QVERIFY(resaved.find("\"version\": \"1.21\"") != std::string::npos);
         // A 1.19 file that says true is read as it says.
-        auto on = design_from_json(with(saved, R"("version": "1.20")", R"("version": "1.19")"),
+        auto on = design_from_json(with(saved, R"("version": "1.21")", R"("version": "1.19")"),
                                    "t.json", &cat_);
         QVERIFY2(on.ok(), on.error_text().c_str());
         QVERIFY(on->workloads[0].training.mtp);
@@ -1389,7 +1413,7 @@ private slots:
         QCOMPARE(back->workloads[0].inference.fp4_attention, Fp4Attention::bf16);
         // A 1.17 file has no such key: the checkpoint's, as every design computed before.
         std::string old = with(saved, "\"fp4_attention\": \"bf16\",", "");
-        old = with(old, R"("version": "1.20")", R"("version": "1.17")");
+        old = with(old, R"("version": "1.21")", R"("version": "1.17")");
         auto older = design_from_json(old, "t.json", &cat_);
         QVERIFY2(older.ok(), older.error_text().c_str());
         QCOMPARE(older->workloads[0].inference.fp4_attention, Fp4Attention::checkpoint);

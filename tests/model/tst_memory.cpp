@@ -92,6 +92,94 @@ private slots:
         QVERIFY2(mem->per_gpu.total() < 75e9, mem->explanation.c_str());
     }
 
+    // Megatron-Core's recompute_modules (transformer_config.py) with selective recompute: each
+    // frees the outputs its checkpoint does not keep, per layer (/t with SP): "moe_act" the
+    // routed experts' activation output (2 B per value, 1 B for the FP8 copy the next linear no
+    // longer keeps), "layernorm" an MoE layer's pre-MLP norm output (TE fuses the attention's
+    // norm into QKV), "mla_up_proj" the attention's Q, K and V, "mlp" a dense MLP's input and
+    // internals. Refused where the recompute or the model has no such module.
+    void recomputeModules() {
+        const ModelArch* oss = cat_.model("gpt-oss-120b");
+        QVERIFY(oss);
+        TrainingSpec t;
+        t.seq = 4096;
+        t.recompute = Recompute::selective;
+        const double s = 4096.0;
+        const double base = layer_activation_bytes(*oss, t, 1, true);
+        t.recompute_moe_act = true;
+        const double act = layer_activation_bytes(*oss, t, 1, true);
+        QCOMPARE(base - act, 2.0 * s * oss->moe_ffn * oss->top_k);
+        t.recompute_layernorm = true;
+        QCOMPARE(act - layer_activation_bytes(*oss, t, 1, true), 2.0 * s * oss->hidden);
+        t.dtype = TrainingDtype::fp8;
+        t.fp8_scaling = Fp8Scaling::current; // Megatron refuses these modules with delayed
+        t.recompute_layernorm = t.recompute_moe_act = false;
+        const double base8 = layer_activation_bytes(*oss, t, 1, true);
+        t.recompute_moe_act = true;
+        QCOMPARE(base8 - layer_activation_bytes(*oss, t, 1, true),
+                 1.0 * s * oss->moe_ffn * oss->top_k);
+
+        const ModelArch* dsv3 = cat_.model("deepseek-v3");
+        QVERIFY(dsv3);
+        TrainingSpec d;
+        d.seq = 4096;
+        d.tp = 2;
+        d.recompute = Recompute::selective;
+        const double dbase = layer_activation_bytes(*dsv3, d, 1, true);
+        d.recompute_mla_up_proj = true;
+        // DeepSeek-V3's Q and K are 128 heads x (128 + 64), V 128 heads x 128, 16 bits each,
+        // 4,096 tokens over TP 2 with SP: 268,435,456 B a layer.
+        QCOMPARE(dbase - layer_activation_bytes(*dsv3, d, 1, true), 268435456.0);
+
+        const ModelArch* llama = cat_.model("llama3-70b");
+        TrainingSpec l;
+        l.seq = 8192;
+        l.tp = 4;
+        l.recompute = Recompute::selective;
+        const double lbase = layer_activation_bytes(*llama, l, 1, true);
+        l.recompute_mlp = true;
+        QCOMPARE(lbase - layer_activation_bytes(*llama, l, 1, true),
+                 (2.0 * 8192 * llama->hidden + 6.0 * 8192 * llama->ffn) / 4);
+        l.recompute_mlp = false;
+        l.recompute_layernorm = true; // a dense GQA model: TE fuses both norms, nothing freed
+        QCOMPARE(layer_activation_bytes(*llama, l, 1, true), lbase);
+
+        // Refusals, with the flag and the reason.
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        const auto refused = [&](const ModelArch& m, TrainingSpec x, const char* flag,
+                                 const char* why) {
+            x.global_batch = 64;
+            auto r = training_memory(m, x, 8, h100);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error_text().find(flag) != std::string::npos, r.error_text().c_str());
+            QVERIFY2(r.error_text().find(why) != std::string::npos, r.error_text().c_str());
+        };
+        TrainingSpec delayed;
+        delayed.dtype = TrainingDtype::fp8;
+        delayed.fp8_scaling = Fp8Scaling::delayed;
+        delayed.recompute_moe_act = true;
+        delayed.ep = 8;
+        refused(*oss, delayed, "--recompute-moe-act", "delayed scaling");
+        TrainingSpec none;
+        none.recompute = Recompute::none;
+        none.recompute_moe_act = true;
+        refused(*oss, none, "--recompute-moe-act", "needs selective recompute");
+        TrainingSpec sel;
+        sel.recompute_moe_act = true;
+        refused(*llama, sel, "--recompute-moe-act", "no experts");
+        sel = TrainingSpec{};
+        sel.recompute_mla_up_proj = true;
+        refused(*llama, sel, "--recompute-mla-up-proj", "no multi-latent attention");
+        sel = TrainingSpec{};
+        sel.recompute_mlp = true;
+        refused(*oss, sel, "--recompute-mlp", "no dense MLP");
+        sel.recompute_mlp = false;
+        sel.recompute_moe_act = true;
+        sel.global_batch = 64;
+        sel.ep = 8;
+        QVERIFY(training_memory(*oss, sel, 8, h100).ok());
+    }
+
     // Case B.korthikanti.activation_formulas -- Korthikanti et al. 2022 Table 2, exact per-layer
     // activation bytes for a GPT layer (MHA, GeLU MLP 4h, dropout), without FlashAttention.
     void korthikantiTable2_data() {

@@ -48,6 +48,53 @@ private slots:
         QVERIFY(wired.ok() && wired->feasible > 0);
     }
 
+    // Session 49: the workload's recompute modules go with selective recompute. Beside
+    // FlashAttention the search then tries selective recompute too (the modules save memory),
+    // and none / full recompute without them (those layouts are not refused for them); a
+    // pinned recompute other than selective is refused, and so are modules the model lacks.
+    void recomputeModulesGoWithSelective() {
+        const ModelArch& oss = *cat_.model("gpt-oss-20b");
+        TrainingSpec base;
+        base.global_batch = 64;
+        base.seq = 4096;
+        base.recompute_moe_act = true;
+        SearchPins pins;
+        pins.tp = 1;
+        pins.pp = 1;
+        pins.cp = 1;
+        pins.vpp = 1;
+        pins.zero = 1;
+        SearchOptions opt;
+        opt.top_k = 1000;
+        auto r = search_layouts(oss, base, 16, *cat_.gpu("h100-sxm"), fabric_, pins, opt);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        bool none = false, selective = false;
+        for (const auto& row : r->results) {
+            none = none || row.recompute == Recompute::none;
+            selective = selective || row.recompute == Recompute::selective;
+        }
+        QVERIFY(none && selective);
+        // Without modules, beside FlashAttention, selective is the same layout as none.
+        base.recompute_moe_act = false;
+        auto plain = search_layouts(oss, base, 16, *cat_.gpu("h100-sxm"), fabric_, pins, opt);
+        QVERIFY(plain.ok());
+        for (const auto& row : plain->results)
+            QVERIFY(row.recompute != Recompute::selective);
+        base.recompute_moe_act = true;
+        pins.recompute = Recompute::none;
+        auto pinned = search_layouts(oss, base, 16, *cat_.gpu("h100-sxm"), fabric_, pins, opt);
+        QVERIFY(!pinned.ok());
+        QVERIFY2(pinned.error_text().find("--recompute") != std::string::npos &&
+                     pinned.error_text().find("selective") != std::string::npos,
+                 pinned.error_text().c_str());
+        pins.recompute.reset();
+        auto dense = search_layouts(*cat_.model("llama3-70b"), base, 16, *cat_.gpu("h100-sxm"),
+                                    fabric_, pins, opt);
+        QVERIFY(!dense.ok());
+        QVERIFY2(dense.error_text().find("--recompute-moe-act") != std::string::npos,
+                 dense.error_text().c_str());
+    }
+
     void searchRespectsPinsAndRanks() {
         TrainingSpec base;
         base.global_batch = 128;

@@ -48,7 +48,22 @@ struct Case {
     /// token distribution among experts" (docs/performance-summary-archive.md, each release).
     bool force_balanced = false;
     bool mtp = true; ///< the model's multi-token prediction modules trained (DeepSeek-V3: one)
+    /// Megatron-Core recompute_modules beside the attention core, comma-separated
+    /// ("layernorm,moe_act"), with recompute "selective".
+    const char* recompute_modules = "";
 };
+
+/// The recompute modules a row's recipe ran: the case's own, or for the rows of kCases that
+/// ran some, their recipe's (Megatron-Bridge HEAD 067f987d, perf_recipes/gpt_oss/h100/
+/// gpt_oss.py: GPT-OSS-120B on 64 H100, recompute_granularity "selective", recompute_modules
+/// ["layernorm", "moe_act"]).
+std::string_view recompute_modules_of(const Case& c) {
+    if (*c.recompute_modules)
+        return c.recompute_modules;
+    if (std::string_view(c.id) == "A.mbridge_26.04.01.H100.GPT_OSS_120B")
+        return "layernorm,moe_act";
+    return {};
+}
 
 /// Megatron-Bridge's MoE benchmark rows force-balance their routing (the archive page's note
 /// under every release's tables).
@@ -530,7 +545,7 @@ const Case kCases[] = {
      1280,
      1,
      "bf16",
-     "none",
+     "selective", // with its recipe's recompute modules (recompute_modules_of)
      true,
      false,
      false,
@@ -859,6 +874,11 @@ private:
             t.fp8_scaling = cl::model::Fp8Scaling::mxfp8;
         t.recompute = *cl::model::choice_from_string<cl::model::Recompute>(c.recompute);
         t.recompute_layers = c.recompute_layers;
+        const std::string_view mods = recompute_modules_of(c);
+        t.recompute_layernorm = mods.find("layernorm") != std::string_view::npos;
+        t.recompute_moe_act = mods.find("moe_act") != std::string_view::npos;
+        t.recompute_mla_up_proj = mods.find("mla_up_proj") != std::string_view::npos;
+        t.recompute_mlp = mods.find("mlp") != std::string_view::npos;
         t.sequence_parallel = c.sp;
         t.schedule =
             c.vpp > 1 ? cl::model::Schedule::interleaved : cl::model::Schedule::one_f_one_b;
@@ -1281,12 +1301,11 @@ private slots:
     // factor fitted on it): NVIDIA's Megatron-MoE-ModelZoo, best_practice/Qwen3/readme.md
     // (@c1ad0b5c), Qwen3-235B-A22B in BF16 on 256 H100 (NVLink 4, InfiniBand 8 x 50 GB/s), seq
     // 4096, GBS 2048, five layouts with their step times; tokens/s per GPU = 2048 x 4096 /
-    // step / 256. "norm, act" recompute (layer norms and the MoE activation) is elementwise work
-    // the model counts as none ("selective" here: with FlashAttention the attention core keeps
-    // nothing to recompute). The PP 32 x VPP 3 row needs Megatron-LM's embedding and loss
-    // accounted as pipeline layers (94 + 2 = 96 chunks). The TP 4 x EP 8 row's step is 28 % shorter
-    // in the model than published (tokens/s +39 %), not understood (docs/validation.md): printed,
-    // not asserted.
+    // step / 256. "norm, act" recompute is selective recompute of the layer norms and the MoE
+    // activation (Megatron-Core's recompute_modules, session 49). The PP 32 x VPP 3 row needs
+    // Megatron-LM's embedding and loss accounted as pipeline layers (94 + 2 = 96 chunks). The TP 4
+    // x EP 8 row's step is 28 % shorter in the model than published (tokens/s +39 %), not
+    // understood (docs/validation.md): printed, not asserted.
     void modelZooQwen3_235B() {
         const auto row = [](const char* id, int tp, int pp, int vpp, int ep, int mb,
                             const char* recompute, int zero, bool deepep, bool overlap,
@@ -1305,6 +1324,10 @@ private slots:
             c.mb = mb;
             c.dtype = "bf16";
             c.recompute = recompute;
+            // The readme's "norm, act": --recompute-granularity selective with the layernorm
+            // and moe_act modules.
+            if (std::string_view(recompute) == "selective")
+                c.recompute_modules = "layernorm,moe_act";
             c.flash = true;
             c.sp = true;
             c.published_tflops = tokens_per_gpu;
@@ -1371,6 +1394,7 @@ private slots:
         c.mb = 1;
         c.dtype = "bf16";
         c.recompute = "selective";
+        c.recompute_modules = "mla_up_proj,mlp"; // the recipe's recompute_modules
         c.flash = true;
         c.sp = true;
         c.ep = 64;

@@ -964,6 +964,56 @@ private slots:
         QVERIFY(computed);
     }
 
+    // Session 49: Megatron-Core's recompute modules. A person types an MoE recipe's
+    // recompute_modules ["moe_act"]: with the model switched to Qwen3-30B-A3B and selective
+    // recompute, a click on "Recompute MoE activation" frees the routed experts' activation
+    // outputs (the memory the evaluation reports falls; tst_cli checks the step time); with
+    // recompute "none" the verdict says the module needs selective recompute.
+    void recomputeModuleByClick() {
+        ui::MainWindow w(cat_);
+        const QString id = openPresetAndClickWorkload(w, QStringLiteral("h100-ndr-2node"),
+                                                      model::WorkloadKind::training);
+        QVERIFY(!id.isEmpty());
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-30b-a3b")));
+        QTRY_COMPARE(w.document()->design().workloads[0].model, std::string("qwen3-30b-a3b"));
+        QCOMPARE(w.document()->design().workloads[0].training.recompute,
+                 model::Recompute::selective);
+        // A copy of the workload's evaluation once it is computed for the chosen model.
+        const auto evaluated = [&]() -> std::optional<model::WorkloadEvaluation> {
+            const auto cur = w.evaluator()->current();
+            if (!cur)
+                return std::nullopt;
+            for (const auto& we : cur->workloads)
+                if (we.id == id.toStdString() && we.model == "qwen3-30b-a3b" && we.training_memory)
+                    return we;
+            return std::nullopt;
+        };
+        QTRY_VERIFY(evaluated().has_value());
+        // The preset's layout (TP 8, no ZeRO) does not hold a 30B model's states: the memory is
+        // weighed all the same, which is what the module changes.
+        const double act_before = evaluated()->training_memory->per_gpu.activations;
+        auto* act = field<QCheckBox>(w, "recompute_moe_act");
+        QVERIFY(act);
+        reveal(w, act);
+        QVERIFY(!act->isChecked());
+        QTest::mouseClick(act, Qt::LeftButton, {}, QPoint(8, act->height() / 2));
+        QTRY_VERIFY(w.document()->design().workloads[0].training.recompute_moe_act);
+        QTRY_VERIFY(evaluated().has_value() &&
+                    evaluated()->training_memory->per_gpu.activations < act_before);
+        // Recompute "none" with the module ticked: refused with the reason, not ignored.
+        auto* rec = field<QComboBox>(w, "recompute");
+        QVERIFY(rec);
+        reveal(w, rec);
+        QVERIFY(chooseInCombo(rec, QStringLiteral("none")));
+        auto* verdict = w.inspector()->findChild<QLabel*>(QStringLiteral("verdict"));
+        QVERIFY(verdict);
+        QTRY_VERIFY2(verdict->text().contains(QStringLiteral("selective recompute")),
+                     qPrintable(verdict->text()));
+    }
+
     // Helper-15: after the person chose another model for the h100-ndr-2node preset's "Llama 3
     // 70B full fine-tune", its name kept saying Llama everywhere. A name that says its model
     // follows the Model choice in the same undo step; Ctrl+Z brings both back.
