@@ -5,6 +5,7 @@
 #include "model/units.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -183,6 +184,21 @@ KernelCount kernels_per_layer(const ModelArch& m, const TrainingSpec& t, bool mo
 /// scaling its amax), `fp8_reread` bytes a value. A recomputed dense MLP (a normal checkpoint)
 /// casts its inputs again in full, `fp8_cast` bytes a value. The tokens, the norm's tokens, the
 /// MLP's tokens, split and width are the layer's own. Communication is charged by the caller.
+/// MLA's projections into the attention's heads, as (input width, output width) before any TP
+/// split: K/V from its latent (heads x (nope + v)), Q from its latent or, without one, from the
+/// hidden state (heads x (nope + rope)). What `mla_up_proj` recomputes; its time and its
+/// hardware FLOPs both come from here.
+struct Projection {
+    double in = 0, out = 0;
+};
+std::array<Projection, 2> mla_up_projections(const ModelArch& m) {
+    const double heads = m.heads;
+    return {Projection{static_cast<double>(m.kv_lora_rank),
+                       heads * (m.qk_nope_head_dim + m.v_head_dim)},
+            Projection{static_cast<double>(m.q_lora_rank > 0 ? m.q_lora_rank : m.hidden),
+                       heads * (m.qk_nope_head_dim + m.qk_rope_head_dim)}};
+}
+
 struct ModuleRecompute {
     double time = 0, kernels = 0;
 };
@@ -230,15 +246,10 @@ ModuleRecompute module_recompute(const ModelArch& m, const TrainingSpec& t, bool
         const double heads = m.heads;
         const double qk = heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
         const double v = heads * m.v_head_dim;
-        r.time +=
-            gemm_time(hw, T, m.kv_lora_rank, heads * (m.qk_nope_head_dim + m.v_head_dim) / tp, wb);
-        double latents = m.kv_lora_rank;
-        if (m.q_lora_rank > 0) {
-            r.time += gemm_time(hw, T, m.q_lora_rank, qk / tp, wb);
-            latents += m.q_lora_rank;
-        } else {
-            r.time += gemm_time(hw, T, h, qk / tp, wb);
-        }
+        for (const Projection& p : mla_up_projections(m))
+            r.time += gemm_time(hw, T, p.in, p.out / tp, wb);
+        const double latents =
+            static_cast<double>(m.kv_lora_rank) + (m.q_lora_rank > 0 ? m.q_lora_rank : 0);
         const double norms = m.q_lora_rank > 0 ? 2.0 : 1.0;
         const double bytes = 2.0 * 2.0 * latents * T + 2.0 * 2.0 * 2.0 * (2.0 * qk + v) / tp * T;
         r.time += (bytes + fp8_reread * T * latents) / hw.hbm;
@@ -1023,11 +1034,8 @@ Result<TrainingResult> train_step(const ModelArch& m, const TrainingSpec& spec, 
             // every layer, the dense layers' MLP.
             double per_token = 0;
             if (t.recompute_mla_up_proj && m.attention() == AttentionKind::mla)
-                per_token +=
-                    2.0 * m.layers * m.heads *
-                    (static_cast<double>(m.kv_lora_rank) * (m.qk_nope_head_dim + m.v_head_dim) +
-                     static_cast<double>(m.q_lora_rank > 0 ? m.q_lora_rank : m.hidden) *
-                         (m.qk_nope_head_dim + m.qk_rope_head_dim));
+                for (const Projection& p : mla_up_projections(m))
+                    per_token += 2.0 * m.layers * p.in * p.out;
             if (t.recompute_mlp)
                 per_token += 2.0 * (m.layers - m.moe_layers()) * (m.mlp == Mlp::swiglu ? 3 : 2) *
                              static_cast<double>(m.hidden) * m.ffn;
