@@ -289,6 +289,24 @@ struct InferenceAssumptions {
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
                                "assumption: ~1 ms per engine step (ClusterLens guide, Inference)"};
+    /// The fixed GPU time of one GEMM kernel beside its work, in the CUDA-graph engines
+    /// (TensorRT-LLM, vLLM, SGLang): launch inside the graph, prologue and tail, which a decode
+    /// step's small GEMMs cannot hide. NVIDIA's GEMM timings at M <= 16 (ai-dynamo/aiconfigurator
+    /// @095f58a5, systems/data/h100_sxm/gemm/trtllm/1.3.0rc20, 6,542 BF16 rows of 0.1-300 MB)
+    /// fit t = t0 + bytes / (0.81 x 3.35 TB/s) with t0 = 3.09 us, median |error| 8.6 % (B200:
+    /// 2.51 us). Counted per GEMM of a layer (docs/inference.md, "Fixed kernel times").
+    Assumption gemm_fixed_s{
+        3.09e-6, "s",
+        "aiconfigurator @095f58a5 H100 GEMM table (TensorRT-LLM 1.3.0rc20 torch flow, BF16, M <= "
+        "16): intercept of t = t0 + bytes / (c x bandwidth), 3.09 us (B200: 2.51 us)"};
+    /// The same for one decode attention kernel: NVIDIA's generation-attention timings (the
+    /// same repository, systems/data/<gpu>/attention/trtllm/1.3.0rc20, head dim 128, GQA 2-16)
+    /// fit t = t0 + bytes / (c x peak) + FLOPs / R with t0 = 6.9 us on H100 and H200 (FP8 KV;
+    /// 11.1-11.6 us with BF16 KV and on B200): the smallest, taken for every GPU.
+    Assumption attention_fixed_s{
+        6.9e-6, "s",
+        "aiconfigurator @095f58a5 generation-attention tables (TensorRT-LLM 1.3.0rc20): intercept "
+        "6.9 us on H100/H200 with FP8 KV (11.1-11.6 us BF16 KV, B200); docs/research/session46"};
     /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",

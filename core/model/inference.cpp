@@ -298,6 +298,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     };
     const double tp = s.tp;
     const bool adp = attention_dp_active(m, s);
+    const bool graph_engine = s.engine == ServingEngine::trtllm ||
+                              s.engine == ServingEngine::vllm || s.engine == ServingEngine::sglang;
     // `prompts`: the GEMMs, MoE layers and collectives run over their tokens too, in the same
     // pass (the weights are read once); their attention is their own kernel.
     const double P = prompts.seqs * prompts.tokens;
@@ -474,7 +476,18 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             comm = 2.0 * tp_allreduce_seconds(s, g, fabric, place_group(fabric, s.tp, 1),
                                               T * h * 2.0, ca);
         }
-        return gemm + attention + comm;
+        // The CUDA-graph engines: every GEMM and the attention kernel cost a fixed time beside
+        // their work (InferenceAssumptions::gemm_fixed_s, attention_fixed_s): the attention's
+        // projections (MLA: the fused Q/KV down-projection, Q's up-projection, the absorbed K and
+        // V up-projections, the output), then the router and the two grouped expert GEMMs (and
+        // a shared expert's two) or the dense MLP's two.
+        double fixed = 0;
+        if (graph_engine) {
+            double gemms = m.attention() == AttentionKind::mla ? 5.0 : 2.0;
+            gemms += moe ? 3.0 + (m.shared_experts > 0 ? 2.0 : 0.0) : 2.0;
+            fixed = gemms * ia.gemm_fixed_s.value + ia.attention_fixed_s.value;
+        }
+        return gemm + attention + comm + fixed;
     };
     // Layers on the device, and (llama.cpp partial offload) the first offload_layers in system
     // memory on the CPU: their weights and KV cache read at the host's memory bandwidth in
@@ -524,6 +537,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         total += overlap(2.0 * (std::max(batch, padded_batch) + prompts.seqs) * vh / tp / r.gemm /
                              se.head,
                          vh * head_bytes / part_tp / r.hbm);
+    // The LM head's GEMM: its fixed time (InferenceAssumptions::gemm_fixed_s).
+    if (graph_engine)
+        total += ia.gemm_fixed_s.value;
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);

@@ -1135,6 +1135,58 @@ private slots:
     // the output layer too while any layer does), one compute buffer of n_ubatch tokens in fp32,
     // the KV cells of the context, and the CUDA context. vLLM's rule (90% of the card, 2 GB of
     // framework pools, an 8,192-token workspace) refuses the same layout.
+    // Session 50: the CUDA-graph engines' GEMMs and attention kernels each cost a fixed time
+    // beside their work (inference.gemm_fixed_s, attention_fixed_s: NVIDIA's per-op tables).
+    void fixedKernelTimes() {
+        // (Eager launches off: a step that carries a prompt would take the longer of its GPU
+        // time and the host's launches.)
+        InferenceAssumptions dflt;
+        dflt.trtllm_eager_s_per_op.value = dflt.trtllm_eager_s_per_op_fp4.value = 0;
+        InferenceAssumptions none = dflt;
+        none.gemm_fixed_s.value = 0;
+        none.attention_fixed_s.value = 0;
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        auto added = [&](const ModelArch& m, const InferenceSpec& s) {
+            return decode_step_time(m, s, h100, node_, 8, 1000, dflt) -
+                   decode_step_time(m, s, h100, node_, 8, 1000, none);
+        };
+        InferenceSpec s;
+        s.engine = ServingEngine::trtllm;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.tp = 2;
+        // Llama 3.1 8B: 32 layers of Q/K/V, output, up/gate and down GEMMs and one attention
+        // kernel, and the LM head: 3.09 us x (32 x 4 + 1) + 6.9 us x 32.
+        const double dense = 3.09e-6 * (32 * 4 + 1) + 6.9e-6 * 32;
+        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
+        // vLLM and SGLang alike; llama.cpp's fitted step is left as it was.
+        s.engine = ServingEngine::vllm;
+        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
+        s.engine = ServingEngine::sglang;
+        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
+        s.engine = ServingEngine::llamacpp;
+        s.tp = 1;
+        QCOMPARE(added(*cat_.model("llama3-8b"), s), 0.0);
+        // An MoE layer: the router and two grouped GEMMs for the MLP; Llama 4 Maverick's
+        // 24 MoE layers also run their shared expert's two, its 24 dense layers the dense two.
+        s.engine = ServingEngine::trtllm;
+        s.tp = 8;
+        const double maverick = 3.09e-6 * (24 * (2 + 5) + 24 * 4 + 1) + 6.9e-6 * 48;
+        QVERIFY(std::abs(added(*cat_.model("llama4-maverick"), s) - maverick) < 1e-12);
+        // MLA: five GEMMs in the attention (DeepSeek-V3: 3 dense layers, 58 MoE with a shared
+        // expert).
+        const double mla = 3.09e-6 * (3 * (5 + 2) + 58 * (5 + 5) + 1) + 6.9e-6 * 61;
+        QVERIFY(std::abs(added(*cat_.model("deepseek-v3"), s) - mla) < 1e-12);
+        // The user's value is used as given.
+        InferenceAssumptions twice = none;
+        twice.gemm_fixed_s.value = 6.18e-6;
+        s.engine = ServingEngine::vllm;
+        s.tp = 2;
+        const double t2 =
+            decode_step_time(*cat_.model("llama3-8b"), s, h100, node_, 8, 1000, twice) -
+            decode_step_time(*cat_.model("llama3-8b"), s, h100, node_, 8, 1000, none);
+        QVERIFY(std::abs(t2 - 6.18e-6 * (32 * 4 + 1)) < 1e-12);
+    }
+
     void llamaCppMemoryRule() {
         const ModelArch& m = *cat_.model("llama3-70b");
         const GpuSpec& g = *cat_.gpu("rtx-4090");

@@ -9,6 +9,9 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 using namespace cl::model;
 
@@ -671,7 +674,14 @@ private slots:
         // shared rows 4 beyond 20 % (was 5), median 7.9 %, worst -28.4 % unchanged.
         const auto sh_over =
             std::count_if(shared.begin(), shared.end(), [](double e) { return e > 0.20; });
-        QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30 && sh_over <= 4, qPrintable(table));
+        // Session 50: every GEMM and attention kernel's fixed time (inference.gemm_fixed_s,
+        // attention_fixed_s, NVIDIA's per-op tables) makes every step slower by ~20 us a layer:
+        // the shared rows 7.9 -> 9.0 %, worst -28.4 -> -31.4 % (Maverick B200 2048/2048, already
+        // too slow under the attention-DP balance), 5 beyond 20 % (Maverick H100 1000/1000 +20.7
+        // -> +11 %; Qwen3-235B H200 128/2048 -19.4 -> -22.3 %, Maverick B200 20000/2000 -18.7 ->
+        // -21.5 %); the page's MoE rows 11.0 -> 10.5 %, dense 6.9 -> 7.7 %, all 8.6 -> 9.0 %. Kept
+        // for the 1,613 outside rows of aiconfiguratorSilicon (median 21.8 -> 15.1 %).
+        QVERIFY2(sh_med <= 0.095 && sh_worst <= 0.32 && sh_over <= 5, qPrintable(table));
         QVERIFY2(moe_med <= 0.115 && moe_worst <= 0.35, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.27, qPrintable(table));
@@ -1136,6 +1146,121 @@ private slots:
             QVERIFY2(std::abs(e) <= 0.10, qPrintable(table));
         }
         qInfo().noquote() << table;
+    }
+
+    // An outside check (not in ../shared/validation, nothing fitted on it): NVIDIA's measured TPOT
+    // of served models in closed-loop concurrency sweeps (ai-dynamo/aiconfigurator @095f58a5,
+    // silicon_sample.csv; tests/data/serving/aiconfigurator_silicon_tpot.csv says which rows),
+    // TensorRT-LLM, vLLM and SGLang at TP 1-8 and concurrency 1-256, Llama 3.1 8B / 70B, Qwen3
+    // 32B / 235B-A22B and gpt-oss-120b on H100, H200, B200 and B300. Each row runs as `infer
+    // --batch <concurrency>` does: a steady state of that many sequences, prompts mixed in. The
+    // runs' engine settings beyond these (token budget, KV fraction, CUDA-graph sizes, KV format)
+    // are not published with them, so a row's error carries theirs too; the table is tracked as
+    // a whole and by group. Session 50: the GEMMs' and the attention kernel's fixed times
+    // (inference.gemm_fixed_s, attention_fixed_s) took every row's median |error| from 21.8 %
+    // to 15.1 % (signed -15.1 -> -6.4 %: the model was optimistic on most of them, more so at
+    // higher TP, where a step's fixed costs are a larger share).
+    void aiconfiguratorSilicon() {
+        std::ifstream in(std::string(CLUSTERLENS_SOURCE_DIR) +
+                         "/tests/data/serving/aiconfigurator_silicon_tpot.csv");
+        QVERIFY(in.good());
+        struct Row {
+            std::string engine, version, model, gpu, weights;
+            int tp = 1, concurrency = 1, isl = 0, osl = 0;
+            double tpot_ms = 0;
+        };
+        std::vector<Row> rows;
+        std::string line;
+        bool header = true;
+        while (std::getline(in, line)) {
+            if (line.empty() || line[0] == '#')
+                continue;
+            if (header) {
+                header = false;
+                continue;
+            }
+            std::vector<std::string> c;
+            std::stringstream ss(line);
+            for (std::string cell; std::getline(ss, cell, ',');)
+                c.push_back(cell);
+            QVERIFY2(c.size() == 11, line.c_str());
+            rows.push_back({c[0], c[1], c[2], c[3], c[4], std::stoi(c[5]), std::stoi(c[6]),
+                            std::stoi(c[7]), std::stoi(c[8]), std::stod(c[9])});
+        }
+        QCOMPARE(rows.size(), std::size_t{1626});
+        auto run = [&](const InferenceAssumptions& ia, std::vector<double>* signed_errors,
+                       std::map<std::string, std::vector<double>>* groups) {
+            int refused = 0;
+            for (const Row& r : rows) {
+                const ModelArch* m = cat_.model(r.model);
+                const GpuSpec* g = cat_.gpu(r.gpu);
+                if (!m || !g)
+                    return -1;
+                InferenceSpec s;
+                s.tp = r.tp;
+                s.batch = r.concurrency;
+                s.input_len = r.isl;
+                s.output_len = r.osl;
+                s.engine = *choice_from_string<ServingEngine>(r.engine);
+                s.weights_dtype = *choice_from_string<WeightsDtype>(r.weights);
+                s.kv_dtype = s.weights_dtype == WeightsDtype::bf16 ? KvDtype::bf16 : KvDtype::fp8;
+                auto res = infer(*m, s, *g, node(g->reference_system.c_str()), 0, {}, ia);
+                if (!res.ok()) {
+                    ++refused;
+                    continue;
+                }
+                const double e = res->tpot_s * 1e3 / r.tpot_ms - 1;
+                signed_errors->push_back(e);
+                if (groups)
+                    (*groups)[r.engine + " | " + r.model + " | " + r.gpu + " | TP " +
+                              std::to_string(r.tp)]
+                        .push_back(e);
+            }
+            return refused;
+        };
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.empty() ? 0.0 : v[v.size() / 2];
+        };
+        auto abs_of = [](std::vector<double> v) {
+            for (double& x : v)
+                x = std::abs(x);
+            return v;
+        };
+        std::vector<double> errs, without;
+        std::map<std::string, std::vector<double>> groups;
+        const int refused = run(InferenceAssumptions{}, &errs, &groups);
+        InferenceAssumptions no_fixed;
+        no_fixed.gemm_fixed_s.value = 0;
+        no_fixed.attention_fixed_s.value = 0;
+        QCOMPARE(run(no_fixed, &without, nullptr), refused);
+        QString table = QStringLiteral("\nNVIDIA silicon TPOT (aiconfigurator, outside check)\n"
+                                       "| engine | model | GPU | TP | rows | median signed error | "
+                                       "median abs error |\n|---|---|---|---|---|---|---|\n");
+        for (const auto& [k, v] : groups)
+            table += QStringLiteral("| %1 | %2 | %3% | %4% |\n")
+                         .arg(QString::fromStdString(k))
+                         .arg(v.size())
+                         .arg(median(v) * 100, 0, 'f', 1)
+                         .arg(median(abs_of(v)) * 100, 0, 'f', 1);
+        const double med = median(abs_of(errs)), med_without = median(abs_of(without));
+        const double within =
+            static_cast<double>(std::count_if(errs.begin(), errs.end(),
+                                              [](double e) { return std::abs(e) <= 0.25; })) /
+            static_cast<double>(errs.size());
+        table += QStringLiteral("%1 rows (%2 refused: do not fit): median |error| %3%, signed "
+                                "%4%, within 25 %: %5%; without the fixed kernel times %6% "
+                                "(signed %7%)\n")
+                     .arg(errs.size())
+                     .arg(refused)
+                     .arg(med * 100, 0, 'f', 1)
+                     .arg(median(errs) * 100, 0, 'f', 1)
+                     .arg(within * 100, 0, 'f', 0)
+                     .arg(med_without * 100, 0, 'f', 1)
+                     .arg(median(without) * 100, 0, 'f', 1);
+        qInfo().noquote() << table;
+        QVERIFY2(refused <= 20, qPrintable(table));
+        QVERIFY2(med <= 0.16 && med < med_without - 0.03, qPrintable(table));
     }
 
     void heldOutRowsAreBundled() {
