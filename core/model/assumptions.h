@@ -223,9 +223,10 @@ struct InferenceAssumptions {
     /// peak compute and 23 % of the bandwidth at once). One global value set leave-one-source-
     /// out over the TensorRT-LLM sources (docs/validation.md, Inference).
     Assumption roofline_overlap_exponent{
-        1.5, "exponent",
+        2.0, "exponent",
         "leave-one-source-out fit over the TensorRT-LLM serving sources (ClusterLens guide, "
-        "Validation); the form: ECM model (Treibig & Hager 2010)"};
+        "Validation; 1.5 until the fixed kernel times, session 50); the form: ECM model "
+        "(Treibig & Hager 2010)"};
     /// TensorRT-LLM's PyTorch backend (its default since v1.0) prepares the inputs, samples and
     /// updates every request of a step on one Python thread, one step ahead of the GPU (its
     /// overlap scheduler): a decode step lasts at least this host time per sequence the
@@ -307,6 +308,15 @@ struct InferenceAssumptions {
         6.9e-6, "s",
         "aiconfigurator @095f58a5 generation-attention tables (TensorRT-LLM 1.3.0rc20): intercept "
         "6.9 us on H100/H200 with FP8 KV (11.1-11.6 us BF16 KV, B200); docs/research/session46"};
+    /// The same for one elementwise kernel of a decode step (a residual add with its norm, the
+    /// MLP's activation): NVIDIA's serving model charges every such memory-bound op a constant
+    /// beside its bytes (ai-dynamo/aiconfigurator @095f58a5, systems/h100_sxm.yaml
+    /// mem_empirical_constant_latency: "3us some nonofficial correction based on
+    /// observations"; sdk/models/llama.py counts add_norm_1, add_norm_2 and act_gate a layer).
+    Assumption elementwise_fixed_s{
+        3e-6, "s",
+        "aiconfigurator @095f58a5: the empirical constant latency its GPU files add to every "
+        "memory-bound op (3 us, 'nonofficial correction based on observations')"};
     /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",

@@ -404,6 +404,16 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                    units::format_count(static_cast<double>(s.input_len)) + " / " +
                        units::format_count(static_cast<double>(s.output_len)),
                    "design"}}});
+            // The CUDA-graph engines' fixed kernel times (session 50).
+            if (s.engine == ServingEngine::trtllm || s.engine == ServingEngine::vllm ||
+                s.engine == ServingEngine::sglang) {
+                out.back().inputs.push_back(
+                    assumption("fixed time per GEMM kernel", ia.gemm_fixed_s));
+                out.back().inputs.push_back(
+                    assumption("fixed time per attention kernel", ia.attention_fixed_s));
+                out.back().inputs.push_back(
+                    assumption("fixed time per elementwise kernel", ia.elementwise_fixed_s));
+            }
             // Native FP4 GEMMs stream their weights at their own measured rate (session 36).
             if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0)
                 out.back().inputs.push_back(

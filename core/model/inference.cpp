@@ -280,6 +280,33 @@ struct PromptGroup {
 /// `padded_batch` (>= batch; 0 = batch): the sequences the GEMMs, the MoE layers, the TP
 /// collectives and the LM head run over when a CUDA graph pads the step (the padding sequences
 /// attend to one cached token: their attention is left out).
+/// The CUDA-graph engines (TensorRT-LLM, vLLM, SGLang): the fixed GPU time of one forward
+/// pass's kernels beside their work (InferenceAssumptions::gemm_fixed_s, attention_fixed_s,
+/// elementwise_fixed_s; docs/inference.md "Fixed kernel times"). Per layer the attention's
+/// projections (Q/K/V and output; MLA: the fused down-projection, Q's up-projection, the absorbed
+/// K and V up-projections and the output), the MLP's two GEMMs (an MoE layer: the router and the
+/// two grouped GEMMs, and a shared expert's two), the attention kernel, the two residual adds
+/// with their norms and the dense or shared expert's activation (the routed experts' is inside
+/// the fused MoE); and the LM head's GEMM. Every attention-DP rank runs them all, so they are
+/// not part of the busiest rank's surplus. 0 for the other engines.
+double fixed_kernel_seconds(const ModelArch& m, const InferenceSpec& s,
+                            const InferenceAssumptions& ia) {
+    if (s.engine != ServingEngine::trtllm && s.engine != ServingEngine::vllm &&
+        s.engine != ServingEngine::sglang)
+        return 0;
+    const double attention_gemms = m.attention() == AttentionKind::mla ? 5.0 : 2.0;
+    auto layer = [&](bool moe) {
+        const bool shared = moe && m.shared_experts > 0;
+        const double gemms = attention_gemms + (moe ? 3.0 + (shared ? 2.0 : 0.0) : 2.0);
+        const double elementwise = 2.0 + (!moe || shared ? 1.0 : 0.0);
+        return gemms * ia.gemm_fixed_s.value + ia.attention_fixed_s.value +
+               elementwise * ia.elementwise_fixed_s.value;
+    };
+    const int moe_layers = m.moe_layers_in(0, m.layers);
+    return moe_layers * layer(true) + (m.layers - moe_layers) * layer(false) +
+           ia.gemm_fixed_s.value;
+}
+
 double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
@@ -290,7 +317,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         if (!(ov < 100) || a <= 0 || b <= 0)
             return std::max(a, b);
         const double hi = std::max(a, b), q = std::min(a, b) / hi;
-        if (ov == 1.5) { // the default, without std::pow (the latency curve calls this ~10^3 x)
+        if (ov == 2.0) // the default, without std::pow (the latency curve calls this ~10^3 x)
+            return hi * std::sqrt(1.0 + q * q);
+        if (ov == 1.5) {
             const double s15 = 1.0 + q * std::sqrt(q);
             return hi * std::cbrt(s15 * s15);
         }
@@ -298,8 +327,6 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     };
     const double tp = s.tp;
     const bool adp = attention_dp_active(m, s);
-    const bool graph_engine = s.engine == ServingEngine::trtllm ||
-                              s.engine == ServingEngine::vllm || s.engine == ServingEngine::sglang;
     // `prompts`: the GEMMs, MoE layers and collectives run over their tokens too, in the same
     // pass (the weights are read once); their attention is their own kernel.
     const double P = prompts.seqs * prompts.tokens;
@@ -476,18 +503,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             comm = 2.0 * tp_allreduce_seconds(s, g, fabric, place_group(fabric, s.tp, 1),
                                               T * h * 2.0, ca);
         }
-        // The CUDA-graph engines: every GEMM and the attention kernel cost a fixed time beside
-        // their work (InferenceAssumptions::gemm_fixed_s, attention_fixed_s): the attention's
-        // projections (MLA: the fused Q/KV down-projection, Q's up-projection, the absorbed K and
-        // V up-projections, the output), then the router and the two grouped expert GEMMs (and
-        // a shared expert's two) or the dense MLP's two.
-        double fixed = 0;
-        if (graph_engine) {
-            double gemms = m.attention() == AttentionKind::mla ? 5.0 : 2.0;
-            gemms += moe ? 3.0 + (m.shared_experts > 0 ? 2.0 : 0.0) : 2.0;
-            fixed = gemms * ia.gemm_fixed_s.value + ia.attention_fixed_s.value;
-        }
-        return gemm + attention + comm + fixed;
+        return gemm + attention + comm;
     };
     // Layers on the device, and (llama.cpp partial offload) the first offload_layers in system
     // memory on the CPU: their weights and KV cache read at the host's memory bandwidth in
@@ -537,9 +553,6 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         total += overlap(2.0 * (std::max(batch, padded_batch) + prompts.seqs) * vh / tp / r.gemm /
                              se.head,
                          vh * head_bytes / part_tp / r.hbm);
-    // The LM head's GEMM: its fixed time (InferenceAssumptions::gemm_fixed_s).
-    if (graph_engine)
-        total += ia.gemm_fixed_s.value;
     // PP: activations hop between stages.
     if (s.pp > 1) {
         const GroupPlacement p = place_group(fabric, 2, s.tp);
@@ -651,10 +664,11 @@ double dp_imbalance(const ModelArch& m, const InferenceSpec& s, const InferenceA
 /// next step (`host_s`) and, for a step run eagerly, launches its ops (`launch_s`) -- the
 /// overlap scheduler runs one step ahead, so a step takes the longer of the two --, then GPU
 /// time the host cannot hide (`serial_gpu_s`: a batch job's prompts after the decodes' share of
-/// a mixed step), and the per-step overhead (InferenceAssumptions::step_overhead_s).
+/// a mixed step), and the per-step overhead (InferenceAssumptions::step_overhead_s). `fixed_s`:
+/// the kernels' fixed times (fixed_kernel_seconds), the same on every attention-DP rank.
 double engine_step_s(double gpu_s, double host_s, double launch_s, double serial_gpu_s,
-                     double imbalance, const InferenceAssumptions& ia) {
-    return std::max(gpu_s * imbalance, host_s + launch_s) + serial_gpu_s * imbalance +
+                     double imbalance, double fixed_s, const InferenceAssumptions& ia) {
+    return std::max(gpu_s * imbalance + fixed_s, host_s + launch_s) + serial_gpu_s * imbalance +
            ia.step_overhead_s.value;
 }
 } // namespace
@@ -714,7 +728,7 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     // `padded`: the CUDA graph's batch (0 = none); `launch`: host time spent launching ops.
     auto step = [&](double padded, double launch) {
         return engine_step_s(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded), host,
-                             launch, 0.0, imbalance, ia);
+                             launch, 0.0, imbalance, fixed_kernel_seconds(m, s, ia), ia);
     };
     if (s.engine != ServingEngine::trtllm)
         return step(0, 0);
@@ -739,7 +753,7 @@ double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                     const Topology& fabric, int batch, double tokens,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca) {
     return engine_step_s(forward_time(m, s, gpu, fabric, std::max(1, batch), tokens, 0.0, ia, ca),
-                         0.0, 0.0, 0.0, dp_imbalance(m, s, ia), ia);
+                         0.0, 0.0, 0.0, dp_imbalance(m, s, ia), fixed_kernel_seconds(m, s, ia), ia);
 }
 
 BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
@@ -759,6 +773,7 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
     const bool trt = s.engine == ServingEngine::trtllm;
     const double imb = dp_imbalance(m, s, ia);
     const double launch = trtllm_eager_launch_s(m, s, gpu, ia);
+    const double fixed = fixed_kernel_seconds(m, s, ia);
     // Requests admitted together decode together: one cohort per admitting step, oldest first
     // (they finish in that order: every request has the same lengths).
     struct Cohort {
@@ -797,9 +812,9 @@ BatchJobRun batch_job_run(const ModelArch& m, const InferenceSpec& s, const GpuS
             // pass with them less the pass without), as the steady-state cohort adds its prefill.
             const double dfw =
                 forward_time(m, s, gpu, fabric, static_cast<double>(b), 1.0, ctx, ia, ca);
-            return engine_step_s(dfw, host, eager, fwd - dfw, imb, ia);
+            return engine_step_s(dfw, host, eager, fwd - dfw, imb, fixed, ia);
         }
-        return engine_step_s(fwd, host, eager, 0.0, imb, ia);
+        return engine_step_s(fwd, host, eager, 0.0, imb, fixed, ia);
     };
     // The cache a decoding sequence attends to before this step's token: its prompt and the
     // tokens it has made but the last (the one it feeds in).
@@ -940,7 +955,7 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
             : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca, ma);
     const double t_verify =
         engine_step_s(forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca), 0.0, 0.0,
-                      0.0, dp_imbalance(m, s, ia), ia);
+                      0.0, dp_imbalance(m, s, ia), fixed_kernel_seconds(m, s, ia), ia);
     const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
     return (spec.k * t_draft + t_verify) / E;
 }

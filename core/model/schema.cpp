@@ -983,6 +983,9 @@ std::vector<Field> build_schema() {
     shown(A("inference.attention_fixed_s", "Fixed time per attention kernel", 0, 1e-3,
             CL_REF(inference.attention_fixed_s)),
           1e-6, "µs", 2);
+    shown(A("inference.elementwise_fixed_s", "Fixed time per elementwise kernel", 0, 1e-3,
+            CL_REF(inference.elementwise_fixed_s)),
+          1e-6, "µs", 2);
     A("inference.attention_dp_balance", "Attention-DP load balance", 0.05, 1,
       CL_REF(inference.attention_dp_balance));
     shown(A("inference.trtllm_host_s_per_sequence", "Host time per sequence (TensorRT-LLM)", 0,

@@ -202,17 +202,26 @@ private slots:
         // Every step waits for the busiest GPU: the balanced step / attention_dp_balance
         // (0.649, TensorRT-LLM's ADP-balance blog); 1 = perfectly balanced ranks.
         // (Eager launches off in both: a host-bound eager step hides the GPU's imbalance.)
+        // The kernels' fixed times are the same on every rank: not scaled (session 50).
         InferenceAssumptions balanced, dflt;
         balanced.attention_dp_balance.value = 1.0;
         balanced.trtllm_eager_s_per_op.value = dflt.trtllm_eager_s_per_op.value = 0;
         balanced.trtllm_eager_s_per_op_fp4.value = dflt.trtllm_eager_s_per_op_fp4.value = 0;
-        const double step_bal =
-            decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, balanced) -
-            balanced.step_overhead_s.value;
+        InferenceAssumptions balanced_nf = balanced, dflt_nf = dflt;
+        for (InferenceAssumptions* a : {&balanced_nf, &dflt_nf})
+            a->gemm_fixed_s.value = a->attention_fixed_s.value = a->elementwise_fixed_s.value = 0;
+        const GpuSpec& h200 = *cat_.gpu("h200-sxm");
+        const double step_bal = decode_step_time(m, s, h200, node_, 256, 1500, balanced_nf) -
+                                balanced.step_overhead_s.value;
         const double step_dflt =
-            decode_step_time(m, s, *cat_.gpu("h200-sxm"), node_, 256, 1500, dflt) -
-            dflt.step_overhead_s.value;
+            decode_step_time(m, s, h200, node_, 256, 1500, dflt_nf) - dflt.step_overhead_s.value;
         QCOMPARE(step_dflt, step_bal / 0.649);
+        const double fixed_bal = decode_step_time(m, s, h200, node_, 256, 1500, balanced) -
+                                 decode_step_time(m, s, h200, node_, 256, 1500, balanced_nf);
+        const double fixed_dflt = decode_step_time(m, s, h200, node_, 256, 1500, dflt) -
+                                  decode_step_time(m, s, h200, node_, 256, 1500, dflt_nf);
+        QVERIFY(fixed_bal > 0);
+        QVERIFY(std::abs(fixed_dflt - fixed_bal) < 1e-12);
 
         // A dense model: refused, naming the flag.
         InferenceSpec d;
@@ -1145,6 +1154,7 @@ private slots:
         InferenceAssumptions none = dflt;
         none.gemm_fixed_s.value = 0;
         none.attention_fixed_s.value = 0;
+        none.elementwise_fixed_s.value = 0;
         const GpuSpec& h100 = *cat_.gpu("h100-sxm");
         auto added = [&](const ModelArch& m, const InferenceSpec& s) {
             return decode_step_time(m, s, h100, node_, 8, 1000, dflt) -
@@ -1154,9 +1164,10 @@ private slots:
         s.engine = ServingEngine::trtllm;
         s.weights_dtype = WeightsDtype::fp8;
         s.tp = 2;
-        // Llama 3.1 8B: 32 layers of Q/K/V, output, up/gate and down GEMMs and one attention
-        // kernel, and the LM head: 3.09 us x (32 x 4 + 1) + 6.9 us x 32.
-        const double dense = 3.09e-6 * (32 * 4 + 1) + 6.9e-6 * 32;
+        // Llama 3.1 8B: 32 layers of Q/K/V, output, up/gate and down GEMMs, one attention
+        // kernel and three elementwise ones (two residual adds with norms, the activation), and
+        // the LM head: 3.09 us x (32 x 4 + 1) + 6.9 us x 32 + 3 us x 32 x 3.
+        const double dense = 3.09e-6 * (32 * 4 + 1) + 6.9e-6 * 32 + 3e-6 * 32 * 3;
         QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
         // vLLM and SGLang alike; llama.cpp's fitted step is left as it was.
         s.engine = ServingEngine::vllm;
@@ -1167,14 +1178,19 @@ private slots:
         s.tp = 1;
         QCOMPARE(added(*cat_.model("llama3-8b"), s), 0.0);
         // An MoE layer: the router and two grouped GEMMs for the MLP; Llama 4 Maverick's
-        // 24 MoE layers also run their shared expert's two, its 24 dense layers the dense two.
+        // 24 MoE layers also run their shared expert's two (and its activation), its 24 dense
+        // layers the dense two.
         s.engine = ServingEngine::trtllm;
         s.tp = 8;
-        const double maverick = 3.09e-6 * (24 * (2 + 5) + 24 * 4 + 1) + 6.9e-6 * 48;
+        const double maverick = 3.09e-6 * (24 * (2 + 5) + 24 * 4 + 1) + 6.9e-6 * 48 + 3e-6 * 48 * 3;
         QVERIFY(std::abs(added(*cat_.model("llama4-maverick"), s) - maverick) < 1e-12);
         // MLA: five GEMMs in the attention (DeepSeek-V3: 3 dense layers, 58 MoE with a shared
         // expert).
-        const double mla = 3.09e-6 * (3 * (5 + 2) + 58 * (5 + 5) + 1) + 6.9e-6 * 61;
+        const double mla = 3.09e-6 * (3 * (5 + 2) + 58 * (5 + 5) + 1) + 6.9e-6 * 61 + 3e-6 * 61 * 3;
+        // Without a shared expert the routed experts' activation is inside the fused MoE:
+        // Qwen3-30B-A3B's 48 MoE layers, two elementwise kernels each.
+        const double qwen = 3.09e-6 * (48 * (2 + 3) + 1) + 6.9e-6 * 48 + 3e-6 * 48 * 2;
+        QVERIFY(std::abs(added(*cat_.model("qwen3-30b-a3b"), s) - qwen) < 1e-12);
         QVERIFY(std::abs(added(*cat_.model("deepseek-v3"), s) - mla) < 1e-12);
         // The user's value is used as given.
         InferenceAssumptions twice = none;

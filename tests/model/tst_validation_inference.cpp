@@ -674,14 +674,14 @@ private slots:
         // shared rows 4 beyond 20 % (was 5), median 7.9 %, worst -28.4 % unchanged.
         const auto sh_over =
             std::count_if(shared.begin(), shared.end(), [](double e) { return e > 0.20; });
-        // Session 50: every GEMM and attention kernel's fixed time (inference.gemm_fixed_s,
-        // attention_fixed_s, NVIDIA's per-op tables) makes every step slower by ~20 us a layer:
-        // the shared rows 7.9 -> 9.0 %, worst -28.4 -> -31.4 % (Maverick B200 2048/2048, already
-        // too slow under the attention-DP balance), 5 beyond 20 % (Maverick H100 1000/1000 +20.7
-        // -> +11 %; Qwen3-235B H200 128/2048 -19.4 -> -22.3 %, Maverick B200 20000/2000 -18.7 ->
-        // -21.5 %); the page's MoE rows 11.0 -> 10.5 %, dense 6.9 -> 7.7 %, all 8.6 -> 9.0 %. Kept
-        // for the 1,613 outside rows of aiconfiguratorSilicon (median 21.8 -> 15.1 %).
-        QVERIFY2(sh_med <= 0.095 && sh_worst <= 0.32 && sh_over <= 5, qPrintable(table));
+        // Session 50: the kernels' fixed times (inference.gemm_fixed_s, attention_fixed_s,
+        // elementwise_fixed_s; the same on every attention-DP rank, so outside the balance
+        // factor) and the GEMM overlap exponent re-swept (1.5 -> 2): the shared rows 7.9 ->
+        // 8.1 %, worst -28.4 -> -29.8 % (Maverick B200 2048/2048), 4 beyond 20 % (Maverick H100
+        // 1000/1000 +20.7 -> +19.5 %, Maverick B200 20000/2000 -18.7 -> -20.8 %); the page's MoE
+        // rows 11.0 -> 10.6 %, dense 6.9 -> 6.8 %, all 8.6 -> 8.4 %. For the 1,613 outside rows
+        // of aiconfiguratorSilicon (median 21.8 -> 13.3 %).
+        QVERIFY2(sh_med <= 0.09 && sh_worst <= 0.30 && sh_over <= 4, qPrintable(table));
         QVERIFY2(moe_med <= 0.115 && moe_worst <= 0.35, qPrintable(table));
         QVERIFY2(dense_med <= 0.08, qPrintable(table));
         QVERIFY2(dense_worst <= 0.27, qPrintable(table));
@@ -1156,10 +1156,11 @@ private slots:
     // --batch <concurrency>` does: a steady state of that many sequences, prompts mixed in. The
     // runs' engine settings beyond these (token budget, KV fraction, CUDA-graph sizes, KV format)
     // are not published with them, so a row's error carries theirs too; the table is tracked as
-    // a whole and by group. Session 50: the GEMMs' and the attention kernel's fixed times
-    // (inference.gemm_fixed_s, attention_fixed_s) took every row's median |error| from 21.8 %
-    // to 15.1 % (signed -15.1 -> -6.4 %: the model was optimistic on most of them, more so at
-    // higher TP, where a step's fixed costs are a larger share).
+    // a whole and by group. Session 50: the GEMMs', the attention kernel's and the elementwise
+    // kernels' fixed times (inference.gemm_fixed_s, attention_fixed_s, elementwise_fixed_s;
+    // then the GEMM overlap exponent re-swept, 1.5 -> 2) took every row's median |error| from
+    // 21.8 % to 13.3 % (signed -15.1 -> -2.2 %: the model was optimistic on most of them, more
+    // so at higher TP, where a step's fixed costs are a larger share).
     void aiconfiguratorSilicon() {
         std::ifstream in(std::string(CLUSTERLENS_SOURCE_DIR) +
                          "/tests/data/serving/aiconfigurator_silicon_tpot.csv");
@@ -1233,6 +1234,7 @@ private slots:
         InferenceAssumptions no_fixed;
         no_fixed.gemm_fixed_s.value = 0;
         no_fixed.attention_fixed_s.value = 0;
+        no_fixed.elementwise_fixed_s.value = 0;
         QCOMPARE(run(no_fixed, &without, nullptr), refused);
         QString table = QStringLiteral("\nNVIDIA silicon TPOT (aiconfigurator, outside check)\n"
                                        "| engine | model | GPU | TP | rows | median signed error | "
@@ -1260,7 +1262,7 @@ private slots:
                      .arg(median(without) * 100, 0, 'f', 1);
         qInfo().noquote() << table;
         QVERIFY2(refused <= 20, qPrintable(table));
-        QVERIFY2(med <= 0.16 && med < med_without - 0.03, qPrintable(table));
+        QVERIFY2(med <= 0.14 && med < med_without - 0.05, qPrintable(table));
     }
 
     void heldOutRowsAreBundled() {
