@@ -342,6 +342,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 formula += " + two TP all-reduces per layer";
             if (s.pp > 1)
                 formula += " + the activations' hops between pipeline stages";
+            if (s.engine == ServingEngine::trtllm || s.engine == ServingEngine::vllm ||
+                s.engine == ServingEngine::sglang)
+                formula += " + every GEMM, attention and elementwise kernel's fixed time (below)";
             if (s.offload_layers > 0)
                 formula += " + the layers in system memory read at the host's memory bandwidth "
                            "(prompts of 32 tokens or more stream their weights over the host "
