@@ -275,11 +275,6 @@ struct PromptGroup {
     double seqs = 0, tokens = 0, context = 0;
 };
 
-/// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
-/// top of `context` cached tokens. Returns the time through all layers (a token's latency).
-/// `padded_batch` (>= batch; 0 = batch): the sequences the GEMMs, the MoE layers, the TP
-/// collectives and the LM head run over when a CUDA graph pads the step (the padding sequences
-/// attend to one cached token: their attention is left out).
 /// The CUDA-graph engines (TensorRT-LLM, vLLM, SGLang): the fixed GPU time of one forward
 /// pass's kernels beside their work (InferenceAssumptions::gemm_fixed_s, attention_fixed_s,
 /// elementwise_fixed_s; docs/inference.md "Fixed kernel times"). Per layer the attention's
@@ -307,6 +302,11 @@ double fixed_kernel_seconds(const ModelArch& m, const InferenceSpec& s,
            ia.gemm_fixed_s.value;
 }
 
+/// One forward pass of one replica over `batch` sequences, each adding `new_tokens` tokens on
+/// top of `context` cached tokens. Returns the time through all layers (a token's latency).
+/// `padded_batch` (>= batch; 0 = batch): the sequences the GEMMs, the MoE layers, the TP
+/// collectives and the LM head run over when a CUDA graph pads the step (the padding sequences
+/// attend to one cached token: their attention is left out).
 double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
