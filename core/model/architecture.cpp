@@ -327,6 +327,15 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
                     "model's published NVFP4 checkpoint), found \"" +
                         *fa + "\"");
     }
+    if (auto ff = r.string(j, path, "fp4_format", false)) {
+        if (const auto v = choice_from_string<Fp4Format>(*ff))
+            m.fp4_format = *v;
+        else
+            r.error(json_member_path(path, "fp4_format"),
+                    "expected nvfp4|mxfp4 (the format of the model's published FP4 checkpoint), "
+                    "found \"" +
+                        *ff + "\"");
+    }
     read_provenance(j, path, r, m.provenance);
     if (r.errors().size() != before)
         return false;
@@ -381,6 +390,8 @@ std::string model_arch_to_json(const ModelArch& m) {
         j["local_attention"] = "chunked";
     if (m.nvfp4_attention != Fp4Attention::fp4)
         j["nvfp4_attention"] = std::string(to_string(m.nvfp4_attention));
+    if (m.fp4_format != Fp4Format::nvfp4)
+        j["fp4_format"] = std::string(to_string(m.fp4_format));
     j["source"] = m.provenance.source;
     if (!m.provenance.as_of.empty())
         j["as_of"] = m.provenance.as_of;
@@ -434,21 +445,35 @@ Result<ModelArch> model_from_json_text(std::string_view text, std::string_view n
 
 namespace {
 /// A ModelOpt NVFP4 checkpoint's config lists the modules it left out of NVFP4
-/// (`exclude_modules`; they stay in 16 bits): when every layer's attention projections are
-/// among them, the model's nvfp4_attention says so (docs/inference.md, "Which layers NVFP4
-/// covers"); a partial list is said in a note and not modelled per layer.
-void read_nvfp4_exclusions(const nlohmann::json& qc, ModelArch& m) {
+/// (`exclude_modules`; they stay in 16 bits), an MXFP4 checkpoint's (transformers' Mxfp4Config,
+/// quant_method "mxfp4": gpt-oss) its `modules_to_not_convert`: when every layer's attention
+/// projections are among them, the model's nvfp4_attention says so (docs/inference.md, "Which
+/// layers NVFP4 covers"); a partial list is said in a note and not modelled per layer. An MXFP4
+/// checkpoint also sets the model's fp4_format.
+void read_fp4_checkpoint(const nlohmann::json& qc, ModelArch& m) {
     auto text = [&](const char* key) {
-        return qc.contains(key) && qc[key].is_string() ? qc[key].get<std::string>() : std::string();
+        std::string v =
+            qc.contains(key) && qc[key].is_string() ? qc[key].get<std::string>() : std::string();
+        for (auto& c : v)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return v;
     };
-    std::string algo = text("quant_algo");
-    for (auto& c : algo)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (algo != "NVFP4" || !qc.contains("exclude_modules") || !qc["exclude_modules"].is_array())
+    const bool mx = text("quant_method") == "MXFP4";
+    if (mx) {
+        m.fp4_format = Fp4Format::mxfp4;
+        m.provenance.notes.push_back("MXFP4 checkpoint (quant_method \"mxfp4\"): served in FP4 "
+                                     "as MXFP4, 4.25 bits a weight");
+    } else if (text("quant_algo") != "NVFP4") {
+        return;
+    }
+    const char* list = mx ? "modules_to_not_convert" : "exclude_modules";
+    const std::string what = mx ? "MXFP4 checkpoint" : "NVFP4 checkpoint";
+    const std::string key = std::string(" (") + list + ")";
+    if (!qc.contains(list) || !qc[list].is_array())
         return;
     // Per layer index (-1: a pattern for every layer): input and output projections excluded.
     std::map<int, std::pair<bool, bool>> att;
-    for (const auto& e : qc["exclude_modules"]) {
+    for (const auto& e : qc[list]) {
         if (!e.is_string())
             continue;
         const std::string x = e.get<std::string>();
@@ -489,19 +514,20 @@ void read_nvfp4_exclusions(const nlohmann::json& qc, ModelArch& m) {
     }
     if (in_layers == m.layers && out_layers == m.layers) {
         m.nvfp4_attention = Fp4Attention::bf16;
-        m.provenance.notes.push_back("NVFP4 checkpoint: every attention projection left in 16 bits "
-                                     "(exclude_modules)");
+        m.provenance.notes.push_back(what + ": every attention projection left in 16 bits" + key);
     } else if (in_layers == m.layers && out_layers == 0) {
         m.nvfp4_attention = Fp4Attention::bf16_except_output;
-        m.provenance.notes.push_back("NVFP4 checkpoint: the attention projections but the output "
-                                     "projection left in 16 bits (exclude_modules)");
+        m.provenance.notes.push_back(what +
+                                     ": the attention projections but the output projection left "
+                                     "in 16 bits" +
+                                     key);
     } else {
         m.provenance.notes.push_back(
-            "NVFP4 checkpoint: some attention projections left in 16 bits (exclude_modules: the "
-            "input projections of " +
-            std::to_string(in_layers) + " and the output projection of " +
-            std::to_string(out_layers) + " of " + std::to_string(m.layers) +
-            " layers); served as NVFP4 here, which models all of a model's layers alike");
+            what + ": some attention projections left in 16 bits (" + list +
+            ": the input projections of " + std::to_string(in_layers) +
+            " and the output projection of " + std::to_string(out_layers) + " of " +
+            std::to_string(m.layers) +
+            " layers); served in FP4 here, which models all of a model's layers alike");
     }
 }
 } // namespace
@@ -751,7 +777,7 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
             std::string what = qc.contains("quant_method") ? qc["quant_method"].dump() : "{}";
             m.provenance.notes.push_back("quantization_config " + what +
                                          " read as a note: choose the weights format to serve");
-            read_nvfp4_exclusions(qc, m);
+            read_fp4_checkpoint(qc, m);
             break;
         }
     if (j.contains("attention_sinks") || type == "gpt_oss")

@@ -79,6 +79,11 @@ struct ModelArch {
     /// other linears (fp4), or left in 16 bits (bf16; bf16_except_output: all but the output
     /// projection), as its ModelOpt exclude_modules list says. Never `checkpoint`.
     Fp4Attention nvfp4_attention = Fp4Attention::fp4;
+    /// The format of that FP4 checkpoint (choices.h Fp4Format): NVFP4 unless the model ships
+    /// MXFP4 (a Hugging Face quantization_config with quant_method "mxfp4"). It sets the bits a
+    /// weight (memory.h weight_bits) and, on datacenter Blackwell, the fused MoE's kernels
+    /// (InferenceAssumptions::mxfp4_moe_stream_efficiency).
+    Fp4Format fp4_format = Fp4Format::nvfp4;
     Provenance provenance;
     std::string raw_json; ///< the entry as read, for `catalog models --json`
 

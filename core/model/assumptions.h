@@ -165,6 +165,19 @@ struct InferenceAssumptions {
         0.4375, "fraction",
         "CUTLASS issue #2266: NVFP4 grouped GEMM at M = 16 on B200, 3-4 TB/s of 8 TB/s (MXFP8 "
         "~6 TB/s)"};
+    /// An MXFP4 checkpoint's routed experts (gpt-oss) on datacenter Blackwell stream at this
+    /// fraction of the nominal memory bandwidth: they run on the trtllm-gen fused MoE, not
+    /// CUTLASS (TensorRT-LLM resolves MXFP4 MoE on SM100 to TRTLLMGenFusedMoE; vLLM and SGLang
+    /// use FlashInfer's port of it). NVIDIA's timings of that module on B200
+    /// (ai-dynamo/aiconfigurator @095f58a5, systems/data/b200_sxm/moe/trtllm/1.3.0rc20, MXFP4
+    /// weights with MXFP8 activations, balanced routing, every expert on the GPU: gpt-oss-120b's
+    /// and gpt-oss-20b's shapes, 1-256 tokens, 28 rows) fit t = 18.0 us + bytes / (0.79 x 8 TB/s),
+    /// median |error| 3.7 %, worst 11 % -- where CUTLASS's NVFP4 grouped GEMM streams ~0.44.
+    /// 0 = the NVFP4 rate and size law for MXFP4 too.
+    Assumption mxfp4_moe_stream_efficiency{
+        0.79, "fraction",
+        "aiconfigurator @095f58a5 B200 MoE table (TensorRT-LLM 1.3.0rc20 trtllm-gen, MXFP4 x "
+        "MXFP8, gpt-oss shapes, 28 rows): t = 18.0 us + bytes / (0.79 x 8 TB/s), median 3.7 %"};
     /// A grouped NVFP4 GEMM (the routed experts' fused MoE on B200-class GPUs) pays a fixed cost
     /// per expert matrix -- tile scheduling, the TMA/pipeline prologue and epilogue -- worth this
     /// many bytes of streaming, so small experts stream slower: one expert of matrices S_i

@@ -57,6 +57,10 @@ enum class KvDtype { bf16, fp16, fp8, int8, fp4 };
 /// 16 bits but the output projection (ModelOpt's exclude_modules lists in NVIDIA's NVFP4
 /// checkpoints; docs/inference.md, "Which layers NVFP4 covers").
 enum class Fp4Attention { checkpoint, fp4, bf16, bf16_except_output };
+/// The 4-bit float format of a model's published FP4 checkpoint (ModelArch::fp4_format): NVFP4
+/// (E2M1 with an FP8 E4M3 scale per 16 values: NVIDIA ModelOpt's checkpoints) or MXFP4 (the OCP
+/// Microscaling format: E2M1 with an E8M0 scale per 32 values; gpt-oss ships its experts so).
+enum class Fp4Format { nvfp4, mxfp4 };
 enum class Batching { static_, continuous, chunked, disaggregated };
 /// The serving engine: how it budgets GPU memory for the KV cache (docs/inference.md).
 /// mlx: Apple's MLX through mlx-lm (unified memory, lazily evaluated graphs).
@@ -125,6 +129,9 @@ template <> struct ChoiceNames<KvDtype> {
 template <> struct ChoiceNames<Fp4Attention> {
     static constexpr std::array<std::string_view, 4> names{"checkpoint", "fp4", "bf16",
                                                            "bf16-except-output"};
+};
+template <> struct ChoiceNames<Fp4Format> {
+    static constexpr std::array<std::string_view, 2> names{"nvfp4", "mxfp4"};
 };
 template <> struct ChoiceNames<Batching> {
     static constexpr std::array<std::string_view, 4> names{"static", "continuous", "chunked",

@@ -88,7 +88,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
         const WorkloadEvaluation& w = ev.workloads[i];
         const Workload& spec = d.workloads[i];
         const GpuSpec* g = c.gpu(w.gpu);
-        const ModelArch* m = c.model(w.model);
+        const ModelArch* m = find_model(d, c, w.model); // a model the design carries too
         if (w.has_memory) {
             const auto& b = w.memory.per_gpu;
             // Only the parts the workload has: a serving replica keeps no gradients or
@@ -342,8 +342,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 formula += " + two TP all-reduces per layer";
             if (s.pp > 1)
                 formula += " + the activations' hops between pipeline stages";
-            if (s.engine == ServingEngine::trtllm || s.engine == ServingEngine::vllm ||
-                s.engine == ServingEngine::sglang)
+            if (counts_fixed_kernel_times(s.engine))
                 formula += " + every GEMM, attention and elementwise kernel's fixed time (below)";
             if (s.offload_layers > 0)
                 formula += " + the layers in system memory read at the host's memory bandwidth "
@@ -408,8 +407,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                        units::format_count(static_cast<double>(s.output_len)),
                    "design"}}});
             // The CUDA-graph engines' fixed kernel times (session 50).
-            if (s.engine == ServingEngine::trtllm || s.engine == ServingEngine::vllm ||
-                s.engine == ServingEngine::sglang) {
+            if (counts_fixed_kernel_times(s.engine)) {
                 out.back().inputs.push_back(
                     assumption("fixed time per GEMM kernel", ia.gemm_fixed_s));
                 out.back().inputs.push_back(
@@ -432,20 +430,30 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             // Which attention projections an NVFP4 checkpoint leaves in 16 bits (session 45).
             if (s.weights_dtype == WeightsDtype::fp4 && m) {
                 const Fp4Attention fa = fp4_attention_of(*m, s);
+                const std::string fmt = m->fp4_format == Fp4Format::mxfp4 ? "MXFP4" : "NVFP4";
                 const std::string what = fa == Fp4Attention::bf16 ? "16 bits (BF16)"
                                          : fa == Fp4Attention::bf16_except_output
-                                             ? "16 bits but the output projection (NVFP4)"
-                                             : "NVFP4, as the other layers";
+                                             ? "16 bits but the output projection (" + fmt + ")"
+                                             : fmt + ", as the other layers";
                 out.back().inputs.push_back({"attention projections", what,
                                              s.fp4_attention == Fp4Attention::checkpoint
-                                                 ? "as the published NVFP4 checkpoint of " +
+                                                 ? "as the published " + fmt + " checkpoint of " +
                                                        m->name + " (catalog model entry)"
                                                  : "design"});
             }
+            // An MXFP4 checkpoint's experts on datacenter Blackwell: the trtllm-gen fused MoE's
+            // own rate (session 51), in place of the NVFP4 grouped GEMM's below.
+            const bool mxfp4_moe =
+                s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
+                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0 &&
+                m->fp4_format == Fp4Format::mxfp4 && ia.mxfp4_moe_stream_efficiency.value > 0;
+            if (mxfp4_moe)
+                out.back().inputs.push_back(
+                    assumption("MXFP4 MoE weight streaming", ia.mxfp4_moe_stream_efficiency));
             // ... and, for the routed experts on the GPU that rate was measured on, by their
             // size (session 41).
             if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
-                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0) {
+                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0 && !mxfp4_moe) {
                 out.back().inputs.push_back(
                     assumption("NVFP4 grouped GEMM: fixed cost per expert matrix",
                                ia.fp4_grouped_matrix_fixed_bytes));

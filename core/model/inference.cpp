@@ -119,6 +119,9 @@ struct Rates {
     /// Grouped NVFP4 GEMMs (routed experts) on B200-class GPUs: their own compute rate, K-loop
     /// cost and routing cost per token (0 = the dense law).
     double grouped_flops = 0, grouped_k0 = 0, routing_per_token = 0, routing_per_choice = 0;
+    /// bytes/s the routed experts stream at when their kernels differ from the other GEMMs'
+    /// (MXFP4 on datacenter Blackwell: the trtllm-gen fused MoE); 0 = whbm.
+    double routed_whbm = 0;
     double wbytes = 2;   ///< bytes per weight
     double kv_bytes = 2; ///< bytes per KV element
     double dequant = 0; ///< weight-only dequantisation: weights/s the CUDA cores convert (0 = none)
@@ -143,7 +146,8 @@ double stream_efficiency(const InferenceSpec& s, const InferenceAssumptions& ia)
     }
 }
 
-Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumptions& ia) {
+Rates rates_of(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
+               const InferenceAssumptions& ia) {
     Rates r;
     // W8A8 FP8/INT8 GEMMs run at the 8-bit peak; FP4 where the GPU has it (Blackwell);
     // INT4 and FP4 elsewhere are weight-only (dequantised to 16 bits inside the GEMM).
@@ -177,16 +181,28 @@ Rates rates_of(const InferenceSpec& s, const GpuSpec& g, const InferenceAssumpti
                                   ? g.fp4_weight_stream_efficiency
                                   : ia.fp4_weight_stream_efficiency.value;
     r.whbm = d == Dtype::fp4 ? g.memory_bandwidth_Bps * fp4_stream * g.decode_memory_factor : r.hbm;
-    // The size law was measured on B200's kernels, the global rate's GPU; a GPU with its own
-    // measured rate (sm_120's, at Maverick's experts) keeps it flat.
-    if (d == Dtype::fp4 && !(g.fp4_weight_stream_efficiency > 0)) {
+    // An MXFP4 checkpoint's experts on datacenter Blackwell (the FP4 GPUs without a rate of
+    // their own: sm_100) run on the trtllm-gen fused MoE -- TensorRT-LLM's TRTLLMGenFusedMoE,
+    // where its MoE backend resolution sends MXFP4 on SM100 (CUTLASS refuses it there), and the
+    // FlashInfer port of the same kernels vLLM and SGLang use on SM100 -- which stream at their
+    // own measured rate, without the CUTLASS NVFP4 size law or grouped law
+    // (InferenceAssumptions::mxfp4_moe_stream_efficiency).
+    const bool mxfp4_moe = d == Dtype::fp4 && m.fp4_format == Fp4Format::mxfp4 &&
+                           !(g.fp4_weight_stream_efficiency > 0) &&
+                           ia.mxfp4_moe_stream_efficiency.value > 0;
+    if (mxfp4_moe) {
+        r.routed_whbm =
+            g.memory_bandwidth_Bps * ia.mxfp4_moe_stream_efficiency.value * g.decode_memory_factor;
+    } else if (d == Dtype::fp4 && !(g.fp4_weight_stream_efficiency > 0)) {
+        // The size law was measured on B200's kernels, the global rate's GPU; a GPU with its
+        // own measured rate (sm_120's, at Maverick's experts) keeps it flat.
         r.grouped_fixed_bytes = std::max(0.0, ia.fp4_grouped_matrix_fixed_bytes.value);
         r.grouped_flops = std::max(0.0, ia.fp4_grouped_gemm_flops.value);
         r.grouped_k0 = std::max(0.0, ia.fp4_grouped_gemm_k0.value);
         r.routing_per_token = std::max(0.0, ia.moe_routing_s_per_token.value);
         r.routing_per_choice = std::max(0.0, ia.moe_routing_s_per_choice.value);
     }
-    r.wbytes = weight_bits(s.weights_dtype) / 8.0;
+    r.wbytes = weight_bits(s.weights_dtype, m.fp4_format) / 8.0;
     r.kv_bytes = kv_element_bytes(s.kv_dtype);
     // Weight-only formats (stored in fewer than 16 bits but multiplied at 16 bits): the CUDA
     // cores dequantise each weight once per M tile of tokens; FP32 non-tensor throughput is
@@ -286,8 +302,7 @@ struct PromptGroup {
 /// not part of the busiest rank's surplus. 0 for the other engines.
 double fixed_kernel_seconds(const ModelArch& m, const InferenceSpec& s,
                             const InferenceAssumptions& ia) {
-    if (s.engine != ServingEngine::trtllm && s.engine != ServingEngine::vllm &&
-        s.engine != ServingEngine::sglang)
+    if (!counts_fixed_kernel_times(s.engine))
         return 0;
     const double attention_gemms = m.attention() == AttentionKind::mla ? 5.0 : 2.0;
     auto layer = [&](bool moe) {
@@ -311,7 +326,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
                     const Topology& fabric, double batch, double new_tokens, double context,
                     const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
                     double padded_batch = 0, const PromptGroup& prompts = {}) {
-    const Rates r = rates_of(s, g, ia);
+    const Rates r = rates_of(m, s, g, ia);
     const double ov = gemm_overlap_exponent(s.engine, ia);
     auto overlap = [ov](double a, double b) {
         if (!(ov < 100) || a <= 0 || b <= 0)
@@ -353,7 +368,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     // down; split over tp without attention DP) at the measured rate x [sum S_i / (sum S_i + n
     // S0)] / [S_ref / (S_ref + S0)]: S_ref = CUTLASS #2266's 2,048 x 7,168 NVFP4 matrices, where
     // fp4_weight_stream_efficiency was measured (assumptions.h).
-    double routed_whbm = r.whbm;
+    double routed_whbm = r.routed_whbm > 0 ? r.routed_whbm : r.whbm;
     if (r.grouped_fixed_bytes > 0 && m.experts > 0 && m.moe_ffn > 0) {
         const double ref = 2048.0 * 7168.0 * weight_bits(WeightsDtype::fp4) / 8.0;
         const double etp = adp ? 1.0 : tp, s0 = r.grouped_fixed_bytes;

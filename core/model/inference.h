@@ -67,6 +67,13 @@ struct SpeculativeSpec {
 /// with next to no compute and whose memory efficiencies were fitted that way.
 double gemm_overlap_exponent(ServingEngine e, const InferenceAssumptions& ia);
 
+/// Whether the engine runs its decode step as a captured CUDA graph of fused kernels, whose
+/// fixed times (InferenceAssumptions::gemm_fixed_s and the rest) the step is charged: TensorRT-LLM,
+/// vLLM and SGLang. llama.cpp and MLX are fitted without them.
+constexpr bool counts_fixed_kernel_times(ServingEngine e) {
+    return e == ServingEngine::trtllm || e == ServingEngine::vllm || e == ServingEngine::sglang;
+}
+
 /// Expected tokens per target step with gamma drafts at acceptance alpha (Leviathan et al.
 /// 2023 eq. 1): (1 - a^(g+1)) / (1 - a).
 double speculative_tokens_per_step(double alpha, int gamma);

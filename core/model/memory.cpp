@@ -582,7 +582,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
 
 // ---- Inference --------------------------------------------------------------------------------
 
-double weight_bits(WeightsDtype dtype) {
+double weight_bits(WeightsDtype dtype, Fp4Format fp4) {
     switch (dtype) {
     case WeightsDtype::bf16:
     case WeightsDtype::fp16:
@@ -593,7 +593,8 @@ double weight_bits(WeightsDtype dtype) {
     case WeightsDtype::int4:
         return 4.0 + 32.0 / 128.0; // AWQ/GPTQ group size 128, fp16 scale + zero point
     case WeightsDtype::fp4:
-        return 4.0 + 8.0 / 16.0; // NVFP4: an FP8 E4M3 scale per 16-value block
+        // NVFP4: an FP8 E4M3 scale per 16-value block; MXFP4: an E8M0 scale per 32.
+        return fp4 == Fp4Format::mxfp4 ? 4.0 + 8.0 / 32.0 : 4.0 + 8.0 / 16.0;
     // llama.cpp GGUF: the whole-file average bits per weight of Llama-3.1-8B as the quantize
     // tool reports them (llama.cpp tools/quantize/README.md @311c2c9): K-quant super-blocks of
     // 256 with 6-bit sub-block scales, and the mix of formats each preset puts on each tensor
@@ -780,7 +781,7 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
                            : device_bytes;
     out.kv_bytes_per_token = kv_bytes_per_token(m, s.kv_dtype);
     const double tp = s.tp;
-    const double wbytes = weight_bits(s.weights_dtype) / 8.0;
+    const double wbytes = weight_bits(s.weights_dtype, m.fp4_format) / 8.0;
     const double kv_e = kv_element_bytes(s.kv_dtype);
     // KV heads are split over TP; when tp exceeds them each GPU keeps one (vLLM replicates);
     // the MLA latent is replicated on every TP rank (vLLM's MLA backend).

@@ -142,8 +142,9 @@ std::string explain_training_memory(const TrainingMemory& mem);
 
 /// Bits per weight including group-scale overhead: bf16/fp16 16, fp8 8, int8 8 (per-channel
 /// scales ~0), int4 4.25 (group 128 with fp16 scale + zero, AWQ/GPTQ default), fp4 4.5 (NVFP4:
-/// one FP8 scale per 16 values).
-double weight_bits(WeightsDtype dtype);
+/// one FP8 scale per 16 values; MXFP4, a model whose fp4_format says so, 4.25: one E8M0 scale
+/// per 32 values, OCP Microscaling Formats (MX) v1.0 section 5).
+double weight_bits(WeightsDtype dtype, Fp4Format fp4 = Fp4Format::nvfp4);
 /// Formats that quantise the embedding and LM head too (GGUF, MLX), not only block linears.
 bool quantises_embeddings(WeightsDtype dtype);
 /// Bytes per KV element: bf16/fp16 2, fp8 1, int8 1, fp4 0.5625 (NVFP4 block scales).

@@ -951,6 +951,8 @@ std::vector<Field> build_schema() {
       CL_REF(inference.memory_efficiency));
     A("inference.fp4_weight_stream_efficiency", "NVFP4 GEMM weight streaming", 0.05, 1,
       CL_REF(inference.fp4_weight_stream_efficiency));
+    A("inference.mxfp4_moe_stream_efficiency", "MXFP4 MoE weight streaming", 0, 1,
+      CL_REF(inference.mxfp4_moe_stream_efficiency));
     shown(A("inference.fp4_grouped_matrix_fixed_bytes",
             "NVFP4 grouped GEMM: fixed cost per expert matrix", 0, 1e9,
             CL_REF(inference.fp4_grouped_matrix_fixed_bytes)),
@@ -1283,7 +1285,7 @@ std::string choice_label(std::string_view v) {
         {"fp8", "FP8"},
         {"int8", "INT8"},
         {"int4", "INT4 (AWQ/GPTQ, group 128)"},
-        {"fp4", "FP4 (NVFP4)"},
+        {"fp4", "FP4 (NVFP4 / MXFP4)"},
         {"checkpoint", "As the checkpoint"},
         {"bf16-except-output", "BF16 except output"},
         {"q4_k_m", "GGUF Q4_K_M"},

@@ -306,6 +306,35 @@ private slots:
         QCOMPARE(again->nvfp4_attention, Fp4Attention::bf16_except_output);
     }
 
+    // Session 51: gpt-oss ships MXFP4 experts (quantization_config quant_method "mxfp4") with
+    // the attention, the router, the embeddings and the LM head left in 16 bits
+    // (modules_to_not_convert): the importer says both, the bundled entry agrees, the model's
+    // JSON carries the format back, and a format the program does not know is refused.
+    void hfConfigMxfp4() {
+        QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR
+                               "/tests/data/hf_configs/openai__gpt-oss-120b.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto m = import_hf_config(f.readAll().toStdString(), "config.json");
+        QVERIFY2(m.ok(), m.error_text().c_str());
+        QCOMPARE(m->fp4_format, Fp4Format::mxfp4);
+        QCOMPARE(m->nvfp4_attention, Fp4Attention::bf16);
+        const ModelArch* bundled = cat_.model("gpt-oss-120b");
+        QVERIFY(bundled);
+        QCOMPARE(bundled->fp4_format, Fp4Format::mxfp4);
+        QCOMPARE(bundled->nvfp4_attention, Fp4Attention::bf16);
+        QCOMPARE(cat_.model("qwen3-235b-a22b")->fp4_format, Fp4Format::nvfp4);
+        auto again = model_from_json_text(model_arch_to_json(*m), "model.json");
+        QVERIFY2(again.ok(), again.error_text().c_str());
+        QCOMPARE(again->fp4_format, Fp4Format::mxfp4);
+        nlohmann::json j = nlohmann::json::parse(model_arch_to_json(*m));
+        j["fp4_format"] = "mxfp6";
+        auto bad = model_from_json_text(j.dump(), "model.json");
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("fp4_format") != std::string::npos &&
+                     bad.error_text().find("mxfp6") != std::string::npos,
+                 bad.error_text().c_str());
+    }
+
     // Issue 20: the config.json of every family people ask about today (tests/data/hf_configs,
     // each file's source in its README) imports, and its parameter counts match the published
     // figures. Totals: every parameter of the text model (tied embeddings once, vision towers

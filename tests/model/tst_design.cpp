@@ -1029,7 +1029,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.21\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1237,7 +1237,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.22")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.23")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1247,14 +1247,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.21")", R"("version": "1.22")"); // a newer minor's key
+        text = with(text, R"("version": "1.22")", R"("version": "1.23")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1277,7 +1277,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.21\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});
@@ -1326,13 +1326,13 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QCOMPARE(now->workloads[0].training.etp, 1);
-        auto old = design_from_json(with(bare, R"("version": "1.21")", R"("version": "1.18")"),
+        auto old = design_from_json(with(bare, R"("version": "1.22")", R"("version": "1.18")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QCOMPARE(old->workloads[0].training.etp, 0);
         // A 1.18 file that says 0 or 2 is read as it says, and saved as 1.19 with the value.
         auto zero = design_from_json(with(with(saved, "\"etp\": 1", "\"etp\": 0"),
-                                          R"("version": "1.21")", R"("version": "1.18")"),
+                                          R"("version": "1.22")", R"("version": "1.18")"),
                                      "t.json", &cat_);
         QVERIFY2(zero.ok(), zero.error_text().c_str());
         QCOMPARE(zero->workloads[0].training.etp, 0);
@@ -1379,16 +1379,16 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QVERIFY(now->workloads[0].training.mtp);
-        auto old = design_from_json(with(bare, R"("version": "1.21")", R"("version": "1.19")"),
+        auto old = design_from_json(with(bare, R"("version": "1.22")", R"("version": "1.19")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QVERIFY(!old->workloads[0].training.mtp);
         // Saved again it says so, in the current format.
         const std::string resaved = design_to_json(*old);
         QVERIFY(resaved.find("\"mtp\": false") != std::string::npos);
-        QVERIFY(resaved.find("\"version\": \"1.21\"") != std::string::npos);
+        QVERIFY(resaved.find("\"version\": \"1.22\"") != std::string::npos);
         // A 1.19 file that says true is read as it says.
-        auto on = design_from_json(with(saved, R"("version": "1.21")", R"("version": "1.19")"),
+        auto on = design_from_json(with(saved, R"("version": "1.22")", R"("version": "1.19")"),
                                    "t.json", &cat_);
         QVERIFY2(on.ok(), on.error_text().c_str());
         QVERIFY(on->workloads[0].training.mtp);
@@ -1413,7 +1413,7 @@ private slots:
         QCOMPARE(back->workloads[0].inference.fp4_attention, Fp4Attention::bf16);
         // A 1.17 file has no such key: the checkpoint's, as every design computed before.
         std::string old = with(saved, "\"fp4_attention\": \"bf16\",", "");
-        old = with(old, R"("version": "1.21")", R"("version": "1.17")");
+        old = with(old, R"("version": "1.22")", R"("version": "1.17")");
         auto older = design_from_json(old, "t.json", &cat_);
         QVERIFY2(older.ok(), older.error_text().c_str());
         QCOMPARE(older->workloads[0].inference.fp4_attention, Fp4Attention::checkpoint);
@@ -1452,6 +1452,56 @@ private slots:
             with(design_to_json(d), "\"bf16-except-output\"", "\"checkpoint\"");
         const QString refused = firstError(self);
         QVERIFY2(refused.contains(QStringLiteral("nvfp4_attention")), qPrintable(refused));
+    }
+
+    // Session 51 (format 1.22): a model the design carries says its FP4 checkpoint's format
+    // (models[].fp4_format); a 1.21 file has no such key (NVFP4, as before); the report says
+    // which format the FP4 weights are in.
+    void fp4FormatRoundTrip() {
+        Design d = cl::test::preset("gb200-nvl72");
+        QVERIFY(!d.workloads.empty());
+        ModelArch m = *cat_.model("gpt-oss-120b");
+        m.id = "my-oss";
+        d.models.push_back(m);
+        d.workloads[0].model = "my-oss";
+        d.workloads[0].inference.weights_dtype = WeightsDtype::fp4;
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"fp4_format\":\"mxfp4\"") != std::string::npos ||
+                saved.find("\"fp4_format\": \"mxfp4\"") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back->models[0].fp4_format, Fp4Format::mxfp4);
+        const auto serving = [&](const Design& x) {
+            for (const auto& it : report_summary(x, evaluate(x, cat_), cat_).workloads)
+                for (const auto& l : it.lines)
+                    if (l.rfind("Serving: ", 0) == 0)
+                        return l;
+            return std::string();
+        };
+        QVERIFY2(serving(*back).find("MXFP4 checkpoint (4.25 bits a weight)") != std::string::npos,
+                 serving(*back).c_str());
+        Design nv = *back;
+        nv.models[0].fp4_format = Fp4Format::nvfp4;
+        QVERIFY(design_to_json(nv).find("\"fp4_format\"") == std::string::npos);
+        QVERIFY(serving(nv).find("NVFP4 checkpoint (4.5 bits a weight)") != std::string::npos);
+        // Explain lists the trtllm-gen rate for MXFP4 experts on GB200 in place of the NVFP4
+        // grouped GEMM's inputs, and says the attention is as the MXFP4 checkpoint has it.
+        auto inputs = [&](const Design& x) {
+            std::map<std::string, std::string> out;
+            for (const auto& e : explain(x, evaluate(x, cat_), cat_))
+                if (e.title == "TTFT and TPOT")
+                    for (const auto& i : e.inputs)
+                        out[i.name] = i.value + " | " + i.source;
+            return out;
+        };
+        auto mx = inputs(*back), nvi = inputs(nv);
+        QVERIFY(mx.count("MXFP4 MoE weight streaming"));
+        QVERIFY(!mx.count("NVFP4 grouped GEMM: fixed cost per expert matrix"));
+        QVERIFY2(mx["attention projections"].find("published MXFP4 checkpoint") !=
+                     std::string::npos,
+                 mx["attention projections"].c_str());
+        QVERIFY(!nvi.count("MXFP4 MoE weight streaming"));
+        QVERIFY(nvi.count("NVFP4 grouped GEMM: fixed cost per expert matrix"));
     }
 
     void deviceAndLinkFieldsRoundTrip() {

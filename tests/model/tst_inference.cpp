@@ -610,6 +610,61 @@ private slots:
                  decode_step_time(dense, s, b200, node_, 8, 512, flat));
     }
 
+    // Session 51: an MXFP4 checkpoint (gpt-oss) holds 4.25 bits a weight (an E8M0 scale per
+    // 32), and on datacenter Blackwell its experts run on the trtllm-gen fused MoE, streaming
+    // at mxfp4_moe_stream_efficiency without the CUTLASS NVFP4 size law. Known answer: at batch
+    // 1 (memory-bound) the step shrinks by the routed experts' bytes at the NVFP4 law's rate
+    // less the same bytes at the trtllm-gen rate. Nothing else moves: an NVFP4 model, Hopper
+    // (no FP4 tensor cores: dequantised to 16 bits) and sm_120 (CUTLASS, its own rate).
+    void mxfp4ExpertsOnBlackwell() {
+        const GpuSpec& b200 = *cat_.gpu("b200");
+        const ModelArch& oss = *cat_.model("gpt-oss-120b");
+        QCOMPARE(oss.fp4_format, Fp4Format::mxfp4);
+        InferenceSpec s = nvfp4_gpu_only();
+        InferenceAssumptions ia, off;
+        off.mxfp4_moe_stream_efficiency.value = 0; // the NVFP4 rate and size law, as before
+        QCOMPARE(ia.mxfp4_moe_stream_efficiency.value, 0.79);
+        // Bits: 4.25 for MXFP4, 4.5 for NVFP4.
+        QCOMPARE(weight_bits(WeightsDtype::fp4, Fp4Format::mxfp4), 4.25);
+        QCOMPARE(weight_bits(WeightsDtype::fp4), 4.5);
+        ModelArch as_nv = oss;
+        as_nv.fp4_format = Fp4Format::nvfp4;
+        const auto mx_mem = inference_memory(oss, s, b200),
+                   nv_mem = inference_memory(as_nv, s, b200);
+        QVERIFY(mx_mem.ok() && nv_mem.ok());
+        // The experts' (and the routers': 0.01 %) quarter bit a weight.
+        const double experts = 3.0 * oss.hidden * oss.moe_ffn * oss.experts * oss.layers;
+        QVERIFY2(std::abs((nv_mem->weights_bytes_per_gpu - mx_mem->weights_bytes_per_gpu) /
+                              (experts * 0.25 / 8.0) -
+                          1.0) < 1e-3,
+                 qPrintable(QString::number(nv_mem->weights_bytes_per_gpu -
+                                            mx_mem->weights_bytes_per_gpu)));
+        // The routed experts' streaming, batch 1: top-k experts a layer.
+        const double w = 4.25 / 8.0;
+        const double fc1 = 2.0 * oss.hidden * oss.moe_ffn * w,
+                     fc2 = 1.0 * oss.hidden * oss.moe_ffn * w;
+        const double s0 = ia.fp4_grouped_matrix_fixed_bytes.value;
+        const double ref = 2048.0 * 7168.0 * 4.5 / 8.0;
+        const double law = ((fc1 + fc2) / (fc1 + fc2 + 2 * s0)) / (ref / (ref + s0));
+        const double bw = b200.memory_bandwidth_Bps * b200.decode_memory_factor;
+        const double routed = oss.top_k * (fc1 + fc2) * oss.layers;
+        const double expect = routed / (bw * ia.fp4_weight_stream_efficiency.value * law) -
+                              routed / (bw * ia.mxfp4_moe_stream_efficiency.value);
+        const double shrank = decode_step_time(oss, s, b200, node_, 1, 512, off) -
+                              decode_step_time(oss, s, b200, node_, 1, 512, ia);
+        QVERIFY2(expect > 100e-6 && std::abs(shrank / expect - 1.0) < 0.02,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(shrank).arg(expect)));
+        // Nothing else moves.
+        const ModelArch& qwen = *cat_.model("qwen3-30b-a3b");
+        QCOMPARE(decode_step_time(qwen, s, b200, node_, 8, 512, ia),
+                 decode_step_time(qwen, s, b200, node_, 8, 512, off));
+        for (const char* gpu : {"h200-sxm", "rtx-pro-6000"}) {
+            const GpuSpec& g = *cat_.gpu(gpu);
+            QCOMPARE(decode_step_time(oss, s, g, node_, 8, 512, ia),
+                     decode_step_time(oss, s, g, node_, 8, 512, off));
+        }
+    }
+
     // Session 41: where every GPU holds every expert, B200's grouped NVFP4 GEMM computes at
     // fp4_grouped_gemm_flops x K / (K + fp4_grouped_gemm_k0) x tiles, plus the routing per token
     // (fitted to aiconfigurator's measured CUTLASS MoE module times). Known answer: with the
