@@ -415,8 +415,19 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 out.back().inputs.push_back(
                     assumption("fixed time per elementwise kernel", ia.elementwise_fixed_s));
             }
-            // Native FP4 GEMMs stream their weights at their own measured rate (session 36).
-            if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0)
+            // An MXFP4 checkpoint's experts on datacenter Blackwell: the trtllm-gen fused MoE's
+            // own rate (session 51), in place of the NVFP4 grouped GEMM's below.
+            const bool mxfp4_moe =
+                s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
+                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0 &&
+                m->fp4_format == Fp4Format::mxfp4 && ia.mxfp4_moe_stream_efficiency.value > 0;
+            // Native FP4 GEMMs stream their weights at their own measured rate (session 36) --
+            // listed where some weight streams at it: not for gpt-oss, whose FP4 is only in the
+            // experts (16-bit attention, no dense MLP, no shared expert).
+            const bool fp4_dense =
+                !m || !mxfp4_moe || fp4_attention_of(*m, s) != Fp4Attention::bf16 ||
+                m->moe_layers_in(0, m->layers) < m->layers || m->shared_experts > 0;
+            if (s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 && fp4_dense)
                 out.back().inputs.push_back(
                     g->fp4_weight_stream_efficiency > 0
                         ? ExplainedInput{"NVFP4 GEMM weight streaming",
@@ -441,12 +452,6 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                                        m->name + " (catalog model entry)"
                                                  : "design"});
             }
-            // An MXFP4 checkpoint's experts on datacenter Blackwell: the trtllm-gen fused MoE's
-            // own rate (session 51), in place of the NVFP4 grouped GEMM's below.
-            const bool mxfp4_moe =
-                s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
-                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0 &&
-                m->fp4_format == Fp4Format::mxfp4 && ia.mxfp4_moe_stream_efficiency.value > 0;
             if (mxfp4_moe)
                 out.back().inputs.push_back(
                     assumption("MXFP4 MoE weight streaming", ia.mxfp4_moe_stream_efficiency));

@@ -1497,6 +1497,8 @@ private slots:
         auto mx = inputs(*back), nvi = inputs(nv);
         QVERIFY(mx.count("MXFP4 MoE weight streaming"));
         QVERIFY(!mx.count("NVFP4 grouped GEMM: fixed cost per expert matrix"));
+        QVERIFY(!mx.count("NVFP4 GEMM weight streaming")); // no FP4 weight streams at it
+        QVERIFY(nvi.count("NVFP4 GEMM weight streaming"));
         QVERIFY2(mx["attention projections"].find("published MXFP4 checkpoint") !=
                      std::string::npos,
                  mx["attention projections"].c_str());
