@@ -417,10 +417,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             }
             // An MXFP4 checkpoint's experts on datacenter Blackwell: the trtllm-gen fused MoE's
             // own rate (session 51), in place of the NVFP4 grouped GEMM's below.
-            const bool mxfp4_moe =
-                s.weights_dtype == WeightsDtype::fp4 && g->peak(Dtype::fp4) > 0 &&
-                !(g->fp4_weight_stream_efficiency > 0) && m && m->experts > 0 &&
-                m->fp4_format == Fp4Format::mxfp4 && ia.mxfp4_moe_stream_efficiency.value > 0;
+            const bool mxfp4_moe = m && mxfp4_moe_kernels(*m, s, *g, ia);
             // Native FP4 GEMMs stream their weights at their own measured rate (session 36) --
             // listed where some weight streams at it: not for gpt-oss, whose FP4 is only in the
             // experts (16-bit attention, no dense MLP, no shared expert).

@@ -187,10 +187,7 @@ Rates rates_of(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
     // FlashInfer port of the same kernels vLLM and SGLang use on SM100 -- which stream at their
     // own measured rate, without the CUTLASS NVFP4 size law or grouped law
     // (InferenceAssumptions::mxfp4_moe_stream_efficiency).
-    const bool mxfp4_moe = d == Dtype::fp4 && m.fp4_format == Fp4Format::mxfp4 &&
-                           !(g.fp4_weight_stream_efficiency > 0) &&
-                           ia.mxfp4_moe_stream_efficiency.value > 0;
-    if (mxfp4_moe) {
+    if (mxfp4_moe_kernels(m, s, g, ia)) {
         r.routed_whbm =
             g.memory_bandwidth_Bps * ia.mxfp4_moe_stream_efficiency.value * g.decode_memory_factor;
     } else if (d == Dtype::fp4 && !(g.fp4_weight_stream_efficiency > 0)) {
@@ -687,6 +684,13 @@ double engine_step_s(double gpu_s, double host_s, double launch_s, double serial
            ia.step_overhead_s.value;
 }
 } // namespace
+
+bool mxfp4_moe_kernels(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
+                       const InferenceAssumptions& ia) {
+    return s.weights_dtype == WeightsDtype::fp4 && g.peak(Dtype::fp4) > 0 && m.experts > 0 &&
+           m.fp4_format == Fp4Format::mxfp4 && !(g.fp4_weight_stream_efficiency > 0) &&
+           ia.mxfp4_moe_stream_efficiency.value > 0;
+}
 
 int trtllm_graph_batch(int batch, int max_batch, int max_tokens, bool padding) {
     static constexpr int kSizes[] = {1,   2,   4,   8,    16,   32,   64,  128,

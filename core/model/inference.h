@@ -74,6 +74,13 @@ constexpr bool counts_fixed_kernel_times(ServingEngine e) {
     return e == ServingEngine::trtllm || e == ServingEngine::vllm || e == ServingEngine::sglang;
 }
 
+/// Whether an MXFP4 checkpoint's routed experts run on the trtllm-gen fused MoE at its own rate
+/// (InferenceAssumptions::mxfp4_moe_stream_efficiency): FP4 weights of an MoE model whose
+/// fp4_format is mxfp4, on an FP4 GPU without a catalog FP4 rate of its own (datacenter
+/// Blackwell, sm_100). The rates and Explain both ask this.
+bool mxfp4_moe_kernels(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
+                       const InferenceAssumptions& ia);
+
 /// Expected tokens per target step with gamma drafts at acceptance alpha (Leviathan et al.
 /// 2023 eq. 1): (1 - a^(g+1)) / (1 - a).
 double speculative_tokens_per_step(double alpha, int gamma);

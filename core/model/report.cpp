@@ -898,9 +898,10 @@ ReportSummary report_summary(const Design& d, const Evaluation& ev, const Catalo
                                           ? find_model(d, c, spec->model)
                                           : nullptr) {
                 const Fp4Attention fa = fp4_attention_of(*mm, in);
-                how += mm->fp4_format == Fp4Format::mxfp4
-                           ? "; MXFP4 checkpoint (4.25 bits a weight)"
-                           : "; NVFP4 checkpoint (4.5 bits a weight)";
+                how += std::string(mm->fp4_format == Fp4Format::mxfp4 ? "; MXFP4" : "; NVFP4") +
+                       " checkpoint (" +
+                       units::format_g(weight_bits(WeightsDtype::fp4, mm->fp4_format), 3) +
+                       " bits a weight)";
                 if (fa == Fp4Attention::bf16)
                     how += "; attention projections in 16 bits";
                 else if (fa == Fp4Attention::bf16_except_output)
