@@ -1141,7 +1141,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(rate(in.output_tokens_per_s), perGpu.arg(rate(in.output_tokens_per_s_per_gpu)));
     // Online: the TTFT above includes the wait for a slot at the request rate; the curve's TTFT
     // does not (helper-31).
-    if (in.queue_wait_s > 0)
+    // Only a wait the caption can show: under half a microsecond format_latency writes
+    // "0.000 ms" (helper-44).
+    if (in.queue_wait_s >= 0.5e-6)
         cap += tr("; TTFT includes %1 of queueing at the request rate")
                    .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)));
     // Speculative decoding: whether it pays (core's speedup of the decode per token).

@@ -289,6 +289,7 @@ bool read_model_arch(const nlohmann::json& j, const std::string& path, JsonReade
     if (auto pos = r.string(j, path, "position", false))
         m.learned_positions = *pos == "learned";
     m.qkv_bias = r.boolean(j, path, "qkv_bias", false).value_or(false);
+    m.qk_norm = r.boolean(j, path, "qk_norm", false).value_or(false);
     m.dropout = r.boolean(j, path, "dropout", false).value_or(m.layernorm);
     m.extra_params = r.number(j, path, "extra_params", false, 0, 1e15).value_or(0);
     geti("max_seq", m.max_seq, false, 0, 1 << 30);
@@ -392,6 +393,8 @@ std::string model_arch_to_json(const ModelArch& m) {
         j["nvfp4_attention"] = std::string(to_string(m.nvfp4_attention));
     if (m.fp4_format != Fp4Format::nvfp4)
         j["fp4_format"] = std::string(to_string(m.fp4_format));
+    if (m.qk_norm)
+        j["qk_norm"] = true;
     j["source"] = m.provenance.source;
     if (!m.provenance.as_of.empty())
         j["as_of"] = m.provenance.as_of;
@@ -621,6 +624,13 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         first_int({"intermediate_size"}, true, m.ffn);
         m.qkv_bias =
             r.boolean(j, jpath, "attention_bias", false).value_or(type.rfind("qwen2", 0) == 0);
+        // Q/K norms: Qwen3's and Gemma 3's attention always has q_norm and k_norm
+        // (transformers modeling_qwen3, modeling_qwen3_moe, modeling_gemma3); Llama 4 and GLM-4.5
+        // say so in use_qk_norm (Llama4TextConfig's default true: Scout on, Maverick off;
+        // Glm4MoeConfig's false).
+        const bool qk_always = type == "qwen3" || type == "qwen3_moe" || type == "gemma3";
+        m.qk_norm = qk_always || r.boolean(j, jpath, "use_qk_norm", false)
+                                     .value_or(type == "llama4");
     } else {
         m.mlp = Mlp::gelu;
         m.layernorm = true;

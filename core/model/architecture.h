@@ -41,6 +41,11 @@ struct ModelArch {
     bool learned_positions = false; ///< GPT-style position embedding table of max_seq x hidden
     bool layernorm = false;         ///< LayerNorm (weight+bias) instead of RMSNorm (weight)
     bool qkv_bias = false;
+    /// RMSNorms on each head's queries and keys before RoPE (Qwen3, Gemma 3, OLMo 2; Llama 4
+    /// Scout's L2 norm; Hugging Face: the q_norm / k_norm modules of those model types, or
+    /// use_qk_norm). No parameters to speak of; a serving engine runs them as kernels of their
+    /// own (inference.h elementwise_kernels_per_layer).
+    bool qk_norm = false;
     bool dropout = false;    ///< dropout masks stored in training (GPT-style); default = layernorm
     double extra_params = 0; ///< heads outside the blocks (e.g. BERT pooler, token types)
     int max_seq = 0;

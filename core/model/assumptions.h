@@ -177,7 +177,7 @@ struct InferenceAssumptions {
     Assumption mxfp4_moe_stream_efficiency{
         0.79, "fraction",
         "aiconfigurator @095f58a5 B200 MoE table (TensorRT-LLM 1.3.0rc20 trtllm-gen, MXFP4 x "
-        "MXFP8, gpt-oss shapes, 28 rows): t = 18.0 us + bytes / (0.79 x 8 TB/s), median 3.7 %"};
+        "MXFP8, gpt-oss shapes, 28 rows): t = 18.0 µs + bytes / (0.79 × 8 TB/s), median 3.7 %"};
     /// A grouped NVFP4 GEMM (the routed experts' fused MoE on B200-class GPUs) pays a fixed cost
     /// per expert matrix -- tile scheduling, the TMA/pipeline prologue and epilogue -- worth this
     /// many bytes of streaming, so small experts stream slower: one expert of matrices S_i
@@ -238,7 +238,7 @@ struct InferenceAssumptions {
     Assumption roofline_overlap_exponent{
         2.0, "exponent",
         "leave-one-source-out fit over the TensorRT-LLM serving sources (ClusterLens guide, "
-        "Validation; 1.5 until the fixed kernel times, session 50); the form: ECM model "
+        "Validation; 1.5 before the fixed kernel times were counted); the form: ECM model "
         "(Treibig & Hager 2010)"};
     /// TensorRT-LLM's PyTorch backend (its default since v1.0) prepares the inputs, samples and
     /// updates every request of a step on one Python thread, one step ahead of the GPU (its
@@ -312,7 +312,8 @@ struct InferenceAssumptions {
     Assumption gemm_fixed_s{
         3.09e-6, "s",
         "aiconfigurator @095f58a5 H100 GEMM table (TensorRT-LLM 1.3.0rc20 torch flow, BF16, M <= "
-        "16): intercept of t = t0 + bytes / (c x bandwidth), 3.09 us (B200: 2.51 us)"};
+        "16): intercept of t = t0 + bytes / (c × bandwidth), 3.09 µs, taken for every GPU (B200's "
+        "own: 2.51 µs)"};
     /// The same for one decode attention kernel: NVIDIA's generation-attention timings (the
     /// same repository, systems/data/<gpu>/attention/trtllm/1.3.0rc20, head dim 128, GQA 2-16)
     /// fit t = t0 + bytes / (c x peak) + FLOPs / R with t0 = 6.9 us on H100 and H200 (FP8 KV;
@@ -320,7 +321,8 @@ struct InferenceAssumptions {
     Assumption attention_fixed_s{
         6.9e-6, "s",
         "aiconfigurator @095f58a5 generation-attention tables (TensorRT-LLM 1.3.0rc20): intercept "
-        "6.9 us on H100/H200 with FP8 KV (11.1-11.6 us BF16 KV, B200); docs/research/session46"};
+        "6.9 µs on H100/H200 with FP8 KV, taken for every GPU (11.1-11.6 µs with BF16 KV and on "
+        "B200; ClusterLens guide, Inference)"};
     /// The same for one elementwise kernel of a decode step (a residual add with its norm, the
     /// MLP's activation): NVIDIA's serving model charges every such memory-bound op a constant
     /// beside its bytes (ai-dynamo/aiconfigurator @095f58a5, systems/h100_sxm.yaml
@@ -329,7 +331,7 @@ struct InferenceAssumptions {
     Assumption elementwise_fixed_s{
         3e-6, "s",
         "aiconfigurator @095f58a5: the empirical constant latency its GPU files add to every "
-        "memory-bound op (3 us, 'nonofficial correction based on observations')"};
+        "memory-bound op (3 µs, 'nonofficial correction based on observations')"};
     /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",

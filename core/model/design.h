@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 22; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 23; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -59,7 +59,9 @@ inline constexpr int kDesignMinor = 22; ///< 1.1: unset values are missing keys,
                                         ///< recompute_moe_act, recompute_mla_up_proj,
                                         ///< recompute_mlp;
                                         ///< 1.22: models[].fp4_format (nvfp4 | mxfp4;
-                                        ///< a file of 1.21 or older without it: nvfp4)
+                                        ///< a file of 1.21 or older without it: nvfp4);
+                                        ///< 1.23: models[].qk_norm (a file of 1.22 or
+                                        ///< older without it: off)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);

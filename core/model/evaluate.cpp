@@ -888,6 +888,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                            " GPUs but the workload is placed on " +
                            std::to_string(static_cast<long long>(we.gpus)) +
                            ": lower TP or PP, or place it on more GPUs";
+            else if (std::string refusal = engine_device_refusal(s.engine, *g); !refusal.empty())
+                we.error = design_errors({Error{"--engine", std::move(refusal)}}, index, w.kind);
             else if (auto mem =
                          inference_memory(*m, s, *g, design.assumptions.memory,
                                           s.speculative_draft.empty()

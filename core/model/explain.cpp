@@ -17,6 +17,21 @@ namespace cl::model {
 
 namespace {
 
+/// The weights' format as Explain lists it, saying where the GPU has no tensor cores for it
+/// (FP4 on Hopper or MI300X, FP8 on A100): the GEMMs dequantise the weights to 16 bits and run
+/// at the 16-bit rate (InferenceSpec rates), which a user comparing formats needs to see.
+std::string weights_text(WeightsDtype w, const GpuSpec& g) {
+    std::string t = choice_label(to_string(w));
+    const Dtype native = w == WeightsDtype::fp8    ? Dtype::fp8
+                         : w == WeightsDtype::int8 ? Dtype::int8
+                         : w == WeightsDtype::fp4  ? Dtype::fp4
+                                                   : Dtype::bf16;
+    if (native != Dtype::bf16 && !(g.peak(native) > 0))
+        t += ", weight-only on " + (g.name.empty() ? g.id : g.name) +
+             " (no tensor cores for it: dequantised to 16 bits, computed at the 16-bit rate)";
+    return t;
+}
+
 /// A number for people: separators, never scientific notation (issue 21).
 std::string num(double v, int = 3) {
     return report_human(v, ReportFormat::number);
@@ -401,7 +416,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                        "llama.cpp and MLX matrix-vector kernels (ClusterLens "
                                        "guide, Validation)"}
                       : assumption("GEMM compute and memory overlap", ia.roofline_overlap_exponent),
-                  {"weights", choice_label(to_string(s.weights_dtype)), "design"},
+                  {"weights", weights_text(s.weights_dtype, *g), "design"},
                   {"input / output",
                    units::format_count(static_cast<double>(s.input_len)) + " / " +
                        units::format_count(static_cast<double>(s.output_len)),
@@ -414,6 +429,25 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     assumption("fixed time per attention kernel", ia.attention_fixed_s));
                 out.back().inputs.push_back(
                     assumption("fixed time per elementwise kernel", ia.elementwise_fixed_s));
+                if (m) {
+                    // What the count is made of, so a user can check it against the engine.
+                    const bool moe = m->is_moe();
+                    const double n = elementwise_kernels_per_layer(*m, s.engine, moe);
+                    std::string parts = "two residual adds with their norms";
+                    if (!moe || m->shared_experts > 0)
+                        parts += moe ? ", the shared expert's activation" : ", the activation";
+                    if (s.engine != ServingEngine::trtllm && !m->learned_positions)
+                        parts += ", RoPE";
+                    if (m->qk_norm)
+                        parts += s.engine == ServingEngine::trtllm
+                                     ? ", the fused Q/K norm and RoPE"
+                                     : ", the Q/K norms";
+                    out.back().inputs.push_back(
+                        {std::string("elementwise kernels a") + (moe ? "n MoE" : "") + " layer",
+                         units::format_count(n) + " (" + parts + ")",
+                         "the engine's model code (ClusterLens guide, Inference: Fixed kernel "
+                         "times)"});
+                }
             }
             // An MXFP4 checkpoint's experts on datacenter Blackwell: the trtllm-gen fused MoE's
             // own rate (session 51), in place of the NVFP4 grouped GEMM's below.
@@ -525,7 +559,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                          "catalog: the card's host link; prompts of 32 tokens or more stream the "
                          "offloaded weights over it"});
             }
-            if (r.queue_wait_s > 0)
+            if (r.queue_wait_s >= 0.5e-6) // as the chart's caption: not "0.000 ms"
                 out.back().inputs.push_back({"queue wait (mean, in TTFT)",
                                              units::format_latency(r.queue_wait_s),
                                              "online: a request waits for a slot at the request "

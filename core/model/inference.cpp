@@ -282,6 +282,22 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
     return cached;
 }
 
+} // namespace
+
+double elementwise_kernels_per_layer(const ModelArch& m, ServingEngine e, bool moe_layer) {
+    if (!counts_fixed_kernel_times(e))
+        return 0;
+    const bool activation = !moe_layer || m.shared_experts > 0; // the routed experts' is fused
+    double n = 2.0 + (activation ? 1.0 : 0.0);
+    if (e != ServingEngine::trtllm && !m.learned_positions)
+        n += 1.0; // RoPE as its own kernel
+    if (m.qk_norm)
+        n += 1.0;
+    return n;
+}
+
+namespace {
+
 /// Prompts prefilled in the same forward pass as a decode batch (a mixed step): `seqs` prompts,
 /// `tokens` new tokens each on top of `context` of their own already cached (a chunk).
 struct PromptGroup {
@@ -305,7 +321,7 @@ double fixed_kernel_seconds(const ModelArch& m, const InferenceSpec& s,
     auto layer = [&](bool moe) {
         const bool shared = moe && m.shared_experts > 0;
         const double gemms = attention_gemms + (moe ? 3.0 + (shared ? 2.0 : 0.0) : 2.0);
-        const double elementwise = 2.0 + (!moe || shared ? 1.0 : 0.0);
+        const double elementwise = elementwise_kernels_per_layer(m, s.engine, moe);
         return gemms * ia.gemm_fixed_s.value + ia.attention_fixed_s.value +
                elementwise * ia.elementwise_fixed_s.value;
     };
@@ -1026,10 +1042,29 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
     return out;
 }
 
+std::string engine_device_refusal(ServingEngine e, const GpuSpec& g) {
+    if (e != ServingEngine::trtllm || g.vendor == "NVIDIA")
+        return {};
+    // The engines each maker's own guides serve with (ROCm's vLLM and SGLang images, Intel's
+    // vLLM for Gaudi, llama.cpp and MLX on Apple silicon, llama.cpp on Snapdragon and CPUs).
+    const char* instead = g.sockets > 0          ? "vLLM or llama.cpp"
+                          : g.vendor == "AMD"    ? "vLLM or SGLang"
+                          : g.vendor == "Intel"  ? "vLLM"
+                          : g.vendor == "Apple"  ? "llama.cpp or MLX"
+                                                 : "llama.cpp";
+    return "TensorRT-LLM runs only on NVIDIA GPUs (TensorRT-LLM documentation, Supported "
+           "Hardware); " +
+           (g.name.empty() ? g.id : g.name) + " is " +
+           (g.vendor.empty() ? std::string("not NVIDIA") : g.vendor) + ": choose " + instead +
+           " as the engine";
+}
+
 Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                               const Topology& fabric, double price, const SpeculativeSpec& spec,
                               const InferenceAssumptions& ia, const CollectiveAssumptions& ca,
                               const MemoryAssumptions& ma) {
+    if (std::string why = engine_device_refusal(s.engine, gpu); !why.empty())
+        return Error{"--engine", std::move(why)};
     auto mem = inference_memory(m, s, gpu, ma, spec.draft);
     if (!mem)
         return mem.errors();

@@ -74,6 +74,19 @@ constexpr bool counts_fixed_kernel_times(ServingEngine e) {
     return e == ServingEngine::trtllm || e == ServingEngine::vllm || e == ServingEngine::sglang;
 }
 
+/// The elementwise kernels one decoder layer of a CUDA-graph engine's decode step launches beside
+/// its GEMMs and attention, each charged InferenceAssumptions::elementwise_fixed_s: the two
+/// residual adds with their RMSNorms and the dense or shared expert's activation (aiconfigurator
+/// sdk/models/llama.py: add_norm_1, add_norm_2, act_gate), and what the engines' model code adds:
+/// - RoPE: vLLM (its rotary_embedding op, an Inductor kernel under -O2) and SGLang
+///   (rotary_emb) run it as a kernel of its own, +1 for a model with rotary positions;
+///   TensorRT-LLM applies it inside its attention op (LlamaAttention's rope_fusion);
+/// - Q/K norms (ModelArch::qk_norm): +1 in TensorRT-LLM (Qwen3Attention's fused_qk_norm_rope,
+///   which then also applies the RoPE), +1 in SGLang (apply_qk_norm, fused_inplace_qknorm) and
+///   in vLLM (q_norm and k_norm as Inductor kernels; enable_qk_norm_rope_fusion off by default).
+/// 0 for the engines fitted without fixed kernel times (llama.cpp, MLX).
+double elementwise_kernels_per_layer(const ModelArch& m, ServingEngine e, bool moe_layer);
+
 /// Whether an MXFP4 checkpoint's routed experts run on the trtllm-gen fused MoE at its own rate
 /// (InferenceAssumptions::mxfp4_moe_stream_efficiency): FP4 weights of an MoE model whose
 /// fp4_format is mxfp4, on an FP4 GPU without a catalog FP4 rate of its own (datacenter
@@ -96,6 +109,12 @@ double speculative_speedup(double alpha, int gamma, double c);
 inline bool batch_job_possible(const InferenceSpec& s, bool has_draft) {
     return s.mode == ServingMode::offline && s.batching != Batching::disaggregated && !has_draft;
 }
+
+/// Why the engine cannot run on this device, or "" when it can. TensorRT-LLM runs only on NVIDIA
+/// GPUs (TensorRT-LLM documentation, "Supported Hardware": Blackwell, Hopper, Ada Lovelace,
+/// Ampere); a design that asks for it on an AMD, Intel, Apple or Qualcomm device, or a CPU server,
+/// is refused with this reason instead of being timed with an engine that does not exist there.
+std::string engine_device_refusal(ServingEngine e, const GpuSpec& g);
 
 Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
                               const Topology& fabric, double price_per_gpu_hour = 0,

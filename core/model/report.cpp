@@ -124,6 +124,8 @@ std::string report_value(double x, const std::string& u) {
         return report_human(x, ReportFormat::ratio);
     if (u.rfind("of ", 0) == 0) // "of server capex": a share
         return report_human(x, ReportFormat::percent) + " " + u;
+    if (u == "exponent") // "exponent 2", not "2 exponent" (helper-44)
+        return "exponent " + report_human(x, ReportFormat::number);
     if (u == "h")
         return report_human(x, ReportFormat::hours);
     if (u == "bytes")

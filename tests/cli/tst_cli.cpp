@@ -1969,6 +1969,23 @@ private slots:
         }
     }
 
+    // Session 52 (helper-44: MI300X took TensorRT-LLM without a word): an engine the device
+    // cannot run is refused naming --engine, with what the device runs instead.
+    void inferEngineOnDevice() {
+        const Run amd = run(words("infer --model llama3-70b --gpu mi300x --tp 8 --engine trtllm"));
+        QCOMPARE(amd.code, 2);
+        QVERIFY2(amd.err.find("--engine") != std::string::npos &&
+                     amd.err.find("TensorRT-LLM runs only on NVIDIA GPUs") != std::string::npos &&
+                     amd.err.find("vLLM or SGLang") != std::string::npos,
+                 amd.err.c_str());
+        const Run mac =
+            run(words("infer --model llama3-8b --gpu apple-m3-ultra --tp 1 --engine trtllm"));
+        QCOMPARE(mac.code, 2);
+        QVERIFY2(mac.err.find("llama.cpp or MLX") != std::string::npos, mac.err.c_str());
+        const Run ok = run(words("infer --model llama3-70b --gpu mi300x --tp 8 --engine vllm"));
+        QVERIFY2(ok.code == 0, ok.err.c_str());
+    }
+
     void workstationMessages() {
         const std::vector<std::string> base = {
             "infer",  "--model",      "llama3-70b", "--gpu",   "rtx-4090", "--weights-dtype",

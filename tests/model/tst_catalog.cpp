@@ -335,6 +335,50 @@ private slots:
                  bad.error_text().c_str());
     }
 
+    // Session 52: Q/K norms, which serving engines run as kernels of their own. Qwen3 and
+    // Gemma 3 always have them (q_norm / k_norm in their attention); Llama 4 and GLM-4.5 say so
+    // in use_qk_norm (Scout true, Maverick false, GLM-4.5-Air false). The bundled entries agree
+    // with their configs, the key round-trips and a wrong type is refused with its path.
+    void hfConfigQkNorm() {
+        const std::pair<const char*, bool> files[] = {
+            {"Qwen__Qwen3-8B", true},
+            {"Qwen__Qwen3-32B", true},
+            {"Qwen__Qwen3-30B-A3B", true},
+            {"Qwen__Qwen3-235B-A22B", true},
+            {"google__gemma-3-12b-it", true},
+            {"google__gemma-3-27b-it", true},
+            {"meta-llama__Llama-4-Scout-17B-16E-Instruct", true},
+            {"meta-llama__Llama-4-Maverick-17B-128E-Instruct", false},
+            {"zai-org__GLM-4.5-Air", false},
+            {"deepseek-ai__DeepSeek-R1", false},
+            {"openai__gpt-oss-120b", false},
+            {"microsoft__phi-4", false},
+            {"mistralai__Mistral-7B-v0.1", false}};
+        for (const auto& [file, expected] : files) {
+            QFile f(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/tests/data/hf_configs/%1.json")
+                        .arg(QLatin1String(file)));
+            QVERIFY2(f.open(QIODevice::ReadOnly), file);
+            auto m = import_hf_config(f.readAll().toStdString(), "config.json");
+            QVERIFY2(m.ok(), m.error_text().c_str());
+            QVERIFY2(m->qk_norm == expected, file);
+            auto again = model_from_json_text(model_arch_to_json(*m), "model.json");
+            QVERIFY2(again.ok(), again.error_text().c_str());
+            QCOMPARE(again->qk_norm, expected);
+        }
+        for (const char* id : {"qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b",
+                               "gemma3-12b", "gemma3-27b", "llama4-scout"})
+            QVERIFY2(cat_.model(id)->qk_norm, id);
+        for (const char* id : {"llama4-maverick", "llama3-70b", "deepseek-v3", "gpt-oss-120b",
+                               "phi-4", "mixtral-8x7b"})
+            QVERIFY2(!cat_.model(id)->qk_norm, id);
+        nlohmann::json j = nlohmann::json::parse(model_arch_to_json(*cat_.model("qwen3-32b")));
+        QVERIFY(j.value("qk_norm", false));
+        j["qk_norm"] = "yes";
+        auto bad = model_from_json_text(j.dump(), "model.json");
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find("qk_norm") != std::string::npos, bad.error_text().c_str());
+    }
+
     // Issue 20: the config.json of every family people ask about today (tests/data/hf_configs,
     // each file's source in its README) imports, and its parameter counts match the published
     // figures. Totals: every parameter of the text model (tied embeddings once, vision towers

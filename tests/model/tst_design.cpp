@@ -1029,7 +1029,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1237,7 +1237,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.23")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.24")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1247,14 +1247,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.22")", R"("version": "1.23")"); // a newer minor's key
+        text = with(text, R"("version": "1.23")", R"("version": "1.24")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1277,7 +1277,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.22\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});
@@ -1326,13 +1326,13 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QCOMPARE(now->workloads[0].training.etp, 1);
-        auto old = design_from_json(with(bare, R"("version": "1.22")", R"("version": "1.18")"),
+        auto old = design_from_json(with(bare, R"("version": "1.23")", R"("version": "1.18")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QCOMPARE(old->workloads[0].training.etp, 0);
         // A 1.18 file that says 0 or 2 is read as it says, and saved as 1.19 with the value.
         auto zero = design_from_json(with(with(saved, "\"etp\": 1", "\"etp\": 0"),
-                                          R"("version": "1.22")", R"("version": "1.18")"),
+                                          R"("version": "1.23")", R"("version": "1.18")"),
                                      "t.json", &cat_);
         QVERIFY2(zero.ok(), zero.error_text().c_str());
         QCOMPARE(zero->workloads[0].training.etp, 0);
@@ -1379,16 +1379,16 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QVERIFY(now->workloads[0].training.mtp);
-        auto old = design_from_json(with(bare, R"("version": "1.22")", R"("version": "1.19")"),
+        auto old = design_from_json(with(bare, R"("version": "1.23")", R"("version": "1.19")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QVERIFY(!old->workloads[0].training.mtp);
         // Saved again it says so, in the current format.
         const std::string resaved = design_to_json(*old);
         QVERIFY(resaved.find("\"mtp\": false") != std::string::npos);
-        QVERIFY(resaved.find("\"version\": \"1.22\"") != std::string::npos);
+        QVERIFY(resaved.find("\"version\": \"1.23\"") != std::string::npos);
         // A 1.19 file that says true is read as it says.
-        auto on = design_from_json(with(saved, R"("version": "1.22")", R"("version": "1.19")"),
+        auto on = design_from_json(with(saved, R"("version": "1.23")", R"("version": "1.19")"),
                                    "t.json", &cat_);
         QVERIFY2(on.ok(), on.error_text().c_str());
         QVERIFY(on->workloads[0].training.mtp);
@@ -1413,7 +1413,7 @@ private slots:
         QCOMPARE(back->workloads[0].inference.fp4_attention, Fp4Attention::bf16);
         // A 1.17 file has no such key: the checkpoint's, as every design computed before.
         std::string old = with(saved, "\"fp4_attention\": \"bf16\",", "");
-        old = with(old, R"("version": "1.22")", R"("version": "1.17")");
+        old = with(old, R"("version": "1.23")", R"("version": "1.17")");
         auto older = design_from_json(old, "t.json", &cat_);
         QVERIFY2(older.ok(), older.error_text().c_str());
         QCOMPARE(older->workloads[0].inference.fp4_attention, Fp4Attention::checkpoint);
@@ -1504,6 +1504,102 @@ private slots:
                  mx["attention projections"].c_str());
         QVERIFY(!nvi.count("MXFP4 MoE weight streaming"));
         QVERIFY(nvi.count("NVFP4 grouped GEMM: fixed cost per expert matrix"));
+    }
+
+    // Session 52 (format 1.23): a model the design carries says whether it has Q/K norms
+    // (models[].qk_norm); a 1.22 file has no such key (off, as before); Explain counts the
+    // elementwise kernels the engine runs for it.
+    void qkNormRoundTrip() {
+        Design d = cl::test::preset("h200-inference-8x");
+        std::size_t w = d.workloads.size();
+        for (std::size_t i = 0; i < d.workloads.size(); ++i)
+            if (d.workloads[i].kind == WorkloadKind::inference)
+                w = i;
+        QVERIFY(w < d.workloads.size());
+        ModelArch m = *cat_.model("qwen3-32b");
+        m.id = "my-qwen";
+        d.models.push_back(m);
+        d.workloads[w].model = "my-qwen";
+        d.workloads[w].inference.engine = ServingEngine::vllm;
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"qk_norm\":true") != std::string::npos ||
+                saved.find("\"qk_norm\": true") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QVERIFY(back->models[0].qk_norm);
+        // A 1.22 file without the key: no Q/K norms.
+        std::string old = with(saved, R"("version": "1.23")", R"("version": "1.22")");
+        for (const char* k : {"\"qk_norm\":true,", "\"qk_norm\": true,"})
+            if (old.find(k) != std::string::npos)
+                old = with(old, k, "");
+        auto older = design_from_json(old, "t.json", &cat_);
+        QVERIFY2(older.ok(), older.error_text().c_str());
+        QVERIFY(!older->models[0].qk_norm);
+        auto count = [&](const Design& x) {
+            for (const auto& e : explain(x, evaluate(x, cat_), cat_))
+                if (e.title == "TTFT and TPOT")
+                    for (const auto& i : e.inputs)
+                        if (i.name == "elementwise kernels a layer")
+                            return i.value;
+            return std::string();
+        };
+        QVERIFY2(count(*back) == "5 (two residual adds with their norms, the activation, RoPE, "
+                                 "the Q/K norms)",
+                 count(*back).c_str());
+        QVERIFY2(count(*older) == "4 (two residual adds with their norms, the activation, RoPE)",
+                 count(*older).c_str());
+        Design trt = *back;
+        trt.workloads[w].inference.engine = ServingEngine::trtllm;
+        QVERIFY2(count(trt) == "4 (two residual adds with their norms, the activation, the fused "
+                               "Q/K norm and RoPE)",
+                 count(trt).c_str());
+    }
+
+    // Session 52 (helper-44): TensorRT-LLM on an AMD node is refused with the reason, on the
+    // engine's field, and no numbers; FP4 weights there are kept and Explain says they are
+    // weight-only (MI300X has no FP4 tensor cores).
+    void engineAndFormatOnDevice() {
+        Design d = cl::test::preset("mi300x-node");
+        std::size_t w = d.workloads.size();
+        for (std::size_t i = 0; i < d.workloads.size(); ++i)
+            if (d.workloads[i].kind == WorkloadKind::inference)
+                w = i;
+        QVERIFY(w < d.workloads.size());
+        const Evaluation fine = evaluate(d, cat_);
+        QVERIFY2(fine.workloads[w].inference.has_value(), fine.workloads[w].error.c_str());
+        Design trt = d;
+        trt.workloads[w].inference.engine = ServingEngine::trtllm;
+        const Evaluation ev = evaluate(trt, cat_);
+        const std::string& why = ev.workloads[w].error;
+        QVERIFY(!ev.workloads[w].inference.has_value());
+        QVERIFY2(why.find("workloads[" + std::to_string(w) + "].inference.engine") !=
+                         std::string::npos &&
+                     why.find("TensorRT-LLM runs only on NVIDIA GPUs") != std::string::npos &&
+                     why.find("AMD") != std::string::npos &&
+                     why.find("vLLM or SGLang") != std::string::npos,
+                 why.c_str());
+        Design fp4 = d;
+        fp4.workloads[w].inference.weights_dtype = WeightsDtype::fp4;
+        std::string weights;
+        for (const auto& e : explain(fp4, evaluate(fp4, cat_), cat_))
+            if (e.title == "TTFT and TPOT")
+                for (const auto& i : e.inputs)
+                    if (i.name == "weights")
+                        weights = i.value;
+        QVERIFY2(weights.find("weight-only on") != std::string::npos &&
+                     weights.find("MI300X") != std::string::npos,
+                 weights.c_str());
+        // On B200 (FP4 tensor cores) the label is the format alone.
+        Design b = cl::test::preset("gb200-nvl72");
+        for (auto& x : b.workloads)
+            if (x.kind == WorkloadKind::inference)
+                x.inference.weights_dtype = WeightsDtype::fp4;
+        for (const auto& e : explain(b, evaluate(b, cat_), cat_))
+            if (e.title == "TTFT and TPOT")
+                for (const auto& i : e.inputs)
+                    if (i.name == "weights")
+                        QVERIFY2(i.value.find("weight-only") == std::string::npos, i.value.c_str());
     }
 
     void deviceAndLinkFieldsRoundTrip() {

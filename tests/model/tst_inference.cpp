@@ -1220,15 +1220,32 @@ private slots:
         s.weights_dtype = WeightsDtype::fp8;
         s.tp = 2;
         // Llama 3.1 8B: 32 layers of Q/K/V, output, up/gate and down GEMMs, one attention
-        // kernel and three elementwise ones (two residual adds with norms, the activation), and
-        // the LM head: 3.09 us x (32 x 4 + 1) + 6.9 us x 32 + 3 us x 32 x 3.
+        // kernel and three elementwise ones (two residual adds with norms, the activation; the
+        // RoPE inside TensorRT-LLM's attention op), and the LM head:
+        // 3.09 us x (32 x 4 + 1) + 6.9 us x 32 + 3 us x 32 x 3.
         const double dense = 3.09e-6 * (32 * 4 + 1) + 6.9e-6 * 32 + 3e-6 * 32 * 3;
         QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
-        // vLLM and SGLang alike; llama.cpp's fitted step is left as it was.
+        // Session 52: vLLM and SGLang run RoPE as a kernel of its own, one more a layer.
         s.engine = ServingEngine::vllm;
-        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
+        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - (dense + 3e-6 * 32)) < 1e-12);
         s.engine = ServingEngine::sglang;
-        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - dense) < 1e-12);
+        QVERIFY(std::abs(added(*cat_.model("llama3-8b"), s) - (dense + 3e-6 * 32)) < 1e-12);
+        // Q/K norms (Qwen3 32B: 64 layers) add one more in every engine: TensorRT-LLM's fused
+        // qk-norm-rope, vLLM's and SGLang's norms beside their RoPE.
+        const ModelArch& q32 = *cat_.model("qwen3-32b");
+        QVERIFY(q32.qk_norm);
+        ModelArch q32_plain = q32;
+        q32_plain.qk_norm = false;
+        for (ServingEngine e : {ServingEngine::trtllm, ServingEngine::vllm, ServingEngine::sglang}) {
+            s.engine = e;
+            QVERIFY(std::abs(added(q32, s) - added(q32_plain, s) - 3e-6 * 64) < 1e-12);
+            QCOMPARE(elementwise_kernels_per_layer(q32, e, false),
+                     e == ServingEngine::trtllm ? 4.0 : 5.0);
+        }
+        // A model with learned positions has no RoPE kernel (GPT-3 175B: 3 in every engine).
+        for (ServingEngine e : {ServingEngine::trtllm, ServingEngine::vllm})
+            QCOMPARE(elementwise_kernels_per_layer(*cat_.model("gpt3-175b"), e, false), 3.0);
+        QCOMPARE(elementwise_kernels_per_layer(q32, ServingEngine::llamacpp, false), 0.0);
         s.engine = ServingEngine::llamacpp;
         s.tp = 1;
         QCOMPARE(added(*cat_.model("llama3-8b"), s), 0.0);
@@ -1243,8 +1260,8 @@ private slots:
         // expert).
         const double mla = 3.09e-6 * (3 * (5 + 2) + 58 * (5 + 5) + 1) + 6.9e-6 * 61 + 3e-6 * 61 * 3;
         // Without a shared expert the routed experts' activation is inside the fused MoE:
-        // Qwen3-30B-A3B's 48 MoE layers, two elementwise kernels each.
-        const double qwen = 3.09e-6 * (48 * (2 + 3) + 1) + 6.9e-6 * 48 + 3e-6 * 48 * 2;
+        // Qwen3-30B-A3B's 48 MoE layers, two elementwise kernels each, and its fused Q/K norm.
+        const double qwen = 3.09e-6 * (48 * (2 + 3) + 1) + 6.9e-6 * 48 + 3e-6 * 48 * (2 + 1);
         QVERIFY(std::abs(added(*cat_.model("qwen3-30b-a3b"), s) - qwen) < 1e-12);
         QVERIFY(std::abs(added(*cat_.model("deepseek-v3"), s) - mla) < 1e-12);
         // The user's value is used as given.

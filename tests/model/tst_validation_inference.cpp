@@ -1281,7 +1281,9 @@ private slots:
                 .arg(median(mx_without) * 100, 0, 'f', 1);
         qInfo().noquote() << table;
         QVERIFY2(refused <= 20, qPrintable(table));
-        QVERIFY2(med <= 0.13 && med < med_without - 0.05, qPrintable(table));
+        // Session 51: 11.6 %; session 52, with the engines' own elementwise kernels (RoPE, Q/K
+        // norms): 11.0 %.
+        QVERIFY2(med <= 0.12 && med < med_without - 0.05, qPrintable(table));
         QVERIFY2(mx_errs.size() >= 150 && mx_med <= 0.15 && mx_med < mx_med_without - 0.25,
                  qPrintable(table));
     }
