@@ -540,6 +540,7 @@ json infer_json(const model::InferenceResult& r) {
             {"batch", r.batch},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
+            {"decode_step_gpu_s", r.decode_step_gpu_s},
             {"replicas_needed", r.replicas_needed},
             {"prefill_replicas_needed", r.prefill_replicas_needed},
             {"utilization", r.utilization},
@@ -992,6 +993,11 @@ int cmd_infer(Flags& f, std::ostream& out) {
                r->decode_step_s > 0 ? rate(1.0 / r->decode_step_s) : "-"},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
+    // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.
+    if (model::host_sets_step(*r))
+        t.rows.push_back({"decode step", latency(r->decode_step_s),
+                          "host-bound: the GPU's work is " + latency(r->decode_step_gpu_s) +
+                              ", TensorRT-LLM's host time per sequence and launches set the rest"});
     if (r->job_makespan_s > 0) {
         const std::string per =
             r->job_requests_per_replica < r->job_requests

@@ -1146,6 +1146,13 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     if (in.queue_wait_s >= 0.5e-6)
         cap += tr("; TTFT includes %1 of queueing at the request rate")
                    .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)));
+    // The engine's host sets the step (TensorRT-LLM's executor on a Grace host: helper-44 saw
+    // GB200 at a third of B200's tokens a GPU with no word why).
+    if (model::host_sets_step(in))
+        cap += tr("; the decode step (%1) is host-bound: the GPU's work is %2, TensorRT-LLM's "
+                  "host time per sequence sets the rest (Explain)")
+                   .arg(QString::fromStdString(model::units::format_latency(in.decode_step_s)),
+                        QString::fromStdString(model::units::format_latency(in.decode_step_gpu_s)));
     // Speculative decoding: whether it pays (core's speedup of the decode per token).
     if (in.speculative_speedup > 0 && in.speculative_speedup != 1)
         cap += in.speculative_speedup > 1

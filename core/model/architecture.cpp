@@ -629,8 +629,8 @@ Result<ModelArch> import_hf_config(std::string_view text, std::string_view name)
         // say so in use_qk_norm (Llama4TextConfig's default true: Scout on, Maverick off;
         // Glm4MoeConfig's false).
         const bool qk_always = type == "qwen3" || type == "qwen3_moe" || type == "gemma3";
-        m.qk_norm = qk_always || r.boolean(j, jpath, "use_qk_norm", false)
-                                     .value_or(type == "llama4");
+        m.qk_norm =
+            qk_always || r.boolean(j, jpath, "use_qk_norm", false).value_or(type == "llama4");
     } else {
         m.mlp = Mlp::gelu;
         m.layernorm = true;

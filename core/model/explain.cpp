@@ -439,9 +439,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     if (s.engine != ServingEngine::trtllm && !m->learned_positions)
                         parts += ", RoPE";
                     if (m->qk_norm)
-                        parts += s.engine == ServingEngine::trtllm
-                                     ? ", the fused Q/K norm and RoPE"
-                                     : ", the Q/K norms";
+                        parts += s.engine == ServingEngine::trtllm ? ", the fused Q/K norm and RoPE"
+                                                                   : ", the Q/K norms";
                     out.back().inputs.push_back(
                         {std::string("elementwise kernels a") + (moe ? "n MoE" : "") + " layer",
                          units::format_count(n) + " (" + parts + ")",
@@ -524,6 +523,14 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         ? assumption("host time per sequence (Grace)",
                                      ia.trtllm_host_s_per_sequence_grace)
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
+            if (host_sets_step(r))
+                out.back().inputs.push_back(
+                    {"decode step (host-bound)",
+                     units::format_latency(r.decode_step_s) + ", the GPU's work " +
+                         units::format_latency(r.decode_step_gpu_s),
+                     "TensorRT-LLM's executor prepares every sequence of a step on one Python "
+                     "thread (host time per sequence x sequences, and the eager steps' "
+                     "launches): the step takes the longer of it and the GPU's work"});
             if (s.engine == ServingEngine::trtllm) {
                 out.back().inputs.push_back(
                     {"CUDA-graph padding", ia.trtllm_cuda_graph_padding.value >= 0.5 ? "on" : "off",

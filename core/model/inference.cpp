@@ -1047,11 +1047,11 @@ std::string engine_device_refusal(ServingEngine e, const GpuSpec& g) {
         return {};
     // The engines each maker's own guides serve with (ROCm's vLLM and SGLang images, Intel's
     // vLLM for Gaudi, llama.cpp and MLX on Apple silicon, llama.cpp on Snapdragon and CPUs).
-    const char* instead = g.sockets > 0          ? "vLLM or llama.cpp"
-                          : g.vendor == "AMD"    ? "vLLM or SGLang"
-                          : g.vendor == "Intel"  ? "vLLM"
-                          : g.vendor == "Apple"  ? "llama.cpp or MLX"
-                                                 : "llama.cpp";
+    const char* instead = g.sockets > 0         ? "vLLM or llama.cpp"
+                          : g.vendor == "AMD"   ? "vLLM or SGLang"
+                          : g.vendor == "Intel" ? "vLLM"
+                          : g.vendor == "Apple" ? "llama.cpp or MLX"
+                                                : "llama.cpp";
     return "TensorRT-LLM runs only on NVIDIA GPUs (TensorRT-LLM documentation, Supported "
            "Hardware); " +
            (g.name.empty() ? g.id : g.name) + " is " +
@@ -1255,6 +1255,20 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             r.output_tokens_per_s_per_gpu =
                 s.request_rate * L_out / r.gpus_needed; // both pools, at the asked rate
         }
+    }
+    // What the engine's host adds to the operating point's decode step (TensorRT-LLM's host
+    // time per sequence and its eager launches): the same step with them at zero.
+    if (s.engine == ServingEngine::trtllm && r.batch > 0) {
+        InferenceAssumptions gpu_only = ia;
+        gpu_only.trtllm_host_s_per_sequence.value = 0;
+        gpu_only.trtllm_host_s_per_sequence_grace.value = 0;
+        gpu_only.trtllm_eager_s_per_op.value = 0;
+        gpu_only.trtllm_eager_s_per_op_grace.value = 0;
+        gpu_only.trtllm_eager_s_per_op_fp4.value = 0;
+        gpu_only.trtllm_eager_s_per_op_fp4_grace.value = 0;
+        r.decode_step_gpu_s =
+            std::min(r.decode_step_s,
+                     token_step_time(m, s, gpu, fabric, r.batch, c_avg, spec, gpu_only, ca, ma));
     }
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
     // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token

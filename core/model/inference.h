@@ -18,7 +18,12 @@ struct InferenceResult {
     double output_tokens_per_s_per_gpu = 0;
     double prefill_s = 0;     ///< one request's prompt, alone
     double decode_step_s = 0; ///< one decode step at the operating batch
-    int batch = 0;            ///< concurrent sequences at the operating point
+    /// The same step without the engine's host time (TensorRT-LLM's Python executor: its host
+    /// time per sequence and its eager launches): the GPU's work alone. Where it is below
+    /// decode_step_s the host sets the step (helper-44: GB200 at a third of B200's tokens a GPU
+    /// with no word why). 0 for engines the model charges no host time.
+    double decode_step_gpu_s = 0;
+    int batch = 0; ///< concurrent sequences at the operating point
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
     /// GPU-hours of decode per million output tokens at the operating point (the prompts'
     /// prefill is the input tokens'): any $/GPU-hour times this is its $ per million output
@@ -54,6 +59,12 @@ struct InferenceResult {
     std::vector<TierLoad> tiers;
     std::string bottleneck;
 };
+
+/// Whether the engine's host sets at least 5 % of the operating point's decode step
+/// (InferenceResult::decode_step_gpu_s), which every screen then says beside the numbers.
+inline bool host_sets_step(const InferenceResult& r) {
+    return r.decode_step_gpu_s > 0 && r.decode_step_s > r.decode_step_gpu_s * 1.05;
+}
 
 struct SpeculativeSpec {
     const ModelArch* draft = nullptr; ///< null = no speculation

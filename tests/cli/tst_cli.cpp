@@ -1984,6 +1984,14 @@ private slots:
         QVERIFY2(mac.err.find("llama.cpp or MLX") != std::string::npos, mac.err.c_str());
         const Run ok = run(words("infer --model llama3-70b --gpu mi300x --tp 8 --engine vllm"));
         QVERIFY2(ok.code == 0, ok.err.c_str());
+        QVERIFY(ok.out.find("host-bound") == std::string::npos);
+        // Where TensorRT-LLM's host sets the step (GB200's Grace), the table says so.
+        const Run grace = run(words("infer --model deepseek-v3 --gpu gb200 --tp 8 --engine trtllm "
+                                    "--weights-dtype fp8 --kv-dtype fp8 --input-len 1000 "
+                                    "--output-len 500"));
+        QVERIFY2(grace.code == 0, grace.err.c_str());
+        QVERIFY2(grace.out.find("host-bound: the GPU's work is") != std::string::npos,
+                 grace.out.c_str());
     }
 
     void workstationMessages() {

@@ -1201,6 +1201,43 @@ private slots:
     // framework pools, an 8,192-token workspace) refuses the same layout.
     // Session 50: the CUDA-graph engines' GEMMs and attention kernels each cost a fixed time
     // beside their work (inference.gemm_fixed_s, attention_fixed_s: NVIDIA's per-op tables).
+    // Session 52 (helper-44): the operating point says what the engine's host adds to the
+    // decode step. Known answer: the GPU's step is the step infer() gives with TensorRT-LLM's
+    // host time and launches at zero, at the same batch; other engines report none.
+    void hostBoundStep() {
+        const GpuSpec& gb200 = *cat_.gpu("gb200");
+        auto topo = shape_topology(gb200, ClusterShape{}, cat_);
+        QVERIFY(topo.ok());
+        const ModelArch& m = *cat_.model("deepseek-v3");
+        InferenceSpec s;
+        s.engine = ServingEngine::trtllm;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.input_len = 1000;
+        s.output_len = 500;
+        const InferenceAssumptions ia;
+        auto r = infer(m, s, gb200, *topo, 0, {}, ia);
+        QVERIFY2(r.ok(), r.error_text().c_str());
+        InferenceAssumptions none = ia;
+        none.trtllm_host_s_per_sequence_grace.value = 0;
+        none.trtllm_eager_s_per_op_grace.value = 0;
+        auto gpu = infer(m, s, gb200, *topo, 0, {}, none);
+        QVERIFY(gpu.ok());
+        QCOMPARE(gpu->batch, r->batch);
+        QVERIFY(std::abs(r->decode_step_gpu_s / gpu->decode_step_s - 1) < 1e-9);
+        // 1,895 sequences of Grace host time (34.4 us each) exceed the GPU's step.
+        QVERIFY2(
+            host_sets_step(*r) && r->decode_step_s >= r->batch * 34.4e-6 - 1e-9,
+            qPrintable(QStringLiteral("%1 vs %2").arg(r->decode_step_s).arg(r->decode_step_gpu_s)));
+        // vLLM: no host time is charged, nothing to say.
+        s.engine = ServingEngine::vllm;
+        auto v = infer(m, s, gb200, *topo, 0, {}, ia);
+        QVERIFY(v.ok());
+        QCOMPARE(v->decode_step_gpu_s, 0.0);
+        QVERIFY(!host_sets_step(*v));
+    }
+
     void fixedKernelTimes() {
         // (Eager launches off: a step that carries a prompt would take the longer of its GPU
         // time and the host's launches.)
@@ -1236,7 +1273,8 @@ private slots:
         QVERIFY(q32.qk_norm);
         ModelArch q32_plain = q32;
         q32_plain.qk_norm = false;
-        for (ServingEngine e : {ServingEngine::trtllm, ServingEngine::vllm, ServingEngine::sglang}) {
+        for (ServingEngine e :
+             {ServingEngine::trtllm, ServingEngine::vllm, ServingEngine::sglang}) {
             s.engine = e;
             QVERIFY(std::abs(added(q32, s) - added(q32_plain, s) - 3e-6 * 64) < 1e-12);
             QCOMPARE(elementwise_kernels_per_layer(q32, e, false),
