@@ -374,11 +374,22 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                           formula +
                           ", + step overhead, + the prompts' prefill in steps that "
                           "carry them";
+            else if (s.batching == Batching::disaggregated)
+                formula += ", + step overhead; disaggregated: the prompts prefill on a pool of "
+                           "their own, so TPOT = the step; TTFT = prefill + the KV cache's "
+                           "transfer to the decode GPUs (over the scale-out network, or NVLink "
+                           "within one domain; Zhong et al. 2024, DistServe)";
             else
                 formula += ", + step overhead; TPOT = (the other sequences' batched prefill, (b "
                            "- 1) / b of it, + output tokens x step) / output tokens with "
                            "continuous batching (one stream: the step); TTFT = prefill + one "
                            "step (+ queueing online)";
+            const ModelArch* draft =
+                s.speculative_draft.empty() ? nullptr : find_model(d, c, s.speculative_draft);
+            if (draft)
+                formula += "; with speculative decoding a token costs (k x the draft's step + "
+                           "the target's pass over k + 1 tokens) / E, E = (1 - a^(k+1)) / (1 - "
+                           "a) tokens a step (Leviathan et al. 2023, eq. 1)";
             out.push_back(
                 {w.id + ".tpot",
                  w.name,
@@ -523,6 +534,27 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                         ? assumption("host time per sequence (Grace)",
                                      ia.trtllm_host_s_per_sequence_grace)
                         : assumption("host time per sequence", ia.trtllm_host_s_per_sequence));
+            if (draft) {
+                auto& in = out.back().inputs;
+                in.push_back({"draft model", draft->name, "design (speculative draft)"});
+                in.push_back(
+                    {"draft tokens a step (k)", std::to_string(s.speculative_k), "design"});
+                in.push_back({"acceptance rate (a)", pct(s.acceptance), "design"});
+                in.push_back({"tokens a target step (E)",
+                              fixed(speculative_tokens_per_step(s.acceptance, s.speculative_k), 2),
+                              "Leviathan et al. 2023 (arXiv:2211.17192) eq. 1"});
+                in.push_back(ia.draft_cost_ratio.value > 0
+                                 ? assumption("draft step / target step (c)", ia.draft_cost_ratio)
+                                 : ExplainedInput{"draft step / target step (c)",
+                                                  "the draft model's own step",
+                                                  ia.draft_cost_ratio.source});
+                in.push_back({"speed-up at batch 1", fixed(r.speculative_speedup, 2) + "x",
+                              "the step without the draft over the step with it"});
+            }
+            if (s.batching == Batching::disaggregated)
+                out.back().inputs.push_back(
+                    {"batching", "disaggregated: prefill on its own pool",
+                     "design; its GPUs are counted in GPUs needed and in the tokens a GPU"});
             if (host_sets_step(r))
                 out.back().inputs.push_back(
                     {"decode step (host-bound)",

@@ -1602,6 +1602,53 @@ private slots:
                         QVERIFY2(i.value.find("weight-only") == std::string::npos, i.value.c_str());
     }
 
+    // Session 52 (helper-44): with speculative decoding or disaggregation on, Explain lists
+    // what the numbers then rest on: the draft, k, the acceptance rate, the expected tokens a
+    // step (Leviathan et al. eq. 1: (1 - 0.7^5) / 0.3 = 2.77), the draft's cost and the speed-up;
+    // and the prefill pool.
+    void explainSpeculativeAndDisaggregated() {
+        Design d = cl::test::preset("h200-inference-8x");
+        std::size_t w = d.workloads.size();
+        for (std::size_t i = 0; i < d.workloads.size(); ++i)
+            if (d.workloads[i].kind == WorkloadKind::inference)
+                w = i;
+        QVERIFY(w < d.workloads.size());
+        auto entry = [&](const Design& x) {
+            for (const auto& e : explain(x, evaluate(x, cat_), cat_))
+                if (e.title == "TTFT and TPOT")
+                    return e;
+            return Explanation{};
+        };
+        auto inputs = [&](const Explanation& e) {
+            std::map<std::string, std::string> out;
+            for (const auto& i : e.inputs)
+                out[i.name] = i.value;
+            return out;
+        };
+        const Explanation plain = entry(d);
+        QVERIFY(!plain.formula.empty());
+        QVERIFY(!inputs(plain).count("draft model"));
+        QVERIFY(plain.formula.find("Leviathan") == std::string::npos);
+        Design spec = d;
+        spec.workloads[w].inference.speculative_draft = "llama3-8b";
+        spec.workloads[w].inference.speculative_k = 4;
+        spec.workloads[w].inference.acceptance = 0.7;
+        const Explanation e = entry(spec);
+        auto in = inputs(e);
+        QVERIFY2(in["draft model"] == cat_.model("llama3-8b")->name, in["draft model"].c_str());
+        QCOMPARE(in["draft tokens a step (k)"], std::string("4"));
+        QVERIFY2(in["tokens a target step (E)"] == "2.77", in["tokens a target step (E)"].c_str());
+        QVERIFY(in.count("draft step / target step (c)") && in.count("speed-up at batch 1"));
+        QVERIFY(e.formula.find("Leviathan et al. 2023, eq. 1") != std::string::npos);
+        Design dis = d;
+        dis.workloads[w].inference.batching = Batching::disaggregated;
+        const Explanation de = entry(dis);
+        QVERIFY2(de.formula.find("disaggregated: the prompts prefill on a pool of their own") !=
+                     std::string::npos,
+                 de.formula.c_str());
+        QVERIFY(inputs(de).count("batching"));
+    }
+
     void deviceAndLinkFieldsRoundTrip() {
         auto loaded = design_from_json(kMinimal, "t.json", &cat_);
         QVERIFY(loaded.ok());
