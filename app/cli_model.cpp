@@ -538,6 +538,7 @@ json infer_json(const model::InferenceResult& r) {
             {"usd_per_million_input_tokens", r.usd_per_million_input_tokens},
             {"gpus_needed", r.gpus_needed},
             {"batch", r.batch},
+            {"batch_limit", std::string(model::batch_limit_key(r.batch_limit))},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
             {"decode_step_gpu_s", r.decode_step_gpu_s},
@@ -982,7 +983,8 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"TPOT", latency(r->tpot_s), latency_band(r->tpot_s)},
               {"batch (concurrent sequences)",
                units::format_count(static_cast<double>(r->batch)) + " (max " +
-                   units::format_count(static_cast<double>(mem.max_batch)) + ")"},
+                   units::format_count(static_cast<double>(mem.max_batch)) + "; " +
+                   model::batch_limit_short(r->batch_limit) + ")"},
               {"output tokens/s (replica)", rate(r->output_tokens_per_s),
                within(r->output_tokens_per_s, model::Scales::with_speed,
                       r->output_tokens_per_s < 100 ? 1 : 0, "")},

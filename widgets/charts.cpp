@@ -1137,7 +1137,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
             .arg(QString::fromStdString(w->name))
             .arg(QString::fromStdString(model::units::format_latency(in.ttft_s)))
             .arg(QString::fromStdString(model::units::format_latency(in.tpot_s)))
-            .arg(count(static_cast<double>(in.batch)))
+            // What set the batch (helper-44: the SLO's choice read as a slower format).
+            .arg(
+                tr("%1 (%2)").arg(count(static_cast<double>(in.batch)),
+                                  QString::fromStdString(model::batch_limit_short(in.batch_limit))))
             .arg(rate(in.output_tokens_per_s), perGpu.arg(rate(in.output_tokens_per_s_per_gpu)));
     // Online: the TTFT above includes the wait for a slot at the request rate; the curve's TTFT
     // does not (helper-31).

@@ -399,11 +399,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  {{"batch",
                    units::format_count(static_cast<double>(r.batch)) +
                        (r.batch == 1 ? " sequence" : " sequences"),
-                   s.batch > 0 ? std::string("design: the batch set in the inspector")
-                               : "largest that fits (paged KV), the engine's limit (" +
-                                     units::format_count(static_cast<double>(
-                                         engine_max_num_seqs(d.assumptions.memory, s.engine, *g))) +
-                                     ") or the SLO"},
+                   // What set it (helper-44: an FP8 -> FP4 switch lowered tokens/s because
+                   // the SLO picked a smaller batch, and nothing said so).
+                   batch_limit_words(r, s,
+                                     engine_max_num_seqs(d.assumptions.memory, s.engine, *g) *
+                                         (m && attention_dp_active(*m, s) ? s.tp : 1))},
                   g->decode_memory_factor != 1
                       ? ExplainedInput{"memory bandwidth",
                                        units::format_si(g->memory_bandwidth_Bps, "B/s") + " × " +

@@ -2,6 +2,7 @@
 
 #include "model/gemm_shape.h"
 #include "model/schema.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -1042,6 +1043,58 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
     return out;
 }
 
+std::string_view batch_limit_key(BatchLimit l) {
+    static constexpr std::string_view keys[] = {"design",   "kv_cache", "engine_limit", "requests",
+                                                "tpot_slo", "ttft_slo", "throughput"};
+    return keys[static_cast<std::size_t>(l)];
+}
+
+std::string batch_limit_short(BatchLimit l) {
+    switch (l) {
+    case BatchLimit::design:
+        return "set in the design";
+    case BatchLimit::kv_cache:
+        return "the most the KV cache holds";
+    case BatchLimit::engine_limit:
+        return "the engine's limit";
+    case BatchLimit::requests:
+        return "the batch job's requests";
+    case BatchLimit::tpot_slo:
+        return "set by the TPOT SLO";
+    case BatchLimit::ttft_slo:
+        return "set by the TTFT SLO";
+    case BatchLimit::throughput:
+        return "the highest request rate within the SLOs";
+    }
+    return {};
+}
+
+std::string batch_limit_words(const InferenceResult& r, const InferenceSpec& s, int engine_cap) {
+    switch (r.batch_limit) {
+    case BatchLimit::design:
+        return "design: the batch set in the inspector";
+    case BatchLimit::kv_cache:
+        return "the most sequences the KV cache holds (paged KV; the engine's limit is " +
+               units::format_count(static_cast<double>(engine_cap)) + ")";
+    case BatchLimit::engine_limit:
+        return "the engine's limit of " + units::format_count(static_cast<double>(engine_cap)) +
+               " sequences (the KV cache would hold " +
+               units::format_count(static_cast<double>(r.memory.max_batch)) + ")";
+    case BatchLimit::requests:
+        return "the batch job's requests a replica";
+    case BatchLimit::tpot_slo:
+        return "the TPOT SLO (" + units::format_latency(s.tpot_slo_s) +
+               "): a larger batch misses it";
+    case BatchLimit::ttft_slo:
+        return "the TTFT SLO (" + units::format_latency(s.ttft_slo_s) +
+               "): a larger batch misses it";
+    case BatchLimit::throughput:
+        return "online: the requests a replica serves a second peak at this batch within the "
+               "SLOs";
+    }
+    return {};
+}
+
 std::string engine_device_refusal(ServingEngine e, const GpuSpec& g) {
     if (e != ServingEngine::trtllm || g.vendor == "NVIDIA")
         return {};
@@ -1110,6 +1163,9 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
     };
     r.batch = r.memory.batch;
+    r.batch_limit = s.batch > 0                           ? BatchLimit::design
+                    : r.memory.batch < r.memory.max_batch ? BatchLimit::engine_limit
+                                                          : BatchLimit::kv_cache;
     r.prefill_s = prefill_time(m, s, gpu, fabric, 1, L_in, ia, ca);
     if (spec.draft) {
         const double base = decode_step_time(m, s, gpu, fabric, 1, c_avg, ia, ca, ma);
@@ -1184,6 +1240,8 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             r.job_requests_per_replica = per_replica;
             r.output_tokens_per_s = pp_factor * job.output_tokens_per_s;
             r.output_tokens_per_s_per_gpu = r.output_tokens_per_s / gpus_replica;
+            if (per_replica < r.batch)
+                r.batch_limit = BatchLimit::requests;
             r.batch = static_cast<int>(std::min<long long>(r.batch, per_replica));
             r.decode_step_s = tpot_at(r.batch);
             r.ttft_s = r.job_mean_ttft_s;
@@ -1195,14 +1253,20 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         // The largest batch that keeps TPOT and TTFT within the SLOs. Requests per second per
         // replica: one cohort of b requests per cohort time (colocated prefill), or b requests
         // per L_out decode steps (disaggregated).
-        int best_b = 0;
+        int best_b = 0, last_ok = 0;
         double best_rate = 0;
+        // What stops the search: an SLO, or the KV cache's largest batch.
+        BatchLimit stop = BatchLimit::kv_cache;
         for (int b = 1; b <= r.memory.max_batch; b = b < 8 ? b + 1 : b + std::max(1, b / 8)) {
             const double tpot = tpot_eff(b);
             const double ttft = r.prefill_s + tpot_at(b);
             if ((s.tpot_slo_s > 0 && tpot > s.tpot_slo_s) ||
-                (s.ttft_slo_s > 0 && ttft > s.ttft_slo_s))
+                (s.ttft_slo_s > 0 && ttft > s.ttft_slo_s)) {
+                stop = s.tpot_slo_s > 0 && tpot > s.tpot_slo_s ? BatchLimit::tpot_slo
+                                                               : BatchLimit::ttft_slo;
                 break;
+            }
+            last_ok = b;
             const double rate = pp_factor * b / (colocated ? cohort(b, nullptr) : L_out * tpot);
             if (rate > best_rate) {
                 best_rate = rate;
@@ -1215,6 +1279,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                              std::to_string(tpot_eff(1) * 1e3) + " ms, TTFT " +
                              std::to_string((r.prefill_s + tpot_at(1)) * 1e3) + " ms)"};
         r.batch = best_b;
+        r.batch_limit = best_b == last_ok ? stop : BatchLimit::throughput;
         r.tpot_s = tpot_eff(best_b);
         r.decode_step_s = tpot_at(best_b);
         r.ttft_s = r.prefill_s + r.decode_step_s;

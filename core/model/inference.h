@@ -8,9 +8,22 @@
 #include "model/topology.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cl::model {
+
+/// What set the operating point's batch (helper-44: FP8 -> FP4 lowered the tokens/s of a
+/// preset and nothing said the SLO had picked a smaller batch).
+enum class BatchLimit {
+    design,       ///< the batch the design sets
+    kv_cache,     ///< the most sequences the KV cache holds
+    engine_limit, ///< the engine's max sequences (max_num_seqs, max_batch_size)
+    requests,     ///< a batch job's requests a replica
+    tpot_slo,     ///< online: a larger batch misses the TPOT SLO
+    ttft_slo,     ///< online: a larger batch misses the TTFT SLO
+    throughput    ///< online: the request rate a replica serves peaks at this batch
+};
 
 struct InferenceResult {
     double ttft_s = 0, tpot_s = 0;
@@ -23,7 +36,8 @@ struct InferenceResult {
     /// decode_step_s the host sets the step (helper-44: GB200 at a third of B200's tokens a GPU
     /// with no word why). 0 for engines the model charges no host time.
     double decode_step_gpu_s = 0;
-    int batch = 0; ///< concurrent sequences at the operating point
+    int batch = 0;                                 ///< concurrent sequences at the operating point
+    BatchLimit batch_limit = BatchLimit::kv_cache; ///< what set `batch`
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
     /// GPU-hours of decode per million output tokens at the operating point (the prompts'
     /// prefill is the input tokens'): any $/GPU-hour times this is its $ per million output
@@ -65,6 +79,14 @@ struct InferenceResult {
 inline bool host_sets_step(const InferenceResult& r) {
     return r.decode_step_gpu_s > 0 && r.decode_step_s > r.decode_step_gpu_s * 1.05;
 }
+
+/// Its key at the file and flag boundary ("tpot_slo"; CLI JSON `batch_limit`).
+std::string_view batch_limit_key(BatchLimit l);
+/// What set the batch, in a few words for a caption ("set by the TPOT SLO").
+std::string batch_limit_short(BatchLimit l);
+/// The same with its figure, for Explain: "the engine's limit of 1,024 sequences (...)", "the
+/// TPOT SLO (50.0 ms): a larger batch misses it".
+std::string batch_limit_words(const InferenceResult& r, const InferenceSpec& s, int engine_cap);
 
 struct SpeculativeSpec {
     const ModelArch* draft = nullptr; ///< null = no speculation

@@ -1994,6 +1994,25 @@ private slots:
                  grace.out.c_str());
     }
 
+    // Session 52: what set the batch, as a key in the JSON and in words in the table.
+    void inferBatchLimit() {
+        const std::string base = "infer --model llama3-70b --gpu h200-sxm --tp 8 --weights-dtype "
+                                 "fp8 --kv-dtype fp8 --input-len 1000 --output-len 500";
+        const Run j = run(words(base + " --json"));
+        QVERIFY2(j.code == 0, j.err.c_str());
+        QCOMPARE(json::parse(j.out)["infer"].value("batch_limit", std::string()),
+                 std::string("engine_limit"));
+        const Run t = run(words(base));
+        QVERIFY2(t.out.find("1,024 (max ") != std::string::npos &&
+                     t.out.find("; the engine's limit)") != std::string::npos,
+                 t.out.c_str());
+        const Run slo =
+            run(words(base + " --mode online --request-rate 10 --tpot-slo 0.03 --json"));
+        QVERIFY2(slo.code == 0, slo.err.c_str());
+        const std::string why = json::parse(slo.out)["infer"].value("batch_limit", std::string());
+        QVERIFY2(why == "tpot_slo" || why == "throughput", why.c_str());
+    }
+
     void workstationMessages() {
         const std::vector<std::string> base = {
             "infer",  "--model",      "llama3-70b", "--gpu",   "rtx-4090", "--weights-dtype",

@@ -1204,6 +1204,64 @@ private slots:
     // Session 52 (helper-44): the operating point says what the engine's host adds to the
     // decode step. Known answer: the GPU's step is the step infer() gives with TensorRT-LLM's
     // host time and launches at zero, at the same batch; other engines report none.
+    // Session 52 (helper-44): the operating point says what set its batch. Offline: the
+    // engine's limit where the KV cache holds more (vLLM's 1,024 on 8 H200), the KV cache where
+    // it holds fewer, the design's batch, a batch job's requests; online: the SLO that a larger
+    // batch misses, or the peak of the requests served.
+    void batchLimit() {
+        const ModelArch& m = *cat_.model("llama3-70b");
+        const GpuSpec& h200 = *cat_.gpu("h200-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.input_len = 1000;
+        s.output_len = 500;
+        auto r = infer(m, s, h200, node_);
+        QVERIFY(r.ok());
+        QCOMPARE(r->batch_limit, BatchLimit::engine_limit);
+        QCOMPARE(r->batch, 1024);
+        QVERIFY(r->memory.max_batch > 1024);
+        QVERIFY2(batch_limit_words(*r, s, 1024).find("the engine's limit of 1,024 sequences") !=
+                     std::string::npos,
+                 batch_limit_words(*r, s, 1024).c_str());
+        InferenceSpec longer = s;
+        longer.input_len = 100000;
+        auto kv = infer(m, longer, h200, node_);
+        QVERIFY(kv.ok());
+        QCOMPARE(kv->batch_limit, BatchLimit::kv_cache);
+        QCOMPARE(kv->batch, kv->memory.max_batch);
+        InferenceSpec fixed = s;
+        fixed.batch = 64;
+        QCOMPARE(infer(m, fixed, h200, node_)->batch_limit, BatchLimit::design);
+        InferenceSpec job = s;
+        job.requests = 100;
+        auto j = infer(m, job, h200, node_);
+        QVERIFY(j.ok());
+        QCOMPARE(j->batch_limit, BatchLimit::requests);
+        QCOMPARE(j->batch, 100);
+        // Online, TPOT SLO 30 ms: the batch is the largest whose TPOT meets it, and one step
+        // of the search further misses it.
+        InferenceSpec on = s;
+        on.mode = ServingMode::online;
+        on.request_rate = 10;
+        on.tpot_slo_s = 0.030;
+        on.ttft_slo_s = 0;
+        auto o = infer(m, on, h200, node_);
+        QVERIFY2(o.ok(), o.error_text().c_str());
+        QVERIFY2(o->batch_limit == BatchLimit::tpot_slo || o->batch_limit == BatchLimit::throughput,
+                 qPrintable(QString::fromStdString(batch_limit_short(o->batch_limit))));
+        QVERIFY(o->tpot_s <= 0.030);
+        if (o->batch_limit == BatchLimit::tpot_slo) {
+            InferenceSpec bigger = on;
+            bigger.mode = ServingMode::offline;
+            bigger.batch = o->batch + std::max(1, o->batch / 8);
+            QVERIFY(infer(m, bigger, h200, node_)->tpot_s > 0.030);
+            QVERIFY(batch_limit_words(*o, on, 1024).find("the TPOT SLO (30.0 ms)") !=
+                    std::string::npos);
+        }
+    }
+
     void hostBoundStep() {
         const GpuSpec& gb200 = *cat_.gpu("gb200");
         auto topo = shape_topology(gb200, ClusterShape{}, cat_);
