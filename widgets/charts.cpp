@@ -1101,7 +1101,15 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
         double cmin = cmax;
         for (const auto& p : w->inference_curve)
             cmin = std::min(cmin, p.usd_per_million_output_tokens);
-        ac->setRange(std::max(1e-4, cmin * 0.8), cmax * 1.2);
+        // Whole decades, so a labelled tick lies below and above the curve (helper-44: labels
+        // 1 and 10 only, the curve below 1).
+        const double lo = std::pow(10.0, std::floor(std::log10(std::max(1e-4, cmin))));
+        double hi = std::pow(10.0, std::ceil(std::log10(std::max(cmax, 1e-4))));
+        if (hi <= lo)
+            hi = lo * 10;
+        // (a hair beyond each decade: Qt rounds the first tick up past an end that is a decade
+        // only to within floating-point error, and drops its label)
+        ac->setRange(lo * 0.999, hi * 1.001);
         chart_->addAxis(ac, Qt::AlignRight);
         cost->attachAxis(ax);
         cost->attachAxis(ac);
