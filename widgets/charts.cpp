@@ -1233,10 +1233,18 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                   "weights of the layers in system memory over the host link instead of running "
                   "them on the CPU")
                    .arg(stream->batch);
-    if (cut)
-        cap += tr("; TPOT axis cut at %1 ms (the largest batch reaches %2 ms)")
-                   .arg(ay->max(), 0, 'f', 0)
-                   .arg(ymax, 0, 'f', 0);
+    // Only where the curve itself runs past the axis (helper-45: "cut at 3000 ms (the largest
+    // batch reaches 2368 ms)" when the axis had rounded up past the curve), in the latency
+    // format every screen uses.
+    if (cut && ymax > ay->max() * 1.0001)
+        cap += tr("; TPOT axis cut at %1 (the largest batch reaches %2)")
+                   .arg(QString::fromStdString(model::units::format_latency(ay->max() * 1e-3)),
+                        QString::fromStdString(model::units::format_latency(ymax * 1e-3)));
+    // Low-bit weights on a GPU without matrix units for them run weight-only (helper-45: FP8 ->
+    // FP4 on H200 lowered tokens/s and only Explain said why).
+    if (in.weight_only_dequant)
+        cap += tr("; the weights run weight-only on this GPU (no matrix units for their format: "
+                  "dequantised to 16 bits and computed at the 16-bit rate)");
     if (w->band) { // issue 19
         using model::Scales;
         const auto range = [&](double v, Scales sc, auto fmt) {

@@ -17,18 +17,14 @@ namespace cl::model {
 
 namespace {
 
-/// The weights' format as Explain lists it, saying where the GPU has no tensor cores for it
+/// The weights' format as Explain lists it, saying where the GPU has no matrix units for it
 /// (FP4 on Hopper or MI300X, FP8 on A100): the GEMMs dequantise the weights to 16 bits and run
-/// at the 16-bit rate (InferenceSpec rates), which a user comparing formats needs to see.
+/// at the 16-bit rate, which a user comparing formats needs to see.
 std::string weights_text(WeightsDtype w, const GpuSpec& g) {
     std::string t = choice_label(to_string(w));
-    const Dtype native = w == WeightsDtype::fp8    ? Dtype::fp8
-                         : w == WeightsDtype::int8 ? Dtype::int8
-                         : w == WeightsDtype::fp4  ? Dtype::fp4
-                                                   : Dtype::bf16;
-    if (native != Dtype::bf16 && !(g.peak(native) > 0))
+    if (weights_lack_matrix_units(w, g))
         t += ", weight-only on " + (g.name.empty() ? g.id : g.name) +
-             " (no tensor cores for it: dequantised to 16 bits, computed at the 16-bit rate)";
+             " (no matrix units for it: dequantised to 16 bits, computed at the 16-bit rate)";
     return t;
 }
 

@@ -1049,6 +1049,14 @@ std::string_view batch_limit_key(BatchLimit l) {
     return keys[static_cast<std::size_t>(l)];
 }
 
+bool weights_lack_matrix_units(WeightsDtype w, const GpuSpec& g) {
+    const Dtype native = w == WeightsDtype::fp8    ? Dtype::fp8
+                         : w == WeightsDtype::int8 ? Dtype::int8
+                         : w == WeightsDtype::fp4  ? Dtype::fp4
+                                                   : Dtype::bf16;
+    return native != Dtype::bf16 && !(g.peak(native) > 0);
+}
+
 std::string batch_limit_short(BatchLimit l) {
     switch (l) {
     case BatchLimit::design:
@@ -1162,6 +1170,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     auto tpot_at = [&](int b) {
         return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
     };
+    r.weight_only_dequant = weights_lack_matrix_units(s.weights_dtype, gpu);
     r.batch = r.memory.batch;
     r.batch_limit = s.batch > 0                           ? BatchLimit::design
                     : r.memory.batch < r.memory.max_batch ? BatchLimit::engine_limit

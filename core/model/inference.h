@@ -50,10 +50,13 @@ struct InferenceResult {
     /// Disaggregated serving: the prefill pool's replicas (of the same size) that keep up with
     /// the request rate; counted in gpus_needed (helper-18: only the decode pool was counted).
     double prefill_replicas_needed = 0;
-    double utilization = 0;           ///< per-replica load rho = arrival rate / service capacity
-    double queue_wait_s = 0;          ///< mean wait before a request's prefill starts
-    double capacity_rps = 0;          ///< requests/s one replica completes at the operating batch
-    bool weight_only_dequant = false; ///< low-bit weights dequantised on CUDA cores
+    double utilization = 0;  ///< per-replica load rho = arrival rate / service capacity
+    double queue_wait_s = 0; ///< mean wait before a request's prefill starts
+    double capacity_rps = 0; ///< requests/s one replica completes at the operating batch
+    /// FP8, INT8 or FP4 weights on a GPU without matrix units for that format (FP4 on Hopper
+    /// or MI300X, FP8 on A100): dequantised to 16 bits and computed at the 16-bit rate
+    /// (weights_lack_matrix_units).
+    bool weight_only_dequant = false;
     /// Disaggregated prefill: output_tokens_per_s_per_gpu counts the prefill pool's GPUs (or
     /// GPU time) too, not only the decode replica's.
     bool prefill_pool = false;
@@ -142,6 +145,10 @@ double speculative_speedup(double alpha, int gamma, double c);
 inline bool batch_job_possible(const InferenceSpec& s, bool has_draft) {
     return s.mode == ServingMode::offline && s.batching != Batching::disaggregated && !has_draft;
 }
+
+/// Whether these weights' format has no matrix units on this GPU (FP8, INT8 or FP4 without
+/// the GPU's peak for it), so its GEMMs run weight-only at the 16-bit rate (rates_of).
+bool weights_lack_matrix_units(WeightsDtype w, const GpuSpec& g);
 
 /// Why the engine cannot run on this device, or "" when it can. TensorRT-LLM runs only on NVIDIA
 /// GPUs (TensorRT-LLM documentation, "Supported Hardware": Blackwell, Hopper, Ada Lovelace,

@@ -1581,6 +1581,9 @@ private slots:
                  why.c_str());
         Design fp4 = d;
         fp4.workloads[w].inference.weights_dtype = WeightsDtype::fp4;
+        const Evaluation fe = evaluate(fp4, cat_);
+        QVERIFY(fe.workloads[w].inference && fe.workloads[w].inference->weight_only_dequant);
+        QVERIFY(fine.workloads[w].inference && !fine.workloads[w].inference->weight_only_dequant);
         std::string weights;
         for (const auto& e : explain(fp4, evaluate(fp4, cat_), cat_))
             if (e.title == "TTFT and TPOT")
