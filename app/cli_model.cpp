@@ -538,7 +538,7 @@ json infer_json(const model::InferenceResult& r) {
             {"usd_per_million_input_tokens", r.usd_per_million_input_tokens},
             {"gpus_needed", r.gpus_needed},
             {"batch", r.batch},
-            {"batch_limit", std::string(model::batch_limit_key(r.batch_limit))},
+            {"batch_limit", std::string(model::to_string(r.batch_limit))},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
             {"decode_step_gpu_s", r.decode_step_gpu_s},

@@ -87,6 +87,19 @@ inline constexpr double kTimesliceEfficiencyDefault = 0.76;
 /// A scale-out link's network (catalog links.json "protocol"; none for NVLink, PCIe, xGMI).
 enum class NetProtocol { none, infiniband, ethernet };
 
+/// What set the operating point's batch (helper-44: FP8 -> FP4 lowered the tokens/s of a
+/// preset and nothing said the SLO had picked a smaller batch). A result, not an input: its
+/// names are the CLI JSON's `batch_limit`.
+enum class BatchLimit {
+    design,       ///< the batch the design sets
+    kv_cache,     ///< the most sequences the KV cache holds
+    engine_limit, ///< the engine's max sequences (max_num_seqs, max_batch_size)
+    requests,     ///< a batch job's requests a replica
+    tpot_slo,     ///< online: a larger batch misses the TPOT SLO
+    ttft_slo,     ///< online: a larger batch misses the TTFT SLO
+    throughput    ///< online: the request rate a replica serves peaks at this batch
+};
+
 /// The names of a choice's values, in enum order (specialised below, one line each).
 template <class E> struct ChoiceNames;
 template <> struct ChoiceNames<TrainingDtype> {
@@ -159,6 +172,11 @@ template <> struct ChoiceNames<BurstCapacity> {
 };
 template <> struct ChoiceNames<NetProtocol> {
     static constexpr std::array<std::string_view, 3> names{"", "infiniband", "ethernet"};
+};
+
+template <> struct ChoiceNames<BatchLimit> {
+    static constexpr std::array<std::string_view, 7> names{
+        "design", "kv_cache", "engine_limit", "requests", "tpot_slo", "ttft_slo", "throughput"};
 };
 
 /// The file/flag spelling of a choice.

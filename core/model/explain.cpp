@@ -440,14 +440,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     // What the count is made of, so a user can check it against the engine.
                     const bool moe = m->is_moe();
                     const double n = elementwise_kernels_per_layer(*m, s.engine, moe);
-                    std::string parts = "two residual adds with their norms";
-                    if (!moe || m->shared_experts > 0)
-                        parts += moe ? ", the shared expert's activation" : ", the activation";
-                    if (s.engine != ServingEngine::trtllm && !m->learned_positions)
-                        parts += ", RoPE";
-                    if (m->qk_norm)
-                        parts += s.engine == ServingEngine::trtllm ? ", the fused Q/K norm and RoPE"
-                                                                   : ", the Q/K norms";
+                    const std::string parts = elementwise_kernels_parts(*m, s.engine, moe);
                     out.back().inputs.push_back(
                         {std::string("elementwise kernels a") + (moe ? "n MoE" : "") + " layer",
                          units::format_count(n) + " (" + parts + ")",

@@ -46,6 +46,15 @@ double queue_wait_mdc(double lambda, double service_s, int servers) {
 
 namespace {
 
+/// The tensor-core format a W8A8 / FP4 weight format computes in where the GPU has it; bf16
+/// (the 16-bit path, weight-only) for every other format.
+Dtype low_bit_matrix_dtype(WeightsDtype w) {
+    return w == WeightsDtype::fp8    ? Dtype::fp8
+           : w == WeightsDtype::int8 ? Dtype::int8
+           : w == WeightsDtype::fp4  ? Dtype::fp4
+                                     : Dtype::bf16;
+}
+
 /// Attention DP around one MoE layer: every GPU's tokens gathered for the experts and their
 /// outputs reduce-scattered back (TensorRT-LLM's fused MoE with attention DP: allgather before,
 /// reducescatter after) for `tokens` tokens of every GPU. TensorRT-LLM quantizes the
@@ -156,12 +165,9 @@ Rates rates_of(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
     // Snapdragon's Adreno GPU, older cards); engines there compute in fp16 (llama.cpp, QNN).
     const Dtype half = g.peak(Dtype::bf16) > 0 ? Dtype::bf16 : Dtype::fp16;
     Dtype d = half;
-    if (s.weights_dtype == WeightsDtype::fp8 && g.peak(Dtype::fp8) > 0)
-        d = Dtype::fp8;
-    else if (s.weights_dtype == WeightsDtype::int8 && g.peak(Dtype::int8) > 0)
-        d = Dtype::int8;
-    else if (s.weights_dtype == WeightsDtype::fp4 && g.peak(Dtype::fp4) > 0)
-        d = Dtype::fp4;
+    if (const Dtype native = low_bit_matrix_dtype(s.weights_dtype);
+        native != Dtype::bf16 && g.peak(native) > 0)
+        d = native;
     r.gemm = g.peak(d) * g.gemm_efficiency(d) * ia.sustained_vs_best_gemm.value;
     r.k0 = kloop_fixed_elements(d == Dtype::fp4 ? 0.5 : (d == half ? 2.0 : 1.0));
     r.gemm_16bit = g.peak(half) * g.gemm_efficiency(half) * ia.sustained_vs_best_gemm.value;
@@ -284,6 +290,17 @@ ShapeEfficiency shape_efficiency(const ModelArch& m, double part_tp, double expe
 }
 
 } // namespace
+
+std::string elementwise_kernels_parts(const ModelArch& m, ServingEngine e, bool moe_layer) {
+    std::string parts = "two residual adds with their norms";
+    if (!moe_layer || m.shared_experts > 0)
+        parts += moe_layer ? ", the shared expert's activation" : ", the activation";
+    if (e != ServingEngine::trtllm && !m.learned_positions)
+        parts += ", RoPE";
+    if (m.qk_norm)
+        parts += e == ServingEngine::trtllm ? ", the fused Q/K norm and RoPE" : ", the Q/K norms";
+    return parts;
+}
 
 double elementwise_kernels_per_layer(const ModelArch& m, ServingEngine e, bool moe_layer) {
     if (!counts_fixed_kernel_times(e))
@@ -1043,17 +1060,8 @@ latency_throughput_curve(const ModelArch& m, const InferenceSpec& s, const GpuSp
     return out;
 }
 
-std::string_view batch_limit_key(BatchLimit l) {
-    static constexpr std::string_view keys[] = {"design",   "kv_cache", "engine_limit", "requests",
-                                                "tpot_slo", "ttft_slo", "throughput"};
-    return keys[static_cast<std::size_t>(l)];
-}
-
 bool weights_lack_matrix_units(WeightsDtype w, const GpuSpec& g) {
-    const Dtype native = w == WeightsDtype::fp8    ? Dtype::fp8
-                         : w == WeightsDtype::int8 ? Dtype::int8
-                         : w == WeightsDtype::fp4  ? Dtype::fp4
-                                                   : Dtype::bf16;
+    const Dtype native = low_bit_matrix_dtype(w);
     return native != Dtype::bf16 && !(g.peak(native) > 0);
 }
 

@@ -13,18 +13,6 @@
 
 namespace cl::model {
 
-/// What set the operating point's batch (helper-44: FP8 -> FP4 lowered the tokens/s of a
-/// preset and nothing said the SLO had picked a smaller batch).
-enum class BatchLimit {
-    design,       ///< the batch the design sets
-    kv_cache,     ///< the most sequences the KV cache holds
-    engine_limit, ///< the engine's max sequences (max_num_seqs, max_batch_size)
-    requests,     ///< a batch job's requests a replica
-    tpot_slo,     ///< online: a larger batch misses the TPOT SLO
-    ttft_slo,     ///< online: a larger batch misses the TTFT SLO
-    throughput    ///< online: the request rate a replica serves peaks at this batch
-};
-
 struct InferenceResult {
     double ttft_s = 0, tpot_s = 0;
     double output_tokens_per_s = 0; ///< one replica
@@ -83,8 +71,6 @@ inline bool host_sets_step(const InferenceResult& r) {
     return r.decode_step_gpu_s > 0 && r.decode_step_s > r.decode_step_gpu_s * 1.05;
 }
 
-/// Its key at the file and flag boundary ("tpot_slo"; CLI JSON `batch_limit`).
-std::string_view batch_limit_key(BatchLimit l);
 /// What set the batch, in a few words for a caption ("set by the TPOT SLO").
 std::string batch_limit_short(BatchLimit l);
 /// The same with its figure, for Explain: "the engine's limit of 1,024 sequences (...)", "the
@@ -122,6 +108,9 @@ constexpr bool counts_fixed_kernel_times(ServingEngine e) {
 ///   in vLLM (q_norm and k_norm as Inductor kernels; enable_qk_norm_rope_fusion off by default).
 /// 0 for the engines fitted without fixed kernel times (llama.cpp, MLX).
 double elementwise_kernels_per_layer(const ModelArch& m, ServingEngine e, bool moe_layer);
+/// What those kernels are, in words, as Explain lists them ("two residual adds with their
+/// norms, the activation, RoPE"), from the same rules.
+std::string elementwise_kernels_parts(const ModelArch& m, ServingEngine e, bool moe_layer);
 
 /// Whether an MXFP4 checkpoint's routed experts run on the trtllm-gen fused MoE at its own rate
 /// (InferenceAssumptions::mxfp4_moe_stream_efficiency): FP4 weights of an MoE model whose

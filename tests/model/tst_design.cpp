@@ -44,6 +44,14 @@ std::string with(const std::string& base, const std::string& from, const std::st
     s.replace(pos, from.size(), to);
     return s;
 }
+/// The index of a design's (last) inference workload; the workload count when it has none.
+std::size_t inference_index(const Design& d) {
+    std::size_t w = d.workloads.size();
+    for (std::size_t i = 0; i < d.workloads.size(); ++i)
+        if (d.workloads[i].kind == WorkloadKind::inference)
+            w = i;
+    return w;
+}
 } // namespace
 
 class TestDesign : public QObject {
@@ -1511,10 +1519,7 @@ private slots:
     // elementwise kernels the engine runs for it.
     void qkNormRoundTrip() {
         Design d = cl::test::preset("h200-inference-8x");
-        std::size_t w = d.workloads.size();
-        for (std::size_t i = 0; i < d.workloads.size(); ++i)
-            if (d.workloads[i].kind == WorkloadKind::inference)
-                w = i;
+        const std::size_t w = inference_index(d);
         QVERIFY(w < d.workloads.size());
         ModelArch m = *cat_.model("qwen3-32b");
         m.id = "my-qwen";
@@ -1561,10 +1566,7 @@ private slots:
     // weight-only (MI300X has no FP4 tensor cores).
     void engineAndFormatOnDevice() {
         Design d = cl::test::preset("mi300x-node");
-        std::size_t w = d.workloads.size();
-        for (std::size_t i = 0; i < d.workloads.size(); ++i)
-            if (d.workloads[i].kind == WorkloadKind::inference)
-                w = i;
+        const std::size_t w = inference_index(d);
         QVERIFY(w < d.workloads.size());
         const Evaluation fine = evaluate(d, cat_);
         QVERIFY2(fine.workloads[w].inference.has_value(), fine.workloads[w].error.c_str());
@@ -1611,10 +1613,7 @@ private slots:
     // and the prefill pool.
     void explainSpeculativeAndDisaggregated() {
         Design d = cl::test::preset("h200-inference-8x");
-        std::size_t w = d.workloads.size();
-        for (std::size_t i = 0; i < d.workloads.size(); ++i)
-            if (d.workloads[i].kind == WorkloadKind::inference)
-                w = i;
+        const std::size_t w = inference_index(d);
         QVERIFY(w < d.workloads.size());
         auto entry = [&](const Design& x) {
             for (const auto& e : explain(x, evaluate(x, cat_), cat_))
