@@ -43,6 +43,13 @@ const std::vector<SchemaFlag>& schema_flag_table() {
         {.section = S::training,
          .key = "tp",
          .commands = {"memory", "roofline", "train", "search"}},
+        // One --ep for training and serving (the inference field adds infer to it).
+        {.section = S::training,
+         .key = "ep",
+         .help = "Expert parallel (EP). Training: experts split over EP of the TP x CP x DP GPUs "
+                 "(with ETP 1 EP may span TP ranks); default 1. infer: the routed experts split "
+                 "by expert over EP of the TP GPUs, each by tensor over TP / EP; default the "
+                 "engine's (every expert over the TP GPUs; TP with --attention-dp)."},
         {.section = S::training,
          .key = "seq",
          .commands = {"memory", "roofline", "train", "search"},

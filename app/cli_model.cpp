@@ -539,6 +539,7 @@ json infer_json(const model::InferenceResult& r) {
             {"gpus_needed", r.gpus_needed},
             {"batch", r.batch},
             {"batch_limit", std::string(model::to_string(r.batch_limit))},
+            {"expert_parallel", r.expert_parallel},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
             {"decode_step_gpu_s", r.decode_step_gpu_s},
@@ -995,6 +996,20 @@ int cmd_infer(Flags& f, std::ostream& out) {
                r->decode_step_s > 0 ? rate(1.0 / r->decode_step_s) : "-"},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
+    // MoE over more than one GPU: how the routed experts are split, and with EP (no attention
+    // DP) how much more the busiest GPU reads than the mean (session 53).
+    if (m.is_moe() && s.tp > 1) {
+        const int ep = r->expert_parallel, etp = s.tp / std::max(1, ep);
+        std::string v = ep == 1 ? "split over TP " + std::to_string(s.tp) + " (EP 1)"
+                        : etp == 1
+                            ? "EP " + std::to_string(ep) + " (whole experts)"
+                            : "EP " + std::to_string(ep) + " × expert TP " + std::to_string(etp);
+        if (ep > 1 && !model::attention_dp_active(m, s))
+            v += "; busiest GPU reads " +
+                 fmt(model::ep_busiest_experts(m, ep, static_cast<double>(r->batch)), 2) +
+                 "× the mean";
+        t.rows.push_back({"routed experts", v});
+    }
     // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.
     if (model::host_sets_step(*r))
         t.rows.push_back({"decode step", latency(r->decode_step_s),

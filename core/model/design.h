@@ -24,7 +24,7 @@ class Catalog;
 
 inline constexpr std::string_view kDesignFormat = "clusterlens-design";
 inline constexpr int kDesignMajor = 1;
-inline constexpr int kDesignMinor = 23; ///< 1.1: unset values are missing keys, not 0;
+inline constexpr int kDesignMinor = 24; ///< 1.1: unset values are missing keys, not 0;
                                         ///< 1.2: the serving engine (inference.engine);
                                         ///< 1.3: training.fp32_gradients,
                                         ///< moe_dispatcher and ep_overlap;
@@ -61,7 +61,9 @@ inline constexpr int kDesignMinor = 23; ///< 1.1: unset values are missing keys,
                                         ///< 1.22: models[].fp4_format (nvfp4 | mxfp4;
                                         ///< a file of 1.21 or older without it: nvfp4);
                                         ///< 1.23: models[].qk_norm (a file of 1.22 or
-                                        ///< older without it: off)
+                                        ///< older without it: off);
+                                        ///< 1.24: inference.ep (a file of 1.23 or older
+                                        ///< without it: 0, the engine's default)
 
 enum class DeviceKind { gpu, system, server, switch_, nic, storage, group };
 std::string_view device_kind_name(DeviceKind k);
@@ -178,6 +180,12 @@ struct InferenceSpec {
     /// shared experts, the embedding and the LM head whole for its own share of the sequences,
     /// and only the routed experts are split over the tp GPUs. Format 1.13.
     bool attention_dp = false;
+    /// MoE models: the routed experts split by expert over `ep` of the tp GPUs, and each expert
+    /// by tensor over tp / ep (TensorRT-LLM moe_expert_parallel_size / moe_tensor_parallel_size,
+    /// vLLM --enable-expert-parallel, SGLang --ep-size). 0 = the engine's default: every expert
+    /// split over the tp GPUs (1), or split by expert over all of them with attention DP (tp).
+    /// Format 1.24.
+    int ep = 0;
     double acceptance = 0.7; ///< draft token acceptance rate (alpha)
     /// Offline: a batch job of this many requests, all queued at the start and run to the end
     /// of the last (trtllm-bench / vllm bench throughput); 0 = a steady state, requests

@@ -492,8 +492,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 out.back().inputs.push_back(
                     assumption("NVFP4 grouped GEMM: fixed cost per expert matrix",
                                ia.fp4_grouped_matrix_fixed_bytes));
-                // The measured grouped-GEMM law applies where every GPU holds every expert.
-                if (!attention_dp_active(*m, s)) {
+                // The measured grouped-GEMM law applies where every GPU holds a slice of every
+                // expert (EP 1).
+                if (expert_parallel_size(*m, s) == 1) {
                     out.back().inputs.push_back(
                         assumption("NVFP4 grouped GEMM (MoE) rate", ia.fp4_grouped_gemm_flops));
                     out.back().inputs.push_back(assumption(
@@ -570,6 +571,28 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             if (m && attention_dp_active(*m, s))
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
+            if (m && m->is_moe() && s.tp > 1) {
+                // How the routed experts are split (session 53: EP without attention DP).
+                const int ep = expert_parallel_size(*m, s), etp = s.tp / std::max(1, ep);
+                const std::string n = std::to_string(ep), t = std::to_string(etp);
+                out.back().inputs.push_back(
+                    {"routed experts",
+                     ep == 1    ? "every expert split over the " + t + " TP GPUs (EP 1)"
+                     : etp == 1 ? "split by expert over " + n + " GPUs, whole (EP " + n + ")"
+                                : "split by expert over " + n + " GPUs and each over " + t +
+                                      " (EP " + n + " × expert TP " + t + ")",
+                     s.ep > 0 ? "design (Expert parallel)"
+                              : "the engine's default (Expert parallel: Engine default)"});
+                if (ep > 1 && !attention_dp_active(*m, s))
+                    out.back().inputs.push_back(
+                        {"busiest GPU's expert reads",
+                         fixed(ep_busiest_experts(*m, ep, r.batch), 2) + " × the mean at batch " +
+                             units::format_count(static_cast<double>(r.batch)),
+                         "each GPU's " + std::to_string(m->experts / ep) +
+                             " experts touched by the batch's top-" + std::to_string(m->top_k) +
+                             " choices at random (uniform routing): the expected busiest of " + n +
+                             " GPUs; a step waits for it"});
+            }
             if (m && s.offload_layers > 0) {
                 // llama.cpp partial offload: which layers run where, and at what bandwidth.
                 const int off = std::min(s.offload_layers, m->layers);

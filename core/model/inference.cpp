@@ -55,6 +55,71 @@ Dtype low_bit_matrix_dtype(WeightsDtype w) {
                                      : Dtype::bf16;
 }
 
+/// The standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9).
+double normal_quantile(double q) {
+    static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                                   -2.759285104469687e+02, 1.383577518672690e+02,
+                                   -3.066479806614716e+01, 2.506628277459239e+00};
+    static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                                   -1.556989798598866e+02, 6.680131188771972e+01,
+                                   -1.328068155288572e+01};
+    static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                                   -2.400758277161838e+00, -2.549732539343734e+00,
+                                   4.374664141464968e+00,  2.938163982698783e+00};
+    static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+                                   2.445134137142996e+00, 3.754408661907416e+00};
+    q = std::clamp(q, 1e-12, 1.0 - 1e-12);
+    const double lo = 0.02425;
+    if (q < lo || q > 1.0 - lo) {
+        const double t = std::sqrt(-2.0 * std::log(q < lo ? q : 1.0 - q));
+        const double z = (((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t + c[4]) * t + c[5]) /
+                         ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1.0);
+        return q < lo ? z : -z;
+    }
+    const double u = q - 0.5, t = u * u;
+    return (((((a[0] * t + a[1]) * t + a[2]) * t + a[3]) * t + a[4]) * t + a[5]) * u /
+           (((((b[0] * t + b[1]) * t + b[2]) * t + b[3]) * t + b[4]) * t + 1.0);
+}
+
+} // namespace
+
+double busiest_of_binomials(int ranks, double n, double p) {
+    p = std::clamp(p, 0.0, 1.0);
+    const double mean = n * p;
+    if (ranks <= 1 || n <= 0 || p <= 0 || p >= 1)
+        return mean;
+    if (n <= 64 && n == std::floor(n)) {
+        // E max = sum over j >= 1 of P(max >= j) = sum of 1 - F(j - 1)^ranks.
+        const int trials = static_cast<int>(n);
+        double pmf = std::pow(1.0 - p, trials), cdf = 0, expected = 0;
+        for (int j = 0; j < trials; ++j) {
+            cdf += pmf;
+            expected += 1.0 - std::pow(std::min(cdf, 1.0), ranks);
+            pmf *= (trials - j) / (j + 1.0) * p / (1.0 - p);
+        }
+        return expected;
+    }
+    const double z = normal_quantile((ranks - 0.375) / (ranks + 0.25)); // Blom (1958)
+    return std::min(n, mean + z * std::sqrt(n * p * (1.0 - p)));
+}
+
+double ep_busiest_experts(const ModelArch& m, int ep, double tokens) {
+    if (ep <= 1 || m.experts <= 0 || m.top_k <= 0 || tokens <= 0)
+        return 1.0;
+    const double E = m.experts, k = m.top_k, local = E / ep;
+    const double p_touch = 1.0 - std::pow(1.0 - std::min(1.0, k / E), tokens);
+    return p_touch > 0 ? busiest_of_binomials(ep, local, p_touch) / (local * p_touch) : 1.0;
+}
+
+double ep_busiest_copies(const ModelArch& m, int ep, double tokens) {
+    if (ep <= 1 || m.experts <= 0 || m.top_k <= 0 || tokens <= 0)
+        return 1.0;
+    const double copies = tokens * m.top_k;
+    return busiest_of_binomials(ep, copies, 1.0 / ep) / (copies / ep);
+}
+
+namespace {
+
 /// Attention DP around one MoE layer: every GPU's tokens gathered for the experts and their
 /// outputs reduce-scattered back (TensorRT-LLM's fused MoE with attention DP: allgather before,
 /// reducescatter after) for `tokens` tokens of every GPU. TensorRT-LLM quantizes the
@@ -390,11 +455,14 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     double mlp_read = mlp_params;
     // GEMM shape: each matrix's N and K tiles and K-loop fill and drain (gemm_shape.h, as the
     // training model), FLOP-weighted over a part's matrices. Attention, dense MLP and shared
-    // experts are split over tp (whole on each GPU with attention DP); routed experts over tp
-    // (their own EP with attention DP: whole experts, split by expert).
+    // experts are split over tp (whole on each GPU with attention DP); routed experts by expert
+    // over ep GPUs and each by tensor over etp = tp / ep (expert_parallel_size: ep 1 by default,
+    // tp with attention DP).
     const double mats = m.mlp == Mlp::swiglu ? 3.0 : 2.0;
     const double part_tp = adp ? 1.0 : tp;
-    const ShapeEfficiency se = shape_efficiency(m, part_tp, adp ? 1.0 : tp, r.k0);
+    const int ep = expert_parallel_size(m, s);
+    const double etp = tp / ep;
+    const ShapeEfficiency se = shape_efficiency(m, part_tp, etp, r.k0);
     // The routed experts' grouped NVFP4 GEMM streams an expert of matrices S_i (up/gate fused,
     // down; split over tp without attention DP) at the measured rate x [sum S_i / (sum S_i + n
     // S0)] / [S_ref / (S_ref + S0)]: S_ref = CUTLASS #2266's 2,048 x 7,168 NVFP4 matrices, where
@@ -402,7 +470,7 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     double routed_whbm = r.routed_whbm > 0 ? r.routed_whbm : r.whbm;
     if (r.grouped_fixed_bytes > 0 && m.experts > 0 && m.moe_ffn > 0) {
         const double ref = 2048.0 * 7168.0 * weight_bits(WeightsDtype::fp4) / 8.0;
-        const double etp = adp ? 1.0 : tp, s0 = r.grouped_fixed_bytes;
+        const double s0 = r.grouped_fixed_bytes;
         const double expert = mats * h * m.moe_ffn / etp * r.wbytes;
         // Two matrices an expert: up (fused with gate for SwiGLU) and down.
         routed_whbm *= (expert / (expert + 2.0 * s0)) / (ref / (ref + s0));
@@ -411,8 +479,9 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
     // as a factor on the dense law's routed work (the compute term divides by r.gemm). Fitted
     // and checked where every GPU holds every expert (EP 1: 171 measured rows, median |error|
     // 11.5 %, signed +0.4 %); with expert parallelism (attention DP) the same fit overestimates
-    // the 128-expert shapes by 28-41 %, so that path keeps the dense law (assumptions.h).
-    const bool grouped_law = r.grouped_flops > 0 && !adp && m.experts > 0 && m.moe_ffn > 0;
+    // the 128-expert shapes by 28-41 %, so that path (any ep > 1) keeps the dense law
+    // (assumptions.h).
+    const bool grouped_law = r.grouped_flops > 0 && ep == 1 && m.experts > 0 && m.moe_ffn > 0;
     double grouped_work_scale = 1.0; // routed work under the law / under the dense law
     if (grouped_law) {
         const double fe = m.moe_ffn / tp;
@@ -421,6 +490,16 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         const double eg = 1.0 / (((mats - 1.0) / mats) / e1 + (1.0 / mats) / e2);
         grouped_work_scale = se.experts / eg * (r.gemm / r.grouped_flops);
     }
+    // Expert parallelism: a step lasts as long as its busiest GPU's experts. Each of a GPU's
+    // E / ep experts is touched by one of the T_att tokens' top-k choices with probability
+    // p_touch (uniform routing, busiest_of_binomials), and each routed copy lands on one of the
+    // ep GPUs: the busiest GPU's touched experts and copies over the mean. 1 at ep 1 (every GPU
+    // holds a slice of every expert); at decode sizes it is the larger (Qwen3-235B at EP 8 and 4
+    // sequences: 32 choices over 128 experts, the busiest GPU touches ~1.7x the mean). Not with
+    // attention DP: its measured balance (attention_dp_balance, below) is the busiest rank's
+    // step over the mean's, expert load included; charging this too would count it twice.
+    const double ep_read = adp ? 1.0 : ep_busiest_experts(m, ep, T_att);
+    const double ep_copies = adp ? 1.0 : ep_busiest_copies(m, ep, T_att);
     auto layer = [&](bool moe, bool local) {
         // Parameters a token multiplies, weighted by 1 / shape efficiency (`work`), and read
         // from memory: the routed experts apart from the rest.
@@ -436,10 +515,10 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         if (moe) {
             const double per_expert = mats * h * m.moe_ffn;
             const double E = m.experts, k = m.top_k;
-            routed_work = per_expert * k / se.experts * grouped_work_scale;
+            routed_work = per_expert * k / se.experts * grouped_work_scale * ep_copies;
             // Padding sequences repeat one request (cuda_graph_runner.py): they touch no new
             // experts.
-            routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T_att));
+            routed_read = per_expert * E * (1.0 - std::pow(1.0 - k / E, T_att)) * ep_read;
             if (m.shared_experts > 0) {
                 work += per_expert * m.shared_experts / se.shared;
                 read += per_expert * m.shared_experts;
@@ -469,17 +548,18 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own
             // experts, at the experts' full width.
-            const double copies = T * m.top_k / tp;
+            const double copies = T * m.top_k / tp * ep_copies;
             gemm += ((3.0 * copies + T / tp) * h + copies * 3.0 * m.moe_ffn) * 2.0 / r.hbm;
         } else if (moe) {
             // Token movement around the experts (TensorRT-LLM's MoE plugin kernels, as vLLM's
             // fused MoE and llama.cpp do in kind): expandInputRowsKernel gathers each token's
             // top-k copies into expert order (read and write h values per copy),
-            // doActivationKernel gates the first GEMM's output (2f/tp in, f/tp out per copy), and
-            // finalizeMoeRoutingKernel reads every copy's output back, weights and sums it per
-            // token. With TP-split experts every GPU moves every copy at the full width h.
-            const double copies = T * m.top_k;
-            const double act_width = m.moe_ffn / tp;
+            // doActivationKernel gates the first GEMM's output (2f/etp in, f/etp out per copy),
+            // and finalizeMoeRoutingKernel reads every copy's output back, weights and sums it per
+            // token. With TP-split experts every GPU moves every copy at the full width h; with
+            // ep > 1 every GPU sees every token and moves the copies routed to its own experts.
+            const double copies = T * m.top_k / ep * ep_copies;
+            const double act_width = m.moe_ffn / etp;
             gemm += ((3.0 * copies + T) * h + copies * 3.0 * act_width) * 2.0 / r.hbm;
         }
         // Weight-only low-bit: every weight is dequantised on the CUDA cores once per tile of
@@ -1179,6 +1259,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         return token_step_time(m, s, gpu, fabric, b, c_avg, spec, ia, ca, ma);
     };
     r.weight_only_dequant = weights_lack_matrix_units(s.weights_dtype, gpu);
+    r.expert_parallel = expert_parallel_size(m, s);
     r.batch = r.memory.batch;
     r.batch_limit = s.batch > 0                           ? BatchLimit::design
                     : r.memory.batch < r.memory.max_batch ? BatchLimit::engine_limit

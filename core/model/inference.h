@@ -26,6 +26,9 @@ struct InferenceResult {
     double decode_step_gpu_s = 0;
     int batch = 0;                                 ///< concurrent sequences at the operating point
     BatchLimit batch_limit = BatchLimit::kv_cache; ///< what set `batch`
+    /// MoE models: the GPUs the routed experts are split over by expert (expert_parallel_size:
+    /// the workload's EP or the engine's default); 1 for a dense model.
+    int expert_parallel = 1;
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
     /// GPU-hours of decode per million output tokens at the operating point (the prompts'
     /// prefill is the input tokens'): any $/GPU-hour times this is its $ per million output
@@ -118,6 +121,24 @@ std::string elementwise_kernels_parts(const ModelArch& m, ServingEngine e, bool 
 /// Blackwell, sm_100). The rates and Explain both ask this.
 bool mxfp4_moe_kernels(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g,
                        const InferenceAssumptions& ia);
+
+/// The expected largest of `ranks` independent Binomial(n, p) counts: what the busiest of `ranks`
+/// expert-parallel GPUs gets when each of its n experts (or routed copies) is hit independently
+/// with probability p. Uniform routing: the least spread a router can have (a trained router on
+/// real text spreads more: aiconfigurator's power law, docs/research/session43). Exact (E max =
+/// sum over j of 1 - F(j - 1)^ranks) up to 64 trials, else the normal approximation with Blom's
+/// (1958) expected largest of `ranks` standard normals, Phi^-1((ranks - 0.375) / (ranks + 0.25)).
+/// n p for one rank.
+double busiest_of_binomials(int ranks, double n, double p);
+/// Expert parallelism without attention DP (InferenceSpec::ep > 1): the busiest of the ep GPUs'
+/// routed-expert weight reads over the mean's, for a pass of `tokens` tokens each choosing top_k
+/// of the model's experts uniformly (E / ep experts a GPU, each touched with probability
+/// 1 - (1 - k/E)^tokens; busiest_of_binomials). 1 at ep 1 or without experts. Qwen3-235B at
+/// EP 8: 1.7 at 4 tokens, 1.0 from ~64 on.
+double ep_busiest_experts(const ModelArch& m, int ep, double tokens);
+/// The same for the routed copies (tokens x top_k, each landing on one of the ep GPUs): the
+/// busiest GPU's grouped-GEMM work and token movement over the mean's.
+double ep_busiest_copies(const ModelArch& m, int ep, double tokens);
 
 /// Expected tokens per target step with gamma drafts at acceptance alpha (Leviathan et al.
 /// 2023 eq. 1): (1 - a^(g+1)) / (1 - a).

@@ -688,6 +688,14 @@ bool attention_dp_active(const ModelArch& m, const InferenceSpec& s) {
     return s.attention_dp && s.tp > 1 && m.is_moe();
 }
 
+int expert_parallel_size(const ModelArch& m, const InferenceSpec& s) {
+    if (!m.is_moe())
+        return 1;
+    if (s.ep > 0)
+        return s.ep;
+    return attention_dp_active(m, s) ? s.tp : 1;
+}
+
 Fp4Attention fp4_attention_of(const ModelArch& m, const InferenceSpec& s) {
     if (s.weights_dtype != WeightsDtype::fp4)
         return Fp4Attention::fp4;
@@ -730,6 +738,26 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
         errs.push_back({"--attention-dp",
                         "applies to MoE models (it splits only the routed experts over the TP "
                         "GPUs); for a dense model it is plain data parallelism: use --replicas"});
+    if (s.ep < 0)
+        errs.push_back({"--ep", "must not be negative (0: the engine's default)"});
+    else if (s.ep > 0 && !m.is_moe()) {
+        if (s.ep > 1)
+            errs.push_back({"--ep", "applies to MoE models (it splits the routed experts by "
+                                    "expert); this model has no experts: set 0 or 1"});
+    } else if (s.ep > 0) {
+        const auto n = [](long v) { return std::to_string(v); };
+        if (s.tp % s.ep != 0)
+            errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide TP = " + n(s.tp) +
+                                        " (each expert is split by tensor over TP / EP GPUs)"});
+        else if (m.experts % s.ep != 0)
+            errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide the model's " +
+                                        n(m.experts) + " routed experts"});
+        else if (adp && s.ep != s.tp)
+            errs.push_back({"--ep", "with attention DP the routed experts are split by expert "
+                                    "over all TP = " +
+                                        n(s.tp) + " GPUs: set EP to " + n(s.tp) +
+                                        " or 0 (the default)"});
+    }
     if (!adp && m.heads % s.tp != 0)
         errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +
                                     std::to_string(m.heads) + " attention heads"});

@@ -195,6 +195,12 @@ int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSp
 /// Attention data parallelism is in effect: asked for, on an MoE model, over more than one GPU
 /// (InferenceSpec::attention_dp; at TP 1 it changes nothing, a dense model is refused).
 bool attention_dp_active(const ModelArch& m, const InferenceSpec& s);
+/// The GPUs the routed experts are split over by expert (InferenceSpec::ep): the workload's
+/// value, or the engine's default when it is 0 -- tp with attention DP, else 1 (every expert
+/// split over the tp GPUs: TensorRT-LLM's "TP (default pattern)", docs/source/advanced/
+/// expert-parallelism.md; vLLM without --enable-expert-parallel; SGLang --ep-size 1). 1 for a
+/// dense model. Each expert is then split by tensor over tp / ep GPUs.
+int expert_parallel_size(const ModelArch& m, const InferenceSpec& s);
 
 /// NVFP4 weights: the attention projections' format this workload serves them in -- its own
 /// choice, or the model's published checkpoint's (ModelArch::nvfp4_attention). Never

@@ -500,6 +500,15 @@ std::vector<Field> build_schema() {
                   "MoE models: each GPU runs attention, dense layers, shared experts and the LM "
                   "head whole for its own sequences; the routed experts are split over the TP "
                   "GPUs (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention)"));
+    add(I(CL_REF(ep))
+            .make("ep", "Expert parallel (EP)", "", 0, kInt,
+                  "0: the engine's default -- every expert split over the TP GPUs (TensorRT-LLM's "
+                  "default pattern, vLLM without --enable-expert-parallel, SGLang --ep-size 1); "
+                  "with attention DP split by expert over all of them",
+                  "MoE models: the routed experts split by expert over EP of the TP GPUs and each "
+                  "expert by tensor over TP / EP (TensorRT-LLM moe_expert_parallel_size); a step "
+                  "waits for the GPU whose experts its tokens touch most"))
+        .zero_shows = "Engine default";
     add(I(CL_REF(speculative_k))
             .make("speculative_k", "Draft tokens per step", "", 1, 64,
                   "4: the speculative tokens in vLLM's examples",

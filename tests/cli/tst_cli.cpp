@@ -1496,8 +1496,9 @@ private slots:
         std::string help = run({"--help"}).out;
         for (std::size_t at; (at = help.find("\n      ")) != std::string::npos;)
             help.replace(at, 7, " ");
+        // --ep: infer's 0 (the engine's default) is spelled by leaving the flag out.
         const std::set<std::string> stricter = {"--global-batch", "--micro-batch", "--batch",
-                                                "--days"};
+                                                "--days", "--ep"};
         int fields = 0;
         for (Section sec :
              {Section::training, Section::inference, Section::economics, Section::reliability})
@@ -2011,6 +2012,31 @@ private slots:
         QVERIFY2(slo.code == 0, slo.err.c_str());
         const std::string why = json::parse(slo.out)["infer"].value("batch_limit", std::string());
         QVERIFY2(why == "tpot_slo" || why == "throughput", why.c_str());
+    }
+
+    // Session 53: --ep on infer (the routed experts split by expert), its JSON key and table
+    // row, and its refusals.
+    void inferExpertParallel() {
+        const std::string base = "infer --model qwen3-235b-a22b --gpu h100-sxm --tp 8 "
+                                 "--weights-dtype fp8 --kv-dtype fp8 --engine trtllm --batch 4";
+        const Run dflt = run(words(base + " --json"));
+        const Run ep = run(words(base + " --ep 8 --json"));
+        QVERIFY2(dflt.code == 0 && ep.code == 0, (dflt.err + ep.err).c_str());
+        const json a = json::parse(dflt.out)["infer"], b = json::parse(ep.out)["infer"];
+        QCOMPARE(a.value("expert_parallel", 0), 1);
+        QCOMPARE(b.value("expert_parallel", 0), 8);
+        QVERIFY(b.value("tpot_s", 0.0) > a.value("tpot_s", 0.0));
+        const Run t = run(words(base + " --ep 8"));
+        QVERIFY2(t.out.find("EP 8 (whole experts); busiest GPU reads ") != std::string::npos,
+                 t.out.c_str());
+        const Run three = run(words(base + " --ep 3"));
+        QCOMPARE(three.code, 2);
+        QVERIFY2(three.err.find("--ep") != std::string::npos &&
+                     three.err.find("does not divide TP = 8") != std::string::npos,
+                 three.err.c_str());
+        const Run dense = run(words("infer --model llama3-8b --gpu h100-sxm --tp 2 --ep 2"));
+        QCOMPARE(dense.code, 2);
+        QVERIFY2(dense.err.find("no experts") != std::string::npos, dense.err.c_str());
     }
 
     void workstationMessages() {

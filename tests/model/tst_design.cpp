@@ -1037,7 +1037,7 @@ private slots:
         QVERIFY2(d.ok(), d.error_text().c_str());
         QCOMPARE(d->reliability.mtbf_hours, 0.0);
         const std::string saved = design_to_json(*d);
-        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos); // the current format
+        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos); // the current format
         QVERIFY(saved.find("mtbf_hours") == std::string::npos);
         QVERIFY(saved.find("server_price_usd") == std::string::npos);
         QVERIFY(saved.find("\"pue\": 1.2") != std::string::npos);
@@ -1245,7 +1245,7 @@ private slots:
     }
 
     void newerMinorKeepsUnknownFields() {
-        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.24")");
+        std::string m = with(kMinimal, R"("version": "1.0")", R"("version": "1.25")");
         m = with(m, R"("name": "t",)", R"("name": "t", "future_top": {"a": 1},)");
         m = with(m, R"("count": 4})", R"("count": 4, "future_field": [1, 2, 3]})");
         auto d = design_from_json(m, "t.json", &cat_);
@@ -1255,14 +1255,14 @@ private slots:
         QVERIFY(p.ok());
         std::string text = design_to_json(*p);
         text = with(text, R"("tokens":)", R"("future_training_knob": "x", "tokens":)");
-        text = with(text, R"("version": "1.23")", R"("version": "1.24")"); // a newer minor's key
+        text = with(text, R"("version": "1.24")", R"("version": "1.25")"); // a newer minor's key
         auto withKnob = design_from_json(text, "p", &cat_);
         QVERIFY2(withKnob.ok(), withKnob.error_text().c_str());
         QVERIFY(design_to_json(*withKnob).find("future_training_knob") != std::string::npos);
         const std::string saved = design_to_json(*d);
         QVERIFY(saved.find("\"future_top\"") != std::string::npos);
         QVERIFY(saved.find("\"future_field\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.25\"") != std::string::npos);
         auto again = design_from_json(saved, "t.json", &cat_);
         QVERIFY(again.ok());
         QVERIFY(*again == *d);
@@ -1285,7 +1285,7 @@ private slots:
         d.workloads[0].model = "my-qwen3-moe";
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"models\"") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QCOMPARE(back->models.size(), std::size_t{1});
@@ -1334,13 +1334,13 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QCOMPARE(now->workloads[0].training.etp, 1);
-        auto old = design_from_json(with(bare, R"("version": "1.23")", R"("version": "1.18")"),
+        auto old = design_from_json(with(bare, R"("version": "1.24")", R"("version": "1.18")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QCOMPARE(old->workloads[0].training.etp, 0);
         // A 1.18 file that says 0 or 2 is read as it says, and saved as 1.19 with the value.
         auto zero = design_from_json(with(with(saved, "\"etp\": 1", "\"etp\": 0"),
-                                          R"("version": "1.23")", R"("version": "1.18")"),
+                                          R"("version": "1.24")", R"("version": "1.18")"),
                                      "t.json", &cat_);
         QVERIFY2(zero.ok(), zero.error_text().c_str());
         QCOMPARE(zero->workloads[0].training.etp, 0);
@@ -1387,16 +1387,16 @@ private slots:
         auto now = design_from_json(bare, "t.json", &cat_);
         QVERIFY2(now.ok(), now.error_text().c_str());
         QVERIFY(now->workloads[0].training.mtp);
-        auto old = design_from_json(with(bare, R"("version": "1.23")", R"("version": "1.19")"),
+        auto old = design_from_json(with(bare, R"("version": "1.24")", R"("version": "1.19")"),
                                     "t.json", &cat_);
         QVERIFY2(old.ok(), old.error_text().c_str());
         QVERIFY(!old->workloads[0].training.mtp);
         // Saved again it says so, in the current format.
         const std::string resaved = design_to_json(*old);
         QVERIFY(resaved.find("\"mtp\": false") != std::string::npos);
-        QVERIFY(resaved.find("\"version\": \"1.23\"") != std::string::npos);
+        QVERIFY(resaved.find("\"version\": \"1.24\"") != std::string::npos);
         // A 1.19 file that says true is read as it says.
-        auto on = design_from_json(with(saved, R"("version": "1.23")", R"("version": "1.19")"),
+        auto on = design_from_json(with(saved, R"("version": "1.24")", R"("version": "1.19")"),
                                    "t.json", &cat_);
         QVERIFY2(on.ok(), on.error_text().c_str());
         QVERIFY(on->workloads[0].training.mtp);
@@ -1421,7 +1421,7 @@ private slots:
         QCOMPARE(back->workloads[0].inference.fp4_attention, Fp4Attention::bf16);
         // A 1.17 file has no such key: the checkpoint's, as every design computed before.
         std::string old = with(saved, "\"fp4_attention\": \"bf16\",", "");
-        old = with(old, R"("version": "1.23")", R"("version": "1.17")");
+        old = with(old, R"("version": "1.24")", R"("version": "1.17")");
         auto older = design_from_json(old, "t.json", &cat_);
         QVERIFY2(older.ok(), older.error_text().c_str());
         QCOMPARE(older->workloads[0].inference.fp4_attention, Fp4Attention::checkpoint);
@@ -1529,12 +1529,12 @@ private slots:
         const std::string saved = design_to_json(d);
         QVERIFY(saved.find("\"qk_norm\":true") != std::string::npos ||
                 saved.find("\"qk_norm\": true") != std::string::npos);
-        QVERIFY(saved.find("\"version\": \"1.23\"") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos);
         auto back = design_from_json(saved, "t.json", &cat_);
         QVERIFY2(back.ok(), back.error_text().c_str());
         QVERIFY(back->models[0].qk_norm);
         // A 1.22 file without the key: no Q/K norms.
-        std::string old = with(saved, R"("version": "1.23")", R"("version": "1.22")");
+        std::string old = with(saved, R"("version": "1.24")", R"("version": "1.22")");
         for (const char* k : {"\"qk_norm\":true,", "\"qk_norm\": true,"})
             if (old.find(k) != std::string::npos)
                 old = with(old, k, "");
@@ -1559,6 +1559,68 @@ private slots:
         QVERIFY2(count(trt) == "4 (two residual adds with their norms, the activation, the fused "
                                "Q/K norm and RoPE)",
                  count(trt).c_str());
+    }
+
+    // Session 53 (format 1.24): a serving workload's expert parallelism is kept, read back,
+    // and an older file without it reads as the engine's default; a wrong value is refused on
+    // its path; Explain says how the routed experts are split.
+    void expertParallelRoundTrip() {
+        Design d = cl::test::preset("h200-inference-8x");
+        const std::size_t w = inference_index(d);
+        QVERIFY(w < d.workloads.size());
+        auto& inf = d.workloads[w].inference;
+        d.workloads[w].model = "qwen3-235b-a22b";
+        inf.tp = 8;
+        inf.weights_dtype = WeightsDtype::fp8;
+        inf.kv_dtype = KvDtype::fp8;
+        inf.engine = ServingEngine::trtllm;
+        inf.batch = 4;
+        inf.mode = ServingMode::offline;
+        inf.requests = 0;
+        inf.ep = 8;
+        const std::string saved = design_to_json(d);
+        QVERIFY(saved.find("\"ep\": 8") != std::string::npos);
+        QVERIFY(saved.find("\"version\": \"1.24\"") != std::string::npos);
+        auto back = design_from_json(saved, "t.json", &cat_);
+        QVERIFY2(back.ok(), back.error_text().c_str());
+        QCOMPARE(back->workloads[w].inference.ep, 8);
+        // A 1.23 file has no key: the engine's default.
+        std::string old = with(saved, R"("version": "1.24")", R"("version": "1.23")");
+        old = with(old, "\"ep\": 8,", "");
+        auto older = design_from_json(old, "t.json", &cat_);
+        QVERIFY2(older.ok(), older.error_text().c_str());
+        QCOMPARE(older->workloads[w].inference.ep, 0);
+        // Refused with its path: a negative EP in the file.
+        auto bad = design_from_json(with(saved, "\"ep\": 8", "\"ep\": -2"), "t.json", &cat_);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error_text().find(".inference.ep") != std::string::npos,
+                 bad.error_text().c_str());
+        // Explain: the split, and the busiest GPU's reads at the operating batch.
+        auto inputs = [&](const Design& x) {
+            std::map<std::string, std::string> out;
+            for (const auto& e : explain(x, evaluate(x, cat_), cat_))
+                if (e.title == "TTFT and TPOT")
+                    for (const auto& i : e.inputs)
+                        out[i.name] = i.value;
+            return out;
+        };
+        auto ep8 = inputs(*back);
+        QVERIFY2(ep8["routed experts"] == "split by expert over 8 GPUs, whole (EP 8)",
+                 ep8["routed experts"].c_str());
+        QVERIFY2(ep8["busiest GPU's expert reads"].find("× the mean at batch 4") !=
+                     std::string::npos,
+                 ep8["busiest GPU's expert reads"].c_str());
+        auto dflt = inputs(*older);
+        QVERIFY2(dflt["routed experts"] == "every expert split over the 8 TP GPUs (EP 1)",
+                 dflt["routed experts"].c_str());
+        QVERIFY(dflt.count("busiest GPU's expert reads") == 0);
+        // An EP that does not divide TP: the workload is refused on its field, with the reason.
+        Design three = *back;
+        three.workloads[w].inference.ep = 3;
+        const Evaluation ev = evaluate(three, cat_);
+        QVERIFY(!ev.workloads[w].inference.has_value());
+        QVERIFY2(ev.workloads[w].error.find("does not divide TP") != std::string::npos,
+                 ev.workloads[w].error.c_str());
     }
 
     // Session 52 (helper-44): TensorRT-LLM on an AMD node is refused with the reason, on the

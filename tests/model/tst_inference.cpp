@@ -1262,6 +1262,97 @@ private slots:
         }
     }
 
+    // Session 53: expert parallelism in serving without attention DP (InferenceSpec::ep;
+    // TensorRT-LLM moe_expert_parallel_size). NVIDIA's silicon runs of Qwen3-235B-A22B on
+    // H100 ran EP = TP (aiconfigurator silicon_sample.csv moe_ep_size).
+    void expertParallel() {
+        // The busiest of n ranks: exact for small counts, Blom's normal for large ones.
+        QCOMPARE(busiest_of_binomials(1, 16, 0.3), 16 * 0.3);
+        QCOMPARE(busiest_of_binomials(2, 1, 0.5), 0.75); // max of two fair coins
+        // Two ranks of two experts, each touched with probability 1/2: P(max >= 1) = 15/16,
+        // P(max = 2) = 1 - (3/4)^2 = 7/16, E max = 22/16.
+        QVERIFY(std::abs(busiest_of_binomials(2, 2, 0.5) - 22.0 / 16.0) < 1e-12);
+        // Exact (64 trials) and normal (65) agree within a few percent, and both grow with ranks.
+        const double exact = busiest_of_binomials(8, 64, 0.5),
+                     normal = busiest_of_binomials(8, 65, 0.5);
+        QVERIFY2(std::abs(normal / exact - 65.0 / 64.0) < 0.03,
+                 qPrintable(QString::number(exact) + " " + QString::number(normal)));
+        QVERIFY(busiest_of_binomials(16, 1e4, 0.1) > busiest_of_binomials(8, 1e4, 0.1));
+        QVERIFY(busiest_of_binomials(8, 1e4, 0.1) > 1e3);
+        QVERIFY(busiest_of_binomials(8, 10, 1.0) == 10.0);
+
+        const ModelArch& q = *cat_.model("qwen3-235b-a22b");
+        QCOMPARE(ep_busiest_experts(q, 1, 4), 1.0);
+        // 4 sequences x top-8 = 32 choices over 128 experts: ~7.9 % of a GPU's 16 experts
+        // touched each; the busiest of 8 GPUs reads well above the mean (about 1.7x).
+        const double b4 = ep_busiest_experts(q, 8, 4);
+        QVERIFY2(b4 > 1.5 && b4 < 2.2, qPrintable(QString::number(b4)));
+        // From ~64 sequences every expert is touched: no imbalance in the reads.
+        QVERIFY(ep_busiest_experts(q, 8, 512) < 1.01);
+        QVERIFY(ep_busiest_copies(q, 8, 512) < 1.1 && ep_busiest_copies(q, 8, 512) > 1.0);
+
+        const GpuSpec& h100 = *cat_.gpu("h100-sxm");
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        s.batch = 4;
+        auto tp_split = infer(q, s, h100, node_);
+        s.ep = 1; // the default spelled out: the same numbers
+        auto one = infer(q, s, h100, node_);
+        s.ep = 8;
+        auto ep8 = infer(q, s, h100, node_);
+        QVERIFY2(tp_split.ok() && one.ok() && ep8.ok(),
+                 (tp_split.error_text() + ep8.error_text()).c_str());
+        QCOMPARE(one->tpot_s, tp_split->tpot_s);
+        QCOMPARE(tp_split->expert_parallel, 1);
+        QCOMPARE(ep8->expert_parallel, 8);
+        // At 4 sequences the step waits for the GPU whose experts the 32 choices hit most.
+        QVERIFY2(ep8->decode_step_s > 1.1 * tp_split->decode_step_s,
+                 qPrintable(QString::number(ep8->decode_step_s / tp_split->decode_step_s)));
+        // The same weights a GPU either way.
+        QCOMPARE(ep8->memory.weights_bytes_per_gpu, tp_split->memory.weights_bytes_per_gpu);
+        // Hybrid: EP 2 x expert TP 4 sits between.
+        s.ep = 2;
+        auto ep2 = infer(q, s, h100, node_);
+        QVERIFY(ep2.ok());
+        QVERIFY(ep2->decode_step_s > tp_split->decode_step_s &&
+                ep2->decode_step_s < ep8->decode_step_s);
+        // With attention DP the default is EP = TP, and its measured balance stands for the
+        // busiest rank (no second imbalance factor): 0 and 8 give the same numbers.
+        s.attention_dp = true;
+        s.ep = 0;
+        auto adp0 = infer(q, s, h100, node_);
+        s.ep = 8;
+        auto adp8 = infer(q, s, h100, node_);
+        QVERIFY(adp0.ok() && adp8.ok());
+        QCOMPARE(adp0->tpot_s, adp8->tpot_s);
+        QCOMPARE(adp0->expert_parallel, 8);
+
+        // Refused with the flag and the reason.
+        auto refused = [&](InferenceSpec x, const ModelArch& m, const char* words) {
+            auto r = infer(m, x, h100, node_);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error_text().find("--ep") != std::string::npos &&
+                         r.error_text().find(words) != std::string::npos,
+                     r.error_text().c_str());
+        };
+        s.ep = 4; // attention DP splits by expert over all TP GPUs
+        refused(s, q, "with attention DP");
+        s.attention_dp = false;
+        s.ep = 3;
+        refused(s, q, "does not divide TP");
+        s.ep = -1;
+        refused(s, q, "negative");
+        InferenceSpec dense;
+        dense.tp = 2;
+        dense.ep = 2;
+        refused(dense, *cat_.model("llama3-8b"), "no experts");
+        dense.ep = 1; // allowed: it changes nothing
+        QVERIFY(infer(*cat_.model("llama3-8b"), dense, h100, node_).ok());
+    }
+
     void hostBoundStep() {
         const GpuSpec& gb200 = *cat_.gpu("gb200");
         auto topo = shape_topology(gb200, ClusterShape{}, cat_);
