@@ -61,7 +61,7 @@ QString Autosave::recover() {
     if (!d)
         return QString::fromStdString(d.error_text());
     doc_->reset(std::move(d).value());
-    doc_->undoStack()->resetClean(); // recovered work is unsaved
+    doc_->markUnsaved(); // recovered work is unsaved
     dirty_ = true;
     return {};
 }

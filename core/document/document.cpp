@@ -16,6 +16,7 @@ Document::Document(std::shared_ptr<const model::Catalog> catalog, QObject* paren
 
 void Document::reset(model::Design design, const QString& filePath) {
     design_ = std::move(design);
+    clean_ = design_;
     undo_.clear();
     undo_.setClean();
     if (filePath != filePath_) {
@@ -23,6 +24,11 @@ void Document::reset(model::Design design, const QString& filePath) {
         emit filePathChanged(filePath_);
     }
     notify({ChangeEvent::Reset, {}, {}});
+}
+
+void Document::markUnsaved() {
+    clean_.reset();
+    undo_.resetClean();
 }
 
 void Document::notify(const ChangeEvent& e) {
@@ -141,6 +147,7 @@ QString Document::saveAs(const QString& path) {
         !err.isEmpty())
         return err; // the file on disk and the document's modified state are untouched
     undo_.setClean();
+    clean_ = design_;
     const QString abs = QFileInfo(path).absoluteFilePath();
     if (abs != filePath_) {
         filePath_ = abs;

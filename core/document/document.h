@@ -13,6 +13,7 @@
 #include <QUndoStack>
 
 #include <memory>
+#include <optional>
 
 namespace cl::doc {
 
@@ -47,7 +48,14 @@ public:
     QString saveAs(const QString& path);
 
     [[nodiscard]] QString filePath() const { return filePath_; }
-    [[nodiscard]] bool isModified() const { return !undo_.isClean(); }
+    /// Whether the design differs from the file it was opened from or last saved to: an edit
+    /// undone, or changed back by hand, is not a change (helper-45: FP4 -> FP8 by hand still
+    /// asked to save).
+    [[nodiscard]] bool isModified() const {
+        return !undo_.isClean() && !(clean_ && *clean_ == design_);
+    }
+    /// The design as it is counts as unsaved work (recovered from an autosave).
+    void markUnsaved();
 
     // ---- Edits: widgets call these; the document builds and pushes the undo commands. ----
 
@@ -96,6 +104,8 @@ signals:
 private:
     std::shared_ptr<const model::Catalog> catalog_;
     model::Design design_;
+    /// The design as last opened or saved (isModified); empty for recovered work.
+    std::optional<model::Design> clean_;
     QUndoStack undo_;
     QString filePath_;
 };

@@ -3,6 +3,7 @@
 #include "model/inference.h"
 
 #include "model/catalog.h"
+#include "model/evaluate.h"
 #include "model/units.h"
 
 #include <algorithm>
@@ -1126,6 +1127,28 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
     case ChoiceSource::fixed:
         for (const auto& c : f.choices)
             out.emplace_back(c, c.empty() ? std::string("(derived)") : choice_label(c));
+        // Session 53 (helper-45): an engine that cannot run on the workload's GPUs (TensorRT-LLM
+        // off NVIDIA) is not offered; one a file already holds stays, refused with the reason.
+        if (f.section == Section::inference && f.key == "engine")
+            if (const Workload* w = d.workload(id)) {
+                const DesignIndex idx(d);
+                bool any = false, all_refuse = true;
+                for (const auto& dev : d.devices) {
+                    if (!w->placement.empty() && std::find(w->placement.begin(), w->placement.end(),
+                                                           dev.id) == w->placement.end())
+                        continue;
+                    std::string gid;
+                    if (!(gpus_in(idx, cat, dev, &gid) > 0))
+                        continue;
+                    if (const GpuSpec* g = cat.gpu(gid)) {
+                        any = true;
+                        all_refuse =
+                            all_refuse && !engine_device_refusal(ServingEngine::trtllm, *g).empty();
+                    }
+                }
+                if (any && all_refuse && w->inference.engine != ServingEngine::trtllm)
+                    std::erase_if(out, [](const auto& c) { return c.first == "trtllm"; });
+            }
         break;
     case ChoiceSource::models:
     case ChoiceSource::draft_models:

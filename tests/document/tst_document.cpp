@@ -97,6 +97,17 @@ private slots:
         QVERIFY(!d.isModified());
         d.undoStack()->redo();
         QCOMPARE(d.design().device("node")->count, 4);
+        // Changed back by hand: the design is the file's again, nothing to save.
+        QCOMPARE(d.setProperty(QStringLiteral("node"), model::Section::device,
+                               QStringLiteral("count"), 2.0),
+                 QString());
+        QVERIFY(!d.isModified());
+        d.undoStack()->undo(); // count 4 again
+        QVERIFY(d.isModified());
+        // Recovered work is unsaved even where it equals the file.
+        d.undoStack()->redo();
+        d.markUnsaved();
+        QVERIFY(d.isModified());
     }
 
     void dragMergesIntoOneStep() {

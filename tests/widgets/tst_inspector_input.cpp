@@ -885,6 +885,69 @@ private slots:
     // published checkpoint's by default (DeepSeek's NVFP4 checkpoints keep most of attention in
     // 16 bits). Chosen by mouse: FP4 weights, then NVFP4 attention -- the weights per GPU drop
     // by what 16-bit attention held; the field goes away with FP8 weights.
+    // Session 53: the Expert parallel field by keyboard. EP 2 on a dense model is refused with
+    // the reason (the workload's error, the design keeps the value the user typed); typing the
+    // original value back leaves nothing to save (helper-45: a value changed back by hand still
+    // asked to save).
+    void expertParallelByKeyboard() {
+        ui::MainWindow w(cat_);
+        const QString id = openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
+                                                      model::WorkloadKind::inference);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(!w.isWindowModified());
+        auto* ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(ep);
+        QCOMPARE(ep->text(), QStringLiteral("Engine default"));
+        QVERIFY(typeNumber(ep, QStringLiteral("2")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 2);
+        QVERIFY(w.isWindowModified());
+        const auto error = [&]() -> std::string {
+            const auto ev = w.evaluator()->current();
+            if (!ev)
+                return {};
+            for (const auto& we : ev->workloads)
+                if (we.id == id.toStdString())
+                    return we.error;
+            return {};
+        };
+        QTRY_VERIFY(error().find("this model has no experts") != std::string::npos);
+        ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("0")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 0);
+        QTRY_VERIFY(error().empty());
+        QVERIFY(!w.document()->isModified());
+        QVERIFY(!w.isWindowModified());
+        // Undo (the toolbar button) goes back to EP 2: that differs from the file again.
+        QTest::mouseClick(undoButton(w), Qt::LeftButton);
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 2);
+        QVERIFY(w.isWindowModified());
+    }
+
+    // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
+    // offered, then refused after picking); on NVIDIA it does.
+    void engineMenuFollowsTheGpu() {
+        {
+            ui::MainWindow w(cat_);
+            QVERIFY(!openPresetAndClickWorkload(w, QStringLiteral("mi300x-node"),
+                                                model::WorkloadKind::inference)
+                         .isEmpty());
+            auto* engine = field<QComboBox>(w, "engine");
+            QVERIFY(engine);
+            QCOMPARE(engine->findData(QStringLiteral("trtllm")), -1);
+            QVERIFY(engine->findData(QStringLiteral("vllm")) >= 0);
+            QVERIFY(engine->findData(QStringLiteral("sglang")) >= 0);
+        }
+        ui::MainWindow w(cat_);
+        QVERIFY(!openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
+                                            model::WorkloadKind::inference)
+                     .isEmpty());
+        auto* engine = field<QComboBox>(w, "engine");
+        QVERIFY(engine);
+        QVERIFY(chooseInCombo(engine, QStringLiteral("trtllm")));
+        QTRY_VERIFY(w.document()->design().workloads.front().inference.engine ==
+                    model::ServingEngine::trtllm);
+    }
+
     void fp4AttentionFollowsTheCheckpoint() {
         ui::MainWindow w(cat_);
         const QString id = openPresetAndClickWorkload(
