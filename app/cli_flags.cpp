@@ -46,6 +46,7 @@ const std::vector<SchemaFlag>& schema_flag_table() {
         // One --ep for training and serving (the inference field adds infer to it).
         {.section = S::training,
          .key = "ep",
+         .def = "1 (infer: the engine's)",
          .help = "Expert parallel (EP). Training: experts split over EP of the TP x CP x DP GPUs "
                  "(with ETP 1 EP may span TP ranks); default 1. infer: the routed experts split "
                  "by expert over EP of the TP GPUs, each by tensor over TP / EP; default the "

@@ -368,7 +368,7 @@ void MemoryChart::setEvaluation(const model::Evaluation& ev) {
             const double card_bytes = w.inference_memory && w.inference_memory->capacity_bytes > 0
                                           ? w.inference_memory->capacity_bytes
                                           : w.memory.capacity_bytes;
-            card += tr(" (%1 GiB as CUDA reports it; %2 GB on the label)")
+            card += tr(" (%1 GiB as the driver reports it; %2 GB on the label)")
                         .arg(QString::number(card_bytes / 1073741824.0, 'f', 1),
                              QString::number(w.memory.label_bytes / kGB, 'f', 0));
         }

@@ -56,15 +56,17 @@ QString Document::setProperties(const QStringList& ids, const model::Field& fiel
         const std::string sid = ids.front().toStdString();
         auto more = model::follow_on_edits(design_, sid, field, v, *catalog_);
         if (!more.empty() && field.get(design_, sid) != v) {
-            QStringList notes;
+            QStringList notes, also;
             for (const auto& m : more)
-                if (!m.note.empty())
+                if (!m.note.empty()) {
                     notes << QString::fromStdString(m.note);
+                    also << QString::fromStdString(m.field->label);
+                }
             more.insert(more.begin(), model::FollowOnEdit{&field, sid, v, {}});
             QString text = tr("Change %1").arg(QString::fromStdString(field.label));
-            if (!notes.isEmpty())
-                text =
-                    tr("Change %1 (and the cloud offer)").arg(QString::fromStdString(field.label));
+            if (!also.isEmpty()) // the undo entry names what else changed
+                text = tr("Change %1 (and %2)")
+                           .arg(QString::fromStdString(field.label), also.join(tr(", ")));
             QString err = setFields(more, text);
             if (err.isEmpty() && !notes.isEmpty())
                 emit notice(notes.join(QLatin1Char(' ')) + tr(" Undo brings both back."));

@@ -267,9 +267,10 @@ struct InferenceAssumptions {
     /// is done too (their attention reads next to nothing). Off (0) such a step runs eagerly.
     Assumption trtllm_cuda_graph_padding{
         1, "bool",
-        "TensorRT-LLM v1.0 performance overview: its LLM options pad CUDA graphs to those batch "
-        "sizes, as trtllm-bench does by default; the PyTorch executor's CUDA-graph runner pads a "
-        "decode-only batch to the next captured size (TensorRT-LLM's own default: off)"};
+        "on, as NVIDIA's published runs pad (TensorRT-LLM v1.0 performance overview: its LLM "
+        "options pad CUDA graphs to those batch sizes, and trtllm-bench pads by default): a "
+        "decode-only batch runs as the next captured size. TensorRT-LLM's serving setup "
+        "without those options leaves CUDA-graph padding off: set 0 for it"};
     /// A TensorRT-LLM step that runs eagerly (one that carries a prompt: CUDA graphs are for
     /// decode-only steps) launches every op of the forward from Python, on the thread that
     /// also prepares the next step: host ops per decoder layer, counted in its PyTorch modules.

@@ -532,6 +532,15 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
             return out;
         const ModelArch* was = find_model(d, c, w->model);
         const ModelArch* now = find_model(d, c, *next);
+        // A serving workload's expert parallelism the new model cannot take (no experts, or
+        // not a divisor of its experts) goes back to the engine's default (helper-46: Qwen3 ->
+        // Llama kept EP 2 and the workload was refused).
+        if (now && w->inference.ep > 1 && (!now->is_moe() || now->experts % w->inference.ep != 0))
+            out.push_back(FollowOnEdit{
+                find_field(Section::inference, "ep"), std::string(id), FieldValue{0.0},
+                "Expert parallel back to Engine default: " + now->name +
+                    (now->is_moe() ? " has " + std::to_string(now->experts) + " routed experts"
+                                   : " has no experts")});
         if (!was || !now || was->name.empty() || now->name.empty() || was->name == now->name)
             return out;
         // How names say a model: the catalog's name without its note in brackets ("Qwen3

@@ -1172,10 +1172,20 @@ std::string batch_limit_words(const InferenceResult& r, const InferenceSpec& s, 
     case BatchLimit::kv_cache:
         return "the most sequences the KV cache holds (paged KV; the engine's limit is " +
                units::format_count(static_cast<double>(engine_cap)) + ")";
-    case BatchLimit::engine_limit:
-        return "the engine's limit of " + units::format_count(static_cast<double>(engine_cap)) +
+    case BatchLimit::engine_limit: {
+        // Named as the engine names it (helper-45: vLLM's 1,024 against TensorRT-LLM's 2,048
+        // sequences on the same H200, with no word why the KV in use differed).
+        // (In words, as every source here: no engine's setting names.)
+        const char* setting = s.engine == ServingEngine::vllm     ? "vLLM's limit"
+                              : s.engine == ServingEngine::trtllm ? "TensorRT-LLM's batch limit"
+                              : s.engine == ServingEngine::sglang ? "SGLang's running-request limit"
+                                                                  : "the engine's limit";
+        return std::string(setting) + " of " +
+               units::format_count(static_cast<double>(engine_cap)) +
                " sequences (the KV cache would hold " +
-               units::format_count(static_cast<double>(r.memory.max_batch)) + ")";
+               units::format_count(static_cast<double>(r.memory.max_batch)) +
+               "; Assumptions: Max concurrent sequences)";
+    }
     case BatchLimit::requests:
         return "the batch job's requests a replica";
     case BatchLimit::tpot_slo:
@@ -1192,6 +1202,19 @@ std::string batch_limit_words(const InferenceResult& r, const InferenceSpec& s, 
 }
 
 std::string engine_device_refusal(ServingEngine e, const GpuSpec& g) {
+    // MLX (mlx-lm) is Apple's array framework for Apple silicon (ml-explore/mlx README; its
+    // later CUDA backend is not what the model's MLX efficiency was measured on): elsewhere it
+    // is refused, naming what serves there (helper-46: MLX on MI300X gave numbers).
+    if (e == ServingEngine::mlx && g.vendor != "Apple")
+        return "MLX (mlx-lm) runs on Apple silicon (MLX documentation); " +
+               (g.name.empty() ? g.id : g.name) + " is " +
+               (g.vendor.empty() ? std::string("not Apple") : g.vendor) + ": choose " +
+               (g.sockets > 0          ? "llama.cpp or vLLM"
+                : g.vendor == "NVIDIA" ? "vLLM, SGLang, TensorRT-LLM or llama.cpp"
+                : g.vendor == "AMD"    ? "vLLM, SGLang or llama.cpp"
+                : g.vendor == "Intel"  ? "vLLM or llama.cpp"
+                                       : "llama.cpp") +
+               " as the engine";
     if (e != ServingEngine::trtllm || g.vendor == "NVIDIA")
         return {};
     // The engines each maker's own guides serve with (ROCm's vLLM and SGLang images, Intel's
@@ -1353,9 +1376,17 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
         // per L_out decode steps (disaggregated).
         int best_b = 0, last_ok = 0;
         double best_rate = 0;
-        // What stops the search: an SLO, or the KV cache's largest batch.
-        BatchLimit stop = BatchLimit::kv_cache;
-        for (int b = 1; b <= r.memory.max_batch; b = b < 8 ? b + 1 : b + std::max(1, b / 8)) {
+        // What stops the search: an SLO, the KV cache's largest batch, or the design's batch --
+        // online, a batch set in the design is the most a replica runs at once (as an engine's
+        // max_num_seqs), the SLOs may pick fewer (helper-46: it was dropped without a word).
+        const bool capped = s.batch > 0 && s.batch <= r.memory.max_batch;
+        const int most = capped ? s.batch : r.memory.max_batch;
+        BatchLimit stop = capped ? BatchLimit::design : BatchLimit::kv_cache;
+        const auto next = [&](int b) {
+            const int n = b < 8 ? b + 1 : b + std::max(1, b / 8);
+            return capped && b < most ? std::min(n, most) : n; // the design's batch is tried
+        };
+        for (int b = 1; b <= most; b = next(b)) {
             const double tpot = tpot_eff(b);
             const double ttft = r.prefill_s + tpot_at(b);
             if ((s.tpot_slo_s > 0 && tpot > s.tpot_slo_s) ||

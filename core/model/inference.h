@@ -76,7 +76,7 @@ inline bool host_sets_step(const InferenceResult& r) {
 
 /// What set the batch, in a few words for a caption ("set by the TPOT SLO").
 std::string batch_limit_short(BatchLimit l);
-/// The same with its figure, for Explain: "the engine's limit of 1,024 sequences (...)", "the
+/// The same with its figure, for Explain: "vLLM's limit of 1,024 sequences (...)", "the
 /// TPOT SLO (50.0 ms): a larger batch misses it".
 std::string batch_limit_words(const InferenceResult& r, const InferenceSpec& s, int engine_cap);
 

@@ -737,26 +737,37 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
     if (s.attention_dp && !m.is_moe())
         errs.push_back({"--attention-dp",
                         "applies to MoE models (it splits only the routed experts over the TP "
-                        "GPUs); for a dense model it is plain data parallelism: use --replicas"});
+                        "GPUs); for a dense model it is plain data parallelism: set Replicas "
+                        "(--replicas) instead"});
     if (s.ep < 0)
         errs.push_back({"--ep", "must not be negative (0: the engine's default)"});
     else if (s.ep > 0 && !m.is_moe()) {
         if (s.ep > 1)
             errs.push_back({"--ep", "applies to MoE models (it splits the routed experts by "
-                                    "expert); this model has no experts: set 0 or 1"});
+                                    "expert); this model has no experts: leave Engine default "
+                                    "(0)"});
     } else if (s.ep > 0) {
         const auto n = [](long v) { return std::to_string(v); };
+        // What EP may be here (helper-46: the refusal named the problem, not the values).
+        std::string valid;
+        for (int e = 1; e <= s.tp; ++e)
+            if (s.tp % e == 0 && m.experts % e == 0 && (!adp || e == s.tp))
+                valid += (valid.empty() ? "" : ", ") + n(e);
+        const std::string choose =
+            adp ? " (or leave Engine default, 0)" : " here, or leave Engine default (0)";
         if (s.tp % s.ep != 0)
             errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide TP = " + n(s.tp) +
-                                        " (each expert is split by tensor over TP / EP GPUs)"});
+                                        " (each expert is split by tensor over TP / EP GPUs): "
+                                        "EP may be " +
+                                        valid + choose});
         else if (m.experts % s.ep != 0)
             errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide the model's " +
-                                        n(m.experts) + " routed experts"});
+                                        n(m.experts) + " routed experts: EP may be " + valid +
+                                        choose});
         else if (adp && s.ep != s.tp)
             errs.push_back({"--ep", "with attention DP the routed experts are split by expert "
                                     "over all TP = " +
-                                        n(s.tp) + " GPUs: set EP to " + n(s.tp) +
-                                        " or 0 (the default)"});
+                                        n(s.tp) + " GPUs: set EP to " + n(s.tp) + choose});
     }
     if (!adp && m.heads % s.tp != 0)
         errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +

@@ -414,7 +414,9 @@ std::vector<Field> build_schema() {
             .make("replicas", "Replicas", "", 1, 1 << 24, "you", "serving replicas of tp*pp GPUs"));
     add(I(CL_REF(batch))
             .make("batch", "Batch", "sequences", 0, 1 << 24, "you",
-                  "concurrent sequences; 0 (Auto): the largest that fits and meets the targets"))
+                  "concurrent sequences; 0 (Auto): the largest that fits and meets the targets; "
+                  "online, a set batch is the most a replica runs at once (the SLOs may pick "
+                  "fewer)"))
         .zero_shows = "Auto";
     add(I(CL_REF(input_len))
             .make("input_len", "Input tokens", "tokens", 1, 1 << 26, "you", "prompt length"))
@@ -1127,27 +1129,29 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
     case ChoiceSource::fixed:
         for (const auto& c : f.choices)
             out.emplace_back(c, c.empty() ? std::string("(derived)") : choice_label(c));
-        // Session 53 (helper-45): an engine that cannot run on the workload's GPUs (TensorRT-LLM
-        // off NVIDIA) is not offered; one a file already holds stays, refused with the reason.
+        // Session 53 (helper-45, 46): an engine that cannot run on the workload's GPUs
+        // (TensorRT-LLM off NVIDIA, MLX off Apple silicon) is not offered; one a file already
+        // holds stays, refused with the reason.
         if (f.section == Section::inference && f.key == "engine")
             if (const Workload* w = d.workload(id)) {
                 const DesignIndex idx(d);
-                bool any = false, all_refuse = true;
+                std::vector<const GpuSpec*> gpus;
                 for (const auto& dev : d.devices) {
                     if (!w->placement.empty() && std::find(w->placement.begin(), w->placement.end(),
                                                            dev.id) == w->placement.end())
                         continue;
                     std::string gid;
-                    if (!(gpus_in(idx, cat, dev, &gid) > 0))
-                        continue;
-                    if (const GpuSpec* g = cat.gpu(gid)) {
-                        any = true;
-                        all_refuse =
-                            all_refuse && !engine_device_refusal(ServingEngine::trtllm, *g).empty();
-                    }
+                    if (gpus_in(idx, cat, dev, &gid) > 0)
+                        if (const GpuSpec* g = cat.gpu(gid))
+                            gpus.push_back(g);
                 }
-                if (any && all_refuse && w->inference.engine != ServingEngine::trtllm)
-                    std::erase_if(out, [](const auto& c) { return c.first == "trtllm"; });
+                std::erase_if(out, [&](const auto& c) {
+                    const auto e = choice_from_string<ServingEngine>(c.first);
+                    return e && !gpus.empty() && *e != w->inference.engine &&
+                           std::all_of(gpus.begin(), gpus.end(), [&](const GpuSpec* g) {
+                               return !engine_device_refusal(*e, *g).empty();
+                           });
+                });
             }
         break;
     case ChoiceSource::models:

@@ -183,6 +183,35 @@ private slots:
         }
     }
 
+    // Session 53 (helper-46): a serving workload's EP goes back to the engine's default when the
+    // new model cannot take it (a dense model, or experts it does not divide); one it can take
+    // stays.
+    void expertParallelFollowsModel() {
+        Design d = cl::test::preset("h200-inference-8x");
+        std::size_t w = 0;
+        while (w < d.workloads.size() && d.workloads[w].kind != WorkloadKind::inference)
+            ++w;
+        QVERIFY(w < d.workloads.size());
+        const std::string id = d.workloads[w].id;
+        d.workloads[w].model = "qwen3-235b-a22b";
+        d.workloads[w].inference.ep = 2;
+        const Field* model = find_field(Section::workload, "model");
+        QVERIFY(model);
+        const auto ep_after = [&](const std::string& to) -> std::optional<FollowOnEdit> {
+            for (auto& e : follow_on_edits(d, id, *model, FieldValue{to}, cat_))
+                if (e.field->key == "ep")
+                    return e;
+            return std::nullopt;
+        };
+        const auto dense = ep_after("llama3-70b");
+        QVERIFY(dense.has_value());
+        QCOMPARE(std::get<double>(dense->value), 0.0);
+        QVERIFY2(dense->note.find("has no experts") != std::string::npos, dense->note.c_str());
+        QVERIFY(!ep_after("qwen3-30b-a3b").has_value()); // 128 experts: EP 2 stays
+        d.workloads[w].inference.ep = 0;
+        QVERIFY(!ep_after("llama3-70b").has_value()); // nothing to reset
+    }
+
     // Helper-16: after Fine-tuning Full -> LoRA the preset's "Llama 3 70B full fine-tune" kept
     // saying "full". The word follows the choice; a name without it stays.
     void workloadNameFollowsFinetune() {

@@ -1222,7 +1222,7 @@ private slots:
         QCOMPARE(r->batch_limit, BatchLimit::engine_limit);
         QCOMPARE(r->batch, 1024);
         QVERIFY(r->memory.max_batch > 1024);
-        QVERIFY2(batch_limit_words(*r, s, 1024).find("the engine's limit of 1,024 sequences") !=
+        QVERIFY2(batch_limit_words(*r, s, 1024).find("vLLM's limit of 1,024 sequences") !=
                      std::string::npos,
                  batch_limit_words(*r, s, 1024).c_str());
         InferenceSpec longer = s;
@@ -1260,6 +1260,40 @@ private slots:
             QVERIFY(batch_limit_words(*o, on, 1024).find("the TPOT SLO (30.0 ms)") !=
                     std::string::npos);
         }
+        // Online with a batch in the design (helper-46: it was dropped without a word): the most
+        // a replica runs at once; below what the SLO allows it sets the batch, and says so.
+        InferenceSpec capped = on;
+        capped.batch = std::max(2, o->batch / 3);
+        auto c = infer(m, capped, h200, node_);
+        QVERIFY2(c.ok(), c.error_text().c_str());
+        QCOMPARE(c->batch, capped.batch);
+        QCOMPARE(c->batch_limit, BatchLimit::design);
+        QVERIFY(c->output_tokens_per_s < o->output_tokens_per_s);
+        // Above it, the SLO still picks the batch.
+        capped.batch = o->batch * 4;
+        auto above = infer(m, capped, h200, node_);
+        QVERIFY(above.ok());
+        QCOMPARE(above->batch, o->batch);
+    }
+
+    // Session 53 (helper-46): MLX (mlx-lm) serves on Apple silicon only; elsewhere it is refused
+    // naming what serves there, as TensorRT-LLM off NVIDIA.
+    void mlxOnlyOnAppleSilicon() {
+        const ModelArch& m = *cat_.model("llama3-8b");
+        InferenceSpec s;
+        s.engine = ServingEngine::mlx;
+        s.batch = 1;
+        for (const char* gpu : {"mi300x", "h100-sxm"}) {
+            auto r = infer(m, s, *cat_.gpu(gpu), node_);
+            QVERIFY(!r.ok());
+            QVERIFY2(r.error_text().find("MLX (mlx-lm) runs on Apple silicon") != std::string::npos,
+                     r.error_text().c_str());
+        }
+        QVERIFY(!engine_device_refusal(ServingEngine::mlx, *cat_.gpu("mi300x")).empty());
+        QVERIFY(engine_device_refusal(ServingEngine::vllm, *cat_.gpu("mi300x")).empty());
+        for (const auto& g : cat_.gpus())
+            if (g.vendor == "Apple")
+                QVERIFY2(engine_device_refusal(ServingEngine::mlx, g).empty(), g.id.c_str());
     }
 
     // Session 53: expert parallelism in serving without attention DP (InferenceSpec::ep;

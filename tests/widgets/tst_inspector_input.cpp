@@ -921,6 +921,23 @@ private slots:
         QTest::mouseClick(undoButton(w), Qt::LeftButton);
         QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 2);
         QVERIFY(w.isWindowModified());
+        // An MoE model takes EP 2; back to the dense model, EP follows to the engine's default
+        // in the same undo step, and the status line says why.
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")));
+        QTRY_VERIFY(w.document()->design().workloads.front().model == "qwen3-235b-a22b");
+        QTRY_VERIFY(error().empty());
+        QCOMPARE(w.document()->design().workloads.front().inference.ep, 2);
+        model = field<QComboBox>(w, "model");
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("llama3-70b")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 0);
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("Expert parallel back to Engine default")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QTRY_VERIFY(error().empty());
     }
 
     // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
