@@ -125,8 +125,18 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "params on the GPU x bytes per weight of the weights format (split over "
                      "TP and PP)"},
                     {"KV cache", units::format_bytes(b.kv_cache),
-                     "2 x layers x KV heads x head dim x bytes per token x tokens (the engine's "
-                     "budget: ClusterLens guide, Inference)"},
+                     "2 × layers × KV heads × head dim × bytes × the tokens in use" +
+                         (w.inference_memory
+                              ? " (" +
+                                    units::format_count(
+                                        static_cast<double>(w.inference_memory->batch)) +
+                                    " sequences); the budget holds " +
+                                    units::format_count(w.inference_memory->kv_capacity_tokens) +
+                                    " tokens, " +
+                                    units::format_count(
+                                        static_cast<double>(w.inference_memory->max_batch)) +
+                                    " sequences: " + kv_budget_rule(ma, spec.inference.engine)
+                              : std::string())},
                     {"workspace", units::format_bytes(b.activations),
                      "activations of one forward pass over the engine's batched tokens"},
                     {"engine runtime", units::format_bytes(b.other), runtime.source}};
@@ -442,7 +452,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     const double n = elementwise_kernels_per_layer(*m, s.engine, moe);
                     const std::string parts = elementwise_kernels_parts(*m, s.engine, moe);
                     out.back().inputs.push_back(
-                        {std::string("elementwise kernels a") + (moe ? "n MoE" : "") + " layer",
+                        {std::string("elementwise kernels per ") + (moe ? "MoE " : "") + "layer",
                          units::format_count(n) + " (" + parts + ")",
                          "the engine's model code (ClusterLens guide, Inference: Fixed kernel "
                          "times)"});

@@ -713,6 +713,25 @@ double attention_params_16bit(const ModelArch& m, const InferenceSpec& s) {
     }
 }
 
+std::string kv_budget_rule(const MemoryAssumptions& a, ServingEngine e) {
+    const auto pct = [](double f) {
+        return std::to_string(static_cast<int>(std::lround(f * 100))) + " %";
+    };
+    switch (e) {
+    case ServingEngine::vllm:
+        return "vLLM fills " + pct(a.gpu_memory_utilization.value) +
+               " of the card: the KV cache gets what weights, activations and runtime leave of it";
+    case ServingEngine::sglang:
+        return "SGLang's weights and KV cache take " + pct(a.sglang_mem_fraction_static.value) +
+               " of the card: the KV cache gets that less the weights";
+    case ServingEngine::trtllm:
+        return "TensorRT-LLM gives the KV cache " + pct(a.trtllm_free_memory_fraction.value) +
+               " of the memory free once weights, activations and runtime are loaded";
+    default:
+        return "what the weights, one compute buffer and the context leave of the device";
+    }
+}
+
 int engine_max_num_seqs(const MemoryAssumptions& a, ServingEngine e, const GpuSpec& gpu) {
     if (a.max_num_seqs.value >= 1)
         return static_cast<int>(std::min(a.max_num_seqs.value, 1e7));

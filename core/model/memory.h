@@ -186,6 +186,13 @@ struct InferenceMemory {
 /// MLX's own assumptions, the framework overhead (CUDA context, allocator) for the others.
 const Assumption& engine_runtime(const MemoryAssumptions& a, ServingEngine e);
 
+/// How the engine budgets its KV cache, in words with the assumption's value (helper-45/46: the
+/// KV in use differed between engines on one GPU with no word why): vLLM a fraction of the card
+/// less weights, activations and runtime; SGLang a fraction of the card less weights;
+/// TensorRT-LLM a fraction of what is free once weights, activations and runtime are loaded;
+/// llama.cpp and MLX what the weights and one compute buffer leave.
+std::string kv_budget_rule(const MemoryAssumptions& a, ServingEngine e);
+
 /// The most sequences the engine batches at once: the assumption when set, else the engine's
 /// own default -- TensorRT-LLM's max_batch_size 2,048 (LLM API / trtllm-build default); vLLM's
 /// max_num_seqs 1,024 on GPUs with at least 70 GiB other than A100, else 256 (vllm/engine/

@@ -1545,7 +1545,7 @@ private slots:
             for (const auto& e : explain(x, evaluate(x, cat_), cat_))
                 if (e.title == "TTFT and TPOT")
                     for (const auto& i : e.inputs)
-                        if (i.name == "elementwise kernels a layer")
+                        if (i.name == "elementwise kernels per layer")
                             return i.value;
             return std::string();
         };
@@ -1559,6 +1559,32 @@ private slots:
         QVERIFY2(count(trt) == "4 (two residual adds with their norms, the activation, the fused "
                                "Q/K norm and RoPE)",
                  count(trt).c_str());
+    }
+
+    // Session 53 (helper-45/46): Explain's KV cache row says the sequences in use, what the
+    // budget holds, and the engine's rule, so vLLM's smaller pool on the same GPU has a why.
+    void kvBudgetSaysTheEngineRule() {
+        Design d = cl::test::preset("h200-inference-8x");
+        const std::size_t w = inference_index(d);
+        QVERIFY(w < d.workloads.size());
+        auto kv_row = [&](ServingEngine e) {
+            Design x = d;
+            x.workloads[w].inference.engine = e;
+            for (const auto& ex : explain(x, evaluate(x, cat_), cat_))
+                if (ex.title == "Memory per GPU")
+                    for (const auto& i : ex.inputs)
+                        if (i.name == "KV cache")
+                            return i.source;
+            return std::string();
+        };
+        const std::string v = kv_row(ServingEngine::vllm), t = kv_row(ServingEngine::trtllm),
+                          sg = kv_row(ServingEngine::sglang);
+        QVERIFY2(v.find("vLLM fills 90 % of the card") != std::string::npos, v.c_str());
+        QVERIFY2(v.find(" sequences); the budget holds ") != std::string::npos, v.c_str());
+        QVERIFY2(t.find("TensorRT-LLM gives the KV cache 90 % of the memory free") !=
+                     std::string::npos,
+                 t.c_str());
+        QVERIFY2(sg.find("SGLang's weights and KV cache take") != std::string::npos, sg.c_str());
     }
 
     // Session 53 (format 1.24): a serving workload's expert parallelism is kept, read back,
