@@ -195,6 +195,25 @@ static void BM_Infer_Qwen3_30B_B200_TensorRTLLM(benchmark::State& state) {
 }
 BENCHMARK(BM_Infer_Qwen3_30B_B200_TensorRTLLM);
 
+// Session 53: expert parallelism without attention DP (Qwen3-235B-A22B FP8, TP 8 = EP 8 on
+// H100, as NVIDIA's silicon runs): the busiest GPU's experts (exact binomial order statistic at
+// small batch, Blom's normal at large) in every MoE pass.
+static void BM_Infer_Qwen3_235B_H100_EP8_TensorRTLLM(benchmark::State& state) {
+    const Topology t = one_system("dgx-h100");
+    InferenceSpec s;
+    s.tp = 8;
+    s.ep = 8;
+    s.weights_dtype = cl::model::WeightsDtype::fp8;
+    s.kv_dtype = cl::model::KvDtype::fp8;
+    s.engine = cl::model::ServingEngine::trtllm;
+    s.input_len = 1000;
+    s.output_len = 1000;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            infer(*catalog().model("qwen3-235b-a22b"), s, *catalog().gpu("h100-sxm"), t, 7.9));
+}
+BENCHMARK(BM_Infer_Qwen3_235B_H100_EP8_TensorRTLLM);
+
 // Session 36: an offline batch job run step by step (InferenceSpec::requests): the slowest
 // shape on the TensorRT-LLM page -- 1,500 requests of 2,048 / 2,048 tokens, one prompt a step
 // with chunking off, ~1,500 steps with a prompt and the decode stretches between them.
