@@ -767,6 +767,16 @@ void Inspector::setLabelMinimums(int at_most) {
 bool Inspector::eventFilter(QObject* watched, QEvent* event) {
     if (watched == scroll_->viewport() && event->type() == QEvent::Resize)
         chooseRowWrap();
+    // Undo and Redo in a number field are the design's (helper-46: after typing a value and
+    // Return, Ctrl+Z with the field still focused undid the box's text, not the edit): the
+    // spin box does not take the shortcut, the window's Undo does.
+    if (event->type() == QEvent::ShortcutOverride && qobject_cast<QAbstractSpinBox*>(watched)) {
+        auto* ke = static_cast<QKeyEvent*>(event);
+        if (ke->matches(QKeySequence::Undo) || ke->matches(QKeySequence::Redo)) {
+            event->ignore();
+            return true;
+        }
+    }
     if (event->type() == QEvent::Wheel) {
         auto* w = qobject_cast<QWidget*>(watched);
         if (w && !w->hasFocus()) {

@@ -921,6 +921,14 @@ private slots:
         QTest::mouseClick(undoButton(w), Qt::LeftButton);
         QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 2);
         QVERIFY(w.isWindowModified());
+        // Ctrl+Z with the field still focused after typing (helper-46: the box took it and
+        // undid its own text): the design's undo.
+        ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("4")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 4);
+        QVERIFY(ep->hasFocus());
+        pressKey(Qt::Key_Z, Qt::ControlModifier);
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.ep, 2);
         // An MoE model takes EP 2; back to the dense model, EP follows to the engine's default
         // in the same undo step, and the status line says why.
         auto* model = field<QComboBox>(w, "model");
