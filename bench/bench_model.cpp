@@ -181,14 +181,21 @@ BENCHMARK(BM_Infer_Llama70B_H200_TensorRTLLM);
 
 // Session 41: an MoE model in NVFP4 on one B200 -- the grouped-GEMM streaming and compute laws
 // (routed experts by size, routing per token) on every MoE layer of both TensorRT-LLM passes.
-static void BM_Infer_Qwen3_30B_B200_TensorRTLLM(benchmark::State& state) {
-    const Topology t = one_system("dgx-b200");
+/// TensorRT-LLM serving 1,000 / 1,000 tokens with FP8 KV at TP `tp` and these weights.
+static InferenceSpec trtllm_1000_1000(cl::model::WeightsDtype w, int tp) {
     InferenceSpec s;
-    s.weights_dtype = cl::model::WeightsDtype::fp4;
+    s.tp = tp;
+    s.weights_dtype = w;
     s.kv_dtype = cl::model::KvDtype::fp8;
     s.engine = cl::model::ServingEngine::trtllm;
     s.input_len = 1000;
     s.output_len = 1000;
+    return s;
+}
+
+static void BM_Infer_Qwen3_30B_B200_TensorRTLLM(benchmark::State& state) {
+    const Topology t = one_system("dgx-b200");
+    const InferenceSpec s = trtllm_1000_1000(cl::model::WeightsDtype::fp4, 1);
     for (auto _ : state)
         benchmark::DoNotOptimize(
             infer(*catalog().model("qwen3-30b-a3b"), s, *catalog().gpu("b200"), t, 7.9));
@@ -200,14 +207,8 @@ BENCHMARK(BM_Infer_Qwen3_30B_B200_TensorRTLLM);
 // small batch, Blom's normal at large) in every MoE pass.
 static void BM_Infer_Qwen3_235B_H100_EP8_TensorRTLLM(benchmark::State& state) {
     const Topology t = one_system("dgx-h100");
-    InferenceSpec s;
-    s.tp = 8;
+    InferenceSpec s = trtllm_1000_1000(cl::model::WeightsDtype::fp8, 8);
     s.ep = 8;
-    s.weights_dtype = cl::model::WeightsDtype::fp8;
-    s.kv_dtype = cl::model::KvDtype::fp8;
-    s.engine = cl::model::ServingEngine::trtllm;
-    s.input_len = 1000;
-    s.output_len = 1000;
     for (auto _ : state)
         benchmark::DoNotOptimize(
             infer(*catalog().model("qwen3-235b-a22b"), s, *catalog().gpu("h100-sxm"), t, 7.9));

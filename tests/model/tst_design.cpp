@@ -52,6 +52,17 @@ std::size_t inference_index(const Design& d) {
             w = i;
     return w;
 }
+
+/// One input of one of Explain's entries for the design (empty when it is not there).
+ExplainedInput explained(const Design& d, const Catalog& c, std::string_view title,
+                         std::string_view name) {
+    for (const auto& e : explain(d, evaluate(d, c), c))
+        if (e.title == title)
+            for (const auto& i : e.inputs)
+                if (i.name == name)
+                    return i;
+    return {};
+}
 } // namespace
 
 class TestDesign : public QObject {
@@ -1542,12 +1553,7 @@ private slots:
         QVERIFY2(older.ok(), older.error_text().c_str());
         QVERIFY(!older->models[0].qk_norm);
         auto count = [&](const Design& x) {
-            for (const auto& e : explain(x, evaluate(x, cat_), cat_))
-                if (e.title == "TTFT and TPOT")
-                    for (const auto& i : e.inputs)
-                        if (i.name == "elementwise kernels per layer")
-                            return i.value;
-            return std::string();
+            return explained(x, cat_, "TTFT and TPOT", "elementwise kernels per layer").value;
         };
         QVERIFY2(count(*back) == "5 (two residual adds with their norms, the activation, RoPE, "
                                  "the Q/K norms)",
@@ -1570,12 +1576,7 @@ private slots:
         auto kv_row = [&](ServingEngine e) {
             Design x = d;
             x.workloads[w].inference.engine = e;
-            for (const auto& ex : explain(x, evaluate(x, cat_), cat_))
-                if (ex.title == "Memory per GPU")
-                    for (const auto& i : ex.inputs)
-                        if (i.name == "KV cache")
-                            return i.source;
-            return std::string();
+            return explained(x, cat_, "Memory per GPU", "KV cache").source;
         };
         const std::string v = kv_row(ServingEngine::vllm), t = kv_row(ServingEngine::trtllm),
                           sg = kv_row(ServingEngine::sglang);

@@ -30,6 +30,18 @@ private:
         return r.value();
     }
 
+    /// TensorRT-LLM at TP 8 with FP8 weights and KV, 1,000 / 1,000 tokens.
+    static InferenceSpec trtllm_fp8_tp8() {
+        InferenceSpec s;
+        s.tp = 8;
+        s.weights_dtype = WeightsDtype::fp8;
+        s.kv_dtype = KvDtype::fp8;
+        s.engine = ServingEngine::trtllm;
+        s.input_len = 1000;
+        s.output_len = 1000;
+        return s;
+    }
+
 private slots:
     void initTestCase() {
         cat_ = cl::test::bundled_catalog();
@@ -151,13 +163,7 @@ private slots:
     // router, embedding and LM head whole; only the routed experts are split over TP.
     void attentionDataParallel() {
         const ModelArch& m = *cat_.model("llama4-maverick");
-        InferenceSpec s;
-        s.tp = 8;
-        s.weights_dtype = WeightsDtype::fp8;
-        s.kv_dtype = KvDtype::fp8;
-        s.engine = ServingEngine::trtllm;
-        s.input_len = 1000;
-        s.output_len = 1000;
+        InferenceSpec s = trtllm_fp8_tp8();
         auto tp = infer(m, s, *cat_.gpu("h200-sxm"), node_);
         s.attention_dp = true;
         auto dp = infer(m, s, *cat_.gpu("h200-sxm"), node_);
@@ -1326,11 +1332,8 @@ private slots:
         QVERIFY(ep_busiest_copies(q, 8, 512) < 1.1 && ep_busiest_copies(q, 8, 512) > 1.0);
 
         const GpuSpec& h100 = *cat_.gpu("h100-sxm");
-        InferenceSpec s;
-        s.tp = 8;
-        s.weights_dtype = WeightsDtype::fp8;
-        s.kv_dtype = KvDtype::fp8;
-        s.engine = ServingEngine::trtllm;
+        InferenceSpec s = trtllm_fp8_tp8();
+        s.output_len = 500;
         s.batch = 4;
         auto tp_split = infer(q, s, h100, node_);
         s.ep = 1; // the default spelled out: the same numbers
