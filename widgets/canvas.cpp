@@ -910,39 +910,19 @@ protected:
                 metrics << first << parts.mid(i).join(QStringLiteral(" · "));
             }
         }
-        const qreal verdictBottom = metrics.size() > 1 ? 84 : 100;
+        // Without metrics (a refused workload) the verdict has the card down to its edge.
+        const qreal verdictBottom = metrics.empty() ? 118 : metrics.size() > 1 ? 84 : 100;
         p->setPen(status);
         {
-            // Whole lines only, the last one elided when the verdict is longer.
+            // Whole lines only, paragraph by paragraph (two errors are two lines of the verdict,
+            // and a newline inside one drawn line put "heads" over "Layers in system memory":
+            // helper-13); too long, without its parenthetical asides (the parts of a memory
+            // total, the reason behind a refusal: helper-16's "(model states 36.1 GB +
+            // activatio…" in a report's picture, where no tooltip helps), else cut (fitLines).
             const QFontMetrics fm = p->fontMetrics();
-            const int room = std::max(1, static_cast<int>((verdictBottom - 46) / fm.lineSpacing()));
-            // Paragraph by paragraph: two errors are two lines of the verdict, and a newline
-            // inside one drawn line put "heads" over "Layers in system memory" (helper-13).
-            const auto wrapAll = [&](const QString& text) {
-                QStringList out;
-                for (const QString& para : text.split(QLatin1Char('\n')))
-                    out << wrapWords(para, fm, 220);
-                return out;
-            };
-            const QString verdict = QString::fromStdString(finding_.verdict);
-            QStringList lines = wrapAll(verdict);
-            // Too long: without its closing "(...)" (the parts of a memory total, the KV
-            // cache's make-up) when that fits, rather than cut in a word (helper-16: "(model
-            // states 36.1 GB + activatio…" in a report's picture, where no tooltip helps).
-            if (lines.size() > room && verdict.endsWith(QLatin1Char(')')) &&
-                !verdict.contains(QLatin1Char('\n'))) {
-                const qsizetype open = verdict.lastIndexOf(QStringLiteral(" ("));
-                if (open > 0) {
-                    const QStringList shorter = wrapAll(verdict.left(open));
-                    if (shorter.size() <= room)
-                        lines = shorter;
-                }
-            }
-            if (lines.size() > room) {
-                lines = lines.mid(0, room);
-                lines.last() =
-                    fm.elidedText(lines.last() + QStringLiteral(" …"), Qt::ElideRight, 220);
-            }
+            const int room = static_cast<int>((verdictBottom - 46) / fm.lineSpacing());
+            const QStringList lines =
+                fitLines(QString::fromStdString(finding_.verdict), fm, 220, room);
             for (int i = 0; i < lines.size(); ++i)
                 p->drawText(QRectF(10, 46 + i * fm.lineSpacing(), 220, fm.lineSpacing()),
                             Qt::AlignLeft | Qt::AlignVCenter, lines[i]);

@@ -2,7 +2,10 @@
 // Greedy word wrap to a width in pixels, for text the widgets draw themselves (card verdicts,
 // the canvas's link-load banner, the Memory chart's bar names).
 
+#include <algorithm>
+
 #include <QFontMetrics>
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +27,46 @@ inline QStringList wrapWords(const QString& text, const QFontMetrics& fm, int wi
     }
     if (!line.isEmpty())
         lines << line;
+    return lines;
+}
+
+/// What a box of `room` lines, `width` pixels wide, shows of `text` (paragraphs at newlines):
+/// the text whole where it fits; else the text without its parenthetical asides, the longest
+/// first, as soon as what is left fits (a refusal keeps what to do: "Expert parallel: EP = 3 does
+/// not divide TP = 8: EP may be 1, 2, 4, 8 here, or leave Engine default", where the card had cut
+/// "… EP …" after the aside; helper-46); else its first `room` lines, the last ending in " …".
+/// The tooltip and the charts have the text whole.
+inline QStringList fitLines(const QString& text, const QFontMetrics& fm, int width, int room) {
+    room = std::max(1, room);
+    const auto wrapAll = [&](const QString& t) {
+        QStringList out;
+        for (const QString& para : t.split(QLatin1Char('\n')))
+            out << wrapWords(para, fm, width);
+        return out;
+    };
+    QStringList lines = wrapAll(text);
+    if (lines.size() <= room)
+        return lines;
+    // An aside: " (...)" with no parentheses inside (the innermost first).
+    static const QRegularExpression aside(QStringLiteral(" \\([^()\n]*\\)"));
+    QString shorter = text;
+    for (;;) {
+        qsizetype at = -1, len = 0;
+        for (auto it = aside.globalMatch(shorter); it.hasNext();) {
+            const auto m = it.next();
+            if (m.capturedLength() > len) {
+                at = m.capturedStart();
+                len = m.capturedLength();
+            }
+        }
+        if (at < 0)
+            break;
+        shorter.remove(at, len);
+        if (const QStringList fit = wrapAll(shorter); fit.size() <= room)
+            return fit;
+    }
+    lines = lines.mid(0, room);
+    lines.last() = fm.elidedText(lines.last() + QStringLiteral(" \u2026"), Qt::ElideRight, width);
     return lines;
 }
 

@@ -8,6 +8,7 @@
 #include "inspector.h"
 #include "mainwindow.h"
 #include "realinput.h"
+#include "textwrap.h"
 
 #include <QAction>
 #include <QApplication>
@@ -1007,6 +1008,55 @@ private slots:
         const QColor plain = w.scene()->palette().mid().color();
         QCOMPARE(colourOn(QStringLiteral("c"), QStringLiteral("lf"), load), 0);
         QVERIFY(colourOn(QStringLiteral("c"), QStringLiteral("lf"), plain) >= 5);
+    }
+
+    // helper-46: a refused workload's card cut its reason at the third line ("…: EP …"), before
+    // what to do. With no metrics to show, the verdict has the card to its edge; too long, it
+    // loses its asides before its last words (fitLines).
+    void refusalKeepsWhatToDoOnCard() {
+        QTemporaryDir dir;
+        QFile preset(QStringLiteral(CLUSTERLENS_SOURCE_DIR "/presets/h200-inference-8x.json"));
+        QVERIFY(preset.open(QIODevice::ReadOnly));
+        QByteArray text = preset.readAll();
+        QVERIFY(text.contains("\"model\": \"llama3-70b\""));
+        text.replace("\"model\": \"llama3-70b\"", "\"model\": \"qwen3-235b-a22b\"");
+        text.replace("\"tp\": 8,", "\"tp\": 8, \"ep\": 3,");
+        ui::MainWindow w(cat_);
+        show(w);
+        w.resize(1280, 800);
+        QVERIFY(openFile(w, dir.filePath(QStringLiteral("ep3.json")), text));
+        QTRY_VERIFY(w.evaluator()->current() != nullptr);
+        const auto& wl = w.document()->design().workloads.at(0);
+        std::string verdict;
+        QTRY_VERIFY(w.evaluator()->current() &&
+                    (verdict = w.evaluator()->current()->findings.workloads.at(wl.id).verdict)
+                            .find("EP may be 1, 2, 4, 8") != std::string::npos);
+        // What the card draws of it, in the card's font and box (220 px, from y 46 to 118).
+        const QFontMetrics fm(w.canvas()->font());
+        const int room = (118 - 46) / fm.lineSpacing();
+        const QString shown =
+            ui::fitLines(QString::fromStdString(verdict), fm, 220, room).join(QLatin1Char(' '));
+        QVERIFY2(shown.contains(QStringLiteral("EP may be 1, 2, 4, 8 here")), qPrintable(shown));
+        QVERIFY2(!shown.contains(QStringLiteral("…")), qPrintable(shown));
+        // The card draws below y 100, where the verdict stopped when it had metrics beside it.
+        const auto card = clickPoint(w, QString::fromStdString(wl.id));
+        QVERIFY(card);
+        QGraphicsItem* item = w.canvas()->itemAt(*card);
+        while (item && item->parentItem())
+            item = item->parentItem();
+        QVERIFY(item);
+        const QImage img = w.canvas()->viewport()->grab().toImage();
+        const QRect band =
+            w.canvas()->mapFromScene(item->mapToScene(QRectF(10, 101, 220, 16))).boundingRect() &
+            img.rect();
+        QVERIFY(band.width() > 100 && band.height() > 8);
+        int orange = 0; // the refusal's colour: warm, saturated
+        for (int y = band.top(); y <= band.bottom(); ++y)
+            for (int x = band.left(); x <= band.right(); ++x) {
+                const QColor c = img.pixelColor(x, y);
+                orange += c.hslSaturation() > 120 && c.red() > c.blue() + 60;
+            }
+        QVERIFY2(orange >= 20, qPrintable(QString::number(orange)));
     }
 };
 
