@@ -63,6 +63,12 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     tree_->setTextElideMode(Qt::ElideNone);
     tree_->setWordWrap(true);
     tree_->setUniformRowHeights(false);
+    // By pixel: rows of wrapped formulas are tall, and the view goes back to where the reader
+    // was to the pixel after a recalculation (restoreAnchor).
+    tree_->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // A wheel notch moves three lines of text, not a page (the view's own step is its first
+    // row's height, often a whole wrapped formula).
+    tree_->verticalScrollBar()->setSingleStep(tree_->fontMetrics().lineSpacing());
     tree_->setItemDelegate(new WrappingDelegate(tree_));
     // Rows are as tall as their wrapped text at the columns' widths: when a column's width
     // changes (the panel resized, a column dragged) the heights are worked out again (helper-31:
@@ -78,7 +84,24 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(detail_);
     tree_->hide();
     // The whole formula (or source) of the current row, wrapped, under the tree.
-    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) {
+    const auto keyOf = [](const QTreeWidgetItem* it) {
+        return (it->parent() ? it->parent() : it)->data(0, Qt::UserRole).toString();
+    };
+    // The reader's own opening and closing, row and scrolling (not the rebuild's).
+    connect(tree_, &QTreeWidget::itemExpanded, this, [this, keyOf](QTreeWidgetItem* it) {
+        if (!rebuilding_ && !it->parent())
+            open_.insert(keyOf(it));
+    });
+    connect(tree_, &QTreeWidget::itemCollapsed, this, [this, keyOf](QTreeWidgetItem* it) {
+        if (!rebuilding_ && !it->parent())
+            open_.remove(keyOf(it));
+    });
+    connect(tree_->verticalScrollBar(), &QScrollBar::valueChanged, this, &ExplainPanel::keepAnchor);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this, keyOf](QTreeWidgetItem* it) {
+        if (!rebuilding_ && it) {
+            current_ = keyOf(it);
+            keepAnchor();
+        }
         detail_->setText(it ? QStringLiteral("<b>%1</b> = %2<br>%3")
                                   .arg(it->text(0).toHtmlEscaped(), it->text(1).toHtmlEscaped(),
                                        it->text(2).toHtmlEscaped())
@@ -89,15 +112,9 @@ ExplainPanel::ExplainPanel(QWidget* parent) : QWidget(parent) {
 void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation& ev,
                                  const model::Catalog& c) {
     // Issue 21: a recalculation keeps what the reader opened, the row they were on and where
-    // they had scrolled (every edit used to collapse the tree back to the top).
-    QSet<QString> open;
-    QString current;
-    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
-        if (tree_->topLevelItem(i)->isExpanded())
-            open.insert(tree_->topLevelItem(i)->data(0, Qt::UserRole).toString());
-    if (auto* cur = tree_->currentItem())
-        current = (cur->parent() ? cur->parent() : cur)->data(0, Qt::UserRole).toString();
-    const int scrolled = tree_->verticalScrollBar()->value();
+    // they had scrolled (every edit used to collapse the tree back to the top); helper-46: also
+    // through an evaluation that lacks the entry (a refused edit).
+    rebuilding_ = true;
     tree_->clear();
     const auto entries = model::explain(d, ev, c);
     for (const auto& e : entries) {
@@ -119,15 +136,52 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
     for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
         auto* it = tree_->topLevelItem(i);
         const QString key = it->data(0, Qt::UserRole).toString();
-        if (open.contains(key))
+        if (open_.contains(key))
             it->setExpanded(true);
-        if (!current.isEmpty() && key == current)
+        if (!current_.isEmpty() && key == current_)
             tree_->setCurrentItem(it);
     }
     empty_->setVisible(entries.empty());
     tree_->setVisible(!entries.empty());
     fitColumns();
-    tree_->verticalScrollBar()->setValue(scrolled);
+    restoreAnchor();
+    rebuilding_ = false;
+    // Again once the rows have their wrapped heights (laid out later).
+    QMetaObject::invokeMethod(this, &ExplainPanel::restoreAnchor, Qt::QueuedConnection);
+}
+
+void ExplainPanel::keepAnchor() {
+    if (rebuilding_)
+        return;
+    QTreeWidgetItem* it = tree_->currentItem();
+    if (!it || !tree_->visualItemRect(it).intersects(tree_->viewport()->rect()))
+        it = tree_->itemAt(0, 0);
+    if (!it) {
+        anchorKey_.clear();
+        return;
+    }
+    anchorKey_ = (it->parent() ? it->parent() : it)->data(0, Qt::UserRole).toString();
+    anchorChild_ = it->parent() ? it->parent()->indexOfChild(it) : -1;
+    anchorY_ = tree_->visualItemRect(it).top();
+}
+
+void ExplainPanel::restoreAnchor() {
+    if (anchorKey_.isEmpty())
+        return;
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* it = tree_->topLevelItem(i);
+        if (it->data(0, Qt::UserRole).toString() != anchorKey_)
+            continue;
+        if (anchorChild_ >= 0 && it->isExpanded() && anchorChild_ < it->childCount())
+            it = it->child(anchorChild_);
+        tree_->doItemsLayout();
+        const bool was = rebuilding_;
+        rebuilding_ = true; // scrolling back is not the reader's scrolling
+        QScrollBar* bar = tree_->verticalScrollBar();
+        bar->setValue(bar->value() + tree_->visualItemRect(it).top() - anchorY_);
+        rebuilding_ = was;
+        return;
+    }
 }
 
 void ExplainPanel::resizeEvent(QResizeEvent* e) {

@@ -6,6 +6,8 @@
 #include "model/design.h"
 #include "model/evaluate.h"
 
+#include <QSet>
+#include <QString>
 #include <QWidget>
 
 #include <memory>
@@ -33,7 +35,21 @@ private:
     /// The columns share the panel's width (40% / 25% / the rest) and their text wraps
     /// (helper-6: at 1280 x 800 the values were cut mid-text and the formulas sat off-screen).
     void fitColumns();
+    /// Remembers the row the reader's view is anchored on: the current row where it is in view,
+    /// else the row at the top, and how far from the top it is.
+    void keepAnchor();
+    /// Scrolls so that the anchored row is as far from the top as it was.
+    void restoreAnchor();
     QTreeWidget* tree_;
+    // What the reader opened, where they are, and where the view stands, by entry key:
+    // kept through evaluations without that entry (helper-46: a refused edit removed the entry
+    // for a moment, and the next evaluation had forgotten it was open).
+    QSet<QString> open_;
+    QString current_;
+    QString anchorKey_;
+    int anchorChild_ = -1; ///< the row's index among its entry's inputs; -1: the entry itself
+    int anchorY_ = 0;      ///< its top, in viewport pixels
+    bool rebuilding_ = false;
     QLabel* empty_;
     QLabel* detail_;
 };

@@ -8,6 +8,7 @@
 // Xvfb): tests/widgets/on-xvfb.sh.
 #include "canvas.h"
 #include "charts.h"
+#include "explainpanel.h"
 #include "inspector.h"
 #include "mainwindow.h"
 #include "model/schema.h"
@@ -946,6 +947,60 @@ private slots:
                      QStringLiteral("Expert parallel back to Engine default")),
                  qPrintable(w.statusBar()->currentMessage()));
         QTRY_VERIFY(error().empty());
+    }
+
+    // helper-46: the Explain tree closed what the reader had opened after most edits. An entry
+    // opened from the keyboard stays open, and stays where it was, through an edit that is
+    // refused (its entry gone for a moment) and one that is not.
+    void explainStaysOpenThroughEdits() {
+        ui::MainWindow w(cat_);
+        const QString id = openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
+                                                      model::WorkloadKind::inference);
+        QVERIFY(!id.isEmpty());
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")));
+        QTRY_VERIFY(w.evaluator()->current() && !w.evaluator()->current()->workloads.empty() &&
+                    w.evaluator()->current()->workloads.front().model == "qwen3-235b-a22b");
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Explain")));
+        auto* tree = w.charts()->explainPanel()->tree();
+        const QString key = id + QStringLiteral(".tpot");
+        const auto entry = [&]() -> QTreeWidgetItem* {
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                if (tree->topLevelItem(i)->data(0, Qt::UserRole).toString() == key)
+                    return tree->topLevelItem(i);
+            return nullptr;
+        };
+        QTRY_VERIFY(entry() != nullptr);
+        tree->scrollToItem(entry());
+        // Clicked, then opened with the Right arrow key.
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {},
+                          tree->visualItemRect(entry()).center());
+        QTRY_VERIFY(tree->currentItem() == entry());
+        QTest::keyClick(tree, Qt::Key_Right);
+        QTRY_VERIFY(entry()->isExpanded());
+        // Wheeled down into its inputs, as a reader does.
+        for (int i = 0; i < 40 && tree->visualItemRect(entry()).top() > 0; ++i) {
+            const QPoint mid = tree->viewport()->rect().center();
+            QWheelEvent down(mid, tree->viewport()->mapToGlobal(mid), QPoint(), QPoint(0, -120),
+                             Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(tree->viewport(), &down);
+        }
+        QVERIFY(tree->verticalScrollBar()->value() > 0);
+        QVERIFY(tree->visualItemRect(entry()).intersects(tree->viewport()->rect()));
+        const int top = tree->visualItemRect(entry()).top();
+        const auto* before = w.evaluator()->current().get();
+        // EP 3 does not divide TP 8: refused, the entry is gone while it is.
+        auto* ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("3")));
+        QTRY_VERIFY(w.evaluator()->current().get() != before && entry() == nullptr);
+        before = w.evaluator()->current().get();
+        ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("8")));
+        QTRY_VERIFY(w.evaluator()->current().get() != before && entry() != nullptr);
+        QVERIFY(entry()->isExpanded());
+        QTRY_COMPARE(tree->visualItemRect(entry()).top(), top);
     }
 
     // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
