@@ -2,6 +2,7 @@
 
 #include "messages.h"
 #include "modelimport.h"
+#include "textwrap.h"
 
 #include "model/design.h"
 #include "model/findings.h"
@@ -138,9 +139,9 @@ private:
     }
 };
 
-/// A choice whose text is longer than the field: cut with "…" at the end (not clipped in the
-/// middle of a word: helper-22 read "Disaggregated prefill and d"), the whole text in its list
-/// and in its tooltip.
+/// A choice whose text is longer than the field: without its asides, else cut with "…" at the
+/// end (fitText; not clipped in the middle of a word: helper-22 read "Disaggregated prefill and
+/// d"), the whole text in its list and in its tooltip.
 class ElidingCombo : public QComboBox {
 public:
     ElidingCombo() {
@@ -159,7 +160,7 @@ public:
         // A few pixels short of the field: the style's label margins (helper-24 saw the last
         // ")" of "Online (at the request rate)", now "Online (request rate)", cut under the arrow
         // with no "…").
-        return opt.fontMetrics.elidedText(opt.currentText, Qt::ElideRight, r.width() - 8);
+        return fitText(opt.currentText, opt.fontMetrics, r.width() - 8);
     }
 
 protected:
@@ -170,6 +171,7 @@ protected:
         p.drawComplexControl(QStyle::CC_ComboBox, opt);
         opt.currentText = shownText();
         p.drawControl(QStyle::CE_ComboBoxLabel, opt);
+        setProperty("shownText", opt.currentText); // what a reader sees (the GUI tests read it)
         // The inspector sets values with signals blocked: the tooltip follows what is shown
         // (helper-24: it named the first choice, not the chosen one).
         if (currentText() != tipFor_)

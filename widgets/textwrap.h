@@ -30,6 +30,24 @@ inline QStringList wrapWords(const QString& text, const QFontMetrics& fm, int wi
     return lines;
 }
 
+/// `text` without its longest parenthetical aside (" (...)" with no parentheses inside); false
+/// when it has none.
+inline bool dropLongestAside(QString& text) {
+    static const QRegularExpression aside(QStringLiteral(" \\([^()\n]*\\)"));
+    qsizetype at = -1, len = 0;
+    for (auto it = aside.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        if (m.capturedLength() > len) {
+            at = m.capturedStart();
+            len = m.capturedLength();
+        }
+    }
+    if (at < 0)
+        return false;
+    text.remove(at, len);
+    return true;
+}
+
 /// What a box of `room` lines, `width` pixels wide, shows of `text` (paragraphs at newlines):
 /// the text whole where it fits; else the text without its parenthetical asides, the longest
 /// first, as soon as what is left fits (a refusal keeps what to do: "Expert parallel: EP = 3 does
@@ -47,27 +65,24 @@ inline QStringList fitLines(const QString& text, const QFontMetrics& fm, int wid
     QStringList lines = wrapAll(text);
     if (lines.size() <= room)
         return lines;
-    // An aside: " (...)" with no parentheses inside (the innermost first).
-    static const QRegularExpression aside(QStringLiteral(" \\([^()\n]*\\)"));
-    QString shorter = text;
-    for (;;) {
-        qsizetype at = -1, len = 0;
-        for (auto it = aside.globalMatch(shorter); it.hasNext();) {
-            const auto m = it.next();
-            if (m.capturedLength() > len) {
-                at = m.capturedStart();
-                len = m.capturedLength();
-            }
-        }
-        if (at < 0)
-            break;
-        shorter.remove(at, len);
+    for (QString shorter = text; dropLongestAside(shorter);)
         if (const QStringList fit = wrapAll(shorter); fit.size() <= room)
             return fit;
-    }
     lines = lines.mid(0, room);
     lines.last() = fm.elidedText(lines.last() + QStringLiteral(" \u2026"), Qt::ElideRight, width);
     return lines;
+}
+
+/// One line of `text` in `width` pixels: whole, else without its asides (longest first: "Qwen3
+/// 235B-A22B" for "Qwen3 235B-A22B (MoE)", where the field read "Qwen3 235B-A22B (…";
+/// helper-46), else cut with "…".
+inline QString fitText(const QString& text, const QFontMetrics& fm, int width) {
+    if (fm.horizontalAdvance(text) <= width)
+        return text;
+    for (QString shorter = text; dropLongestAside(shorter);)
+        if (fm.horizontalAdvance(shorter) <= width)
+            return shorter;
+    return fm.elidedText(text, Qt::ElideRight, width);
 }
 
 } // namespace cl::ui

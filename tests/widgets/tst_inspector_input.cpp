@@ -762,6 +762,22 @@ private slots:
         QTest::qWait(50); // painted
         QVERIFY2(mode->toolTip().startsWith(QStringLiteral("Online")), qPrintable(mode->toolTip()));
         QVERIFY(!mode->toolTip().contains(QStringLiteral("offline =")));
+        // Helper-46: "Qwen3 235B-A22B (…" in a narrow field: a long name drops its aside
+        // before it is cut, and the tooltip has it whole.
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")));
+        model = field<QComboBox>(w, "model");
+        reveal(w, model);
+        QTRY_VERIFY(!model->property("shownText").toString().isEmpty());
+        const QString shown = model->property("shownText").toString();
+        QVERIFY2(shown == model->currentText() ||
+                     model->currentText().startsWith(shown + QStringLiteral(" (")),
+                 qPrintable(shown));
+        QVERIFY2(!shown.contains(QStringLiteral("…")) && !shown.endsWith(QStringLiteral("(")),
+                 qPrintable(shown + QStringLiteral(" of ") + model->currentText()));
+        QVERIFY(model->toolTip().startsWith(model->currentText()));
     }
 
     // Helper-31: with "Requests in the batch job" set, switching the Mode to online made the
