@@ -102,6 +102,14 @@ private slots:
         QVERIFY(std::abs(m->active_params() / 12.9e9 - 1) < 0.01);
     }
 
+    // helper-46: the model list said "(MoE)" for Qwen3 and Llama 4 but not for Mixtral,
+    // DeepSeek or Kimi. Every bundled mixture of experts says so in its name; no dense one does.
+    void moeNamesSaySo() {
+        for (const auto& m : cat_.models()) {
+            const bool tagged = m.name.size() > 6 && m.name.ends_with(" (MoE)");
+            QVERIFY2(tagged == m.is_moe(), m.name.c_str());
+        }
+    }
     void densePeaksH100() {
         // NVIDIA H100 SXM datasheet: 1,979 TFLOPS BF16 with sparsity -> 989.4 dense.
         const GpuSpec* g = cat_.gpu("h100-sxm");
