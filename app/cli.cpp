@@ -186,7 +186,7 @@ int cmd_catalog(Flags& f, const std::vector<std::string>& pos, std::ostream& out
             for (const auto& s : cat.systems()) {
                 arr.push_back(entry_json(s.raw_json, s.provenance));
                 t.rows.push_back({s.id, s.name, std::to_string(s.gpus), s.gpu.empty() ? "-" : s.gpu,
-                                  std::to_string(s.nics) + " x " + s.scaleout_link,
+                                  std::to_string(s.nics) + " × " + s.scaleout_link,
                                   units::format_si(s.power_w, "W"), s.provenance.as_of});
             }
             break;
@@ -415,7 +415,7 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
     for (const auto& w : t.warnings)
         out << "warning: " << w << '\n';
     for (const auto& w : ev.workloads) {
-        out << "\nworkload " << w.id << " (" << w.name << ") on " << fmt(w.gpus, 0) << " x "
+        out << "\nworkload " << w.id << " (" << w.name << ") on " << fmt(w.gpus, 0) << " × "
             << w.gpu << '\n';
         if (!w.error.empty())
             out << "  " << w.error << '\n';

@@ -203,7 +203,7 @@ int cmd_tco(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << fmt(inv.gpus, 0) << " x " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
+    out << fmt(inv.gpus, 0) << " × " << inv.gpu << " in " << fmt(inv.servers, 0) << " servers, "
         << fmt(inv.switches, 0) << " switches, " << fmt(inv.cables, 0) << " cables; "
         << model::to_string(e.commitment) << " cloud, " << fmt(e.utilization * 100, 0)
         << " % utilization\n\n";
@@ -237,7 +237,7 @@ void print_reliability(const model::ReliabilityResult& r, std::ostream& out) {
                           " interruptions expected"},
               {"GPU-hours lost", fmt(r.lost_gpu_hours, 0)},
               {"$ lost", fmt(r.lost_usd, 0)},
-              {"spare nodes (99%)", fmt(r.spare_nodes, 0)},
+              {"spare nodes (99 %)", fmt(r.spare_nodes, 0)},
               {"straggler slowdown", fmt((r.straggler_slowdown - 1) * 100, 2) + " %"}};
     if (r.data_load_Bps > 0)
         t.rows.push_back({"data loading", units::format_si(r.data_load_Bps, "B/s")});
@@ -272,7 +272,7 @@ int cmd_reliability(Flags& f, std::ostream& out) {
         // The training settings the checkpoint depends on (dtype, optimizer, fine-tuning).
         const model::TrainingSpec t = f.read_settings(model::TrainingSpec{});
         ctx.checkpoint_bytes = model::checkpoint_bytes(m, t);
-        f.record("checkpoint_bytes", ctx.checkpoint_bytes, "model x (weights + optimizer states)");
+        f.record("checkpoint_bytes", ctx.checkpoint_bytes, "model × (weights + optimizer states)");
     }
     auto r = model::compute_reliability(in, ctx);
     if (!r)

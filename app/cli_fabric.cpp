@@ -84,12 +84,13 @@ std::string fit_summary(const model::NcclTestsOutput& in, const model::Calibrati
                 {tf.name + " (" + std::to_string(tf.ranks) + " GPUs)",
                  units::format_bytes(sf.min_bytes) + " to " + units::format_bytes(sf.max_bytes),
                  sf.algorithm + " " + sf.protocol, fmt(sf.alpha_s * 1e6, 1) + " us",
-                 units::format_si(sf.beta_Bps, "B/s", 3), fmt(sf.error_before * 100, 1) + "%",
-                 fmt(sf.error_after * 100, 1) + "%"});
+                 units::format_si(sf.beta_Bps, "B/s", 3), fmt(sf.error_before * 100, 1) + " %",
+                 fmt(sf.error_after * 100, 1) + " %"});
     t.print(o);
-    o << "mean time error " << fmt(fit.error_before * 100, 1) << "% before, "
-      << fmt(fit.error_after * 100, 1) << "% after the fit (" << fmt(fit.error_before_1mib * 100, 1)
-      << "% and " << fmt(fit.error_after_1mib * 100, 1) << "% for sizes of 1 MiB and more)\n";
+    o << "mean time error " << fmt(fit.error_before * 100, 1) << " % before, "
+      << fmt(fit.error_after * 100, 1) << " % after the fit ("
+      << fmt(fit.error_before_1mib * 100, 1) << " % and " << fmt(fit.error_after_1mib * 100, 1)
+      << " % for sizes of 1 MiB and more)\n";
     return o.str();
 }
 
@@ -240,8 +241,8 @@ int cmd_collective(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << model::collective_op_name(op) << " on " << n << " x " << topo.gpu << " (" << source
-        << "): " << p.ranks_per_node << " per scale-up domain x " << p.nodes << " domains, tier "
+    out << model::collective_op_name(op) << " on " << n << " × " << topo.gpu << " (" << source
+        << "): " << p.ranks_per_node << " per scale-up domain × " << p.nodes << " domains, tier "
         << p.tier << "\n\n";
     // Issue 19: the model's error band of busbw beside it (none once calibrated: the user's
     // measurements stand behind the numbers), and its basis below.

@@ -370,7 +370,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         mmc_servers = 0;
     const bool want_allocation = f.get_bool("--allocation", false);
     if (want_allocation && !f.has("--json"))
-        throw UsageError{"--allocation: only with --json (the timeline is 64 x 241 cells)"};
+        throw UsageError{"--allocation: only with --json (the timeline is 64 × 241 cells)"};
     if (f.has("--json")) {
         json j = envelope(f);
         json classes = json::array();
@@ -518,7 +518,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         print_json(out, j);
         return 0;
     }
-    out << units::format_count(static_cast<double>(gpus)) << " x " << gpu_id << " in " << s.nodes
+    out << units::format_count(static_cast<double>(gpus)) << " × " << gpu_id << " in " << s.nodes
         << (s.nodes == 1 ? " node of " : " nodes of ") << s.gpus_per_node
         << (where.empty() ? "" : " (" + where + ")") << "; ";
     if (mix)
@@ -597,7 +597,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
     if (r->mig_instances > 0)
         t.rows.push_back({"MIG instances busy",
                           fmt(r->mig_utilization * 100, 1) + " % of " +
-                              units::format_count(static_cast<double>(r->mig_instances)) + " x " +
+                              units::format_count(static_cast<double>(r->mig_instances)) + " × " +
                               r->mig_profile + " on " + std::to_string(r->mig_nodes) +
                               (r->mig_nodes == 1 ? " node" : " nodes")});
     if (r->timeslice_nodes > 0) {
@@ -619,7 +619,7 @@ int cmd_fleet(Flags& f, const std::vector<std::string>& pos, std::ostream& out) 
         for (const auto& x : r->classes)
             if (x.time_sliced && x.slowdown > 0)
                 t.rows.push_back({x.name + ": runs on a shared GPU",
-                                  fmt(x.slowdown, 2) + " x their time alone (" +
+                                  fmt(x.slowdown, 2) + " × their time alone (" +
                                       hours(x.mean_run_s) + " on average)"});
         for (const auto& x : r->classes)
             if (x.time_sliced && x.gpu_memory_bytes > 0)

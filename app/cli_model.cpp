@@ -365,7 +365,7 @@ int cmd_memory(Flags& f, std::ostream& out) {
         return 0;
     }
     // Training memory (helper-26 read it as serving memory): `infer` prints a serving replica's.
-    out << "Training memory: " << m.name << " on " << l.gpus << " x "
+    out << "Training memory: " << m.name << " on " << l.gpus << " × "
         << (gpu.name.empty() ? gpu.id : gpu.name) << " (tp " << t.tp << ", pp " << t.pp << ", cp "
         << t.cp << ", dp " << mem.dp << ", micro-batch " << mem.micro_batch << ")\n\n";
     const auto& b = mem.per_gpu;
@@ -679,9 +679,9 @@ int cmd_train(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << l.gpus << " x " << (gpu->name.empty() ? gpu->id : gpu->name) << " ("
+    out << m.name << " on " << l.gpus << " × " << (gpu->name.empty() ? gpu->id : gpu->name) << " ("
         << source << "), tp " << t.tp << " pp " << t.pp << " cp " << t.cp << " dp " << mem.dp
-        << ", micro-batch " << r->micro_batch << " x " << r->micro_batches << "\n\n";
+        << ", micro-batch " << r->micro_batch << " × " << r->micro_batches << "\n\n";
     // Issue 19: the model's error band beside each modelled number, and why below the table.
     const model::Band band = model::band_for(model::training_case(m, t, *gpu, l.gpus));
     using model::Scales;
@@ -828,7 +828,7 @@ int cmd_search(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << "searched " << r->evaluated << " layouts of " << m.name << " on " << gpus << " x "
+    out << "searched " << r->evaluated << " layouts of " << m.name << " on " << gpus << " × "
         << gpu->id << " in " << fmt(r->seconds, 2) << " s: " << r->feasible << " fit\n";
     if (r->feasible == 0 && !r->blocked.empty())
         out << "layouts that fit in memory " << r->blocked << '\n';
@@ -957,7 +957,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         print_json(out, j);
         return 0;
     }
-    out << m.name << " on " << s.tp * s.pp << " x " << (gpu->name.empty() ? gpu->id : gpu->name)
+    out << m.name << " on " << s.tp * s.pp << " × " << (gpu->name.empty() ? gpu->id : gpu->name)
         << " per replica (" << model::to_string(s.weights_dtype) << " weights, "
         << model::to_string(s.kv_dtype) << " KV, " << model::to_string(s.batching) << ", "
         << model::to_string(s.mode) << ")\n\n";
@@ -1007,7 +1007,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
         if (ep > 1 && !model::attention_dp_active(m, s))
             v += "; busiest GPU reads " +
                  fmt(model::ep_busiest_experts(m, ep, static_cast<double>(r->batch)), 2) +
-                 "× the mean";
+                 " × the mean";
         t.rows.push_back({"routed experts", v});
     }
     // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.

@@ -978,7 +978,7 @@ void ReliabilityChart::setEvaluation(const model::Evaluation& ev, const std::str
     caption_->setText(
         tr("%1 on %2 GPUs: job MTBF %3 h (%4 interruptions/day); checkpoint %5 written in %6 "
            "(stall %7); goodput %8 at a %9 interval; over %10 %11 GPU-hours and "
-           "%12 lost to failures; %13 spare nodes; stragglers +%14%.")
+           "%12 lost to failures; %13 spare nodes; stragglers +%14 %.")
             .arg(QString::fromStdString(w->name))
             .arg(QString::fromStdString(model::units::format_count(w->gpus)))
             .arg(r.job_mtbf_s >= 100 * 3600
@@ -1250,7 +1250,7 @@ void ScalingChart::setEvaluation(const model::Evaluation& ev, const std::string&
     const auto& last = w->scaling.back();
     caption_->setText(
         tr("%1: from %L2 to %L3 GPUs tokens/s grows %4x (linear: %L5x); MFU %6 % → %7 %. "
-           "Same TP x PP x CP and global batch; fewer micro-batches per replica "
+           "Same TP × PP × CP and global batch; fewer micro-batches per replica "
            "as DP grows (bigger pipeline bubble).")
             .arg(QString::fromStdString(w->name))
             .arg(p0.gpus, 0, 'f', 0)

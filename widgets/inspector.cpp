@@ -438,7 +438,7 @@ void Inspector::rebuild() {
         if (w->kind == model::WorkloadKind::training) {
             auto* find = new QPushButton(tr("Find a layout…"));
             find->setObjectName(QStringLiteral("findLayoutButton"));
-            find->setToolTip(tr("Search every TP x PP x CP x EP x micro-batch x ZeRO x recompute "
+            find->setToolTip(tr("Search every TP × PP × CP × EP × micro-batch × ZeRO × recompute "
                                 "layout that fits, and apply the one you choose"));
             connect(find, &QPushButton::clicked, this,
                     [this, wid = w->id] { emit findLayoutRequested(qs(wid)); });

@@ -176,7 +176,7 @@ struct InferenceAssumptions {
     /// 0 = the NVFP4 rate and size law for MXFP4 too.
     Assumption mxfp4_moe_stream_efficiency{
         0.79, "fraction",
-        "aiconfigurator @095f58a5 B200 MoE table (TensorRT-LLM 1.3.0rc20 trtllm-gen, MXFP4 x "
+        "aiconfigurator @095f58a5 B200 MoE table (TensorRT-LLM 1.3.0rc20 trtllm-gen, MXFP4 × "
         "MXFP8, gpt-oss shapes, 28 rows): t = 18.0 µs + bytes / (0.79 × 8 TB/s), median 3.7 %"};
     /// A grouped NVFP4 GEMM (the routed experts' fused MoE on B200-class GPUs) pays a fixed cost
     /// per expert matrix -- tile scheduling, the TMA/pipeline prologue and epilogue -- worth this
@@ -252,7 +252,7 @@ struct InferenceAssumptions {
     /// on one, decode steps on the others), so a step takes the balanced step / this.
     Assumption attention_dp_balance{
         0.649, "fraction",
-        "TensorRT-LLM tech blog 10 (ADP Balance Strategy): DeepSeek V3 on 8 x GB200, attention "
+        "TensorRT-LLM tech blog 10 (ADP Balance Strategy): DeepSeek V3 on 8 × GB200, attention "
         "DP 8, round-robin assignment (v1.0's default, balancing off): 25,664 of 39,552 "
         "balanced tokens/s"};
     /// The same on a Grace host (GB200).
@@ -299,7 +299,7 @@ struct InferenceAssumptions {
     /// The same on a Grace host (GB200).
     Assumption trtllm_eager_s_per_op_fp4_grace{
         63e-6, "s",
-        "35 µs (TensorRT-LLM PR #12653) x 1.8, a custom-op call on GB200's Grace against an x86 "
+        "35 µs (TensorRT-LLM PR #12653) × 1.8, a custom-op call on GB200's Grace against an x86 "
         "B200 node: 21.0 µs (PyTorch PR #178216) / 11.67 µs (TensorRT-LLM PR #13149)"};
     /// Scheduler, sampling and launch time per engine step (CUDA graphs on).
     Assumption step_overhead_s{1e-3, "s",
@@ -336,7 +336,7 @@ struct InferenceAssumptions {
     /// The host's memory bandwidth, for layers offloaded to system memory: dual-channel
     /// DDR5-5600, 2 channels x 5600 MT/s x 8 B (JEDEC DDR5 data rate), a desktop host.
     Assumption host_memory_bandwidth_Bps{89.6e9, "B/s",
-                                         "dual-channel DDR5-5600: 2 x 5600 MT/s x 8 B"};
+                                         "dual-channel DDR5-5600: 2 × 5600 MT/s × 8 B"};
     /// NUMA nodes (sockets in NPS1) whose memory a CPU server's model is spread over. llama.cpp
     /// loads the weights from one thread, so without its NUMA "distribute" option they sit on
     /// one node and every core reads them at that node's bandwidth.

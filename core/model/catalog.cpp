@@ -193,7 +193,7 @@ GpuSpec read_gpu(const nlohmann::json& j, const std::string& p, JsonReader& r, b
     if (g.usable_memory_bytes > 0 && g.memory_bytes > 0 &&
         g.usable_memory_bytes > 1.2 * g.memory_bytes) {
         r.error(p + ".usable_memory_bytes",
-                "is more than 1.2 x memory_bytes: CUDA reports a little less than the label "
+                "is more than 1.2 × memory_bytes: CUDA reports a little less than the label "
                 "in GiB (an H100's 80 GB is 79.2 GiB)");
         g.usable_memory_bytes = 0;
     }

@@ -265,8 +265,8 @@ Result<double> training_hours_on(const Design& d, const Catalog& c, const Topolo
     const TrainingSpec& ts = w->training;
     const int mp = ts.tp * ts.pp * ts.cp;
     if (mp < 1 || gpus % mp != 0)
-        return Error{"fleet", name + " runs TP " + std::to_string(ts.tp) + " x PP " +
-                                  std::to_string(ts.pp) + " x CP " + std::to_string(ts.cp) +
+        return Error{"fleet", name + " runs TP " + std::to_string(ts.tp) + " × PP " +
+                                  std::to_string(ts.pp) + " × CP " + std::to_string(ts.cp) +
                                   ": the class's " + std::to_string(gpus) +
                                   " GPUs per job are not a multiple of " + std::to_string(mp)};
     auto tr = train_step(*m, ts, gpus, *g, fabric, d.assumptions.training, ca, d.assumptions.memory,
@@ -884,7 +884,7 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
             }
             const int replica = s.tp * s.pp;
             if (replica > we.gpus)
-                we.error = "a replica needs TP x PP = " + std::to_string(replica) +
+                we.error = "a replica needs TP × PP = " + std::to_string(replica) +
                            " GPUs but the workload is placed on " +
                            std::to_string(static_cast<long long>(we.gpus)) +
                            ": lower TP or PP, or place it on more GPUs";

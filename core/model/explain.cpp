@@ -122,7 +122,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             if (serving)
                 e.inputs = {
                     {"weights", units::format_bytes(b.weights),
-                     "params on the GPU x bytes per weight of the weights format (split over "
+                     "params on the GPU × bytes per weight of the weights format (split over "
                      "TP and PP)"},
                     {"KV cache", units::format_bytes(b.kv_cache),
                      "2 × layers × KV heads × head dim × bytes × the tokens in use" +
@@ -142,15 +142,15 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     {"engine runtime", units::format_bytes(b.other), runtime.source}};
             else
                 e.inputs = {{"weights", units::format_bytes(b.weights),
-                             "params on the GPU x bytes per weight (ZeRO-3 shards over DP)"},
+                             "params on the GPU × bytes per weight (ZeRO-3 shards over DP)"},
                             {"gradients", units::format_bytes(b.gradients),
                              "ZeRO sec. 3.1: 2 B per param in 16-bit (ZeRO-2 shards)"},
                             {"optimizer", units::format_bytes(b.optimizer),
                              "ZeRO sec. 3.1: K = 12 B per param for mixed-precision AdamW "
                              "(ZeRO-1 shards over DP)"},
                             {"activations", units::format_bytes(b.activations),
-                             "Korthikanti et al. 2022 Table 2 per layer x layers x micro-batches "
-                             "in flight (1F1B: p - stage; interleaved x (1 + (p-1)/(p v)))"},
+                             "Korthikanti et al. 2022 Table 2 per layer × layers × micro-batches "
+                             "in flight (1F1B: p - stage; interleaved × (1 + (p-1)/(p v)))"},
                             {"other", units::format_bytes(b.other), runtime.source}};
             e.inputs.push_back({"capacity", units::format_bytes(w.memory.capacity_bytes),
                                 g && g->usable_memory_bytes > 0
@@ -168,10 +168,10 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                              w.name,
                              "Step time",
                              fixed(r.step_time_s, r.step_time_s < 10 ? 2 : 1) + " s",
-                             "micro-batches x (forward + backward + recompute + exposed TP/CP/EP "
+                             "micro-batches × (forward + backward + recompute + exposed TP/CP/EP "
                              "communication of the slowest stage) + PP transfers + pipeline bubble "
                              "+ exposed DP communication + optimizer step; GEMMs at the measured "
-                             "best-shape rate x sustained factor x tile and K-depth efficiency, "
+                             "best-shape rate × sustained factor × tile and K-depth efficiency, "
                              "attention at the FlashAttention rate, elementwise kernels at HBM "
                              "speed, the GPU idle between kernels",
                              {}};
@@ -186,7 +186,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 {"of which kernel launch gaps",
                  report_human(r.launch_gap_s, ReportFormat::seconds) + " (" +
                      units::format_count(r.kernels_per_step) + " kernels per step)",
-                 "kernels per layer and micro-batch counted from the framework's modules x the "
+                 "kernels per layer and micro-batch counted from the framework's modules × the "
                  "GPU idle per kernel launched (ClusterLens guide, Training)"},
                 {"recompute", report_human(bd.recompute, ReportFormat::seconds),
                  "Korthikanti et al. 2022 sec. 5"},
@@ -229,7 +229,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 assumption("GPU idle per kernel launched", ta.kernel_gap_s),
                 {"FlashAttention efficiency", num(g->attention_efficiency),
                  g->attention_efficiency_source.empty()
-                     ? "attention vs GEMM efficiency x GEMM efficiency (assumption)"
+                     ? "attention vs GEMM efficiency × GEMM efficiency (assumption)"
                      : g->attention_efficiency_source}};
             // Issue 19: how far to trust it, from comparable published runs held out.
             const auto band = [&](Explanation& e, double v, Scales sc, int dec,
@@ -255,7 +255,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                             w.name,
                             "MFU",
                             pct(r.mfu),
-                            "MFU = model FLOPs per step / (step time x GPUs x dense peak); model "
+                            "MFU = model FLOPs per step / (step time × GPUs × dense peak); model "
                             "FLOPs = 72 B s L h^2 (1 + s/6h + V/12hL) for GPT shapes, counted per "
                             "operator in general (no recomputation; Korthikanti et al. 2022 eq. 7)",
                             {{"model FLOPs per step", units::format_si(model_flops, "FLOP", 1),
@@ -272,7 +272,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 w.name,
                 "Tokens/s",
                 units::format_count(r.tokens_per_s),
-                "global batch x sequence length / step time",
+                "global batch × sequence length / step time",
                 {{"global batch",
                   units::format_count(static_cast<double>(t.global_batch)) + " sequences",
                   "design"},
@@ -289,7 +289,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     "Time and cost to train",
                     fixed(r.time_to_train_s / 86400, 1) + " days, " +
                         units::format_count(r.gpu_hours) + " GPU-hours, " + usd(r.cost_usd),
-                    "tokens / tokens per second; GPU-hours = time x GPUs; cost = "
+                    "tokens / tokens per second; GPU-hours = time × GPUs; cost = "
                     "GPU-hours x $/GPU-hour",
                     {{"tokens", units::format_tokens(t.tokens), "design"},
                      {"tokens/s", units::format_count(r.tokens_per_s), "above"},
@@ -324,7 +324,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                  // "1784.2 min" here beside "29.7 h", "delta = 8.0 s" beside "7.96 s", "R = 600
                  // s" beside "10.0 min").
                  pct(r.goodput) + " at " + report_value(r.interval_used_s, "s"),
-                 "job MTBF M = 1 / (failure rate x GPUs); Daly 2006 optimum tau = "
+                 "job MTBF M = 1 / (failure rate × GPUs); Daly 2006 optimum tau = "
                  "sqrt(2 delta M)[1 + 1/3 sqrt(delta/2M) + 1/9 delta/2M] - delta; "
                  "goodput = tau / (M e^(R/M) (e^((tau+delta)/M) - 1))",
                  {{"failure rate",
@@ -349,11 +349,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             // GDDR6X card read of HBM, TensorRT-LLM's host time and CUDA graphs).
             const bool mat_vec = std::isinf(gemm_overlap_exponent(s.engine, ia));
             std::string formula =
-                mat_vec ? "decode step = per layer max(C, M) of GEMM compute C = 2 x tokens x "
+                mat_vec ? "decode step = per layer max(C, M) of GEMM compute C = 2 × tokens × "
                           "weights / GEMM rate and weight streaming M = weight bytes / memory "
                           "rate"
-                        : "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 x "
-                          "tokens x weights / GEMM rate and weight streaming M = weight bytes / "
+                        : "decode step = per layer (C^p + M^p)^(1/p) of GEMM compute C = 2 × "
+                          "tokens × weights / GEMM rate and weight streaming M = weight bytes / "
                           "memory rate (p: the overlap below)";
             formula += " + max(attention FLOPs / rate, KV bytes / memory rate)";
             if (m && attention_dp_active(*m, s))
@@ -370,7 +370,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                            "(prompts of 32 tokens or more stream their weights over the host "
                            "link)";
             if (s.engine == ServingEngine::trtllm)
-                formula += ", at least TensorRT-LLM's host time per sequence x sequences (its "
+                formula += ", at least TensorRT-LLM's host time per sequence × sequences (its "
                            "decode-only steps as CUDA graphs of the next captured batch; steps "
                            "that carry a prompt eager, the host also launching every op)";
             if (r.job_makespan_s > 0)
@@ -387,13 +387,13 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                            "within one domain; Zhong et al. 2024, DistServe)";
             else
                 formula += ", + step overhead; TPOT = (the other sequences' batched prefill, (b "
-                           "- 1) / b of it, + output tokens x step) / output tokens with "
+                           "- 1) / b of it, + output tokens × step) / output tokens with "
                            "continuous batching (one stream: the step); TTFT = prefill + one "
                            "step (+ queueing online)";
             const ModelArch* draft =
                 s.speculative_draft.empty() ? nullptr : find_model(d, c, s.speculative_draft);
             if (draft)
-                formula += "; with speculative decoding a token costs (k x the draft's step + "
+                formula += "; with speculative decoding a token costs (k × the draft's step + "
                            "the target's pass over k + 1 tokens) / E, E = (1 - a^(k+1)) / (1 - "
                            "a) tokens a step (Leviathan et al. 2023, eq. 1)";
             out.push_back(
@@ -526,7 +526,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 out.back().inputs.push_back(
                     {"TP all-reduce",
                      "measured in " + engine_allreduce_label(*measured) + " on " +
-                         std::to_string(measured->gpus) + " x " + g->name,
+                         std::to_string(measured->gpus) + " × " + g->name,
                      "catalog: " + g->name + " (" + g->engine_allreduce_source + ")"});
             if (s.engine == ServingEngine::trtllm)
                 out.back().inputs.push_back(
@@ -561,7 +561,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      units::format_latency(r.decode_step_s) + ", the GPU's work " +
                          units::format_latency(r.decode_step_gpu_s),
                      "TensorRT-LLM's executor prepares every sequence of a step on one Python "
-                     "thread (host time per sequence x sequences, and the eager steps' "
+                     "thread (host time per sequence × sequences, and the eager steps' "
                      "launches): the step takes the longer of it and the GPU's work"});
             if (s.engine == ServingEngine::trtllm) {
                 out.back().inputs.push_back(
@@ -651,7 +651,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                      "takes their prompts (whole prompts; chunks with chunked prefill; a batch "
                      "at a time with static batching); a step = the decodes' step + the "
                      "prompts' GPU time; makespan = the sum of the steps to the last request's "
-                     "end; output tokens/s = requests x output tokens / makespan",
+                     "end; output tokens/s = requests × output tokens / makespan",
                      {{"requests",
                        units::format_count(static_cast<double>(s.requests)) +
                            (r.job_requests_per_replica < r.job_requests
@@ -674,7 +674,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                       {"first token after (mean)", units::format_duration(r.job_mean_ttft_s),
                        "simulated, from the start"},
                       {"output tokens/s per replica", units::format_count(r.output_tokens_per_s),
-                       "requests x output tokens / makespan"}}});
+                       "requests × output tokens / makespan"}}});
             }
             if (r.gpus_needed > 0) {
                 // Online: the answer journey 3 asks for, worked out (helper-31: the caption said
@@ -695,7 +695,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     {"queue wait (mean)", units::format_latency(r.queue_wait_s),
                      "M/D/c queue per replica, a slot per sequence of the batch (Cosmetatos 1976; "
                      "Erlang C halved for deterministic service)"},
-                    {"GPUs per replica", std::to_string(per), "TP x PP"}};
+                    {"GPUs per replica", std::to_string(per), "TP × PP"}};
                 if (r.prefill_replicas_needed > 0)
                     ins.push_back({"prefill replicas",
                                    units::format_count(r.prefill_replicas_needed),
@@ -704,8 +704,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 out.push_back({w.id + ".gpus_needed", w.name, "GPUs needed",
                                units::format_count(r.gpus_needed),
                                r.prefill_replicas_needed > 0
-                                   ? "(decode replicas + prefill replicas) x GPUs per replica"
-                                   : "replicas x GPUs per replica",
+                                   ? "(decode replicas + prefill replicas) × GPUs per replica"
+                                   : "replicas × GPUs per replica",
                                std::move(ins)});
             }
             if (r.usd_per_million_output_tokens > 0)
@@ -713,11 +713,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                w.name,
                                "$ per million output tokens",
                                usd(r.usd_per_million_output_tokens),
-                               "GPU-hour price x GPUs per replica x decode share of the time / "
-                               "(output tokens per second x 3600) x 1,000,000",
+                               "GPU-hour price × GPUs per replica × decode share of the time / "
+                               "(output tokens per second × 3600) × 1,000,000",
                                {{"output tokens/s per replica",
                                  units::format_count(r.output_tokens_per_s), "above"},
-                                {"GPUs per replica", std::to_string(s.tp * s.pp), "TP x PP"},
+                                {"GPUs per replica", std::to_string(s.tp * s.pp), "TP × PP"},
                                 // The share the formula names (helper-12: not listed, the
                                 // number could not be worked from the inputs shown).
                                 {"decode share of the time",
@@ -757,9 +757,9 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                   : t.breakeven_months >= 0
                       ? ", break-even month " + std::to_string(t.breakeven_months)
                       : std::string(", no break-even")),
-             "cloud = GPUs x 730 h x months x rate (x utilization unless committed); on-prem = "
-             "capex (servers + network + storage) + months x (IT kW x avg fraction x PUE x 730 h "
-             "x $/kWh + IT kW x colo + staff/12 + maintenance x capex/12); break-even = first "
+             "cloud = GPUs × 730 h × months × rate (× utilization unless committed); on-prem = "
+             "capex (servers + network + storage) + months × (IT kW × avg fraction × PUE × 730 h "
+             "× $/kWh + IT kW × colo + staff/12 + maintenance × capex/12); break-even = first "
              "month on-prem \u2264 cloud",
              {{"cloud rate",
                t.has_cloud ? usd(t.cloud_price_per_gpu_hour) + "/GPU-hour" : "not costed",
@@ -944,7 +944,7 @@ std::vector<AssumptionRow> assumptions(const Design& d, const Evaluation* ev, co
              "Default failure rate",
              num(kLlama3FailuresPerGpuDay, 3),
              "per GPU-day",
-             "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 x 54)",
+             "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 / (16,384 × 54)",
              units::format_fixed(kLlama3FailuresPerGpuDay * 1e6, 1) + " per million GPU-days",
              {}});
     return rows;

@@ -915,7 +915,7 @@ Result<FleetResult> simulate_fleet(const FleetSpec& s) {
         return Error{"timeslice_replicas", "must be between 1 and 1024 replicas per GPU"};
     if (!(s.timeslice_efficiency >= 0.05 && s.timeslice_efficiency <= 1))
         return Error{"timeslice_efficiency",
-                     "must be between 5% and 100% of the GPU's throughput (1 = switching costs "
+                     "must be between 5 % and 100 % of the GPU's throughput (1 = switching costs "
                      "nothing)"};
     // Whole-GPU jobs run on the first nodes, then come the time-sliced nodes, then the MIG ones.
     const int whole_nodes = s.nodes - s.mig_nodes - s.timeslice_nodes;

@@ -52,7 +52,7 @@ Result<Design> generate_fat_tree(const FatTreeSpec& s, const Catalog& c) {
     const int nics = std::max(1, sys->nics);
     const int P = sw->ports;
     Design d;
-    d.name = std::to_string(s.nodes) + " x " + sys->name + ", " + std::to_string(s.tiers) +
+    d.name = std::to_string(s.nodes) + " × " + sys->name + ", " + std::to_string(s.tiers) +
              "-tier " + (s.rail_optimized ? "rail-optimized " : "") + "fat tree";
     d.description =
         "Generated fat tree: " + std::to_string(s.nodes) + " " + sys->name + " (" +
@@ -164,7 +164,7 @@ Result<Design> generate_nvl72(int racks, const Catalog& c) {
     s.rail_optimized = false;
     auto d = generate_fat_tree(s, c);
     if (d) {
-        d->name = std::to_string(racks) + " x GB200 NVL72 (" + units::format_count(racks * 72.0) +
+        d->name = std::to_string(racks) + " × GB200 NVL72 (" + units::format_count(racks * 72.0) +
                   " GPUs)";
         d->description =
             "Generated: " + std::to_string(racks) +
@@ -193,7 +193,7 @@ Result<Design> generate_ethernet(const std::string& system, int nodes, double ov
     auto d = generate_fat_tree(s, c);
     if (d)
         d->name =
-            std::to_string(nodes) + " x " + (sys ? sys->name : system) + " on Ethernet leaf-spine";
+            std::to_string(nodes) + " × " + (sys ? sys->name : system) + " on Ethernet leaf-spine";
     return d;
 }
 

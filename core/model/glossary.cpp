@@ -15,8 +15,8 @@ struct Term {
 const std::vector<Term>& terms() {
     static const std::vector<Term> t = {
         {{"MFU",
-          "Model FLOPs utilization: the FLOPs the model needs per second of training (about 6 x "
-          "parameters x tokens, plus attention) divided by the GPUs' peak. Recomputed work is "
+          "Model FLOPs utilization: the FLOPs the model needs per second of training (about 6 × "
+          "parameters × tokens, plus attention) divided by the GPUs' peak. Recomputed work is "
           "not counted.",
           "Chowdhery et al. 2022 (PaLM), Appendix B"},
          {"MFU"}},
@@ -33,10 +33,10 @@ const std::vector<Term>& terms() {
           "documentation"},
          {"TP", "PP", "DP", "CP", "EP"}},
         {{"EDP (expert data parallelism)",
-          "The data-parallel group of an MoE model's experts: the same GPUs as TP x CP x DP, "
+          "The data-parallel group of an MoE model's experts: the same GPUs as TP × CP × DP, "
           "regrouped so that experts split over expert tensor (ETP) and expert parallel (EP) "
           "ranks and copy over the rest. Expert gradients are reduced, and their optimizer "
-          "states sharded, over this group; when ETP x EP covers all of TP x CP x DP it is one "
+          "states sharded, over this group; when ETP × EP covers all of TP × CP × DP it is one "
           "GPU (no expert gradient traffic). Shared experts and the router stay with the "
           "attention in DP.",
           "Liu et al. 2025, MoE Parallel Folding (arXiv:2504.14960); Megatron-Core MoE "
@@ -113,7 +113,7 @@ const std::vector<Term>& terms() {
          {"goodput"}},
         {{"Young/Daly interval",
           "The checkpoint interval that loses least time to failures and checkpoints: about "
-          "sqrt(2 x checkpoint write time x MTBF), refined by Daly for long checkpoints.",
+          "sqrt(2 × checkpoint write time × MTBF), refined by Daly for long checkpoints.",
           "Young 1974; Daly 2006"},
          {"Daly", "Young"}},
         {{"PUE",

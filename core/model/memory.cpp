@@ -304,7 +304,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         return Error{"--tp/--pp/--cp/--ep/--vpp", "parallel degrees must be at least 1"};
     const long long mp = static_cast<long long>(t.tp) * t.pp * t.cp;
     if (gpus % mp != 0)
-        return Error{"--tp", "TP x PP x CP = " + units::format_count(static_cast<double>(mp)) +
+        return Error{"--tp", "TP × PP × CP = " + units::format_count(static_cast<double>(mp)) +
                                  " does not divide the " +
                                  units::format_count(static_cast<double>(gpus)) + " GPUs"};
     const int dp = static_cast<int>(gpus / mp);
@@ -318,8 +318,8 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
     if (t.etp < 0)
         bad("--etp", "must be 0 (the same as TP) or at least 1");
     else if ((static_cast<long long>(dp) * t.cp * t.tp) % (etp * t.ep) != 0)
-        bad("--ep", "ETP x EP = " + std::to_string(etp * t.ep) +
-                        " does not divide TP x CP x DP = " +
+        bad("--ep", "ETP × EP = " + std::to_string(etp * t.ep) +
+                        " does not divide TP × CP × DP = " +
                         std::to_string(static_cast<long long>(dp) * t.cp * t.tp) +
                         (t.etp > 0 ? "" : " (ETP 0 is the same as TP; ETP 1 folds EP over TP)"));
     if (t.ep > 1 && !m.is_moe())
@@ -337,7 +337,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
         bad("--pp", "PP = " + std::to_string(t.pp) + " exceeds the model's " +
                         std::to_string(m.layers) + " layers");
     else if (t.pp * t.vpp > max_pipeline_chunks(m.layers))
-        bad("--vpp", "PP x VPP = " + std::to_string(t.pp * t.vpp) + " model chunks exceed the " +
+        bad("--vpp", "PP × VPP = " + std::to_string(t.pp * t.vpp) + " model chunks exceed the " +
                          "model's " + std::to_string(m.layers) +
                          " layers plus its embedding and loss (Megatron-LM counts each as a "
                          "layer with --account-for-embedding-in-pipeline-split and "
@@ -361,7 +361,7 @@ Result<TrainingMemory> training_memory(const ModelArch& m, const TrainingSpec& t
             bad("--recompute-layers",
                 std::to_string(t.recompute_layers) + " layers exceed the " +
                     std::to_string(widest) + " of a " +
-                    (t.vpp > 1 ? "model chunk (PP x VPP = " + std::to_string(t.pp * t.vpp) + ")"
+                    (t.vpp > 1 ? "model chunk (PP × VPP = " + std::to_string(t.pp * t.vpp) + ")"
                                : "pipeline stage (PP = " + std::to_string(t.pp) + ")") +
                     "; 0 recomputes every layer");
     }

@@ -70,7 +70,7 @@ Result<ReliabilityResult> compute_reliability(const ReliabilityInputs& in,
         r.node_failures_per_1000_node_days =
             llama3_node_failures_per_1000_node_days(ctx.gpus_per_node);
         r.rate_source = "Llama 3 (Grattafiori et al. 2024 sec. 3.3.4): 419 unexpected "
-                        "interruptions / (16,384 H100 x 54 days)";
+                        "interruptions / (16,384 H100 × 54 days)";
     }
     const double job_rate_per_s = in.mtbf_hours > 0
                                       ? 1.0 / (in.mtbf_hours * 3600.0)

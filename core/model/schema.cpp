@@ -294,7 +294,7 @@ std::vector<Field> build_schema() {
                   "reduce-scattered after, exposed (Llama 3 sec. 3.3.2)"));
     add(T(CL_REF(ep))
             .make("ep", "Expert parallel (EP)", "", 1, kInt, "you",
-                  "experts split over EP of the TP x CP x DP GPUs (with ETP 1 EP may span TP "
+                  "experts split over EP of the TP × CP × DP GPUs (with ETP 1 EP may span TP "
                   "ranks)"));
     add(T(CL_REF(etp))
             .make("etp", "Expert tensor parallel (ETP)", "", 0, kInt,
@@ -302,7 +302,7 @@ std::vector<Field> build_schema() {
                   "(Megatron-Bridge scripts/performance/configs: expert_tensor_parallel_size=1 "
                   "in every MoE base config: DeepSeek-V3, Qwen3, Qwen3-Next); Megatron-Core's "
                   "own default is the same as TP (0 here)",
-                  "MoE parallel folding: experts split over ETP x EP of the TP x CP x DP GPUs, "
+                  "MoE parallel folding: experts split over ETP × EP of the TP × CP × DP GPUs, "
                   "so EP may span TP ranks (1: whole experts); 0: the same as TP"))
         .zero_shows = "Same as TP";
     add(T(CL_REF(moe_dispatcher))

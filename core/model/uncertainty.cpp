@@ -44,11 +44,12 @@ std::string percent(double x) {
     return buf;
 }
 
-/// "+31 %", "-8 %": a band end as people read it.
+/// "+31 %", "−8 %": a band end as people read it (a minus sign, not a hyphen: helper-46).
 std::string signed_percent(double x) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.0f %%", x * 100);
-    return buf;
+    std::snprintf(buf, sizeof buf, "%.0f %%", std::abs(x * 100));
+    const bool negative = std::lround(x * 100) < 0;
+    return (negative ? "\u2212" : "+") + std::string(buf);
 }
 } // namespace
 

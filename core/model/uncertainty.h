@@ -88,7 +88,7 @@ Band band_for(const CaseTraits& c, const std::vector<HeldOutRow>& rows,
 /// rows; the one published latency row (tst_validation_inference::mlperfLlama2_70b) is named.
 inline constexpr const char* kLatencyBasis =
     "from output throughput (the one published latency row, MLPerf v4.1 Llama 2 70B: the "
-    "model's mean TPOT 22% below the run's)";
+    "model's mean TPOT 22 % below the run's)";
 
 /// How a number moves with the model's speed: a throughput, bandwidth, MFU or FLOP/s rises
 /// with it; a time, cost or GPU count falls with it.

@@ -954,7 +954,7 @@ private slots:
         // On a drawn cluster: the preset's nodes.
         const Run d = run({"fleet", "h100-ndr-2node", "--trace", trace});
         QCOMPARE(d.code, 0);
-        QVERIFY2(d.out.find("16 x h100-sxm in 2 nodes of 8") != std::string::npos, d.out.c_str());
+        QVERIFY2(d.out.find("16 × h100-sxm in 2 nodes of 8") != std::string::npos, d.out.c_str());
         QVERIFY2(d.out.find("CPU jobs") != std::string::npos, d.out.c_str());
         QVERIFY2(d.out.find("more than one node") != std::string::npos, d.out.c_str());
         const Run bad =

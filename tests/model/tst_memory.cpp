@@ -499,7 +499,7 @@ private slots:
         auto m = training_memory(*cat_.model("llama3-8b"), t, 8, *cat_.gpu("h100-sxm"));
         QVERIFY(!m.ok());
         QCOMPARE(QString::fromStdString(m.errors().front().message()),
-                 QStringLiteral("--tp: TP x PP x CP = 3 does not divide the 8 GPUs"));
+                 QStringLiteral("--tp: TP × PP × CP = 3 does not divide the 8 GPUs"));
     }
 
     // Megatron-LM counts the embedding and the loss as one pipeline layer each when asked
@@ -521,7 +521,7 @@ private slots:
         auto refused = training_memory(m, t, 8, g);
         QVERIFY(!refused.ok());
         QCOMPARE(QString::fromStdString(refused.errors().front().message()),
-                 QStringLiteral("--vpp: PP x VPP = 36 model chunks exceed the model's 32 layers "
+                 QStringLiteral("--vpp: PP × VPP = 36 model chunks exceed the model's 32 layers "
                                 "plus its embedding and loss (Megatron-LM counts each as a layer "
                                 "with --account-for-embedding-in-pipeline-split and "
                                 "--account-for-loss-in-pipeline-split)"));
