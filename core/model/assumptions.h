@@ -95,7 +95,7 @@ struct TrainingAssumptions {
                           "Li et al. 2020 (PyTorch DDP) sec. 3.2.3; Megatron-Core"};
     /// MoE: tokens per expert relative to a perfectly balanced router.
     Assumption moe_imbalance{1.1, "ratio",
-                             "assumption: load-balancing loss keeps experts within ~10%"};
+                             "assumption: load-balancing loss keeps experts within ~10 %"};
     /// Sustained training GEMM throughput relative to the best-shape microbenchmark
     /// (mamf-finder): clocks under sustained multi-GPU load, mixed shapes, fused epilogues.
     /// Fitted with hopper_sustained_vs_ampere on the published runs in docs/validation.md

@@ -290,7 +290,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     fixed(r.time_to_train_s / 86400, 1) + " days, " +
                         units::format_count(r.gpu_hours) + " GPU-hours, " + usd(r.cost_usd),
                     "tokens / tokens per second; GPU-hours = time × GPUs; cost = "
-                    "GPU-hours x $/GPU-hour",
+                    "GPU-hours × $/GPU-hour",
                     {{"tokens", units::format_tokens(t.tokens), "design"},
                      {"tokens/s", units::format_count(r.tokens_per_s), "above"},
                      {"$/GPU-hour",

@@ -38,7 +38,7 @@ struct WorkloadFinding {
     WorkloadStatus status = WorkloadStatus::not_evaluated;
     std::string verdict; ///< memory explanation or the error
     std::string layout;  ///< "llama3-70b · TP 8 PP 1 · seq 8192 · ZeRO 1"
-    std::string metrics; ///< "step 1.2 s · MFU 41.0% · 12ktok/s" / "TTFT ... · TPOT ..."
+    std::string metrics; ///< "step 1.2 s · MFU 41.0 % · 12ktok/s" / "TTFT ... · TPOT ..."
     std::string badge;   ///< "⚠ TP > NVLink" when the TP group leaves the scale-up domain
     std::string tooltip;
     /// "Shares GPUs with ... (both on ...)": two services (or two placed workloads) on the same
@@ -84,7 +84,7 @@ Findings find_problems(const Design& d, const Evaluation& ev);
 /// a link is busy with its groups' traffic.
 struct LinkLoad {
     double busy = 0;  ///< fraction of the step (0..1)
-    std::string note; ///< "leaf to spine: DP of Llama 3 70B pre-training, 26% of the step ..."
+    std::string note; ///< "leaf to spine: DP of Llama 3 70B pre-training, 26 % of the step ..."
 };
 /// The load `workload` (a training or serving workload's id) puts on `link`; nullopt when the
 /// link is not on a network tier or the workload has no step time.

@@ -113,7 +113,7 @@ struct Coverage {
     int rows = 0, covered = 0;
     double median_width = 0;         ///< of the held-out bands (each without its row's source)
     double median_width_user = 0;    ///< of the bands a user sees (every source)
-    std::vector<std::string> missed; ///< rows outside their held-out band: "id +56% (-19..+45%)"
+    std::vector<std::string> missed; ///< rows outside their held-out band: "id +56 % (-19..+45 %)"
 };
 Coverage coverage(BandKind kind, const std::vector<HeldOutRow>& rows);
 

@@ -17,6 +17,7 @@
 #include "fixtures.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QtTest>
 #include <cctype>
 #include <cmath>
@@ -213,6 +214,37 @@ private slots:
 
     // Helper-26 (session 34): Explain named the RTX 4090's GDDR6X "HBM", and said nothing of
     // the layers a partial offload keeps in system memory or the bandwidth they run at.
+    // helper-46: "8 x H200" in Explain beside "8 × H200" on the card, "9 %" beside "22%", and a
+    // band "-35 % to +45 %" with a hyphen. Every preset's Explain: products with "×", a space
+    // before "%", negative percentages with a minus sign.
+    void explainTextIsConsistent() {
+        const Catalog& cat = cl::test::bundled_catalog();
+        const QRegularExpression times(QStringLiteral("[\\w).%] x [\\w($]"));
+        const QRegularExpression tight(QStringLiteral("\\d%"));
+        const QRegularExpression hyphen(QStringLiteral("(^|[ (])-\\d+ %"));
+        for (const char* id :
+             {"dgx-h100-4su", "h200-inference-8x", "gb200-nvl72", "llama3-16k-h100", "mi300x-node",
+              "rtx4090-workstation", "jetson-thor-edge", "l40s-inference-4x"}) {
+            const Design d = cl::test::preset(id);
+            const auto entries = explain(d, evaluate(d, cat), cat);
+            QVERIFY(!entries.empty());
+            for (const auto& e : entries) {
+                std::vector<std::string> texts{e.title, e.value, e.formula};
+                for (const auto& i : e.inputs) {
+                    texts.push_back(i.name);
+                    texts.push_back(i.value);
+                    texts.push_back(i.source);
+                }
+                for (const auto& t : texts) {
+                    const QString q = QString::fromStdString(t);
+                    QVERIFY2(!times.match(q).hasMatch(), (std::string(id) + ": " + t).c_str());
+                    QVERIFY2(!tight.match(q).hasMatch(), (std::string(id) + ": " + t).c_str());
+                    QVERIFY2(!hyphen.match(q).hasMatch(), (std::string(id) + ": " + t).c_str());
+                }
+            }
+        }
+    }
+
     void explainSaysWhereOffloadedLayersRun() {
         const Catalog cat = cl::test::bundled_catalog();
         Design d = cl::test::preset("rtx4090-workstation");
