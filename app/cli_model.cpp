@@ -540,6 +540,9 @@ json infer_json(const model::InferenceResult& r) {
             {"batch", r.batch},
             {"batch_limit", std::string(model::to_string(r.batch_limit))},
             {"expert_parallel", r.expert_parallel},
+            {"busiest_expert_reads", r.busiest_expert_reads},
+            {"attention_dp_busiest_rank", r.busiest_rank},
+            {"decode_share", r.decode_share},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
             {"decode_step_gpu_s", r.decode_step_gpu_s},
@@ -1004,12 +1007,15 @@ int cmd_infer(Flags& f, std::ostream& out) {
                         : etp == 1
                             ? "EP " + std::to_string(ep) + " (whole experts)"
                             : "EP " + std::to_string(ep) + " × expert TP " + std::to_string(etp);
-        if (ep > 1 && !model::attention_dp_active(m, s))
-            v += "; busiest GPU reads " +
-                 fmt(model::ep_busiest_experts(m, ep, static_cast<double>(r->batch)), 2) +
-                 " × the mean";
+        if (r->busiest_expert_reads >= 1.005) // as printed: not "1.00 × the mean"
+            v += "; busiest GPU reads " + fmt(r->busiest_expert_reads, 2) + " × the mean";
         t.rows.push_back({"routed experts", v});
     }
+    // Attention DP: what every step waits for (helper-46: TTFT and $/M moved with it unsaid).
+    if (r->busiest_rank > 1)
+        t.rows.push_back(
+            {"attention DP", "each step waits for the busiest of the " + std::to_string(s.tp) +
+                                 " GPUs: " + fmt(r->busiest_rank, 2) + " × the balanced step"});
     // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.
     if (model::host_sets_step(*r))
         t.rows.push_back({"decode step", latency(r->decode_step_s),

@@ -1167,10 +1167,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     // Speculative decoding: whether it pays (core's speedup of the decode per token).
     if (in.speculative_speedup > 0 && in.speculative_speedup != 1)
         cap += in.speculative_speedup > 1
-                   ? tr("; speculative decoding makes a token %1x faster at batch 1")
+                   ? tr("; speculative decoding makes a token %1 × faster at batch 1")
                          .arg(QString::fromStdString(
                              model::units::format_fixed(in.speculative_speedup, 2)))
-                   : tr("; speculative decoding makes a token %1x slower at batch 1 (the draft "
+                   : tr("; speculative decoding makes a token %1 × slower at batch 1 (the draft "
                         "costs more than it saves)")
                          .arg(QString::fromStdString(
                              model::units::format_fixed(1.0 / in.speculative_speedup, 2)));
@@ -1193,10 +1193,22 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                         QString::fromStdString(model::units::format_duration(in.job_makespan_s)),
                         count(in.job_mean_batch));
     }
-    if (in.usd_per_million_output_tokens > 0)
-        cap += tr(", $%1 per million output tokens")
+    // What moves tokens/s, TTFT and $/M with expert parallelism and attention DP (helper-46:
+    // they changed with no word why).
+    if (in.busiest_rank > 1)
+        cap += tr("; attention DP: each step waits for the busiest GPU, %1 × the balanced step")
+                   .arg(QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
+    if (in.busiest_expert_reads >= 1.005)
+        cap += tr("; expert parallel: the busiest GPU reads %1 × the mean expert weights")
                    .arg(QString::fromStdString(
-                       model::units::format_price(in.usd_per_million_output_tokens)));
+                       model::units::format_fixed(in.busiest_expert_reads, 2)));
+    if (in.usd_per_million_output_tokens > 0)
+        // The share of the GPU time it charges (the prompts' share is the input tokens').
+        cap +=
+            tr(", $%1 per million output tokens (the decode's %2 % of the GPU time)")
+                .arg(QString::fromStdString(
+                         model::units::format_price(in.usd_per_million_output_tokens)),
+                     QString::fromStdString(model::units::format_fixed(100 * in.decode_share, 0)));
     else if (w->onprem_usd_per_million_output_tokens > 0)
         // No cloud price for this GPU (helper-20: an MI300X design lost its $/M curve without
         // a word): what owning costs, and where the missing price is explained.

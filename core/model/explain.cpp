@@ -721,11 +721,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                                 // The share the formula names (helper-12: not listed, the
                                 // number could not be worked from the inputs shown).
                                 {"decode share of the time",
-                                 units::format_fixed(100.0 * r.gpu_hours_per_million_output_tokens *
-                                                         r.output_tokens_per_s * 3600.0 /
-                                                         (1e6 * std::max(1, s.tp * s.pp)),
-                                                     1) +
-                                     " %",
+                                 units::format_fixed(100.0 * r.decode_share, 1) + " %",
                                  "the decode steps' part of a batch's GPU time; the prompts' "
                                  "prefill is charged to input tokens"},
                                 {"$/GPU-hour",

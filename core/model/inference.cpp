@@ -1283,6 +1283,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     };
     r.weight_only_dequant = weights_lack_matrix_units(s.weights_dtype, gpu);
     r.expert_parallel = expert_parallel_size(m, s);
+    r.busiest_rank = dp_imbalance(m, s, ia);
     r.batch = r.memory.batch;
     r.batch_limit = s.batch > 0                           ? BatchLimit::design
                     : r.memory.batch < r.memory.max_batch ? BatchLimit::engine_limit
@@ -1487,6 +1488,8 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             std::min(r.decode_step_s,
                      token_step_time(m, s, gpu, fabric, r.batch, c_avg, spec, gpu_only, ca, ma));
     }
+    if (r.expert_parallel > 1 && !attention_dp_active(m, s) && r.batch > 0)
+        r.busiest_expert_reads = ep_busiest_experts(m, r.expert_parallel, r.batch);
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
     // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token
     // kind with its GPU time: prompts' prefill the input tokens, the decode steps the output
@@ -1501,8 +1504,9 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             r.job_makespan_s > 0
                 ? r.job_makespan_s / (static_cast<double>(r.job_requests_per_replica) * L_out)
                 : tc / (pp_factor * r.batch * L_out);
+        r.decode_share = 1.0 - sh;
         r.gpu_hours_per_million_output_tokens =
-            gpus_replica * (1.0 - sh) * per_token * 1e6 / 3600.0;
+            gpus_replica * r.decode_share * per_token * 1e6 / 3600.0;
         if (price > 0 && r.output_tokens_per_s > 0) {
             r.usd_per_million_output_tokens = price * r.gpu_hours_per_million_output_tokens;
             r.usd_per_million_input_tokens =

@@ -29,11 +29,22 @@ struct InferenceResult {
     /// MoE models: the GPUs the routed experts are split over by expert (expert_parallel_size:
     /// the workload's EP or the engine's default); 1 for a dense model.
     int expert_parallel = 1;
+    /// Attention DP: each step over the balanced step (1 / attention_dp_balance: every MoE layer
+    /// waits for the busiest GPU); 1 without it. Said beside the numbers it moves (helper-46:
+    /// TTFT and $/M changed with attention DP with no word why).
+    double busiest_rank = 1;
+    /// Expert parallelism without attention DP: the busiest GPU's routed-expert reads over the
+    /// mean at the operating batch (ep_busiest_experts); 1 at EP 1.
+    double busiest_expert_reads = 1;
     double usd_per_million_output_tokens = 0, usd_per_million_input_tokens = 0;
     /// GPU-hours of decode per million output tokens at the operating point (the prompts'
     /// prefill is the input tokens'): any $/GPU-hour times this is its $ per million output
     /// tokens, the cloud's and the owned cluster's alike.
     double gpu_hours_per_million_output_tokens = 0;
+    /// The decode steps' part of the replica's GPU time at the operating point, the part
+    /// gpu_hours_per_million_output_tokens (and $/M output tokens) charges; the prompts' prefill
+    /// is the input tokens'.
+    double decode_share = 0;
     double gpus_needed = 0;         ///< online mode: for the request rate under the SLOs
     double speculative_speedup = 1; ///< decode speedup from speculative decoding
     // Online mode (M/D/1 admission queue per replica, Kleinrock 1975 vol. 1 sec. 5.6):

@@ -2029,6 +2029,18 @@ private slots:
         const Run t = run(words(base + " --ep 8"));
         QVERIFY2(t.out.find("EP 8 (whole experts); busiest GPU reads ") != std::string::npos,
                  t.out.c_str());
+        QCOMPARE(b.value("busiest_expert_reads", 0.0) > 1.5, true); // 4 sequences, EP 8
+        QCOMPARE(a.value("busiest_expert_reads", 0.0), 1.0);
+        QVERIFY(a.value("decode_share", 0.0) > 0 && a.value("decode_share", 0.0) <= 1);
+        // helper-46: attention DP says what each step waits for, in the table and the JSON.
+        const Run adp = run(words(base + " --attention-dp"));
+        QVERIFY2(adp.code == 0 && adp.out.find("each step waits for the busiest of the 8 GPUs: "
+                                               "1.54 × the balanced step") != std::string::npos,
+                 (adp.out + adp.err).c_str());
+        const Run adpj = run(words(base + " --attention-dp --json"));
+        QVERIFY(std::abs(json::parse(adpj.out)["infer"].value("attention_dp_busiest_rank", 0.0) -
+                         1 / 0.649) < 1e-9);
+        QVERIFY(t.out.find("attention DP") == std::string::npos);
         const Run three = run(words(base + " --ep 3"));
         QCOMPARE(three.code, 2);
         QVERIFY2(three.err.find("--ep") != std::string::npos &&

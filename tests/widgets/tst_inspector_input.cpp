@@ -1019,6 +1019,40 @@ private slots:
         QTRY_COMPARE(tree->visualItemRect(entry()).top(), top);
     }
 
+    // helper-46: TTFT, tokens/s and $/M moved with attention DP and expert parallelism with no
+    // word why. The Inference caption says what each step waits for and what share of the GPU
+    // time $/M charges.
+    void attentionDpSaysWhatItCosts() {
+        ui::MainWindow w(cat_);
+        const QString id = openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
+                                                      model::WorkloadKind::inference);
+        QVERIFY(!id.isEmpty());
+        auto* model = field<QComboBox>(w, "model");
+        QVERIFY(model);
+        reveal(w, model);
+        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")));
+        QTRY_VERIFY(w.document()->design().workloads.front().model == "qwen3-235b-a22b");
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        const auto caption = [&]() -> QString {
+            for (auto* l : w.charts()->findChildren<QLabel*>())
+                if (l->isVisible() && l->text().contains(QStringLiteral("per million output")))
+                    return l->text();
+            return {};
+        };
+        QTRY_VERIFY(caption().contains(QStringLiteral("% of the GPU time)")));
+        QVERIFY2(!caption().contains(QStringLiteral("attention DP")), qPrintable(caption()));
+        auto* adp = field<QCheckBox>(w, "attention_dp");
+        QVERIFY(adp && !adp->isChecked());
+        reveal(w, adp);
+        QTest::mouseClick(adp, Qt::LeftButton, {}, QPoint(8, adp->height() / 2));
+        QTRY_VERIFY(w.document()->design().workloads.front().inference.attention_dp);
+        QTRY_VERIFY2(caption().contains(QStringLiteral(
+                         "attention DP: each step waits for the busiest GPU, 1.54 × the "
+                         "balanced step")),
+                     qPrintable(caption()));
+        QVERIFY2(caption().contains(QStringLiteral("% of the GPU time)")), qPrintable(caption()));
+    }
+
     // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
     // offered, then refused after picking); on NVIDIA it does.
     void engineMenuFollowsTheGpu() {
