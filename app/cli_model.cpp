@@ -552,6 +552,8 @@ json infer_json(const model::InferenceResult& r) {
             {"queue_wait_s", r.queue_wait_s},
             {"capacity_requests_per_s", r.capacity_rps},
             {"speculative_speedup", r.speculative_speedup},
+            {"speculative_speedup_at_batch", r.speculative_speedup_at_batch},
+            {"draft_step_ratio", r.draft_step_ratio},
             {"job_makespan_s", r.job_makespan_s},
             {"job_mean_ttft_s", r.job_mean_ttft_s},
             {"job_mean_batch", r.job_mean_batch},

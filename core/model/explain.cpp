@@ -543,13 +543,20 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                 in.push_back({"tokens a target step (E)",
                               fixed(speculative_tokens_per_step(s.acceptance, s.speculative_k), 2),
                               "Leviathan et al. 2023 (arXiv:2211.17192) eq. 1"});
+                // c as a number (helper-45: the row read "the draft model's own step").
                 in.push_back(ia.draft_cost_ratio.value > 0
                                  ? assumption("draft step / target step (c)", ia.draft_cost_ratio)
                                  : ExplainedInput{"draft step / target step (c)",
-                                                  "the draft model's own step",
-                                                  ia.draft_cost_ratio.source});
-                in.push_back({"speed-up at batch 1", fixed(r.speculative_speedup, 2) + "x",
+                                                  fixed(r.draft_step_ratio, 2),
+                                                  "the draft model's own decode step over the "
+                                                  "target's at batch 1 (c of Leviathan et al. "
+                                                  "2023, sec. 3.4)"});
+                in.push_back({"speed-up at batch 1", fixed(r.speculative_speedup, 2) + " ×",
                               "the step without the draft over the step with it"});
+                in.push_back({"speed-up at batch " + units::format_count(r.batch),
+                              fixed(r.speculative_speedup_at_batch, 2) + " ×",
+                              "the same at the operating batch, where the target verifies k + 1 "
+                              "tokens of every sequence (below 1: slower than without the draft)"});
             }
             if (s.batching == Batching::disaggregated)
                 out.back().inputs.push_back(

@@ -1292,6 +1292,10 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     if (spec.draft) {
         const double base = decode_step_time(m, s, gpu, fabric, 1, c_avg, ia, ca, ma);
         r.speculative_speedup = base / tpot_at(1);
+        r.draft_step_ratio =
+            ia.draft_cost_ratio.value > 0
+                ? ia.draft_cost_ratio.value
+                : decode_step_time(*spec.draft, s, gpu, fabric, 1, c_avg, ia, ca, ma) / base;
     }
 
     // Offline (and the throughput of an operating point): a cohort of B requests costs one
@@ -1488,6 +1492,9 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             std::min(r.decode_step_s,
                      token_step_time(m, s, gpu, fabric, r.batch, c_avg, spec, gpu_only, ca, ma));
     }
+    if (spec.draft && r.batch > 0)
+        r.speculative_speedup_at_batch =
+            decode_step_time(m, s, gpu, fabric, r.batch, c_avg, ia, ca, ma) / tpot_at(r.batch);
     if (r.expert_parallel > 1 && !attention_dp_active(m, s) && r.batch > 0)
         r.busiest_expert_reads = ep_busiest_experts(m, r.expert_parallel, r.batch);
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch

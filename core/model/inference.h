@@ -46,7 +46,14 @@ struct InferenceResult {
     /// is the input tokens'.
     double decode_share = 0;
     double gpus_needed = 0;         ///< online mode: for the request rate under the SLOs
-    double speculative_speedup = 1; ///< decode speedup from speculative decoding
+    double speculative_speedup = 1; ///< decode speedup from speculative decoding (batch 1)
+    /// Speculative decoding: the same at the operating batch, where verifying k + 1 tokens a
+    /// sequence costs more (helper-45: 10,409 -> 7,722 tokens/s at the operating batch while
+    /// the caption said 2.8x faster at batch 1); 1 without a draft.
+    double speculative_speedup_at_batch = 1;
+    /// Speculative decoding: the draft's step over the target's at batch 1 (c of Leviathan et
+    /// al. 2023): the assumption where one is set, else the draft model's own step; 0 without.
+    double draft_step_ratio = 0;
     // Online mode (M/D/1 admission queue per replica, Kleinrock 1975 vol. 1 sec. 5.6):
     double replicas_needed = 0; ///< replicas for the request rate with the TTFT SLO incl. queueing
     /// Disaggregated serving: the prefill pool's replicas (of the same size) that keep up with

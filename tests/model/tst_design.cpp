@@ -1762,6 +1762,16 @@ private slots:
         QCOMPARE(in["draft tokens a step (k)"], std::string("4"));
         QVERIFY2(in["tokens a target step (E)"] == "2.77", in["tokens a target step (E)"].c_str());
         QVERIFY(in.count("draft step / target step (c)") && in.count("speed-up at batch 1"));
+        // helper-45: c as a number (the draft's own step over the target's), and the speed-up
+        // at the operating batch beside batch 1's.
+        const double c = std::stod(in["draft step / target step (c)"]);
+        QVERIFY2(c > 0.05 && c < 0.6, in["draft step / target step (c)"].c_str());
+        const auto ev = evaluate(spec, cat_);
+        const auto& r = *ev.workloads[w].inference;
+        QVERIFY(r.batch > 1);
+        const std::string at = "speed-up at batch " + units::format_count(r.batch);
+        QVERIFY2(in.count(at), at.c_str());
+        QVERIFY2(r.speculative_speedup_at_batch < r.speculative_speedup, in[at].c_str());
         QVERIFY(e.formula.find("Leviathan et al. 2023, eq. 1") != std::string::npos);
         Design dis = d;
         dis.workloads[w].inference.batching = Batching::disaggregated;

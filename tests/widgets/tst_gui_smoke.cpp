@@ -13,6 +13,7 @@
 #include "layoutsearch.h"
 #include "mainwindow.h"
 #include "messages.h"
+#include "model/units.h"
 #include "palette.h"
 #include "realinput.h"
 
@@ -916,6 +917,21 @@ private slots:
         QVERIFY2(w.evaluator()->current()->workloads[0].memory.explanation.find("(draft ") !=
                      std::string::npos,
                  w.evaluator()->current()->workloads[0].memory.explanation.c_str());
+        // The Inference caption gives the speed-up at batch 1 and at the operating batch
+        // (helper-45: only batch 1's, beside a throughput the draft had lowered).
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        const auto& r = *w.evaluator()->current()->workloads[0].inference;
+        QVERIFY(r.batch > 1);
+        const QString at = QStringLiteral(" at batch %1")
+                               .arg(QString::fromStdString(model::units::format_count(r.batch)));
+        bool said = false;
+        for (auto* l : w.charts()->findChildren<QLabel*>())
+            said =
+                said ||
+                (l->isVisible() &&
+                 l->text().contains(QStringLiteral("speculative decoding makes a token")) &&
+                 l->text().contains(QStringLiteral("at batch 1 and ")) && l->text().contains(at));
+        QVERIFY(said);
         undo(w);
         QVERIFY(w.document()->design().workloads[0].inference.speculative_draft.empty());
     }
