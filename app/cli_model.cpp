@@ -997,7 +997,7 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"output tokens/s per GPU", rate(r->output_tokens_per_s_per_gpu),
                within(r->output_tokens_per_s_per_gpu, model::Scales::with_speed,
                       r->output_tokens_per_s_per_gpu < 100 ? 1 : 0, "")},
-              {"decode tokens/s per sequence (1 / step)",
+              {"decode tokens/s per sequence (1 / step; TPOT adds others' prompts)",
                r->decode_step_s > 0 ? rate(1.0 / r->decode_step_s) : "-"},
               {"KV per token (model)", units::format_bytes(mem.kv_bytes_per_token)},
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
@@ -1056,7 +1056,10 @@ int cmd_infer(Flags& f, std::ostream& out) {
             {"GPUs needed for " + fmt(s.request_rate, 1) + " req/s", fmt(r->gpus_needed, 0)});
     }
     if (spec.draft)
-        t.rows.push_back({"speculative decode speedup", fmt(r->speculative_speedup, 2) + "x"});
+        t.rows.push_back({"speculative decode speedup",
+                          fmt(r->speculative_speedup, 2) + " × at batch 1, " +
+                              fmt(r->speculative_speedup_at_batch, 2) + " × at batch " +
+                              units::format_count(static_cast<double>(r->batch))});
     t.print(out);
     print_traffic(out, r->traffic, r->bottleneck, "decode step");
     out << "error band: " << band.basis << "; TTFT and TPOT " << model::kLatencyBasis << "\n";

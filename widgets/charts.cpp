@@ -1044,7 +1044,10 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     if (ttftSlo_ > 0) {
         const QColor orange(0xea, 0x58, 0x0c);
         auto* ttft = new QLineSeries;
-        ttft->setName(tr("TTFT (right axis)"));
+        // The curve's TTFT is a request's own (prefill and its first step); the caption's adds
+        // the wait for a slot at the request rate (helper-47 read ~60 ms on the line beside a
+        // caption's 147 ms).
+        ttft->setName(tr("TTFT without queueing (right axis)"));
         QPen tp(orange);
         tp.setWidth(2);
         ttft->setPen(tp);
@@ -1154,9 +1157,19 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     // does not (helper-31).
     // Only a wait the caption can show: under half a microsecond format_latency writes
     // "0.000 ms" (helper-44).
+    // With the replicas and their load that set the wait (helper-47: TTFT 147 -> 345 ms with
+    // attention DP, the 23 replicas at 97 % load only in the CLI).
     if (in.queue_wait_s >= 0.5e-6)
-        cap += tr("; TTFT includes %1 of queueing at the request rate")
-                   .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)));
+        cap +=
+            in.replicas_needed > 0
+                ? tr("; TTFT includes %1 of queueing at the request rate (%2 replicas at %3 % "
+                     "load)")
+                      .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)),
+                           count(in.replicas_needed),
+                           QString::fromStdString(
+                               model::units::format_fixed(100 * in.utilization, 0)))
+                : tr("; TTFT includes %1 of queueing at the request rate")
+                      .arg(QString::fromStdString(model::units::format_latency(in.queue_wait_s)));
     // The engine's host sets the step (TensorRT-LLM's executor on a Grace host: helper-44 saw
     // GB200 at a third of B200's tokens a GPU with no word why).
     if (model::host_sets_step(in))
@@ -1202,6 +1215,8 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     }
     // What moves tokens/s, TTFT and $/M with expert parallelism and attention DP (helper-46:
     // they changed with no word why).
+    if (in.expert_parallel > 1)
+        cap += tr("; routed experts split by expert over EP %1 GPUs").arg(in.expert_parallel);
     if (in.busiest_rank > 1)
         cap += tr("; attention DP: each step waits for the busiest GPU, %1 × the balanced step")
                    .arg(QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
@@ -1211,11 +1226,16 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                        model::units::format_fixed(in.busiest_expert_reads, 2)));
     if (in.usd_per_million_output_tokens > 0)
         // The share of the GPU time it charges (the prompts' share is the input tokens').
+        // Both prices (helper-47: with attention DP the output price rose while a request's
+        // cost fell, the prompts' share having moved to the input price the GUI did not show).
         cap +=
-            tr(", $%1 per million output tokens (the decode's %2 % of the GPU time)")
+            tr(", $%1 per million output tokens (the decode's %2 % of the GPU time) and $%3 "
+               "per million input tokens")
                 .arg(QString::fromStdString(
                          model::units::format_price(in.usd_per_million_output_tokens)),
-                     QString::fromStdString(model::units::format_fixed(100 * in.decode_share, 0)));
+                     QString::fromStdString(model::units::format_fixed(100 * in.decode_share, 0)),
+                     QString::fromStdString(
+                         model::units::format_price(in.usd_per_million_input_tokens)));
     else if (w->onprem_usd_per_million_output_tokens > 0)
         // No cloud price for this GPU (helper-20: an MI300X design lost its $/M curve without
         // a word): what owning costs, and where the missing price is explained.

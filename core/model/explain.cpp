@@ -100,6 +100,12 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
         const Workload& spec = d.workloads[i];
         const GpuSpec* g = c.gpu(w.gpu);
         const ModelArch* m = find_model(d, c, w.model); // a model the design carries too
+        // A refused workload has no numbers to explain: why it has none (helper-47: Explain
+        // dropped it without a word while the card and the charts said why).
+        if (!w.error.empty() && !w.has_memory && !w.training && !w.inference) {
+            out.push_back({w.id + ".refused", w.name, "Refused", "no numbers", w.error, {}});
+            continue;
+        }
         if (w.has_memory) {
             const auto& b = w.memory.per_gpu;
             // Only the parts the workload has: a serving replica keeps no gradients or

@@ -245,6 +245,21 @@ private slots:
         }
     }
 
+    // helper-47: a refused workload vanished from Explain while the card and the charts said
+    // why; it has an entry with the reason.
+    void explainSaysWhyRefused() {
+        const Catalog& cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h200-inference-8x");
+        const std::size_t w = inference_index(d);
+        d.workloads[w].model = "qwen3-235b-a22b";
+        d.workloads[w].inference.ep = 3;
+        bool said = false;
+        for (const auto& e : explain(d, evaluate(d, cat), cat))
+            said = said || (e.key == d.workloads[w].id + ".refused" &&
+                            e.formula.find("EP may be 1, 2, 4, 8") != std::string::npos);
+        QVERIFY(said);
+    }
+
     void explainSaysWhereOffloadedLayersRun() {
         const Catalog cat = cl::test::bundled_catalog();
         Design d = cl::test::preset("rtx4090-workstation");

@@ -1051,6 +1051,13 @@ private slots:
                          "balanced step")),
                      qPrintable(caption()));
         QVERIFY2(caption().contains(QStringLiteral("% of the GPU time)")), qPrintable(caption()));
+        // helper-47: the output price rose while a request's cost fell: both prices are said,
+        // and the queueing with the replicas and the load that set it.
+        QVERIFY2(caption().contains(QStringLiteral("per million input tokens")),
+                 qPrintable(caption()));
+        QVERIFY2(caption().contains(QStringLiteral(" % load)")), qPrintable(caption()));
+        QVERIFY2(caption().contains(QStringLiteral("routed experts split by expert over EP 8")),
+                 qPrintable(caption()));
     }
 
     // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
