@@ -144,14 +144,27 @@ void ExplainPanel::setEvaluation(const model::Design& d, const model::Evaluation
     empty_->setVisible(entries.empty());
     tree_->setVisible(!entries.empty());
     fitColumns();
-    restoreAnchor();
     rebuilding_ = false;
+    if (!isVisible()) { // no layout to scroll by until the tab is shown
+        restorePending_ = !anchorKey_.isEmpty();
+        return;
+    }
+    restoreAnchor();
     // Again once the rows have their wrapped heights (laid out later).
     QMetaObject::invokeMethod(this, &ExplainPanel::restoreAnchor, Qt::QueuedConnection);
 }
 
+void ExplainPanel::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (restorePending_) {
+        restoreAnchor(); // at once, so the reader's next scroll counts
+        QMetaObject::invokeMethod(this, &ExplainPanel::restoreAnchor, Qt::QueuedConnection);
+    }
+}
+
 void ExplainPanel::keepAnchor() {
-    if (rebuilding_)
+    // (Rebuilt while hidden: the view's own scrolling when shown is not the reader's.)
+    if (rebuilding_ || restorePending_)
         return;
     QTreeWidgetItem* it = tree_->currentItem();
     if (!it || !tree_->visualItemRect(it).intersects(tree_->viewport()->rect()))
@@ -166,6 +179,7 @@ void ExplainPanel::keepAnchor() {
 }
 
 void ExplainPanel::restoreAnchor() {
+    restorePending_ = false;
     if (anchorKey_.isEmpty())
         return;
     for (int i = 0; i < tree_->topLevelItemCount(); ++i) {

@@ -30,6 +30,9 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    /// Back where the reader was, when the tab comes back after a recalculation made while it
+    /// was hidden (helper-47: an edit made on the Inference tab reset Explain's scroll).
+    void showEvent(QShowEvent* e) override;
 
 private:
     /// The columns share the panel's width (40% / 25% / the rest) and their text wraps
@@ -50,6 +53,7 @@ private:
     int anchorChild_ = -1; ///< the row's index among its entry's inputs; -1: the entry itself
     int anchorY_ = 0;      ///< its top, in viewport pixels
     bool rebuilding_ = false;
+    bool restorePending_ = false; ///< rebuilt while hidden: restore the anchor when shown
     QLabel* empty_;
     QLabel* detail_;
 };

@@ -1017,6 +1017,15 @@ private slots:
         QTRY_VERIFY(w.evaluator()->current().get() != before && entry() != nullptr);
         QVERIFY(entry()->isExpanded());
         QTRY_COMPARE(tree->visualItemRect(entry()).top(), top);
+        // helper-47: an edit made while another tab shows reset Explain's scroll.
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Inference")));
+        before = w.evaluator()->current().get();
+        ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("4")));
+        QTRY_VERIFY(w.evaluator()->current().get() != before);
+        QVERIFY(clickTab(w.charts()->tabs(), QStringLiteral("Explain")));
+        QTRY_VERIFY(entry() != nullptr && entry()->isExpanded());
+        QTRY_COMPARE(tree->visualItemRect(entry()).top(), top);
     }
 
     // helper-46: TTFT, tokens/s and $/M moved with attention DP and expert parallelism with no
