@@ -1122,6 +1122,46 @@ std::vector<const Field*> fields_of(const Design& d, std::string_view id) {
     return out;
 }
 
+namespace {
+/// Names in the order people sort them: case aside, and runs of digits by their value.
+bool natural_less(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    const auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    const auto lower = [](char ch) {
+        return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
+    };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t ie = i, je = j;
+            while (ie < a.size() && digit(a[ie]))
+                ++ie;
+            while (je < b.size() && digit(b[je]))
+                ++je;
+            const std::string_view x = std::string_view(a).substr(i, ie - i);
+            const std::string_view y = std::string_view(b).substr(j, je - j);
+            const auto strip = [](std::string_view v) {
+                while (v.size() > 1 && v.front() == '0')
+                    v.remove_prefix(1);
+                return v;
+            };
+            const std::string_view xs = strip(x), ys = strip(y);
+            if (xs.size() != ys.size())
+                return xs.size() < ys.size();
+            if (xs != ys)
+                return xs < ys;
+            i = ie;
+            j = je;
+            continue;
+        }
+        if (lower(a[i]) != lower(b[j]))
+            return lower(a[i]) < lower(b[j]);
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+} // namespace
+
 std::vector<std::pair<std::string, std::string>>
 field_choices(const Field& f, const Design& d, std::string_view id, const Catalog& cat) {
     std::vector<std::pair<std::string, std::string>> out;
@@ -1174,6 +1214,10 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
             for (const auto& m : d.models)
                 if (fits(m))
                     out.emplace_back(m.id, m.name + " (imported)");
+            // The catalog's models by name, numbers by value ("gpt-oss 20B" before "gpt-oss
+            // 120B"; helper-47: the list ran in the catalog's order, Megatron first and DeepSeek
+            // near the end), after the design's own.
+            const std::size_t first = out.size();
             for (const auto& m : cat.models()) {
                 bool shadowed = false;
                 for (const auto& o : d.models)
@@ -1181,6 +1225,9 @@ field_choices(const Field& f, const Design& d, std::string_view id, const Catalo
                 if (!shadowed && fits(m))
                     out.emplace_back(m.id, m.name);
             }
+            std::stable_sort(
+                out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                [](const auto& a, const auto& b) { return natural_less(a.second, b.second); });
             break;
         }
     case ChoiceSource::training_workloads:

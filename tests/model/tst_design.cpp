@@ -889,6 +889,34 @@ private slots:
     }
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
+    // helper-47: the Model list ran in the catalog's order (Megatron first, DeepSeek near the
+    // end). By name, numbers by value.
+    void modelListInNameOrder() {
+        auto d = design_from_json(with(kMinimal, "\"workloads\": []",
+                                       "\"workloads\": [{\"id\": \"s\", \"kind\": "
+                                       "\"inference\", \"model\": \"llama3-70b\"}]"),
+                                  "t.json", &cat_);
+        QVERIFY2(d.ok(), d.error_text().c_str());
+        const Field* f = nullptr;
+        for (Section sec : {Section::workload, Section::inference})
+            if (!f)
+                f = find_field(sec, "model");
+        QVERIFY(f);
+        std::vector<std::string> ids;
+        for (const auto& [value, label] : field_choices(*f, *d, "s", cat_))
+            ids.push_back(value);
+        QCOMPARE(ids.size(), cat_.models().size());
+        const auto at = [&](const char* id) {
+            return std::find(ids.begin(), ids.end(), id) - ids.begin();
+        };
+        QVERIFY(at("bert-base-cased") < at("deepseek-v3"));
+        QVERIFY(at("deepseek-r1") < at("deepseek-v3"));
+        QVERIFY(at("gpt-oss-20b") < at("gpt-oss-120b"));
+        QVERIFY(at("llama2-70b") < at("llama3-8b"));
+        QVERIFY(at("megatron-gpt-1.7b") > at("llama4-maverick"));
+        QVERIFY(at("qwen3-8b") < at("qwen3-32b"));
+    }
+
     // helper-18: the draft list offered BERT base and Megatron GPT 1T for Llama 3 70B. A draft
     // shares the target's vocabulary and is smaller; another is refused with that reason.
     void draftModelsShareTheVocabulary() {
