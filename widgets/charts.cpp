@@ -1216,7 +1216,7 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     // What moves tokens/s, TTFT and $/M with expert parallelism and attention DP (helper-46:
     // they changed with no word why).
     if (in.expert_parallel > 1)
-        cap += tr("; routed experts split by expert over EP %1 GPUs").arg(in.expert_parallel);
+        cap += tr("; routed experts split by expert over %1 GPUs (EP %1)").arg(in.expert_parallel);
     if (in.busiest_rank > 1)
         cap += tr("; attention DP: each step waits for the busiest GPU, %1 × the balanced step")
                    .arg(QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
