@@ -326,13 +326,7 @@ private slots:
     void engineMeasuredAllReduce() {
         const ModelArch& m = *cat_.model("llama3.1-405b");
         const GpuSpec& h100 = *cat_.gpu("h100-sxm");
-        InferenceSpec s;
-        s.tp = 8;
-        s.weights_dtype = WeightsDtype::fp8;
-        s.kv_dtype = KvDtype::fp8;
-        s.engine = ServingEngine::trtllm;
-        s.input_len = 1000;
-        s.output_len = 1000;
+        InferenceSpec s = trtllm_fp8_tp8();
         GpuSpec bare = h100; // the same GPU without the measured tables
         bare.engine_allreduce.clear();
         auto with = infer(m, s, h100, node_);

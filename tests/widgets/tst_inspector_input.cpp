@@ -79,17 +79,28 @@ private:
     QString openQwenServing(ui::MainWindow& w) {
         const QString id = openPresetAndClickWorkload(w, QStringLiteral("h200-inference-8x"),
                                                       model::WorkloadKind::inference);
-        auto* model = field<QComboBox>(w, "model");
-        if (id.isEmpty() || !model)
-            return {};
-        reveal(w, model);
-        if (!chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")))
+        if (id.isEmpty() || !choose(w, "model", QStringLiteral("qwen3-235b-a22b")))
             return {};
         const bool done = QTest::qWaitFor([&] {
             const auto ev = w.evaluator()->current();
             return ev && !ev->workloads.empty() && ev->workloads.front().model == "qwen3-235b-a22b";
         });
         return done ? id : QString();
+    }
+    /// The combo of field `key` scrolled into view, `value` chosen in it by the mouse, and the
+    /// combo again as the rebuilt inspector shows it, scrolled into view (null when a step
+    /// failed).
+    QComboBox* choose(ui::MainWindow& w, const char* key, const QString& value) {
+        auto* box = field<QComboBox>(w, key);
+        if (!box)
+            return nullptr;
+        reveal(w, box);
+        if (!chooseInCombo(box, value))
+            return nullptr;
+        box = field<QComboBox>(w, key); // the inspector is rebuilt after an edit
+        if (box)
+            reveal(w, box);
+        return box;
     }
     void reveal(ui::MainWindow& w, QWidget* e) {
         if (auto* sa = w.inspector()->findChild<QScrollArea*>())
@@ -770,23 +781,15 @@ private slots:
         QTRY_VERIFY(!batching->view()->isVisible());
         // Helper-24: a choice the inspector set (signals blocked) kept the first choice's name
         // in its tooltip ("Offline" over "Online ...").
-        auto* mode = field<QComboBox>(w, "mode");
+        auto* mode = choose(w, "mode", QStringLiteral("online"));
         QVERIFY(mode);
-        reveal(w, mode);
-        QVERIFY(chooseInCombo(mode, QStringLiteral("online")));
-        mode = field<QComboBox>(w, "mode");
-        reveal(w, mode);
         QTest::qWait(50); // painted
         QVERIFY2(mode->toolTip().startsWith(QStringLiteral("Online")), qPrintable(mode->toolTip()));
         QVERIFY(!mode->toolTip().contains(QStringLiteral("offline =")));
         // Helper-46: "Qwen3 235B-A22B (…" in a narrow field: a long name drops its aside
         // before it is cut, and the tooltip has it whole.
-        auto* model = field<QComboBox>(w, "model");
+        auto* model = choose(w, "model", QStringLiteral("qwen3-235b-a22b"));
         QVERIFY(model);
-        reveal(w, model);
-        QVERIFY(chooseInCombo(model, QStringLiteral("qwen3-235b-a22b")));
-        model = field<QComboBox>(w, "model");
-        reveal(w, model);
         QTRY_VERIFY(!model->property("shownText").toString().isEmpty());
         const QString shown = model->property("shownText").toString();
         QVERIFY2(shown == model->currentText() ||
