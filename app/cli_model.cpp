@@ -540,8 +540,10 @@ json infer_json(const model::InferenceResult& r) {
             {"batch", r.batch},
             {"batch_limit", std::string(model::to_string(r.batch_limit))},
             {"expert_parallel", r.expert_parallel},
+            {"expert_tp", r.expert_tp},
             {"busiest_expert_reads", r.busiest_expert_reads},
             {"attention_dp_busiest_rank", r.busiest_rank},
+            {"attention_dp_busiest_step_share", r.busiest_rank_step_share},
             {"decode_share", r.decode_share},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
@@ -1014,10 +1016,20 @@ int cmd_infer(Flags& f, std::ostream& out) {
         t.rows.push_back({"routed experts", v});
     }
     // Attention DP: what every step waits for (helper-46: TTFT and $/M moved with it unsaid).
-    if (r->busiest_rank > 1)
+    if (r->busiest_rank > 1) {
+        const std::string waits = " for the busiest of the " + std::to_string(s.tp) +
+                                  " GPUs: " + fmt(r->busiest_rank, 2) + " × the balanced step";
         t.rows.push_back(
-            {"attention DP", "each step waits for the busiest of the " + std::to_string(s.tp) +
-                                 " GPUs: " + fmt(r->busiest_rank, 2) + " × the balanced step"});
+            {"attention DP",
+             r->busiest_rank_step_share >= 0.9995
+                 ? "each step waits" + waits
+                 : "steps that carry a prompt (" +
+                       fmt(100.0 * r->busiest_rank_step_share,
+                           r->busiest_rank_step_share < 0.1 ? 1 : 0) +
+                       " % of them) wait" + waits +
+                       "; decode-only steps run balanced (every GPU padded to the largest one's "
+                       "CUDA graph)"});
+    }
     // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.
     if (model::host_sets_step(*r))
         t.rows.push_back({"decode step", latency(r->decode_step_s),

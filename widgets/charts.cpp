@@ -1215,11 +1215,23 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     }
     // What moves tokens/s, TTFT and $/M with expert parallelism and attention DP (helper-46:
     // they changed with no word why).
-    if (in.expert_parallel > 1)
+    if (in.expert_parallel > 1 && in.expert_tp > 1)
+        cap += tr("; routed experts split by expert over %1 GPUs and each by tensor over %2 (EP "
+                  "%1 × expert TP %2)")
+                   .arg(in.expert_parallel)
+                   .arg(in.expert_tp);
+    else if (in.expert_parallel > 1)
         cap += tr("; routed experts split by expert over %1 GPUs (EP %1)").arg(in.expert_parallel);
-    if (in.busiest_rank > 1)
+    if (in.busiest_rank > 1 && in.busiest_rank_step_share >= 0.9995)
         cap += tr("; attention DP: each step waits for the busiest GPU, %1 × the balanced step")
                    .arg(QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
+    else if (in.busiest_rank > 1)
+        cap += tr("; attention DP: steps that carry a prompt (%1 % of them) wait for the busiest "
+                  "GPU, %2 × the balanced step; decode-only steps run balanced")
+                   .arg(QString::fromStdString(
+                            model::units::format_fixed(100.0 * in.busiest_rank_step_share,
+                                                       in.busiest_rank_step_share < 0.1 ? 1 : 0)),
+                        QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
     if (in.busiest_expert_reads >= 1.005)
         cap += tr("; expert parallel: the busiest GPU reads %1 × the mean expert weights")
                    .arg(QString::fromStdString(

@@ -255,6 +255,16 @@ struct InferenceAssumptions {
         "TensorRT-LLM tech blog 10 (ADP Balance Strategy): DeepSeek V3 on 8 × GB200, attention "
         "DP 8, round-robin assignment (v1.0's default, balancing off): 25,664 of 39,552 "
         "balanced tokens/s"};
+    /// TensorRT-LLM in a steady state (a closed loop at a concurrency, not a batch job): its
+    /// decode-only steps run balanced (1) -- every attention-DP rank pads to the largest rank's
+    /// CUDA-graph batch -- and only the steps that carry a prompt take the balanced step / the
+    /// load balance above; 0 charges every step, as a batch job does.
+    Assumption attention_dp_balanced_decode{
+        1, "bool",
+        "TensorRT-LLM's CUDA-graph runner (v1.0 on, its padded-batch rule): with attention DP "
+        "each rank's decode-only batch is all-gathered and every rank runs the CUDA graph of the "
+        "largest; tech blog 10 puts the imbalance where some ranks run context phases while "
+        "others generate"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_host_s_per_sequence_grace{
         34.4e-6, "s",

@@ -363,8 +363,11 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                           "memory rate (p: the overlap below)";
             formula += " + max(attention FLOPs / rate, KV bytes / memory rate)";
             if (m && attention_dp_active(*m, s))
-                formula += " + a gather and a scatter per MoE layer (attention DP), the step / "
-                           "its load balance";
+                formula += r.busiest_rank_step_share < 0.9995
+                               ? " + a gather and a scatter per MoE layer (attention DP); a step "
+                                 "that carries a prompt / the load balance"
+                               : " + a gather and a scatter per MoE layer (attention DP), the "
+                                 "step / its load balance";
             else if (s.tp > 1)
                 formula += " + two TP all-reduces per layer";
             if (s.pp > 1)
@@ -591,9 +594,26 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     g->grace_host ? "host time per eager op (Grace)" : "host time per eager op",
                     trtllm_eager_s_per_op(s, *g, ia)));
             }
-            if (m && attention_dp_active(*m, s))
+            if (m && attention_dp_active(*m, s)) {
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
+                // Which steps it slows (session 55: decode-only steps of a steady state pad every
+                // rank to the largest one's CUDA graph and run balanced).
+                out.back().inputs.push_back(
+                    {"steps that wait for the busiest GPU",
+                     r.busiest_rank_step_share >= 0.9995
+                         ? std::string("every step")
+                         : pct(r.busiest_rank_step_share) + " (those that carry a prompt)",
+                     r.busiest_rank_step_share >= 0.9995
+                         ? (r.job_makespan_s > 0
+                                ? "a batch job: TensorRT-LLM tech blog 10 measured the ratio on "
+                                  "an offline batch, every step"
+                                : "the engine's ranks step together; no padding rule is known for "
+                                  "it")
+                         : "TensorRT-LLM pads every rank's decode-only step to the largest "
+                           "rank's CUDA-graph batch (its CUDA-graph runner, v1.0 on); a prompt "
+                           "runs on one rank while the others decode"});
+            }
             if (m && m->is_moe() && s.tp > 1) {
                 // How the routed experts are split (session 53: EP without attention DP).
                 const int ep = expert_parallel_size(*m, s), etp = s.tp / std::max(1, ep);

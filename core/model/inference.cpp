@@ -547,9 +547,10 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             gemm += T * (r.routing_per_token + r.routing_per_choice * m.experts * m.top_k);
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own
-            // experts, at the experts' full width.
-            const double copies = T * m.top_k / tp * ep_copies;
-            gemm += ((3.0 * copies + T / tp) * h + copies * 3.0 * m.moe_ffn) * 2.0 / r.hbm;
+            // experts (1 / ep of them), at its share of the experts' width (1 / etp; whole at
+            // ep = tp, the default).
+            const double copies = T * m.top_k / ep * ep_copies;
+            gemm += ((3.0 * copies + T / tp) * h + copies * 3.0 * m.moe_ffn / etp) * 2.0 / r.hbm;
         } else if (moe) {
             // Token movement around the experts (TensorRT-LLM's MoE plugin kernels, as vLLM's
             // fused MoE and llama.cpp do in kind): expandInputRowsKernel gathers each token's
@@ -859,27 +860,35 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     // The overlap scheduler prepares step n + 1 on the host while the GPU runs step n: a step
     // takes the longer of the two.
     // `padded`: the CUDA graph's batch (0 = none); `launch`: host time spent launching ops.
-    auto step = [&](double padded, double launch) {
+    auto step = [&](double padded, double launch, double imb) {
         return engine_step_s(forward_time(m, s, gpu, fabric, b, 1.0, context, ia, ca, padded), host,
-                             launch, 0.0, imbalance, fixed_kernel_seconds(m, s, ia), ia);
+                             launch, 0.0, imb, fixed_kernel_seconds(m, s, ia), ia);
     };
     if (s.engine != ServingEngine::trtllm)
-        return step(0, 0);
+        return step(0, 0, imbalance);
     // TensorRT-LLM: a decode-only step runs the CUDA graph of its batch (per attention-DP rank,
     // every rank padded to the same size), padded up to the next captured size; a step that
     // also carries a prompt runs eagerly at its own batch (model_engine.py _maybe_get_cuda_graph:
     // generation-only batches only).
+    // Attention DP in a steady state (a closed loop at `batch`: each finished request is replaced
+    // by a new one, which the engine assigns to a rank): a decode-only step is balanced -- every
+    // rank holds its share of the sequences and pads to the largest rank's captured batch
+    // (cuda_graph_runner.py _get_padded_batch: tp_allgather of each rank's batch, then the max)
+    // -- so only a step that carries a prompt, on one rank while the others decode, waits for
+    // the busiest rank (TensorRT-LLM tech blog 10: "some ranks may be processing ... context
+    // phases while others execute generation phases"). A batch job (batch_job_run) keeps the
+    // blog's measured ratio on every step: the blog measured it on an offline batch.
     const double ranks = attention_dp_active(m, s) ? s.tp : 1.0;
     const int graph = graph_batch_per_rank(m, s, gpu, b, ia, ma);
-    // Eagerly, the same Python thread also launches every op of the forward, one by one.
-    auto eager = [&] { return step(0, trtllm_eager_launch_s(m, s, gpu, ia)); };
-    if (graph <= 0)
-        return eager();
     const double p = mixed_step_share(s, b, ma.max_batched_tokens.value);
+    // Eagerly, the same Python thread also launches every op of the forward, one by one.
+    const double launch = trtllm_eager_launch_s(m, s, gpu, ia);
+    auto eager = [&](double imb) { return step(0, launch, imb); };
     if (p >= 1.0)
-        return eager();
-    const double graphed = step(graph * ranks, 0);
-    return p > 0 ? (1.0 - p) * graphed + p * eager() : graphed;
+        return eager(imbalance);
+    const double even = ia.attention_dp_balanced_decode.value >= 0.5 ? 1.0 : imbalance;
+    const double decode_only = graph > 0 ? step(graph * ranks, 0, even) : eager(even);
+    return p > 0 ? (1.0 - p) * decode_only + p * eager(imbalance) : decode_only;
 }
 
 double prefill_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
@@ -1283,6 +1292,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     };
     r.weight_only_dequant = weights_lack_matrix_units(s.weights_dtype, gpu);
     r.expert_parallel = expert_parallel_size(m, s);
+    r.expert_tp = m.is_moe() ? std::max(1, s.tp / std::max(1, r.expert_parallel)) : 1;
     r.busiest_rank = dp_imbalance(m, s, ia);
     r.batch = r.memory.batch;
     r.batch_limit = s.batch > 0                           ? BatchLimit::design
@@ -1497,6 +1507,15 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             decode_step_time(m, s, gpu, fabric, r.batch, c_avg, ia, ca, ma) / tpot_at(r.batch);
     if (r.expert_parallel > 1 && !attention_dp_active(m, s) && r.batch > 0)
         r.busiest_expert_reads = ep_busiest_experts(m, r.expert_parallel, r.batch);
+    // Which steps wait for the busiest attention-DP rank (decode_step_time): every step of a
+    // batch job and of the other engines; in TensorRT-LLM's steady state the steps that carry a
+    // prompt.
+    if (r.busiest_rank > 1)
+        r.busiest_rank_step_share =
+            r.job_makespan_s > 0 || s.engine != ServingEngine::trtllm ||
+                    ia.attention_dp_balanced_decode.value < 0.5
+                ? 1.0
+                : mixed_step_share(s, std::max(1, r.batch), ma.max_batched_tokens.value);
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
     // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token
     // kind with its GPU time: prompts' prefill the input tokens, the decode steps the output

@@ -29,10 +29,19 @@ struct InferenceResult {
     /// MoE models: the GPUs the routed experts are split over by expert (expert_parallel_size:
     /// the workload's EP or the engine's default); 1 for a dense model.
     int expert_parallel = 1;
-    /// Attention DP: each step over the balanced step (1 / attention_dp_balance: every MoE layer
-    /// waits for the busiest GPU); 1 without it. Said beside the numbers it moves (helper-46:
+    /// The GPUs each routed expert is split over by tensor (TP / expert_parallel: TensorRT-LLM's
+    /// moe_tp_size); 1 for whole experts and for a dense model.
+    int expert_tp = 1;
+    /// Attention DP: a step that waits for the busiest GPU over the balanced step
+    /// (1 / attention_dp_balance: every MoE layer waits for it; which steps do:
+    /// busiest_rank_step_share); 1 without it. Said beside the numbers it moves (helper-46:
     /// TTFT and $/M changed with attention DP with no word why).
     double busiest_rank = 1;
+    /// Attention DP: the share of steps that wait for the busiest rank (every step of a batch
+    /// job, and with engines other than TensorRT-LLM; in TensorRT-LLM's steady state the steps
+    /// that carry a prompt, its decode-only steps padding every rank to the largest rank's CUDA
+    /// graph); 0 without attention DP.
+    double busiest_rank_step_share = 0;
     /// Expert parallelism without attention DP: the busiest GPU's routed-expert reads over the
     /// mean at the operating batch (ep_busiest_experts); 1 at EP 1.
     double busiest_expert_reads = 1;

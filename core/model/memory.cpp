@@ -770,7 +770,7 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
         // What EP may be here (helper-46: the refusal named the problem, not the values).
         std::string valid;
         for (int e = 1; e <= s.tp; ++e)
-            if (s.tp % e == 0 && m.experts % e == 0 && (!adp || e == s.tp))
+            if (s.tp % e == 0 && m.experts % e == 0)
                 valid += (valid.empty() ? "" : ", ") + n(e);
         const std::string choose =
             adp ? " (or leave Engine default, 0)" : " here, or leave Engine default (0)";
@@ -783,10 +783,6 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
             errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide the model's " +
                                         n(m.experts) + " routed experts: EP may be " + valid +
                                         choose});
-        else if (adp && s.ep != s.tp)
-            errs.push_back({"--ep", "with attention DP the routed experts are split by expert "
-                                    "over all TP = " +
-                                        n(s.tp) + " GPUs: set EP to " + n(s.tp) + choose});
     }
     if (!adp && m.heads % s.tp != 0)
         errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +

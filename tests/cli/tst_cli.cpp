@@ -2034,12 +2034,22 @@ private slots:
         QVERIFY(a.value("decode_share", 0.0) > 0 && a.value("decode_share", 0.0) <= 1);
         // helper-46: attention DP says what each step waits for, in the table and the JSON.
         const Run adp = run(words(base + " --attention-dp"));
-        QVERIFY2(adp.code == 0 && adp.out.find("each step waits for the busiest of the 8 GPUs: "
-                                               "1.54 × the balanced step") != std::string::npos,
-                 (adp.out + adp.err).c_str());
+        // Session 55: in a steady state only the steps that carry a prompt wait; a batch job's
+        // every step does.
+        QVERIFY2(
+            adp.code == 0 && adp.out.find("steps that carry a prompt (") != std::string::npos &&
+                adp.out.find(" % of them) wait for the busiest of the 8 GPUs: 1.54 × the "
+                             "balanced step; decode-only steps run balanced") != std::string::npos,
+            (adp.out + adp.err).c_str());
         const Run adpj = run(words(base + " --attention-dp --json"));
-        QVERIFY(std::abs(json::parse(adpj.out)["infer"].value("attention_dp_busiest_rank", 0.0) -
-                         1 / 0.649) < 1e-9);
+        const json aj = json::parse(adpj.out)["infer"];
+        QVERIFY(std::abs(aj.value("attention_dp_busiest_rank", 0.0) - 1 / 0.649) < 1e-9);
+        const double share = aj.value("attention_dp_busiest_step_share", -1.0);
+        QVERIFY2(share > 0 && share < 1, qPrintable(QString::number(share)));
+        const Run job = run(words(base + " --attention-dp --requests 64"));
+        QVERIFY2(job.code == 0 && job.out.find("each step waits for the busiest of the 8 GPUs: "
+                                               "1.54 × the balanced step") != std::string::npos,
+                 (job.out + job.err).c_str());
         QVERIFY(t.out.find("attention DP") == std::string::npos);
         const Run three = run(words(base + " --ep 3"));
         QCOMPARE(three.code, 2);

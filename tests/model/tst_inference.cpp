@@ -205,11 +205,13 @@ private slots:
         QCOMPARE(qd->memory.kv_bytes_per_token_per_gpu,
                  qt->memory.kv_bytes_per_token_per_gpu / 2.0);
 
-        // Every step waits for the busiest GPU: the balanced step / attention_dp_balance
-        // (0.649, TensorRT-LLM's ADP-balance blog); 1 = perfectly balanced ranks.
+        // With every step charged (attention_dp_balanced_decode 0, as a batch job is), a step
+        // waits for the busiest GPU: the balanced step / attention_dp_balance (0.649,
+        // TensorRT-LLM's ADP-balance blog); 1 = perfectly balanced ranks.
         // (Eager launches off in both: a host-bound eager step hides the GPU's imbalance.)
         // The kernels' fixed times are the same on every rank: not scaled (session 50).
         InferenceAssumptions balanced, dflt;
+        balanced.attention_dp_balanced_decode.value = dflt.attention_dp_balanced_decode.value = 0;
         balanced.attention_dp_balance.value = 1.0;
         balanced.trtllm_eager_s_per_op.value = dflt.trtllm_eager_s_per_op.value = 0;
         balanced.trtllm_eager_s_per_op_fp4.value = dflt.trtllm_eager_s_per_op_fp4.value = 0;
@@ -228,6 +230,34 @@ private slots:
                                   decode_step_time(m, s, h200, node_, 256, 1500, dflt_nf);
         QVERIFY(fixed_bal > 0);
         QVERIFY(std::abs(fixed_dflt - fixed_bal) < 1e-12);
+        // Session 55: in a steady state TensorRT-LLM's decode-only steps pad every rank to the
+        // largest rank's CUDA graph and run balanced; only the steps that carry a prompt wait
+        // for the busiest rank. The step lies between the two, and the result says which share.
+        InferenceAssumptions padded_nf = dflt_nf;
+        padded_nf.attention_dp_balanced_decode.value = 1;
+        const double step_padded = decode_step_time(m, s, h200, node_, 256, 1500, padded_nf) -
+                                   padded_nf.step_overhead_s.value;
+        QVERIFY2(step_padded > step_bal * 1.001 && step_padded < step_dflt * 0.999,
+                 qPrintable(QString("%1 %2 %3").arg(step_bal).arg(step_padded).arg(step_dflt)));
+        InferenceSpec at256 = s;
+        at256.batch = 256;
+        auto steady = infer(m, at256, h200, node_);
+        QVERIFY2(steady.ok(), steady.error_text().c_str());
+        const double share =
+            mixed_step_share(at256, 256, MemoryAssumptions{}.max_batched_tokens.value);
+        QVERIFY(share > 0 && share < 1);
+        QCOMPARE(steady->busiest_rank_step_share, share);
+        // A batch job keeps the blog's ratio on every step (it was measured on an offline batch).
+        at256.requests = 2048;
+        auto job = infer(m, at256, h200, node_);
+        QVERIFY2(job.ok() && job->job_makespan_s > 0, job.error_text().c_str());
+        QCOMPARE(job->busiest_rank_step_share, 1.0);
+        // Without attention DP nothing waits.
+        at256.attention_dp = false;
+        at256.requests = 0;
+        auto plain = infer(m, at256, h200, node_);
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->busiest_rank_step_share, 0.0);
 
         // A dense model: refused, naming the flag.
         InferenceSpec d;
@@ -1369,8 +1399,21 @@ private slots:
                          r.error_text().find(words) != std::string::npos,
                      r.error_text().c_str());
         };
-        s.ep = 4; // attention DP splits by expert over all TP GPUs
-        refused(s, q, "with attention DP");
+        // Attention DP with EP below TP: EP 4 × expert TP 2, as TensorRT-LLM runs it
+        // (moe_ep_size × moe_tp_size = TP; NVIDIA's aiconfigurator silicon runs have gpt-oss-120b
+        // at attention DP 4 with EP 2 × expert TP 2). Was refused until session 55.
+        s.ep = 4;
+        auto adp4 = infer(q, s, h100, node_);
+        QVERIFY2(adp4.ok(), adp4.error_text().c_str());
+        QCOMPARE(adp4->expert_parallel, 4);
+        QCOMPARE(adp4->expert_tp, 2);
+        QCOMPARE(adp8->expert_tp, 1);
+        QCOMPARE(adp4->memory.weights_bytes_per_gpu, adp8->memory.weights_bytes_per_gpu);
+        // Half the copies a GPU at half the width: the token movement is the same bytes, the
+        // GEMMs narrower; a different step, within a few per cent.
+        QVERIFY(adp4->decode_step_s != adp8->decode_step_s);
+        QVERIFY2(std::abs(adp4->decode_step_s / adp8->decode_step_s - 1) < 0.15,
+                 qPrintable(QString::number(adp4->decode_step_s / adp8->decode_step_s)));
         s.attention_dp = false;
         s.ep = 3;
         refused(s, q, "does not divide TP");

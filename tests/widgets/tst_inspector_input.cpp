@@ -1074,6 +1074,29 @@ private slots:
         QVERIFY2(
             caption().contains(QStringLiteral("routed experts split by expert over 8 GPUs (EP 8)")),
             qPrintable(caption()));
+        // Session 55: on TensorRT-LLM, in a steady state, only the steps that carry a prompt
+        // wait; its decode-only steps pad every rank to the largest rank's CUDA graph. At the
+        // preset's lengths a prompt starts in every step (each waits); with long answers few do.
+        QVERIFY(choose(w, "engine", QStringLiteral("trtllm")));
+        QTRY_VERIFY2(caption().contains(QStringLiteral("TensorRT-LLM pads")),
+                     qPrintable(caption()));
+        auto* out = field<QAbstractSpinBox>(w, "output_len");
+        QVERIFY(typeNumber(out, QStringLiteral("8000")));
+        QTRY_COMPARE(w.document()->design().workloads.front().inference.output_len, 8000);
+        QTRY_VERIFY2(
+            caption().contains(QStringLiteral("attention DP: steps that carry a prompt (")) &&
+                caption().contains(QStringLiteral(
+                    " % of them) wait for the busiest GPU, 1.54 × the balanced step; "
+                    "decode-only steps run balanced")),
+            qPrintable(caption()));
+        // EP 4 with attention DP (refused until session 55): EP 4 × expert TP 2.
+        auto* ep = field<QAbstractSpinBox>(w, "ep");
+        QVERIFY(typeNumber(ep, QStringLiteral("4")));
+        QTRY_VERIFY2(caption().contains(QStringLiteral(
+                         "routed experts split by expert over 4 GPUs and each by tensor over 2 "
+                         "(EP 4 × expert TP 2)")),
+                     qPrintable(caption()));
+        QCOMPARE(w.document()->design().workloads.front().inference.ep, 4);
     }
 
     // Session 53 (helper-45): on AMD GPUs the engine menu does not offer TensorRT-LLM (it was
