@@ -364,8 +364,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             formula += " + max(attention FLOPs / rate, KV bytes / memory rate)";
             if (m && attention_dp_active(*m, s))
                 formula += r.busiest_rank_step_share < 0.9995
-                               ? " + a gather and a scatter per MoE layer (attention DP); a step "
-                                 "that carries a prompt / the load balance"
+                               ? " + a gather and a scatter per MoE layer (attention DP; a step "
+                                 "that carries a prompt takes all this / the load balance)"
                                : " + a gather and a scatter per MoE layer (attention DP), the "
                                  "step / its load balance";
             else if (s.tp > 1)
