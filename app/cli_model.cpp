@@ -1021,8 +1021,14 @@ int cmd_infer(Flags& f, std::ostream& out) {
                                   " GPUs: " + fmt(r->busiest_rank, 2) + " × the balanced step";
         t.rows.push_back(
             {"attention DP",
-             r->busiest_rank_step_share >= 0.9995
-                 ? "each step waits" + waits
+             r->busiest_rank_why != model::DpWait::prompt_steps
+                 ? "each step waits" + waits +
+                       (r->busiest_rank_why == model::DpWait::every_step_has_prompt
+                            ? " (at this batch every step carries a prompt)"
+                        : r->busiest_rank_why == model::DpWait::batch_job ? " (a batch job)"
+                        : r->busiest_rank_why == model::DpWait::assumption_off
+                            ? " (inference.attention_dp_balanced_decode is 0)"
+                            : "")
                  : "steps that carry a prompt (" +
                        fmt(100.0 * r->busiest_rank_step_share,
                            r->busiest_rank_step_share < 0.1 ? 1 : 0) +

@@ -1222,9 +1222,28 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
                    .arg(in.expert_tp);
     else if (in.expert_parallel > 1)
         cap += tr("; routed experts split by expert over %1 GPUs (EP %1)").arg(in.expert_parallel);
-    if (in.busiest_rank > 1 && in.busiest_rank_step_share >= 0.9995)
-        cap += tr("; attention DP: each step waits for the busiest GPU, %1 × the balanced step")
-                   .arg(QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
+    else if (in.expert_tp > 1) // helper-48: EP 1 said nothing of the experts
+        cap += tr("; every routed expert split by tensor over the %1 TP GPUs (EP 1)")
+                   .arg(in.expert_tp);
+    // Why every step waits, where it does (helper-48: one reason was given for four causes).
+    QString why;
+    switch (in.busiest_rank_why) {
+    case model::DpWait::every_step_has_prompt:
+        why = tr(" (at this batch every step carries a prompt)");
+        break;
+    case model::DpWait::batch_job:
+        why = tr(" (a batch job)");
+        break;
+    case model::DpWait::assumption_off:
+        why = tr(" (Balanced decode (TensorRT-LLM) is off in the assumptions)");
+        break;
+    default:
+        break;
+    }
+    if (in.busiest_rank > 1 && in.busiest_rank_why != model::DpWait::prompt_steps)
+        cap +=
+            tr("; attention DP: each step waits for the busiest GPU%1, %2 × the balanced step")
+                .arg(why, QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
     else if (in.busiest_rank > 1)
         cap += tr("; attention DP: steps that carry a prompt (%1 % of them) wait for the busiest "
                   "GPU, %2 × the balanced step; decode-only steps run balanced")

@@ -69,7 +69,9 @@ QString Document::setProperties(const QStringList& ids, const model::Field& fiel
                            .arg(QString::fromStdString(field.label), also.join(tr(", ")));
             QString err = setFields(more, text);
             if (err.isEmpty() && !notes.isEmpty())
-                emit notice(notes.join(QLatin1Char(' ')) + tr(" Undo brings both back."));
+                emit notice(notes.join(QLatin1Char(' ')) + (notes.size() > 1
+                                                                ? tr(" Undo brings them all back.")
+                                                                : tr(" Undo brings both back.")));
             return err;
         }
     }

@@ -261,10 +261,12 @@ struct InferenceAssumptions {
     /// load balance above; 0 charges every step, as a batch job does.
     Assumption attention_dp_balanced_decode{
         1, "bool",
-        "TensorRT-LLM's CUDA-graph runner (v1.0 on, its padded-batch rule): with attention DP "
-        "each rank's decode-only batch is all-gathered and every rank runs the CUDA graph of the "
-        "largest; tech blog 10 puts the imbalance where some ranks run context phases while "
-        "others generate"};
+        "on: with attention DP, TensorRT-LLM's decode-only steps run balanced and only the steps "
+        "that carry a prompt wait for the busiest GPU, in a steady state (not a batch job). Its "
+        "CUDA-graph runner (v1.0 on, the padded-batch rule) all-gathers each rank's decode-only "
+        "batch and runs every rank at the CUDA graph of the largest; tech blog 10 puts the "
+        "imbalance where some ranks run context phases while others generate. Off (0): every "
+        "step waits"};
     /// The same on a Grace host (GB200).
     Assumption trtllm_host_s_per_sequence_grace{
         34.4e-6, "s",
@@ -280,7 +282,7 @@ struct InferenceAssumptions {
         "on, as NVIDIA's published runs pad (TensorRT-LLM v1.0 performance overview: its LLM "
         "options pad CUDA graphs to those batch sizes, and trtllm-bench pads by default): a "
         "decode-only batch runs as the next captured size. TensorRT-LLM's serving setup "
-        "without those options leaves CUDA-graph padding off: set 0 for it"};
+        "without those options leaves CUDA-graph padding off: turn it off (0) for it"};
     /// A TensorRT-LLM step that runs eagerly (one that carries a prompt: CUDA graphs are for
     /// decode-only steps) launches every op of the forward from Python, on the thread that
     /// also prepares the next step: host ops per decoder layer, counted in its PyTorch modules.

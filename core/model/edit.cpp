@@ -540,7 +540,16 @@ std::vector<FollowOnEdit> follow_on_edits(const Design& d, std::string_view id, 
                 find_field(Section::inference, "ep"), std::string(id), FieldValue{0.0},
                 "Expert parallel back to Engine default: " + now->name +
                     (now->is_moe() ? " has " + std::to_string(now->experts) + " routed experts"
-                                   : " has no experts")});
+                                   : " has no experts") +
+                    "."});
+        // Attention DP on a dense model is refused (it is plain data parallelism): it goes off
+        // with the experts (helper-48: EP went back to the default, attention DP stayed ticked
+        // and the workload was refused).
+        if (now && !now->is_moe() && w->inference.attention_dp)
+            out.push_back(FollowOnEdit{find_field(Section::inference, "attention_dp"),
+                                       std::string(id), FieldValue{false},
+                                       "Attention data parallel off: " + now->name +
+                                           " is dense (it splits only routed experts)."});
         if (!was || !now || was->name.empty() || now->name.empty() || was->name == now->name)
             return out;
         // How names say a model: the catalog's name without its note in brackets ("Qwen3

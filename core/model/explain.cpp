@@ -103,7 +103,12 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
         // A refused workload has no numbers to explain: why it has none (helper-47: Explain
         // dropped it without a word while the card and the charts said why).
         if (!w.error.empty() && !w.has_memory && !w.training && !w.inference) {
-            out.push_back({w.id + ".refused", w.name, "Refused", "no numbers", w.error, {}});
+            out.push_back({w.id + ".refused",
+                           w.name,
+                           "Refused",
+                           "no numbers",
+                           errors_for_people(w.error),
+                           {}});
             continue;
         }
         if (w.has_memory) {
@@ -363,7 +368,7 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                           "memory rate (p: the overlap below)";
             formula += " + max(attention FLOPs / rate, KV bytes / memory rate)";
             if (m && attention_dp_active(*m, s))
-                formula += r.busiest_rank_step_share < 0.9995
+                formula += r.busiest_rank_why == DpWait::prompt_steps
                                ? " + a gather and a scatter per MoE layer (attention DP; a step "
                                  "that carries a prompt takes all this / the load balance)"
                                : " + a gather and a scatter per MoE layer (attention DP), the "
@@ -597,22 +602,41 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
             if (m && attention_dp_active(*m, s)) {
                 out.back().inputs.push_back(
                     assumption("attention-DP load balance", ia.attention_dp_balance));
-                // Which steps it slows (session 55: decode-only steps of a steady state pad every
-                // rank to the largest one's CUDA graph and run balanced).
-                out.back().inputs.push_back(
-                    {"steps that wait for the busiest GPU",
-                     r.busiest_rank_step_share >= 0.9995
-                         ? std::string("every step")
-                         : pct(r.busiest_rank_step_share) + " (those that carry a prompt)",
-                     r.busiest_rank_step_share >= 0.9995
-                         ? (r.job_makespan_s > 0
-                                ? "a batch job: TensorRT-LLM tech blog 10 measured the ratio on "
-                                  "an offline batch, every step"
-                                : "the engine's ranks step together; no padding rule is known for "
-                                  "it")
-                         : "TensorRT-LLM pads every rank's decode-only step to the largest "
-                           "rank's CUDA-graph batch (its CUDA-graph runner, v1.0 on); a prompt "
-                           "runs on one rank while the others decode"});
+                // Which steps it slows, and why (session 55: decode-only steps of a steady state
+                // pad every rank to the largest one's CUDA graph and run balanced; helper-48:
+                // "every step" had one reason for four causes).
+                std::string value = "every step", why;
+                const std::string share_rule =
+                    "the share of steps that carry a prompt: prompts that start a step (batch / "
+                    "output tokens) × the steps each takes (input tokens / token budget, rounded "
+                    "up)";
+                switch (r.busiest_rank_why) {
+                case DpWait::prompt_steps:
+                    value = pct(r.busiest_rank_step_share) + " (those that carry a prompt)";
+                    why = "TensorRT-LLM pads every rank's decode-only step to the largest rank's "
+                          "CUDA-graph batch (its CUDA-graph runner, v1.0 on); a prompt runs on "
+                          "one rank while the others decode; " +
+                          share_rule;
+                    break;
+                case DpWait::every_step_has_prompt:
+                    value = "every step (each carries a prompt at this batch)";
+                    why = "TensorRT-LLM's decode-only steps run balanced, but at batch " +
+                          units::format_count(static_cast<double>(r.batch)) +
+                          " every step carries a prompt: " + share_rule;
+                    break;
+                case DpWait::batch_job:
+                    why = "a batch job: TensorRT-LLM tech blog 10 measured the ratio on an offline "
+                          "batch, every step";
+                    break;
+                case DpWait::assumption_off:
+                    why = "Balanced decode (TensorRT-LLM) is off in the design's assumptions: "
+                          "every step charged";
+                    break;
+                default:
+                    why = "no padding rule is known for this engine: every step charged";
+                    break;
+                }
+                out.back().inputs.push_back({"steps that wait for the busiest GPU", value, why});
             }
             if (m && m->is_moe() && s.tp > 1) {
                 // How the routed experts are split (session 53: EP without attention DP).
@@ -622,8 +646,8 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     {"routed experts",
                      ep == 1    ? "every expert split over the " + t + " TP GPUs (EP 1)"
                      : etp == 1 ? "split by expert over " + n + " GPUs, whole (EP " + n + ")"
-                                : "split by expert over " + n + " GPUs and each over " + t +
-                                      " (EP " + n + " × expert TP " + t + ")",
+                                : "split by expert over " + n + " GPUs and each by tensor over " +
+                                      t + " (EP " + n + " × expert TP " + t + ")",
                      s.ep > 0 ? "design (Expert parallel)"
                               : "the engine's default (Expert parallel: Engine default)"});
                 if (ep > 1 && !attention_dp_active(*m, s))

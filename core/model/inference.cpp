@@ -886,7 +886,10 @@ double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpe
     auto eager = [&](double imb) { return step(0, launch, imb); };
     if (p >= 1.0)
         return eager(imbalance);
-    const double even = ia.attention_dp_balanced_decode.value >= 0.5 ? 1.0 : imbalance;
+    // A batch job's steps all wait (as batch_job_run charges them): its curve and decode step
+    // follow the same rule (helper-48: the batch job's operating point sat off its curve).
+    const bool job = s.requests > 0 && batch_job_possible(s, !s.speculative_draft.empty());
+    const double even = ia.attention_dp_balanced_decode.value >= 0.5 && !job ? 1.0 : imbalance;
     const double decode_only = graph > 0 ? step(graph * ranks, 0, even) : eager(even);
     return p > 0 ? (1.0 - p) * decode_only + p * eager(imbalance) : decode_only;
 }
@@ -1510,12 +1513,23 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     // Which steps wait for the busiest attention-DP rank (decode_step_time): every step of a
     // batch job and of the other engines; in TensorRT-LLM's steady state the steps that carry a
     // prompt.
-    if (r.busiest_rank > 1)
-        r.busiest_rank_step_share =
-            r.job_makespan_s > 0 || s.engine != ServingEngine::trtllm ||
-                    ia.attention_dp_balanced_decode.value < 0.5
-                ? 1.0
-                : mixed_step_share(s, std::max(1, r.batch), ma.max_batched_tokens.value);
+    // helper-48: "every step" had one reason for four causes; `busiest_rank_why` says which.
+    if (r.busiest_rank > 1) {
+        const double p = mixed_step_share(s, std::max(1, r.batch), ma.max_batched_tokens.value);
+        r.busiest_rank_step_share = 1.0;
+        if (r.job_makespan_s > 0)
+            r.busiest_rank_why = DpWait::batch_job;
+        else if (s.engine != ServingEngine::trtllm)
+            r.busiest_rank_why = DpWait::engine;
+        else if (ia.attention_dp_balanced_decode.value < 0.5)
+            r.busiest_rank_why = DpWait::assumption_off;
+        else if (p >= 1.0)
+            r.busiest_rank_why = DpWait::every_step_has_prompt;
+        else {
+            r.busiest_rank_why = DpWait::prompt_steps;
+            r.busiest_rank_step_share = p;
+        }
+    }
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
     // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token
     // kind with its GPU time: prompts' prefill the input tokens, the decode steps the output

@@ -13,6 +13,16 @@
 
 namespace cl::model {
 
+/// Which attention-DP steps wait for the busiest rank, and why (InferenceResult).
+enum class DpWait {
+    none,                  ///< no attention DP
+    prompt_steps,          ///< TensorRT-LLM's steady state: the steps that carry a prompt
+    every_step_has_prompt, ///< ... where at this batch every step carries one
+    batch_job,             ///< every step of a batch job (tech blog 10 measured an offline batch)
+    engine,                ///< another engine: no padding rule known, every step
+    assumption_off,        ///< inference.attention_dp_balanced_decode turned off
+};
+
 struct InferenceResult {
     double ttft_s = 0, tpot_s = 0;
     double output_tokens_per_s = 0; ///< one replica
@@ -42,6 +52,10 @@ struct InferenceResult {
     /// that carry a prompt, its decode-only steps padding every rank to the largest rank's CUDA
     /// graph); 0 without attention DP.
     double busiest_rank_step_share = 0;
+    /// Why: the steps that carry a prompt (TensorRT-LLM's steady state), or every step -- a batch
+    /// job, an engine without a known padding rule, the assumption turned off, or a prompt in
+    /// every step at this batch.
+    DpWait busiest_rank_why = DpWait::none;
     /// Expert parallelism without attention DP: the busiest GPU's routed-expert reads over the
     /// mean at the operating batch (ep_busiest_experts); 1 at EP 1.
     double busiest_expert_reads = 1;

@@ -768,9 +768,14 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
     } else if (s.ep > 0) {
         const auto n = [](long v) { return std::to_string(v); };
         // What EP may be here (helper-46: the refusal named the problem, not the values).
+        // vLLM with attention DP: its expert layers are one tensor-parallel group over every GPU
+        // (EP 1), or with --enable-expert-parallel one expert-parallel group over all of them (EP
+        // = TP) -- vLLM docs, Data Parallel Deployment: "By default, expert layers form a tensor
+        // parallel group of size DP × TP".
+        const bool vllm_adp = adp && s.engine == ServingEngine::vllm;
         std::string valid;
         for (int e = 1; e <= s.tp; ++e)
-            if (s.tp % e == 0 && m.experts % e == 0)
+            if (s.tp % e == 0 && m.experts % e == 0 && (!vllm_adp || e == 1 || e == s.tp))
                 valid += (valid.empty() ? "" : ", ") + n(e);
         const std::string choose =
             adp ? " (or leave Engine default, 0)" : " here, or leave Engine default (0)";
@@ -783,6 +788,11 @@ Result<InferenceMemory> inference_memory_at(const ModelArch& m, const InferenceS
             errs.push_back({"--ep", "EP = " + n(s.ep) + " does not divide the model's " +
                                         n(m.experts) + " routed experts: EP may be " + valid +
                                         choose});
+        else if (vllm_adp && s.ep != 1 && s.ep != s.tp)
+            errs.push_back({"--ep", "vLLM with attention DP splits the routed experts over every "
+                                    "GPU, by tensor (EP 1) or by expert with "
+                                    "--enable-expert-parallel (EP " +
+                                        n(s.tp) + "): EP may be " + valid + choose});
     }
     if (!adp && m.heads % s.tp != 0)
         errs.push_back({"--tp", "TP = " + std::to_string(s.tp) + " does not divide the model's " +

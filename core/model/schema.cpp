@@ -1002,7 +1002,7 @@ std::vector<Field> build_schema() {
           1e-6, "µs", 2);
     A("inference.attention_dp_balance", "Attention-DP load balance", 0.05, 1,
       CL_REF(inference.attention_dp_balance));
-    A("inference.attention_dp_balanced_decode", "Balanced decode (attention DP)", 0, 1,
+    A("inference.attention_dp_balanced_decode", "Balanced decode (TensorRT-LLM)", 0, 1,
       CL_REF(inference.attention_dp_balanced_decode), 0);
     shown(A("inference.trtllm_host_s_per_sequence", "Host time per sequence (TensorRT-LLM)", 0,
             1e-2, CL_REF(inference.trtllm_host_s_per_sequence)),

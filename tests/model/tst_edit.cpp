@@ -210,6 +210,26 @@ private slots:
         QVERIFY(!ep_after("qwen3-30b-a3b").has_value()); // 128 experts: EP 2 stays
         d.workloads[w].inference.ep = 0;
         QVERIFY(!ep_after("llama3-70b").has_value()); // nothing to reset
+        // helper-48 (session 55): attention DP goes off with the experts, said in the note; it
+        // stays on for another MoE model.
+        d.workloads[w].inference.attention_dp = true;
+        const auto adp_after = [&](const std::string& to) -> std::optional<FollowOnEdit> {
+            for (auto& e : follow_on_edits(d, id, *model, FieldValue{to}, cat_))
+                if (e.field->key == "attention_dp")
+                    return e;
+            return std::nullopt;
+        };
+        const auto off = adp_after("llama3-70b");
+        QVERIFY(off.has_value());
+        QCOMPARE(std::get<bool>(off->value), false);
+        QVERIFY2(off->note.find("is dense") != std::string::npos && off->note.back() == '.',
+                 off->note.c_str());
+        QVERIFY(!adp_after("qwen3-30b-a3b").has_value());
+        // And the edit lands: one undo step, the workload evaluates.
+        Design e = d;
+        for (auto& f : follow_on_edits(d, id, *model, FieldValue{std::string("llama3-70b")}, cat_))
+            f.field->set(e, id, f.value);
+        QVERIFY(!e.workloads[w].inference.attention_dp);
     }
 
     // Helper-16: after Fine-tuning Full -> LoRA the preset's "Llama 3 70B full fine-tune" kept

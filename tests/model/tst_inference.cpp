@@ -1409,6 +1409,22 @@ private slots:
         QCOMPARE(adp4->expert_tp, 2);
         QCOMPARE(adp8->expert_tp, 1);
         QCOMPARE(adp4->memory.weights_bytes_per_gpu, adp8->memory.weights_bytes_per_gpu);
+        // vLLM's expert layers with attention DP are one group over every GPU: EP 1 or TP only
+        // (its Data Parallel Deployment docs); helper-48 saw EP 4 × expert TP 2 taken there.
+        {
+            InferenceSpec v = s;
+            v.engine = ServingEngine::vllm;
+            auto vr = infer(q, v, h100, node_);
+            QVERIFY(!vr.ok());
+            QVERIFY2(vr.error_text().find("vLLM with attention DP") != std::string::npos &&
+                         vr.error_text().find("EP may be 1, 8") != std::string::npos,
+                     vr.error_text().c_str());
+            v.ep = 1;
+            QVERIFY(infer(q, v, h100, node_).ok());
+            v.engine = ServingEngine::sglang; // SGLang's --ep-size may be below TP
+            v.ep = 4;
+            QVERIFY(infer(q, v, h100, node_).ok());
+        }
         // Half the copies a GPU at half the width: the token movement is the same bytes, the
         // GEMMs narrower; a different step, within a few per cent.
         QVERIFY(adp4->decode_step_s != adp8->decode_step_s);
