@@ -197,12 +197,15 @@ private slots:
         d.workloads[w].inference.ep = 2;
         const Field* model = find_field(Section::workload, "model");
         QVERIFY(model);
-        const auto ep_after = [&](const std::string& to) -> std::optional<FollowOnEdit> {
+        // The follow-on edit of field `key` when the model becomes `to`, if any.
+        const auto after = [&](const char* key,
+                               const std::string& to) -> std::optional<FollowOnEdit> {
             for (auto& e : follow_on_edits(d, id, *model, FieldValue{to}, cat_))
-                if (e.field->key == "ep")
+                if (e.field->key == key)
                     return e;
             return std::nullopt;
         };
+        const auto ep_after = [&](const std::string& to) { return after("ep", to); };
         const auto dense = ep_after("llama3-70b");
         QVERIFY(dense.has_value());
         QCOMPARE(std::get<double>(dense->value), 0.0);
@@ -213,12 +216,7 @@ private slots:
         // helper-48 (session 55): attention DP goes off with the experts, said in the note; it
         // stays on for another MoE model.
         d.workloads[w].inference.attention_dp = true;
-        const auto adp_after = [&](const std::string& to) -> std::optional<FollowOnEdit> {
-            for (auto& e : follow_on_edits(d, id, *model, FieldValue{to}, cat_))
-                if (e.field->key == "attention_dp")
-                    return e;
-            return std::nullopt;
-        };
+        const auto adp_after = [&](const std::string& to) { return after("attention_dp", to); };
         const auto off = adp_after("llama3-70b");
         QVERIFY(off.has_value());
         QCOMPARE(std::get<bool>(off->value), false);

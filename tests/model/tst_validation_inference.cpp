@@ -29,6 +29,29 @@ private:
         return cl::test::single_system(system);
     }
 
+    /// The data rows of a CSV file in tests/data/serving (comments and the header skipped),
+    /// split at commas; empty when the file cannot be read.
+    static std::vector<std::vector<std::string>> serving_csv(const std::string& file) {
+        std::ifstream in(std::string(CLUSTERLENS_SOURCE_DIR) + "/tests/data/serving/" + file);
+        std::vector<std::vector<std::string>> out;
+        std::string line;
+        bool header = true;
+        while (std::getline(in, line)) {
+            if (line.empty() || line[0] == '#')
+                continue;
+            if (header) {
+                header = false;
+                continue;
+            }
+            std::vector<std::string> c;
+            std::stringstream ss(line);
+            for (std::string cell; std::getline(ss, cell, ',');)
+                c.push_back(cell);
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+
 private slots:
     void initTestCase() { cat_ = cl::test::bundled_catalog(); }
 
@@ -1162,9 +1185,6 @@ private slots:
     // 21.8 % to 13.3 % (signed -15.1 -> -2.2 %: the model was optimistic on most of them, more
     // so at higher TP, where a step's fixed costs are a larger share).
     void aiconfiguratorSilicon() {
-        std::ifstream in(std::string(CLUSTERLENS_SOURCE_DIR) +
-                         "/tests/data/serving/aiconfigurator_silicon_tpot.csv");
-        QVERIFY(in.good());
         struct Row {
             std::string engine, version, model, gpu, weights;
             int tp = 1, concurrency = 1, isl = 0, osl = 0;
@@ -1172,20 +1192,10 @@ private slots:
             int moe_ep = 0; // the run's moe_ep_size (0: not given)
         };
         std::vector<Row> rows;
-        std::string line;
-        bool header = true;
-        while (std::getline(in, line)) {
-            if (line.empty() || line[0] == '#')
-                continue;
-            if (header) {
-                header = false;
-                continue;
-            }
-            std::vector<std::string> c;
-            std::stringstream ss(line);
-            for (std::string cell; std::getline(ss, cell, ',');)
-                c.push_back(cell);
-            QVERIFY2(c.size() == 12, line.c_str());
+        const auto cells = serving_csv("aiconfigurator_silicon_tpot.csv");
+        QVERIFY(!cells.empty());
+        for (const auto& c : cells) {
+            QVERIFY2(c.size() == 12, c.front().c_str());
             rows.push_back({c[0], c[1], c[2], c[3], c[4], std::stoi(c[5]), std::stoi(c[6]),
                             std::stoi(c[7]), std::stoi(c[8]), std::stod(c[9]), std::stoi(c[11])});
         }
@@ -1335,29 +1345,14 @@ private slots:
     // rank to the largest rank's CUDA graph and run balanced
     // (inference.attention_dp_balanced_decode), and only the steps with a prompt wait.
     void aiconfiguratorSiliconAdp() {
-        std::ifstream in(std::string(CLUSTERLENS_SOURCE_DIR) +
-                         "/tests/data/serving/aiconfigurator_silicon_adp_tpot.csv");
-        QVERIFY(in.good());
         struct Row {
             std::string version, model, gpu, weights;
             int gpus = 1, ep = 1, concurrency = 1, isl = 0, osl = 0;
             double tpot_ms = 0;
         };
         std::vector<Row> rows;
-        std::string line;
-        bool header = true;
-        while (std::getline(in, line)) {
-            if (line.empty() || line[0] == '#')
-                continue;
-            if (header) {
-                header = false;
-                continue;
-            }
-            std::vector<std::string> c;
-            std::stringstream ss(line);
-            for (std::string cell; std::getline(ss, cell, ',');)
-                c.push_back(cell);
-            QVERIFY2(c.size() == 12 && c[0] == "trtllm", line.c_str());
+        for (const auto& c : serving_csv("aiconfigurator_silicon_adp_tpot.csv")) {
+            QVERIFY2(c.size() == 12 && c[0] == "trtllm", c.front().c_str());
             rows.push_back({c[1], c[2], c[3], c[4], std::stoi(c[5]), std::stoi(c[6]),
                             std::stoi(c[7]), std::stoi(c[8]), std::stoi(c[9]), std::stod(c[10])});
         }
