@@ -426,6 +426,15 @@ int cmd_evaluate(Flags& f, const std::vector<std::string>& pos, std::ostream& ou
                 << ", TPOT " << model::units::format_latency(w.inference->tpot_s) << ", "
                 << model::units::format_count(w.inference->output_tokens_per_s)
                 << " output tokens/s per replica\n";
+        // MoE over more than one GPU: how its experts are split and, with attention DP, which
+        // steps wait for the busiest GPU, as `infer` says (helper-48: evaluate said neither).
+        if (w.inference) {
+            const int tp = w.inference->expert_parallel * w.inference->expert_tp;
+            if (tp > 1)
+                out << "  routed experts: " << routed_experts_words(*w.inference, tp) << '\n';
+            if (w.inference->busiest_rank > 1)
+                out << "  attention DP: " << attention_dp_words(*w.inference, tp) << '\n';
+        }
         if (w.training)
             out << "  training: " << fmt(w.training->step_time_s, 3) << " s per step, "
                 << fmt(w.training->tokens_per_s, 0) << " tokens/s, MFU "

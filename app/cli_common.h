@@ -69,26 +69,79 @@ inline std::string fmt(double v, int prec = 1) {
     return s.str();
 }
 
-/// A plain text table with aligned columns.
+/// Display columns of UTF-8 text: one per code point ("×", "−" and "–" are one column each,
+/// two or three bytes).
+inline std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+/// `s` broken at spaces into lines of at most `width` display columns (a longer word stays
+/// whole on its own line).
+inline std::vector<std::string> wrap_words(const std::string& s, std::size_t width) {
+    std::vector<std::string> lines;
+    if (display_width(s) <= width) {
+        lines.push_back(s);
+        return lines;
+    }
+    std::string cur;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+        std::size_t sp = s.find(' ', pos);
+        if (sp == std::string::npos)
+            sp = s.size();
+        const std::string word = s.substr(pos, sp - pos);
+        if (!cur.empty() && display_width(cur) + 1 + display_width(word) > width) {
+            lines.push_back(cur);
+            cur = word;
+        } else {
+            cur += (cur.empty() ? "" : " ") + word;
+        }
+        pos = sp + 1;
+    }
+    if (!cur.empty())
+        lines.push_back(cur);
+    return lines;
+}
+
+/// A plain text table with aligned columns. A cell wider than Table::max_width wraps at spaces
+/// onto continuation lines, the other columns blank there (helper-48: the attention-DP row made
+/// the table ~200 characters wide).
 struct Table {
+    static constexpr std::size_t max_width = 56;
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
     void print(std::ostream& out) const {
         std::vector<std::size_t> w(header.size());
         for (std::size_t i = 0; i < header.size(); ++i)
-            w[i] = header[i].size();
+            w[i] = display_width(header[i]);
         for (const auto& r : rows)
             for (std::size_t i = 0; i < r.size() && i < w.size(); ++i)
-                w[i] = std::max(w[i], r[i].size());
+                w[i] = std::max(w[i], std::min(max_width, display_width(r[i])));
         auto line = [&](const std::vector<std::string>& r) {
-            std::string s;
+            std::vector<std::vector<std::string>> cells;
+            std::size_t height = 1;
             for (std::size_t i = 0; i < r.size(); ++i) {
-                std::string cell = r[i];
-                if (i + 1 < r.size() && cell.size() < w[i])
-                    cell.append(w[i] - cell.size(), ' ');
-                s += (i ? "  " : "") + cell;
+                cells.push_back(wrap_words(r[i], std::max(max_width, i < w.size() ? w[i] : 0)));
+                height = std::max(height, cells.back().size());
             }
-            out << s << '\n';
+            for (std::size_t k = 0; k < height; ++k) {
+                std::string s;
+                std::size_t last = 0; // the last column with text on this line
+                for (std::size_t i = 0; i < cells.size(); ++i)
+                    if (k < cells[i].size())
+                        last = i;
+                for (std::size_t i = 0; i <= last; ++i) {
+                    std::string cell = k < cells[i].size() ? cells[i][k] : "";
+                    const std::size_t dw = display_width(cell);
+                    if (i < last && i < w.size() && dw < w[i])
+                        cell.append(w[i] - dw, ' ');
+                    s += (i ? "  " : "") + cell;
+                }
+                out << s << '\n';
+            }
         };
         line(header);
         std::vector<std::string> dashes;
@@ -99,6 +152,12 @@ struct Table {
             line(r);
     }
 };
+
+/// The "routed experts" row of `infer` and `evaluate`: "EP 8 (whole experts)", "split over
+/// TP 8 (EP 1)", with the busiest GPU's expert reads where they exceed the mean.
+std::string routed_experts_words(const model::InferenceResult& r, int tp);
+/// The "attention DP" row: which steps wait for the busiest rank, by how much, and why.
+std::string attention_dp_words(const model::InferenceResult& r, int tp);
 
 /// The bundled catalog merged with the user's catalog file (--catalog or the default path).
 model::Catalog load_catalog(Flags& f);

@@ -721,7 +721,8 @@ int cmd_train(Flags& f, std::ostream& out) {
                                "$" + within(r->cost_usd, Scales::with_time, 0, "")});
     }
     tb.print(out);
-    out << "error band: " << band.basis << "\n";
+    for (const std::string& line : wrap_words("error band: " + band.basis, 100))
+        out << line << '\n';
     out << "\n";
     Table bt;
     bt.header = {"breakdown (exposed)", "seconds", "share"};
@@ -1005,37 +1006,11 @@ int cmd_infer(Flags& f, std::ostream& out) {
               {"weights per GPU", units::format_bytes(mem.weights_bytes_per_gpu)}};
     // MoE over more than one GPU: how the routed experts are split, and with EP (no attention
     // DP) how much more the busiest GPU reads than the mean (session 53).
-    if (m.is_moe() && s.tp > 1) {
-        const int ep = r->expert_parallel, etp = s.tp / std::max(1, ep);
-        std::string v = ep == 1 ? "split over TP " + std::to_string(s.tp) + " (EP 1)"
-                        : etp == 1
-                            ? "EP " + std::to_string(ep) + " (whole experts)"
-                            : "EP " + std::to_string(ep) + " × expert TP " + std::to_string(etp);
-        if (r->busiest_expert_reads >= 1.005) // as printed: not "1.00 × the mean"
-            v += "; busiest GPU reads " + fmt(r->busiest_expert_reads, 2) + " × the mean";
-        t.rows.push_back({"routed experts", v});
-    }
+    if (m.is_moe() && s.tp > 1)
+        t.rows.push_back({"routed experts", routed_experts_words(*r, s.tp)});
     // Attention DP: what every step waits for (helper-46: TTFT and $/M moved with it unsaid).
-    if (r->busiest_rank > 1) {
-        const std::string waits = " for the busiest of the " + std::to_string(s.tp) +
-                                  " GPUs: " + fmt(r->busiest_rank, 2) + " × the balanced step";
-        t.rows.push_back(
-            {"attention DP",
-             r->busiest_rank_why != model::DpWait::prompt_steps
-                 ? "each step waits" + waits +
-                       (r->busiest_rank_why == model::DpWait::every_step_has_prompt
-                            ? " (at this batch every step carries a prompt)"
-                        : r->busiest_rank_why == model::DpWait::batch_job ? " (a batch job)"
-                        : r->busiest_rank_why == model::DpWait::assumption_off
-                            ? " (inference.attention_dp_balanced_decode is 0)"
-                            : "")
-                 : "steps that carry a prompt (" +
-                       fmt(100.0 * r->busiest_rank_step_share,
-                           r->busiest_rank_step_share < 0.1 ? 1 : 0) +
-                       " % of them) wait" + waits +
-                       "; decode-only steps run balanced (every GPU padded to the largest one's "
-                       "CUDA graph)"});
-    }
+    if (r->busiest_rank > 1)
+        t.rows.push_back({"attention DP", attention_dp_words(*r, s.tp)});
     // Where the engine's host sets the step (TensorRT-LLM's executor), how much of it.
     if (model::host_sets_step(*r))
         t.rows.push_back({"decode step", latency(r->decode_step_s),
@@ -1080,8 +1055,40 @@ int cmd_infer(Flags& f, std::ostream& out) {
                               units::format_count(static_cast<double>(r->batch))});
     t.print(out);
     print_traffic(out, r->traffic, r->bottleneck, "decode step");
-    out << "error band: " << band.basis << "; TTFT and TPOT " << model::kLatencyBasis << "\n";
+    // Wrapped as the table's cells are (helper-48: the table and this line were ~200 wide).
+    for (const std::string& l : wrap_words("error band: " + band.basis + "; TTFT and TPOT " +
+                                               std::string(model::kLatencyBasis),
+                                           100))
+        out << l << '\n';
     return 0;
+}
+
+std::string routed_experts_words(const model::InferenceResult& r, int tp) {
+    const int ep = r.expert_parallel, etp = tp / std::max(1, ep);
+    std::string v = ep == 1    ? "split over TP " + std::to_string(tp) + " (EP 1)"
+                    : etp == 1 ? "EP " + std::to_string(ep) + " (whole experts)"
+                               : "EP " + std::to_string(ep) + " × expert TP " + std::to_string(etp);
+    if (r.busiest_expert_reads >= 1.005) // as printed: not "1.00 × the mean"
+        v += "; busiest GPU reads " + fmt(r.busiest_expert_reads, 2) + " × the mean";
+    return v;
+}
+
+std::string attention_dp_words(const model::InferenceResult& r, int tp) {
+    const std::string waits = " for the busiest of the " + std::to_string(tp) +
+                              " GPUs: " + fmt(r.busiest_rank, 2) + " × the balanced step";
+    if (r.busiest_rank_why == model::DpWait::prompt_steps)
+        return "steps that carry a prompt (" +
+               fmt(100.0 * r.busiest_rank_step_share, r.busiest_rank_step_share < 0.1 ? 1 : 0) +
+               " % of them) wait" + waits +
+               "; decode-only steps run balanced (every GPU padded to the largest one's CUDA "
+               "graph)";
+    return "each step waits" + waits +
+           (r.busiest_rank_why == model::DpWait::every_step_has_prompt
+                ? " (at this batch every step carries a prompt)"
+            : r.busiest_rank_why == model::DpWait::batch_job ? " (a batch job)"
+            : r.busiest_rank_why == model::DpWait::assumption_off
+                ? " (inference.attention_dp_balanced_decode is 0)"
+                : "");
 }
 
 } // namespace cl::cli

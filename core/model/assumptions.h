@@ -202,7 +202,7 @@ struct InferenceAssumptions {
     /// it a serving row of ../shared/validation. Where every GPU holds every expert (EP 1) the fit
     /// is median |error| 11.5 % (signed +0.4 %) and on the 1.3.0rc20 table's 7 shapes it was not
     /// fitted to 12.3 % (+0.7 %); with expert parallelism it overestimates the 128-expert shapes by
-    /// 28-41 %, so the attention-DP path keeps the dense law. 0 = the dense law everywhere.
+    /// 28-41 %, so EP > 1 keeps the dense law. 0 = the dense law everywhere.
     Assumption fp4_grouped_gemm_flops{
         6.5e15, "FLOP/s",
         "least-squares fit to aiconfigurator's B200 CUTLASS NVFP4 MoE module times (TensorRT-LLM "

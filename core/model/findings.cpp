@@ -170,8 +170,18 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                        std::to_string(w.training.pp) + " · seq " +
                        units::format_count(w.training.seq) + " · ZeRO " +
                        std::to_string(w.training.zero);
-        else
-            f.layout = model + " · TP " + std::to_string(w.inference.tp) + " · serving";
+        else {
+            // How an MoE model's experts and attention are split (helper-48: the card hid EP
+            // and attention DP, which move every number on it).
+            std::string split;
+            if (we && we->inference && we->inference->expert_parallel > 1)
+                split += ", EP " + std::to_string(we->inference->expert_parallel);
+            const bool moe_split = we && we->inference &&
+                                   we->inference->expert_parallel * we->inference->expert_tp > 1;
+            if (moe_split && w.inference.attention_dp)
+                split += ", attention DP";
+            f.layout = model + " · TP " + std::to_string(w.inference.tp) + split + " · serving";
+        }
         f.verdict = "not evaluated";
         if (we && we->has_memory && we->memory.fits && !we->error.empty()) {
             f.status = WorkloadStatus::error; // fits in memory but cannot run (no network path)
@@ -203,8 +213,10 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 // Output tokens/s first (what the service delivers), with its band; TPOT after.
                 const double tps = inf.output_tokens_per_s;
                 const int dec = tps < 100 ? 1 : 0;
-                f.metrics = (dec ? fixed(tps, 1) : units::format_count(tps)) + " tok/s, " +
-                            range_text(tps, *we->band, Scales::with_speed, dec) + " · TPOT " +
+                // The band in parentheses, as the training card has it (helper-48: "8,000 tok/s,
+                // 3,885–8,636" read as a second figure; the far card drops what is in them).
+                f.metrics = (dec ? fixed(tps, 1) : units::format_count(tps)) + " tok/s (" +
+                            range_text(tps, *we->band, Scales::with_speed, dec) + ") · TPOT " +
                             fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms";
                 f.tooltip +=
                     "\nModel's error band: TTFT " +

@@ -475,10 +475,10 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
         // Two matrices an expert: up (fused with gate for SwiGLU) and down.
         routed_whbm *= (expert / (expert + 2.0 * s0)) / (ref / (ref + s0));
     }
-    // Without attention DP, B200's grouped NVFP4 GEMM at its own rate and K-loop cost, expressed
-    // as a factor on the dense law's routed work (the compute term divides by r.gemm). Fitted
-    // and checked where every GPU holds every expert (EP 1: 171 measured rows, median |error|
-    // 11.5 %, signed +0.4 %); with expert parallelism (attention DP) the same fit overestimates
+    // At EP 1 (attention DP or not), B200's grouped NVFP4 GEMM at its own rate and K-loop cost,
+    // expressed as a factor on the dense law's routed work (the compute term divides by r.gemm).
+    // Fitted and checked where every GPU holds every expert (EP 1: 171 measured rows, median
+    // |error| 11.5 %, signed +0.4 %); with expert parallelism (EP > 1) the same fit overestimates
     // the 128-expert shapes by 28-41 %, so that path (any ep > 1) keeps the dense law
     // (assumptions.h).
     const bool grouped_law = r.grouped_flops > 0 && ep == 1 && m.experts > 0 && m.moe_ffn > 0;
@@ -547,8 +547,8 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
             gemm += T * (r.routing_per_token + r.routing_per_choice * m.experts * m.top_k);
         if (moe && adp) {
             // Expert parallel: each GPU gathers, gates and sums the copies routed to its own
-            // experts (1 / ep of them), at its share of the experts' width (1 / etp; whole at
-            // ep = tp, the default).
+            // experts (1 / ep of them), at its share of the experts' width (1 / etp: whole at
+            // ep = tp; at the engines' default EP 1 every copy at 1 / tp of it).
             const double copies = T * m.top_k / ep * ep_copies;
             gemm += ((3.0 * copies + T / tp) * h + copies * 3.0 * m.moe_ffn / etp) * 2.0 / r.hbm;
         } else if (moe) {
@@ -1098,9 +1098,21 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
         ia.draft_cost_ratio.value > 0
             ? ia.draft_cost_ratio.value * t
             : decode_step_time(*spec.draft, s, gpu, fabric, b, c_avg, ia, ca, ma);
-    const double t_verify =
-        engine_step_s(forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca), 0.0, 0.0,
-                      0.0, dp_imbalance(m, s, ia), fixed_kernel_seconds(m, s, ia), ia);
+    const double imbalance = dp_imbalance(m, s, ia);
+    const double fwd = forward_time(m, s, gpu, fabric, b, spec.k + 1.0, c_avg, ia, ca);
+    auto verify = [&](double imb) {
+        return engine_step_s(fwd, 0.0, 0.0, 0.0, imb, fixed_kernel_seconds(m, s, ia), ia);
+    };
+    double t_verify = verify(imbalance);
+    // Attention DP under TensorRT-LLM: the verify pass is a decode-only step like any other, run
+    // balanced in a steady state; only the share of steps that carry a prompt waits for the
+    // busiest rank (decode_step_time's rule; a draft model never runs as a batch job).
+    if (imbalance > 1.0 && s.engine == ServingEngine::trtllm &&
+        ia.attention_dp_balanced_decode.value >= 0.5) {
+        const double p = mixed_step_share(s, std::max(1, b), ma.max_batched_tokens.value);
+        if (p < 1.0)
+            t_verify = (1.0 - p) * verify(1.0) + p * t_verify;
+    }
     const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
     return (spec.k * t_draft + t_verify) / E;
 }

@@ -691,9 +691,13 @@ bool attention_dp_active(const ModelArch& m, const InferenceSpec& s) {
 int expert_parallel_size(const ModelArch& m, const InferenceSpec& s) {
     if (!m.is_moe())
         return 1;
-    if (s.ep > 0)
-        return s.ep;
-    return attention_dp_active(m, s) ? s.tp : 1;
+    // 0: every engine's own default, EP 1 (each routed expert split by tensor over the TP GPUs),
+    // with attention DP too: TensorRT-LLM's Mapping sets moe_ep_size 1 and moe_tp_size = the
+    // world when moe_expert_parallel_size is unset (tensorrt_llm/mapping.py; llmapi/llm_args.py
+    // passes -1 for None, enable_attention_dp or not); vLLM docs, Data Parallel Deployment: "By
+    // default, expert layers form a tensor parallel group of size DP × TP"; SGLang server
+    // arguments: --enable-dp-attention is "DP for attention, TP for FFN", --ep-size 1.
+    return s.ep > 0 ? s.ep : 1;
 }
 
 Fp4Attention fp4_attention_of(const ModelArch& m, const InferenceSpec& s) {

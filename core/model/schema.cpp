@@ -505,9 +505,9 @@ std::vector<Field> build_schema() {
                   "GPUs (TensorRT-LLM enable_attention_dp, SGLang --enable-dp-attention)"));
     add(I(CL_REF(ep))
             .make("ep", "Expert parallel (EP)", "", 0, kInt,
-                  "0: the engine's default -- every expert split over the TP GPUs (TensorRT-LLM's "
-                  "default pattern, vLLM without --enable-expert-parallel, SGLang --ep-size 1); "
-                  "with attention DP split by expert over all of them",
+                  "0: the engine's default, also with attention DP -- every expert split by "
+                  "tensor over the TP GPUs (TensorRT-LLM without moe_expert_parallel_size, vLLM "
+                  "without --enable-expert-parallel, SGLang --ep-size 1)",
                   "MoE models: the routed experts split by expert over EP of the TP GPUs and each "
                   "expert by tensor over TP / EP (TensorRT-LLM moe_expert_parallel_size); a step "
                   "waits for the GPU whose experts its tokens touch most"))

@@ -1898,6 +1898,43 @@ private slots:
         QCOMPARE(std::count(zero.err.begin(), zero.err.end(), '\n'), 1L);
     }
 
+    // Session 56 (helper-48: evaluate's serving line said nothing of EP or attention DP): an
+    // MoE workload over several GPUs says how its experts are split and, with attention DP, which
+    // steps wait for the busiest GPU, as `infer` does.
+    void evaluateSaysExpertsAndAttentionDp() {
+        QTemporaryDir dir;
+        json d = json::parse(cl::model::bundled_file("presets/h200-inference-8x.json"));
+        d["workloads"][0]["model"] = "qwen3-235b-a22b";
+        d["workloads"][0]["inference"]["weights_dtype"] = "fp8";
+        const std::string path = dir.filePath(QStringLiteral("moe.json")).toStdString();
+        auto evaluate = [&](const json& design) {
+            {
+                std::ofstream f(path);
+                f << design.dump(2);
+            }
+            return run({"evaluate", path});
+        };
+        const Run tp = evaluate(d);
+        QVERIFY2(tp.code == 0 &&
+                     tp.out.find("  routed experts: split over TP 8 (EP 1)\n") != std::string::npos,
+                 (tp.out + tp.err).c_str());
+        QVERIFY2(tp.out.find("attention DP:") == std::string::npos, tp.out.c_str());
+        d["workloads"][0]["inference"]["attention_dp"] = true;
+        d["workloads"][0]["inference"]["ep"] = 8;
+        const Run adp = evaluate(d);
+        QVERIFY2(adp.code == 0 &&
+                     adp.out.find("  routed experts: EP 8 (whole experts)\n") !=
+                         std::string::npos &&
+                     adp.out.find("  attention DP: ") != std::string::npos &&
+                     adp.out.find("for the busiest of the 8 GPUs: 1.54 × the balanced step") !=
+                         std::string::npos,
+                 (adp.out + adp.err).c_str());
+        // A dense model says neither.
+        const Run dense = run({"evaluate", "h200-inference-8x"});
+        QVERIFY2(dense.code == 0 && dense.out.find("routed experts") == std::string::npos,
+                 dense.out.c_str());
+    }
+
     // The "Draft cost ratio" assumption was an input that changed nothing (issue 17 item 7:
     // silently accepted); it now sets the draft step as c x the target step (Leviathan 2023).
     void draftCostRatioIsUsed() {
@@ -1955,7 +1992,8 @@ private slots:
                 j.value("job_mean_batch", 0.0) <= j.value("batch", 0));
         const Run text = with({"--requests", "1500"});
         QVERIFY2(text.out.find("1,500 requests in ") != std::string::npos, text.out.c_str());
-        QVERIFY2(text.out.find("ramp-up and drain included") != std::string::npos,
+        QVERIFY2(QString::fromStdString(text.out).simplified().contains(
+                     QStringLiteral("ramp-up and drain included")),
                  text.out.c_str());
         for (const std::vector<std::string>& bad :
              {std::vector<std::string>{"--requests", "-1"},
@@ -2036,19 +2074,28 @@ private slots:
         const Run adp = run(words(base + " --attention-dp"));
         // Session 55: in a steady state only the steps that carry a prompt wait; a batch job's
         // every step does.
-        QVERIFY2(
-            adp.code == 0 && adp.out.find("steps that carry a prompt (") != std::string::npos &&
-                adp.out.find(" % of them) wait for the busiest of the 8 GPUs: 1.54 × the "
-                             "balanced step; decode-only steps run balanced") != std::string::npos,
-            (adp.out + adp.err).c_str());
+        // Session 56: long cells wrap (helper-48: the table was ~200 characters wide), so the
+        // phrases are read with the line breaks collapsed, and no line passes 140 columns.
+        const QString flat = QString::fromStdString(adp.out).simplified();
+        QVERIFY2(adp.code == 0 && flat.contains(QStringLiteral("steps that carry a prompt (")) &&
+                     flat.contains(QStringLiteral(" % of them) wait for the busiest of the 8 GPUs: "
+                                                  "1.54 × the balanced step; decode-only steps run "
+                                                  "balanced")),
+                 (adp.out + adp.err).c_str());
+        for (const QString& line : QString::fromStdString(adp.out).split(QLatin1Char('\n')))
+            QVERIFY2(line.size() <= 140, qPrintable(line));
+        // EP left out with attention DP: the engine's default, EP 1 (every engine's, session 56).
+        QVERIFY2(flat.contains(QStringLiteral("split over TP 8 (EP 1)")), adp.out.c_str());
         const Run adpj = run(words(base + " --attention-dp --json"));
         const json aj = json::parse(adpj.out)["infer"];
         QVERIFY(std::abs(aj.value("attention_dp_busiest_rank", 0.0) - 1 / 0.649) < 1e-9);
         const double share = aj.value("attention_dp_busiest_step_share", -1.0);
         QVERIFY2(share > 0 && share < 1, qPrintable(QString::number(share)));
         const Run job = run(words(base + " --attention-dp --requests 64"));
-        QVERIFY2(job.code == 0 && job.out.find("each step waits for the busiest of the 8 GPUs: "
-                                               "1.54 × the balanced step") != std::string::npos,
+        QVERIFY2(job.code == 0 && QString::fromStdString(job.out).simplified().contains(
+                                      QStringLiteral("each step waits for the busiest of "
+                                                     "the 8 GPUs: 1.54 × the balanced "
+                                                     "step")),
                  (job.out + job.err).c_str());
         QVERIFY(t.out.find("attention DP") == std::string::npos);
         const Run three = run(words(base + " --ep 3"));

@@ -182,6 +182,22 @@ private slots:
                           expected) < 1e6,
                  qPrintable(QString::number(dp->memory.weights_bytes_per_gpu -
                                             tp->memory.weights_bytes_per_gpu - expected)));
+        // EP left to the engine: every engine's default is EP 1 with attention DP too (each
+        // routed expert split by tensor over the 8 GPUs); EP 8 only when asked for.
+        for (ServingEngine e :
+             {ServingEngine::trtllm, ServingEngine::vllm, ServingEngine::sglang}) {
+            InferenceSpec es = s;
+            es.engine = e;
+            auto r = infer(m, es, *cat_.gpu("h200-sxm"), node_);
+            QVERIFY2(r.ok(), r.error_text().c_str());
+            QCOMPARE(r->expert_parallel, 1);
+            QCOMPARE(r->expert_tp, 8);
+            es.ep = 8;
+            auto whole = infer(m, es, *cat_.gpu("h200-sxm"), node_);
+            QVERIFY2(whole.ok(), whole.error_text().c_str());
+            QCOMPARE(whole->expert_parallel, 8);
+            QCOMPARE(whole->expert_tp, 1);
+        }
         // Each GPU schedules up to the engine's limit: the replica's batch may pass 2,048.
         QCOMPARE(dp->memory.max_batch % 8, 0);
         // One gather and one scatter per MoE layer instead of two all-reduces per layer. The
@@ -252,6 +268,27 @@ private slots:
         auto job = infer(m, at256, h200, node_);
         QVERIFY2(job.ok() && job->job_makespan_s > 0, job.error_text().c_str());
         QCOMPARE(job->busiest_rank_step_share, 1.0);
+        // Session 56: a speculative verify pass is a decode-only step too: balanced in the steady
+        // state as the decode step is (it was charged the busiest rank on every step, so turning
+        // balanced decode on hardly moved a speculative TPOT).
+        {
+            InferenceSpec sp = s;
+            sp.batch = 256;
+            SpeculativeSpec spec;
+            spec.draft = cat_.model("llama3.2-1b");
+            InferenceAssumptions on_a, off_a;
+            off_a.attention_dp_balanced_decode.value = 0;
+            on_a.draft_cost_ratio.value = off_a.draft_cost_ratio.value = 0.05;
+            auto on = infer(m, sp, h200, node_, 0, spec, on_a);
+            auto off = infer(m, sp, h200, node_, 0, spec, off_a);
+            auto on_plain = infer(m, sp, h200, node_, 0, {}, on_a);
+            auto off_plain = infer(m, sp, h200, node_, 0, {}, off_a);
+            QVERIFY(on.ok() && off.ok() && on_plain.ok() && off_plain.ok());
+            const double plain = on_plain->tpot_s / off_plain->tpot_s;
+            const double speculative = on->tpot_s / off->tpot_s;
+            QVERIFY2(plain < 0.95 && speculative < 1.0 - 0.7 * (1.0 - plain),
+                     qPrintable(QString("plain %1, speculative %2").arg(plain).arg(speculative)));
+        }
         // Without attention DP nothing waits.
         at256.attention_dp = false;
         at256.requests = 0;
@@ -732,12 +769,13 @@ private slots:
         QVERIFY2(std::abs(grew / expect - 1.0) < 1e-9,
                  qPrintable(QStringLiteral("%1 vs %2").arg(grew).arg(expect)));
         QVERIFY(grew > 0); // small experts: slower than the dense law said
-        // Not with attention DP (expert parallel: the fit overestimates there), not on a GPU with
-        // its own NVFP4 rate, not for dense models.
+        // Not with expert parallelism (attention DP at EP 8: the fit overestimates there), not on
+        // a GPU with its own NVFP4 rate, not for dense models.
         const ModelArch& big = *cat_.model("qwen3-235b-a22b");
         InferenceSpec a = s;
         a.tp = 8;
         a.attention_dp = true;
+        a.ep = 8;
         const Topology dgx = cl::test::single_system("dgx-b200");
         QCOMPARE(prefill_time(big, a, b200, dgx, 1, 4096, ia),
                  prefill_time(big, a, b200, dgx, 1, 4096, dense));
@@ -1380,16 +1418,21 @@ private slots:
         QVERIFY(ep2.ok());
         QVERIFY(ep2->decode_step_s > tp_split->decode_step_s &&
                 ep2->decode_step_s < ep8->decode_step_s);
-        // With attention DP the default is EP = TP, and its measured balance stands for the
-        // busiest rank (no second imbalance factor): 0 and 8 give the same numbers.
+        // With attention DP the engine's default is still EP 1 (0 and 1 give the same numbers);
+        // at EP 8 the measured balance stands for the busiest rank (no second imbalance factor:
+        // the busiest GPU's expert reads stay at the mean).
         s.attention_dp = true;
         s.ep = 0;
         auto adp0 = infer(q, s, h100, node_);
+        s.ep = 1;
+        auto adp1 = infer(q, s, h100, node_);
         s.ep = 8;
         auto adp8 = infer(q, s, h100, node_);
-        QVERIFY(adp0.ok() && adp8.ok());
-        QCOMPARE(adp0->tpot_s, adp8->tpot_s);
-        QCOMPARE(adp0->expert_parallel, 8);
+        QVERIFY(adp0.ok() && adp1.ok() && adp8.ok());
+        QCOMPARE(adp0->tpot_s, adp1->tpot_s);
+        QCOMPARE(adp0->expert_parallel, 1);
+        QCOMPARE(adp8->expert_parallel, 8);
+        QCOMPARE(adp8->busiest_expert_reads, 1.0);
 
         // Refused with the flag and the reason.
         auto refused = [&](InferenceSpec x, const ModelArch& m, const char* words) {

@@ -546,6 +546,11 @@ private slots:
                 // each executor alone caps B200 at 128/128 below the published rate). The rows
                 // run with it; TensorRT-LLM's default (off) is tracked too.
                 s.attention_dp = c.moe;
+                // The page runs `trtllm-bench --tp $tp_size --ep $ep_size` and does not print
+                // ep_size; the rows take EP = TP (whole experts, NVIDIA's MoE recipes with
+                // attention DP), not TensorRT-LLM's default EP 1.
+                if (c.moe && c.tp > 1)
+                    s.ep = c.tp;
                 // trtllm-bench sizes the engine itself when max_batch_size and max_num_tokens
                 // are not given (the page gives neither): bench/build/tuning.py.
                 const MemoryAssumptions ma =
@@ -556,6 +561,7 @@ private slots:
                 if (c.moe && c.tp > 1) {
                     InferenceSpec sa = s;
                     sa.attention_dp = false;
+                    sa.ep = 0; // TensorRT-LLM's default off attention DP, as before
                     auto ra = infer(m, sa, *cat_.gpu(c.gpu), node(c.sys), 0, {}, {}, {}, ma);
                     QVERIFY2(ra.ok(), ra.error_text().c_str());
                     adp.push_back(std::abs(ra->output_tokens_per_s / c.pub[i] - 1));
@@ -1139,6 +1145,7 @@ private slots:
             InferenceSpec s;
             s.tp = 8;
             s.attention_dp = true;
+            s.ep = 8; // the blog's runs: attention DP 8 x EP 8
             s.engine = ServingEngine::trtllm;
             s.weights_dtype = r.w;
             // The blog's NVFP4 checkpoints (nvidia/DeepSeek-R1-FP4, -R1-0528-FP4) keep every
