@@ -1088,6 +1088,8 @@ std::string attention_dp_words(const model::InferenceResult& r, int tp) {
             : r.busiest_rank_why == model::DpWait::batch_job ? " (a batch job)"
             : r.busiest_rank_why == model::DpWait::assumption_off
                 ? " (inference.attention_dp_balanced_decode is 0)"
+            : r.busiest_rank_why == model::DpWait::engine
+                ? " (no rule for balanced decode steps is known for this engine)"
                 : "");
 }
 

@@ -1237,6 +1237,9 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     case model::DpWait::assumption_off:
         why = tr(" (Balanced decode (TensorRT-LLM) is off in the assumptions)");
         break;
+    case model::DpWait::engine:
+        why = tr(" (no rule for balanced decode steps is known for this engine)");
+        break;
     default:
         break;
     }
