@@ -165,6 +165,7 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 we = &x;
         // The model by its name (the zoo id is for files and flags).
         const std::string model = we && !we->model_name.empty() ? we->model_name : w.model;
+        std::string whole_layout; // serving: the layout line with the model's name whole
         if (w.kind == WorkloadKind::training)
             f.layout = model + " · TP " + std::to_string(w.training.tp) + " PP " +
                        std::to_string(w.training.pp) + " · seq " +
@@ -180,7 +181,18 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                                    we->inference->expert_parallel * we->inference->expert_tp > 1;
             if (moe_split && w.inference.attention_dp)
                 split += ", attention DP";
-            f.layout = model + " · TP " + std::to_string(w.inference.tp) + split + " · serving";
+            // With the split said, the card's one line gives it first and drops the model's
+            // "(MoE)" aside and the word "serving" (its tok/s say it): "TP 8, EP 8, attention
+            // DP · Qwen3 235B-A22B" -- after the model name it was cut at "att…", and the card's
+            // tooltip and the inspector name the model whole.
+            std::string name = model;
+            const std::string aside = " (MoE)";
+            if (name.ends_with(aside))
+                name.erase(name.size() - aside.size());
+            f.layout = split.empty()
+                           ? model + " · TP " + std::to_string(w.inference.tp) + " · serving"
+                           : "TP " + std::to_string(w.inference.tp) + split + " · " + name;
+            whole_layout = model + " · TP " + std::to_string(w.inference.tp) + split;
         }
         f.verdict = "not evaluated";
         if (we && we->has_memory && we->memory.fits && !we->error.empty()) {
@@ -202,7 +214,8 @@ Findings find_problems(const Design& d, const Evaluation& ev) {
                 " tok/s · TPOT " + fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) +
                 " ms · TTFT " + fixed(inf.ttft_s * 1e3, units::ms_decimals(inf.ttft_s * 1e3)) +
                 " ms";
-            f.tooltip = "TTFT " + fixed(inf.ttft_s * 1e3, units::ms_decimals(inf.ttft_s * 1e3)) +
+            f.tooltip = whole_layout + "\nTTFT " +
+                        fixed(inf.ttft_s * 1e3, units::ms_decimals(inf.ttft_s * 1e3)) +
                         " ms, TPOT " +
                         fixed(inf.tpot_s * 1e3, units::ms_decimals(inf.tpot_s * 1e3)) + " ms, " +
                         units::format_count(inf.output_tokens_per_s) + " tokens/s per replica";

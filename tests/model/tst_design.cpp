@@ -170,6 +170,34 @@ private slots:
         QVERIFY(names(jet).count("Unified memory the model may use"));
     }
 
+    // Session 56 (helper-48: the serving card hid EP and attention DP, and its band read as a
+    // second figure): the card's layout line says how an MoE model is split, its band is in
+    // parentheses (the far card drops what is in them).
+    void servingCardSaysTheSplit() {
+        const Catalog cat = cl::test::bundled_catalog();
+        Design d = cl::test::preset("h200-inference-8x");
+        const auto card = [&](const Design& x) {
+            const Evaluation ev = evaluate(x, cat);
+            return ev.findings.workloads.at(x.workloads.front().id);
+        };
+        const auto dense = card(d);
+        QVERIFY2(dense.layout.ends_with(" · TP 8 · serving"), dense.layout.c_str());
+        QVERIFY2(dense.metrics.find(" tok/s (") != std::string::npos &&
+                     dense.metrics.find(") · TPOT ") != std::string::npos,
+                 dense.metrics.c_str());
+        d.workloads.front().model = "qwen3-235b-a22b";
+        d.workloads.front().inference.weights_dtype = WeightsDtype::fp8;
+        d.workloads.front().inference.attention_dp = true;
+        d.workloads.front().inference.ep = 8;
+        const auto moe = card(d);
+        QCOMPARE(moe.layout, std::string("TP 8, EP 8, attention DP · Qwen3 235B-A22B"));
+        QVERIFY2(moe.tooltip.starts_with("Qwen3 235B-A22B (MoE) · TP 8, EP 8, attention DP\nTTFT "),
+                 moe.tooltip.c_str());
+        d.workloads.front().inference.attention_dp = false;
+        d.workloads.front().inference.ep = 0;
+        QCOMPARE(card(d).layout, std::string("Qwen3 235B-A22B (MoE) · TP 8 · serving"));
+    }
+
     // Helper-6 (issue 21): one TTFT read 59, 59.36 and 59.4 ms on the card, the report and the
     // Explain tab. Every place rounds a latency to three significant digits, the same way.
     void oneLatencyOneRounding() {
