@@ -544,6 +544,7 @@ json infer_json(const model::InferenceResult& r) {
             {"busiest_expert_reads", r.busiest_expert_reads},
             {"attention_dp_busiest_rank", r.busiest_rank},
             {"attention_dp_busiest_step_share", r.busiest_rank_step_share},
+            {"max_batch_without_attention_dp", r.max_batch_without_attention_dp},
             {"decode_share", r.decode_share},
             {"prefill_s", r.prefill_s},
             {"decode_step_s", r.decode_step_s},
@@ -1074,15 +1075,24 @@ std::string routed_experts_words(const model::InferenceResult& r, int tp) {
 }
 
 std::string attention_dp_words(const model::InferenceResult& r, int tp) {
+    // What it buys first (helper-48: at a fixed batch it reads slower, and nothing said why one
+    // would turn it on).
+    const std::string holds =
+        r.max_batch_without_attention_dp > 0
+            ? "memory holds " + units::format_count(static_cast<double>(r.memory.max_batch)) +
+                  " sequences with it, " +
+                  units::format_count(static_cast<double>(r.max_batch_without_attention_dp)) +
+                  " without; "
+            : "";
     const std::string waits = " for the busiest of the " + std::to_string(tp) +
                               " GPUs: " + fmt(r.busiest_rank, 2) + " × the balanced step";
     if (r.busiest_rank_why == model::DpWait::prompt_steps)
-        return "steps that carry a prompt (" +
+        return holds + "steps that carry a prompt (" +
                fmt(100.0 * r.busiest_rank_step_share, r.busiest_rank_step_share < 0.1 ? 1 : 0) +
                " % of them) wait" + waits +
                "; decode-only steps run balanced (every GPU padded to the largest one's CUDA "
                "graph)";
-    return "each step waits" + waits +
+    return holds + "each step waits" + waits +
            (r.busiest_rank_why == model::DpWait::every_step_has_prompt
                 ? " (at this batch every step carries a prompt)"
             : r.busiest_rank_why == model::DpWait::batch_job ? " (a batch job)"

@@ -1243,17 +1243,26 @@ void InferenceChart::setEvaluation(const model::Evaluation& ev, const std::strin
     default:
         break;
     }
+    // What attention DP buys, before what it costs (helper-48: at a fixed batch it reads slower,
+    // and nothing said it holds several times the batch).
+    const QString holds =
+        in.max_batch_without_attention_dp > 0
+            ? tr(" memory holds %1 sequences with it, %2 without;")
+                  .arg(count(static_cast<double>(in.memory.max_batch)),
+                       count(static_cast<double>(in.max_batch_without_attention_dp)))
+            : QString();
     if (in.busiest_rank > 1 && in.busiest_rank_why != model::DpWait::prompt_steps)
-        cap +=
-            tr("; attention DP: each step waits for the busiest GPU%1, %2 × the balanced step")
-                .arg(why, QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
+        cap += tr("; attention DP:%3 each step waits for the busiest GPU%1, %2 × the balanced step")
+                   .arg(why, QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)),
+                        holds);
     else if (in.busiest_rank > 1)
-        cap += tr("; attention DP: steps that carry a prompt (%1 % of them) wait for the busiest "
-                  "GPU, %2 × the balanced step; decode-only steps run balanced")
-                   .arg(QString::fromStdString(
-                            model::units::format_fixed(100.0 * in.busiest_rank_step_share,
-                                                       in.busiest_rank_step_share < 0.1 ? 1 : 0)),
-                        QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)));
+        cap +=
+            tr("; attention DP:%3 steps that carry a prompt (%1 % of them) wait for the "
+               "busiest GPU, %2 × the balanced step; decode-only steps run balanced")
+                .arg(QString::fromStdString(
+                         model::units::format_fixed(100.0 * in.busiest_rank_step_share,
+                                                    in.busiest_rank_step_share < 0.1 ? 1 : 0)),
+                     QString::fromStdString(model::units::format_fixed(in.busiest_rank, 2)), holds);
     if (in.busiest_expert_reads >= 1.005)
         cap += tr("; expert parallel: the busiest GPU reads %1 × the mean expert weights")
                    .arg(QString::fromStdString(

@@ -56,6 +56,11 @@ struct InferenceResult {
     /// job, an engine without a known padding rule, the assumption turned off, or a prompt in
     /// every step at this batch.
     DpWait busiest_rank_why = DpWait::none;
+    /// Attention DP: the most sequences memory holds without it (plain TP, the same EP), to set
+    /// beside memory.max_batch -- what attention DP buys (helper-48: at a fixed batch it reads
+    /// slower, and nothing said it holds several times the batch); 0 without attention DP or
+    /// where plain TP cannot run (the heads do not divide).
+    int max_batch_without_attention_dp = 0;
     /// Expert parallelism without attention DP: the busiest GPU's routed-expert reads over the
     /// mean at the operating batch (ep_busiest_experts); 1 at EP 1.
     double busiest_expert_reads = 1;

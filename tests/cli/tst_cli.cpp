@@ -2089,6 +2089,13 @@ private slots:
         const Run adpj = run(words(base + " --attention-dp --json"));
         const json aj = json::parse(adpj.out)["infer"];
         QVERIFY(std::abs(aj.value("attention_dp_busiest_rank", 0.0) - 1 / 0.649) < 1e-9);
+        // Session 56: what it buys, beside what it costs.
+        QVERIFY2(aj.value("max_batch_without_attention_dp", 0) > 0 &&
+                     aj.value("max_batch_without_attention_dp", 0) < aj.value("max_batch", 0),
+                 adpj.out.c_str());
+        QVERIFY2(flat.contains(QStringLiteral("memory holds ")) &&
+                     flat.contains(QStringLiteral(" without; steps that carry a prompt (")),
+                 adp.out.c_str());
         const double share = aj.value("attention_dp_busiest_step_share", -1.0);
         QVERIFY2(share > 0 && share < 1, qPrintable(QString::number(share)));
         const Run job = run(words(base + " --attention-dp --requests 64"));

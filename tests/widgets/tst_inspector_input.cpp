@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -1063,11 +1064,22 @@ private slots:
         QTRY_VERIFY(w.document()->design().workloads.front().inference.attention_dp);
         // vLLM (the preset's engine): every step waits, and the caption says why.
         QTRY_VERIFY2(caption().contains(QStringLiteral(
-                         "attention DP: each step waits for the busiest GPU (no rule for "
+                         " each step waits for the busiest GPU (no rule for "
                          "balanced decode steps is known for this engine), 1.54 × the balanced "
                          "step")),
                      qPrintable(caption()));
         QVERIFY2(caption().contains(QStringLiteral("% of the GPU time)")), qPrintable(caption()));
+        // Session 56 (helper-48: nothing said why one would turn it on): what it buys first, the
+        // sequences memory holds with it and without.
+        {
+            static const QRegularExpression holds(QStringLiteral(
+                "attention DP: memory holds ([0-9,]+) sequences with it, ([0-9,]+) without;"));
+            const auto m = holds.match(caption());
+            QVERIFY2(m.hasMatch(), qPrintable(caption()));
+            const int with = m.captured(1).remove(QLatin1Char(',')).toInt();
+            const int without = m.captured(2).remove(QLatin1Char(',')).toInt();
+            QVERIFY2(with > without && without > 0, qPrintable(caption()));
+        }
         // helper-47: the output price rose while a request's cost fell: both prices are said,
         // and the queueing with the replicas and the load that set it.
         QVERIFY2(caption().contains(QStringLiteral("per million input tokens")),
@@ -1086,12 +1098,11 @@ private slots:
         auto* out = field<QAbstractSpinBox>(w, "output_len");
         QVERIFY(typeNumber(out, QStringLiteral("8000")));
         QTRY_COMPARE(w.document()->design().workloads.front().inference.output_len, 8000);
-        QTRY_VERIFY2(
-            caption().contains(QStringLiteral("attention DP: steps that carry a prompt (")) &&
-                caption().contains(QStringLiteral(
-                    " % of them) wait for the busiest GPU, 1.54 × the balanced step; "
-                    "decode-only steps run balanced")),
-            qPrintable(caption()));
+        QTRY_VERIFY2(caption().contains(QStringLiteral(" without; steps that carry a prompt (")) &&
+                         caption().contains(QStringLiteral(
+                             " % of them) wait for the busiest GPU, 1.54 × the balanced step; "
+                             "decode-only steps run balanced")),
+                     qPrintable(caption()));
         // EP 4 with attention DP (refused until session 55): EP 4 × expert TP 2.
         auto* ep = field<QAbstractSpinBox>(w, "ep");
         QVERIFY(typeNumber(ep, QStringLiteral("4")));
