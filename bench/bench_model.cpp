@@ -215,6 +215,20 @@ static void BM_Infer_Qwen3_235B_H100_EP8_TensorRTLLM(benchmark::State& state) {
 }
 BENCHMARK(BM_Infer_Qwen3_235B_H100_EP8_TensorRTLLM);
 
+// Session 56: attention DP (DeepSeek-R1 FP8 on 8 H200, EP 8, TensorRT-LLM's steady state): the
+// balanced and the busiest-rank steps blended, and a second memory evaluation at plain TP for
+// what attention DP buys (max_batch_without_attention_dp).
+static void BM_Infer_DeepSeekR1_H200_AttentionDP_TensorRTLLM(benchmark::State& state) {
+    const Topology t = h200_node();
+    InferenceSpec s = trtllm_1000_1000(cl::model::WeightsDtype::fp8, 8);
+    s.attention_dp = true;
+    s.ep = 8;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            infer(*catalog().model("deepseek-v3"), s, *catalog().gpu("h200-sxm"), t, 7.9));
+}
+BENCHMARK(BM_Infer_DeepSeekR1_H200_AttentionDP_TensorRTLLM);
+
 // Session 36: an offline batch job run step by step (InferenceSpec::requests): the slowest
 // shape on the TensorRT-LLM page -- 1,500 requests of 2,048 / 2,048 tokens, one prompt a step
 // with chunking off, ~1,500 steps with a prompt and the decode stretches between them.
