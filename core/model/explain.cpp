@@ -637,6 +637,18 @@ std::vector<Explanation> explain(const Design& d, const Evaluation& ev, const Ca
                     break;
                 }
                 out.back().inputs.push_back({"steps that wait for the busiest GPU", value, why});
+                // What it buys (session 56, helper-48: at a fixed batch it reads slower).
+                if (r.max_batch_without_attention_dp > 0)
+                    out.back().inputs.push_back(
+                        {"sequences memory holds",
+                         units::format_count(static_cast<double>(r.memory.max_batch)) +
+                             " with attention DP, " +
+                             units::format_count(
+                                 static_cast<double>(r.max_batch_without_attention_dp)) +
+                             " without",
+                         "each GPU keeps only its own sequences' KV cache (all KV heads of 1 / TP "
+                         "of them) and the attention, dense and shared weights whole; plain TP "
+                         "splits those weights and every sequence's heads"});
             }
             if (m && m->is_moe() && s.tp > 1) {
                 // How the routed experts are split (session 53: EP without attention DP).

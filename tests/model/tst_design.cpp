@@ -1746,6 +1746,16 @@ private slots:
         QVERIFY2(dflt["routed experts"] == "every expert split over the 8 TP GPUs (EP 1)",
                  dflt["routed experts"].c_str());
         QVERIFY(dflt.count("busiest GPU's expert reads") == 0);
+        QVERIFY(dflt.count("sequences memory holds") == 0);
+        // Session 56: with attention DP Explain says what it buys, the sequences memory holds
+        // with it and without.
+        Design adp = *back;
+        adp.workloads[w].inference.attention_dp = true;
+        auto with_adp = inputs(adp);
+        QVERIFY2(with_adp["sequences memory holds"].find(" with attention DP, ") !=
+                         std::string::npos &&
+                     with_adp["sequences memory holds"].ends_with(" without"),
+                 with_adp["sequences memory holds"].c_str());
         // An EP that does not divide TP: the workload is refused on its field, with the reason.
         Design three = *back;
         three.workloads[w].inference.ep = 3;
