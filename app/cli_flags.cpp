@@ -50,7 +50,7 @@ const std::vector<SchemaFlag>& schema_flag_table() {
          .help = "Expert parallel (EP). Training: experts split over EP of the TP × CP × DP GPUs "
                  "(with ETP 1 EP may span TP ranks); default 1. infer: the routed experts split "
                  "by expert over EP of the TP GPUs, each by tensor over TP / EP; default the "
-                 "engine's (every expert over the TP GPUs; TP with --attention-dp)."},
+                 "engine's, EP 1 with --attention-dp too (every expert split over the TP GPUs)."},
         {.section = S::training,
          .key = "seq",
          .commands = {"memory", "roofline", "train", "search"},
