@@ -937,6 +937,9 @@ int cmd_infer(Flags& f, std::ostream& out) {
         const auto& e = r.errors().front();
         throw UsageError{e.where + ": " + e.what};
     }
+    // What attention DP buys, as evaluate() adds it (a second memory evaluation, outside infer).
+    r->max_batch_without_attention_dp =
+        model::max_batch_without_attention_dp(m, s, *gpu, ma, spec.draft);
     // Issue 22: where one replica's decode step sends its traffic.
     r->traffic = model::serving_traffic(m, s, *gpu, topo, r->batch);
     r->tiers = model::tier_loads(r->traffic, topo, r->decode_step_s, &r->bottleneck);

@@ -916,6 +916,8 @@ Evaluation evaluate(const Design& design, const Catalog& catalog) {
                         we.inference = ir.value();
                         // Issue 22: where one replica's decode step sends its traffic.
                         InferenceResult& inf = *we.inference;
+                        inf.max_batch_without_attention_dp = max_batch_without_attention_dp(
+                            *m, s, *g, design.assumptions.memory, spec.draft);
                         inf.traffic = serving_traffic(*m, s, *g, ev.fabric, inf.batch,
                                                       ev.collective_assumptions);
                         inf.tiers =

@@ -692,6 +692,16 @@ double forward_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& g
 
 } // namespace
 
+int max_batch_without_attention_dp(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                                   const MemoryAssumptions& ma, const ModelArch* draft) {
+    if (!attention_dp_active(m, s))
+        return 0;
+    InferenceSpec plain = s;
+    plain.attention_dp = false;
+    auto without = inference_memory(m, plain, gpu, ma, draft);
+    return without ? without->max_batch : 0;
+}
+
 std::vector<GroupTraffic> serving_traffic(const ModelArch& m, const InferenceSpec& s,
                                           const GpuSpec& gpu, const Topology& fabric, int batch,
                                           const CollectiveAssumptions& ca) {
@@ -1309,12 +1319,6 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     r.expert_parallel = expert_parallel_size(m, s);
     r.expert_tp = m.is_moe() ? std::max(1, s.tp / std::max(1, r.expert_parallel)) : 1;
     r.busiest_rank = dp_imbalance(m, s, ia);
-    if (attention_dp_active(m, s)) {
-        InferenceSpec plain = s;
-        plain.attention_dp = false;
-        if (auto without = inference_memory(m, plain, gpu, ma, spec.draft))
-            r.max_batch_without_attention_dp = without->max_batch;
-    }
     r.batch = r.memory.batch;
     r.batch_limit = s.batch > 0                           ? BatchLimit::design
                     : r.memory.batch < r.memory.max_batch ? BatchLimit::engine_limit

@@ -57,7 +57,8 @@ struct InferenceResult {
     /// every step at this batch.
     DpWait busiest_rank_why = DpWait::none;
     /// Attention DP: the most sequences memory holds without it (plain TP, the same EP), to set
-    /// beside memory.max_batch -- what attention DP buys (helper-48: at a fixed batch it reads
+    /// beside memory.max_batch; filled by evaluate() and the CLI (max_batch_without_attention_dp),
+    /// not by infer() -- what attention DP buys (helper-48: at a fixed batch it reads
     /// slower, and nothing said it holds several times the batch); 0 without attention DP or
     /// where plain TP cannot run (the heads do not divide).
     int max_batch_without_attention_dp = 0;
@@ -217,6 +218,14 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
                               const SpeculativeSpec& spec = {}, const InferenceAssumptions& ia = {},
                               const CollectiveAssumptions& ca = {},
                               const MemoryAssumptions& ma = {});
+
+/// Attention DP: the most sequences memory holds at plain TP (the same EP), for
+/// InferenceResult::max_batch_without_attention_dp; 0 without attention DP. A second memory
+/// evaluation, so the callers that show it (evaluate, the CLI) ask for it after infer(), and
+/// infer() stays one evaluation (session 56: +2.5 µs inside it, 6.1 -> 8.7 µs).
+int max_batch_without_attention_dp(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
+                                   const MemoryAssumptions& ma = {},
+                                   const ModelArch* draft = nullptr);
 
 /// Issue 22: the traffic of one replica's groups in one decode step of `batch` sequences, as
 /// the decode step charges it (forward_time): TP two all-reduces of the layer's activations per
