@@ -858,6 +858,19 @@ int graph_batch_per_rank(const ModelArch& m, const InferenceSpec& s, const GpuSp
                               static_cast<int>(ma.max_batched_tokens.value),
                               ia.trtllm_cuda_graph_padding.value >= 0.5);
 }
+
+/// The share of an attention-DP replica's steps that wait for the busiest rank at batch `b`
+/// (decode_step_time's rule, also the speculative verify pass's and the result's
+/// busiest_rank_step_share): in TensorRT-LLM's steady state those that carry a prompt
+/// (mixed_step_share; its decode-only steps pad every rank to the largest one's CUDA graph);
+/// every step of a batch job (`job`), of another engine, or with
+/// InferenceAssumptions::attention_dp_balanced_decode off.
+double dp_wait_share(const InferenceSpec& s, int b, bool job, const InferenceAssumptions& ia,
+                     const MemoryAssumptions& ma) {
+    if (s.engine != ServingEngine::trtllm || job || ia.attention_dp_balanced_decode.value < 0.5)
+        return 1.0;
+    return std::min(1.0, mixed_step_share(s, std::max(1, b), ma.max_batched_tokens.value));
+}
 } // namespace
 
 double decode_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec& gpu,
@@ -1113,16 +1126,11 @@ double token_step_time(const ModelArch& m, const InferenceSpec& s, const GpuSpec
     auto verify = [&](double imb) {
         return engine_step_s(fwd, 0.0, 0.0, 0.0, imb, fixed_kernel_seconds(m, s, ia), ia);
     };
-    double t_verify = verify(imbalance);
-    // Attention DP under TensorRT-LLM: the verify pass is a decode-only step like any other, run
-    // balanced in a steady state; only the share of steps that carry a prompt waits for the
-    // busiest rank (decode_step_time's rule; a draft model never runs as a batch job).
-    if (imbalance > 1.0 && s.engine == ServingEngine::trtllm &&
-        ia.attention_dp_balanced_decode.value >= 0.5) {
-        const double p = mixed_step_share(s, std::max(1, b), ma.max_batched_tokens.value);
-        if (p < 1.0)
-            t_verify = (1.0 - p) * verify(1.0) + p * t_verify;
-    }
+    // Attention DP: the verify pass is a decode-only step like any other, so only
+    // dp_wait_share of them wait for the busiest rank (a draft model never runs as a batch job).
+    const double share = imbalance > 1.0 ? dp_wait_share(s, b, false, ia, ma) : 1.0;
+    const double t_verify =
+        share < 1.0 ? (1.0 - share) * verify(1.0) + share * verify(imbalance) : verify(imbalance);
     const double E = speculative_tokens_per_step(spec.acceptance, spec.k);
     return (spec.k * t_draft + t_verify) / E;
 }
@@ -1538,7 +1546,7 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
     // helper-48: "every step" had one reason for four causes; `busiest_rank_why` says which.
     if (r.busiest_rank > 1) {
         const double p = mixed_step_share(s, std::max(1, r.batch), ma.max_batched_tokens.value);
-        r.busiest_rank_step_share = 1.0;
+        r.busiest_rank_step_share = dp_wait_share(s, r.batch, r.job_makespan_s > 0, ia, ma);
         if (r.job_makespan_s > 0)
             r.busiest_rank_why = DpWait::batch_job;
         else if (s.engine != ServingEngine::trtllm)
@@ -1547,10 +1555,8 @@ Result<InferenceResult> infer(const ModelArch& m, const InferenceSpec& s, const 
             r.busiest_rank_why = DpWait::assumption_off;
         else if (p >= 1.0)
             r.busiest_rank_why = DpWait::every_step_has_prompt;
-        else {
+        else
             r.busiest_rank_why = DpWait::prompt_steps;
-            r.busiest_rank_step_share = p;
-        }
     }
     // Priced at the operating point -- online, the batch the SLOs allow, not the largest batch
     // memory holds (helper-11: $/M output tokens came from the offline batch) -- each token
